@@ -1,0 +1,35 @@
+# One command to set up and run the demo, one to set up and run the tests.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+export HF_HUB_OFFLINE ?= 1
+export TRANSFORMERS_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM ?= false
+
+.PHONY: demo test setup clean bench
+
+$(VENV)/.torch:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	# torch first and alone: the CPU wheel on disk, not a multi-GB CUDA build
+	$(PIP) install --quiet torch==2.13.0
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.torch pyproject.toml
+	$(PIP) install --quiet -e ".[offline,test,demo]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+demo: setup
+	$(PY) -m halluscope.demo
+
+test: setup
+	$(PY) -m pytest -q tests
+
+bench: setup
+	$(PY) benchmarks/speed_chi.py --data ../shared/data/summac/summeval_val.jsonl -n 200
+
+clean:
+	rm -rf $(VENV) .pytest_cache
