@@ -1,0 +1,78 @@
+"""Sentence embeddings with a process-wide cache: each distinct string encoded once.
+
+Matchers first resolve what they can exactly, then hand every string still needed
+to ``Embedder.prepare`` (one batched ``encode`` per ``compute``), then read
+vectors with ``Embedder.vector``.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Dict, Iterable, Optional
+
+import numpy as np
+
+from .registry import SENTENCE_ENCODER, default_device, get_sentence_encoder, resolve
+
+
+class Embedder:
+    """Unit-normalised embeddings from a sentence-transformers model, cached (LRU).
+
+    Counters: ``encoded`` (strings run through the model), ``encode_calls``.
+    """
+
+    def __init__(self, model: Optional[str] = None, device: Optional[str] = None,
+                 batch_size: int = 256, maxsize: int = 200_000) -> None:
+        self.model_name = resolve(SENTENCE_ENCODER, model)
+        self.device = device or default_device()
+        self.batch_size = batch_size
+        self.maxsize = maxsize
+        self._vectors: "OrderedDict[str, np.ndarray]" = OrderedDict()
+        self._lock = threading.Lock()
+        self.encoded = 0
+        self.encode_calls = 0
+
+    @property
+    def model(self):
+        return get_sentence_encoder(self.model_name, self.device)
+
+    def prepare(self, strings: Iterable[str]) -> None:
+        """Encode, in one batched call, every string not yet cached."""
+        with self._lock:
+            todo = list(dict.fromkeys(s for s in strings if s not in self._vectors))
+            if todo:
+                vectors = self.model.encode(
+                    todo, batch_size=self.batch_size, normalize_embeddings=True,
+                    convert_to_numpy=True, show_progress_bar=False,
+                )
+                for text, vector in zip(todo, vectors):
+                    self._vectors[text] = np.asarray(vector, dtype=np.float32)
+                self.encoded += len(todo)
+                self.encode_calls += 1
+            while len(self._vectors) > self.maxsize:
+                self._vectors.popitem(last=False)
+
+    def vector(self, text: str) -> np.ndarray:
+        """The cached vector of ``text`` (encoding it alone if it was not prepared)."""
+        if text not in self._vectors:
+            self.prepare([text])
+        return self._vectors[text]
+
+    def cosine(self, a: str, b: str) -> float:
+        if a == b:
+            return 1.0
+        return float(np.dot(self.vector(a), self.vector(b)))
+
+
+_EMBEDDERS: Dict[tuple, Embedder] = {}
+_LOCK = threading.Lock()
+
+
+def get_embedder(model: Optional[str] = None, device: Optional[str] = None) -> Embedder:
+    """The process-wide embedder for (resolved model, device)."""
+    name = resolve(SENTENCE_ENCODER, model)
+    key = (name, device or default_device())
+    with _LOCK:
+        if key not in _EMBEDDERS:
+            _EMBEDDERS[key] = Embedder(name, key[1])
+        return _EMBEDDERS[key]

