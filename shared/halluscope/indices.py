@@ -1,0 +1,62 @@
+"""Indices from factors: softmax EHI/QHI/RHI*, linear RHI, reference-free support.
+
+Softmax index (004 eq. 1): Σ_{f∈rewarded} e^f / Σ_{all f} e^f, rewarded = {EF, PH}.
+With ``g`` rewarded factors of ``k`` and each factor in [0, 1], the index lies in
+[g/(g+(k−g)e), g·e/(g·e+(k−g))] (DESIGN §4.3): EHI/QHI ≈ [0.197, 0.644],
+RHI* ≈ [0.155, 0.576]. ``normalize="minmax"`` clips the factors and rescales the
+index by these bounds to [0, 1]; ``"paper"`` returns the formula as written.
+"""
+from __future__ import annotations
+
+import math
+from typing import Tuple
+
+from .factors import Factors, clip_factors, ratio
+from .venn import VennCounts
+
+REWARDED = ("EF", "PH")
+NORMALIZATIONS = ("paper", "minmax")
+
+
+def softmax_bounds(rewarded: int, total: int) -> Tuple[float, float]:
+    """Range of a softmax index with ``rewarded`` of ``total`` factors in [0, 1]."""
+    penalised = total - rewarded
+    low = rewarded / (rewarded + penalised * math.e)
+    high = rewarded * math.e / (rewarded * math.e + penalised)
+    return low, high
+
+
+def softmax_index(factors: Factors, normalize: str = "paper") -> float:
+    """(e^EF + e^PH) / Σ_f e^f over all factors (004 eq. 1, 6, 14, 20)."""
+    if normalize not in NORMALIZATIONS:
+        raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {normalize!r}")
+    if normalize == "minmax":
+        factors = clip_factors(factors)
+    numerator = sum(math.exp(factors[name]) for name in REWARDED)
+    value = numerator / sum(math.exp(v) for v in factors.values())
+    if normalize == "minmax":
+        low, high = softmax_bounds(len(REWARDED), len(factors))
+        value = min(1.0, max(0.0, (value - low) / (high - low)))
+    return value
+
+
+def linear_rhi(factors: Factors, normalize: str = "paper") -> float:
+    """RHI = 1 + (EF+PH)/2 − (OF+NH+LH+LF)/4 (001 eq. 12), in [0, 2] for factors in [0, 1]."""
+    if normalize not in NORMALIZATIONS:
+        raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {normalize!r}")
+    if normalize == "minmax":
+        factors = clip_factors(factors)
+    f = factors
+    return 1 + (f["EF"] + f["PH"]) / 2 - (f["OF"] + f["NH"] + f["LH"] + f["LF"]) / 4
+
+
+def normalized_rhi(rhi: float) -> float:
+    """RHI_norm = (RHI − RHI_min)/(RHI_max − RHI_min) with the bounds [0, 2] implied by
+    factors in [0, 1] (our reading of 001 eq. 13, which leaves them undefined): RHI/2."""
+    return rhi / 2
+
+
+def support_ratio(c: VennCounts) -> float:
+    """Reference-free index (DESIGN §4.6): 1 − NH with R = ∅, i.e. |I∩G|/|G|.
+    Undefined (NaN) when G is empty."""
+    return ratio(c.ig, c.g) if c.g else math.nan

