@@ -1,0 +1,78 @@
+"""CHI, the Composite Hallucination Index, as a Hugging Face evaluate metric."""
+import evaluate
+import halluscope.api
+import halluscope.evaluate_support
+
+_DESCRIPTION = """\
+CHI fuses three hallucination indices of a summary against its source document and
+reference summary: entities (EHI), relations (RHI*, softmax) and quantities (QHI),
+by a harmonic mean over the dimensions defined for each example (CHI paper, eq. 21-22).
+Higher is more faithful. With normalize="paper" (default) every index is exactly the
+papers' softmax formula, whose range is about [0.16, 0.64]; normalize="minmax" rescales
+each index to [0, 1] before fusion. An empty-string reference scores that row
+reference-free: each dimension is the share of the summary's units found in the source.
+"""
+
+_KWARGS_DESCRIPTION = """\
+Args:
+    predictions (list of str): generated summaries; an empty string is scored as a
+        summary with no units.
+    references (list of str, or list of list of str): reference summaries; "" selects
+        the reference-free mode for that row; with several references the best one is
+        kept per dimension.
+    sources (list of str): source documents (non-empty).
+    normalize ("paper" | "minmax"): index scale, see the card.
+    weights (dict, optional): weighted harmonic mean, e.g. {"qhi": 2}.
+    relation_matching ("slots" | "sentence" | "exact"): relation triple matching.
+    similarity_threshold (float): cosine threshold for semantic relation matching (0.85).
+    epsilon (float): relative tolerance of quantity matching (0.05).
+    derived (bool), temporal (bool): enable derived-quantity and calendar matching.
+    publication_dates (list of str/date/None, optional): per-row date that relative
+        dates ("last Tuesday") are resolved against.
+    entity_synonyms (dict, optional): alias -> canonical entity name.
+    return_details (bool): add per-example counts, factors and units with spans.
+    batch_size (int): encoder batch size.
+Returns:
+    chi, ehi, rhi, qhi: means over the examples where each is defined;
+    chi_scores, ehi_scores, rhi_scores, qhi_scores: per example (NaN when undefined);
+    ehi_defined, rhi_defined, qhi_defined: how many examples define each dimension;
+    signature: versions, models and options; compare scores only when these agree;
+    details (with return_details=True).
+Examples:
+    >>> import evaluate
+    >>> chi = evaluate.load("metrics/chi")
+    >>> result = chi.compute(
+    ...     predictions=["Apple bought Beats for $3 billion in 2014."],
+    ...     references=["Apple acquired Beats for $3 billion."],
+    ...     sources=["Apple said on Wednesday it bought Beats Electronics for $3 billion in 2014."])
+    >>> round(result["chi"], 3) > 0
+    True
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Chi(evaluate.Metric):
+    def __init__(self, **kwargs):
+        self.model_options = halluscope.evaluate_support.split_init_kwargs("chi", kwargs)
+        super().__init__(**kwargs)
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=halluscope.evaluate_support.CITATION_CHI,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=halluscope.evaluate_support.FEATURES,
+            reference_urls=["https://github.com/halluscope/halluscope"],
+        )
+
+    def _compute(self, predictions, references, sources, normalize="paper", weights=None,
+                 relation_matching="slots", similarity_threshold=0.85, epsilon=0.05, derived=True,
+                 temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
+                 batch_size=64):
+        return halluscope.api.score_chi(
+            predictions, sources, halluscope.evaluate_support.references_for_backend(references),
+            normalize=normalize, weights=weights, relation_matching=relation_matching,
+            similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
+            temporal=temporal, publication_dates=publication_dates, entity_synonyms=entity_synonyms,
+            return_details=return_details, batch_size=batch_size, **self.model_options,
+        )

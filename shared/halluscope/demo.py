@@ -1,0 +1,69 @@
+"""``make demo``: score the example set with CHI and explain the worst example.
+
+Runs through ``evaluate.load("metrics/chi")`` when started from the repository root
+(the product as users meet it), else through :func:`halluscope.api.score_chi`.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from typing import Any, Dict, List
+
+from .examples import load_examples
+
+
+def _compute(examples: List[Dict[str, Any]], metric_path: str) -> Dict[str, Any]:
+    kwargs = dict(
+        predictions=[e["prediction"] for e in examples],
+        references=[e["reference"] for e in examples],
+        sources=[e["source"] for e in examples],
+        publication_dates=[e.get("publication_date") for e in examples],
+        return_details=True,
+    )
+    if os.path.isfile(os.path.join(metric_path, "chi.py")):
+        import evaluate
+
+        return evaluate.load(metric_path).compute(**kwargs)
+    from .api import score_chi
+
+    return score_chi(kwargs.pop("predictions"), kwargs.pop("sources"), kwargs.pop("references"), **kwargs)
+
+
+def _fmt(value: float) -> str:
+    return "  n/a" if math.isnan(value) else f"{value:.3f}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--metric-path", default="metrics/chi")
+    args = parser.parse_args(argv)
+    examples = load_examples()
+    result = _compute(examples, args.metric_path)
+
+    print(f"{'example':<26} {'faithful':<8} {'EHI':>6} {'RHI*':>6} {'QHI':>6} {'CHI':>6}")
+    for k, example in enumerate(examples):
+        print(f"{example['id']:<26} {str(example['faithful']):<8} "
+              f"{_fmt(result['ehi_scores'][k]):>6} {_fmt(result['rhi_scores'][k]):>6} "
+              f"{_fmt(result['qhi_scores'][k]):>6} {_fmt(result['chi_scores'][k]):>6}")
+    print(f"{'mean':<35} {_fmt(result['ehi']):>6} {_fmt(result['rhi']):>6} "
+          f"{_fmt(result['qhi']):>6} {_fmt(result['chi']):>6}")
+    print(f"\nsignature: {result['signature']}")
+
+    defined = [k for k, v in enumerate(result["chi_scores"]) if not math.isnan(v)]
+    worst = min(defined, key=lambda k: result["chi_scores"][k])
+    example, details = examples[worst], result["details"][worst]
+    print(f"\nworst example: {example['id']} (CHI {_fmt(result['chi_scores'][worst])})")
+    print(f"  summary: {example['prediction']}")
+    for dimension in ("ehi", "rhi", "qhi"):
+        d = details[dimension]
+        print(f"  {dimension}: {_fmt(d['score'])}  counts {d['counts']}")
+        for unit in d["units"]:
+            found = unit["in_source"] or unit["in_reference"]
+            how = f"{found['mode']}: {found['evidence'][0]['text']!r}" if found else "not in source or reference"
+            print(f"    [{unit['status']:>11}] {unit['text']!r} @{unit['span']}  ({how})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

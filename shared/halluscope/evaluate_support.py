@@ -1,0 +1,79 @@
+"""What the four evaluate modules share: features, citations, constructor checks.
+
+The scripts in ``metrics/<name>/`` stay thin: they declare their docs and options
+and call :mod:`halluscope.api`. Everything they have in common lives here.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Tuple
+
+import datasets
+
+#: ``references`` may be one string or a list of strings per example; ``sources`` is
+#: an ordinary feature (as in COMET). An empty-string reference selects the
+#: reference-free mode for that row.
+FEATURES = [
+    datasets.Features({
+        "predictions": datasets.Value("string"),
+        "references": datasets.Sequence(datasets.Value("string")),
+        "sources": datasets.Value("string"),
+    }),
+    datasets.Features({
+        "predictions": datasets.Value("string"),
+        "references": datasets.Value("string"),
+        "sources": datasets.Value("string"),
+    }),
+]
+
+#: keyword arguments ``evaluate.load`` itself passes to a module's constructor
+_EVALUATE_INIT_KWARGS = {
+    "config_name", "keep_in_memory", "cache_dir", "num_process", "process_id", "seed",
+    "experiment_id", "hash", "max_concurrent_cache_files", "timeout",
+}
+
+#: model options a module accepts at construction (``evaluate.load(path, spacy_model=...)``)
+MODEL_OPTIONS = ("spacy_model", "sentence_model", "device")
+
+CITATION_CHI = """\
+@article{chi2025composite,
+  title   = {CHI: A Composite Hallucination Index Unifying Entity, Relation, and Quantity
+             Dimensions for Summarization Evaluation},
+  author  = {Katwe, Praveen Kumar and Balabantaray, Rakesh Chandra and Vittala, Kali Prasad},
+  year    = {2025}
+}"""
+
+CITATION_RHI = """\
+@article{katwe2025rhi,
+  title   = {A Grounded and Decomposed Framework for Relation-Level Hallucination
+             Evaluation in Abstractive Summarization},
+  author  = {Katwe, Praveen Kumar and Balabantaray, Rakesh Chandra and Vittala, Kali Prasad
+             and Kabadi, Naman},
+  year    = {2025}
+}"""
+
+CITATION_EHI = """\
+@inproceedings{praveenkumar2023ehi,
+  title     = {Entity Hallucination Index in Abstractive Summarization -- A Metric},
+  author    = {Praveenkumar, K. and Balabantaray, Rakesh Chandra and Vittala, Kali Prasad},
+  booktitle = {Proc. 2023 Int. Conf. Communications, Circuits, and Systems (IC3S)},
+  year      = {2023}
+}"""
+
+
+def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...] = MODEL_OPTIONS) -> Dict[str, Any]:
+    """Separate our model options (``allowed``) from evaluate's own constructor
+    arguments, removing them from ``kwargs``, and fail loudly on anything else
+    (``evaluate.load`` would otherwise drop an unknown keyword silently)."""
+    unknown = set(kwargs) - _EVALUATE_INIT_KWARGS - set(allowed)
+    if unknown:
+        raise TypeError(
+            f"{name}: unknown option(s) {sorted(unknown)}; model options are {allowed}, "
+            "scoring options go to compute()"
+        )
+    return {key: kwargs.pop(key) for key in allowed if key in kwargs}
+
+
+def references_for_backend(references):
+    """evaluate hands references over as given; lists of one or more strings and
+    single strings are both passed through (the backend validates every row)."""
+    return list(references) if references is not None else None
