@@ -1,0 +1,71 @@
+"""Time chi against its floor: a bare spaCy ``nlp.pipe`` over the same distinct texts.
+
+Both are measured in this one run (the machine is shared and noisy), each from a cold
+parse cache, after a warm-up that loads every model; the best of ``--repeats`` runs of
+each is kept. Prints per-example times and the ratio chi / floor.
+
+    python benchmarks/speed_chi.py --data ../shared/data/summac/summeval_val.jsonl -n 200
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _data import read_jsonl, triples  # noqa: E402
+
+from halluscope import score_chi  # noqa: E402
+from halluscope.embedding import get_embedder  # noqa: E402
+from halluscope.parsing import get_parse_cache  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, help="SummaC-format jsonl (document, claim, label)")
+    parser.add_argument("-n", type=int, default=200, help="number of examples")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--with-references", action="store_true",
+                        help="use the file's `reference` field (FRANK) instead of reference-free")
+    args = parser.parse_args()
+
+    sources, predictions, references, _ = triples(read_jsonl(args.data, args.n))
+    if not args.with_references:
+        references = None
+    distinct = list(dict.fromkeys(sources + predictions + (references or [])))
+    cache = get_parse_cache()
+    nlp = cache.nlp
+
+    # warm-up: load spaCy, the encoder, quantulum3's classifier and dateparser
+    score_chi(["Apple paid $3 billion for Beats in 2014, Tim Cook said."],
+              ["Apple bought Beats Electronics for $3 billion in May 2014, Tim Cook said on Wednesday."])
+
+    def run_floor() -> float:
+        start = time.perf_counter()
+        for _ in nlp.pipe(distinct, batch_size=cache.batch_size):
+            pass
+        return time.perf_counter() - start
+
+    def run_chi() -> float:
+        cache.clear()
+        embedder = get_embedder()
+        embedder._vectors.clear()
+        start = time.perf_counter()
+        score_chi(predictions, sources, references)
+        return time.perf_counter() - start
+
+    floor_times, chi_times = [], []
+    for _ in range(args.repeats):  # interleaved, so drifts of machine load hit both
+        floor_times.append(run_floor())
+        chi_times.append(run_chi())
+    floor, chi = min(floor_times), min(chi_times)
+    n = len(predictions)
+    print(f"examples: {n}  distinct texts: {len(distinct)}  characters: {sum(map(len, distinct))}")
+    print(f"floor (bare nlp.pipe):  {floor / n * 1000:8.2f} ms/example  ({floor:.2f} s)")
+    print(f"chi (ehi+rhi*+qhi):     {chi / n * 1000:8.2f} ms/example  ({chi:.2f} s)")
+    print(f"ratio chi / floor:      {chi / floor:8.3f}  (target <= 1.25)")
+
+
+if __name__ == "__main__":
+    main()
