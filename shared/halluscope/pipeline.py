@@ -69,19 +69,25 @@ class ScoringOptions:
 
 # --------------------------------------------------------------------------- units
 
-def _extractors() -> Dict[str, Callable]:
-    from .extract.entities import extract_entities
-    from .extract.quantities import extract_quantities
-    from .extract.relations import extract_relations
+def _extractor(dimension: str) -> Callable:
+    if dimension == "ehi":
+        from .extract.entities import extract_entities
 
-    return {"ehi": extract_entities, "rhi": extract_relations, "qhi": extract_quantities}
+        return extract_entities
+    if dimension == "rhi":
+        from .extract.relations import extract_relations
+
+        return extract_relations
+    from .extract.quantities import extract_quantities
+
+    return extract_quantities
 
 
 def units_of(parsed: ParsedText, dimension: str) -> list:
     """The deduplicated units of one parsed text, extracted once and cached with it."""
     key = (dimension,)
     if key not in parsed.units:
-        parsed.units[key] = _extractors()[dimension](parsed.doc)
+        parsed.units[key] = _extractor(dimension)(parsed.doc)
     return parsed.units[key]
 
 

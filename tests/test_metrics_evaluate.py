@@ -1,0 +1,74 @@
+"""The four evaluate modules load offline, validate options and call the backend."""
+import math
+import os
+
+import evaluate
+import pytest
+
+from halluscope import score_chi
+from halluscope.registry import REGISTRY
+
+SOURCES = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
+           "Police arrested the suspect in Manchester on Monday."]
+PREDICTIONS = ["Microsoft bought GitHub for $9 billion in 2019.", "Police arrested the suspect."]
+REFERENCES = ["Microsoft acquired GitHub for $7.5 billion in 2018.", ""]
+
+
+@pytest.fixture(scope="module")
+def metrics(repo_root):
+    assert os.environ.get("HF_HUB_OFFLINE") == "1"
+    return {name: evaluate.load(os.path.join(repo_root, "metrics", name)) for name in ("chi", "ehi", "rhi", "qhi")}
+
+
+def test_all_four_modules_compute_offline_and_match_the_backend(metrics):
+    direct = score_chi(PREDICTIONS, SOURCES, REFERENCES)
+    chi = metrics["chi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    for key in ("chi_scores", "ehi_scores", "rhi_scores", "qhi_scores"):
+        assert chi[key] == direct[key] or all(math.isnan(a) and math.isnan(b) for a, b in zip(chi[key], direct[key]))
+    ehi = metrics["ehi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert ehi["ehi_scores"] == chi["ehi_scores"]
+    rhi = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, variant="softmax")
+    assert rhi["rhi_scores"] == chi["rhi_scores"]
+    qhi = metrics["qhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert qhi["qhi_scores"] == chi["qhi_scores"]
+    linear = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert linear["rhi_norm_scores"] == [v / 2 if i == 0 else v for i, v in enumerate(linear["rhi_scores"])]
+
+
+def test_list_of_references_feature(metrics):
+    result = metrics["ehi"].compute(predictions=PREDICTIONS[:1], references=[[REFERENCES[0], "Putin visited."]],
+                                    sources=SOURCES[:1], return_details=True)
+    assert result["details"][0]["ehi"]["reference_index"] == 0
+
+
+def test_unknown_compute_and_init_options_fail(metrics, repo_root):
+    with pytest.raises(TypeError):
+        metrics["chi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, normalise="paper")
+    with pytest.raises(TypeError, match="unknown option"):
+        evaluate.load(os.path.join(repo_root, "metrics", "chi"), spacy_modle="x")
+    with pytest.raises(TypeError, match="unknown option"):
+        evaluate.load(os.path.join(repo_root, "metrics", "ehi"), device="cuda")
+
+
+def test_bad_row_after_the_first_is_reported_with_its_index(metrics):
+    with pytest.raises(TypeError, match=r"row 1: `predictions` is None"):
+        metrics["chi"].compute(predictions=["ok", None], references=["", ""], sources=SOURCES)
+    with pytest.raises(ValueError, match=r"row 1: `sources` is empty"):
+        metrics["qhi"].compute(predictions=["ok", "fine"], references=["", ""], sources=[SOURCES[0], "  "])
+
+
+def test_loading_twice_and_computing_twice_loads_models_once(repo_root):
+    for _ in range(2):
+        metric = evaluate.load(os.path.join(repo_root, "metrics", "chi"))
+        metric.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert all(n == 1 for n in REGISTRY.load_counts.values())
+    roles = {role for role, _, _ in REGISTRY.load_counts}
+    assert roles == {"spacy", "sentence encoder"}
+
+
+def test_add_batch_route(metrics):
+    metric = metrics["chi"]
+    metric.add_batch(predictions=PREDICTIONS[:1], references=REFERENCES[:1], sources=SOURCES[:1])
+    metric.add_batch(predictions=PREDICTIONS[1:], references=REFERENCES[1:], sources=SOURCES[1:])
+    batched = metric.compute()
+    assert batched["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]

@@ -1,0 +1,159 @@
+"""End-to-end behaviour of the backend on real spaCy sm parses and MiniLM."""
+import math
+import random
+
+import pytest
+
+from halluscope import score_chi, score_ehi, score_qhi, score_rhi
+from halluscope.examples import load_examples
+from halluscope.parsing import get_parse_cache, split_for_parsing
+from halluscope.registry import REGISTRY
+
+SOURCE = ("Barack Obama met Angela Merkel in Berlin on Tuesday. The two leaders discussed "
+          "the World Health Organization budget of $4.2 billion.")
+
+
+def test_each_distinct_text_parsed_exactly_once_across_metrics():
+    cache = get_parse_cache()
+    source = "Unique source for the parse-count test: Acme Corp hired 120 engineers in Oslo."
+    summaries = [f"Acme Corp hired {n} engineers in Oslo." for n in range(100, 116)]  # 16 systems
+    before = cache.parsed
+    score_chi(summaries, [source] * 16, None)
+    assert cache.parsed - before == 17  # 16 summaries + the shared source, once
+    score_ehi(summaries, [source] * 16, None)
+    score_rhi(summaries, [source] * 16, None)
+    score_qhi(summaries[:3], [source] * 3, None)
+    assert cache.parsed - before == 17  # other metrics reuse the cached parses
+
+
+def test_parse_cache_is_bounded_lru():
+    cache = get_parse_cache()
+    old = cache.maxsize
+    try:
+        cache.maxsize = 2
+        cache.get_many(["lru one.", "lru two.", "lru three."])
+        assert len(cache) == 2
+        before = cache.parsed
+        cache.get_many(["lru three."])
+        assert cache.parsed == before  # most recent kept
+        cache.get_many(["lru one."])
+        assert cache.parsed == before + 1  # oldest was evicted
+    finally:
+        cache.maxsize = old
+
+
+def test_long_document_is_chunked_with_exact_offsets():
+    paragraph = ("The council approved a budget of $12 million for Leeds on Monday. "
+                 "Officials said 300 homes would be built.\n\n")
+    text = paragraph * (200_000 // len(paragraph) + 1)
+    assert len(text) > 200_000
+    pieces = split_for_parsing(text, 20_000)
+    assert "".join(pieces) == text and max(map(len, pieces)) <= 20_000
+    result = score_chi(["The council approved $12 million for Leeds."], [text], None, return_details=True)
+    assert result["chi_scores"][0] > 0
+    parsed = get_parse_cache().get_many([text])[0]
+    assert parsed.doc.text == text
+    for unit in result["details"][0]["qhi"]["units"]:
+        assert unit["in_source"] is not None
+
+
+def test_models_loaded_once_per_process():
+    score_chi(["Obama met Merkel."], [SOURCE], None)
+    score_chi(["Obama met Merkel in Berlin."], [SOURCE], ["Obama and Merkel met."])
+    assert REGISTRY.load_counts and all(n == 1 for n in REGISTRY.load_counts.values())
+
+
+def test_scores_do_not_depend_on_order_or_batching():
+    examples = load_examples()
+    preds = [e["prediction"] for e in examples]
+    refs = [e["reference"] for e in examples]
+    srcs = [e["source"] for e in examples]
+    dates = [e["publication_date"] for e in examples]
+    whole = score_chi(preds, srcs, refs, publication_dates=dates)
+    order = list(range(len(examples)))
+    random.Random(7).shuffle(order)
+    shuffled = score_chi([preds[i] for i in order], [srcs[i] for i in order], [refs[i] for i in order],
+                         publication_dates=[dates[i] for i in order])
+    half = len(examples) // 2
+    first = score_chi(preds[:half], srcs[:half], refs[:half], publication_dates=dates[:half])
+    second = score_chi(preds[half:], srcs[half:], refs[half:], publication_dates=dates[half:])
+    for key in ("chi_scores", "ehi_scores", "rhi_scores", "qhi_scores"):
+        expected = whole[key]
+        reordered = [None] * len(order)
+        for position, i in enumerate(order):
+            reordered[i] = shuffled[key][position]
+        for a, b, c in zip(expected, reordered, first[key] + second[key]):
+            assert (math.isnan(a) and math.isnan(b) and math.isnan(c)) or (a == b == c)
+
+
+def test_reference_free_adding_unsupported_unit_lowers_supported_does_not():
+    source = "Barack Obama visited Berlin and Paris in 2015 with 300 aides."
+    base = "Barack Obama visited Berlin."
+    unsupported = "Barack Obama visited Berlin with Vladimir Putin."
+    supported = "Barack Obama visited Berlin and Paris."
+    scores = score_ehi([base, unsupported, supported], [source] * 3, None)["ehi_scores"]
+    assert scores[0] == 1.0
+    assert scores[1] < scores[0]
+    assert scores[2] >= scores[0]
+    q = score_qhi(["Obama took 300 aides.", "Obama took 300 aides and 45 guards."], [source] * 2, None)
+    assert q["qhi_scores"][0] == 1.0 and q["qhi_scores"][1] == 0.5
+
+
+def test_quantity_invented_for_source_without_numbers_is_penalised():
+    source = "The mayor opened the bridge in front of residents."
+    result = score_qhi(["The mayor opened the bridge in front of 300 residents."], [source],
+                       ["The mayor opened a bridge."], return_details=True)
+    counts = result["details"][0]["qhi"]["counts"]
+    assert counts == {"i": 0, "r": 0, "g": 1, "ig": 0, "rg": 0, "irg": 0, "ir": 0}
+    # EF = PH = OF = LF = 0, NH = 1: 2 / (4 + e)
+    assert result["qhi_scores"][0] == pytest.approx(2 / (4 + math.e))
+
+
+def test_several_references_keep_the_best_per_dimension():
+    summary = "Obama met Merkel in Berlin."
+    good, bad = "Obama and Merkel met in Berlin.", "Putin visited Moscow."
+    one = score_ehi([summary], [SOURCE], [[good]])["ehi_scores"][0]
+    both = score_ehi([summary], [SOURCE], [[bad, good]], return_details=True)
+    assert both["ehi_scores"][0] == one
+    assert both["details"][0]["ehi"]["reference_index"] == 1
+
+
+def test_details_spans_point_into_the_texts():
+    examples = load_examples()
+    result = score_chi([e["prediction"] for e in examples], [e["source"] for e in examples],
+                       [e["reference"] for e in examples],
+                       publication_dates=[e["publication_date"] for e in examples], return_details=True)
+    for example, details in zip(examples, result["details"]):
+        for dimension in ("ehi", "rhi", "qhi"):
+            for unit in details[dimension]["units"]:
+                start, end = unit["span"]
+                assert example["prediction"][start:end] == unit["text"]
+                if unit["in_source"]:
+                    for evidence in unit["in_source"]["evidence"]:
+                        s, e = evidence["span"]
+                        assert example["source"][s:e] == evidence["text"]
+
+
+def test_example_set_faithful_outscore_unfaithful_pairs():
+    examples = {e["id"]: e for e in load_examples()}
+    pairs = [("entity-faithful", "entity-swap"), ("quantity-faithful", "quantity-invented"),
+             ("derived-sum", "derived-wrong"), ("temporal-relative", "temporal-wrong"),
+             ("reference-free-faithful", "reference-free-unfaithful"),
+             ("relation-faithful", "relation-role-swap")]
+    ids = [i for pair in pairs for i in pair]
+    rows = [examples[i] for i in ids]
+    result = score_chi([r["prediction"] for r in rows], [r["source"] for r in rows],
+                       [r["reference"] for r in rows], publication_dates=[r["publication_date"] for r in rows])
+    chi = dict(zip(ids, result["chi_scores"]))
+    for good, bad in pairs:
+        assert chi[good] > chi[bad], (good, bad, chi[good], chi[bad])
+
+
+def test_signature_records_versions_models_and_options():
+    sig = score_chi(["Obama met Merkel."], [SOURCE], None, normalize="minmax", weights={"qhi": 2},
+                    relation_matching="sentence", similarity_threshold=0.8)["signature"]
+    assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm-3.8.0|norm:minmax")
+    assert "rel:sentence" in sig and "sim:0.8" in sig and "enc:all-MiniLM-L6-v2" in sig
+    assert "w:ehi=1,rhi=1,qhi=2" in sig and "rhi:softmax" in sig
+    lin = score_rhi(["Obama met Merkel."], [SOURCE], None)["signature"]
+    assert "metric:rhi" in lin and "rhi:linear" in lin and "rel:slots" in lin
