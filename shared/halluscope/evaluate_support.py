@@ -35,20 +35,19 @@ _EVALUATE_INIT_KWARGS = {
 MODEL_OPTIONS = ("spacy_model", "sentence_model", "device")
 
 CITATION_CHI = """\
-@article{chi2025composite,
+@misc{chi_composite,
   title   = {CHI: A Composite Hallucination Index Unifying Entity, Relation, and Quantity
              Dimensions for Summarization Evaluation},
-  author  = {Katwe, Praveen Kumar and Balabantaray, Rakesh Chandra and Vittala, Kali Prasad},
-  year    = {2025}
+  note    = {author list and venue not given in the copy we implemented from}
 }"""
 
 CITATION_RHI = """\
-@article{katwe2025rhi,
+@misc{katwe_rhi_grounded,
   title   = {A Grounded and Decomposed Framework for Relation-Level Hallucination
              Evaluation in Abstractive Summarization},
   author  = {Katwe, Praveen Kumar and Balabantaray, Rakesh Chandra and Vittala, Kali Prasad
              and Kabadi, Naman},
-  year    = {2025}
+  note    = {year and venue not given in the copy we implemented from}
 }"""
 
 CITATION_EHI = """\
