@@ -76,10 +76,17 @@ class QuantityUnit:
     anchor: str = ""
     interval: Optional[Tuple[str, str]] = None
     approximate: bool = False
+    # dates only: a relative expression ("last tuesday") kept unresolved until a
+    # publication date is known at matching time (004 §3.4.2, temporal mode)
+    relative: str = ""
+    # "lower" for "more than 150", "upper" for "up to 150", "" otherwise
+    bound: str = ""
     kind: str = field(default="quantity", init=False)
 
     @property
     def key(self) -> Hashable:
+        if self.relative:
+            return (self.qkind, "relative", self.relative)
         if self.interval is not None:
             return (self.qkind, self.interval)
         return (self.qkind, self.unit, self.value)
