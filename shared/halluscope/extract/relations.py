@@ -1,0 +1,348 @@
+"""Relation triples (RHI): grounded subject-verb-object extraction from a spaCy Doc.
+
+Implements the RHI paper (seed 001) Algorithms 1-4 over an already parsed ``Doc``
+in one pass per sentence (no re-parsing, no model calls):
+
+* **Algorithm 1** (ExtractRelationsWithGrounding): per sentence, verb relations
+  (Algorithm 2) then nominal relations (Algorithm 3); duplicates removed (line 14,
+  :func:`halluscope.units.dedupe`, first mention kept).
+* **Algorithm 2** (ExtractVerbRelations): predicates are tokens with POS ``VERB``
+  (line 4) plus, by our decision, copular ``be`` (POS ``AUX``, heading its clause)
+  when it has an ``attr`` child: Algorithm 2 line 17 lists ``attr`` as an object
+  dependency, and spaCy only attaches ``attr`` to a copula, so without this "Obama
+  is the president" could never yield ``(obama, be, president)``. Verb = lowercase
+  lemma (line 7); reporting verbs (:data:`REPORTING_VERBS`) are skipped (line 8);
+  negation (a ``neg`` child, which covers not/n't/never, or an adverb "never")
+  prefixes ``not_`` (line 11-12). Subjects: ``nsubj``/``nsubjpass`` children
+  (line 16); objects: ``dobj``/``obj``/``attr`` children (line 17). ``dative`` and
+  ``oprd`` are *not* objects (the paper does not list them; "gave the man a book"
+  keeps only ``book``).
+* **Passive agent recovery** (lines 18-20): when the verb has an ``agent`` child,
+  its ``pobj`` becomes the subject and the ``nsubjpass`` becomes an object:
+  "The suspect was arrested by police" -> ``(police, arrest, suspect)``.
+* **Clausal propagation** (lines 35-38): an ``xcomp``/``ccomp`` verb with no
+  subject of its own inherits the subjects of the verb governing it ("The company
+  wants to buy the startup" -> ``(company, buy, startup)``). An inner clause with
+  its own subject is extracted with that subject (never the outer one). Polarity
+  propagates into an ``xcomp``: a negated governor, or one of
+  :data:`NEGATIVE_GOVERNORS`, flips it ("did not agree to sell", "refused to sell"
+  -> ``not_sell``); the paper does not say, and dropping it would turn a refusal
+  into the act.
+* **Verb conjunction** (lines 39-41): a ``conj`` verb with no subject of its own
+  shares the subjects of its head verb.
+* **Subject grounding and the POS filter** (line 22-25, Algorithm 4 GroundSubject):
+  the paper filters subjects by POS (NOUN/PROPN) *before* grounding, which would
+  discard every pronoun before GroundSubject could resolve it. We ground first: a
+  generic subject (:data:`GENERIC_SUBJECTS`, matched on lowercase text or lemma)
+  is replaced by the first PERSON/ORG/GPE/NORP entity of its sentence, lowercased
+  (a leading "the" and a trailing possessive dropped), skipping entities that
+  overlap the triple's object (so "He founded Microsoft" does not become
+  ``(microsoft, found, microsoft)``). An ungrounded generic subject falls back to
+  Normalize (pronouns then vanish; "company" stays). Any other subject must be
+  NOUN/PROPN (line 22) and is Normalized.
+* **Algorithm 3** (nominal fallback): every NOUN/PROPN ``n`` with a ``prep`` child
+  whose ``pobj`` grandchild ``o`` gives ``(Normalize(n), lemma(prep), Normalize(o))``.
+* **Algorithm 4** (Normalize): stopwords and punctuation -> NULL; POS outside
+  NOUN/PROPN/VERB/ADJ -> NULL; else the lowercase lemma.
+
+Extensions beyond the paper (documented, cheap, on by default where noted):
+coordinated subjects/objects ("Apple and Google sued X") each yield a triple
+(``conjuncts=True``); the relative pronoun subject of a relative clause is replaced
+by the noun the clause modifies ("the man who bought the car" -> ``man``).
+Slots are single tokens as in the paper; ``compound=True`` makes each slot the
+head plus its ``compound`` modifiers ("bill gates"), an option, not the default.
+
+Each triple's ``span`` runs from the first to the last character of the tokens
+involved (subject mention, verb, object, and with ``compound=True`` their compound
+modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
+``verb | passive | clausal | conj | nominal``.
+"""
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from ..units import RelationUnit, dedupe
+
+#: Reporting / meta-discourse verbs skipped by Algorithm 2 line 8 (lemmas).
+REPORTING_VERBS: FrozenSet[str] = frozenset({
+    "say", "tell", "report", "claim", "state", "announce", "add", "explain",
+    "note", "mention", "comment", "remark", "reply", "respond", "write", "declare",
+    "assert", "allege", "insist", "argue", "ask", "quote", "told", "said",
+})
+
+#: Generic subjects replaced by a named entity of the sentence (Algorithm 4, GroundSubject).
+GENERIC_SUBJECTS: FrozenSet[str] = frozenset({
+    "he", "she", "they", "it", "we", "i", "you", "him", "her", "them", "us",
+    "this", "that", "these", "those", "who", "which",
+    "company", "firm", "official", "government", "people", "man", "woman",
+    "person", "group", "spokesman", "spokeswoman", "spokesperson", "source",
+    "authority", "organisation", "organization", "team", "club", "country",
+    "agency", "minister", "leader", "player",
+})
+
+#: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
+NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
+
+#: Entity labels that can ground a generic subject (Algorithm 4 line 15).
+GROUNDING_LABELS: FrozenSet[str] = frozenset({"PERSON", "ORG", "GPE", "NORP"})
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+_SUBJECT_POS = frozenset({"NOUN", "PROPN"})
+_SUBJ_DEPS = frozenset({"nsubj", "nsubjpass"})
+_OBJ_DEPS = frozenset({"dobj", "obj", "attr"})
+_CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
+_RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
+
+
+def normalize(token) -> Optional[str]:
+    """Algorithm 4 Normalize: NULL (``None``) for stopwords, punctuation and POS
+    outside NOUN/PROPN/VERB/ADJ; else the lowercase lemma."""
+    if token.is_stop or token.is_punct or token.pos_ not in _CONTENT_POS:
+        return None
+    return token.lemma_.lower()
+
+
+def _is_predicate(token, copula: bool) -> bool:
+    pos = token.pos_
+    if pos == "VERB":
+        return True
+    if copula and pos == "AUX" and token.lemma_ == "be" and token.dep_ not in ("aux", "auxpass"):
+        return any(c.dep_ == "attr" for c in token.children)
+    return False
+
+
+def _is_negated(token) -> bool:
+    for c in token.children:
+        if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never"):
+            return True
+    return False
+
+
+def _expand(tokens: List, conjuncts: bool) -> List:
+    if not conjuncts:
+        return tokens
+    out = []
+    for t in tokens:
+        out.append(t)
+        out.extend(t.conjuncts)
+    return out
+
+
+class _Extractor:
+    """One pass over a Doc; options fixed per call."""
+
+    def __init__(self, doc, compound: bool, copula: bool, conjuncts: bool, nominal: bool,
+                 reporting_verbs: FrozenSet[str], generic_subjects: FrozenSet[str],
+                 grounding_labels: FrozenSet[str]) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.compound = compound
+        self.copula = copula
+        self.conjuncts = conjuncts
+        self.nominal = nominal
+        self.reporting = reporting_verbs
+        self.generic = generic_subjects
+        self.labels = grounding_labels
+        # token index -> (subjects, passive objects, source) for predicates seen so far
+        self._args: Dict[int, Tuple[List, List, str]] = {}
+        self._own: Dict[int, Tuple[List, List, List, bool]] = {}
+        self._neg: Dict[int, bool] = {}
+
+    # -- slots ---------------------------------------------------------------
+    def slot(self, token) -> Tuple[Optional[str], List]:
+        """Normalized slot string and the tokens it covers (for the span)."""
+        head = normalize(token)
+        if head is None or not self.compound:
+            return head, [token]
+        parts, toks = [], []
+        for c in token.lefts:
+            if c.dep_ == "compound":
+                n = normalize(c)
+                if n is not None:
+                    parts.append(n)
+                    toks.append(c)
+        parts.append(head)
+        toks.append(token)
+        return " ".join(parts), toks
+
+    def ground(self, token, sent_ents: Sequence, objects: Sequence) -> Tuple[Optional[str], List]:
+        """GroundSubject (Algorithm 4 lines 10-20), grounding before the POS filter."""
+        if token.lower_ in self.generic or token.lemma_.lower() in self.generic:
+            governor = token.head
+            for ent in sent_ents:
+                root = ent.root
+                if any(ent.start <= o.i < ent.end for o in objects):
+                    continue  # never the triple's own object
+                if (root is governor or governor.is_ancestor(root)) and not (
+                        root is token or token.is_ancestor(root)):
+                    continue  # a dependent of the subject's own predicate is not its subject
+                return _entity_key(ent), [token]
+            return self.slot(token)
+        if token.pos_ not in _SUBJECT_POS:  # Algorithm 2 line 22
+            return None, []
+        return self.slot(token)
+
+    # -- arguments -------------------------------------------------------------
+    def own_arguments(self, verb) -> Tuple[List, List, List, bool]:
+        """(subjects, objects, passive objects, is passive) from the verb's own children."""
+        cached = self._own.get(verb.i)
+        if cached is None:
+            cached = self._own[verb.i] = self._own_arguments(verb)
+        return cached
+
+    def _own_arguments(self, verb) -> Tuple[List, List, List, bool]:
+        subjects, objects, passive_subjects, agents = [], [], [], []
+        for c in verb.children:
+            dep = c.dep_
+            if dep == "nsubj":
+                subjects.append(c)
+            elif dep == "nsubjpass":
+                passive_subjects.append(c)
+            elif dep in _OBJ_DEPS:
+                objects.append(c)
+            elif dep == "agent":
+                agents.extend(g for g in c.children if g.dep_ == "pobj")
+        if verb.dep_ == "relcl":
+            antecedent = verb.head
+            subjects = [antecedent if s.lower_ in _RELATIVE_PRONOUNS else s for s in subjects]
+            passive_subjects = [antecedent if s.lower_ in _RELATIVE_PRONOUNS else s
+                                for s in passive_subjects]
+        if agents:  # passive agent recovery (Algorithm 2 lines 18-20)
+            return (_expand(subjects + agents, self.conjuncts),
+                    _expand(objects, self.conjuncts),
+                    _expand(passive_subjects, self.conjuncts), True)
+        return (_expand(subjects + passive_subjects, self.conjuncts),
+                _expand(objects, self.conjuncts), [], False)
+
+    def subjects_of(self, verb, depth: int = 0) -> Tuple[List, List, str]:
+        """Effective (subjects, passive objects, source) with clausal/conj inheritance."""
+        cached = self._args.get(verb.i)
+        if cached is not None:
+            return cached
+        subjects, _, passive_objects, passive = self.own_arguments(verb)
+        source = "passive" if passive else "verb"
+        if not subjects and depth < 8:
+            head = verb.head
+            if head is not verb and _is_predicate(head, self.copula):
+                if verb.dep_ in _CLAUSAL_DEPS:
+                    subjects = self.subjects_of(head, depth + 1)[0]
+                    source = "clausal"
+                elif verb.dep_ == "conj":
+                    subjects = self.subjects_of(head, depth + 1)[0]
+                    source = "conj"
+        result = (subjects, passive_objects, source)
+        self._args[verb.i] = result
+        return result
+
+    def negated(self, verb, depth: int = 0) -> bool:
+        """Own negation (Algorithm 2 line 11), flipped by each negated ``xcomp``
+        governor ("did not agree to sell" -> not_sell) and by each governor in
+        :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay)."""
+        cached = self._neg.get(verb.i)
+        if cached is None:
+            cached = _is_negated(verb)
+            head = verb.head
+            if verb.dep_ == "xcomp" and head is not verb and depth < 8:
+                cached ^= self.negated(head, depth + 1)
+                cached ^= head.lemma_.lower() in NEGATIVE_GOVERNORS
+            self._neg[verb.i] = cached
+        return cached
+
+    # -- rules -------------------------------------------------------------------
+    def verb_relations(self, verb, sent_ents: Sequence, out: List[RelationUnit]) -> None:
+        lemma = verb.lemma_.lower()
+        if lemma in self.reporting:
+            return
+        verb_key = ("not_" + lemma) if self.negated(verb) else lemma
+        subjects, passive_objects, source = self.subjects_of(verb)
+        if not subjects:
+            return
+        _, objects, _, _ = self.own_arguments(verb)
+        objects = passive_objects + objects
+        if not objects:
+            return
+        for s in subjects:
+            for o in objects:
+                o_key, o_toks = self.slot(o)
+                if o_key is None:
+                    continue
+                s_key, s_toks = self.ground(s, sent_ents, (o,))
+                if s_key is None:
+                    continue
+                out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source))
+
+    def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
+        """Algorithm 3: noun -prep-> pobj."""
+        for prep in noun.children:
+            if prep.dep_ != "prep":
+                continue
+            for pobj in prep.children:
+                if pobj.dep_ != "pobj":
+                    continue
+                s_key, s_toks = self.slot(noun)
+                o_key, o_toks = self.slot(pobj)
+                if s_key is None or o_key is None:
+                    continue
+                out.append(self.unit(s_key, prep.lemma_.lower(), o_key,
+                                     s_toks + [prep] + o_toks, "nominal"))
+
+    def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str) -> RelationUnit:
+        start = min(t.idx for t in tokens)
+        end = max(t.idx + len(t) for t in tokens)
+        return RelationUnit(subject=s, verb=v, object=o, text=self.text[start:end],
+                            span=(start, end), source=source)
+
+    def run(self) -> List[RelationUnit]:
+        ents = [e for e in self.doc.ents if e.label_ in self.labels]
+        out: List[RelationUnit] = []
+        e = 0
+        for sent in self.doc.sents:
+            while e < len(ents) and ents[e].start < sent.start:
+                e += 1
+            sent_ents = []
+            k = e
+            while k < len(ents) and ents[k].end <= sent.end:
+                sent_ents.append(ents[k])
+                k += 1
+            verbs, nouns = [], []
+            for token in sent:
+                pos = token.pos_
+                if pos == "NOUN" or pos == "PROPN":
+                    nouns.append(token)
+                elif _is_predicate(token, self.copula):
+                    verbs.append(token)
+            for verb in verbs:
+                self.verb_relations(verb, sent_ents, out)
+            if self.nominal:
+                for noun in nouns:
+                    self.nominal_relations(noun, out)
+        return dedupe(out)
+
+
+def _entity_key(ent) -> str:
+    """Lowercase entity text, without a leading "the" or a trailing possessive."""
+    key = ent.text.lower().strip()
+    if key.startswith("the "):
+        key = key[4:]
+    if key.endswith("'s") or key.endswith("\u2019s"):
+        key = key[:-2]
+    return " ".join(key.split())
+
+
+def extract_relations(doc, *, compound: bool = False, copula: bool = True,
+                      conjuncts: bool = True, nominal: bool = True,
+                      reporting_verbs: Iterable[str] = REPORTING_VERBS,
+                      generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
+                      grounding_labels: Iterable[str] = GROUNDING_LABELS) -> List[RelationUnit]:
+    """Grounded relation triples of a parsed ``doc`` (RHI paper, Algorithm 1).
+
+    Verb relations (Algorithm 2) then nominal ones (Algorithm 3) per sentence,
+    normalised and grounded (Algorithm 4), deduplicated by key in text order.
+    ``compound=True`` makes slots compound-aware ("bill gates"); the default is the
+    paper's single-token slots. ``copula`` admits copular "X is Y" as ``(x, be, y)``;
+    ``conjuncts`` expands coordinated subjects/objects; ``nominal`` toggles
+    Algorithm 3. See the module docstring for every rule and decision.
+    """
+    return _Extractor(doc, compound, copula, conjuncts, nominal,
+                      frozenset(reporting_verbs), frozenset(g.lower() for g in generic_subjects),
+                      frozenset(grounding_labels)).run()

