@@ -141,6 +141,14 @@ def test_copula_and_nominal_can_be_switched_off():
     assert triples("Obama is the president of the United States.", copula=False, nominal=False) == []
 
 
+def test_empty_text_and_missing_parser():
+    assert extract_relations(parse("")) == []
+    import spacy
+
+    with pytest.raises(ValueError, match="dependency parse"):
+        extract_relations(spacy.blank("en")("Police arrested the suspect."))
+
+
 # -- matching ------------------------------------------------------------------------
 
 def rel(s, v, o, start=0):

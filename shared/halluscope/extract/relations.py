@@ -36,8 +36,10 @@ in one pass per sentence (no re-parsing, no model calls):
   generic subject (:data:`GENERIC_SUBJECTS`, matched on lowercase text or lemma)
   is replaced by the first PERSON/ORG/GPE/NORP entity of its sentence, lowercased
   (a leading "the" and a trailing possessive dropped), skipping entities that
-  overlap the triple's object (so "He founded Microsoft" does not become
-  ``(microsoft, found, microsoft)``). An ungrounded generic subject falls back to
+  overlap the triple's object or hang below the subject's own predicate (outside
+  the subject phrase): a dependent of the verb cannot be its subject, so "He
+  founded Microsoft" does not become ``(microsoft, found, microsoft)`` and "He met
+  Obama in Paris" not ``(paris, meet, obama)``. An ungrounded generic subject falls back to
   Normalize (pronouns then vanish; "company" stays). Any other subject must be
   NOUN/PROPN (line 22) and is Normalized.
 * **Algorithm 3** (nominal fallback): every NOUN/PROPN ``n`` with a ``prep`` child
@@ -59,15 +61,19 @@ modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..units import RelationUnit, dedupe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc, Token
 
 #: Reporting / meta-discourse verbs skipped by Algorithm 2 line 8 (lemmas).
 REPORTING_VERBS: FrozenSet[str] = frozenset({
     "say", "tell", "report", "claim", "state", "announce", "add", "explain",
     "note", "mention", "comment", "remark", "reply", "respond", "write", "declare",
-    "assert", "allege", "insist", "argue", "ask", "quote", "told", "said",
+    "assert", "allege", "insist", "argue", "ask", "quote",
+    "said", "told",  # the sm lemmatizer occasionally leaves these unlemmatized
 })
 
 #: Generic subjects replaced by a named entity of the sentence (Algorithm 4, GroundSubject).
@@ -88,13 +94,12 @@ GROUNDING_LABELS: FrozenSet[str] = frozenset({"PERSON", "ORG", "GPE", "NORP"})
 
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 _SUBJECT_POS = frozenset({"NOUN", "PROPN"})
-_SUBJ_DEPS = frozenset({"nsubj", "nsubjpass"})
 _OBJ_DEPS = frozenset({"dobj", "obj", "attr"})
 _CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
 _RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 
 
-def normalize(token) -> Optional[str]:
+def normalize(token: "Token") -> Optional[str]:
     """Algorithm 4 Normalize: NULL (``None``) for stopwords, punctuation and POS
     outside NOUN/PROPN/VERB/ADJ; else the lowercase lemma."""
     if token.is_stop or token.is_punct or token.pos_ not in _CONTENT_POS:
@@ -329,7 +334,7 @@ def _entity_key(ent) -> str:
     return " ".join(key.split())
 
 
-def extract_relations(doc, *, compound: bool = False, copula: bool = True,
+def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True,
                       conjuncts: bool = True, nominal: bool = True,
                       reporting_verbs: Iterable[str] = REPORTING_VERBS,
                       generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
@@ -343,6 +348,9 @@ def extract_relations(doc, *, compound: bool = False, copula: bool = True,
     ``conjuncts`` expands coordinated subjects/objects; ``nominal`` toggles
     Algorithm 3. See the module docstring for every rule and decision.
     """
+    if len(doc) and not doc.has_annotation("DEP"):
+        raise ValueError("extract_relations needs a dependency parse: the spaCy pipeline "
+                         "that made this Doc has no parser")
     return _Extractor(doc, compound, copula, conjuncts, nominal,
                       frozenset(reporting_verbs), frozenset(g.lower() for g in generic_subjects),
                       frozenset(grounding_labels)).run()
