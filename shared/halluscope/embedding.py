@@ -22,7 +22,7 @@ class Embedder:
     """
 
     def __init__(self, model: Optional[str] = None, device: Optional[str] = None,
-                 batch_size: int = 256, maxsize: int = 200_000) -> None:
+                 batch_size: int = 64, maxsize: int = 200_000) -> None:
         self.model_name = resolve(SENTENCE_ENCODER, model)
         self.device = device or default_device()
         self.batch_size = batch_size

@@ -100,7 +100,10 @@ def _matcher(dimension: str, options: ScoringOptions):
         from .embedding import get_embedder
         from .match.relations import RelationMatcher
 
-        embedder = None if options.relation_matching == "exact" else get_embedder(options.sentence_model, options.device)
+        embedder = None
+        if options.relation_matching != "exact":
+            embedder = get_embedder(options.sentence_model, options.device)
+            embedder.batch_size = options.batch_size
         return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold, embedder=embedder)
     from .match.quantities import QuantityMatcher
 
