@@ -1,0 +1,375 @@
+"""Quantity matching for QHI: the four tolerance-aware modes of the CHI paper
+(004 §3.4.2), tried in this order, the first that succeeds being reported:
+
+``exact``
+    Same kind class and the same value after normalisation ("2,500" = "2500" =
+    "2.5K"; "10 km" = "10,000 metres"). Dates: the same calendar interval, or the
+    same relative expression ("last tuesday" = "last tuesday", the only way a
+    relative date matches when no publication date is known).
+``epsilon``
+    Relative difference ``|q - p| / max(|q|, |p|) <= epsilon`` (default 0.05):
+    "approximately 2.5 million" ~ "2,487,000". Numbers, money, percentages and
+    measures only. Counts are protected: two whole numbers below ``exact_below``
+    (default 100) neither of which is marked approximate must be equal (20 vs 21
+    casualties is a swapped number, not rounding).
+``derived``
+    The value equals, within ``epsilon``, an arithmetic combination of pool
+    quantities of the same kind class: a sum or difference of two, a small
+    multiple of one (x2, x3, x4, x0.5), a ratio of two (numbers only); for a
+    percentage, the percent change between two values ("doubled" is a 100%
+    change: 10 -> 20), the share one is of another, or the difference or sum of
+    two percentages. Pool Q1 $1.2B and Q2 $1.3B derive a query $2.5B ("1.2e9 +
+    1.3e9 = 2.5e9"). Bounded: only the first ``derived_cap`` (60) pool values of
+    a kind class, in text order, are operands (at most 60·59 ordered pairs per
+    operation, evaluated with numpy). Whole numbers below ``exact_below`` are not
+    derived (every small count is a sum of smaller ones).
+``temporal``
+    Dates: the query's calendar interval lies inside a pool interval or contains
+    one ("March 2015" ~ "2015"). Relative dates ("last Tuesday") are resolved
+    against ``job.context["publication_date"]``, never against today's date.
+
+Kind classes (compatible units): numbers with numbers; money only with the same
+currency; percentages with percentages; ordinals with ordinals; clock times with
+clock times; measures of one dimension through ``UNIT_SCALE`` (a unit missing
+from it only with itself). Numbers and percentages never match each other, nor
+do USD and GBP.
+
+Evidence: the pool unit(s) used (both operands for a derivation). Anchors break
+ties: among several candidates of one mode, those whose anchor (every operand's,
+for a derivation) equals the query's anchor win, then the smallest relative
+error, then text order. ``detail`` states the arithmetic and the anchors;
+``score`` is ``1 - relative error`` (1.0 for exact and temporal matches).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..extract.quantities import UNIT_SCALE, resolve_relative
+from ..units import Match, QuantityUnit
+from . import MatchJob
+
+DERIVED_CAP = 60
+SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
+NUMERIC_CLASSES = frozenset({"number", "money", "percent", "measure"})
+
+
+def kind_class(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
+    """(compatibility class, factor to that class's base unit) of a quantity."""
+    if unit.qkind == "money":
+        return ("money", unit.unit), 1.0
+    if unit.qkind == "measure":
+        scale = UNIT_SCALE.get(unit.unit)
+        if scale is not None:
+            return ("measure", scale[0]), scale[1]
+        return ("measure", "unit:" + unit.unit), 1.0
+    return (unit.qkind, ""), 1.0
+
+
+def fmt(value: float) -> str:
+    """Compact number: 2500 -> "2500", 1.2e9 -> "1.2e9", 0.5 -> "0.5"."""
+    if value == int(value) and abs(value) < 1e6:
+        return str(int(value))
+    text = f"{value:.6g}"
+    return text.replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
+
+
+def show(unit: QuantityUnit) -> str:
+    """A quantity as written in diagnostics: "USD 2.5e9", "4.5%", "10 kilometre"."""
+    if unit.qkind == "money":
+        return f"{unit.unit} {fmt(unit.value)}"
+    if unit.qkind == "percent":
+        return f"{fmt(unit.value)}%"
+    if unit.qkind == "measure":
+        return f"{fmt(unit.value)} {unit.unit}"
+    return fmt(unit.value)
+
+
+def _rel(a: float, b: float) -> float:
+    scale = max(abs(a), abs(b))
+    return 0.0 if scale == 0 else abs(a - b) / scale
+
+
+def _anchor_note(query: QuantityUnit, evidence: Sequence[QuantityUnit]) -> str:
+    anchors = [p.anchor for p in evidence]
+    if query.anchor and all(a == query.anchor for a in anchors):
+        return f"anchor {query.anchor!r} = {query.anchor!r}"
+    shown = ", ".join(repr(a) for a in anchors)
+    return f"anchors {query.anchor!r} vs {shown}"
+
+
+def _anchor_hits(query: QuantityUnit, evidence: Sequence[QuantityUnit]) -> int:
+    """Number of operands whose anchor equals the query's (0 without a query anchor)."""
+    if not query.anchor:
+        return 0
+    return sum(1 for p in evidence if p.anchor == query.anchor)
+
+
+def _is_count(unit: QuantityUnit, value: float, exact_below: float) -> bool:
+    return unit.qkind == "number" and value == int(value) and abs(value) < exact_below
+
+
+class _Pool:
+    """One pool indexed for matching: numeric values by kind class, dates with
+    their intervals (relative ones resolved against the publication date), and
+    lazily built derived-value tables."""
+
+    def __init__(self, pool: Sequence, publication_date: Optional[_dt.date], cap: int) -> None:
+        self.cap = cap
+        self.groups: Dict[Tuple[str, str], List[Tuple[QuantityUnit, float]]] = {}
+        self.exact: Dict[tuple, List[QuantityUnit]] = {}
+        self.dates: List[Tuple[QuantityUnit, Optional[Tuple[str, str]]]] = []
+        self.publication_date = publication_date
+        self._derived: Dict[Tuple[Tuple[str, str], str], tuple] = {}
+        for unit in pool:
+            if not isinstance(unit, QuantityUnit):
+                continue
+            if unit.qkind == "date":
+                interval = unit.interval
+                if unit.relative:
+                    interval = resolve_relative(unit.relative, publication_date)
+                self.dates.append((unit, interval))
+                self.exact.setdefault(unit.key, []).append(unit)
+                continue
+            if unit.value is None or not math.isfinite(unit.value):
+                continue
+            cls, factor = kind_class(unit)
+            value = unit.value * factor
+            self.groups.setdefault(cls, []).append((unit, value))
+            self.exact.setdefault((cls, float(f"{value:.12g}")), []).append(unit)
+
+    # ------------------------------------------------------------ derived tables
+
+    def derived_table(self, cls: Tuple[str, str], family: str):
+        """(values, operation codes, i, j) of every derivation of one family
+        ("value": sums, differences, multiples, ratios; "percent": percent
+        changes and shares; "points": sums and differences of percentages) over
+        the first ``cap`` values of ``cls``."""
+        key = (cls, family)
+        table = self._derived.get(key)
+        if table is not None:
+            return table
+        members = self.groups.get(cls, [])[: self.cap]
+        values = np.array([v for _, v in members], dtype=float)
+        n = len(values)
+        parts_v, parts_op, parts_i, parts_j = [], [], [], []
+
+        def add(vals, op, ii, jj):
+            keep = np.isfinite(vals)
+            parts_v.append(vals[keep])
+            parts_op.append(np.full(int(keep.sum()), op, dtype=object))
+            parts_i.append(ii[keep])
+            parts_j.append(jj[keep])
+
+        if n:
+            ii, jj = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+            ii, jj = ii.ravel(), jj.ravel()
+            a, b = values[ii], values[jj]
+            upper = ii < jj
+            distinct = ii != jj
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if family in ("value", "points"):
+                    add(a[upper] + b[upper], "+", ii[upper], jj[upper])
+                    add(np.abs(a[upper] - b[upper]), "-", ii[upper], jj[upper])
+                if family == "value":
+                    single = np.arange(n)
+                    for k, name in SMALL_MULTIPLES:
+                        add(values * k, name, single, single)
+                    nonzero = distinct & (b != 0)
+                    add(a[nonzero] / b[nonzero], "/", ii[nonzero], jj[nonzero])
+                if family == "percent":
+                    nonzero = distinct & (a != 0)
+                    add(np.abs(b[nonzero] - a[nonzero]) / np.abs(a[nonzero]) * 100.0, "change",
+                        ii[nonzero], jj[nonzero])
+                    share = distinct & (b != 0) & (np.abs(a) < np.abs(b))
+                    add(a[share] / b[share] * 100.0, "share", ii[share], jj[share])
+        if parts_v:
+            table = (np.concatenate(parts_v), np.concatenate(parts_op), np.concatenate(parts_i),
+                     np.concatenate(parts_j), members)
+        else:
+            table = (np.zeros(0), np.zeros(0, dtype=object), np.zeros(0, dtype=int), np.zeros(0, dtype=int), members)
+        self._derived[key] = table
+        return table
+
+
+class QuantityMatcher:
+    """Tolerance-aware quantity matcher (004 §3.4.2): exact, epsilon, derived,
+    temporal, in that order. See the module docstring for the rules."""
+
+    def __init__(self, epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
+                 exact_below: float = 100.0, derived_cap: int = DERIVED_CAP) -> None:
+        if not (isinstance(epsilon, (int, float)) and 0 <= epsilon < 1):
+            raise ValueError(f"`epsilon` must be a number in [0, 1), got {epsilon!r}")
+        if derived_cap < 1:
+            raise ValueError(f"`derived_cap` must be positive, got {derived_cap!r}")
+        self.epsilon = float(epsilon)
+        self.derived = bool(derived)
+        self.temporal = bool(temporal)
+        self.exact_below = float(exact_below)
+        self.derived_cap = int(derived_cap)
+
+    def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+        """One list per job, one ``Match`` (or ``None``) per query unit. A pool
+        shared by several jobs with the same publication date is indexed once."""
+        pools: Dict[tuple, Tuple[Sequence, _Pool]] = {}
+        out: List[List[Optional[Match]]] = []
+        for job in jobs:
+            publication = (job.context or {}).get("publication_date")
+            if isinstance(publication, _dt.datetime):
+                publication = publication.date()
+            key = (id(job.pool), publication)
+            entry = pools.get(key)
+            if entry is None or entry[0] is not job.pool:
+                entry = (job.pool, _Pool(job.pool, publication, self.derived_cap))
+                pools[key] = entry
+            index = entry[1]
+            out.append([self.match_one(query, index) for query in job.queries])
+        return out
+
+    def match(self, queries: Sequence[QuantityUnit], pool: Sequence[QuantityUnit],
+              publication_date: Optional[_dt.date] = None) -> List[Optional[Match]]:
+        """Convenience: match one query list against one pool."""
+        return self.match_batch([MatchJob(queries, pool, {"publication_date": publication_date})])[0]
+
+    # ------------------------------------------------------------------ modes
+
+    def match_one(self, query: QuantityUnit, pool: _Pool) -> Optional[Match]:
+        exact = pool.exact.get(query.key) if query.qkind == "date" else None
+        if query.qkind == "date":
+            if exact:
+                best = self._pick(query, exact)
+                return Match("exact", (best,), 1.0, f"same date {query.key[1:]!r}; " + _anchor_note(query, [best]))
+            return self._temporal(query, pool) if self.temporal else None
+        if query.value is None or not math.isfinite(query.value):
+            return None
+        cls, factor = kind_class(query)
+        value = query.value * factor
+        found = pool.exact.get((cls, float(f"{value:.12g}")))
+        if found:
+            best = self._pick(query, found)
+            return Match("exact", (best,), 1.0, f"{show(query)} = {show(best)}; " + _anchor_note(query, [best]))
+        if cls[0] not in NUMERIC_CLASSES:
+            return None
+        match = self._epsilon(query, value, cls, pool)
+        if match is None and self.derived:
+            match = self._derived(query, value, cls, pool)
+        return match
+
+    @staticmethod
+    def _pick(query: QuantityUnit, candidates: Sequence[QuantityUnit]) -> QuantityUnit:
+        """First candidate whose anchor equals the query's, else the first."""
+        for unit in candidates:
+            if query.anchor and unit.anchor == query.anchor:
+                return unit
+        return candidates[0]
+
+    def _epsilon(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
+        if self.epsilon <= 0:
+            return None
+        best = None
+        for order, (unit, pvalue) in enumerate(pool.groups.get(cls, ())):
+            err = _rel(value, pvalue)
+            if err > self.epsilon:
+                continue
+            if (_is_count(query, value, self.exact_below) and _is_count(unit, pvalue, self.exact_below)
+                    and not (query.approximate or unit.approximate)):
+                continue
+            rank = (-_anchor_hits(query, [unit]), err, order)
+            if best is None or rank < best[0]:
+                best = (rank, unit, pvalue, err)
+        if best is None:
+            return None
+        _, unit, pvalue, err = best
+        detail = (f"|{fmt(value)} - {fmt(pvalue)}| / {fmt(max(abs(value), abs(pvalue)))} = {err:.4f} "
+                  f"<= {self.epsilon:g}; " + _anchor_note(query, [unit]))
+        return Match("epsilon", (unit,), 1.0 - err, detail)
+
+    def _derived(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
+        if value == 0 or _is_count(query, value, self.exact_below):
+            return None
+        if cls[0] == "percent":
+            sources = [(other, "percent") for other in pool.groups if other[0] in ("number", "money", "measure")]
+            sources.append((cls, "points"))
+        else:
+            sources = [(cls, "value")]
+        best = None
+        for source_cls, family in sources:
+            values, ops, ii, jj, members = pool.derived_table(source_cls, family)
+            if not len(values):
+                continue
+            if family == "value" and cls[0] != "number":
+                keep = ops != "/"  # a ratio of two amounts is a plain number
+            else:
+                keep = np.ones(len(values), dtype=bool)
+            scale = np.maximum(np.abs(values), abs(value))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                err = np.where(scale > 0, np.abs(values - value) / scale, 0.0)
+            ok = np.flatnonzero(keep & (err <= self.epsilon))
+            if not len(ok):
+                continue
+            ok = ok[np.argsort(err[ok], kind="stable")[:64]]
+            for k in ok:
+                i, j = int(ii[k]), int(jj[k])
+                operands = [members[i][0]] if i == j else [members[i][0], members[j][0]]
+                rank = (-_anchor_hits(query, operands) / len(operands), float(err[k]), i, j)
+                if best is None or rank < best[0]:
+                    best = (rank, str(ops[k]), members[i], members[j], float(values[k]), float(err[k]))
+        if best is None:
+            return None
+        _, op, (a_unit, a), (b_unit, b), result, err = best
+        if op in ("+", "-"):
+            pair = (a, b) if op == "+" or a >= b else (b, a)
+            text = f"{fmt(pair[0])} {op} {fmt(pair[1])} = {fmt(result)}"
+        elif op == "/":
+            text = f"{fmt(a)} / {fmt(b)} = {fmt(result)}"
+        elif op == "change":
+            text = f"({fmt(b)} - {fmt(a)}) / {fmt(a)} = {fmt(result)}% change"
+        elif op == "share":
+            text = f"{fmt(a)} / {fmt(b)} = {fmt(result)}%"
+        else:
+            text = f"{fmt(a)} {op} = {fmt(result)}"
+        evidence = (a_unit,) if a_unit is b_unit else (a_unit, b_unit)
+        detail = f"{text} ~ {fmt(value)} (rel. error {err:.4f}); " + _anchor_note(query, evidence)
+        return Match("derived", evidence, 1.0 - err, detail)
+
+    def _temporal(self, query: QuantityUnit, pool: _Pool) -> Optional[Match]:
+        interval = query.interval
+        if query.relative:
+            interval = resolve_relative(query.relative, pool.publication_date)
+        if interval is None:
+            return None
+        q_start, q_end = interval
+        best = None
+        for order, (unit, other) in enumerate(pool.dates):
+            if other is None:
+                continue
+            p_start, p_end = other
+            if p_start <= q_start and q_end <= p_end:
+                relation = "equal to" if (p_start, p_end) == (q_start, q_end) else "inside"
+            elif q_start <= p_start and p_end <= q_end:
+                relation = "contains"
+            else:
+                continue
+            spread = abs(_days(p_start, p_end) - _days(q_start, q_end))
+            rank = (-_anchor_hits(query, [unit]), spread, order)
+            if best is None or rank < best[0]:
+                best = (rank, unit, other, relation)
+        if best is None:
+            return None
+        _, unit, other, relation = best
+        resolved = ""
+        if query.relative or unit.relative:
+            resolved = f" (relative dates resolved against {pool.publication_date.isoformat()})"
+        detail = (f"{interval[0]}..{interval[1]} {relation} {other[0]}..{other[1]}{resolved}; "
+                  + _anchor_note(query, [unit]))
+        return Match("temporal", (unit,), 1.0, detail)
+
+
+def _days(start: str, end: str) -> int:
+    return (_dt.date.fromisoformat(end) - _dt.date.fromisoformat(start)).days
+
+
+__all__ = ["QuantityMatcher", "kind_class", "fmt", "DERIVED_CAP"]

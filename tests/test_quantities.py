@@ -1,0 +1,292 @@
+"""QHI quantities (004 §3.4): extraction on real spaCy sm parses and the four
+matching modes. Every expectation below was checked by hand against the text."""
+import datetime
+import sys
+
+import pytest
+
+from halluscope.extract.quantities import extract_quantities, parse_date, resolve_relative, words_to_number
+from halluscope.match import MatchJob
+from halluscope.match.quantities import QuantityMatcher
+from halluscope.parsing import get_parse_cache
+from halluscope.units import QuantityUnit
+
+
+def quantities(text):
+    return extract_quantities(get_parse_cache().get_many([text])[0].doc)
+
+
+def triples(text):
+    return [(u.qkind, u.unit, u.value) for u in quantities(text)]
+
+
+def one(text):
+    units = quantities(text)
+    assert len(units) == 1, units
+    return units[0]
+
+
+# ----------------------------------------------------------------- extraction
+
+def test_about_five_million_keeps_scale_and_is_approximate():
+    unit = one("About 5 million people live there.")
+    assert (unit.qkind, unit.unit, unit.value) == ("number", "", 5e6)
+    assert unit.approximate and unit.bound == ""
+    assert unit.anchor == "people"
+    assert unit.text == "About 5 million" and unit.span == (0, 15)
+
+
+def test_per_cent_is_a_percentage_not_money():
+    # spaCy sm labels "4.5 per cent" MONEY
+    assert triples("Inflation rose 4.5 per cent.") == [("percent", "", 4.5)]
+    assert one("Inflation rose 4.5 per cent.").anchor == "inflation"
+
+
+def test_more_than_is_a_lower_bound():
+    unit = one("More than 150 people were killed.")
+    assert (unit.qkind, unit.unit, unit.value) == ("number", "", 150.0)
+    assert unit.bound == "lower" and unit.approximate
+
+
+def test_up_to_is_an_upper_bound():
+    unit = one("The fine is up to 300 dollars.")
+    assert (unit.qkind, unit.unit, unit.value, unit.bound) == ("money", "USD", 300.0, "upper")
+
+
+def test_money_keeps_scale_and_currency():
+    assert triples("The firm paid $5 million for it.") == [("money", "USD", 5e6)]
+    assert triples("He sold it for 3.2 million euros.") == [("money", "EUR", 3.2e6)]
+    # spaCy sm's entity is "2.5": the regex adds "£" and "m"
+    assert triples("He paid £2.5m for the house.") == [("money", "GBP", 2.5e6)]
+
+
+def test_pound_sign_and_bn_suffix():
+    # quantulum3 reads "£3bn" as 3 "pound sterling barn newton"
+    unit = one("The deal cost £3bn.")
+    assert (unit.qkind, unit.unit, unit.value, unit.text) == ("money", "GBP", 3e9, "£3bn")
+
+
+def test_k_suffix_is_thousands_not_kibibytes():
+    unit = one("It has 2.5K followers.")
+    assert (unit.qkind, unit.unit, unit.value, unit.text) == ("number", "", 2500.0, "2.5K")
+    assert unit.anchor == "follower"
+
+
+def test_year_after_in_is_a_date():
+    units = quantities("in 2015 the club won the cup")
+    assert len(units) == 1
+    assert units[0].qkind == "date" and units[0].value is None
+    assert units[0].interval == ("2015-01-01", "2015-12-31")
+
+
+def test_number_words():
+    assert triples("The club won two titles.") == [("number", "", 2.0)]
+    assert one("The club won two titles.").anchor == "title"
+    assert words_to_number("twenty-five thousand") == 25000.0
+    assert words_to_number("one and a half million") == 1.5e6
+    assert words_to_number("a fifth") == 0.2
+    assert words_to_number("a") is None and words_to_number("several") is None
+
+
+def test_one_mention_counted_once():
+    units = quantities("5 million came in May, and then 5 million left.")
+    numbers = [u for u in units if u.qkind == "number"]
+    assert len(numbers) == 1
+    assert numbers[0].value == 5e6 and numbers[0].span == (0, 9)  # the first mention is kept
+
+
+def test_anchor_is_the_governing_noun():
+    unit = one("The $4.2 billion acquisition price was high.")
+    assert (unit.qkind, unit.unit, unit.value, unit.anchor) == ("money", "USD", 4.2e9, "price")
+    units = quantities("Revenue grew 18% year-over-year to $3.4 billion.")
+    assert [(u.qkind, u.value, u.anchor) for u in units] == [("percent", 18.0, "revenue"),
+                                                             ("money", 3.4e9, "revenue")]
+    assert one("Five of the players were injured.").anchor == "player"
+
+
+def test_dates_become_calendar_intervals():
+    units = quantities("He left in March 2015 and came back on 3 May 2016.")
+    assert [(u.qkind, u.unit, u.interval) for u in units] == [
+        ("date", "month", ("2015-03-01", "2015-03-31")),
+        ("date", "day", ("2016-05-03", "2016-05-03")),
+    ]
+
+
+def test_relative_dates_stay_relative():
+    units = quantities("The attack happened last Tuesday, two weeks ago and yesterday.")
+    assert [(u.qkind, u.interval, u.relative) for u in units] == [
+        ("date", None, "last tuesday"), ("date", None, "two weeks ago"), ("date", None, "yesterday")]
+    # resolved only against a given publication date, never against today
+    assert resolve_relative("last tuesday", None) is None
+    assert resolve_relative("last tuesday", datetime.date(2015, 3, 5)) == ("2015-03-03", "2015-03-03")
+    assert resolve_relative("two weeks ago", datetime.date(2015, 3, 5)) == ("2015-02-16", "2015-02-22")
+    assert parse_date("march 2015") == (("2015-03-01", "2015-03-31"), "month")
+
+
+def test_ages_durations_ordinals_times_and_measures():
+    assert triples("The 22-year-old striker signed a five-year deal.") == [
+        ("measure", "year", 22.0), ("measure", "year", 5.0)]
+    assert one("The 22-year-old striker signed.").anchor == "striker"
+    assert triples("He scored in the 83rd minute.") == [("ordinal", "", 83.0)]
+    assert triples("Kick-off is at 5pm.") == [("time", "", 17.0)]
+    assert triples("He ran 10 km.") == [("measure", "kilometre", 10.0)]
+    assert triples("The truck weighed more than 4,300 pounds.") == [("measure", "pound-mass", 4300.0)]
+
+
+def test_doubled_is_a_percent_change():
+    unit = one("Sales doubled.")
+    assert (unit.qkind, unit.unit, unit.value, unit.anchor) == ("percent", "", 100.0, "sale")
+
+
+def test_vague_and_numberless_mentions_are_not_quantities():
+    assert quantities("Hundreds of fans gathered that night.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "😀😀 🎉", "<p>Price: <b>£5</b></p>", "Der Preis beträgt fünf Millionen Euro.", "12 34 56", "", "   ",
+    "$$$ %%% 1e400 ９９ ½", "2015-16-17 the 1990s '80s 4x100m 3-1 #7minutes @99",
+])
+def test_odd_input_does_not_crash(text):
+    units = quantities(text)
+    assert all(isinstance(u, QuantityUnit) for u in units)
+
+
+def test_number_only_text():
+    assert triples("12 34 56") == [("number", "", 12.0), ("number", "", 34.0), ("number", "", 56.0)]
+
+
+def test_common_text_does_not_load_quantulum_parser():
+    quantities("About 5 million people paid $4.2 billion, 4.5 per cent more, for 10 km of road on Tuesday.")
+    assert "quantulum3.parser" not in sys.modules
+
+
+# ------------------------------------------------------------------- matching
+
+def match(summary, source, publication_date=None, **options):
+    queries, pool = quantities(summary), quantities(source)
+    return queries, QuantityMatcher(**options).match(queries, pool, publication_date)
+
+
+def test_exact_after_normalisation():
+    for summary in ("It has 2,500 followers.", "It has 2500 followers.", "It has 2.5K followers."):
+        _, [m] = match(summary, "It has 2.5K followers.")
+        assert m.mode == "exact" and m.score == 1.0
+        assert m.evidence[0].text == "2.5K"
+        assert m.detail == "2500 = 2500; anchor 'follower' = 'follower'"
+    _, [m] = match("He ran 10,000 metres.", "He ran 10 km.")
+    assert m.mode == "exact" and m.detail.startswith("10000 metre = 10 kilometre")
+
+
+def test_epsilon_match():
+    _, [m] = match("The city has approximately 2.5 million residents.", "The city has 2,487,000 residents.")
+    assert m.mode == "epsilon"
+    assert m.score == pytest.approx(1 - 13000 / 2.5e6)
+    assert m.detail.startswith("|2.5e6 - 2.487e6| / 2.5e6 = 0.0052 <= 0.05")
+    _, [m] = match("The city has 2.7 million residents.", "The city has 2,487,000 residents.")
+    assert m is None  # 7.9% apart
+    _, [m] = match("The city has approximately 2.5 million residents.", "The city has 2,487,000 residents.",
+                   epsilon=0.001)
+    assert m is None
+
+
+def test_small_counts_must_be_equal():
+    _, [m] = match("21 people died.", "20 people died.")
+    assert m is None
+    _, [m] = match("About 21 people died.", "20 people died.")
+    assert m.mode == "epsilon"
+
+
+def test_derived_sum():
+    queries, [m] = match("H1 revenue reached $2.5 billion.",
+                         "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    assert m.mode == "derived"
+    assert [e.text for e in m.evidence] == ["$1.2 billion", "$1.3 billion"]
+    assert m.detail.startswith("1.2e9 + 1.3e9 = 2.5e9")
+    assert "anchor 'revenue' = 'revenue'" in m.detail
+    _, [m] = match("H1 revenue reached $2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.",
+                   derived=False)
+    assert m is None
+
+
+def test_derived_doubled_and_percent_change():
+    source = "The club had 10 members in 2010 and 20 members in 2020."
+    for summary in ("Membership doubled.", "Membership rose 100%."):
+        _, [m] = match(summary, source)
+        assert m.mode == "derived"
+        assert [e.value for e in m.evidence] == [10.0, 20.0]
+        assert m.detail.startswith("(20 - 10) / 10 = 100% change")
+    _, [m] = match("Membership rose 60%.", source)
+    assert m is None
+
+
+def test_derived_small_multiple():
+    _, [m] = match("Profit was $8.4 million.", "Profit was $4.2 million last year.")
+    assert m.mode == "derived" and m.detail.startswith("4.2e6 x2 = 8.4e6")
+    assert len(m.evidence) == 1
+
+
+def test_derived_prefers_operands_with_the_query_anchor():
+    source = "Costs were $2 billion in March and $3 billion in April. Revenue was $1 billion in March and $4 billion in April."
+    assert [(u.value, u.anchor) for u in quantities(source) if u.qkind == "money"] == [
+        (2e9, "cost"), (3e9, "cost"), (1e9, "revenue"), (4e9, "revenue")]
+    _, [m] = match("Revenue reached $5 billion.", source)
+    assert m.mode == "derived"
+    assert [e.value for e in m.evidence] == [1e9, 4e9]  # not the costs 2e9 + 3e9, earlier in the text
+    assert m.detail == "1e9 + 4e9 = 5e9 ~ 5e9 (rel. error 0.0000); anchor 'revenue' = 'revenue'"
+
+
+def test_temporal_relative_date_with_publication_date():
+    summary, source = "The attack happened on March 3, 2015.", "The attack happened last Tuesday."
+    _, [m] = match(summary, source, datetime.date(2015, 3, 5))  # a Thursday
+    assert m.mode == "temporal" and m.evidence[0].text == "last Tuesday"
+    assert m.detail.startswith("2015-03-03..2015-03-03 equal to 2015-03-03..2015-03-03")
+    _, [m] = match(summary, source, datetime.date(2015, 3, 20))
+    assert m is None  # that "last Tuesday" is March 17
+    _, [m] = match(summary, source, None)
+    assert m is None  # no publication date: never resolved against today
+    _, [m] = match(source, source, None)
+    assert m.mode == "exact"  # the identical relative expression still matches
+
+
+def test_temporal_containment_both_ways():
+    _, [m] = match("He was born in 2015.", "He was born in March 2015.")
+    assert m.mode == "temporal" and "contains 2015-03-01..2015-03-31" in m.detail
+    _, [m] = match("He was born on 3 March 2015.", "He was born in 2015.")
+    assert m.mode == "temporal" and "inside 2015-01-01..2015-12-31" in m.detail
+    _, [m] = match("He was born in 2016.", "He was born in March 2015.")
+    assert m is None
+    _, [m] = match("He was born in 2015.", "He was born in March 2015.", temporal=False)
+    assert m is None
+
+
+def test_incompatible_units_never_match():
+    _, [m] = match("The deal cost £3bn.", "The deal cost $3bn.")
+    assert m is None
+    _, [m] = match("There were 5 cases.", "Unemployment was 5 per cent.")
+    assert m is None
+    _, [m] = match("Unemployment was 5 per cent.", "There were 5 cases.")
+    assert m is None
+    _, [m] = match("He ran 10 km.", "He weighed 10 kg.")
+    assert m is None
+    # no derivation across currencies either
+    _, [m] = match("H1 revenue reached £2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    assert m is None
+
+
+def test_match_batch_shape_and_shared_pool():
+    pool = quantities("Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    q1 = quantities("H1 revenue reached $2.5 billion.")
+    q2 = quantities("Q1 revenue was $1.2 billion.")
+    jobs = [MatchJob(q1, pool, {}), MatchJob(q2, pool, {"publication_date": None}), MatchJob([], pool, {}),
+            MatchJob(q1, [], {})]
+    out = QuantityMatcher().match_batch(jobs)
+    assert [[m.mode if m else None for m in row] for row in out] == [["derived"], ["exact"], [], [None]]
+
+
+def test_derived_cap_bounds_the_operands():
+    values = [1e6 * (i + 1) for i in range(60)] + [7.0]  # $7 is the 61st money value of the pool
+    pool = [QuantityUnit("money", "USD", v, f"${v:g}", (i, i + 1)) for i, v in enumerate(values)]
+    query = [QuantityUnit("money", "USD", 21.0, "$21", (0, 3))]
+    assert QuantityMatcher().match(query, pool) == [None]  # only the first 60 are operands
+    [m] = QuantityMatcher(derived_cap=61).match(query, pool)
+    assert m.mode == "derived" and m.detail.startswith("7 x3 = 21")
