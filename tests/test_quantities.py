@@ -124,13 +124,27 @@ def test_relative_dates_stay_relative():
 
 
 def test_ages_durations_ordinals_times_and_measures():
+    # an age is a number ("The 19-year-old" = "Ella, 19"); a duration is a measure
     assert triples("The 22-year-old striker signed a five-year deal.") == [
-        ("measure", "year", 22.0), ("measure", "year", 5.0)]
+        ("number", "", 22.0), ("measure", "year", 5.0)]
     assert one("The 22-year-old striker signed.").anchor == "striker"
+    assert triples("She was first arrested. He scored his first goal.") == [("ordinal", "", 1.0)]  # adverb: no rank
+    assert one("She was first arrested. He scored his first goal.").span == (38, 43)
     assert triples("He scored in the 83rd minute.") == [("ordinal", "", 83.0)]
     assert triples("Kick-off is at 5pm.") == [("time", "", 17.0)]
     assert triples("He ran 10 km.") == [("measure", "kilometre", 10.0)]
     assert triples("The truck weighed more than 4,300 pounds.") == [("measure", "pound-mass", 4300.0)]
+
+
+def test_cnn_dailymail_hash_is_pound_sterling():
+    # the lower-cased CNN/DailyMail text writes "£" as "#"
+    assert triples("it is not connected to the # 200million sponsorship deal .") == [("money", "GBP", 2e8)]
+    assert triples("he posted #7minutes on twitter .") == []  # a hashtag
+
+
+def test_relative_dates_are_keyed_canonically():
+    units = quantities("Tickets go on sale on Friday, April 19th. The sale starts on 19 April.")
+    assert [(u.qkind, u.relative) for u in units] == [("date", "april 19")]  # one unit
 
 
 def test_doubled_is_a_percent_change():
@@ -257,6 +271,11 @@ def test_temporal_containment_both_ways():
     assert m is None
     _, [m] = match("He was born in 2015.", "He was born in March 2015.", temporal=False)
     assert m is None
+
+
+def test_age_matches_across_wordings():
+    _, [m] = match("Ella, 19, joined the campaign.", "The 19-year-old has been announced as the face of it.")
+    assert m.mode == "exact" and m.evidence[0].text == "19-year-old"
 
 
 def test_incompatible_units_never_match():

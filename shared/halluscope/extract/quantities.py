@@ -139,6 +139,8 @@ _SYM = "|".join(re.escape(s) for s in sorted(CURRENCY_SYMBOLS, key=len, reverse=
 # what spaCy sm leaves out of (or never makes) a numeric entity
 _SUPPLEMENT = re.compile(
     rf"(?P<cur>{_SYM})\s?{_NUM}(?:\s?(?:thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
+    # CNN/DailyMail's lower-cased text writes "£" as "#": "# 200million", "#32,000"
+    rf"|(?P<hash>#)\s?(?:{_NUM}\s?(?:million|billion|bn|m|k)\b|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?)"
     rf"|(?<![\w.,]){_NUM}\s?(?:k|bn|mn|b)\b(?P<mult>)"
     rf"|(?<![\w.,]){_NUM}\s?(?:%|per ?cent\b)(?P<pct>)",
     re.IGNORECASE,
@@ -167,8 +169,23 @@ _DATE_WORDS = re.compile(
 _DATE_NOISE = re.compile(
     r"^(?:(?:the|on|in|at|of|by|from|since|until|till|during|over|about|around|early|late|mid|"
     r"earlier|later)\b[\s-]*)+|'s$|’s$", re.I)
+_AGE = re.compile(r"\bold\b|\baged?\b", re.I)
+_DATE_RANGE_SPLIT = re.compile(r"\s+(?:to|and|until|till|through)\s+|\s*[–—]\s*|\s+-\s+", re.I)
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b,?\s*", re.I)
+_MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+               r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_NAME})(?=\s|$|,)", re.I)
+_MONTH_DAY = re.compile(rf"\b({_MONTH_NAME})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
+_MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+           "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
+           "dec": "december"}
+_MONTH_ABBREVIATION = re.compile(r"\b(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?")
 _VAGUE_DATE = re.compile(r"(?:the\s+)?(?:early|late|mid|about|around|circa|the (?:start|end|middle|summer|"
                          r"spring|autumn|winter) of)\b", re.I)
+_HASHTAG_BEFORE = re.compile(r"[#@]\s?$")
+_GLUED_UNIT = re.compile(r"\d[\d,]*(?:\.\d+)?([a-zA-Z]+)")
+_DIGIT_RUN = re.compile(r"\d+")
+_MULTIPLY_RE = re.compile(r"\b(?:doubl|tripl|trebl|quadrupl|halv)(?:e|es|ed|ing)\b", re.I)
 _HAS_DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[a-z]+", re.I)
 
@@ -198,6 +215,8 @@ def words_to_number(text: str) -> Optional[float]:
         elif word in SMALL_NUMBERS:
             current, last, seen = current + SMALL_NUMBERS[word], float(SMALL_NUMBERS[word]), True
         elif word in FRACTION_WORDS:
+            if last is None and word not in ("half", "halves"):
+                return None  # a bare "eighth" is an ordinal, "a/one/three eighth(s)" a fraction
             numerator = last if last is not None else 1.0
             base = current - last if last is not None else current
             current, last, seen = base + numerator / FRACTION_WORDS[word], None, True
@@ -379,6 +398,8 @@ def _bound_and_approx(text: str) -> Tuple[str, bool]:
 def _currency(surface: str, label: str) -> Tuple[str, float]:
     """(ISO code, factor) named in a money mention, ("", 1) when none."""
     stripped = surface.strip()
+    if stripped.startswith("#"):  # CNN/DailyMail's "#" for "£" (see _SUPPLEMENT)
+        return "GBP", 1.0
     for symbol in sorted(CURRENCY_SYMBOLS, key=len, reverse=True):
         if symbol in stripped:
             return CURRENCY_SYMBOLS[symbol], 1.0
@@ -585,14 +606,18 @@ def _date_readings(surface: str) -> List[_Reading]:
     if decade and not _RELATIVE_MARKERS.search(low):
         start = int(decade.group(1)) * 10 if decade.group(1) else 1900 + int(decade.group(2))
         return [_Reading("date", "decade", interval=year_interval(start, start + 9), approx=decade.group(2) is not None)]
+    if _CLOCK.search(low):  # "11.30am every day"
+        return _time_readings(low)
     relative_marked = bool(_RELATIVE_MARKERS.search(low))
     if not relative_marked:
         duration = _duration(low)
         if duration is not None:
+            if duration.unit == "year" and _AGE.search(low):  # "the 19-year-old" = "Ella, 19"
+                return [_Reading("number", "", duration.value, inside=False)]
             return [duration]
     if re.fullmatch(r"[\d\s,.]+", low):  # "64", "34 56": ages and scores, not dates
         return [_Reading("number", "", float(v.replace(",", ""))) for v in re.findall(r"\d[\d,]*(?:\.\d+)?", low)]
-    expression = _DATE_NOISE.sub("", low).strip(" ,.")
+    expression = canonical_date_expression(low)
     has_year = _YEAR_IN.search(expression)
     approx = bool(_VAGUE_DATE.match(low))
     if expression and (has_year or _DATE_WORDS.search(expression)):
@@ -602,6 +627,11 @@ def _date_readings(surface: str) -> List[_Reading]:
             if has_year:  # a written year makes the date absolute
                 return [_Reading("date", period, interval=interval, approx=approx)]
             return [_Reading("date", period, relative=expression, approx=approx)]
+    parts = [p for p in _DATE_RANGE_SPLIT.split(low) if p.strip()]
+    if len(parts) > 1:  # "Friday to Monday", "March and April 2015": each end is a date
+        readings = [r for part in parts for r in _date_readings(part) if r.qkind == "date"]
+        if len(readings) == len(parts):
+            return readings
     if has_year:
         y = int(has_year.group(1))
         return [_Reading("date", "year", interval=year_interval(y), approx=True)]
@@ -611,6 +641,22 @@ def _date_readings(surface: str) -> List[_Reading]:
     if _HAS_DIGIT.search(low):
         return [_Reading("number", "", v) for v, _ in _literals(low, False)]
     return []
+
+
+def canonical_date_expression(text: str) -> str:
+    """The form a date expression is parsed and, when relative, keyed by:
+    lower case, leading prepositions/articles/"early"... dropped, month names in
+    full ("Jan." -> "january"), "19th" -> "19",
+    "19 April" -> "april 19", and the weekday dropped when a day of the month is
+    written ("Friday, April 19" -> "april 19")."""
+    low = re.sub(r"\s+", " ", text.lower()).strip()
+    low = _DATE_NOISE.sub("", low).strip(" ,.")
+    low = _MONTH_ABBREVIATION.sub(lambda m: _MONTHS[m.group(1)], low)
+    low = _DAY_MONTH.sub(lambda m: f"{m.group(2).rstrip('.')} {m.group(1)}", low)
+    low = _MONTH_DAY.sub(lambda m: f"{m.group(1).rstrip('.')} {m.group(2)}", low)
+    if _MONTH_DAY.search(low):
+        low = _WEEKDAY.sub("", low)
+    return re.sub(r"\s*,\s*", " ", low).strip(" ,.")
 
 
 def _time_readings(surface: str) -> List[_Reading]:
@@ -647,6 +693,10 @@ def _readings(surface: str, label: str) -> List[_Reading]:
     if label == "ORDINAL":
         value = _ordinal_value(surface)
         return [] if value is None else [_Reading("ordinal", "", value)]
+    if label == "CARDINAL" and not _HAS_DIGIT.search(surface):
+        value = _ordinal_value(surface)  # spaCy sm sometimes calls "eighth" CARDINAL
+        if value is not None and words_to_number(surface) is None:
+            return [_Reading("ordinal", "", value)]
     if label == "QUANTITY" and not _currency(surface, label)[0] and not _is_percent(surface):
         return _measure_readings(surface)
     return _money_or_number(surface, label)
@@ -659,18 +709,18 @@ _RIGHT_EXTEND = frozenset(set(CURRENCY_WORDS) | {"million", "billion", "trillion
                                                  "%", "percent", "pc"})
 
 
-def _candidates(doc) -> List[Tuple[int, int, str]]:
+def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     """Character spans and labels of the numeric mentions: spaCy's numeric
     entities widened by the regex supplement, plus what only the regex (or a
-    stray digit token) finds."""
-    text = doc.text
+    stray digit token) finds. ``text`` is ``doc.text`` (built token by token by
+    spaCy on every access, so it is computed once)."""
     spans: List[List] = []
     for ent in doc.ents:
         if ent.label_ in NUMERIC_LABELS:
             spans.append([ent.start_char, ent.end_char, ent.label_])
     for match in _SUPPLEMENT.finditer(text):
         start, end = match.span()
-        label = "MONEY" if match.group("cur") else ("PERCENT" if match.group("pct") is not None else "CARDINAL")
+        label = "MONEY" if (match.group("cur") or match.group("hash")) else ("PERCENT" if match.group("pct") is not None else "CARDINAL")
         merged = False
         for item in spans:
             if item[0] < end and start < item[1]:
@@ -707,14 +757,31 @@ def _candidates(doc) -> List[Tuple[int, int, str]]:
     covered = set()
     for start, end, _ in spans:
         covered.update(range(start, end))
-    for token in doc:
-        if token.idx in covered or not token.like_num or not _HAS_DIGIT.search(token.text):
+    done = set()
+    for match in _DIGIT_RUN.finditer(text):  # digit tokens outside every mention
+        if match.start() in covered:
             continue
+        found = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if found is None or found[0].i in done:
+            continue
+        token = found[0]
+        done.add(token.i)
+        if token.idx in covered:
+            continue
+        label = "CARDINAL"
+        if not token.like_num:
+            glued = _GLUED_UNIT.fullmatch(token.text)
+            if _CLOCK.fullmatch(token.text):
+                label = "TIME"  # "12.30pm" outside any entity
+            elif glued and _lookup_unit(glued.group(1)) is not None:
+                label = "QUANTITY"  # "10km"
+            else:
+                continue
         if token.ent_type_ and token.ent_type_ not in NUMERIC_LABELS:  # "Apollo 11", "Boeing 747"
             continue
         if token.like_url or token.like_email or (token.i > 0 and doc[token.i - 1].text in ("#", "@")):
             continue
-        spans.append([token.idx, token.idx + len(token.text), "CARDINAL"])
+        spans.append([token.idx, token.idx + len(token.text), label])
     # merge overlaps produced by the widening, keep text order
     spans.sort(key=lambda s: (s[0], -s[1]))
     out: List[Tuple[int, int, str]] = []
@@ -723,7 +790,7 @@ def _candidates(doc) -> List[Tuple[int, int, str]]:
             last = out[-1]
             out[-1] = (last[0], max(last[1], end), last[2])
             continue
-        if start > 0 and text[start - 1] in "#@":  # hashtags and handles ("#7minutes")
+        if _HASHTAG_BEFORE.search(text, max(0, start - 2), start):  # hashtags, handles ("#7minutes")
             continue
         out.append((start, end, label))
     return out
@@ -760,9 +827,13 @@ def _modifiers_before(span) -> str:
     return doc[first:span.start].text
 
 
-def _multiplication_verbs(doc) -> Iterable[QuantityUnit]:
+def _multiplication_verbs(doc, text: str) -> Iterable[QuantityUnit]:
     """"doubled" / "tripled" / "halved" as percent changes (100 / 200 / 50)."""
-    for token in doc:
+    for match in _MULTIPLY_RE.finditer(text):
+        found = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if found is None or len(found) != 1:
+            continue
+        token = found[0]
         if token.pos_ == "VERB" and token.lemma_.lower() in MULTIPLY_VERBS:
             yield QuantityUnit(
                 qkind="percent", unit="", value=MULTIPLY_VERBS[token.lemma_.lower()], text=token.text,
@@ -774,13 +845,20 @@ def extract_quantities(doc) -> List[QuantityUnit]:
     same quantity mentioned twice is one unit (first mention kept)."""
     units: List[QuantityUnit] = []
     text = doc.text
-    for start, end, label in _candidates(doc):
+    for start, end, label in _candidates(doc, text):
         surface = text[start:end]
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is None or not surface.strip():
             continue
         if label == "CARDINAL" and _year_like_cardinal(span):
             label = "DATE"
+        elif label == "ORDINAL" and len(span) == 1 and span[0].dep_ == "advmod" and span[0].head.pos_ == "VERB":
+            continue  # "was first arrested", "first met": an adverb, not a rank
+        elif label == "ORDINAL" and span.start > 0 and surface.lower() in FRACTION_WORDS and \
+                doc[span.start - 1].lower_ in ("a", "an", "one"):  # "a third of" is a fraction
+            start = doc[span.start - 1].idx
+            surface, label = text[start:end], "CARDINAL"
+            span = doc[span.start - 1:span.end]
         try:
             readings = _readings(surface, label)
         except (ValueError, OverflowError, ArithmeticError):
@@ -802,7 +880,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
                 qkind=reading.qkind, unit=reading.unit, value=reading.value, text=surface, span=(start, end),
                 anchor=anchor, interval=reading.interval, relative=reading.relative,
                 approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound))
-    units.extend(_multiplication_verbs(doc))
+    units.extend(_multiplication_verbs(doc, text))
     units.sort(key=lambda u: u.span)
     return dedupe(units)
 
