@@ -237,6 +237,19 @@ def test_one_encode_call_per_match_batch():
     assert RelationMatcher("exact").match_batch(jobs)[1] == [None]
 
 
+def test_slots_encodes_verbs_then_only_differing_slots_of_passing_pairs():
+    emb = fresh()
+    jobs = [MatchJob([rel("firm", "purchase", "startup"), rel("police", "detain", "suspect")],
+                     [rel("company", "buy", "startup"), rel("court", "jail", "man")])]
+    (purchase, detain), = RelationMatcher("slots", embedder=emb).match_batch(jobs)
+    # call 1: the four distinct verbs; call 2: firm/company only (purchase~buy passed,
+    # startup = startup needs no vector; detain passes no verb, so nothing else)
+    assert emb.encode_calls == 2
+    assert emb.encoded == 4 + 2
+    assert detain is None
+    assert purchase is None or purchase.mode == "slots"
+
+
 def test_slots_pruning_equals_brute_force(embedder):
     subjects = ["police", "officer", "company", "firm"]
     verbs = ["arrest", "detain", "buy", "purchase", "sell", "not_buy"]
