@@ -233,6 +233,21 @@ def test_derived_doubled_and_percent_change():
     assert m is None
 
 
+def test_derived_number_needs_an_anchored_operand():
+    _, [m] = match("The clubs have 200 members in all.", "One club has 120 members and the other 80 members.")
+    assert m.mode == "derived" and m.detail.startswith("120 + 80 = 200 ~ 200")
+    assert [q.anchor for q in quantities("She rode 8 trains and 105 buses.")] == ["train", "bus"]
+    _, [m] = match("She owns 113 cars.", "She rode 8 trains and 105 buses.")
+    assert m is None  # 8 + 105, but neither operand counts cars
+    _, [m] = match("The ten-year deal.", "A five-year deal.")
+    assert m is None  # durations are not derived
+
+
+def test_derived_measure_is_reported_in_the_query_unit():
+    _, [m] = match("The route is 15 km long.", "It runs 10 km, then 5,000 metres more.")
+    assert m.mode == "derived" and m.detail.startswith("10 kilometre + 5000 metre = 15 kilometre ~ 15 kilometre")
+
+
 def test_derived_small_multiple():
     _, [m] = match("Profit was $8.4 million.", "Profit was $4.2 million last year.")
     assert m.mode == "derived" and m.detail.startswith("4.2e6 x2 = 8.4e6")
@@ -246,7 +261,7 @@ def test_derived_prefers_operands_with_the_query_anchor():
     _, [m] = match("Revenue reached $5 billion.", source)
     assert m.mode == "derived"
     assert [e.value for e in m.evidence] == [1e9, 4e9]  # not the costs 2e9 + 3e9, earlier in the text
-    assert m.detail == "1e9 + 4e9 = 5e9 ~ 5e9 (rel. error 0.0000); anchor 'revenue' = 'revenue'"
+    assert m.detail == "1e9 + 4e9 = 5e9 ~ USD 5e9 (rel. error 0.0000); anchor 'revenue' = 'revenue'"
 
 
 def test_temporal_relative_date_with_publication_date():

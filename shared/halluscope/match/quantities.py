@@ -21,8 +21,11 @@
     two percentages. Pool Q1 $1.2B and Q2 $1.3B derive a query $2.5B ("1.2e9 +
     1.3e9 = 2.5e9"). Bounded: only the first ``derived_cap`` (60) pool values of
     a kind class, in text order, are operands (at most 60·59 ordered pairs per
-    operation, evaluated with numpy). Whole numbers below ``exact_below`` are not
-    derived (every small count is a sum of smaller ones).
+    operation, evaluated with numpy). Guards against chance hits (with 60 values
+    there are 1,770 pair sums): whole numbers below ``exact_below`` are not
+    derived (every small count is a sum of smaller ones); a plain number is
+    derived only from operands of which at least one has the query's anchor (8
+    trains + 105 years do not make "the age of 113"); durations are not derived.
 ``temporal``
     Dates: the query's calendar interval lies inside a pool interval or contains
     one ("March 2015" ~ "2015"). Relative dates ("last Tuesday") are resolved
@@ -288,10 +291,13 @@ class QuantityMatcher:
         return Match("epsilon", (unit,), 1.0 - err, detail)
 
     def _derived(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
-        if value == 0 or _is_count(query, value, self.exact_below):
+        if value == 0 or _is_count(query, value, self.exact_below) or cls == ("measure", "time"):
             return None
+        if cls[0] == "number" and not query.anchor:
+            return None  # counts of different things do not add up: a number needs an anchored operand
         if cls[0] == "percent":
-            sources = [(other, "percent") for other in pool.groups if other[0] in ("number", "money", "measure")]
+            sources = [(other, "percent") for other in pool.groups
+                       if other[0] in ("number", "money", "measure") and other != ("measure", "time")]
             sources.append((cls, "points"))
         else:
             sources = [(cls, "value")]
@@ -314,25 +320,29 @@ class QuantityMatcher:
             for k in ok:
                 i, j = int(ii[k]), int(jj[k])
                 operands = [members[i][0]] if i == j else [members[i][0], members[j][0]]
-                rank = (-_anchor_hits(query, operands) / len(operands), float(err[k]), i, j)
+                hits = _anchor_hits(query, operands)
+                if cls[0] == "number" and not hits:
+                    continue
+                rank = (-hits / len(operands), float(err[k]), i, j)
                 if best is None or rank < best[0]:
                     best = (rank, str(ops[k]), members[i], members[j], float(values[k]), float(err[k]))
         if best is None:
             return None
         _, op, (a_unit, a), (b_unit, b), result, err = best
+        x, y = _operand(a_unit), _operand(b_unit)
         if op in ("+", "-"):
-            pair = (a, b) if op == "+" or a >= b else (b, a)
-            text = f"{fmt(pair[0])} {op} {fmt(pair[1])} = {fmt(result)}"
+            x, y = (x, y) if op == "+" or a >= b else (y, x)
+            text = f"{x} {op} {y} = {_result(query, result)}"
         elif op == "/":
-            text = f"{fmt(a)} / {fmt(b)} = {fmt(result)}"
+            text = f"{x} / {y} = {fmt(result)}"
         elif op == "change":
-            text = f"({fmt(b)} - {fmt(a)}) / {fmt(a)} = {fmt(result)}% change"
+            text = f"({y} - {x}) / {x} = {fmt(result)}% change"
         elif op == "share":
-            text = f"{fmt(a)} / {fmt(b)} = {fmt(result)}%"
+            text = f"{x} / {y} = {fmt(result)}%"
         else:
-            text = f"{fmt(a)} {op} = {fmt(result)}"
+            text = f"{x} {op} = {_result(query, result)}"
         evidence = (a_unit,) if a_unit is b_unit else (a_unit, b_unit)
-        detail = f"{text} ~ {fmt(value)} (rel. error {err:.4f}); " + _anchor_note(query, evidence)
+        detail = f"{text} ~ {show(query)} (rel. error {err:.4f}); " + _anchor_note(query, evidence)
         return Match("derived", evidence, 1.0 - err, detail)
 
     def _temporal(self, query: QuantityUnit, pool: _Pool) -> Optional[Match]:
@@ -366,6 +376,20 @@ class QuantityMatcher:
         detail = (f"{interval[0]}..{interval[1]} {relation} {other[0]}..{other[1]}{resolved}; "
                   + _anchor_note(query, [unit]))
         return Match("temporal", (unit,), 1.0, detail)
+
+
+def _operand(unit: QuantityUnit) -> str:
+    """An operand in a derivation: with its unit when it is a measure."""
+    return show(unit) if unit.qkind in ("measure", "percent") else fmt(unit.value)
+
+
+def _result(query: QuantityUnit, base_value: float) -> str:
+    """A derived value (in the class's base unit) in the query's own unit."""
+    if query.qkind == "measure":
+        return show(QuantityUnit("measure", query.unit, base_value / kind_class(query)[1], "", (0, 0)))
+    if query.qkind == "percent":
+        return f"{fmt(base_value)}%"
+    return fmt(base_value)
 
 
 def _days(start: str, end: str) -> int:
