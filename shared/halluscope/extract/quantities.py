@@ -7,8 +7,9 @@ The hybrid of §3.4.1, and who does what:
 * **spaCy numeric NER** (CARDINAL, MONEY, PERCENT, QUANTITY, DATE, TIME, ORDINAL)
   proposes the mentions;
 * **regex** adds what spaCy sm cuts off or misses: currency symbols outside the
-  entity ("£" + "137,000"), multiplier suffixes ("2.5K", "£3bn", "£3.5m",
-  "1.2B"), "%" and bare digit tokens outside any entity;
+  entity ("£" + "137,000"; CNN/DailyMail's lower-cased "# 200million" for £),
+  multiplier suffixes ("2.5K", "£3bn", "£3.5m", "1.2B"), "%", and digit tokens
+  outside any entity (numbers, "12.30pm", "10km");
 * **quantulum3** supplies the unit lexicon (its ``units.json``: surfaces,
   symbols, SI prefixes and the dimension of every physical unit), read directly
   for QUANTITY mentions ("10 km", "6ft", "4,300 pounds" -> pound-mass), and reads
@@ -24,8 +25,8 @@ The hybrid of §3.4.1, and who does what:
 Normalisation (``qkind``, ``unit``, ``value``): ``number`` (unit ""), ``money``
 (ISO currency code, value in whole currency units with the scale kept: "$5
 million" -> USD 5e6), ``percent`` (value in percent: "4.5 per cent" -> 4.5),
-``measure`` (quantulum's unit name, or a time unit for durations and ages:
-"22-year-old" -> year 22), ``ordinal``, ``date`` (``interval`` = ISO start/end,
+``measure`` (quantulum's unit name, or a time unit for durations: "five-year
+deal" -> year 5; ages are numbers: "the 19-year-old" -> 19 = "Ella, 19"), ``ordinal``, ``date`` (``interval`` = ISO start/end,
 ``unit`` = granularity) and ``time`` (clock time, value in hours: "5pm" -> 17.0).
 Approximation words set ``approximate`` ("About 5 million" -> 5e6, approximate)
 and bounds set ``bound`` ("more than 150" -> 150, bound "lower"). Verbs of
@@ -45,7 +46,7 @@ import datetime as _dt
 import math
 import re
 from functools import lru_cache
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from ..units import QuantityUnit, dedupe
 
@@ -201,9 +202,17 @@ FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4,
 
 def words_to_number(text: str) -> Optional[float]:
     """Value of plain English number words: "two", "twenty-five", "a dozen",
-    "two million", fractions ("a fifth", "three quarters", "one and a half
-    million"); ``None`` for anything else (left to quantulum3)."""
+    "two million", "one point five", fractions ("a fifth", "three quarters",
+    "one and a half million"); ``None`` for anything else, including ill-formed
+    sequences ("one five"), which are left to quantulum3."""
     words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]
+    if "point" in words:
+        cut = words.index("point")
+        head = words_to_number(" ".join(words[:cut])) if cut else 0.0
+        digits = [SMALL_NUMBERS.get(w) for w in words[cut + 1:]]
+        if head is None or not digits or any(d is None or d > 9 for d in digits):
+            return None
+        return head + float("0." + "".join(str(d) for d in digits))
     if not words or all(w in ("a", "an") for w in words):
         return None
     total, current, last, seen = 0.0, 0.0, None, False
@@ -213,7 +222,11 @@ def words_to_number(text: str) -> Optional[float]:
         elif word == "dozen":
             current, last, seen = (current or 1.0) * 12, None, True
         elif word in SMALL_NUMBERS:
-            current, last, seen = current + SMALL_NUMBERS[word], float(SMALL_NUMBERS[word]), True
+            n = SMALL_NUMBERS[word]
+            after_tens = last is not None and last >= 20 and n < 10
+            if current % 100 and not after_tens:
+                return None  # "one five", "twenty thirty"
+            current, last, seen = current + n, float(n), True
         elif word in FRACTION_WORDS:
             if last is None and word not in ("half", "halves"):
                 return None  # a bare "eighth" is an ordinal, "a/one/three eighth(s)" a fraction
@@ -430,8 +443,12 @@ _NOT_NUMBER_WORDS = frozenset(
     {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "more", "than", "over", "at",
      "least", "up", "to", "less", "fewer", "under", "just", "only", "the", "per", "cent", "percent", "close",
      "estimated", "of", "most", "upwards", "excess", "in", "no", "as", "many", "much", "pc", "odd", "or", "so",
-     "sterling", "pounds", "pound", "quid", "circa", "approx", "percentage", "point", "points", "k", "m", "bn",
+     "sterling", "pounds", "pound", "quid", "circa", "approx", "percentage", "points", "k", "m", "bn",
      "mn", "b", "tn"} | set(CURRENCY_WORDS) | set(SUBUNIT_WORDS) | set(CURRENCY_CODES))
+
+
+_NUMBER_VOCABULARY = frozenset(set(SMALL_NUMBERS) | set(FRACTION_WORDS) | set(ORDINAL_WORDS) | {
+    "a", "an", "and", "point", "hundred", "thousand", "million", "billion", "trillion"})
 
 
 def _number_readings(surface: str, scale_m: bool) -> List[float]:
@@ -448,8 +465,8 @@ def _number_readings(surface: str, scale_m: bool) -> List[float]:
     if not phrase:
         return []
     value = words_to_number(phrase)
-    if value is None:
-        value = _quantulum_spellout(phrase)
+    if value is None and all(w in _NUMBER_VOCABULARY for w in re.split(r"[\s-]+", phrase)):
+        value = _quantulum_spellout(phrase)  # e.g. "one point five": only number words reach quantulum
     return [] if value is None else [value]
 
 
