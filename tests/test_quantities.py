@@ -85,7 +85,10 @@ def test_number_words():
     assert words_to_number("twenty-five thousand") == 25000.0
     assert words_to_number("one and a half million") == 1.5e6
     assert words_to_number("a fifth") == 0.2
+    assert words_to_number("one point five") == 1.5
     assert words_to_number("a") is None and words_to_number("several") is None
+    assert words_to_number("one five") is None  # not a number
+    assert triples("Two or three men came.") == [("number", "", 2.0), ("number", "", 3.0)]
 
 
 def test_one_mention_counted_once():

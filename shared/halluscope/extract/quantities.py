@@ -10,15 +10,13 @@ The hybrid of §3.4.1, and who does what:
   entity ("£" + "137,000"; CNN/DailyMail's lower-cased "# 200million" for £),
   multiplier suffixes ("2.5K", "£3bn", "£3.5m", "1.2B"), "%", and digit tokens
   outside any entity (numbers, "12.30pm", "10km");
-* **quantulum3** supplies the unit lexicon (its ``units.json``: surfaces,
-  symbols, SI prefixes and the dimension of every physical unit), read directly
-  for QUANTITY mentions ("10 km", "6ft", "4,300 pounds" -> pound-mass), and reads
-  the spelled-out numbers the small number-word reader here does not know. Its
-  parser is imported only then: its first call costs 8-10 s (it imports
-  ``inflect`` and scikit-learn) and each call about 1 ms, against ~3 ms for a
-  whole 2,000-character document here, so plain digits, number words, money,
-  percentages and units never reach it (it also misreads "2.5K" as kibibytes
-  and "£3bn" as "pound sterling barn newton");
+* **quantulum3** supplies the vocabularies: its unit lexicon (``units.json``:
+  surfaces, symbols, SI prefixes and the dimension of every physical unit) for
+  QUANTITY mentions ("10 km", "6ft", "4,300 pounds" -> pound-mass) and its
+  English number words and fractions. Its parser is not called: its first call
+  costs 8-10 s (it imports ``inflect`` and scikit-learn) and each call about
+  1 ms, against ~3 ms for a whole 2,000-character document here, and it
+  misreads "2.5K" as kibibytes and "£3bn" as "pound sterling barn newton";
 * **dateparser** reads dates into inclusive calendar intervals (results cached per
   string). Bare years, decades and season ranges ("2015-16") are read by regex.
 
@@ -48,6 +46,8 @@ import re
 from functools import lru_cache
 from typing import Iterable, List, Optional, Tuple
 
+from quantulum3._lang.en_US import regex as _QUANTULUM_WORDS
+
 from ..units import QuantityUnit, dedupe
 
 NUMERIC_LABELS = frozenset({"CARDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE", "TIME", "ORDINAL"})
@@ -76,12 +76,12 @@ SCALE_WORDS = {
     "k": 1e3, "mn": 1e6, "mln": 1e6, "bn": 1e9, "bln": 1e9, "b": 1e9, "tn": 1e12,
     "m": 1e6,  # only next to a currency: "100m" alone is metres
 }
+# number words: quantulum3's own English lists (its language module only: importing
+# it loads neither quantulum's parser nor inflect nor scikit-learn)
 SMALL_NUMBERS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+    **{word: i for i, word in enumerate(_QUANTULUM_WORDS.UNITS)},
+    **{word: 10 * i for i, word in enumerate(_QUANTULUM_WORDS.TENS) if word},
+    "dozen": 12,
 }
 ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
@@ -195,16 +195,20 @@ _FIXED_BASE = _dt.datetime(2001, 6, 13)  # only to check that a relative date pa
 
 # ------------------------------------------------------------------ number reading
 
-FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
-                  "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7,
-                  "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10}
+FRACTION_WORDS = {  # denominators, from quantulum3's DECIMALS ("fifth": 0.2 -> 5), singular and plural
+    **{word: round(1 / value) for word, value in _QUANTULUM_WORDS.DECIMALS.items()},
+    **{word + "s": round(1 / value) for word, value in _QUANTULUM_WORDS.DECIMALS.items() if word != "half"},
+    "halves": 2, "tenth": 10, "tenths": 10,
+}
 
 
 def words_to_number(text: str) -> Optional[float]:
     """Value of plain English number words: "two", "twenty-five", "a dozen",
     "two million", "one point five", fractions ("a fifth", "three quarters",
     "one and a half million"); ``None`` for anything else, including ill-formed
-    sequences ("one five"), which are left to quantulum3."""
+    sequences ("one five"). The words are quantulum3's; its own reader
+    (``parser.extract_spellout_values``) is not called: it knows no more words,
+    and its first call costs 8-10 s (it imports ``inflect`` and scikit-learn)."""
     words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]
     if "point" in words:
         cut = words.index("point")
@@ -240,17 +244,6 @@ def words_to_number(text: str) -> Optional[float]:
         else:
             return None
     return total + current if seen else None
-
-
-@lru_cache(maxsize=4096)
-def _quantulum_spellout(text: str) -> Optional[float]:
-    """quantulum3's reading of spelled-out numbers ("one and a half million")."""
-    from quantulum3 import parser
-
-    values = parser.extract_spellout_values(text)
-    if len(values) != 1:
-        return None
-    return float(values[0]["new_surface"])
 
 
 def _ordinal_value(text: str) -> Optional[float]:
@@ -447,27 +440,26 @@ _NOT_NUMBER_WORDS = frozenset(
      "mn", "b", "tn"} | set(CURRENCY_WORDS) | set(SUBUNIT_WORDS) | set(CURRENCY_CODES))
 
 
-_NUMBER_VOCABULARY = frozenset(set(SMALL_NUMBERS) | set(FRACTION_WORDS) | set(ORDINAL_WORDS) | {
-    "a", "an", "and", "point", "hundred", "thousand", "million", "billion", "trillion"})
-
-
 def _number_readings(surface: str, scale_m: bool) -> List[float]:
     """Values of the numbers in a mention: digit literals (with multipliers), else
-    number words (own reader, quantulum3 for the rest)."""
+    number words (quantulum3's words, read by ``words_to_number``)."""
     values = [value for value, _ in _literals(surface, scale_m)]
     if values:
         return values
     words = re.findall(r"[a-z]+(?:-[a-z]+)*", surface.lower())
     if any(w in VAGUE_PLURALS for w in words):
         return []
-    # keep the number words in order ("a" only opens one: "a dozen", "a fifth")
-    phrase = " ".join(w for w in words if w not in _NOT_NUMBER_WORDS)
-    if not phrase:
-        return []
-    value = words_to_number(phrase)
-    if value is None and all(w in _NUMBER_VOCABULARY for w in re.split(r"[\s-]+", phrase)):
-        value = _quantulum_spellout(phrase)  # e.g. "one point five": only number words reach quantulum
-    return [] if value is None else [value]
+    # the number words in order, one group per alternative ("two or three", "five to ten")
+    groups, current = [], []
+    for word in words:
+        if word in ("or", "to"):
+            groups.append(current)
+            current = []
+        elif word not in _NOT_NUMBER_WORDS:
+            current.append(word)
+    groups.append(current)
+    values = [words_to_number(" ".join(group)) for group in groups if group]
+    return [value for value in values if value is not None]
 
 
 def _money_or_number(surface: str, label: str) -> List[_Reading]:
