@@ -92,7 +92,6 @@ ORDINAL_WORDS = {
     "thousandth": 1000, "millionth": 1e6,
 }
 VAGUE_PLURALS = frozenset({"hundreds", "thousands", "millions", "billions", "dozens", "tens", "scores"})
-PERCENT_WORDS = frozenset({"%", "percent", "pc", "per cent", "percentage point", "percentage points"})
 # approximation / bound words (looked for inside the mention and just before it)
 LOWER_BOUND = ("more than", "greater than", "over", "at least", "upwards of", "in excess of", "no fewer than",
                "no less than", "just over", "a minimum of")
@@ -102,7 +101,7 @@ APPROXIMATE = ("about", "around", "approximately", "roughly", "nearly", "almost"
                "an estimated", "estimated", "circa", "c.", "approx", "approx.", "or so", "-odd", "just about")
 MULTIPLY_VERBS = {"double": 100.0, "triple": 200.0, "treble": 200.0, "quadruple": 300.0, "halve": 50.0}
 
-# time units: name -> seconds (durations and ages are measures of dimension "time")
+# time units: name -> seconds (durations are measures of dimension "time")
 TIME_UNITS = {
     "second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86400.0, "week": 604800.0,
     "fortnight": 1209600.0, "month": 2629746.0, "year": 31556952.0, "decade": 315569520.0,
