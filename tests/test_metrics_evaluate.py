@@ -72,3 +72,20 @@ def test_add_batch_route(metrics):
     metric.add_batch(predictions=PREDICTIONS[1:], references=REFERENCES[1:], sources=SOURCES[1:])
     batched = metric.compute()
     assert batched["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]
+
+
+@pytest.mark.parametrize("name", ["chi", "ehi", "rhi", "qhi"])
+def test_docstring_examples_run(name, repo_root, monkeypatch):
+    """The runnable example in each script's docstring passes as a doctest."""
+    import doctest
+    import importlib.util
+
+    monkeypatch.chdir(repo_root)  # the examples load "metrics/<name>" relative to the root
+    spec = importlib.util.spec_from_file_location(f"script_{name}", os.path.join(repo_root, "metrics", name, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {}, name, None, 0)
+    assert test.examples, "the docstring has a runnable example"
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0

@@ -51,19 +51,11 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Chi(evaluate.Metric):
-    def __init__(self, **kwargs):
-        self.model_options = halluscope.evaluate_support.split_init_kwargs("chi", kwargs)
-        super().__init__(**kwargs)
-
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=halluscope.evaluate_support.CITATION_CHI,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=halluscope.evaluate_support.FEATURES,
-            reference_urls=["https://github.com/halluscope/halluscope"],
-        )
+class Chi(halluscope.evaluate_support.HalluscopeMetric):
+    metric_id = "chi"
+    metric_description = _DESCRIPTION
+    metric_inputs = _KWARGS_DESCRIPTION
+    metric_citation = halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, normalize="paper", weights=None,
                  relation_matching="slots", similarity_threshold=0.85, epsilon=0.05, derived=True,

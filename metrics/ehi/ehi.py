@@ -35,18 +35,12 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ehi(evaluate.Metric):
-    def __init__(self, **kwargs):
-        self.model_options = halluscope.evaluate_support.split_init_kwargs("ehi", kwargs, ("spacy_model",))
-        super().__init__(**kwargs)
-
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=halluscope.evaluate_support.CITATION_EHI + "\n" + halluscope.evaluate_support.CITATION_CHI,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=halluscope.evaluate_support.FEATURES,
-        )
+class Ehi(halluscope.evaluate_support.HalluscopeMetric):
+    metric_id = "ehi"
+    model_option_names = ("spacy_model",)
+    metric_description = _DESCRIPTION
+    metric_inputs = _KWARGS_DESCRIPTION
+    metric_citation = halluscope.evaluate_support.CITATION_EHI + "\n" + halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, normalize="paper", entity_synonyms=None,
                  return_details=False):

@@ -38,18 +38,12 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Qhi(evaluate.Metric):
-    def __init__(self, **kwargs):
-        self.model_options = halluscope.evaluate_support.split_init_kwargs("qhi", kwargs, ("spacy_model",))
-        super().__init__(**kwargs)
-
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=halluscope.evaluate_support.CITATION_CHI,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=halluscope.evaluate_support.FEATURES,
-        )
+class Qhi(halluscope.evaluate_support.HalluscopeMetric):
+    metric_id = "qhi"
+    model_option_names = ("spacy_model",)
+    metric_description = _DESCRIPTION
+    metric_inputs = _KWARGS_DESCRIPTION
+    metric_citation = halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, normalize="paper", epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, return_details=False):

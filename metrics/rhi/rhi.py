@@ -40,18 +40,11 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Rhi(evaluate.Metric):
-    def __init__(self, **kwargs):
-        self.model_options = halluscope.evaluate_support.split_init_kwargs("rhi", kwargs)
-        super().__init__(**kwargs)
-
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=halluscope.evaluate_support.CITATION_RHI + "\n" + halluscope.evaluate_support.CITATION_CHI,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=halluscope.evaluate_support.FEATURES,
-        )
+class Rhi(halluscope.evaluate_support.HalluscopeMetric):
+    metric_id = "rhi"
+    metric_description = _DESCRIPTION
+    metric_inputs = _KWARGS_DESCRIPTION
+    metric_citation = halluscope.evaluate_support.CITATION_RHI + "\n" + halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, variant="linear", normalize="paper",
                  relation_matching="slots", similarity_threshold=0.85, return_details=False,

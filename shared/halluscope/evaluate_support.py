@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, Tuple
 
 import datasets
+import evaluate
 
 #: ``references`` may be one string or a list of strings per example; ``sources`` is
 #: an ordinary feature (as in COMET). An empty-string reference selects the
@@ -76,3 +77,35 @@ def references_for_backend(references):
     """evaluate hands references over as given; lists of one or more strings and
     single strings are both passed through (the backend validates every row)."""
     return list(references) if references is not None else None
+
+
+class HalluscopeMetric(evaluate.Metric):
+    """Base of the metric scripts: constructor checks and module info.
+
+    A script subclasses it through the module (``class Chi(
+    halluscope.evaluate_support.HalluscopeMetric)``), never by importing the class
+    name, because evaluate's loader takes the first ``EvaluationModule`` subclass it
+    finds in the script's namespace. Subclasses set ``metric_id``,
+    ``model_option_names``, ``metric_description``, ``metric_inputs``,
+    ``metric_citation`` and define ``_compute`` (the names avoid evaluate's own
+    ``name``/``description``/``citation`` properties).
+    """
+
+    metric_id: str = ""
+    model_option_names: Tuple[str, ...] = MODEL_OPTIONS
+    metric_description: str = ""
+    metric_inputs: str = ""
+    metric_citation: str = ""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.model_options = split_init_kwargs(self.metric_id, kwargs, self.model_option_names)
+        super().__init__(**kwargs)
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=self.metric_description,
+            citation=self.metric_citation,
+            inputs_description=self.metric_inputs,
+            features=FEATURES,
+            reference_urls=["https://github.com/halluscope/halluscope"],
+        )
