@@ -203,7 +203,12 @@ def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, Pa
         if not per_ref:  # reference-free (DESIGN §4.6)
             counts = venn_counts(len(i_units), 0, g_in_i, [None] * len(g_in_i), [])
             score = support_ratio(counts)
-            extra = {"rhi_norm": score} if dimension == "rhi" and variant == "linear" else {}
+            extra = {}
+            if dimension == "rhi" and variant == "linear":
+                # keep the linear RHI's scale in every row: rhi_norm is the share,
+                # rhi = 2 * rhi_norm, so that rhi_norm = rhi / 2 holds everywhere
+                extra = {"rhi_norm": score}
+                score = 2 * score
             best = DimensionResult(score, counts, {}, None, extra)
             best_ref_matches = None
         else:
