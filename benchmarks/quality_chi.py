@@ -11,50 +11,14 @@ lower-cased whitespace tokens found in the source's.
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import random
 import sys
-from typing import Dict, List, Sequence
+from typing import Dict
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _data import read_jsonl, triples  # noqa: E402
+from _common import half_split_ba, read_jsonl, triples, unigram_precision  # noqa: E402
 
 from halluscope import score_chi  # noqa: E402
-
-
-def unigram_precision(summary: str, source: str) -> float:
-    tokens = summary.lower().split()
-    vocabulary = set(source.lower().split())
-    return sum(t in vocabulary for t in tokens) / len(tokens) if tokens else 0.0
-
-
-def balanced_accuracy(scores: Sequence[float], labels: Sequence[int], threshold: float) -> float:
-    """Mean of the recalls of both classes; predicted consistent iff score >= threshold."""
-    tp = sum(1 for s, y in zip(scores, labels) if y == 1 and s >= threshold)
-    tn = sum(1 for s, y in zip(scores, labels) if y == 0 and s < threshold)
-    positives = sum(labels)
-    negatives = len(labels) - positives
-    recall_pos = tp / positives if positives else 0.0
-    recall_neg = tn / negatives if negatives else 0.0
-    return (recall_pos + recall_neg) / 2
-
-
-def best_threshold(scores: Sequence[float], labels: Sequence[int]) -> float:
-    candidates = sorted(set(scores)) + [math.inf]
-    return max(candidates, key=lambda t: balanced_accuracy(scores, labels, t))
-
-
-def half_split_ba(scores: List[float], labels: List[int], seed: int = 0) -> float:
-    scores = [math.inf if math.isnan(s) else s for s in scores]
-    order = list(range(len(scores)))
-    random.Random(seed).shuffle(order)
-    halves = (order[: len(order) // 2], order[len(order) // 2 :])
-    results = []
-    for tune, test in (halves, halves[::-1]):
-        threshold = best_threshold([scores[i] for i in tune], [labels[i] for i in tune])
-        results.append(balanced_accuracy([scores[i] for i in test], [labels[i] for i in test], threshold))
-    return 100 * sum(results) / 2
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _data import read_jsonl, triples  # noqa: E402
+from _common import read_jsonl, triples  # noqa: E402
 
 from halluscope import score_chi  # noqa: E402
 from halluscope.embedding import get_embedder  # noqa: E402
