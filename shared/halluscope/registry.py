@@ -52,6 +52,30 @@ SENTENCE_ENCODER = ModelRole(
     ),
 )
 
+NLI = ModelRole(
+    name="NLI",
+    env_var="HALLUSCOPE_NLI_MODEL",
+    offline_package=None,
+    paper_default="tals/albert-xlarge-vitaminc-mnli",
+    install_hint=(
+        "no NLI model installs offline: it needs the Hugging Face Hub (and "
+        "pip install 'halluscope[nli]' for transformers), or pass a local folder "
+        "holding a sequence-classification model saved with save_pretrained"
+    ),
+)
+
+DECOMPOSER = ModelRole(
+    name="ACU decomposer",
+    env_var="HALLUSCOPE_DECOMPOSER_MODEL",
+    offline_package=None,
+    paper_default="Babelscape/t5-base-summarization-claim-extractor",
+    install_hint=(
+        "no seq2seq decomposer installs offline: it needs the Hugging Face Hub (and "
+        "pip install 'halluscope[nli]' for transformers), or pass a local folder holding a "
+        "seq2seq model and tokenizer saved with save_pretrained; decomposer='rules' runs offline"
+    ),
+)
+
 
 def _package_installed(package: str) -> bool:
     return importlib.util.find_spec(package) is not None

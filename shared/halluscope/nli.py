@@ -1,0 +1,416 @@
+"""The one NLI engine (DESIGN §5 point 6): every entailment score in the project.
+
+``NLIEngine.score(pairs)`` takes (premise, hypothesis) pairs and returns an
+``(n, 3)`` float32 array of probabilities in the column order
+``[ENTAILMENT, NEUTRAL, CONTRADICTION]``, rows in input order. A call is scored
+at once: pairs are deduplicated, looked up in an LRU cache, the rest tokenized,
+sorted by token length (longest first), batched, run under
+``torch.inference_mode()``, and soft-maxed in float32.
+
+Any transformers sequence-classification model loads (hub name or local folder,
+never ``trust_remote_code``); columns are mapped from ``config.id2label`` by
+name, never by index. Resolution: explicit > ``HALLUSCOPE_NLI_MODEL`` >
+``tals/albert-xlarge-vitaminc-mnli``. An injected ``scorer`` replaces the model
+and goes through the same dedup, cache and counters.
+
+Truncation: only the premise is truncated (``truncation="only_first"``) so the
+hypothesis is kept whole. When the hypothesis alone leaves no room for a
+premise token within ``max_length``, that pair is truncated ``"longest_first"``
+(the hypothesis loses its tail too) rather than raising.
+
+Dtypes: ``float32`` (default), ``float16``, ``bfloat16``. On CPU, float16 runs
+for common encoders in recent torch but is slow and some models' ops may lack
+half kernels there; use ``bfloat16`` on CPU. Probabilities are always computed
+from float32 logits.
+
+CUDA out-of-memory: the failing batch is retried at half the batch size (kept
+for the rest of the call); at batch size 1 the error is re-raised.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .registry import NLI, REGISTRY, default_device, resolve
+
+ENTAILMENT, NEUTRAL, CONTRADICTION = 0, 1, 2
+CLASSES = ("entailment", "neutral", "contradiction")
+DTYPES = ("float32", "float16", "bfloat16")
+
+# Normalised label names (lower case, runs of space/_/- as one space) -> column.
+_LABEL_SYNONYMS: Dict[str, int] = {
+    **dict.fromkeys(("entailment", "entail", "entails", "entailed", "supports", "support",
+                     "supported"), ENTAILMENT),
+    **dict.fromkeys(("neutral", "not enough info", "not enough information", "nei",
+                     "notenoughinfo"), NEUTRAL),
+    **dict.fromkeys(("contradiction", "contradict", "contradicts", "contradicted",
+                     "contradictory", "refutes", "refute", "refuted"), CONTRADICTION),
+}
+
+Pair = Tuple[str, str]
+
+
+def _normalise_label(name: Any) -> str:
+    return re.sub(r"[\s_\-]+", " ", str(name).strip().lower())
+
+
+def label_columns(id2label: Mapping[Any, str],
+                  label_map: Optional[Mapping[str, str]] = None) -> Tuple[int, ...]:
+    """For each model output index (in order), the engine column it feeds.
+
+    Names come from ``id2label`` (entailment/neutral/contradiction, VitaminC's
+    SUPPORTS/NOT ENOUGH INFO/REFUTES and close variants, case-insensitive).
+    ``label_map`` (model label name -> "entailment"/"neutral"/"contradiction")
+    overrides or supplies names and is required for two-label models.
+    """
+    labels = [id2label[key] for key in sorted(id2label, key=int)]
+    described = ", ".join(f"{i}: {name!r}" for i, name in enumerate(labels))
+    overrides: Dict[str, int] = {}
+    for key, value in (label_map or {}).items():
+        target = _normalise_label(value)
+        if target not in CLASSES:
+            raise ValueError(f"label_map[{key!r}] = {value!r}: the target must be one of "
+                             f"{', '.join(CLASSES)}")
+        overrides[_normalise_label(key)] = CLASSES.index(target)
+    unmatched = set(overrides) - {_normalise_label(name) for name in labels}
+    if unmatched:
+        raise ValueError(f"label_map names labels the model does not have: {sorted(unmatched)}; "
+                         f"the model's labels are {{{described}}}")
+    if len(labels) < 2 or len(labels) > 3:
+        raise ValueError(f"an NLI model needs 2 or 3 labels; this one has {len(labels)}: "
+                         f"{{{described}}}")
+    if len(labels) == 2 and not label_map:
+        raise ValueError(f"two-label model {{{described}}}: pass label_map (model label -> "
+                         "entailment/neutral/contradiction); the missing class gets probability 0")
+    columns: List[int] = []
+    unknown = []
+    for name in labels:
+        key = _normalise_label(name)
+        column = overrides.get(key, _LABEL_SYNONYMS.get(key))
+        if column is None:
+            unknown.append(name)
+        columns.append(column)
+    if unknown:
+        raise ValueError(f"cannot tell which NLI class the labels {unknown} are (model labels "
+                         f"{{{described}}}); pass label_map, e.g. {{{unknown[0]!r}: 'entailment'}}")
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"two model labels map to the same NLI class: {{{described}}} -> "
+                         f"{[CLASSES[c] for c in columns]}")
+    return tuple(columns)
+
+
+def check_dtype(dtype: Any) -> str:
+    """The dtype's name if it is float32/float16/bfloat16 (string or torch dtype)."""
+    name = str(dtype).replace("torch.", "")
+    if name not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
+    return name
+
+
+def normalise_device(device: Optional[str]) -> str:
+    """``"cpu"``, ``"cuda:<i>"`` (``"cuda"`` = the current device) or torch's name for others."""
+    if device is None:
+        return default_device()
+    import torch
+
+    try:
+        parsed = torch.device(device)
+    except (RuntimeError, TypeError) as error:
+        raise ValueError(f"unknown device {device!r}: {error}") from error
+    if parsed.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {device!r} requested but CUDA is not available")
+        index = torch.cuda.current_device() if parsed.index is None else parsed.index
+        if index >= torch.cuda.device_count():
+            raise ValueError(f"device {device!r}: only {torch.cuda.device_count()} CUDA devices")
+        return f"cuda:{index}"
+    return str(parsed)
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """True for CUDA out-of-memory errors (the typed one or a RuntimeError saying so)."""
+    import torch
+
+    oom_type = getattr(torch.cuda, "OutOfMemoryError", None)
+    if oom_type is not None and isinstance(error, oom_type):
+        return True
+    return isinstance(error, RuntimeError) and "out of memory" in str(error).lower()
+
+
+def _torch_dtype(name: str):
+    import torch
+
+    return {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[name]
+
+
+def _load(name: str, device: str, dtype: str):
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(name, trust_remote_code=False)
+    model = AutoModelForSequenceClassification.from_pretrained(name, trust_remote_code=False)
+    model.to(device=device, dtype=_torch_dtype(dtype))
+    model.eval()
+    return tokenizer, model
+
+
+def _scorer_name(scorer: Callable) -> str:
+    qualname = getattr(scorer, "__qualname__", None) or type(scorer).__qualname__
+    return f"scorer:{qualname}"
+
+
+class NLIEngine:
+    """Batched, cached NLI scoring with a transformers model or an injected scorer.
+
+    Counters (reset with ``reset_counters``): ``requested`` pairs asked for,
+    ``scored`` pairs run through the model/scorer, ``cached`` pairs answered
+    from the cache or as duplicates within a call, ``forward_seconds`` wall time
+    in forward passes (or the scorer), ``oom_retries`` batch halvings.
+    An injected ``scorer(premises, hypotheses)`` is called once per ``score``
+    call with the unique uncached pairs (it batches for itself).
+    """
+
+    def __init__(self, model: Optional[str] = None, *, device: Optional[str] = None,
+                 dtype: str = "float32", batch_size: int = 32, max_length: int = 512,
+                 label_map: Optional[Mapping[str, str]] = None,
+                 scorer: Optional[Callable[[List[str], List[str]], Any]] = None,
+                 cache_size: int = 1_000_000) -> None:
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int; got {batch_size!r}")
+        if not isinstance(max_length, int) or max_length < 4:
+            raise ValueError(f"max_length must be an int >= 4; got {max_length!r}")
+        if not isinstance(cache_size, int) or cache_size < 0:
+            raise ValueError(f"cache_size must be an int >= 0; got {cache_size!r}")
+        self.dtype = check_dtype(dtype)
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.cache_size = cache_size
+        self.label_map = dict(label_map) if label_map else None
+        self._scorer = scorer
+        self._tokenizer = None
+        self._model = None
+        if scorer is not None:
+            if model is not None:
+                raise ValueError("pass either model or scorer, not both")
+            if not callable(scorer):
+                raise TypeError(f"scorer must be callable; got {type(scorer).__name__}")
+            self.name = _scorer_name(scorer)
+            self.device = device
+            self._columns: Tuple[int, ...] = (ENTAILMENT, NEUTRAL, CONTRADICTION)
+        else:
+            self.name = resolve(NLI, model)
+            self.device = normalise_device(device)
+            dtype_name = self.dtype
+            self._tokenizer, self._model = REGISTRY.get(
+                NLI, self.name, f"{self.device}|{self.dtype}",
+                lambda name, _key: _load(name, self.device, dtype_name))
+            self._columns = label_columns(self._model.config.id2label, self.label_map)
+            model_max = getattr(self._tokenizer, "model_max_length", None)
+            if isinstance(model_max, int) and 4 <= model_max < 1_000_000:
+                self.max_length = min(self.max_length, model_max)
+        self._cache: "OrderedDict[Tuple[str, str, str], np.ndarray]" = OrderedDict()
+        self._lock = threading.RLock()
+        self.reset_counters()
+
+    def __repr__(self) -> str:
+        return (f"NLIEngine({self.name!r}, device={self.device!r}, dtype={self.dtype!r}, "
+                f"batch_size={self.batch_size}, max_length={self.max_length})")
+
+    @property
+    def model(self):
+        """The transformers model (None with an injected scorer)."""
+        return self._model
+
+    @property
+    def tokenizer(self):
+        """The tokenizer (None with an injected scorer)."""
+        return self._tokenizer
+
+    def reset_counters(self) -> None:
+        """Zero ``requested``, ``scored``, ``cached``, ``forward_seconds``, ``oom_retries``."""
+        self.requested = 0
+        self.scored = 0
+        self.cached = 0
+        self.forward_seconds = 0.0
+        self.oom_retries = 0
+
+    def clear_cache(self) -> None:
+        """Forget every cached score."""
+        with self._lock:
+            self._cache.clear()
+
+    def score(self, pairs: Sequence[Tuple[str, str]]) -> np.ndarray:
+        """``(n, 3)`` float32 probabilities [ent, neu, con] for (premise, hypothesis) pairs."""
+        checked = _check_pairs(pairs)
+        with self._lock:
+            positions: Dict[Pair, int] = {}
+            rows = np.fromiter((positions.setdefault(pair, len(positions)) for pair in checked),
+                               dtype=np.int64, count=len(checked))
+            uniques = list(positions)
+            results = np.zeros((len(uniques), 3), dtype=np.float32)
+            todo: List[int] = []
+            for u, (premise, hypothesis) in enumerate(uniques):
+                key = (self.name, premise, hypothesis)
+                hit = self._cache.get(key)
+                if hit is None:
+                    todo.append(u)
+                else:
+                    self._cache.move_to_end(key)
+                    results[u] = hit
+            if todo:
+                fresh = self._run([uniques[u] for u in todo])
+                results[todo] = fresh
+                if self.cache_size:
+                    for u, row in zip(todo, fresh):
+                        self._cache[(self.name,) + uniques[u]] = row.copy()
+                    while len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
+            self.requested += len(checked)
+            self.scored += len(todo)
+            self.cached += len(checked) - len(todo)
+            return results[rows]
+
+    # -- scoring internals -------------------------------------------------------------
+
+    def _run(self, pairs: List[Pair]) -> np.ndarray:
+        if self._scorer is not None:
+            return self._run_scorer(pairs)
+        return self._run_model(pairs)
+
+    def _run_scorer(self, pairs: List[Pair]) -> np.ndarray:
+        premises = [p for p, _ in pairs]
+        hypotheses = [h for _, h in pairs]
+        start = time.perf_counter()
+        try:
+            raw = self._scorer(premises, hypotheses)
+        finally:
+            self.forward_seconds += time.perf_counter() - start
+        try:
+            probs = np.asarray(raw, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{self.name} returned something that is not a numeric array: "
+                             f"{error}") from error
+        if probs.shape != (len(pairs), 3):
+            raise ValueError(f"{self.name} must return shape ({len(pairs)}, 3) "
+                             f"[ent, neu, con]; got {probs.shape}")
+        if not np.all(np.isfinite(probs)) or probs.min() < -1e-6 or probs.max() > 1 + 1e-6:
+            raise ValueError(f"{self.name} returned values outside [0, 1] or not finite")
+        return probs.astype(np.float32)
+
+    def _encode(self, pairs: List[Pair]) -> List[Dict[str, List[int]]]:
+        """Token features per pair: premise-only truncation where the hypothesis fits."""
+        tokenizer = self._tokenizer
+        hypotheses = [h for _, h in pairs]
+        special = tokenizer.num_special_tokens_to_add(pair=True)
+        hyp_lengths = [len(ids) for ids in
+                       tokenizer(hypotheses, add_special_tokens=False)["input_ids"]]
+        # at least one premise token must survive for "only_first" to succeed
+        fits = [length + special + 1 <= self.max_length for length in hyp_lengths]
+        features: List[Optional[Dict[str, List[int]]]] = [None] * len(pairs)
+        for strategy, wanted in (("only_first", True), ("longest_first", False)):
+            chosen = [i for i, fit in enumerate(fits) if fit == wanted]
+            if not chosen:
+                continue
+            premises = [pairs[i][0] for i in chosen]
+            hyps = [pairs[i][1] for i in chosen]
+            try:
+                encoded = tokenizer(premises, hyps, truncation=strategy, max_length=self.max_length)
+                flat = [{key: encoded[key][j] for key in encoded.keys()} for j in range(len(chosen))]
+            except Exception:  # a tokenizer whose pair tokens differ from the lone count
+                flat = [self._encode_one(premise, hyp) for premise, hyp in zip(premises, hyps)]
+            for i, feature in zip(chosen, flat):
+                features[i] = feature
+        return features  # type: ignore[return-value]
+
+    def _encode_one(self, premise: str, hypothesis: str) -> Dict[str, List[int]]:
+        try:
+            return dict(self._tokenizer(premise, hypothesis, truncation="XX",
+                                        max_length=self.max_length))
+        except Exception:
+            return dict(self._tokenizer(premise, hypothesis, truncation="longest_first",
+                                        max_length=self.max_length))
+
+    def _forward(self, batch: Dict[str, Any]):
+        """Logits for one padded batch (a seam: tests replace it to simulate OOM)."""
+        return self._model(**batch).logits
+
+    def _run_model(self, pairs: List[Pair]) -> np.ndarray:
+        import torch
+
+        features = self._encode(pairs)
+        order = sorted(range(len(pairs)), key=lambda i: -len(features[i]["input_ids"]))
+        width = len(self._columns)
+        probs = np.zeros((len(pairs), width), dtype=np.float32)
+        batch_size = self.batch_size
+        start = 0
+        while start < len(order):
+            chunk = order[start:start + batch_size]
+            padded = self._tokenizer.pad([features[i] for i in chunk], return_tensors="pt")
+            batch = {key: value.to(self.device) for key, value in padded.items()}
+            began = time.perf_counter()
+            try:
+                with torch.inference_mode():
+                    logits = self._forward(batch)
+                    batch_probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+            except RuntimeError as error:
+                if not is_out_of_memory(error) or batch_size == 1:
+                    raise
+                del batch
+                batch_size = max(1, batch_size // 2)
+                self.oom_retries += 1
+                if torch.cuda.is_available():
+                    torch.cuda.empty_cache()
+                continue
+            finally:
+                self.forward_seconds += time.perf_counter() - began
+            if batch_probs.shape != (len(chunk), width):
+                raise ValueError(f"model {self.name!r} returned logits of shape "
+                                 f"{tuple(logits.shape)}; expected ({len(chunk)}, {width})")
+            probs[chunk] = batch_probs
+            start += len(chunk)
+        out = np.zeros((len(pairs), 3), dtype=np.float32)
+        for index, column in enumerate(self._columns):
+            out[:, column] = probs[:, index]
+        return out
+
+
+def _check_pairs(pairs: Sequence[Tuple[str, str]]) -> List[Pair]:
+    if isinstance(pairs, (str, bytes)):
+        raise TypeError("pairs must be a sequence of (premise, hypothesis) tuples, not a string")
+    checked: List[Pair] = []
+    for i, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"pair {i}: expected (premise, hypothesis); got {pair!r:.80}")
+        premise, hypothesis = pair
+        for field, value in (("premise", premise), ("hypothesis", hypothesis)):
+            if not isinstance(value, str):
+                raise TypeError(f"pair {i}: {field} must be str; got {type(value).__name__}")
+        checked.append((str(premise), str(hypothesis)))
+    return checked
+
+
+_ENGINES: Dict[tuple, NLIEngine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def get_nli_engine(model: Optional[str] = None, *, device: Optional[str] = None,
+                   dtype: str = "float32", batch_size: int = 32, max_length: int = 512,
+                   label_map: Optional[Mapping[str, str]] = None) -> NLIEngine:
+    """The process-wide engine for (resolved model, device, dtype, max_length, label_map).
+
+    ``batch_size`` does not change scores, so it is not part of the key: the
+    engine keeps the batch size it was created with (set ``engine.batch_size``
+    to change it).
+    """
+    name = resolve(NLI, model)
+    key = (name, normalise_device(device), check_dtype(dtype), max_length,
+           tuple(sorted(label_map.items())) if label_map else None)
+    with _ENGINES_LOCK:
+        if key not in _ENGINES:
+            _ENGINES[key] = NLIEngine(name, device=key[1], dtype=key[2], batch_size=batch_size,
+                                      max_length=max_length, label_map=label_map)
+        return _ENGINES[key]
