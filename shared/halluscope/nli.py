@@ -328,7 +328,7 @@ class NLIEngine:
 
     def _encode_one(self, premise: str, hypothesis: str) -> Dict[str, List[int]]:
         try:
-            return dict(self._tokenizer(premise, hypothesis, truncation="XX",
+            return dict(self._tokenizer(premise, hypothesis, truncation="only_first",
                                         max_length=self.max_length))
         except Exception:
             return dict(self._tokenizer(premise, hypothesis, truncation="longest_first",
