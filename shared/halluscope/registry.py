@@ -76,6 +76,17 @@ DECOMPOSER = ModelRole(
     ),
 )
 
+COREF = ModelRole(
+    name="coreference",
+    env_var="HALLUSCOPE_COREF_MODEL",
+    offline_package=None,
+    paper_default="sapienzanlp/maverick-mes-ontonotes",
+    install_hint=(
+        "pip install maverick-coref (or fastcoref) where the Hugging Face Hub is reachable, "
+        "or pass a local checkpoint; coref='rules' runs offline"
+    ),
+)
+
 
 def _package_installed(package: str) -> bool:
     return importlib.util.find_spec(package) is not None

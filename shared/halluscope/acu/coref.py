@@ -1,0 +1,554 @@
+"""Coreference resolution before decomposition (seed 002 FIZZ §3.1, seed 000 §3.1.2).
+
+FIZZ resolves pronouns in the document and the summary before decomposing, so that
+atomic facts cut out of their sentence still name their entities ("He joined
+Spurs" -> "Emmanuel Adebayor joined Spurs"); DL-ACU resolves the pronouns of its
+generated units against the summary with Maverick. :func:`resolve_coreference`
+rewrites each text with its third-person pronouns replaced by their antecedents.
+
+Backends:
+
+* ``"none"``: texts unchanged.
+* ``"rules"`` (offline default): rule-based pronoun resolution on the shared spaCy
+  parse, see :func:`resolve_pronouns` for the rules.
+* ``"maverick"``: ``maverick-coref`` (Martinelli et al., ACL 2024), the model used
+  by seed 000, default ``sapienzanlp/maverick-mes-ontonotes``.
+* ``"fastcoref"``: ``fastcoref``'s F-Coref, default ``biu-nlp/f-coref``.
+
+The model backends are used only when their package is installed; otherwise a
+:class:`CorefBackendNotAvailable` (both an ``ImportError`` and a
+``ModelNotAvailableError``) names the package and how to install it. With a model
+backend every cluster's pronoun mentions (he/him/his/she/her/hers/it/its/they/
+them/their/theirs) are replaced by the cluster's first non-pronoun mention,
+possessives as "X's" (the shared parse tells possessive "her" from object "her");
+other mentions are left as written. Results are cached per (backend, model, text).
+"""
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from ..registry import COREF, REGISTRY, ModelNotAvailableError, default_device, resolve
+
+BACKENDS: Tuple[str, ...] = ("none", "rules", "maverick", "fastcoref")
+
+#: The package each model backend needs, and how to install it.
+BACKEND_PACKAGES: Dict[str, Tuple[str, str]] = {
+    "maverick": ("maverick", "pip install maverick-coref"),
+    "fastcoref": ("fastcoref", "pip install fastcoref"),
+}
+
+FASTCOREF_DEFAULT = "biu-nlp/f-coref"
+
+#: Third-person pronouns that are resolved: pronoun -> (gender, number, possessive).
+#: gender: "m", "f", "n" (it) or None (they); number "sg" / "pl". ``her`` is
+#: possessive only when tagged ``PRP$``.
+PRONOUNS: Dict[str, Tuple[Optional[str], str, bool]] = {
+    "he": ("m", "sg", False), "him": ("m", "sg", False), "his": ("m", "sg", True),
+    "she": ("f", "sg", False), "her": ("f", "sg", False), "hers": ("f", "sg", True),
+    "it": ("n", "sg", False), "its": ("n", "sg", True),
+    "they": (None, "pl", False), "them": (None, "pl", False), "their": (None, "pl", True),
+    "theirs": (None, "pl", True),
+}
+
+#: Entity labels an "it" can refer to.
+IT_LABELS: FrozenSet[str] = frozenset({
+    "ORG", "GPE", "PRODUCT", "FAC", "LOC", "WORK_OF_ART", "EVENT", "LAW",
+})
+#: Entity labels a "they" can refer to.
+THEY_LABELS: FrozenSet[str] = frozenset({"ORG", "NORP", "GPE"})
+
+TITLES: Dict[str, Optional[str]] = {
+    "mr": "m", "mister": "m", "sir": "m", "lord": "m", "king": "m", "prince": "m",
+    "mrs": "f", "ms": "f", "miss": "f", "madam": "f", "lady": "f", "dame": "f",
+    "queen": "f", "princess": "f",
+    "dr": None, "prof": None, "professor": None, "president": None, "senator": None,
+    "sen": None, "gov": None, "governor": None, "gen": None, "general": None,
+}
+
+#: Common nouns that are people of known gender ("The man ... He ...").
+MALE_NOUNS: FrozenSet[str] = frozenset({
+    "man", "boy", "father", "son", "brother", "husband", "king", "uncle", "grandfather",
+    "gentleman", "actor", "nephew", "boyfriend", "dad", "prince", "businessman", "chairman",
+    "spokesman", "sportsman", "policeman",
+})
+FEMALE_NOUNS: FrozenSet[str] = frozenset({
+    "woman", "girl", "mother", "daughter", "sister", "wife", "queen", "aunt", "grandmother",
+    "lady", "actress", "niece", "girlfriend", "mum", "mom", "princess", "businesswoman",
+    "chairwoman", "spokeswoman", "sportswoman", "policewoman",
+})
+#: People of unknown gender: never "it", not resolved by he/she either.
+PERSON_NOUNS: FrozenSet[str] = frozenset({
+    "person", "official", "spokesperson", "player", "minister", "president", "leader",
+    "teacher", "student", "doctor", "patient", "child", "victim", "suspect", "driver",
+    "worker", "officer", "resident", "author", "chief", "executive", "director", "manager",
+    "coach", "judge", "lawyer", "friend", "member", "fan", "user", "customer", "owner",
+    "citizen", "scientist", "researcher", "journalist", "reporter", "candidate", "winner",
+})
+
+#: Verbs of weather with an empty "it" ("it is raining").
+WEATHER_VERBS: FrozenSet[str] = frozenset({
+    "rain", "snow", "hail", "drizzle", "pour", "thunder", "sleet", "storm", "freeze", "shower",
+})
+#: Copular complements of an empty "it" ("it is sunny", "it was late").
+WEATHER_TIME_WORDS: FrozenSet[str] = frozenset({
+    "sunny", "rainy", "cloudy", "windy", "foggy", "stormy", "snowy", "hot", "cold", "warm",
+    "cool", "dark", "light", "late", "early", "noon", "midnight", "humid", "chilly", "freezing",
+})
+#: Governors that take an extraposed clause with an empty "it" ("it seems that").
+RAISING_VERBS: FrozenSet[str] = frozenset({
+    "be", "seem", "appear", "happen", "turn", "remain", "become", "matter", "look", "sound",
+})
+
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+_CLAUSE_DEPS = frozenset({"ccomp", "xcomp", "csubj", "csubjpass"})
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those"})
+
+
+class CorefBackendNotAvailable(ModelNotAvailableError, ImportError):
+    """A coreference backend whose package is not installed."""
+
+
+# -- shared helpers ------------------------------------------------------------
+
+def _capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _fit_case(replacement: str, sentence_start: bool) -> str:
+    """Capitalised where the pronoun started its sentence; a leading determiner
+    lowercased elsewhere ("The company" -> "the company"); names kept as written."""
+    if sentence_start:
+        return _capitalize(replacement)
+    first, _, rest = replacement.partition(" ")
+    if first.lower() in _DETERMINERS and rest:
+        return first.lower() + " " + rest
+    return replacement
+
+
+def _possessive(name: str, plural: bool) -> str:
+    """"Apple" -> "Apple's"; a plural ending in s -> "the monitors'"."""
+    if plural and name.endswith("s"):
+        return name + "'"
+    return name + "'s"
+
+
+def _apply_edits(text: str, edits: Sequence[Tuple[int, int, str]]) -> str:
+    """Replace non-overlapping character spans (start, end, replacement)."""
+    out = []
+    last = 0
+    for start, end, replacement in sorted(edits):
+        if start < last:
+            continue
+        out.append(text[last:start])
+        out.append(replacement)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+# -- rule backend --------------------------------------------------------------
+
+@dataclass
+class _Referent:
+    """An entity being tracked: its best name, gender and number."""
+
+    name: str
+    gender: Optional[str]  # "m", "f", "n" or None (unknown person / group)
+    number: str  # "sg" / "pl"
+    label: str  # entity label, "PERSON_NOUN" or "NOUN"
+    tokens: FrozenSet[str] = frozenset()  # lowercase name tokens (entities) for name matching
+
+
+@dataclass
+class _Mention:
+    start: int  # token index of the first token
+    end: int  # token index after the last token
+    root: object  # the token carrying the syntactic role
+    sentence: int
+    subject: bool
+    referent: _Referent
+
+
+def _pleonastic(token) -> bool:
+    """An empty "it": expletive; subject of a weather verb or of a copula with a
+    weather/time complement ("it is raining", "it was late"); or subject of a
+    copula/raising verb or a passive verb with a clause after it ("it is likely
+    that", "it seems that", "it is important to", "it was reported that"). A
+    referential "it" with a clause ("It said that sales rose") is an active,
+    non-raising verb and is resolved."""
+    if token.dep_ == "expl":
+        return True
+    if token.lower_ != "it" or token.dep_ not in _SUBJECT_DEPS:
+        return False
+    governor = token.head
+    lemma = governor.lemma_.lower()
+    if lemma in WEATHER_VERBS:
+        return True
+    complements = [c for c in governor.children if c.dep_ in ("acomp", "attr", "oprd")]
+    if lemma == "be" and any(c.lower_ in WEATHER_TIME_WORDS for c in complements):
+        return True
+    if token.dep_ == "nsubjpass" or lemma in RAISING_VERBS:
+        for holder in [governor] + complements:
+            if any(c.dep_ in _CLAUSE_DEPS and c.i > token.i for c in holder.children):
+                return True
+    return False
+
+
+class _RuleResolver:
+    """Resolves the pronouns of one parsed ``Doc``; see :func:`resolve_pronouns`."""
+
+    def __init__(self, doc) -> None:
+        self.doc = doc
+        self.sentence_of: Dict[int, int] = {}
+        for n, sent in enumerate(doc.sents):
+            for token in sent:
+                self.sentence_of[token.i] = n
+        self.mentions: List[_Mention] = []
+        self.referents: List[_Referent] = []
+
+    # -- candidate mentions ------------------------------------------------------
+    def _title(self, ent) -> Tuple[Optional[str], bool, int]:
+        """(gender, has title, start) of a title just before a PERSON entity ("Mr. Smith")."""
+        if ent.start == 0:
+            return None, False, ent.start
+        before = self.doc[ent.start - 1]
+        key = before.lower_.rstrip(".")
+        if key in TITLES and self.sentence_of[before.i] == self.sentence_of[ent.start]:
+            return TITLES[key], True, ent.start - 1
+        return None, False, ent.start
+
+    def _entity_referent(self, ent, start: int) -> _Referent:
+        """The referent a named entity refers to: an earlier one with the same label
+        whose name contains this one or is contained in it ("Obama" and "Barack
+        Obama"), else a new one. The longest name seen is kept."""
+        name = self.doc[start:ent.end].text
+        tokens = frozenset(t.lower_.rstrip(".") for t in ent if not t.is_punct and t.lower_ != "the")
+        tokens = tokens - set(TITLES) or tokens
+        for referent in reversed(self.referents):
+            if referent.label == ent.label_ and referent.tokens and (
+                    tokens <= referent.tokens or referent.tokens <= tokens):
+                if len(tokens) > len(referent.tokens):
+                    referent.name, referent.tokens = name, tokens
+                return referent
+        if ent.label_ == "PERSON":
+            gender, number = None, "sg"
+        elif ent.label_ == "NORP":
+            gender, number = None, "pl"
+        else:
+            gender, number = "n", "sg"
+        referent = _Referent(name=name, gender=gender, number=number, label=ent.label_, tokens=tokens)
+        self.referents.append(referent)
+        return referent
+
+    def _noun_phrase(self, token) -> Tuple[int, int]:
+        """Token range of a subject noun's phrase up to the noun ("the new company")."""
+        start = token.left_edge.i
+        while start < token.i and (self.doc[start].is_punct or self.doc[start].lower_ in PRONOUNS):
+            start += 1
+        return start, token.i + 1
+
+    def _text(self, start: int, end: int) -> str:
+        span = self.doc[start:end]
+        text = span.text
+        first = span[0]
+        if first.is_sent_start and first.pos_ != "PROPN" and not first.ent_type_:
+            text = text[:1].lower() + text[1:]
+        return text
+
+    def collect(self) -> None:
+        """Entities, subject noun phrases and coordinated subjects, in text order."""
+        entity_at: Dict[int, object] = {}
+        for ent in self.doc.ents:
+            entity_at[ent.root.i] = ent
+        found: List[_Mention] = []
+        in_entity = {t.i for ent in self.doc.ents for t in ent}
+        for ent in self.doc.ents:
+            if ent.label_ != "PERSON" and ent.label_ not in IT_LABELS | THEY_LABELS:
+                continue
+            gender, _, start = self._title(ent) if ent.label_ == "PERSON" else (None, False, ent.start)
+            referent = self._entity_referent(ent, start)
+            if gender and referent.gender is None:
+                referent.gender = gender
+            root = ent.root
+            found.append(_Mention(start, ent.end, root, self.sentence_of[root.i],
+                                  root.dep_ in _SUBJECT_DEPS, referent))
+        for token in self.doc:
+            if token.dep_ not in _SUBJECT_DEPS or token.pos_ not in ("NOUN", "PROPN"):
+                continue
+            conjuncts = [c for c in token.children if c.dep_ == "conj"]
+            if conjuncts:  # "Obama and Merkel met" -> they
+                last = max(c.right_edge.i for c in token.conjuncts)
+                start = self._noun_phrase(token)[0]
+                referent = _Referent(self._text(start, last + 1), None, "pl", "GROUP")
+                found.append(_Mention(start, last + 1, token, self.sentence_of[token.i], True, referent))
+                continue
+            if token.i in in_entity or token.pos_ != "NOUN":
+                continue
+            lemma = token.lemma_.lower()
+            plural = token.tag_ == "NNS"
+            if lemma in MALE_NOUNS or lemma in FEMALE_NOUNS:
+                gender, label = ("m" if lemma in MALE_NOUNS else "f"), "PERSON_NOUN"
+            elif lemma in PERSON_NOUNS:
+                gender, label = None, "PERSON_NOUN"
+            else:
+                gender, label = (None if plural else "n"), "NOUN"
+            start, end = self._noun_phrase(token)
+            referent = _Referent(self._text(start, end), gender, "pl" if plural else "sg", label)
+            found.append(_Mention(start, end, token, self.sentence_of[token.i], True, referent))
+        self.mentions = sorted(found, key=lambda m: m.start)
+
+    # -- resolution ----------------------------------------------------------------
+    @staticmethod
+    def compatible(referent: _Referent, gender: Optional[str], number: str) -> bool:
+        if number == "pl":
+            if referent.number == "pl":
+                return True
+            return referent.label in THEY_LABELS
+        if referent.number != "sg":
+            return False
+        if gender == "n":
+            return referent.label in IT_LABELS or (referent.label == "NOUN" and referent.gender == "n")
+        # he / she: a person (named, or a gendered noun) of unknown or the same gender
+        if referent.label == "PERSON":
+            return referent.gender in (None, gender)
+        return referent.label == "PERSON_NOUN" and referent.gender == gender
+
+    @staticmethod
+    def coargument(pronoun, mention: _Mention) -> bool:
+        """A non-possessive pronoun and a mention that are arguments of the same
+        predicate do not corefer ("Obama praised him")."""
+        root = mention.root
+        head = pronoun.head
+        if pronoun.dep_ == "pobj":
+            head = head.head
+        return root.head.i == head.i and root.dep_ in _SUBJECT_DEPS | {"dobj", "dative", "attr"}
+
+    def antecedent(self, pronoun, gender, number, possessive) -> Optional[_Mention]:
+        """Candidates: the pronoun's own sentence, then earlier sentences, nearest
+        sentence first; within a sentence subjects first, then the others (the
+        nearest first in the pronoun's sentence, left to right in earlier ones)."""
+        sentence = self.sentence_of[pronoun.i]
+        preceding = [m for m in self.mentions if m.end <= pronoun.i]
+        by_sentence: Dict[int, List[_Mention]] = {}
+        for m in preceding:
+            by_sentence.setdefault(m.sentence, []).append(m)
+        for n in sorted(by_sentence, reverse=True):
+            group = by_sentence[n]
+            if n == sentence:
+                ordered = ([m for m in group if m.subject]
+                           + sorted((m for m in group if not m.subject), key=lambda m: -m.start))
+            else:
+                ordered = [m for m in group if m.subject] + [m for m in group if not m.subject]
+            for m in ordered:
+                if not self.compatible(m.referent, gender, number):
+                    continue
+                if n == sentence and not possessive and self.coargument(pronoun, m):
+                    continue
+                return m
+        return None
+
+    def edits(self) -> List[Tuple[int, int, str]]:
+        self.collect()
+        out: List[Tuple[int, int, str]] = []
+        for token in self.doc:
+            features = PRONOUNS.get(token.lower_)
+            if features is None or token.pos_ != "PRON" or _pleonastic(token):
+                continue
+            gender, number, possessive = features
+            possessive = possessive or token.tag_ == "PRP$"
+            found = self.antecedent(token, gender, number, possessive)
+            if found is None:
+                continue
+            referent = found.referent
+            if gender in ("m", "f") and referent.gender is None and referent.label == "PERSON":
+                referent.gender = gender  # "He" fixes Obama's gender for later "she"
+            name = _fit_case(referent.name, token.is_sent_start)
+            if possessive:
+                name = _possessive(name, referent.number == "pl")
+            out.append((token.idx, token.idx + len(token.text), name))
+            mention = _Mention(token.i, token.i + 1, token, self.sentence_of[token.i],
+                               token.dep_ in _SUBJECT_DEPS, referent)
+            self.mentions.append(mention)
+            self.mentions.sort(key=lambda m: m.start)
+        return out
+
+
+def resolve_pronouns(doc) -> str:
+    """The text of a parsed ``Doc`` with its third-person pronouns resolved by rules.
+
+    * Pronouns: he/him/his/she/her/hers/it/its/they/them/their/theirs (tagged PRON).
+    * Antecedents: PERSON entities (he/she forms; gender unknown until a title
+      "Mr."/"Mrs." or an earlier resolved pronoun fixes it), entities labelled
+      ORG/GPE/PRODUCT/FAC/LOC/WORK_OF_ART/EVENT/LAW (it/its), ORG/NORP/GPE
+      entities (they/their), subject noun phrases (singular non-person nouns for
+      it, gendered person nouns such as "the man" for he/she, plural nouns for
+      they), coordinated subjects ("Obama and Merkel" for they), and pronouns
+      already resolved (so chains follow their first antecedent).
+    * Order: the pronoun's sentence, then earlier sentences nearest first; within a
+      sentence subjects first (a simple salience rule), then other mentions. A
+      non-possessive pronoun never takes an argument of its own predicate.
+    * Names: a person is named by the longest name it has had so far ("Obama"
+      after "Barack Obama" -> "Barack Obama"), with a title written before it.
+    * Output: possessives become "X's" ("X'" for a plural in -s); capitalised at
+      sentence start, a leading determiner lowercased elsewhere.
+    * Never replaced: a pronoun with no compatible antecedent, and pleonastic
+      "it" (see :func:`_pleonastic`).
+    """
+    return _apply_edits(doc.text, _RuleResolver(doc).edits())
+
+
+# -- model backends ------------------------------------------------------------
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown coreference backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if backend in BACKEND_PACKAGES:
+        package, install = BACKEND_PACKAGES[backend]
+        if importlib.util.find_spec(package) is None:
+            error = CorefBackendNotAvailable(
+                f"the {backend!r} coreference backend needs the `{package}` package, which is not "
+                f"installed. Install it with `{install}` (its model also needs the Hugging Face Hub "
+                f"or a local copy), or use backend='rules' (offline) or 'none'.")
+            error.name = package
+            raise error
+
+
+def _load_maverick(name: str, device: str):
+    from maverick import Maverick
+
+    return Maverick(hf_name_or_path=name, device=device)
+
+
+def _load_fastcoref(name: str, device: str, nlp):
+    from fastcoref import FCoref
+
+    # fastcoref only tokenizes with spaCy; give it ours so it never downloads en_core_web_sm
+    return FCoref(model_name_or_path=name, device=device, nlp=nlp, enable_progress_bar=False)
+
+
+def _model_clusters(backend: str, model, texts: Sequence[str]) -> List[List[List[Tuple[int, int]]]]:
+    """Character clusters [(start, end exclusive), ...] per text from a model backend."""
+    if backend == "maverick":
+        out = []
+        for text in texts:
+            prediction = model.predict(text)
+            clusters = prediction.get("clusters_char_offsets") or []
+            # Maverick's character offsets are inclusive of the last character
+            out.append([[(int(s), int(e) + 1) for s, e in cluster] for cluster in clusters])
+        return out
+    predictions = model.predict(texts=list(texts))
+    return [[[(int(s), int(e)) for s, e in cluster] for cluster in p.get_clusters(as_strings=False)]
+            for p in predictions]
+
+
+def _is_pronoun(text: str) -> bool:
+    return text.strip().lower() in PRONOUNS or text.strip().lower() in {
+        "i", "me", "my", "we", "us", "our", "you", "your", "this", "that", "these", "those",
+        "who", "whom", "which", "himself", "herself", "itself", "themselves"}
+
+
+def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[Tuple[int, int]]], doc=None) -> str:
+    """Replace each cluster's third-person pronoun mentions with the cluster's first
+    non-pronoun mention (possessive "X's"; capitalised at sentence start). ``doc``,
+    the parse of ``text``, tells possessive "her" (``PRP$``) from object "her"."""
+    tags: Dict[int, object] = {}
+    if doc is not None:
+        tags = {t.idx: t for t in doc}
+    edits = []
+    for cluster in clusters:
+        mentions = sorted((int(s), int(e)) for s, e in cluster)
+        names = [(s, e) for s, e in mentions if not _is_pronoun(text[s:e])]
+        if not names:
+            continue
+        s0, e0 = names[0]
+        name = text[s0:e0].strip()
+        plural = False
+        for s, e in mentions:
+            word = text[s:e].strip()
+            features = PRONOUNS.get(word.lower())
+            if features is None or s < e0:
+                continue
+            plural = features[1] == "pl"
+            token = tags.get(s)
+            if token is not None and _pleonastic(token):
+                continue
+            possessive = features[2] or (token is not None and token.tag_ == "PRP$")
+            sentence_start = token.is_sent_start if token is not None else (
+                s == 0 or text[:s].rstrip()[-1:] in ".!?")
+            replacement = _fit_case(name, sentence_start)
+            if possessive:
+                replacement = _possessive(replacement, plural)
+            edits.append((s, s + len(word), replacement))
+    return _apply_edits(text, edits)
+
+
+# -- entry point ---------------------------------------------------------------
+
+_CACHE: "OrderedDict[tuple, str]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+CACHE_SIZE = 8192
+
+
+def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: Optional[str] = None,
+                        device: Optional[str] = None, spacy_model: Optional[str] = None) -> List[str]:
+    """Each text with its third-person pronouns replaced by their antecedents.
+
+    ``backend``: ``"none"``, ``"rules"`` (offline), ``"maverick"`` or ``"fastcoref"``
+    (see the module docstring). ``model`` names a model backend's checkpoint
+    (Maverick: explicit > env ``HALLUSCOPE_COREF_MODEL`` > the paper's
+    ``sapienzanlp/maverick-mes-ontonotes``; fastcoref: explicit >
+    ``biu-nlp/f-coref``); ``device`` defaults to the current CUDA device or CPU;
+    ``spacy_model`` is the parse used by the rules and to tag possessives.
+    Unknown backends raise ``ValueError``; a model backend whose package is missing
+    raises :class:`CorefBackendNotAvailable` (even for an empty ``texts``, so a
+    pipeline can fail early).
+    """
+    _check_backend(backend)
+    if isinstance(texts, str):
+        raise TypeError("resolve_coreference() takes a sequence of texts, not one string")
+    texts = list(texts)
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"texts[{i}] must be a string, got {type(text).__name__}")
+    if backend == "none" or not texts:
+        return texts
+
+    from ..parsing import get_parse_cache
+
+    if backend == "rules":
+        name = "rules"
+    elif backend == "maverick":
+        name = resolve(COREF, model)
+    else:
+        name = model or FASTCOREF_DEFAULT
+    key_of = {t: (backend, name, spacy_model, t) for t in texts}
+    with _CACHE_LOCK:
+        done = {t: _CACHE[k] for t, k in key_of.items() if k in _CACHE}
+    missing = [t for t in dict.fromkeys(texts) if t not in done]
+    if missing:
+        parsed = get_parse_cache(spacy_model).get_many(missing)
+        if backend == "rules":
+            resolved = [resolve_pronouns(p.doc) for p in parsed]
+        else:
+            device = device or default_device()
+            if backend == "maverick":
+                loader = _load_maverick
+            else:  # the registry lock is held while loading: fetch spaCy first
+                nlp = get_parse_cache(spacy_model).nlp
+                loader = lambda model_name, dev: _load_fastcoref(model_name, dev, nlp)  # noqa: E731
+            engine = REGISTRY.get(COREF, f"{backend}:{name}", device,
+                                  lambda _key, dev: loader(name, dev))
+            clusters = _model_clusters(backend, engine, missing)
+            resolved = [replace_cluster_pronouns(t, c, p.doc) for t, c, p in zip(missing, clusters, parsed)]
+        with _CACHE_LOCK:
+            for text, out in zip(missing, resolved):
+                done[text] = out
+                _CACHE[key_of[text]] = out
+                _CACHE.move_to_end(key_of[text])
+            while len(_CACHE) > CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return [done[t] for t in texts]

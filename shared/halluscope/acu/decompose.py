@@ -1,0 +1,564 @@
+"""Decomposers: text -> atomic content units (ACUs), cached per text.
+
+Seed 000 (DL-ACU/SD-ACU) decomposes every summary sentence and, for SD-ACU, only
+the top-k document sentences of each summary ACU, "each sentence at most once";
+seed 002 (FIZZ) decomposes the summary into short atomic facts. Two decomposers
+share one protocol (:class:`Decomposer`):
+
+* :class:`Seq2SeqDecomposer`: any Hugging Face seq2seq model; the default is the
+  claim extractor of FENICE, ``Babelscape/t5-base-summarization-claim-extractor``
+  (the T5-base decomposer named in seed 000 §2.2). Its output is one string of
+  claims, each a sentence; :func:`split_claims` cuts it into units.
+* :class:`RuleDecomposer`: an offline proposition splitter over the spaCy
+  dependency parse (see its docstring for the rules), so the metric runs where no
+  seq2seq model is available. It is a stand-in, not the papers' decomposer.
+
+Caching: every decomposer configuration (kind, model, generation settings) has
+one process-wide bounded LRU of text -> units, shared by all instances with that
+configuration, so a document sentence is decomposed at most once per process.
+``calls`` counts the texts an instance actually decomposed (cache misses), the
+"LM calls" of seed 000's cost claim.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from typing import Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Tuple, runtime_checkable
+
+from ..registry import DECOMPOSER, REGISTRY, default_device, resolve
+
+DEFAULT_CACHE_SIZE = 16384
+
+
+@runtime_checkable
+class Decomposer(Protocol):
+    """What the ACU pipeline needs from a decomposer."""
+
+    name: str
+    calls: int  # texts actually decomposed (cache hits not counted)
+
+    def decompose(self, texts: Sequence[str]) -> List[List[str]]:
+        """One list of ACU strings per text: deduplicated, in text order."""
+        ...
+
+
+# -- cache ---------------------------------------------------------------------
+
+class _LRU:
+    """A bounded, thread-safe text -> units map (least recently used evicted)."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._data: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def get(self, text: str) -> Optional[Tuple[str, ...]]:
+        units = self._data.get(text)
+        if units is not None:
+            self._data.move_to_end(text)
+        return units
+
+    def put(self, text: str, units: Sequence[str]) -> None:
+        self._data[text] = tuple(units)
+        self._data.move_to_end(text)
+        while len(self._data) > self.maxsize:
+            self._data.popitem(last=False)
+
+
+_CACHES: Dict[tuple, _LRU] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def _cache_for(key: tuple, maxsize: int) -> _LRU:
+    with _CACHES_LOCK:
+        cache = _CACHES.get(key)
+        if cache is None:
+            cache = _CACHES[key] = _LRU(maxsize)
+        return cache
+
+
+def clear_decomposer_caches() -> None:
+    """Forget every cached decomposition (tests, or to free memory)."""
+    with _CACHES_LOCK:
+        _CACHES.clear()
+
+
+class _CachedDecomposer:
+    """Shared caching: subclasses implement ``_decompose_uncached``."""
+
+    name: str = "decomposer"
+
+    def __init__(self, cache_key: tuple, cache_size: int) -> None:
+        self.calls = 0
+        self._cache = _cache_for(cache_key, cache_size)
+
+    def decompose(self, texts: Sequence[str]) -> List[List[str]]:
+        """Units of each text; each distinct uncached text is decomposed once, in one batch."""
+        if isinstance(texts, str):
+            raise TypeError("decompose() takes a sequence of texts, not one string")
+        texts = list(texts)
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"texts[{i}] must be a string, got {type(text).__name__}")
+        with self._cache.lock:
+            found = {t: self._cache.get(t) for t in dict.fromkeys(texts)}
+        missing = [t for t, units in found.items() if units is None]
+        if missing:
+            produced = self._decompose_uncached(missing)
+            with self._cache.lock:
+                for text, units in zip(missing, produced):
+                    found[text] = tuple(dedupe_units(units))
+                    self._cache.put(text, found[text])
+            self.calls += len(missing)
+        return [list(found[t]) for t in texts]
+
+    def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _unit_key(unit: str) -> str:
+    return re.sub(r"\s+", " ", unit.strip().rstrip(".!?;:,").strip()).casefold()
+
+
+def dedupe_units(units: Iterable[str]) -> List[str]:
+    """Stripped, non-empty units, first of each kept; two units are the same when
+    they differ only in case, spacing or final punctuation."""
+    seen = set()
+    out = []
+    for unit in units:
+        unit = re.sub(r"\s+", " ", unit).strip()
+        key = _unit_key(unit)
+        if not key or key in seen:
+            continue
+        seen.add(key)
+        out.append(unit)
+    return out
+
+
+# -- seq2seq -------------------------------------------------------------------
+
+#: Abbreviations after which a period does not end a claim.
+ABBREVIATIONS: FrozenSet[str] = frozenset({
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "gen", "col", "lt", "sgt",
+    "capt", "gov", "sen", "rep", "rev", "hon", "pres", "inc", "ltd", "co", "corp", "dept",
+    "univ", "no", "vs", "etc", "approx", "est", "fig", "jan", "feb", "mar", "apr", "jun",
+    "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.g", "i.e",
+    "a.m", "p.m",
+})
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,2}[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def split_claims(output: str) -> List[str]:
+    """Claims in one generated string (the claim extractor emits sentences, on one
+    line or several, sometimes joined by ``"; "``): split on newlines, semicolons
+    and sentence ends (not after an abbreviation or an initial like "J."); strip
+    bullets and numbering; drop empties; dedupe (:func:`dedupe_units`)."""
+    pieces: List[str] = []
+    for line in re.split(r"[\r\n]+", output):
+        line = _BULLET.sub("", line)
+        for part in re.split(r";\s+", line):
+            start = 0
+            for match in _SENTENCE_END.finditer(part):
+                before = part[start:match.start()].rstrip("\"')]")
+                last_word = before.split()[-1] if before.split() else ""
+                stem = last_word.rstrip(".!?").lower()
+                if last_word.endswith(".") and (stem in ABBREVIATIONS or re.fullmatch(r"[a-z]", stem)):
+                    continue
+                pieces.append(part[start:match.start()])
+                start = match.start()
+            pieces.append(part[start:])
+    claims = []
+    for piece in pieces:
+        piece = _BULLET.sub("", piece.strip()).strip()
+        if piece:
+            claims.append(piece)
+    return dedupe_units(claims)
+
+
+_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def _dtype_name(dtype) -> str:
+    name = str(dtype).replace("torch.", "")
+    if name not in _DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(_DTYPES)}; got {dtype!r}")
+    return name
+
+
+def _load_seq2seq(name: str, device: str, dtype: str):
+    """(tokenizer, model) for a seq2seq checkpoint, never with remote code."""
+    import torch
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(name, trust_remote_code=False)
+    model = AutoModelForSeq2SeqLM.from_pretrained(name, trust_remote_code=False)
+    model.to(device=device, dtype=getattr(torch, dtype))
+    model.eval()
+    return tokenizer, model
+
+
+class Seq2SeqDecomposer(_CachedDecomposer):
+    """ACUs from a Hugging Face seq2seq model (seed 000 §2.2: T5-base, FENICE's
+    claim extractor ``Babelscape/t5-base-summarization-claim-extractor``).
+
+    Model resolution: ``model`` > env ``HALLUSCOPE_DECOMPOSER_MODEL`` > the hub
+    name; loaded once per (model, device, dtype) by the process registry. Inputs
+    are truncated to ``max_input_tokens``; uncached texts are sorted by length
+    and generated in batches of ``batch_size`` under ``torch.inference_mode``
+    (greedy when ``num_beams=1``); each output is split by :func:`split_claims`.
+    """
+
+    def __init__(self, model: Optional[str] = None, *, device: Optional[str] = None,
+                 dtype="float32", batch_size: int = 16, max_new_tokens: int = 256,
+                 num_beams: int = 1, max_input_tokens: int = 512,
+                 cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        if batch_size < 1 or max_new_tokens < 1 or num_beams < 1 or max_input_tokens < 1:
+            raise ValueError("batch_size, max_new_tokens, num_beams and max_input_tokens must be >= 1")
+        self.model_name = resolve(DECOMPOSER, model)
+        self.device = device or default_device()
+        self.dtype = _dtype_name(dtype)
+        self.batch_size = batch_size
+        self.max_new_tokens = max_new_tokens
+        self.num_beams = num_beams
+        self.max_input_tokens = max_input_tokens
+        self.name = f"seq2seq:{self.model_name}"
+        super().__init__(("seq2seq", self.model_name, self.dtype, max_new_tokens, num_beams,
+                          max_input_tokens), cache_size)
+        self._loaded = None
+
+    def __repr__(self) -> str:
+        return (f"Seq2SeqDecomposer({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "
+                f"batch_size={self.batch_size}, max_new_tokens={self.max_new_tokens}, "
+                f"num_beams={self.num_beams})")
+
+    def load(self):
+        """(tokenizer, model), loaded on first use through the registry."""
+        if self._loaded is None:
+            device, dtype = self.device, self.dtype
+            self._loaded = REGISTRY.get(DECOMPOSER, self.model_name, f"{device}|{dtype}",
+                                        lambda name, _key: _load_seq2seq(name, device, dtype))
+        return self._loaded
+
+    def generate(self, texts: Sequence[str]) -> List[str]:
+        """The model's raw output string for each text (no cache, no splitting)."""
+        import torch
+
+        tokenizer, model = self.load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        outputs: List[str] = [""] * len(texts)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start:start + self.batch_size]
+            encoded = tokenizer([texts[i] for i in chunk], return_tensors="pt", padding=True,
+                                truncation=True, max_length=self.max_input_tokens)
+            encoded = {k: v.to(model.device) for k, v in encoded.items() if k in ("input_ids", "attention_mask")}
+            with torch.inference_mode():
+                generated = model.generate(**encoded, max_new_tokens=self.max_new_tokens,
+                                           num_beams=self.num_beams, do_sample=False)
+            for i, out in zip(chunk, tokenizer.batch_decode(generated, skip_special_tokens=True)):
+                outputs[i] = out
+        return outputs
+
+    def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:
+        return [split_claims(output) for output in self.generate(texts)]
+
+
+# -- rules ---------------------------------------------------------------------
+
+#: Governors whose ``ccomp`` clause is also a unit of its own ("Monitors stated
+#: that rebels shot at bystanders" -> "Rebels shot at bystanders", seed 000 §1).
+#: Reporting and factive verbs only: "denied that ..." or "hoped that ..." do not
+#: assert their clause.
+ASSERTING_GOVERNORS: FrozenSet[str] = frozenset({
+    "say", "tell", "report", "state", "announce", "add", "explain", "note", "confirm",
+    "reveal", "disclose", "acknowledge", "admit", "show", "find", "learn", "realize",
+    "realise", "discover", "know", "notice", "prove", "demonstrate", "write", "testify",
+    "declare", "told", "said",
+})
+
+#: Subordinators whose clause is not asserted ("If it rains, ...").
+NON_ASSERTIVE_MARKS: FrozenSet[str] = frozenset({"if", "unless", "whether", "lest", "once"})
+
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
+_SPLIT_DEPS = frozenset({"relcl", "conj", "advcl", "parataxis"})
+_NOMINAL_POS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
+_RELATIVE_WORDS = frozenset({"who", "whom", "which", "that", "whose"})
+
+
+def _is_predicate(token) -> bool:
+    return token.pos_ == "VERB" or (token.pos_ == "AUX" and token.dep_ not in ("aux", "auxpass"))
+
+
+def _has_subject(token) -> bool:
+    return any(c.dep_ in _SUBJECT_DEPS for c in token.children)
+
+
+def _mark(token) -> str:
+    return " ".join(c.lower_ for c in token.children if c.dep_ == "mark")
+
+
+def _negated(token) -> bool:
+    return any(c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never") for c in token.children)
+
+
+def _relative_pronoun(clause) -> Optional[Tuple[object, str]]:
+    """(relative word, role) of a relative clause: subject, object or ``whose``."""
+    for c in clause.children:
+        if c.lower_ in _RELATIVE_WORDS and c.tag_ in ("WDT", "WP") and c.dep_ in ("nsubj", "nsubjpass", "dobj"):
+            return c, c.dep_
+        if c.dep_ in ("nsubj", "nsubjpass", "dobj"):
+            for g in c.children:
+                if g.dep_ == "poss" and g.tag_ == "WP$":
+                    return g, "poss"
+    return None
+
+
+class _Piece:
+    __slots__ = ("key", "text", "index")
+
+    def __init__(self, key: float, text: str, index: Optional[int]) -> None:
+        self.key = key
+        self.text = text
+        self.index = index
+
+
+class _SentenceSplitter:
+    """Units of one sentence (a spaCy ``Span``), see :class:`RuleDecomposer`."""
+
+    def __init__(self, sent) -> None:
+        self.sent = sent
+        self.doc = sent.doc
+        self._stands: Dict[int, bool] = {}
+
+    # -- which clauses are units ----------------------------------------------
+    def stands(self, token, depth: int = 0) -> bool:
+        """Whether a predicate is asserted as a unit of its own (and so split off)."""
+        cached = self._stands.get(token.i)
+        if cached is None:
+            cached = self._stands[token.i] = self._stands_uncached(token, depth)
+        return cached
+
+    def _stands_uncached(self, p, depth: int) -> bool:
+        if not _is_predicate(p) or depth > 30:
+            return False
+        dep, head = p.dep_, p.head
+        if dep == "ROOT":
+            return True
+        if dep == "relcl":
+            return head.pos_ in _NOMINAL_POS and _relative_pronoun(p) is not None
+        if dep == "conj":
+            return _is_predicate(head) and self.stands(head, depth + 1)
+        if dep in ("advcl", "parataxis"):
+            return (_has_subject(p) and _mark(p) not in NON_ASSERTIVE_MARKS
+                    and _is_predicate(head) and self.stands(head, depth + 1))
+        if dep == "ccomp":
+            return (_has_subject(p) and _mark(p) not in NON_ASSERTIVE_MARKS
+                    and head.lemma_.lower() in ASSERTING_GOVERNORS and not _negated(head)
+                    and self.stands(head, depth + 1))
+        return False
+
+    def split_off(self, child) -> bool:
+        """Children left out of the phrase that contains them: appositions (their
+        own "X is Y" unit) and standing relative/conjoined/adverbial clauses."""
+        dep = child.dep_
+        if dep == "appos":
+            return True
+        if dep in _SPLIT_DEPS:
+            return self.stands(child)
+        if dep in ("cc", "preconj"):
+            return any(s.dep_ == "conj" and self.split_off(s) for s in child.head.children)
+        return False
+
+    # -- collecting and rendering ------------------------------------------------
+    def collect(self, token, out: set) -> set:
+        """``token`` and its subtree, without split-off children."""
+        stack = [token]
+        while stack:
+            t = stack.pop()
+            out.add(t.i)
+            stack.extend(c for c in t.children if not self.split_off(c))
+        return out
+
+    def token_text(self, token) -> str:
+        text = token.text
+        if (token.is_sent_start and token.pos_ != "PROPN" and not token.ent_type_
+                and text[:1].isupper() and text[1:].islower() and text != "I"):
+            text = text[0].lower() + text[1:]
+        return text
+
+    def pieces(self, indices: Iterable[int]) -> List[_Piece]:
+        """Token pieces, punctuation kept only between two kept tokens."""
+        chosen = set(indices)
+        out = []
+        for i in sorted(chosen):
+            token = self.doc[i]
+            if token.is_punct and not (i - 1 in chosen and i + 1 in chosen):
+                continue
+            out.append(_Piece(float(i), self.token_text(token), i))
+        return out
+
+    def render(self, pieces: List[_Piece]) -> str:
+        pieces = sorted(pieces, key=lambda p: p.key)
+        text = ""
+        previous = None
+        for piece in pieces:
+            glued = (previous is not None and previous.index is not None and piece.index is not None
+                     and piece.index == previous.index + 1 and not self.doc[previous.index].whitespace_)
+            text += piece.text if (glued or not text) else " " + piece.text
+            previous = piece
+        return text.strip()
+
+    def phrase(self, token) -> str:
+        """The noun phrase of ``token`` (split-off clauses and appositions left out)."""
+        return self.render(self.pieces(self.collect(token, set())))
+
+    @staticmethod
+    def sentence(text: str) -> str:
+        text = text.strip().rstrip(",;:-").strip()
+        if not text:
+            return ""
+        text = text[0].upper() + text[1:]
+        return text if text[-1] in ".!?" else text + "."
+
+    # -- units -------------------------------------------------------------------
+    def subject_pieces(self, predicate, key: float) -> List[_Piece]:
+        """The subject of a conjoined predicate that lacks one, from its head."""
+        head = predicate.head
+        depth = 0
+        while head.dep_ == "conj" and not _has_subject(head) and head.head.i != head.i and depth < 30:
+            head, depth = head.head, depth + 1
+        for c in head.children:
+            if c.dep_ in _SUBJECT_DEPS:
+                if head.dep_ == "relcl":
+                    rel = _relative_pronoun(head)
+                    if rel is not None and rel[0].i == c.i:
+                        return [_Piece(key, self.phrase(head.head), None)]
+                return [_Piece(key, self.phrase(c), None)]
+        return []
+
+    @staticmethod
+    def shared_auxiliaries(p) -> list:
+        """Auxiliaries (and negation) a conjoined verb without its own shares with
+        its head, when both have the same form ("will open a store and hire
+        workers" -> "will hire"; "was arrested and charged" -> "was charged"; not
+        "did not sing but danced"). Negation is not shared across "but"/"yet"."""
+        if any(c.dep_ in ("aux", "auxpass") for c in p.children):
+            return []
+        source = p.head
+        depth = 0
+        while (source.dep_ == "conj" and source.head.i != source.i and depth < 30
+               and not any(c.dep_ in ("aux", "auxpass") for c in source.children)):
+            source, depth = source.head, depth + 1
+        if p.tag_ != source.tag_ or p.tag_ not in ("VB", "VBN", "VBG"):
+            return []
+        contrast = any(c.dep_ == "cc" and c.lower_ in ("but", "yet") and c.i < p.i
+                       for c in p.head.children)
+        return [c for c in source.children
+                if c.dep_ in ("aux", "auxpass") or (c.dep_ == "neg" and not contrast)]
+
+    def predicate_unit(self, p) -> str:
+        indices = {p.i}
+        for c in p.children:
+            if self.split_off(c):
+                continue
+            if c.dep_ in ("cc", "preconj") and not any(s.dep_ == "conj" and s.i > c.i for s in p.children):
+                continue  # a leading "And he left" -> "he left"
+            if c.dep_ == "mark" and p.dep_ in ("advcl", "ccomp", "parataxis"):
+                continue  # "that rebels shot" -> "rebels shot"
+            self.collect(c, indices)
+        extra: List[_Piece] = []
+        if p.dep_ == "relcl":
+            word, role = _relative_pronoun(p)
+            indices.discard(word.i)
+            antecedent = self.phrase(p.head)
+            if role == "poss":
+                extra.append(_Piece(word.i, antecedent + "'s", None))
+            elif role == "dobj":
+                extra.append(_Piece(p.i + 0.5, antecedent, None))
+            else:
+                extra.append(_Piece(word.i, antecedent, None))
+        elif p.dep_ == "conj" and not _has_subject(p):
+            first = min(indices)
+            extra.extend(self.subject_pieces(p, first - 0.5))
+            for n, c in enumerate(self.shared_auxiliaries(p)):
+                extra.append(_Piece(first - 0.4 + 0.01 * n, c.text, None))
+        return self.sentence(self.render(self.pieces(indices) + extra))
+
+    def apposition_unit(self, appos) -> str:
+        head = appos.head
+        plural = head.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in head.children)
+        return self.sentence(f"{self.phrase(head)} {'are' if plural else 'is'} {self.phrase(appos)}")
+
+    def units(self) -> List[str]:
+        anchored: List[Tuple[int, str]] = []
+        for token in self.sent:
+            if token.dep_ == "appos":
+                anchored.append((token.i, self.apposition_unit(token)))
+            elif _is_predicate(token) and self.stands(token):
+                anchored.append((token.i, self.predicate_unit(token)))
+        units = [u for _, u in sorted(anchored, key=lambda pair: pair[0]) if u]
+        if not units:
+            whole = self.sent.text.strip()
+            return [whole] if whole else []
+        return units
+
+
+def split_propositions(doc) -> List[str]:
+    """Rule-based units of a parsed ``Doc``, sentence by sentence (see :class:`RuleDecomposer`)."""
+    out: List[str] = []
+    for sent in doc.sents:
+        out.extend(_SentenceSplitter(sent).units())
+    return dedupe_units(out)
+
+
+class RuleDecomposer(_CachedDecomposer):
+    """Offline proposition splitter on the dependency parse (shared parse cache).
+
+    One unit per asserted predicate (a ``VERB``, or a copula heading its clause)
+    with its core arguments and modifiers: subject, objects, complements,
+    negation, auxiliaries, particles, prepositional/temporal modifiers, ``xcomp``
+    ("wants to buy the startup" stays one unit) and ``ccomp`` clauses, each
+    rendered from the original tokens in order as a short sentence. Units of
+    their own, split off from the clause holding them:
+
+    * relative clauses with a relative pronoun, the head noun replacing it ("The
+      man who won the lottery bought a car" -> "The man won the lottery.", "The
+      man bought a car."; "whose car" -> "the man's car"; an object "that" goes
+      after the verb). Without a relative pronoun the clause stays in its noun;
+    * appositions -> "X is Y" ("are" for a plural X);
+    * conjoined predicates, the shared subject copied, and the shared auxiliaries
+      and negation when the verb is non-finite ("will open a store and hire
+      workers" -> "... will hire workers");
+    * adverbial clauses with their own subject, unless the subordinator is
+      non-assertive (if, unless, whether, lest, once), the subordinator dropped:
+      the discourse link itself is DL-ACU's job (seed 000 §3.1);
+    * the ``ccomp`` of a non-negated reporting/factive verb
+      (:data:`ASSERTING_GOVERNORS`), which also stays inside its governor's unit,
+      so the attribution is kept and the bare claim is available for ACU-to-ACU
+      alignment (seed 000 §3.2: "rebel groups shot at bystanders").
+
+    Coordinated subjects and objects stay together ("He bought a car and a
+    house."): splitting them breaks collective predicates ("A and B merged") and
+    NLI handles the coordination. A sentence with no predicate yields itself.
+    """
+
+    def __init__(self, spacy_model: Optional[str] = None, *, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        from ..registry import SPACY
+
+        self.spacy_model = resolve(SPACY, spacy_model)
+        self.name = "rules"
+        super().__init__(("rules", self.spacy_model), cache_size)
+
+    def __repr__(self) -> str:
+        return f"RuleDecomposer({self.spacy_model!r})"
+
+    def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:
+        from ..parsing import get_parse_cache
+
+        parsed = get_parse_cache(self.spacy_model).get_many(texts)
+        return [split_propositions(p.doc) for p in parsed]
