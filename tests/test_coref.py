@@ -17,8 +17,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import pytest
 
 from halluscope.acu import coref
-from halluscope.acu.coref import (BACKENDS, CorefBackendNotAvailable, replace_cluster_pronouns,
-                                  resolve_coreference)
+from halluscope.acu.coref import (BACKENDS, WINDOW, CorefBackendNotAvailable, replace_cluster_pronouns,
+                                  resolve_coreference, resolve_in_context)
 from halluscope.parsing import get_parse_cache
 from halluscope.registry import ModelNotAvailableError
 
@@ -71,6 +71,22 @@ def test_gendered_common_noun_antecedent():
         "The man who won the lottery bought a car. The man paid cash."
 
 
+def test_person_nouns_take_he_or_she():
+    assert rules("The president said he would resign.") == "The president said the president would resign."
+    assert rules("The suspect was arrested after she fled.") == \
+        "The suspect was arrested after the suspect fled."
+
+
+def test_antecedents_are_searched_in_a_window_of_earlier_sentences():
+    # the antecedent WINDOW sentences back is found, one more sentence back it is not
+    filler = " ".join(["Prices rose."] * (WINDOW - 1))
+    assert rules(f"Apple lost the case. {filler} It will appeal.") == \
+        f"Apple lost the case. {filler} Apple will appeal."
+    too_far = " ".join(["Prices rose."] * WINDOW)
+    assert rules(f"Apple lost the case. {too_far} It will appeal.") == \
+        f"Apple lost the case. {too_far} It will appeal."
+
+
 def test_no_compatible_antecedent_leaves_the_pronoun():
     assert rules("He left early.") == "He left early."
     # "report" is singular: no antecedent for "they"
@@ -105,6 +121,17 @@ def test_none_backend_and_batches():
                                           "Apple released a phone. Apple said that sales rose.",
                                           "He left early."]
     assert resolve_coreference([]) == []
+
+
+def test_resolution_in_context_rewrites_only_the_text():
+    units = ["He praised her leadership.", "They met in Berlin.", "It grew.", "He praised her leadership."]
+    contexts = ["Barack Obama met Angela Merkel.", "Obama and Merkel talked.", "", "The talks ended."]
+    assert resolve_in_context(units, contexts) == [
+        "Barack Obama praised Angela Merkel's leadership.", "Obama and Merkel met in Berlin.",
+        "It grew.", "He praised her leadership."]
+    assert resolve_in_context(units, contexts, backend="none") == units
+    with pytest.raises(ValueError, match="2 texts but 1 contexts"):
+        resolve_in_context(units[:2], contexts[:1])
 
 
 def test_bad_arguments():

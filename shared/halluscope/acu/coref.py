@@ -25,6 +25,7 @@ other mentions are left as written. Results are cached per (backend, model, text
 """
 from __future__ import annotations
 
+import bisect
 import importlib.util
 import threading
 from collections import OrderedDict
@@ -103,6 +104,9 @@ RAISING_VERBS: FrozenSet[str] = frozenset({
     "be", "seem", "appear", "happen", "turn", "remain", "become", "matter", "look", "sound",
 })
 
+#: Earlier sentences searched for an antecedent (besides the pronoun's own).
+WINDOW = 3
+
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _CLAUSE_DEPS = frozenset({"ccomp", "xcomp", "csubj", "csubjpass"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those"})
@@ -115,6 +119,9 @@ class CorefBackendNotAvailable(ModelNotAvailableError, ImportError):
 # -- shared helpers ------------------------------------------------------------
 
 def _capitalize(text: str) -> str:
+    """First letter upper-cased, except in words like "iPhone"."""
+    if text[1:2].isupper():
+        return text
     return text[:1].upper() + text[1:]
 
 
@@ -201,13 +208,14 @@ def _pleonastic(token) -> bool:
 class _RuleResolver:
     """Resolves the pronouns of one parsed ``Doc``; see :func:`resolve_pronouns`."""
 
-    def __init__(self, doc) -> None:
+    def __init__(self, doc, window: int = WINDOW) -> None:
         self.doc = doc
+        self.window = window
         self.sentence_of: Dict[int, int] = {}
         for n, sent in enumerate(doc.sents):
             for token in sent:
                 self.sentence_of[token.i] = n
-        self.mentions: List[_Mention] = []
+        self.by_sentence: Dict[int, List[_Mention]] = {}  # mentions per sentence, in text order
         self.referents: List[_Referent] = []
 
     # -- candidate mentions ------------------------------------------------------
@@ -261,9 +269,6 @@ class _RuleResolver:
 
     def collect(self) -> None:
         """Entities, subject noun phrases and coordinated subjects, in text order."""
-        entity_at: Dict[int, object] = {}
-        for ent in self.doc.ents:
-            entity_at[ent.root.i] = ent
         found: List[_Mention] = []
         in_entity = {t.i for ent in self.doc.ents for t in ent}
         for ent in self.doc.ents:
@@ -299,7 +304,8 @@ class _RuleResolver:
             start, end = self._noun_phrase(token)
             referent = _Referent(self._text(start, end), gender, "pl" if plural else "sg", label)
             found.append(_Mention(start, end, token, self.sentence_of[token.i], True, referent))
-        self.mentions = sorted(found, key=lambda m: m.start)
+        for mention in sorted(found, key=lambda m: m.start):
+            self.by_sentence.setdefault(mention.sentence, []).append(mention)
 
     # -- resolution ----------------------------------------------------------------
     @staticmethod
@@ -313,9 +319,7 @@ class _RuleResolver:
         if gender == "n":
             return referent.label in IT_LABELS or (referent.label == "NOUN" and referent.gender == "n")
         # he / she: a person (named, or a gendered noun) of unknown or the same gender
-        if referent.label == "PERSON":
-            return referent.gender in (None, gender)
-        return referent.label == "PERSON_NOUN" and referent.gender == gender
+        return referent.label in ("PERSON", "PERSON_NOUN") and referent.gender in (None, gender)
 
     @staticmethod
     def coargument(pronoun, mention: _Mention) -> bool:
@@ -328,16 +332,12 @@ class _RuleResolver:
         return root.head.i == head.i and root.dep_ in _SUBJECT_DEPS | {"dobj", "dative", "attr"}
 
     def antecedent(self, pronoun, gender, number, possessive) -> Optional[_Mention]:
-        """Candidates: the pronoun's own sentence, then earlier sentences, nearest
-        sentence first; within a sentence subjects first, then the others (the
-        nearest first in the pronoun's sentence, left to right in earlier ones)."""
+        """Candidates: the pronoun's own sentence, then up to ``window`` earlier
+        sentences, nearest first; within a sentence subjects first, then the others
+        (the nearest first in the pronoun's sentence, left to right in earlier ones)."""
         sentence = self.sentence_of[pronoun.i]
-        preceding = [m for m in self.mentions if m.end <= pronoun.i]
-        by_sentence: Dict[int, List[_Mention]] = {}
-        for m in preceding:
-            by_sentence.setdefault(m.sentence, []).append(m)
-        for n in sorted(by_sentence, reverse=True):
-            group = by_sentence[n]
+        for n in range(sentence, max(-1, sentence - self.window - 1), -1):
+            group = [m for m in self.by_sentence.get(n, ()) if m.end <= pronoun.i]
             if n == sentence:
                 ordered = ([m for m in group if m.subject]
                            + sorted((m for m in group if not m.subject), key=lambda m: -m.start))
@@ -364,17 +364,22 @@ class _RuleResolver:
             if found is None:
                 continue
             referent = found.referent
-            if gender in ("m", "f") and referent.gender is None and referent.label == "PERSON":
-                referent.gender = gender  # "He" fixes Obama's gender for later "she"
+            if gender in ("m", "f") and referent.gender is None:
+                referent.gender = gender  # "He" fixes Obama's gender for a later "she"
             name = _fit_case(referent.name, token.is_sent_start)
             if possessive:
                 name = _possessive(name, referent.number == "pl")
             out.append((token.idx, token.idx + len(token.text), name))
             mention = _Mention(token.i, token.i + 1, token, self.sentence_of[token.i],
                                token.dep_ in _SUBJECT_DEPS, referent)
-            self.mentions.append(mention)
-            self.mentions.sort(key=lambda m: m.start)
+            group = self.by_sentence.setdefault(mention.sentence, [])
+            group.insert(bisect.bisect([m.start for m in group], mention.start), mention)
         return out
+
+
+def pronoun_edits(doc) -> List[Tuple[int, int, str]]:
+    """(start, end, replacement) character edits of :func:`resolve_pronouns`."""
+    return _RuleResolver(doc).edits()
 
 
 def resolve_pronouns(doc) -> str:
@@ -388,9 +393,11 @@ def resolve_pronouns(doc) -> str:
       it, gendered person nouns such as "the man" for he/she, plural nouns for
       they), coordinated subjects ("Obama and Merkel" for they), and pronouns
       already resolved (so chains follow their first antecedent).
-    * Order: the pronoun's sentence, then earlier sentences nearest first; within a
-      sentence subjects first (a simple salience rule), then other mentions. A
-      non-possessive pronoun never takes an argument of its own predicate.
+    * Order: the pronoun's sentence, then the :data:`WINDOW` (3) earlier sentences,
+      nearest first; within a sentence subjects first (a simple salience rule),
+      then other mentions. A non-possessive pronoun never takes an argument of its
+      own predicate. A person noun without gender ("the suspect") takes he or
+      she, and keeps the first one it gets.
     * Names: a person is named by the longest name it has had so far ("Obama"
       after "Barack Obama" -> "Barack Obama"), with a title written before it.
     * Output: possessives become "X's" ("X'" for a plural in -s); capitalised at
@@ -398,7 +405,7 @@ def resolve_pronouns(doc) -> str:
     * Never replaced: a pronoun with no compatible antecedent, and pleonastic
       "it" (see :func:`_pleonastic`).
     """
-    return _apply_edits(doc.text, _RuleResolver(doc).edits())
+    return _apply_edits(doc.text, pronoun_edits(doc))
 
 
 # -- model backends ------------------------------------------------------------
@@ -455,6 +462,12 @@ def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[Tuple[int, i
     """Replace each cluster's third-person pronoun mentions with the cluster's first
     non-pronoun mention (possessive "X's"; capitalised at sentence start). ``doc``,
     the parse of ``text``, tells possessive "her" (``PRP$``) from object "her"."""
+    return _apply_edits(text, cluster_edits(text, clusters, doc))
+
+
+def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]],
+                  doc=None) -> List[Tuple[int, int, str]]:
+    """(start, end, replacement) character edits of :func:`replace_cluster_pronouns`."""
     tags: Dict[int, object] = {}
     if doc is not None:
         tags = {t.idx: t for t in doc}
@@ -466,27 +479,64 @@ def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[Tuple[int, i
             continue
         s0, e0 = names[0]
         name = text[s0:e0].strip()
-        plural = False
         for s, e in mentions:
             word = text[s:e].strip()
             features = PRONOUNS.get(word.lower())
             if features is None or s < e0:
                 continue
-            plural = features[1] == "pl"
-            token = tags.get(s)
+            start = s + len(text[s:e]) - len(text[s:e].lstrip())
+            token = tags.get(start)
             if token is not None and _pleonastic(token):
                 continue
             possessive = features[2] or (token is not None and token.tag_ == "PRP$")
             sentence_start = token.is_sent_start if token is not None else (
-                s == 0 or text[:s].rstrip()[-1:] in ".!?")
+                start == 0 or text[:start].rstrip()[-1:] in ".!?")
             replacement = _fit_case(name, sentence_start)
-            if possessive:
-                replacement = _possessive(replacement, plural)
-            edits.append((s, s + len(word), replacement))
-    return _apply_edits(text, edits)
+            if possessive:  # the pronoun's number stands for the cluster's
+                replacement = _possessive(replacement, features[1] == "pl")
+            edits.append((start, start + len(word), replacement))
+    return edits
 
 
 # -- entry point ---------------------------------------------------------------
+
+def _checked(texts: Sequence[str], what: str) -> List[str]:
+    if isinstance(texts, str):
+        raise TypeError(f"{what} must be a sequence of texts, not one string")
+    texts = list(texts)
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"{what}[{i}] must be a string, got {type(text).__name__}")
+    return texts
+
+
+def _model_name(backend: str, model: Optional[str]) -> str:
+    if backend == "maverick":
+        return resolve(COREF, model)
+    if backend == "fastcoref":
+        return model or FASTCOREF_DEFAULT
+    return backend
+
+
+def _edits(texts: List[str], backend: str, model: Optional[str], device: Optional[str],
+           spacy_model: Optional[str]) -> List[List[Tuple[int, int, str]]]:
+    """Pronoun edits of each (distinct) text with a backend other than "none"."""
+    from ..parsing import get_parse_cache
+
+    parsed = get_parse_cache(spacy_model).get_many(texts)
+    if backend == "rules":
+        return [pronoun_edits(p.doc) for p in parsed]
+    name = _model_name(backend, model)
+    device = device or default_device()
+    if backend == "maverick":
+        loader = _load_maverick
+    else:  # the registry lock is held while loading: fetch spaCy first
+        nlp = get_parse_cache(spacy_model).nlp
+        loader = lambda model_name, dev: _load_fastcoref(model_name, dev, nlp)  # noqa: E731
+    engine = REGISTRY.get(COREF, f"{backend}:{name}", device, lambda _key, dev: loader(name, dev))
+    clusters = _model_clusters(backend, engine, texts)
+    return [cluster_edits(t, c, p.doc) for t, c, p in zip(texts, clusters, parsed)]
+
 
 _CACHE: "OrderedDict[tuple, str]" = OrderedDict()
 _CACHE_LOCK = threading.Lock()
@@ -505,45 +555,19 @@ def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: 
     ``spacy_model`` is the parse used by the rules and to tag possessives.
     Unknown backends raise ``ValueError``; a model backend whose package is missing
     raises :class:`CorefBackendNotAvailable` (even for an empty ``texts``, so a
-    pipeline can fail early).
+    pipeline can fail early). Results are cached per (backend, model, text).
     """
     _check_backend(backend)
-    if isinstance(texts, str):
-        raise TypeError("resolve_coreference() takes a sequence of texts, not one string")
-    texts = list(texts)
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise TypeError(f"texts[{i}] must be a string, got {type(text).__name__}")
+    texts = _checked(texts, "texts")
     if backend == "none" or not texts:
         return texts
-
-    from ..parsing import get_parse_cache
-
-    if backend == "rules":
-        name = "rules"
-    elif backend == "maverick":
-        name = resolve(COREF, model)
-    else:
-        name = model or FASTCOREF_DEFAULT
-    key_of = {t: (backend, name, spacy_model, t) for t in texts}
+    key_of = {t: (backend, _model_name(backend, model), spacy_model, t) for t in texts}
     with _CACHE_LOCK:
         done = {t: _CACHE[k] for t, k in key_of.items() if k in _CACHE}
     missing = [t for t in dict.fromkeys(texts) if t not in done]
     if missing:
-        parsed = get_parse_cache(spacy_model).get_many(missing)
-        if backend == "rules":
-            resolved = [resolve_pronouns(p.doc) for p in parsed]
-        else:
-            device = device or default_device()
-            if backend == "maverick":
-                loader = _load_maverick
-            else:  # the registry lock is held while loading: fetch spaCy first
-                nlp = get_parse_cache(spacy_model).nlp
-                loader = lambda model_name, dev: _load_fastcoref(model_name, dev, nlp)  # noqa: E731
-            engine = REGISTRY.get(COREF, f"{backend}:{name}", device,
-                                  lambda _key, dev: loader(name, dev))
-            clusters = _model_clusters(backend, engine, missing)
-            resolved = [replace_cluster_pronouns(t, c, p.doc) for t, c, p in zip(missing, clusters, parsed)]
+        resolved = [_apply_edits(t, e) for t, e in zip(missing, _edits(missing, backend, model, device,
+                                                                        spacy_model))]
         with _CACHE_LOCK:
             for text, out in zip(missing, resolved):
                 done[text] = out
@@ -552,3 +576,33 @@ def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: 
             while len(_CACHE) > CACHE_SIZE:
                 _CACHE.popitem(last=False)
     return [done[t] for t in texts]
+
+
+def resolve_in_context(texts: Sequence[str], contexts: Sequence[str], backend: str = "rules", *,
+                       model: Optional[str] = None, device: Optional[str] = None,
+                       spacy_model: Optional[str] = None) -> List[str]:
+    """Each text with its pronouns resolved against antecedents in its context and
+    in itself (seed 000 Algorithm 1 line 17, ``Coref(a, context=S)``: a generated
+    DL-ACU resolved against its summary). The context is read, never rewritten:
+    the text is resolved as the paragraph after its context and only its own
+    pronouns change."""
+    _check_backend(backend)
+    texts = _checked(texts, "texts")
+    contexts = _checked(contexts, "contexts")
+    if len(texts) != len(contexts):
+        raise ValueError(f"got {len(texts)} texts but {len(contexts)} contexts")
+    if backend == "none" or not texts:
+        return texts
+    joined = {}
+    for text, context in zip(texts, contexts):
+        context = context.rstrip()
+        prefix = context + "\n\n" if context else ""
+        joined[(text, context)] = (prefix + text, len(prefix))
+    pairs = list(joined)
+    edits = _edits([joined[p][0] for p in pairs], backend, model, device, spacy_model)
+    out = {}
+    for pair, pair_edits in zip(pairs, edits):
+        offset = joined[pair][1]
+        own = [(s - offset, e - offset, r) for s, e, r in pair_edits if s >= offset]
+        out[pair] = _apply_edits(pair[0], own)
+    return [out[(t, c.rstrip())] for t, c in zip(texts, contexts)]

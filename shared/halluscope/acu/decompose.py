@@ -422,7 +422,8 @@ class _SentenceSplitter:
         text = text.strip().rstrip(",;:-").strip()
         if not text:
             return ""
-        text = text[0].upper() + text[1:]
+        if not text[1:2].isupper():  # not "iPhone" -> "IPhone"
+            text = text[0].upper() + text[1:]
         return text if text[-1] in ".!?" else text + "."
 
     # -- units -------------------------------------------------------------------
