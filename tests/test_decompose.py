@@ -171,6 +171,19 @@ CASES = {
          "Rebel groups shot at bystanders."],
     "Tim Cook is the CEO of Apple and lives in California.":
         ["Tim Cook is the CEO of Apple.", "Tim Cook lives in California."],
+    # seed 000 §5.2's SD-ACU example and seed 002's atomic-fact example
+    "Action News Jax spoke to Professor Tiri Fellows, who is deaf and teaches American Sign Language.":
+        ["Action News Jax spoke to Professor Tiri Fellows.", "Professor Tiri Fellows is deaf.",
+         "Professor Tiri Fellows teaches American Sign Language."],
+    "Emmanuel Adebayor, 27, joined Spurs from Manchester City on a season-long loan, the club announced on Friday.":
+        ["Emmanuel Adebayor is 27.",
+         "Emmanuel Adebayor joined Spurs from Manchester City on a season-long loan.",
+         "Emmanuel Adebayor joined Spurs from Manchester City on a season-long loan, the club announced on Friday."],
+    # unpaired quotation marks dropped; an "appos" not set off by punctuation is not an apposition
+    '"We are delighted," said the coach, who has led the team since 2019.':
+        ["We are delighted.", "We are delighted, said the coach.", "The coach has led the team since 2019."],
+    'He called the plan "a disaster" and resigned.':
+        ["He called the plan a disaster.", "He resigned."],
 }
 
 # kept whole: xcomp, negation and temporal modifiers, coordinated objects, a

@@ -288,6 +288,7 @@ _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
 _SPLIT_DEPS = frozenset({"relcl", "conj", "advcl", "parataxis"})
 _NOMINAL_POS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _RELATIVE_WORDS = frozenset({"who", "whom", "which", "that", "whose"})
+_APPOSITION_MARKS = frozenset({",", "(", "-", "--", "\u2013", "\u2014", ":"})
 
 
 def _is_predicate(token) -> bool:
@@ -362,12 +363,19 @@ class _SentenceSplitter:
                     and self.stands(head, depth + 1))
         return False
 
+    def set_off(self, appos) -> bool:
+        """An apposition set off by a comma, parenthesis or dash ("Tim Cook, Apple's
+        CEO,"); the sm parser also labels some object predicatives ``appos``
+        ("called the plan "a disaster"") and those are not split."""
+        start = appos.left_edge.i
+        return start > 0 and self.doc[start - 1].text in _APPOSITION_MARKS
+
     def split_off(self, child) -> bool:
         """Children left out of the phrase that contains them: appositions (their
         own "X is Y" unit) and standing relative/conjoined/adverbial clauses."""
         dep = child.dep_
         if dep == "appos":
-            return True
+            return self.set_off(child)
         if dep in _SPLIT_DEPS:
             return self.stands(child)
         if dep in ("cc", "preconj"):
@@ -392,15 +400,15 @@ class _SentenceSplitter:
         return text
 
     def pieces(self, indices: Iterable[int]) -> List[_Piece]:
-        """Token pieces, punctuation kept only between two kept tokens."""
+        """Token pieces: punctuation kept only between two kept tokens, quotation
+        marks only when they pair up."""
         chosen = set(indices)
-        out = []
-        for i in sorted(chosen):
-            token = self.doc[i]
-            if token.is_punct and not (i - 1 in chosen and i + 1 in chosen):
-                continue
-            out.append(_Piece(float(i), self.token_text(token), i))
-        return out
+        kept = [i for i in sorted(chosen)
+                if not self.doc[i].is_punct or (i - 1 in chosen and i + 1 in chosen)]
+        quotes = [i for i in kept if self.doc[i].is_quote]
+        if len(quotes) % 2:
+            kept = [i for i in kept if not self.doc[i].is_quote]
+        return [_Piece(float(i), self.token_text(self.doc[i]), i) for i in kept]
 
     def render(self, pieces: List[_Piece]) -> str:
         pieces = sorted(pieces, key=lambda p: p.key)
@@ -498,7 +506,7 @@ class _SentenceSplitter:
     def units(self) -> List[str]:
         anchored: List[Tuple[int, str]] = []
         for token in self.sent:
-            if token.dep_ == "appos":
+            if token.dep_ == "appos" and self.set_off(token):
                 anchored.append((token.i, self.apposition_unit(token)))
             elif _is_predicate(token) and self.stands(token):
                 anchored.append((token.i, self.predicate_unit(token)))
@@ -531,7 +539,8 @@ class RuleDecomposer(_CachedDecomposer):
       man who won the lottery bought a car" -> "The man won the lottery.", "The
       man bought a car."; "whose car" -> "the man's car"; an object "that" goes
       after the verb). Without a relative pronoun the clause stays in its noun;
-    * appositions -> "X is Y" ("are" for a plural X);
+    * appositions set off by a comma, parenthesis or dash -> "X is Y" ("are" for
+      a plural X);
     * conjoined predicates, the shared subject copied, and the shared auxiliaries
       and negation when the verb is non-finite ("will open a store and hire
       workers" -> "... will hire workers");
