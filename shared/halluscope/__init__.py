@@ -5,4 +5,4 @@ Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` (and late
 """
 __version__ = "0.1.0"
 
-from .api import score_chi, score_ehi, score_qhi, score_rhi  # noqa: E402,F401
+from .api import score_chi, score_dlsd_acu, score_ehi, score_qhi, score_rhi  # noqa: E402,F401

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Sequence
 
+from . import __version__
 from .pipeline import ScoringOptions, score
 
 
@@ -63,3 +64,65 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     return score(("ehi", "rhi", "qhi"), predictions, sources, references, options=options,
                  publication_dates=publication_dates, return_details=return_details, fuse=True,
                  metric_name="chi")
+
+
+def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], references=None, *,
+                   host: str = "fizz", sd_acu: bool = True, top_k: Optional[int] = 1,
+                   threshold: Optional[float] = None, aggregation: Optional[str] = None,
+                   alignment: Optional[str] = None, expansion: Optional[bool] = None,
+                   expansion_threshold: float = 0.5, mix_weight: float = 0.5, filter_acus: bool = True,
+                   coref: str = "rules", decomposer="seq2seq", decomposer_model: Optional[str] = None,
+                   nli_model: Optional[str] = None, nli_scorer=None, nli_engine=None,
+                   device: Optional[str] = None, dtype: str = "float32", batch_size: int = 32,
+                   max_length: int = 512, dl_units=None, return_details: bool = False) -> Dict[str, Any]:
+    """NLI-based atomic-fact checking with selective document units (seed 000) on a
+    FIZZ (hard min) or FENICE (soft mean) host. Reference-free: ``references`` are
+    accepted and unused. ``nli_scorer(premises, hypotheses) -> (n, 3)`` probabilities
+    [ent, neu, con] replaces the NLI model (tests, custom models); ``nli_engine`` passes a
+    ready :class:`halluscope.nli.NLIEngine` (benchmarks use a fresh one to count calls)."""
+    import math
+
+    from .acu.components import coreference_step, get_decomposer
+    from .acu.pipeline import AcuOptions, score_batch
+    from .nli import NLIEngine, get_nli_engine
+    from .validation import validate_inputs
+
+    options = AcuOptions(host=host, sd_acu=sd_acu, top_k=top_k, aggregation=aggregation, alignment=alignment,
+                         expansion=expansion, expansion_threshold=expansion_threshold, mix_weight=mix_weight,
+                         filter_acus=filter_acus, coref=coref)
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
+        raise TypeError(f"`threshold` must be a number or None, got {threshold!r}")
+    batch = validate_inputs(predictions, sources, references)
+    if nli_engine is not None:
+        engine = nli_engine
+    elif nli_scorer is not None:
+        engine = NLIEngine(scorer=nli_scorer, batch_size=batch_size)
+    else:
+        engine = get_nli_engine(nli_model, device=device, dtype=dtype, batch_size=batch_size,
+                                max_length=max_length)
+    unit_decomposer = get_decomposer(decomposer, model=decomposer_model, device=device, dtype=dtype)
+    result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
+                         options=options, coref=coreference_step(coref), dl_units=dl_units,
+                         return_details=return_details)
+    scores = result.pop("scores")
+    defined = [s for s in scores if not math.isnan(s)]
+    preset = options.resolved
+    output: Dict[str, Any] = {
+        "dlsd_acu": sum(defined) / len(defined) if defined else math.nan,
+        "dlsd_acu_scores": scores,
+    }
+    if threshold is not None:
+        output["labels"] = [None if math.isnan(s) else int(s >= threshold) for s in scores]
+    output.update(result)
+    output["signature"] = "|".join([
+        f"halluscope:{__version__}", "metric:dlsd_acu", f"host:{host}", f"align:{preset.alignment}",
+        f"agg:{preset.aggregation}" + (f"@{mix_weight:g}" if preset.aggregation == "mix" else ""),
+        f"expand:{'yes@%g' % expansion_threshold if preset.expansion else 'no'}",
+        f"sd:{'no' if not sd_acu else ('all' if top_k is None else f'top{top_k}')}",
+        f"filter:{'yes' if filter_acus else 'no'}", f"coref:{coref}",
+        f"dec:{unit_decomposer.name}", f"nli:{engine.name}", f"dtype:{dtype}", f"maxlen:{max_length}",
+        f"dl:{getattr(dl_units, '__name__', 'hook') if dl_units is not None else 'none'}",
+    ])
+    if "details" in output:
+        output["details"] = output.pop("details")
+    return output

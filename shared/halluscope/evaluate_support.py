@@ -59,6 +59,18 @@ CITATION_EHI = """\
   year      = {2023}
 }"""
 
+CITATION_DLSD = """\
+@misc{mind_the_link,
+  title = {Mind the Link: Discourse Link-Aware Hallucination Detection in Summarization},
+  note  = {author list and venue not given in the copy we implemented from}
+}
+@inproceedings{yang2024fizz,
+  title     = {FIZZ: Factual Inconsistency Detection by Zoom-in Summary and Zoom-out Document},
+  author    = {Yang, Joonho and Yoon, Seunghyun and Kim, Byeongjeong and Lee, Hwanhee},
+  booktitle = {Proceedings of EMNLP},
+  year      = {2024}
+}"""
+
 
 def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...] = MODEL_OPTIONS) -> Dict[str, Any]:
     """Separate our model options (``allowed``) from evaluate's own constructor

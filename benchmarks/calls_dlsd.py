@@ -1,0 +1,94 @@
+"""What SD-ACU saves: NLI pairs and decomposer calls vs decomposing every document sentence.
+
+On the first N examples of a SummaC-format file, runs dlsd_acu twice, each with a fresh
+NLI cache and a fresh decomposer (so no run profits from the other's caches):
+SD-ACU (top-k document sentences decomposed per summary unit) and the FENICE-style full
+decomposition (``top_k=None``: every document sentence decomposed). Prints both counts,
+their ratios (the paper claims -30% NLI calls and -83% decomposer calls), and the share of
+wall time spent outside model forward passes, for the whole pipeline and for the NLI
+engine alone.
+
+    python benchmarks/calls_dlsd.py --data ../shared/data/summac/summeval_val.jsonl -n 100 \\
+        --nli-model /path/to/nli --decomposer rules
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _common import read_jsonl, resolve_nli_model, triples  # noqa: E402
+
+from halluscope import score_dlsd_acu  # noqa: E402
+from halluscope.acu.decompose import clear_decomposer_caches  # noqa: E402
+from halluscope.nli import NLIEngine  # noqa: E402
+
+
+def fresh_decomposer(kind: str, model):
+    from halluscope.acu.decompose import RuleDecomposer, Seq2SeqDecomposer
+
+    return RuleDecomposer() if kind == "rules" else Seq2SeqDecomposer(model)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("-n", type=int, default=100)
+    parser.add_argument("--nli-model", required=True,
+                        help='hub name or folder; "tiny" builds a random tiny model (proves the harness only)')
+    parser.add_argument("--decomposer", default="rules", choices=["rules", "seq2seq"])
+    parser.add_argument("--decomposer-model")
+    parser.add_argument("--host", default="fizz", choices=["fizz", "fenice"])
+    parser.add_argument("--top-k", type=int, default=1)
+    parser.add_argument("--device")
+    parser.add_argument("--batch-size", type=int, default=32)
+    args = parser.parse_args()
+    args.nli_model = resolve_nli_model(args.nli_model)
+
+    sources, predictions, _, _ = triples(read_jsonl(args.data, args.n))
+    # warm-up: load the models and the parse cache outside the timed runs
+    score_dlsd_acu(predictions[:2], sources[:2], nli_model=args.nli_model, device=args.device,
+                   decomposer=fresh_decomposer(args.decomposer, args.decomposer_model), coref="none")
+
+    rows = {}
+    for label, top_k in (("SD-ACU", args.top_k), ("full", None)):
+        engine = NLIEngine(args.nli_model, device=args.device, batch_size=args.batch_size)
+        engine_seconds = [0.0]
+        original = engine.score
+
+        def timed(pairs, _original=original, _total=engine_seconds):
+            start = time.perf_counter()
+            try:
+                return _original(pairs)
+            finally:
+                _total[0] += time.perf_counter() - start
+
+        engine.score = timed
+        clear_decomposer_caches()  # decomposer caches are process-wide: start both runs empty
+        decomposer = fresh_decomposer(args.decomposer, args.decomposer_model)
+        start = time.perf_counter()
+        result = score_dlsd_acu(predictions, sources, nli_engine=engine, decomposer=decomposer,
+                                top_k=top_k, host=args.host, coref="none")
+        wall = time.perf_counter() - start
+        model_seconds = engine.forward_seconds + getattr(decomposer, "forward_seconds", 0.0)
+        rows[label] = dict(pairs=result["nli_pairs_requested"], calls=result["decomposer_calls_document"],
+                           summary_calls=result["decomposer_calls_summary"], wall=wall,
+                           outside=(wall - model_seconds) / wall,
+                           engine_outside=(engine_seconds[0] - engine.forward_seconds) / max(engine_seconds[0], 1e-9))
+
+    print(f"{len(predictions)} examples, host {args.host}, decomposer {args.decomposer}, NLI {args.nli_model}")
+    print(f"{'':<8}{'NLI pairs':>10}{'doc dec':>9}{'summ dec':>10}{'wall s':>9}{'outside fwd':>13}"
+          f"{'engine outside':>16}")
+    for label, r in rows.items():
+        print(f"{label:<8}{r['pairs']:>10}{r['calls']:>9}{r['summary_calls']:>10}{r['wall']:>9.2f}"
+              f"{r['outside']:>12.1%}{r['engine_outside']:>16.1%}")
+    sd, full = rows["SD-ACU"], rows["full"]
+    print(f"SD-ACU / full: NLI pairs {sd['pairs'] / full['pairs']:.1%} (target <= 50%), "
+          f"document decomposer calls {sd['calls'] / full['calls']:.1%} (target <= 15%); "
+          "summary sentences are decomposed once in both")
+
+
+if __name__ == "__main__":
+    main()

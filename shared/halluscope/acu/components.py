@@ -1,0 +1,45 @@
+"""Process-wide ACU components: one decomposer per (kind, model, device, dtype), so a
+document sentence is decomposed at most once per process (the decomposer's cache),
+and the coreference step by backend name."""
+from __future__ import annotations
+
+import threading
+from typing import Callable, Dict, List, Optional, Sequence
+
+_DECOMPOSERS: Dict[tuple, object] = {}
+_LOCK = threading.Lock()
+DECOMPOSER_KINDS = ("seq2seq", "rules")
+
+
+def get_decomposer(decomposer="seq2seq", *, model: Optional[str] = None, device: Optional[str] = None,
+                   dtype: str = "float32", batch_size: int = 16):
+    """``"seq2seq"`` (the paper's claim extractor, or ``model``), ``"rules"`` (offline
+    proposition splitter), or any object with ``name``, ``calls`` and ``decompose``."""
+    if not isinstance(decomposer, str):
+        for attribute in ("name", "calls", "decompose"):
+            if not hasattr(decomposer, attribute):
+                raise TypeError(f"a decomposer object needs `{attribute}` (see halluscope.acu.decompose.Decomposer)")
+        return decomposer
+    if decomposer not in DECOMPOSER_KINDS:
+        raise ValueError(f"`decomposer` must be one of {DECOMPOSER_KINDS} or a Decomposer object, got {decomposer!r}")
+    key = (decomposer, model, device, dtype)
+    with _LOCK:
+        if key not in _DECOMPOSERS:
+            from .decompose import RuleDecomposer, Seq2SeqDecomposer
+
+            if decomposer == "rules":
+                _DECOMPOSERS[key] = RuleDecomposer()
+            else:
+                _DECOMPOSERS[key] = Seq2SeqDecomposer(model, device=device, dtype=dtype, batch_size=batch_size)
+        return _DECOMPOSERS[key]
+
+
+def coreference_step(backend: str) -> Callable[[Sequence[str]], List[str]]:
+    """A function resolving pronouns in a list of texts with ``backend``."""
+    from .coref import resolve_coreference
+
+    def resolve(texts: Sequence[str]) -> List[str]:
+        return resolve_coreference(texts, backend=backend)
+
+    resolve_coreference([], backend=backend)  # unknown backends and missing packages fail here, early
+    return resolve

@@ -1,0 +1,314 @@
+"""The ACU pipeline of dlsd_acu: FIZZ- and FENICE-style hosts with SD-ACU (seeds 000, 002).
+
+For a whole batch at once (DESIGN §5):
+
+1. coreference on documents and summaries (pluggable, :mod:`.coref`);
+2. sentences from the shared spaCy parse cache;
+3. summary ACUs: every summary sentence decomposed (:mod:`.decompose`), then kept only
+   if the sentence entails it (FIZZ's filter: P(ent) is the largest of the three
+   probabilities); a sentence whose ACUs are all dropped is kept as its own unit, so
+   no part of the summary goes unchecked;
+4. extra units from a hook (``dl_units``: summary, host ACUs -> extra unit strings;
+   the discourse-link units of issue 4 plug in here);
+5. every unit against every document sentence: Ent(d_j, a_i) (seed 000, eq. for
+   D'_i), computed once and reused in scoring;
+6. **SD-ACU**: the top-k sentences of each unit are decomposed (each sentence at
+   most once per process, the decomposer's cache) and their ACUs join the unit's
+   premises; ``top_k=None`` decomposes every sentence (FENICE-style full
+   decomposition, the baseline of the paper's cost claims);
+7. FIZZ granularity expansion: when the best sentence does not entail a unit with
+   P(ent) >= ``expansion_threshold``, windows of up to 3 consecutive sentences that
+   contain the best sentence are scored too;
+8. each unit's score is its best alignment over its premises: ``ent`` = P(ent)
+   (FIZZ), ``ent-contr`` = P(ent) − P(contr) (SummaC), ``ent-neutral`` =
+   P(ent) − P(neutral) (FENICE's code); the summary score aggregates the units:
+   ``min`` (FIZZ), ``mean`` (FENICE) or ``mix`` = λ·min + (1−λ)·mean.
+
+All NLI pairs of a step go to the engine in one call (flattened, deduplicated,
+cached), so counters in the result show what the paper's savings claims are about.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
+from ..parsing import get_parse_cache
+from ..validation import validate_inputs
+
+ALIGNMENTS = ("ent", "ent-contr", "ent-neutral")
+AGGREGATIONS = ("min", "mean", "mix")
+EXPANSION_WINDOW = 3
+
+
+@dataclass(frozen=True)
+class HostPreset:
+    """What a host system fixes: aggregation, alignment and granularity expansion."""
+
+    aggregation: str
+    alignment: str
+    expansion: bool
+
+
+HOSTS: Dict[str, HostPreset] = {
+    "fizz": HostPreset(aggregation="min", alignment="ent", expansion=True),
+    "fenice": HostPreset(aggregation="mean", alignment="ent-neutral", expansion=False),
+}
+
+
+@dataclass(frozen=True)
+class AcuOptions:
+    """Every option that changes a dlsd_acu score (all of them go into the signature)."""
+
+    host: str = "fizz"
+    sd_acu: bool = True
+    top_k: Optional[int] = 1
+    aggregation: Optional[str] = None   # None: the host's
+    alignment: Optional[str] = None     # None: the host's
+    expansion: Optional[bool] = None    # None: the host's
+    expansion_threshold: float = 0.5
+    mix_weight: float = 0.5
+    filter_acus: bool = True
+    coref: str = "rules"
+
+    def __post_init__(self) -> None:
+        if self.host not in HOSTS:
+            raise ValueError(f"`host` must be one of {tuple(HOSTS)}, got {self.host!r}")
+        if self.aggregation is not None and self.aggregation not in AGGREGATIONS:
+            raise ValueError(f"`aggregation` must be one of {AGGREGATIONS}, got {self.aggregation!r}")
+        if self.alignment is not None and self.alignment not in ALIGNMENTS:
+            raise ValueError(f"`alignment` must be one of {ALIGNMENTS}, got {self.alignment!r}")
+        if self.top_k is not None and (isinstance(self.top_k, bool) or not isinstance(self.top_k, int)
+                                       or self.top_k < 1):
+            raise ValueError(f"`top_k` must be a positive integer or None (all sentences), got {self.top_k!r}")
+        for name in ("expansion_threshold", "mix_weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ValueError(f"`{name}` must be a number in [0, 1], got {value!r}")
+
+    @property
+    def resolved(self) -> HostPreset:
+        preset = HOSTS[self.host]
+        return HostPreset(
+            aggregation=self.aggregation or preset.aggregation,
+            alignment=self.alignment or preset.alignment,
+            expansion=preset.expansion if self.expansion is None else self.expansion,
+        )
+
+
+def alignment_scores(probabilities: np.ndarray, alignment: str) -> np.ndarray:
+    """Alignment of NLI probabilities [ent, neu, con]: ent, ent − contr or ent − neutral."""
+    if alignment == "ent":
+        return probabilities[:, ENTAILMENT]
+    if alignment == "ent-contr":
+        return probabilities[:, ENTAILMENT] - probabilities[:, CONTRADICTION]
+    if alignment == "ent-neutral":
+        return probabilities[:, ENTAILMENT] - probabilities[:, NEUTRAL]
+    raise ValueError(f"alignment must be one of {ALIGNMENTS}, got {alignment!r}")
+
+
+def aggregate(unit_scores: Sequence[float], aggregation: str, mix_weight: float = 0.5) -> float:
+    """min (FIZZ, hard), mean (FENICE, soft) or λ·min + (1−λ)·mean; NaN without units."""
+    if not unit_scores:
+        return math.nan
+    low, mean = min(unit_scores), sum(unit_scores) / len(unit_scores)
+    if aggregation == "min":
+        return low
+    if aggregation == "mean":
+        return mean
+    return mix_weight * low + (1 - mix_weight) * mean
+
+
+@dataclass
+class Unit:
+    """A summary unit to check: its text, kind (acu | sentence | dl_acu) and the
+    summary sentence it came from."""
+
+    text: str
+    kind: str
+    sentence_index: int
+
+
+@dataclass
+class Premise:
+    """Where a premise comes from in the (coreference-resolved) document."""
+
+    text: str
+    kind: str                      # sentence | window | document_acu
+    sentence_indices: Tuple[int, ...]
+    char_span: Tuple[int, int]
+
+
+@dataclass
+class _Example:
+    document: str
+    summary: str
+    sentences: List[Premise] = field(default_factory=list)
+    summary_sentences: List[str] = field(default_factory=list)
+    units: List[Unit] = field(default_factory=list)
+    dropped: List[Dict[str, Any]] = field(default_factory=list)
+
+
+def _sentences(doc) -> List[Premise]:
+    out = []
+    for k, sent in enumerate(s for s in doc.sents if s.text.strip()):
+        out.append(Premise(sent.text.strip(), "sentence", (k,), (sent.start_char, sent.end_char)))
+    return out
+
+
+def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
+    """Windows of 2..3 consecutive sentences that contain sentence ``center`` (FIZZ)."""
+    out = []
+    for size in range(2, EXPANSION_WINDOW + 1):
+        for start in range(center - size + 1, center + 1):
+            end = start + size
+            if start < 0 or end > len(sentences):
+                continue
+            chunk = sentences[start:end]
+            out.append(Premise(" ".join(p.text for p in chunk), "window", tuple(range(start, end)),
+                               (chunk[0].char_span[0], chunk[-1].char_span[1])))
+    return out
+
+
+def score_batch(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    *,
+    engine: NLIEngine,
+    decomposer,
+    options: AcuOptions,
+    coref: Callable[[Sequence[str]], List[str]],
+    dl_units: Optional[Callable[[str, List[str]], List[str]]] = None,
+    return_details: bool = False,
+) -> Dict[str, Any]:
+    """Score a validated batch; see the module docstring for the steps."""
+    preset = options.resolved
+    start_requested, start_scored, start_cached = engine.requested, engine.scored, engine.cached
+    start_calls = decomposer.calls
+
+    documents = coref(list(sources))
+    summaries = coref(list(predictions))
+    cache = get_parse_cache()
+    parsed = cache.get_many(documents + summaries)
+    examples = []
+    for k, (document, summary) in enumerate(zip(documents, summaries)):
+        ex = _Example(document, summary)
+        ex.sentences = _sentences(parsed[k].doc)
+        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc)]
+        examples.append(ex)
+
+    # 3. summary ACUs, one decompose call for every summary sentence of the batch
+    distinct_sentences = list(dict.fromkeys(s for ex in examples for s in ex.summary_sentences))
+    acus_of = dict(zip(distinct_sentences,
+                       decomposer.decompose(distinct_sentences) if distinct_sentences else []))
+    summary_calls = decomposer.calls - start_calls
+    filter_pairs = [(s, a) for ex in examples for s in ex.summary_sentences for a in acus_of[s]]
+    entailed = {}
+    if options.filter_acus and filter_pairs:
+        probs = engine.score(filter_pairs)
+        entailed = {pair: bool(p[ENTAILMENT] >= p.max()) for pair, p in zip(filter_pairs, probs)}
+    for ex in examples:
+        for index, sentence in enumerate(ex.summary_sentences):
+            kept = []
+            for acu in acus_of[sentence]:
+                if not options.filter_acus or entailed[(sentence, acu)]:
+                    kept.append(Unit(acu, "acu", index))
+                else:
+                    ex.dropped.append({"text": acu, "sentence_index": index,
+                                       "reason": "not entailed by its summary sentence"})
+            ex.units.extend(kept or [Unit(sentence, "sentence", index)])
+        # 4. discourse-link units (issue 4) join the host units
+        if dl_units is not None:
+            host_texts = [u.text for u in ex.units]
+            ex.units.extend(Unit(text, "dl_acu", -1) for text in dl_units(ex.summary, host_texts))
+
+    # 5. every unit against every document sentence, one call for the batch
+    sentence_pairs = [(p.text, u.text) for ex in examples for u in ex.units for p in ex.sentences]
+    sentence_probs = dict(zip(sentence_pairs, engine.score(sentence_pairs))) if sentence_pairs else {}
+
+    # 6. SD-ACU: decompose the top-k sentences of each unit (all with top_k=None)
+    doc_acu_premises: Dict[Tuple[int, int], List[Premise]] = {}
+    if options.sd_acu:
+        wanted: Dict[Tuple[int, int], List[int]] = {}
+        for e, ex in enumerate(examples):
+            for u, unit in enumerate(ex.units):
+                ent = np.array([sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences])
+                order = np.argsort(-ent, kind="stable") if len(ent) else np.array([], dtype=int)
+                wanted[(e, u)] = [int(j) for j in (order if options.top_k is None else order[: options.top_k])]
+        to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
+        doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
+        for (e, u), js in wanted.items():
+            ex = examples[e]
+            premises = []
+            for j in js:
+                sentence = ex.sentences[j]
+                for acu in doc_acus[sentence.text]:
+                    if acu != sentence.text:
+                        premises.append(Premise(acu, "document_acu", (j,), sentence.char_span))
+            doc_acu_premises[(e, u)] = premises
+
+    # 7. granularity expansion around the best sentence of weakly supported units
+    window_premises: Dict[Tuple[int, int], List[Premise]] = {}
+    if preset.expansion:
+        for e, ex in enumerate(examples):
+            for u, unit in enumerate(ex.units):
+                if not ex.sentences:
+                    continue
+                ent = [sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences]
+                best = int(np.argmax(ent))
+                if ent[best] < options.expansion_threshold:
+                    window_premises[(e, u)] = _window_premises(ex.sentences, best)
+
+    extra_pairs = [(p.text, examples[e].units[u].text)
+                   for table in (doc_acu_premises, window_premises)
+                   for (e, u), premises in table.items() for p in premises]
+    extra_probs = dict(zip(extra_pairs, engine.score(extra_pairs))) if extra_pairs else {}
+    probabilities = {**sentence_probs, **extra_probs}
+
+    # 8. each unit's best premise, then the summary's aggregate
+    scores, details = [], []
+    for e, ex in enumerate(examples):
+        unit_scores, unit_details = [], []
+        for u, unit in enumerate(ex.units):
+            premises = ex.sentences + doc_acu_premises.get((e, u), []) + window_premises.get((e, u), [])
+            if not premises:
+                unit_scores.append(math.nan)
+                continue
+            probs = np.stack([probabilities[(p.text, unit.text)] for p in premises])
+            aligned = alignment_scores(probs, preset.alignment)
+            best = int(np.argmax(aligned))
+            unit_scores.append(float(aligned[best]))
+            if return_details:
+                evidence = premises[best]
+                unit_details.append({
+                    "text": unit.text, "type": unit.kind, "summary_sentence": unit.sentence_index,
+                    "score": float(aligned[best]),
+                    "probabilities": {"entailment": float(probs[best, ENTAILMENT]),
+                                      "neutral": float(probs[best, NEUTRAL]),
+                                      "contradiction": float(probs[best, CONTRADICTION])},
+                    "evidence": {"text": evidence.text, "kind": evidence.kind,
+                                 "sentence_indices": list(evidence.sentence_indices),
+                                 "char_span": list(evidence.char_span)},
+                })
+        defined = [s for s in unit_scores if not math.isnan(s)]
+        scores.append(aggregate(defined, preset.aggregation, options.mix_weight))
+        if return_details:
+            details.append({"units": unit_details, "dropped_acus": ex.dropped,
+                            "document_resolved": ex.document if ex.document != sources[e] else None,
+                            "summary_resolved": ex.summary if ex.summary != predictions[e] else None})
+
+    result: Dict[str, Any] = {
+        "scores": scores,
+        "nli_pairs_requested": engine.requested - start_requested,
+        "nli_pairs_scored": engine.scored - start_scored,
+        "nli_pairs_cached": engine.cached - start_cached,
+        "decomposer_calls": decomposer.calls - start_calls,
+        "decomposer_calls_summary": summary_calls,
+        "decomposer_calls_document": decomposer.calls - start_calls - summary_calls,
+    }
+    if return_details:
+        result["details"] = details
+    return result
