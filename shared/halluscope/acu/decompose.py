@@ -542,8 +542,9 @@ class RuleDecomposer(_CachedDecomposer):
     * appositions set off by a comma, parenthesis or dash -> "X is Y" ("are" for
       a plural X);
     * conjoined predicates, the shared subject copied, and the shared auxiliaries
-      and negation when the verb is non-finite ("will open a store and hire
-      workers" -> "... will hire workers");
+      and negation when the verb has none and the same form as its head ("will
+      open a store and hire workers" -> "... will hire workers"; "did not sing but
+      danced" -> "She danced."; negation is not carried across but/yet);
     * adverbial clauses with their own subject, unless the subordinator is
       non-assertive (if, unless, whether, lest, once), the subordinator dropped:
       the discourse link itself is DL-ACU's job (seed 000 §3.1);
