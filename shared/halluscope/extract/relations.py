@@ -178,8 +178,8 @@ class _Extractor:
                 root = ent.root
                 if any(ent.start <= o.i < ent.end for o in objects):
                     continue  # never the triple's own object
-                if (root is governor or governor.is_ancestor(root)) and not (
-                        root is token or token.is_ancestor(root)):
+                if (root.i == governor.i or governor.is_ancestor(root)) and not (
+                        root.i == token.i or token.is_ancestor(root)):
                     continue  # a dependent of the subject's own predicate is not its subject
                 return _entity_key(ent), [token]
             return self.slot(token)
@@ -228,7 +228,7 @@ class _Extractor:
         source = "passive" if passive else "verb"
         if not subjects and depth < 8:
             head = verb.head
-            if head is not verb and _is_predicate(head, self.copula):
+            if head.i != verb.i and _is_predicate(head, self.copula):
                 if verb.dep_ in _CLAUSAL_DEPS:
                     subjects = self.subjects_of(head, depth + 1)[0]
                     source = "clausal"
@@ -247,7 +247,7 @@ class _Extractor:
         if cached is None:
             cached = _is_negated(verb)
             head = verb.head
-            if verb.dep_ == "xcomp" and head is not verb and depth < 8:
+            if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
                 cached ^= self.negated(head, depth + 1)
                 cached ^= head.lemma_.lower() in NEGATIVE_GOVERNORS
             self._neg[verb.i] = cached
