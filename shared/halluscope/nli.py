@@ -338,18 +338,31 @@ class NLIEngine:
         """Logits for one padded batch (a seam: tests replace it to simulate OOM)."""
         return self._model(**batch).logits
 
+    def _batch_features(self, chunk: List[Pair]):
+        """Padded tensors for one batch: one tokenizer call with premise-only truncation;
+        if the tokenizer refuses (a hypothesis that leaves no room for the premise), the
+        per-pair path of :meth:`_encode` and a pad."""
+        premises = [p for p, _ in chunk]
+        hypotheses = [h for _, h in chunk]
+        try:
+            return self._tokenizer(premises, hypotheses, truncation="only_first", max_length=self.max_length,
+                                   padding=True, return_tensors="pt")
+        except Exception:
+            return self._tokenizer.pad(self._encode(chunk), return_tensors="pt")
+
     def _run_model(self, pairs: List[Pair]) -> np.ndarray:
         import torch
 
-        features = self._encode(pairs)
-        order = sorted(range(len(pairs)), key=lambda i: -len(features[i]["input_ids"]))
+        # longest first by characters (a cheap proxy for tokens) so batches pad little
+        # and an out-of-memory error, if any, comes on the first batch
+        order = sorted(range(len(pairs)), key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
         width = len(self._columns)
         probs = np.zeros((len(pairs), width), dtype=np.float32)
         batch_size = self.batch_size
         start = 0
         while start < len(order):
             chunk = order[start:start + batch_size]
-            padded = self._tokenizer.pad([features[i] for i in chunk], return_tensors="pt")
+            padded = self._batch_features([pairs[i] for i in chunk])
             batch = {key: value.to(self.device) for key, value in padded.items()}
             began = time.perf_counter()
             try:
