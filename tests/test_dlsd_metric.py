@@ -63,3 +63,15 @@ def test_missing_nli_model_is_a_clear_error():
         score_dlsd_acu(["a b."], ["a b."], decomposer="rules", coref="none")
     assert not math.isnan(score_dlsd_acu(["a b."], ["a b."], nli_scorer=overlap_scorer, decomposer="rules",
                                          coref="none")["dlsd_acu"])
+
+
+def test_sentences_are_not_parsed_again_by_the_rule_decomposer():
+    from halluscope.parsing import get_parse_cache
+
+    cache = get_parse_cache()
+    sources = ["Unique seed test: the mayor opened a bridge. Residents cheered loudly."]
+    summaries = ["The mayor opened a bridge and residents cheered."]
+    before = cache.parsed
+    score_dlsd_acu(summaries, sources, nli_scorer=overlap_scorer, decomposer="rules", coref="none", top_k=None)
+    # the document and the summary, once each; their sentences come from those parses
+    assert cache.parsed - before == 2

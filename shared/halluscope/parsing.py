@@ -102,6 +102,20 @@ class ParseCache:
                 self._entries.popitem(last=False)
             return result
 
+    def seed(self, docs: Dict[str, object]) -> int:
+        """Add already-parsed texts (e.g. the sentences of a parsed document, as
+        ``span.as_doc()``) so that later requests for them need no parse. Returns how
+        many were new."""
+        added = 0
+        with self._lock:
+            for text, doc in docs.items():
+                if text not in self._entries:
+                    self._entries[text] = ParsedText(text=text, doc=doc)
+                    added += 1
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+        return added
+
     def _parse(self, texts: List[str]) -> Iterable:
         from spacy.tokens import Doc
 

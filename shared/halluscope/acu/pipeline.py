@@ -152,10 +152,18 @@ class _Example:
     dropped: List[Dict[str, Any]] = field(default_factory=list)
 
 
-def _sentences(doc) -> List[Premise]:
-    out = []
+def _sentences(doc, cache=None) -> List[Premise]:
+    """The non-empty sentences of ``doc``; with ``cache``, each sentence's in-context
+    parse is added to the parse cache, so a decomposer that parses sentences (the rule
+    decomposer) does not parse them a second time."""
+    out, seeds = [], {}
     for k, sent in enumerate(s for s in doc.sents if s.text.strip()):
-        out.append(Premise(sent.text.strip(), "sentence", (k,), (sent.start_char, sent.end_char)))
+        text = sent.text.strip()
+        out.append(Premise(text, "sentence", (k,), (sent.start_char, sent.end_char)))
+        if cache is not None and text == sent.text:
+            seeds[text] = sent.as_doc()
+    if seeds:
+        cache.seed(seeds)
     return out
 
 
@@ -196,8 +204,8 @@ def score_batch(
     examples = []
     for k, (document, summary) in enumerate(zip(documents, summaries)):
         ex = _Example(document, summary)
-        ex.sentences = _sentences(parsed[k].doc)
-        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc)]
+        ex.sentences = _sentences(parsed[k].doc, cache)
+        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, cache)]
         examples.append(ex)
 
     # 3. summary ACUs, one decompose call for every summary sentence of the batch
