@@ -152,19 +152,24 @@ class _Example:
     dropped: List[Dict[str, Any]] = field(default_factory=list)
 
 
-def _sentences(doc, cache=None) -> List[Premise]:
-    """The non-empty sentences of ``doc``; with ``cache``, each sentence's in-context
-    parse is added to the parse cache, so a decomposer that parses sentences (the rule
-    decomposer) does not parse them a second time."""
-    out, seeds = [], {}
+def _sentences(doc, spans: Dict[str, object]) -> List[Premise]:
+    """The non-empty sentences of ``doc``; each sentence's span is recorded in
+    ``spans`` (by text) so that the ones a decomposer will parse can be handed its
+    in-context parse instead (see :func:`_seed_parses`)."""
+    out = []
     for k, sent in enumerate(s for s in doc.sents if s.text.strip()):
         text = sent.text.strip()
         out.append(Premise(text, "sentence", (k,), (sent.start_char, sent.end_char)))
-        if cache is not None and text == sent.text:
-            seeds[text] = sent.as_doc()
-    if seeds:
-        cache.seed(seeds)
+        if text == sent.text:
+            spans.setdefault(text, sent)
     return out
+
+
+def _seed_parses(cache, spans: Dict[str, object], texts: Sequence[str]) -> None:
+    """Add the in-context parses of ``texts`` to the parse cache, so that a decomposer
+    parsing sentences (the rule decomposer) does not parse them a second time; only
+    the sentences about to be decomposed are copied (``Span.as_doc`` is not free)."""
+    cache.seed({text: spans[text].as_doc() for text in texts if text in spans})
 
 
 def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
@@ -201,15 +206,17 @@ def score_batch(
     summaries = coref(list(predictions))
     cache = get_parse_cache()
     parsed = cache.get_many(documents + summaries)
+    spans: Dict[str, object] = {}
     examples = []
     for k, (document, summary) in enumerate(zip(documents, summaries)):
         ex = _Example(document, summary)
-        ex.sentences = _sentences(parsed[k].doc, cache)
-        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, cache)]
+        ex.sentences = _sentences(parsed[k].doc, spans)
+        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, spans)]
         examples.append(ex)
 
     # 3. summary ACUs, one decompose call for every summary sentence of the batch
     distinct_sentences = list(dict.fromkeys(s for ex in examples for s in ex.summary_sentences))
+    _seed_parses(cache, spans, distinct_sentences)
     acus_of = dict(zip(distinct_sentences,
                        decomposer.decompose(distinct_sentences) if distinct_sentences else []))
     summary_calls = decomposer.calls - start_calls
@@ -247,6 +254,7 @@ def score_batch(
                 order = np.argsort(-ent, kind="stable") if len(ent) else np.array([], dtype=int)
                 wanted[(e, u)] = [int(j) for j in (order if options.top_k is None else order[: options.top_k])]
         to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
+        _seed_parses(cache, spans, to_decompose)
         doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
         for (e, u), js in wanted.items():
             ex = examples[e]
