@@ -160,9 +160,10 @@ def test_filter_drops_acus_not_entailed_and_falls_back_to_the_sentence():
 
 
 def test_dl_units_hook_adds_tagged_units():
-    def link_units(summary, host_units):
-        assert host_units == ["Alice flew to Paris."]
-        return ["Alice flew to Paris before Bob."]
+    def link_units(summaries, host_units, engine):
+        assert summaries == ["Alice flew to Paris."] and host_units == [["Alice flew to Paris."]]
+        assert isinstance(engine, NLIEngine)
+        return [["Alice flew to Paris before Bob."]], [[{"text": "Alice flew to Paris before Bob.", "kept": True}]]
 
     engine = NLIEngine(scorer=overlap_scorer)
     result = score_batch(["Alice flew to Paris."], ["Alice flew to Paris. Bob came later."], engine=engine,
@@ -173,6 +174,7 @@ def test_dl_units_hook_adds_tagged_units():
                                                         ("Alice flew to Paris before Bob.", "dl_acu")]
     assert units[1]["score"] == pytest.approx(4 / 6)  # "bob", "before" are not in sentence 0
     assert result["scores"] == pytest.approx([4 / 6])
+    assert result["details"][0]["dl_acu_candidates"] == [{"text": "Alice flew to Paris before Bob.", "kept": True}]
 
 
 def test_empty_summary_has_no_unit_and_scores_nan():

@@ -8,8 +8,9 @@ For a whole batch at once (DESIGN §5):
    if the sentence entails it (FIZZ's filter: P(ent) is the largest of the three
    probabilities); a sentence whose ACUs are all dropped is kept as its own unit, so
    no part of the summary goes unchecked;
-4. extra units from a hook (``dl_units``: summary, host ACUs -> extra unit strings;
-   the discourse-link units of issue 4 plug in here);
+4. discourse-link units (:mod:`.discourse`) or any hook with the same batch interface
+   (``dl_units(summaries, host units per summary, engine)`` -> extra unit texts and
+   the decisions on every candidate, one list each per summary);
 5. every unit against every document sentence: Ent(d_j, a_i) (seed 000, eq. for
    D'_i), computed once and reused in scoring;
 6. **SD-ACU**: the top-k sentences of each unit are decomposed (each sentence at
@@ -150,6 +151,7 @@ class _Example:
     summary_sentences: List[str] = field(default_factory=list)
     units: List[Unit] = field(default_factory=list)
     dropped: List[Dict[str, Any]] = field(default_factory=list)
+    dl_candidates: List[Dict[str, Any]] = field(default_factory=list)
 
 
 def _sentences(doc, spans: Dict[str, object]) -> List[Premise]:
@@ -194,7 +196,8 @@ def score_batch(
     decomposer,
     options: AcuOptions,
     coref: Callable[[Sequence[str]], List[str]],
-    dl_units: Optional[Callable[[str, List[str]], List[str]]] = None,
+    dl_units: Optional[Callable[[List[str], List[List[str]], NLIEngine],
+                                Tuple[List[List[str]], List[List[Dict[str, Any]]]]]] = None,
     return_details: bool = False,
 ) -> Dict[str, Any]:
     """Score a validated batch; see the module docstring for the steps."""
@@ -235,10 +238,15 @@ def score_batch(
                     ex.dropped.append({"text": acu, "sentence_index": index,
                                        "reason": "not entailed by its summary sentence"})
             ex.units.extend(kept or [Unit(sentence, "sentence", index)])
-        # 4. discourse-link units (issue 4) join the host units
-        if dl_units is not None:
-            host_texts = [u.text for u in ex.units]
-            ex.units.extend(Unit(text, "dl_acu", -1) for text in dl_units(ex.summary, host_texts))
+
+    # 4. discourse-link units join the host units: dl_units(summaries, host unit texts,
+    #    engine) -> (extra unit texts, candidate decisions), one list of each per summary
+    if dl_units is not None:
+        extra, decisions = dl_units([ex.summary for ex in examples],
+                                    [[u.text for u in ex.units] for ex in examples], engine)
+        for ex, texts, decided in zip(examples, extra, decisions):
+            ex.units.extend(Unit(text, "dl_acu", -1) for text in texts)
+            ex.dl_candidates = list(decided)
 
     # 5. every unit against every document sentence, one call for the batch
     sentence_pairs = [(p.text, u.text) for ex in examples for u in ex.units for p in ex.sentences]
@@ -313,6 +321,7 @@ def score_batch(
         scores.append(aggregate(defined, preset.aggregation, options.mix_weight))
         if return_details:
             details.append({"units": unit_details, "dropped_acus": ex.dropped,
+                            "dl_acu_candidates": ex.dl_candidates,
                             "document_resolved": ex.document if ex.document != sources[e] else None,
                             "summary_resolved": ex.summary if ex.summary != predictions[e] else None})
 
