@@ -87,6 +87,28 @@ COREF = ModelRole(
     ),
 )
 
+_AMRLIB_MODELS_HINT = (
+    "pip install amrlib, download the model archive from "
+    "https://github.com/bjascob/amrlib-models/releases (e.g. {example}.tar.gz), untar it into "
+    "amrlib's data folder (site-packages/amrlib/data) or anywhere else and pass that folder"
+)
+
+AMR_STOG = ModelRole(
+    name="AMR parser (STOG)",
+    env_var="HALLUSCOPE_AMR_STOG",
+    offline_package=None,
+    paper_default="parse_xfm_bart_large",
+    install_hint=_AMRLIB_MODELS_HINT.format(example="model_parse_xfm_bart_large-v0_1_0"),
+)
+
+AMR_GTOS = ModelRole(
+    name="AMR generator (GTOS)",
+    env_var="HALLUSCOPE_AMR_GTOS",
+    offline_package=None,
+    paper_default="generate_t5wtense",
+    install_hint=_AMRLIB_MODELS_HINT.format(example="model_generate_t5wtense-v0_1_0"),
+)
+
 
 def _package_installed(package: str) -> bool:
     return importlib.util.find_spec(package) is not None
