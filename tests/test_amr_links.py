@@ -280,3 +280,60 @@ def test_loader_patches_inner_generate(fakes) -> None:
     extractor = AmrLinkExtractor(str(fakes["dir"] / "stog"), str(fakes["dir"] / "gtos"), device="cpu")
     model = extractor.stog.model
     assert model.generate(input_ids=2, early_stopping=True) == {"input_ids": 2}
+
+
+# ------------------------------------------- real amrlib inference on a tiny random BART
+
+
+def _tiny_amrlib_model(folder: str, task_key: str) -> None:
+    """A 2-layer random BART plus a byte-level BPE tokenizer in amrlib's model-folder format."""
+    import json
+    import os
+
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import BartConfig, BartForConditionalGeneration, PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(["(s / ship-01 :ARG0 (c / company)) Pfizer ships before the FDA approves."], trainer)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>"
+    )
+    config = BartConfig(
+        vocab_size=len(fast), d_model=16, encoder_layers=1, decoder_layers=1,
+        encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=16, decoder_ffn_dim=16,
+        max_position_embeddings=64, pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2,
+    )
+    config.task_specific_params = {task_key: {"model_name_or_path": folder, "max_in_len": 32, "max_out_len": 12}}
+    torch.manual_seed(0)
+    BartForConditionalGeneration(config).save_pretrained(folder)
+    fast.save_pretrained(folder)
+    module = ".parse_xfm.inference" if task_key == "parse_amr" else ".generate_xfm.inference"
+    meta = {"model_type": "stog" if task_key == "parse_amr" else "gtos", "version": "0.0.0",
+            "inference_module": module, "inference_class": "Inference", "model_fn": "model.safetensors", "kwargs": {}}
+    with open(os.path.join(folder, "amrlib_meta.json"), "w") as handle:
+        json.dump(meta, handle)
+
+
+def test_real_amrlib_inference_on_tiny_bart(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("transformers")
+    pytest.importorskip("tokenizers")
+    monkeypatch.setattr(amr_links, "REGISTRY", ModelRegistry())
+    stog_dir, gtos_dir = str(tmp_path / "stog"), str(tmp_path / "gtos")
+    _tiny_amrlib_model(stog_dir, "parse_amr")
+    _tiny_amrlib_model(gtos_dir, "translation_amr_to_text")
+    extractor = AmrLinkExtractor(stog_dir, gtos_dir, device="cpu", batch_size=2)
+    # random weights: amrlib cannot deserialise the output and returns "()" -> failures
+    assert extractor.extract(["Pfizer ships before the FDA approves.", "x"]) == [[], []]
+    assert extractor.parse_failures == 2
+    assert hasattr(extractor.stog.model.generate, "__wrapped__")
+    texts = extractor.generate(["# ::snt Pfizer ships.\n" + sub(PFIZER, ("s", ":time", "a"))])
+    assert len(texts) == 1 and isinstance(texts[0], str)
+    assert hasattr(extractor.gtos.model.generate, "__wrapped__")

@@ -305,7 +305,10 @@ class AmrLinkExtractor:
         return self._model(AMR_GTOS, self.gtos_name)
 
     def parse(self, sentences: List[str]) -> List[Optional[penman.Graph]]:
-        """AMR graphs of ``sentences``; None (and a counted failure) where parsing failed."""
+        """AMR graphs of ``sentences``; None (and a counted failure) where parsing failed.
+
+        Failures are amrlib's None, text penman cannot decode, and an empty graph.
+        """
         if not sentences:
             return []
         raw = self.stog.parse_sents(list(sentences), add_metadata=True, disable_progress=True)
@@ -316,6 +319,8 @@ class AmrLinkExtractor:
                 try:
                     graph = penman.decode(text)
                 except penman.DecodeError:
+                    graph = None
+                if graph is not None and graph.top is None:  # amrlib's "()" for undecodable output
                     graph = None
             if graph is None:
                 self.parse_failures += 1
