@@ -78,6 +78,8 @@ def test_one_per_marker(summary, expected):
     "He works as a teacher.",               # "as" preposition
     "The plant shut down after the leak.",  # after + noun: not an event clause
     "The shooter tried to ram the gates.",  # control verb: "to" is no purpose
+    "To be honest, I never liked it.",      # sentence adverbial, not a purpose
+    "The CEO declined to comment.",
 ])
 def test_no_links(summary):
     assert links(summary) == []
@@ -87,3 +89,15 @@ def test_sentence_index_and_fields():
     found = links("The cat sat on the mat. He was late because he missed the bus.")
     assert found == [{"relation": "cause", "marker": "because",
                       "text": "He was late because he missed the bus.", "sentence_index": 1}]
+
+
+def test_two_links_in_one_sentence_and_negation():
+    assert triples("When asked about the deal, the CEO declined to comment because talks were ongoing.") == [
+        ("time", "when", "The CEO declined to comment when asked about the deal."),
+        ("cause", "because", "The CEO declined to comment because talks were ongoing."),
+    ]
+    assert triples("Officials did not reopen the road until engineers had inspected the bridge.") == [
+        ("time", "until", "Officials did not reopen the road until engineers had inspected the bridge.")]
+    assert triples("The government raised taxes in order to reduce the deficit, but critics said "
+                   "that the move would hurt growth.") == [
+        ("purpose", "in order to", "The government raised taxes in order to reduce the deficit.")]

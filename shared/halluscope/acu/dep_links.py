@@ -23,10 +23,12 @@ Rules (decisions, for the metric card):
   otherwise ("as prices rose").
 * **purpose**: *so that* clauses; *in order to* + infinitive; a bare *to*-
   infinitive that is (a) an ``advcl`` with aux "to" and no marker, (b) an
-  ``xcomp`` with aux "to" whose governor is not a control/raising verb ("left to
-  hide", but not "tried to ram"), or (c) an infinitival relative clause (``acl``/
+  ``xcomp`` with aux "to" whose governor is not a control/raising verb and is
+  either a motion/activity verb or has an object ("left to hide", but not "tried
+  to ram", "declined to comment"), or (c) an infinitival relative clause (``acl``/
   ``relcl`` with aux "to" and no subject of its own) on the direct object of a
-  verb ("found a way to hide X", which AMR parses as ``:purpose``).
+  verb ("found a way to hide X", which AMR parses as ``:purpose``). "to be
+  honest/fair" (copula + complement) is a sentence adverbial and skipped.
 
 Units: each clause keeps its predicate and core arguments (subjects, objects,
 datives, complements, particles, negation, auxiliaries, open/clausal
@@ -69,6 +71,13 @@ CONTROL_VERBS: FrozenSet[str] = frozenset({
     "persuade", "encourage", "require", "expect", "mean", "seek", "aim", "struggle",
     "dare", "afford", "arrange", "forget", "remember", "prepare", "get", "used",
     "happen", "deserve", "volunteer", "hesitate", "neglect", "opt", "swear",
+    "decline", "ought", "continue", "cease", "proceed", "long", "yearn", "bother",
+})
+#: Intransitive governors whose bare ``to``-infinitive ``xcomp`` reads as a purpose.
+MOTION_VERBS: FrozenSet[str] = frozenset({
+    "come", "leave", "return", "travel", "arrive", "move", "run", "fly", "gather",
+    "meet", "stop", "wait", "rush", "flee", "head", "sail", "walk", "drive", "step",
+    "queue", "line", "assemble", "march", "fight", "work", "campaign", "lobby", "race",
 })
 #: Predicates that make an "as" clause causal (stative).
 STATIVE_LEMMAS: FrozenSet[str] = frozenset({
@@ -123,6 +132,11 @@ def _stative(verb) -> bool:
     return any(c.dep_ in ("acomp", "attr") for c in verb.children)
 
 
+def _copular_adverbial(verb) -> bool:
+    """"to be honest/fair/sure": a sentence adverbial, not a purpose."""
+    return verb.lemma_ == "be" and any(c.dep_ in ("acomp", "attr") for c in verb.children)
+
+
 def _clause_links(doc) -> Iterable[_Link]:
     """``advcl`` clauses with a subordinator, and bare-infinitive purposes."""
     for verb in doc:
@@ -146,7 +160,7 @@ def _clause_links(doc) -> Iterable[_Link]:
                     break
         if relation is None:
             to = _to_aux(verb)
-            if to is not None and not marks:
+            if to is not None and not marks and not _copular_adverbial(verb):
                 relation, marker = PURPOSE, [to]
         if relation is None:
             continue
@@ -163,7 +177,9 @@ def _infinitive_purposes(doc) -> Iterable[_Link]:
         if any(c.dep_ in ("mark", "advmod") and c.tag_ in ("WDT", "WRB", "WP") for c in verb.children):
             continue
         governor = verb.head
-        if verb.dep_ == "xcomp" and governor.lemma_ not in CONTROL_VERBS and governor.pos_ == "VERB":
+        if (verb.dep_ == "xcomp" and governor.lemma_ not in CONTROL_VERBS and governor.pos_ == "VERB"
+                and (governor.lemma_ in MOTION_VERBS
+                     or any(c.dep_ in ("dobj", "dative") for c in governor.children))):
             yield _Link(PURPOSE, [to], governor, verb, False, {t.i for t in verb.subtree})
         elif (verb.dep_ in ("acl", "relcl") and governor.dep_ == "dobj"
               and governor.head.pos_ in ("VERB", "AUX") and _lower(governor) != "order"):
@@ -226,6 +242,7 @@ class _Builder:
                 kept |= self.nominal(child)
             elif child.dep_ in CLAUSAL_DEPS:
                 kept |= self.clause(child)
+                kept |= {m.i for m in child.children if m.dep_ == "mark" and m.i not in self.exclude}
         right = max(i for i in kept if i >= verb.i)
         for child in verb.children:  # the first argument-like PP / small clause after it
             if child.i != right + 1 or child.i in self.exclude:
