@@ -52,7 +52,7 @@ def main() -> None:
     # warm-up: load the models; parse every text once so that both runs find the same
     # parse cache (parsing is the same work in both; its time is printed on its own)
     score_dlsd_acu(predictions[:2], sources[:2], nli_model=args.nli_model, device=args.device,
-                   decomposer=fresh_decomposer(args.decomposer, args.decomposer_model), coref="none")
+                   decomposer=fresh_decomposer(args.decomposer, args.decomposer_model), coref="none", dl_acu="none")
     start = time.perf_counter()
     get_parse_cache().get_many(list(dict.fromkeys(sources + predictions)))
     parse_seconds = time.perf_counter() - start
@@ -75,7 +75,7 @@ def main() -> None:
         decomposer = fresh_decomposer(args.decomposer, args.decomposer_model)
         start = time.perf_counter()
         result = score_dlsd_acu(predictions, sources, nli_engine=engine, decomposer=decomposer,
-                                top_k=top_k, host=args.host, coref="none")
+                                top_k=top_k, host=args.host, coref="none", dl_acu="none")
         wall = time.perf_counter() - start
         model_seconds = engine.forward_seconds + getattr(decomposer, "forward_seconds", 0.0)
         rows[label] = dict(pairs=result["nli_pairs_requested"], calls=result["decomposer_calls_document"],

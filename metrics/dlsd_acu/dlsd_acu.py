@@ -26,6 +26,11 @@ Args:
     filter_acus (bool): drop ACUs their summary sentence does not entail (FIZZ).
     coref ("rules" | "none" | "maverick" | "fastcoref"): coreference before decomposition.
     decomposer ("seq2seq" | "rules"): the paper's claim extractor, or the offline splitter.
+    dl_acu ("auto" | "amr" | "dep" | "none"): discourse-link units from AMR graphs or the
+        dependency parse ("auto": AMR when an AMR model is installed, else dep).
+    tau (float): NLI filter of DL-ACUs, P(ent | summary) >= tau (0.4).
+    delta (float): overlap filter, raw MiniLM BERTScore F1 to every host ACU < delta (0.88;
+        the paper's 0.7 is on roberta-large's scale, see the card).
     batch_size (int), max_length (int): NLI batching and premise truncation.
     return_details (bool): units, type, score, best evidence text and location.
 Returns:
@@ -42,7 +47,8 @@ Examples:
     ...     return rows
     >>> metric = evaluate.load("metrics/dlsd_acu", nli_scorer=overlap_nli)
     >>> result = metric.compute(predictions=["The cat sat on the mat."], references=[""],
-    ...     sources=["The cat sat on the mat. It was sunny."], decomposer="rules", coref="none")
+    ...     sources=["The cat sat on the mat. It was sunny."], decomposer="rules", coref="none",
+    ...     dl_acu="none")
     >>> result["dlsd_acu"]
     1.0
 """
@@ -58,13 +64,14 @@ class DlsdAcu(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, host="fizz", sd_acu=True, top_k=1, threshold=None,
                  aggregation=None, alignment=None, expansion=None, expansion_threshold=0.5, mix_weight=0.5,
-                 filter_acus=True, coref="rules", decomposer="seq2seq", batch_size=32, max_length=512,
-                 return_details=False):
+                 filter_acus=True, coref="rules", decomposer="seq2seq", dl_acu="auto", tau=0.4, delta=0.88,
+                 batch_size=32, max_length=512, return_details=False):
         return halluscope.api.score_dlsd_acu(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             host=host, sd_acu=sd_acu, top_k=top_k, threshold=threshold, aggregation=aggregation,
             alignment=alignment, expansion=expansion, expansion_threshold=expansion_threshold,
             mix_weight=mix_weight, filter_acus=filter_acus, coref=coref, decomposer=decomposer,
+            dl_acu=dl_acu, tau=tau, delta=delta,
             batch_size=batch_size, max_length=max_length, return_details=return_details,
             **self.model_options,
         )

@@ -74,12 +74,17 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
                    coref: str = "rules", decomposer="seq2seq", decomposer_model: Optional[str] = None,
                    nli_model: Optional[str] = None, nli_scorer=None, nli_engine=None,
                    device: Optional[str] = None, dtype: str = "float32", batch_size: int = 32,
-                   max_length: int = 512, dl_units=None, return_details: bool = False) -> Dict[str, Any]:
+                   max_length: int = 512, dl_acu: str = "auto", tau: float = 0.4, delta: float = 0.88,
+                   dl_units=None, return_details: bool = False) -> Dict[str, Any]:
     """NLI-based atomic-fact checking with selective document units (seed 000) on a
     FIZZ (hard min) or FENICE (soft mean) host. Reference-free: ``references`` are
     accepted and unused. ``nli_scorer(premises, hypotheses) -> (n, 3)`` probabilities
     [ent, neu, con] replaces the NLI model (tests, custom models); ``nli_engine`` passes a
-    ready :class:`halluscope.nli.NLIEngine` (benchmarks use a fresh one to count calls)."""
+    ready :class:`halluscope.nli.NLIEngine` (benchmarks use a fresh one to count calls).
+    ``dl_acu`` adds discourse-link units: ``"amr"``, ``"dep"`` (offline), ``"none"``, or
+    ``"auto"`` (AMR when an AMR model is installed, else dep), kept when the summary
+    entails them (P >= ``tau``) and new (BERTScore F1 < ``delta`` to every host ACU);
+    ``dl_units`` replaces that step with any callable of the same batch interface."""
     import math
 
     from .acu.components import coreference_step, get_decomposer
@@ -101,6 +106,11 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
         engine = get_nli_engine(nli_model, device=device, dtype=dtype, batch_size=batch_size,
                                 max_length=max_length)
     unit_decomposer = get_decomposer(decomposer, model=decomposer_model, device=device, dtype=dtype)
+    if dl_units is None and dl_acu != "none":
+        from .acu.discourse import DiscourseLinkUnits, resolve_backend
+
+        dl_acu = resolve_backend(dl_acu)
+        dl_units = DiscourseLinkUnits(dl_acu, tau=tau, delta=delta, coref=coref, device=device)
     result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
                          options=options, coref=coreference_step(coref), dl_units=dl_units,
                          return_details=return_details)
@@ -121,7 +131,8 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
         f"sd:{'no' if not sd_acu else ('all' if top_k is None else f'top{top_k}')}",
         f"filter:{'yes' if filter_acus else 'no'}", f"coref:{coref}",
         f"dec:{unit_decomposer.name}", f"nli:{engine.name}", f"dtype:{dtype}", f"maxlen:{max_length}",
-        f"dl:{getattr(dl_units, '__name__', 'hook') if dl_units is not None else 'none'}",
+        "dl:" + ("none" if dl_units is None else getattr(dl_units, "name", None)
+                 or getattr(dl_units, "__name__", "hook")),
     ])
     if "details" in output:
         output["details"] = output.pop("details")
