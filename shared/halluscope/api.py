@@ -88,7 +88,7 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
     import math
 
     from .acu.components import coreference_step, get_decomposer
-    from .acu.pipeline import AcuOptions, score_batch
+    from .acu.pipeline import AcuOptions, dlsd_signature, score_batch
     from .nli import NLIEngine, get_nli_engine
     from .validation import validate_inputs
 
@@ -116,7 +116,6 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
                          return_details=return_details)
     scores = result.pop("scores")
     defined = [s for s in scores if not math.isnan(s)]
-    preset = options.resolved
     output: Dict[str, Any] = {
         "dlsd_acu": sum(defined) / len(defined) if defined else math.nan,
         "dlsd_acu_scores": scores,
@@ -124,16 +123,9 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
     if threshold is not None:
         output["labels"] = [None if math.isnan(s) else int(s >= threshold) for s in scores]
     output.update(result)
-    output["signature"] = "|".join([
-        f"halluscope:{__version__}", "metric:dlsd_acu", f"host:{host}", f"align:{preset.alignment}",
-        f"agg:{preset.aggregation}" + (f"@{mix_weight:g}" if preset.aggregation == "mix" else ""),
-        f"expand:{'yes@%g' % expansion_threshold if preset.expansion else 'no'}",
-        f"sd:{'no' if not sd_acu else ('all' if top_k is None else f'top{top_k}')}",
-        f"filter:{'yes' if filter_acus else 'no'}", f"coref:{coref}",
-        f"dec:{unit_decomposer.name}", f"nli:{engine.name}", f"dtype:{dtype}", f"maxlen:{max_length}",
-        "dl:" + ("none" if dl_units is None else getattr(dl_units, "name", None)
-                 or getattr(dl_units, "__name__", "hook")),
-    ])
+    output["signature"] = dlsd_signature(
+        options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype, max_length=max_length,
+        dl=None if dl_units is None else (getattr(dl_units, "name", None) or getattr(dl_units, "__name__", "hook")))
     if "details" in output:
         output["details"] = output.pop("details")
     return output

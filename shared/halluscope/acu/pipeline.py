@@ -100,6 +100,22 @@ class AcuOptions:
         )
 
 
+def dlsd_signature(options: AcuOptions, *, decomposer: str, nli: str, dtype: str, max_length: int,
+                   dl: Optional[str]) -> str:
+    """A sacrebleu-style string of everything that changes a dlsd_acu score."""
+    from .. import __version__
+
+    preset = options.resolved
+    sd = "no" if not options.sd_acu else ("all" if options.top_k is None else f"top{options.top_k}")
+    return "|".join([
+        f"halluscope:{__version__}", "metric:dlsd_acu", f"host:{options.host}", f"align:{preset.alignment}",
+        f"agg:{preset.aggregation}" + (f"@{options.mix_weight:g}" if preset.aggregation == "mix" else ""),
+        f"expand:{'yes@%g' % options.expansion_threshold if preset.expansion else 'no'}",
+        f"sd:{sd}", f"filter:{'yes' if options.filter_acus else 'no'}", f"coref:{options.coref}",
+        f"dec:{decomposer}", f"nli:{nli}", f"dtype:{dtype}", f"maxlen:{max_length}", f"dl:{dl or 'none'}",
+    ])
+
+
 def alignment_scores(probabilities: np.ndarray, alignment: str) -> np.ndarray:
     """Alignment of NLI probabilities [ent, neu, con]: ent, ent − contr or ent − neutral."""
     if alignment == "ent":
