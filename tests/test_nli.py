@@ -204,6 +204,18 @@ def test_only_the_premise_is_truncated(models):
     assert tokenizer.decode(second[:7]) == "[CLS] the red cat saw the blue"
 
 
+def test_pairs_built_from_cached_encodings_equal_the_tokenizer_path(models):
+    fast = NLIEngine(models["standard"], device="cpu", max_length=24)
+    assert fast._builder() is not None  # the fast path is the one under test
+    plain = NLIEngine(models["standard"], device="cpu", max_length=24)
+    plain._pair_builder = False  # force one tokenizer call per batch
+    pairs = PAIRS + [(" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat")]
+    fast_seen, plain_seen = capture_inputs(fast), capture_inputs(plain)
+    np.testing.assert_allclose(fast.score(pairs), plain.score(pairs), atol=1e-6)
+    assert fast_seen == plain_seen  # the same token ids, truncation and padding
+    assert set(fast._encodings) == {text for pair in pairs for text in pair}  # each text once
+
+
 def test_overlong_hypothesis_is_truncated_instead_of_crashing(models):
     engine = NLIEngine(models["standard"], device="cpu", max_length=16)
     seen = capture_inputs(engine)

@@ -214,6 +214,8 @@ class NLIEngine:
                 self.max_length = min(self.max_length, model_max)
         self._cache: "OrderedDict[Tuple[str, str, str], np.ndarray]" = OrderedDict()
         self._lock = threading.RLock()
+        self._pair_builder: Any = None  # the Rust tokenizer used to build pairs (lazily)
+        self._encodings: Dict[str, Any] = {}  # text -> its tokens without special tokens
         self.reset_counters()
 
     def __repr__(self) -> str:
@@ -338,10 +340,75 @@ class NLIEngine:
         """Logits for one padded batch (a seam: tests replace it to simulate OOM)."""
         return self._model(**batch).logits
 
+    _MAX_ENCODINGS = 200_000
+
+    def _builder(self):
+        """A copy of the fast tokenizer's Rust backend without truncation or padding, or
+        ``None`` where pairs cannot be built from cached encodings (slow tokenizer, left
+        padding or truncation)."""
+        if self._pair_builder is None:
+            import copy
+
+            backend = getattr(self._tokenizer, "backend_tokenizer", None)
+            usable = (backend is not None and getattr(self._tokenizer, "padding_side", "right") == "right"
+                      and getattr(self._tokenizer, "truncation_side", "right") == "right"
+                      and self._tokenizer.pad_token_id is not None)
+            if usable:
+                backend = copy.deepcopy(backend)
+                backend.no_truncation()
+                backend.no_padding()
+            self._pair_builder = backend if usable else False
+        return self._pair_builder or None
+
+    def _features_from_cached_encodings(self, chunk: List[Pair], builder):
+        """Each distinct text is tokenised once per engine (document sentences recur
+        across every unit); a pair is its premise's tokens, cut to the room the whole
+        hypothesis leaves (premise-only truncation), joined by the model's own special
+        tokens (the backend's post-processor), then right-padded. ``None`` when a
+        hypothesis leaves no room for the premise."""
+        import tokenizers
+        import torch
+
+        texts = [t for pair in chunk for t in pair]
+        missing = [t for t in dict.fromkeys(texts) if t not in self._encodings]
+        if missing:
+            if len(self._encodings) + len(missing) > self._MAX_ENCODINGS:
+                self._encodings.clear()
+            for text, encoding in zip(missing, builder.encode_batch(missing, add_special_tokens=False)):
+                self._encodings[text] = encoding
+        special = self._tokenizer.num_special_tokens_to_add(pair=True)
+        rows = []
+        for premise, hypothesis in chunk:
+            p, h = self._encodings[premise], self._encodings[hypothesis]
+            room = self.max_length - special - len(h.ids)
+            if room < 1:
+                return None
+            if len(p.ids) > room:
+                p = tokenizers.Encoding.merge([p], growing_offsets=True)  # a copy to cut
+                p.truncate(room)
+            rows.append(builder.post_process(p, h, add_special_tokens=True))
+        width = max(len(row.ids) for row in rows)
+        ids = np.full((len(rows), width), self._tokenizer.pad_token_id, dtype=np.int64)
+        types = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for k, row in enumerate(rows):
+            n = len(row.ids)
+            ids[k, :n], types[k, :n], mask[k, :n] = row.ids, row.type_ids, 1
+        features = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
+        if "token_type_ids" in getattr(self._tokenizer, "model_input_names", ()):
+            features["token_type_ids"] = torch.from_numpy(types)
+        return features
+
     def _batch_features(self, chunk: List[Pair]):
-        """Padded tensors for one batch: one tokenizer call with premise-only truncation;
-        if the tokenizer refuses (a hypothesis that leaves no room for the premise), the
-        per-pair path of :meth:`_encode` and a pad."""
+        """Padded tensors for one batch: pairs built from cached per-text encodings
+        where the tokenizer allows; otherwise one tokenizer call with premise-only
+        truncation; if the tokenizer refuses (a hypothesis that leaves no room for the
+        premise), the per-pair path of :meth:`_encode` and a pad."""
+        builder = self._builder()
+        if builder is not None:
+            features = self._features_from_cached_encodings(chunk, builder)
+            if features is not None:
+                return features
         premises = [p for p, _ in chunk]
         hypotheses = [h for _, h in chunk]
         try:
