@@ -1,5 +1,6 @@
 """dlsd_acu: NLI-based atomic-fact checking with selective document units, as an evaluate metric."""
 import evaluate
+import halluscope.acu.discourse
 import halluscope.api
 import halluscope.evaluate_support
 
@@ -64,7 +65,8 @@ class DlsdAcu(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, host="fizz", sd_acu=True, top_k=1, threshold=None,
                  aggregation=None, alignment=None, expansion=None, expansion_threshold=0.5, mix_weight=0.5,
-                 filter_acus=True, coref="rules", decomposer="seq2seq", dl_acu="auto", tau=0.4, delta=0.88,
+                 filter_acus=True, coref="rules", decomposer="seq2seq", dl_acu="auto", tau=0.4,
+                 delta=halluscope.acu.discourse.DEFAULT_DELTA,
                  batch_size=32, max_length=512, return_details=False):
         return halluscope.api.score_dlsd_acu(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 from . import __version__
+from .acu.discourse import DEFAULT_DELTA as DL_DEFAULT_DELTA
 from .pipeline import ScoringOptions, score
 
 
@@ -74,7 +75,8 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
                    coref: str = "rules", decomposer="seq2seq", decomposer_model: Optional[str] = None,
                    nli_model: Optional[str] = None, nli_scorer=None, nli_engine=None,
                    device: Optional[str] = None, dtype: str = "float32", batch_size: int = 32,
-                   max_length: int = 512, dl_acu: str = "auto", tau: float = 0.4, delta: float = 0.88,
+                   max_length: int = 512, dl_acu: str = "auto", tau: float = 0.4,
+                   delta: float = DL_DEFAULT_DELTA,
                    dl_units=None, return_details: bool = False) -> Dict[str, Any]:
     """NLI-based atomic-fact checking with selective document units (seed 000) on a
     FIZZ (hard min) or FENICE (soft mean) host. Reference-free: ``references`` are

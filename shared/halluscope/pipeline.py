@@ -309,32 +309,26 @@ def score(
             dimension, batch, parsed, options, dates, variant, return_details
         )
 
-    output: Dict[str, Any] = {}
+    per_example: Dict[str, List[float]] = {}
     if fuse:
-        chi_scores = [
+        per_example["chi"] = [
             harmonic_fusion({d: per_dim[d][row].score for d in dimensions}, options.weights)
             for row in range(len(batch))
         ]
-        output["chi"] = _mean(chi_scores)
     for dimension in dimensions:
-        scores = [r.score for r in per_dim[dimension]]
-        output[dimension] = _mean(scores)
-        if "rhi_norm" in (per_dim[dimension][0].extra if per_dim[dimension] else {}):
-            output["rhi_norm"] = _mean([r.extra["rhi_norm"] for r in per_dim[dimension]])
-    if fuse:
-        output["chi_scores"] = chi_scores
-    for dimension in dimensions:
-        output[f"{dimension}_scores"] = [r.score for r in per_dim[dimension]]
-        if per_dim[dimension] and "rhi_norm" in per_dim[dimension][0].extra:
-            output["rhi_norm_scores"] = [r.extra["rhi_norm"] for r in per_dim[dimension]]
-        output[f"{dimension}_defined"] = sum(not math.isnan(r.score) for r in per_dim[dimension])
+        per_example[dimension] = [r.score for r in per_dim[dimension]]
+    if "rhi" in dimensions and not fuse and options.rhi_variant == "linear":
+        per_example["rhi_norm"] = [r.extra["rhi_norm"] for r in per_dim["rhi"]]
+    output: Dict[str, Any] = {name: _mean(values) for name, values in per_example.items()}
+    output.update({f"{name}_scores": values for name, values in per_example.items()})
+    output.update({f"{d}_defined": sum(not math.isnan(v) for v in per_example[d]) for d in dimensions})
     output["signature"] = signature(metric_name or ("chi" if fuse else "+".join(dimensions)),
                                     dimensions, options, fuse)
     if return_details:
         output["details"] = [
             {
                 "reference_free": not batch.references[row],
-                **({"chi": chi_scores[row]} if fuse else {}),
+                **({"chi": per_example["chi"][row]} if fuse else {}),
                 **{d: per_dim_details[d][row] for d in dimensions},
             }
             for row in range(len(batch))

@@ -92,9 +92,6 @@ class QuantityUnit:
         return (self.qkind, self.unit, self.value)
 
 
-Unit = "EntityUnit | RelationUnit | QuantityUnit"
-
-
 @dataclass(frozen=True)
 class Match:
     """How one unit was found in a pool: ``mode`` (exact, acronym, partial_name,

@@ -23,6 +23,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..parsing import get_parse_cache
 
 BACKENDS = ("dep", "amr")
+#: dlsd_acu's overlap threshold on the offline MiniLM raw-F1 scale (see the module docstring)
+DEFAULT_DELTA = 0.88
 
 
 def amr_available() -> bool:
@@ -50,7 +52,7 @@ def resolve_backend(dl_acu: str) -> str:
 class DiscourseLinkUnits:
     """Callable ``(summaries, host units per summary, engine) -> (units, decisions)``."""
 
-    def __init__(self, backend: str = "dep", *, tau: float = 0.4, delta: float = 0.88, coref: str = "rules",
+    def __init__(self, backend: str = "dep", *, tau: float = 0.4, delta: float = DEFAULT_DELTA, coref: str = "rules",
                  overlap_scorer=None, amr_stog_model: Optional[str] = None,
                  amr_gtos_model: Optional[str] = None, device: Optional[str] = None) -> None:
         if backend not in BACKENDS:
@@ -91,36 +93,40 @@ class DiscourseLinkUnits:
 
     def __call__(self, summaries: Sequence[str], host_units: Sequence[Sequence[str]],
                  engine) -> Tuple[List[List[str]], List[List[Dict[str, Any]]]]:
+        """Kept units and every candidate's decision, per summary. The whole batch goes
+        through one coreference call, one NLI call and one BERTScore call."""
         from .coref import resolve_in_context
         from .dl_filters import nli_filter, overlap_filter
 
-        kept_all, decisions_all = [], []
-        for summary, hosts, candidates in zip(summaries, host_units, self.candidates(summaries)):
-            texts = [c["text"] for c in candidates]
-            if texts and self.coref != "none":
-                texts = resolve_in_context(texts, [summary] * len(texts), backend=self.coref)
-            decisions = [{"text": t, "relation": c.get("relation"), "marker": c.get("marker"),
-                          "backend": self.backend} for t, c in zip(texts, candidates)]
-            entailed = nli_filter(texts, summary, engine, tau=self.tau) if texts else []
-            survivors = []
-            for decision, (_, probability, keep) in zip(decisions, entailed):
-                decision["entailment"] = probability
-                if keep:
-                    survivors.append(decision)
-                else:
-                    decision.update(kept=False, reason=f"P(ent | summary) {probability:.2f} < tau {self.tau:g}")
-            overlaps = overlap_filter([d["text"] for d in survivors], list(hosts), delta=self.delta,
-                                      scorer=self.overlap_scorer) if survivors else []
-            kept = []
-            for decision, (_, f1, keep) in zip(survivors, overlaps):
-                decision["max_bertscore_f1"] = f1
-                if keep:
-                    decision.update(kept=True, reason="entailed by the summary and new")
-                    if decision["text"] not in kept:
-                        kept.append(decision["text"])
-                else:
-                    decision.update(kept=False, reason=f"BERTScore F1 {f1:.2f} >= delta {self.delta:g} "
-                                                       "against a host ACU")
-            kept_all.append(kept)
-            decisions_all.append(decisions)
+        owners, texts, decisions_all = [], [], [[] for _ in summaries]
+        for k, candidates in enumerate(self.candidates(summaries)):
+            for candidate in candidates:
+                owners.append(k)
+                texts.append(candidate["text"])
+                decisions_all[k].append({"relation": candidate.get("relation"),
+                                         "marker": candidate.get("marker"), "backend": self.backend})
+        decisions = [d for per_summary in decisions_all for d in per_summary]  # aligned with texts
+        contexts = [summaries[k] for k in owners]
+        if texts and self.coref != "none":
+            texts = resolve_in_context(texts, contexts, backend=self.coref)
+        survivors = []
+        for k, decision, text, (_, probability, keep) in zip(
+                owners, decisions, texts, nli_filter(texts, contexts, engine, tau=self.tau)):
+            decision.update(text=text, entailment=probability)
+            if keep:
+                survivors.append((k, decision))
+            else:
+                decision.update(kept=False, reason=f"P(ent | summary) {probability:.2f} < tau {self.tau:g}")
+        overlaps = overlap_filter([d["text"] for _, d in survivors], [list(host_units[k]) for k, _ in survivors],
+                                  delta=self.delta, scorer=self.overlap_scorer)
+        kept_all: List[List[str]] = [[] for _ in summaries]
+        for (k, decision), (_, f1, keep) in zip(survivors, overlaps):
+            decision["max_bertscore_f1"] = f1
+            if keep:
+                decision.update(kept=True, reason="entailed by the summary and new")
+                if decision["text"] not in kept_all[k]:
+                    kept_all[k].append(decision["text"])
+            else:
+                decision.update(kept=False, reason=f"BERTScore F1 {f1:.2f} >= delta {self.delta:g} "
+                                                   "against a host ACU")
         return kept_all, decisions_all

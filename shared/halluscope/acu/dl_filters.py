@@ -18,7 +18,7 @@ import numpy as np
 from .. import nli as _nli
 
 DEFAULT_TAU = 0.4
-DEFAULT_DELTA = 0.7
+DEFAULT_DELTA = 0.7  # the paper's, on roberta-large; dlsd_acu's default on MiniLM is acu.discourse.DEFAULT_DELTA
 #: Layers of the offline MiniLM backbone used for BERTScore by default (all 6).
 DEFAULT_NUM_LAYERS = 6
 
@@ -45,18 +45,20 @@ def _check_threshold(value: float, name: str) -> float:
     return value
 
 
-def nli_filter(units: Sequence[str], summary: str, engine, tau: float = DEFAULT_TAU
+def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU
                ) -> List[Tuple[str, float, bool]]:
     """``(unit, P(ent), kept)`` per unit, kept iff the summary entails the unit with
-    probability >= ``tau`` (seed 000 Algorithm 1 line 18, tau = 0.4). All units are
-    scored in one ``engine.score`` call (premise = summary, hypothesis = unit)."""
+    probability >= ``tau`` (seed 000 Algorithm 1 line 18, tau = 0.4). ``summary`` is one
+    string, or one summary per unit (so a whole batch is filtered at once). All units
+    are scored in one ``engine.score`` call (premise = summary, hypothesis = unit)."""
     units = _check_units(units, "units")
-    if not isinstance(summary, str):
-        raise TypeError(f"summary must be a string; got {type(summary).__name__}")
+    summaries = [summary] * len(units) if isinstance(summary, str) else _check_units(summary, "summary")
+    if len(summaries) != len(units):
+        raise ValueError(f"got {len(units)} units but {len(summaries)} summaries")
     tau = _check_threshold(tau, "tau")
     if not units:
         return []
-    probs = np.asarray(engine.score([(summary, unit) for unit in units]))
+    probs = np.asarray(engine.score(list(zip(summaries, units))))
     entail = probs[:, _nli.ENTAILMENT]
     return [(unit, float(p), bool(p >= tau)) for unit, p in zip(units, entail)]
 
@@ -111,8 +113,10 @@ def overlap_filter(candidates: Sequence[str], host_units: Sequence[str], delta: 
     """``(candidate, max F1, kept)`` per candidate: kept iff its BERTScore F1
     against every host unit is < ``delta`` (seed 000 Algorithm 1 line 22).
 
-    The max F1 is 0.0 when there are no host units (every candidate is kept).
-    All candidate x host pairs are scored in one call of ``scorer(cands, refs)``
+    ``host_units`` is one list shared by all candidates, or one list per candidate
+    (so a whole batch is filtered at once). The max F1 is 0.0 when a candidate has no
+    host units (it is kept). All candidate x host pairs are scored in one call of
+    ``scorer(cands, refs)``
     (a list of F1s), by default :func:`bertscore_f1` on ``model_type``/
     ``num_layers`` (default: the offline all-MiniLM-L6-v2, 6 layers).
 
@@ -121,15 +125,24 @@ def overlap_filter(candidates: Sequence[str], host_units: Sequence[str], delta: 
     bert-score default); raw F1 on MiniLM has its own range, so delta should be
     re-tuned when the backbone changes."""
     candidates = _check_units(candidates, "candidates")
-    host_units = _check_units(host_units, "host_units")
+    if isinstance(host_units, str):
+        raise TypeError("host_units must be a sequence of strings, not a single string")
+    host_units = list(host_units)
+    if host_units and not isinstance(host_units[0], str):  # one host list per candidate
+        hosts = [_check_units(group, "host_units") for group in host_units]
+        if len(hosts) != len(candidates):
+            raise ValueError(f"got {len(candidates)} candidates but {len(hosts)} host lists")
+    else:
+        shared = _check_units(host_units, "host_units")
+        hosts = [shared] * len(candidates)
     delta = _check_threshold(delta, "delta")
     if not candidates:
         return []
-    if not host_units:
-        return [(c, 0.0, True) for c in candidates]
-    cands = [c for c in candidates for _ in host_units]
-    refs = [h for _ in candidates for h in host_units]
-    if scorer is None:
+    cands = [c for c, group in zip(candidates, hosts) for _ in group]
+    refs = [h for group in hosts for h in group]
+    if not cands:
+        f1: Sequence[float] = []
+    elif scorer is None:
         f1 = bertscore_f1(cands, refs, model_type=model_type, num_layers=num_layers, device=device)
     else:
         f1 = scorer(cands, refs)
@@ -138,5 +151,9 @@ def overlap_filter(candidates: Sequence[str], host_units: Sequence[str], delta: 
         raise ValueError(f"scorer must return {len(cands)} F1 values; got shape {scores.shape}")
     if not np.all(np.isfinite(scores)):
         raise ValueError("scorer returned a non-finite F1")
-    best = scores.reshape(len(candidates), len(host_units)).max(axis=1)
-    return [(c, float(b), bool(b < delta)) for c, b in zip(candidates, best)]
+    out, start = [], 0
+    for candidate, group in zip(candidates, hosts):
+        best = float(scores[start:start + len(group)].max()) if group else 0.0
+        start += len(group)
+        out.append((candidate, best, bool(best < delta)))
+    return out
