@@ -12,3 +12,28 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.fixture(scope="session")
 def repo_root() -> str:
     return REPO
+
+
+def _chromium_path():
+    import shutil
+
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+#: flags for Debian's Chromium on a machine with a closed network, as root
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """A headless Playwright Chromium (Debian's binary); skipped with a reason when
+    the binary or the ``playwright`` package is missing (``.ci/run`` installs both)."""
+    path = _chromium_path()
+    if path is None:
+        pytest.skip("no Chromium binary on PATH (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

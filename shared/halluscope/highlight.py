@@ -1,0 +1,115 @@
+"""Character spans to highlight, read from a row of ``details``, and their HTML.
+
+One module for every place that shows a scored example (the Space, the metric
+apps, the CLI's HTML report), so that they all mark the same spans:
+
+* in the summary, each unit of each dimension, ``supported`` or ``unsupported``;
+* in the source, the evidence that supported a summary unit (``evidence``).
+
+Evidence found in a reference is not drawn on the source. Overlapping spans are
+rendered by cutting the text at every span boundary; each piece carries the CSS
+classes of all spans covering it, so nothing is dropped or drawn twice.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Mapping, Sequence
+
+#: the CHI-family dimensions, in display order
+DIMENSIONS = ("ehi", "rhi", "qhi")
+
+#: one colour per dimension and status, shared by every HTML view
+CSS = """\
+.hs-text { white-space: pre-wrap; line-height: 1.7; font-family: inherit; }
+.hs-span { border-radius: 3px; padding: 0 1px; }
+.hs-unsupported { background: #fecaca; border-bottom: 2px solid #dc2626; }
+.hs-supported { background: #dcfce7; }
+.hs-evidence { background: #dbeafe; border-bottom: 2px solid #2563eb; }
+.hs-ehi { font-weight: 600; }
+.hs-rhi { font-style: italic; }
+.hs-qhi { text-decoration: underline dotted; }
+"""
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A span ``text[start:end]`` marked for ``dimension`` with a ``status``
+    (``supported``, ``unsupported`` or ``evidence``); ``note`` is its tooltip."""
+
+    start: int
+    end: int
+    dimension: str
+    status: str
+    note: str = ""
+
+
+def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
+    """Every unit of every CHI-family dimension in one row of ``details``."""
+    marks = []
+    for dimension in DIMENSIONS:
+        for unit in (row_details.get(dimension) or {}).get("units", []):
+            start, end = unit["span"]
+            marks.append(Highlight(start, end, dimension, unit["status"],
+                                   f"{dimension}: {unit['status']} ({unit['text']})"))
+    return sorted(marks, key=lambda m: (m.start, m.end))
+
+
+def source_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
+    """The source evidence of every supported unit (``in_source`` matches only)."""
+    marks = []
+    for dimension in DIMENSIONS:
+        for unit in (row_details.get(dimension) or {}).get("units", []):
+            match = unit.get("in_source")
+            if not match:
+                continue
+            for evidence in match["evidence"]:
+                start, end = evidence["span"]
+                marks.append(Highlight(start, end, dimension, "evidence",
+                                       f"{dimension} evidence for '{unit['text']}': {match['detail']}"))
+    return sorted(marks, key=lambda m: (m.start, m.end))
+
+
+def acu_evidence_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
+    """dlsd_acu: the source span of each unit's best premise. Empty when coreference
+    rewrote the document (the spans then refer to the rewritten text)."""
+    if row_details.get("document_resolved"):
+        return []
+    marks = []
+    for unit in row_details.get("units", []):
+        start, end = unit["evidence"]["char_span"]
+        marks.append(Highlight(start, end, "acu", "evidence",
+                               f"evidence for '{unit['text']}' (score {unit['score']:.2f})"))
+    return sorted(marks, key=lambda m: (m.start, m.end))
+
+
+def _pieces(length: int, marks: Sequence[Highlight]) -> Iterable[tuple]:
+    """Cut ``[0, length)`` at every span boundary; yield (start, end, covering marks)."""
+    cuts = sorted({0, length, *(max(0, min(length, p)) for m in marks for p in (m.start, m.end))})
+    for start, end in zip(cuts, cuts[1:]):
+        covering = [m for m in marks if m.start <= start and end <= m.end]
+        yield start, end, covering
+
+
+def render_html(text: str, marks: Sequence[Highlight]) -> str:
+    """``text`` as escaped HTML with each highlighted piece in a ``<mark>`` whose
+    classes name its dimensions and statuses (``hs-unsupported`` wins the colour
+    when a piece is both supported and unsupported)."""
+    parts = []
+    for start, end, covering in _pieces(len(text), marks):
+        piece = html.escape(text[start:end])
+        if not covering:
+            parts.append(piece)
+            continue
+        statuses = {m.status for m in covering}
+        status = next(s for s in ("unsupported", "evidence", "supported") if s in statuses)
+        classes = ["hs-span", f"hs-{status}", *sorted({f"hs-{m.dimension}" for m in covering})]
+        title = html.escape("; ".join(m.note for m in covering), quote=True)
+        parts.append(f'<mark class="{" ".join(classes)}" title="{title}">{piece}</mark>')
+    return f'<div class="hs-text">{"".join(parts)}</div>'
+
+
+def unsupported_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:
+    """The texts of the unsupported units of each CHI-family dimension."""
+    return {d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == "unsupported"]
+            for d in DIMENSIONS if row_details.get(d) is not None}
