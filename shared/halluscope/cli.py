@@ -1,0 +1,463 @@
+"""The ``halluscope`` command: ``score`` a file of summaries, ``report`` the scores as HTML.
+
+``halluscope score`` reads examples from a JSONL file, a CSV file or a folder saved by
+``datasets.Dataset.save_to_disk``, checks every row with the backend's own validation
+before any model loads, scores the rows in chunks with :mod:`halluscope.api`
+(``return_details=True``) and writes one JSON line per example. Scores are per row and
+the parse and encoder caches are per process, so chunking does not change a score.
+
+Output record (one per line; undefined scores and other non-finite numbers are
+written as ``null``)::
+
+    {"line": 3, "id": "...", "source": "...", "prediction": "...", "reference": "...",
+     "scores": {"chi": {"chi": 0.41, "ehi": 0.5, "rhi": 0.21, "qhi": 0.3}},
+     "details": {"chi": {...one row of the API's details...}}}
+
+``line`` is the 1-based line of a JSONL or CSV file (where a CSV record starts); a
+datasets folder gives ``row``, the 0-based index. ``reference`` is present only with
+``--reference-field``. The run's summary (means, defined counts, signatures, skipped
+lines, the counters of ``dlsd_acu``) goes to stdout as a table and to a JSON file
+beside the output (``--summary-output``).
+
+Exit codes: 0 done, 1 bad input (with ``--on-error stop``) or a scoring error, 2 usage.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+
+METRICS = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
+#: metrics whose API function takes ``device`` and ``batch_size``
+MODEL_METRICS = ("chi", "rhi", "dlsd_acu")
+DEFAULT_CHUNK_SIZE = 64
+
+#: an API message naming a row, e.g. "row 2: `predictions` must be a string, got int"
+_ROW_MESSAGE = re.compile(r"^row (\d+): (.*)$", re.S)
+_API_COLUMN = re.compile(r"`(predictions|sources|references)")
+
+
+class InputError(Exception):
+    """Bad input that stops the run: the message names the file, line and field."""
+
+
+@dataclass(frozen=True)
+class FieldNames:
+    """The input fields holding each text (``reference=None``: reference-free run)."""
+
+    source: str = "source"
+    prediction: str = "prediction"
+    reference: Optional[str] = None
+    id: str = "id"
+
+    def of_api_column(self, column: str) -> Optional[str]:
+        """The input field behind an API column name (``predictions`` -> ``prediction``)."""
+        return {"predictions": self.prediction, "sources": self.source,
+                "references": self.reference}.get(column)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One valid input row."""
+
+    position: int
+    id: Any
+    source: str
+    prediction: str
+    reference: Any = None  # a string or a list of strings; None when the run has no references
+
+
+@dataclass(frozen=True)
+class Skipped:
+    position: int
+    reason: str
+
+
+# ------------------------------------------------------------------------- reading
+
+@dataclass(frozen=True)
+class InputSource:
+    """Where rows come from: ``label`` is "line" (files) or "row" (datasets folder)."""
+
+    path: str
+    label: str
+    columns: Optional[List[str]]  # known up front for CSV and datasets; None for JSONL
+    rows: Iterator[Tuple[int, Any]]  # (position, dict of fields, or a str saying what is wrong)
+
+
+def _jsonl_rows(path: str) -> Iterator[Tuple[int, Any]]:
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue  # blank lines separate nothing and are not examples
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                yield number, f"not valid JSON ({error.msg} at column {error.colno})"
+                continue
+            if not isinstance(value, dict):
+                yield number, f"expected a JSON object, got {type(value).__name__}"
+                continue
+            yield number, value
+
+
+def _csv_rows(handle: TextIO) -> Iterator[Tuple[int, Any]]:
+    """CSV records with the line each one starts on (records may span lines)."""
+    consumed: List[str] = []
+    lines_before = 0
+
+    def tracked_lines() -> Iterator[str]:
+        for line in handle:
+            consumed.append(line)
+            yield line
+
+    reader = csv.DictReader(tracked_lines())
+    for record in reader:
+        blank = next((k for k, line in enumerate(consumed) if line.strip()), 0)
+        start = lines_before + blank + 1
+        lines_before += len(consumed)
+        consumed.clear()
+        # cells beyond the header (key None) are dropped; a short row lacks its last fields
+        yield start, {key: value for key, value in record.items() if key is not None and value is not None}
+
+
+def open_input(path: str, split: Optional[str] = None) -> InputSource:
+    """Rows of a ``.jsonl``/``.json`` file, a ``.csv`` file or a datasets folder."""
+    if os.path.isdir(path):
+        import datasets
+
+        try:
+            loaded = datasets.load_from_disk(path)
+        except (FileNotFoundError, ValueError) as error:
+            raise InputError(f"{path}: not a folder saved by datasets' save_to_disk ({error})") from None
+        if isinstance(loaded, datasets.DatasetDict):
+            splits = list(loaded)
+            if split is None and len(splits) == 1:
+                split = splits[0]
+            if split not in loaded:
+                raise InputError(f"{path} holds the splits {splits}: choose one with --split")
+            loaded = loaded[split]
+        return InputSource(path, "row", list(loaded.column_names), iter(enumerate(loaded)))
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: no such file or folder")
+    extension = os.path.splitext(path)[1].lower()
+    if extension == ".csv":
+        handle = open(path, encoding="utf-8-sig", newline="")
+        header = next(csv.reader([handle.readline()]), [])
+        handle.seek(0)
+        return InputSource(path, "line", header, _csv_rows(handle))
+    if extension in (".jsonl", ".json", ".ndjson"):
+        return InputSource(path, "line", None, _jsonl_rows(path))
+    raise InputError(f"{path}: expected a .jsonl or .csv file or a datasets folder")
+
+
+def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
+    """(input position, message naming the input field) for an API error naming a row."""
+    match = _ROW_MESSAGE.match(str(error))
+    if match is None or int(match.group(1)) >= len(positions):
+        return None
+    detail = match.group(2)
+    column = _API_COLUMN.search(detail)
+    field = fields.of_api_column(column.group(1)) if column else None
+    return positions[int(match.group(1))], (f"field {field!r}: {detail}" if field else detail)
+
+
+def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
+                     report: Callable[[str], None]) -> Tuple[List[Example], List[Skipped]]:
+    """Every valid row, checked by the backend's validation one row at a time.
+
+    A malformed line, a missing field or a value the backend rejects raises
+    :class:`InputError` (``on_error="stop"``) or is skipped and reported.
+    """
+    from .validation import validate_inputs
+
+    required = [fields.source, fields.prediction] + ([fields.reference] if fields.reference else [])
+    if source.columns is not None:
+        missing = [name for name in required if name not in source.columns]
+        if missing:
+            raise InputError(f"{source.path} has no field {missing[0]!r} (fields: {', '.join(source.columns)})")
+
+    examples: List[Example] = []
+    skipped: List[Skipped] = []
+    for position, row in source.rows:
+        problem = row if isinstance(row, str) else None
+        if problem is None:
+            absent = next((name for name in required if name not in row), None)
+            if absent is not None:
+                problem = f"missing field {absent!r}"
+        if problem is None:
+            reference = row[fields.reference] if fields.reference else None
+            try:
+                validate_inputs([row[fields.prediction]], [row[fields.source]],
+                                None if fields.reference is None else [reference])
+            except (TypeError, ValueError) as error:
+                located = _located_api_error(error, [position], fields)
+                problem = located[1] if located else str(error)
+        if problem is None:
+            examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction], reference))
+            continue
+        message = f"{source.path} {source.label} {position}: {problem}"
+        if on_error == "stop":
+            raise InputError(message)
+        skipped.append(Skipped(position, problem))
+        report(f"skipped {message}")
+    return examples, skipped
+
+
+# ------------------------------------------------------------------------- scoring
+
+def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
+    """The :mod:`halluscope.api` function of ``metric``."""
+    from . import api
+
+    return getattr(api, f"score_{metric}")
+
+
+def metric_options(metric: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """Keyword options of ``metric``'s API function from the command line."""
+    options: Dict[str, Any] = {}
+    if metric in MODEL_METRICS:
+        if args.device is not None:
+            options["device"] = args.device
+        if args.batch_size is not None:
+            options["batch_size"] = args.batch_size
+    if metric == "dlsd_acu":
+        options.update(host=args.host, decomposer=args.decomposer, nli_model=args.nli_model)
+    return options
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with NaN and infinities as ``None`` (strict JSON) and tuples as lists."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    return value
+
+
+def _is_counter(key: str, value: Any) -> bool:
+    """Integer counters of an API result (dlsd_acu's NLI pairs and decomposer calls)."""
+    return isinstance(value, int) and not isinstance(value, bool) and not key.endswith("_defined")
+
+
+class MetricTotals:
+    """One metric's per-example scores, signature and counters over all chunks."""
+
+    def __init__(self) -> None:
+        self.values: Dict[str, List[float]] = {}
+        self.signature: Optional[str] = None
+        self.counters: Dict[str, int] = {}
+
+    def add(self, result: Dict[str, Any]) -> None:
+        for key, value in result.items():
+            if key.endswith("_scores"):
+                self.values.setdefault(key[: -len("_scores")], []).extend(value)
+            elif _is_counter(key, value):
+                self.counters[key] = self.counters.get(key, 0) + value
+        self.signature = self.signature or result.get("signature")
+
+    def as_dict(self) -> Dict[str, Any]:
+        from .report import column_stats
+
+        scores = {}
+        for name, values in self.values.items():
+            stats = column_stats(values)
+            scores[name] = {"mean": stats.mean, "defined": stats.defined}
+        out: Dict[str, Any] = {"signature": self.signature, "scores": scores}
+        if self.counters:
+            out["counters"] = self.counters
+        return out
+
+
+def score_examples(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
+                   fields: FieldNames, label: str, output: TextIO, chunk_size: int = DEFAULT_CHUNK_SIZE,
+                   progress: bool = True) -> Dict[str, MetricTotals]:
+    """Score ``examples`` chunk by chunk, write one JSON line per example to ``output``."""
+    from tqdm import tqdm
+
+    totals = {metric: MetricTotals() for metric in metrics}
+    n_chunks = math.ceil(len(examples) / chunk_size)
+    with tqdm(total=len(examples), unit="ex", desc="scoring", file=sys.stderr,
+              disable=not progress or n_chunks <= 1) as bar:
+        for start in range(0, len(examples), chunk_size):
+            chunk = examples[start:start + chunk_size]
+            predictions = [e.prediction for e in chunk]
+            sources = [e.source for e in chunk]
+            references = None if fields.reference is None else [e.reference for e in chunk]
+            results = {}
+            for metric in metrics:
+                try:
+                    results[metric] = metric_function(metric)(
+                        predictions, sources, references, return_details=True, **options[metric])
+                except (TypeError, ValueError) as error:
+                    located = _located_api_error(error, [e.position for e in chunk], fields)
+                    if located is None:
+                        raise
+                    raise InputError(f"{label} {located[0]}: {located[1]}") from error
+                totals[metric].add(results[metric])
+            for row, example in enumerate(chunk):
+                record: Dict[str, Any] = {label: example.position, "id": example.id,
+                                          "source": example.source, "prediction": example.prediction}
+                if fields.reference is not None:
+                    record["reference"] = example.reference
+                record["scores"] = {metric: {key[: -len("_scores")]: value[row]
+                                             for key, value in result.items() if key.endswith("_scores")}
+                                    for metric, result in results.items()}
+                record["details"] = {metric: result["details"][row] for metric, result in results.items()}
+                output.write(json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False) + "\n")
+            output.flush()
+            bar.update(len(chunk))
+    return totals
+
+
+def summary_path_for(output: str) -> str:
+    """``scores.jsonl`` -> ``scores.summary.json``."""
+    stem, extension = os.path.splitext(output)
+    return (stem if extension.lower() in (".jsonl", ".json", ".ndjson") else output) + ".summary.json"
+
+
+def format_summary(summary: Dict[str, Any]) -> str:
+    """The summary as a text table: score, mean, examples defined, signature."""
+    from .report import column_label
+
+    n = summary["examples"]
+    rows = [("score", "mean", "defined", "signature")]
+    for metric, entry in summary["metrics"].items():
+        for k, (name, stats) in enumerate(entry["scores"].items()):
+            mean = "undefined" if stats["mean"] is None else f"{stats['mean']:.4f}"
+            signature = (entry["signature"] or "") if k == 0 else ""  # once per metric
+            rows.append((column_label(metric, name), mean, f"{stats['defined']}/{n}", signature))
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    lines = [("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]).rstrip()
+             for row in rows]
+    for metric, entry in summary["metrics"].items():
+        if entry.get("counters"):
+            lines.append(f"{metric} counters: " + ", ".join(f"{k}={v}" for k, v in entry["counters"].items()))
+    label = summary["position_label"]
+    skipped = summary["skipped"]
+    lines.append(f"scored {n} examples from {summary['input']} into {summary['output']}")
+    if skipped:
+        lines.append(f"skipped {len(skipped)} {label}{'s' if len(skipped) > 1 else ''}: "
+                     + ", ".join(str(s[label]) for s in skipped))
+    return "\n".join(lines)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """``halluscope score``."""
+    metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
+    unknown = [name for name in metrics if name not in METRICS]
+    if unknown or not metrics:
+        raise InputError(f"--metrics: unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
+                         if unknown else "--metrics: name at least one metric")
+    metrics = list(dict.fromkeys(metrics))
+    if args.chunk_size < 1:
+        raise InputError("--chunk-size must be a positive integer")
+    fields = FieldNames(args.source_field, args.prediction_field, args.reference_field, args.id_field)
+    source = open_input(args.input, args.split)
+    examples, skipped = collect_examples(source, fields, args.on_error,
+                                         lambda message: print(message, file=sys.stderr))
+    options = {metric: metric_options(metric, args) for metric in metrics}
+    with open(args.output, "w", encoding="utf-8") as output:
+        totals = score_examples(examples, metrics, options, fields, source.label, output,
+                                chunk_size=args.chunk_size, progress=not args.no_progress) if examples else {
+            metric: MetricTotals() for metric in metrics}
+    summary = {
+        "input": args.input, "output": args.output, "examples": len(examples),
+        "position_label": source.label,
+        "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
+        "metrics": {metric: totals[metric].as_dict() for metric in metrics},
+    }
+    summary_output = args.summary_output or summary_path_for(args.output)
+    with open(summary_output, "w", encoding="utf-8") as handle:
+        json.dump(json_safe(summary), handle, indent=2, ensure_ascii=False, allow_nan=False)
+        handle.write("\n")
+    print(format_summary(json_safe(summary)))
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """``halluscope report``."""
+    from .report import write_report
+
+    summary = args.summary
+    if summary is None and os.path.isfile(summary_path_for(args.input)):
+        summary = summary_path_for(args.input)
+    count = write_report(args.input, args.output, summary_path=summary, cut=args.cut, title=args.title)
+    print(f"wrote {args.output} ({count} examples)")
+    return 0
+
+
+# ---------------------------------------------------------------------------- parser
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``halluscope`` command."""
+    from .acu.components import DECOMPOSER_KINDS
+    from .acu.pipeline import HOSTS
+
+    parser = argparse.ArgumentParser(prog="halluscope", description="Hallucination metrics for summaries.")
+    commands = parser.add_subparsers(dest="command", metavar="{score,report}")
+
+    score = commands.add_parser("score", help="score a JSONL/CSV file or a datasets folder",
+                                description="Score every example; write one JSON line per example.")
+    score.add_argument("--input", required=True, help=".jsonl or .csv file, or a folder from Dataset.save_to_disk")
+    score.add_argument("--output", required=True, help="JSONL file: one line per example")
+    score.add_argument("--metrics", default="chi", help=f"comma list of {', '.join(METRICS)} (default: chi)")
+    score.add_argument("--source-field", default="source")
+    score.add_argument("--prediction-field", default="prediction")
+    score.add_argument("--reference-field", default=None,
+                       help="field with the reference summary (absent: reference-free; \"\" in a row: "
+                            "reference-free for that row)")
+    score.add_argument("--id-field", default="id", help="field copied to each record's id when present")
+    score.add_argument("--split", default=None, help="split of a saved DatasetDict")
+    score.add_argument("--on-error", choices=("stop", "skip"), default="stop",
+                       help="on a malformed line, missing field or rejected value: stop (exit 1) or skip it")
+    score.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
+                       help=f"examples per API call (default {DEFAULT_CHUNK_SIZE}); scores do not depend on it")
+    score.add_argument("--device", default=None, help="cpu, cuda, cuda:1, ... (default: the backend's choice)")
+    score.add_argument("--batch-size", type=int, default=None, help="model batch size (default: the API's)")
+    score.add_argument("--nli-model", default=None, help="dlsd_acu: NLI model name or local folder")
+    score.add_argument("--decomposer", choices=DECOMPOSER_KINDS, default="seq2seq",
+                       help="dlsd_acu: ACU decomposer (default: seq2seq)")
+    score.add_argument("--host", choices=tuple(HOSTS), default="fizz", help="dlsd_acu: host pipeline")
+    score.add_argument("--summary-output", default=None,
+                       help="JSON summary file (default: the output's name with .summary.json)")
+    score.add_argument("--no-progress", action="store_true", help="no progress bar")
+    score.set_defaults(handler=run_score)
+
+    report = commands.add_parser("report", help="write a self-contained HTML report of a scores file",
+                                 description="One HTML file: statistics, distributions, every example.")
+    report.add_argument("--input", required=True, help="scores JSONL written by `halluscope score`")
+    report.add_argument("--output", required=True, help="HTML file to write")
+    report.add_argument("--summary", default=None,
+                        help="summary JSON of the run (default: the input's .summary.json when present)")
+    report.add_argument("--cut", type=float, default=0.5,
+                        help="the report gives the share of defined scores below this value (default 0.5)")
+    report.add_argument("--title", default=None)
+    report.set_defaults(handler=run_report)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.handler(args)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
