@@ -1,0 +1,112 @@
+"""The Space and a metric app in a real browser (headless Chromium via Playwright):
+fill the boxes, press Score, read the scores and the highlighted panels."""
+import contextlib
+import os
+import re
+import socket
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import pytest  # noqa: E402
+
+from halluscope.examples import load_examples  # noqa: E402
+
+EXAMPLE = {example["id"]: example for example in load_examples()}["entity-swap"]
+#: first scoring in a fresh process loads spaCy and MiniLM; later ones take about a second
+SCORE_TIMEOUT_MS = 90_000
+SCORE_NUMBER = re.compile(r"CHI \*?\*?0\.\d{4}")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def _serving(app):
+    """``app`` launched on a free localhost port in this process; yields its URL."""
+    port = _free_port()
+    app.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def page(chromium_browser):
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 1600})
+    browser_page = context.new_page()
+    yield browser_page
+    context.close()
+
+
+def _marked(page, selector):
+    return page.locator(selector).all_inner_texts()
+
+
+def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch):
+    from halluscope.space import build_space
+
+    monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
+    monkeypatch.delenv("HALLUSCOPE_SPACE_NLI_MODELS", raising=False)
+    with _serving(build_space()) as url:
+        page.goto(url)
+        page.locator("#hs-source textarea").fill(EXAMPLE["source"])
+        page.locator("#hs-reference textarea").fill(EXAMPLE["reference"])
+        page.locator("#hs-summary textarea").fill(EXAMPLE["prediction"])
+        page.locator("#hs-score").click()
+        page.locator("#hs-summary-html mark.hs-unsupported").first.wait_for(timeout=SCORE_TIMEOUT_MS)
+
+        headline = page.locator("#hs-headline").inner_text()
+        assert headline == "EHI 0.3673 · RHI 0.3333 · QHI 0.4000 · CHI 0.3649"
+        assert "0.3649" in page.locator("#hs-scores").inner_text()
+        assert page.locator("#hs-status").inner_text() == "Scored."
+        assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
+        assert _marked(page, "#hs-summary-html mark.hs-supported") == ["Barack Obama"]
+        assert _marked(page, "#hs-source-html mark.hs-evidence") == ["Barack Obama"]
+        # the page CSS is applied: unsupported units are red
+        colour = page.locator("#hs-summary-html mark.hs-unsupported").first.evaluate(
+            "mark => getComputedStyle(mark).backgroundColor")
+        assert colour == "rgb(254, 202, 202)"
+
+        shot = tmp_path / "space.png"
+        page.screenshot(path=str(shot), full_page=True)
+        data = shot.read_bytes()
+        assert len(data) > 1000 and data.startswith(b"\x89PNG\r\n\x1a\n")
+
+        # the dlsd_acu tab without an NLI model: a message naming the model, no traceback
+        page.get_by_role("tab", name="dlsd_acu (NLI model)").click()
+        page.locator("#hs-acu-score").click()
+        status = page.locator("#hs-status")
+        status.filter(has_text="is not available").wait_for(timeout=SCORE_TIMEOUT_MS)
+        text = status.inner_text()
+        assert text.startswith("The NLI model tals/albert-xlarge-vitaminc-mnli is not available")
+        assert "Traceback" not in page.content()
+
+
+def test_chi_app_example_click_fills_the_boxes_and_scores(page):
+    from playwright.sync_api import expect
+
+    from halluscope.space import build_metric_app
+
+    with _serving(build_metric_app("chi")) as url:
+        page.goto(url)
+        page.get_by_text("entity-swap (hallucinated)", exact=True).click()
+        expect(page.locator("#hs-summary textarea")).to_have_value(EXAMPLE["prediction"])
+        expect(page.locator("#hs-source textarea")).to_have_value(EXAMPLE["source"])
+        expect(page.locator("#hs-reference textarea")).to_have_value(EXAMPLE["reference"])
+        page.locator("#hs-score").click()
+        page.locator("#hs-summary-html mark.hs-unsupported").first.wait_for(timeout=SCORE_TIMEOUT_MS)
+        assert SCORE_NUMBER.search(page.locator("#hs-headline").inner_text())
+        assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
+
+        # an over-long summary: a message, and the boxes keep the text (nothing cut)
+        long_summary = "word " * 700
+        page.locator("#hs-summary textarea").fill(long_summary)
+        page.locator("#hs-score").click()
+        page.locator("#hs-status").filter(has_text="too long").wait_for(timeout=SCORE_TIMEOUT_MS)
+        assert page.locator("#hs-status").inner_text().startswith(
+            "The summary is too long: 3,500 characters, this app accepts at most 3,000.")
+        assert page.locator("#hs-summary textarea").input_value() == long_summary
