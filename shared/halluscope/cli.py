@@ -99,7 +99,7 @@ def _jsonl_rows(path: str) -> Iterator[Tuple[int, Any]]:
             try:
                 value = json.loads(line)
             except json.JSONDecodeError as error:
-                yield number, f"not valid JSON ({error.msg} at column {error.colno})"
+                yield number, f"not valid JSON ({error.msg} at column {error.pos + 1})"
                 continue
             if not isinstance(value, dict):
                 yield number, f"expected a JSON object, got {type(value).__name__}"
@@ -107,24 +107,33 @@ def _jsonl_rows(path: str) -> Iterator[Tuple[int, Any]]:
             yield number, value
 
 
-def _csv_rows(handle: TextIO) -> Iterator[Tuple[int, Any]]:
-    """CSV records with the line each one starts on (records may span lines)."""
+def _csv_rows(handle: TextIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
+    """The header of a CSV file and its records as dicts, each with the line it starts
+    on (records may span lines). Cells beyond the header are dropped; a short row
+    lacks its last fields."""
     consumed: List[str] = []
-    lines_before = 0
 
     def tracked_lines() -> Iterator[str]:
         for line in handle:
             consumed.append(line)
             yield line
 
-    reader = csv.DictReader(tracked_lines())
-    for record in reader:
-        blank = next((k for k, line in enumerate(consumed) if line.strip()), 0)
-        start = lines_before + blank + 1
-        lines_before += len(consumed)
+    reader = csv.reader(tracked_lines())
+    header = next(reader, [])
+
+    def records() -> Iterator[Tuple[int, Any]]:
+        lines_before = len(consumed)
         consumed.clear()
-        # cells beyond the header (key None) are dropped; a short row lacks its last fields
-        yield start, {key: value for key, value in record.items() if key is not None and value is not None}
+        for cells in reader:
+            blank = next((k for k, line in enumerate(consumed) if line.strip()), 0)
+            start = lines_before + blank + 1
+            lines_before += len(consumed)
+            consumed.clear()
+            if cells:  # the reader yields [] for a blank line
+                yield start, dict(zip(header, cells))
+        handle.close()
+
+    return header, records()
 
 
 def open_input(path: str, split: Optional[str] = None) -> InputSource:
@@ -148,10 +157,8 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
         raise InputError(f"{path}: no such file or folder")
     extension = os.path.splitext(path)[1].lower()
     if extension == ".csv":
-        handle = open(path, encoding="utf-8-sig", newline="")
-        header = next(csv.reader([handle.readline()]), [])
-        handle.seek(0)
-        return InputSource(path, "line", header, _csv_rows(handle))
+        header, records = _csv_rows(open(path, encoding="utf-8-sig", newline=""))
+        return InputSource(path, "line", header, records)
     if extension in (".jsonl", ".json", ".ndjson"):
         return InputSource(path, "line", None, _jsonl_rows(path))
     raise InputError(f"{path}: expected a .jsonl or .csv file or a datasets folder")

@@ -1,0 +1,236 @@
+"""End-to-end tests of ``halluscope score``: the installed command in a subprocess, and
+``halluscope.cli.main`` in-process for the other input formats and the error paths.
+
+One subprocess scores the shared JSONL file (in chunks of 2, skipping its malformed
+line 3) while this process computes the same scores with ``score_chi`` directly; the
+other tests reuse both.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from halluscope import score_chi, score_dlsd_acu
+from halluscope.cli import json_safe, main
+
+HALLUSCOPE = os.path.join(os.path.dirname(sys.executable), "halluscope")
+
+GITHUB_SOURCE = "Microsoft acquired the startup GitHub in 2018.\nThe deal was worth $7.5 billion."
+BERLIN_SOURCE = ("Barack Obama met Angela Merkel in Berlin on Tuesday to discuss the World Health "
+                 "Organization's budget. The two leaders agreed to raise funding.")
+#: the valid examples; line 3 of the JSONL file is malformed, so they sit on lines 1, 2, 4, 5
+EXAMPLES = [
+    {"id": "faithful", "source": GITHUB_SOURCE,
+     "reference": "Microsoft acquired GitHub for $7.5 billion in 2018.",
+     "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018."},
+    {"id": "entity-swap", "source": BERLIN_SOURCE,
+     "reference": "Obama and Merkel met in Berlin to discuss WHO funding.",
+     "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris."},
+    {"id": "reference-free", "source": GITHUB_SOURCE, "reference": "",
+     "prediction": "Microsoft bought GitHub for $9 billion in 2019."},
+    {"id": "quantity", "source": "Sales rose 12% to $4.2 billion in 2023.",
+     "reference": "Sales grew 12% to $4.2 billion.",
+     "prediction": "Sales rose 21% to $4.2 billion."},
+]
+MALFORMED_LINE = '{"id": "broken", "source": "Sales rose.", "prediction": \n'
+JSONL_LINES = [1, 2, 4, 5]
+
+
+def _write_jsonl(path, rows, malformed_at=None):
+    lines = [json.dumps(row) + "\n" for row in rows]
+    if malformed_at is not None:
+        lines.insert(malformed_at - 1, MALFORMED_LINE)
+    path.write_text("".join(lines), encoding="utf-8")
+    return str(path)
+
+
+def _read_jsonl(path):
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _scores_and_details(records):
+    return [(record["scores"], record["details"]) for record in records]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def data_jsonl(workdir):
+    return _write_jsonl(workdir / "data.jsonl", EXAMPLES, malformed_at=3)
+
+
+@pytest.fixture(scope="module")
+def subprocess_run(workdir, data_jsonl):
+    """The installed command on the JSONL file (chunks of 2, --on-error skip), and the
+    direct API result on the same texts, computed while the subprocess runs."""
+    output = str(workdir / "subprocess.jsonl")
+    command = [HALLUSCOPE, "score", "--input", data_jsonl, "--output", output,
+               "--reference-field", "reference", "--on-error", "skip", "--chunk-size", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    direct = score_chi([e["prediction"] for e in EXAMPLES], [e["source"] for e in EXAMPLES],
+                       [e["reference"] for e in EXAMPLES], return_details=True)
+    stdout, stderr = process.communicate(timeout=600)
+    return {"returncode": process.returncode, "stdout": stdout, "stderr": stderr,
+            "records": _read_jsonl(output) if os.path.exists(output) else None,
+            "summary": json.loads((workdir / "subprocess.summary.json").read_text()), "direct": direct}
+
+
+def test_command_scores_equal_the_api(subprocess_run):
+    assert subprocess_run["returncode"] == 0, subprocess_run["stderr"]
+    records, direct = subprocess_run["records"], subprocess_run["direct"]
+    assert [r["line"] for r in records] == JSONL_LINES
+    assert [r["id"] for r in records] == [e["id"] for e in EXAMPLES]
+    for row, (record, example) in enumerate(zip(records, EXAMPLES)):
+        assert {key: record[key] for key in ("source", "prediction", "reference")} == {
+            key: example[key] for key in ("source", "prediction", "reference")}
+        assert record["scores"] == {"chi": {name: json_safe(direct[f"{name}_scores"][row])
+                                            for name in ("chi", "ehi", "rhi", "qhi")}}
+        assert record["details"] == {"chi": json_safe(direct["details"][row])}
+    # the invented entities are unsupported; the row with reference "" is reference-free
+    entity_units = {u["text"]: u["status"] for u in records[1]["details"]["chi"]["ehi"]["units"]}
+    assert entity_units["Emmanuel Macron"] == "unsupported" and entity_units["Paris"] == "unsupported"
+    assert [r["details"]["chi"]["reference_free"] for r in records] == [False, False, True, False]
+
+
+def test_skip_reports_the_malformed_line(subprocess_run):
+    assert "data.jsonl line 3: not valid JSON" in subprocess_run["stderr"]
+    assert "skipped 1 line: 3" in subprocess_run["stdout"]
+    assert subprocess_run["summary"]["skipped"] == [
+        {"line": 3, "reason": "not valid JSON (Expecting value at column 58)"}]
+
+
+def test_summary_table_and_progress(subprocess_run):
+    summary, direct = subprocess_run["summary"], subprocess_run["direct"]
+    assert summary["examples"] == 4
+    assert summary["metrics"]["chi"]["signature"] == direct["signature"]
+    for name in ("chi", "ehi", "rhi", "qhi"):
+        assert summary["metrics"]["chi"]["scores"][name] == {
+            "mean": direct[name], "defined": sum(v == v for v in direct[f"{name}_scores"])}
+    table = subprocess_run["stdout"].splitlines()
+    assert table[0].split() == ["score", "mean", "defined", "signature"]
+    assert table[1].split() == ["chi", f"{direct['chi']:.4f}", "4/4", direct["signature"]]
+    assert table[2].split() == ["chi.ehi", f"{direct['ehi']:.4f}", f"{direct['ehi_defined']}/4"]
+    assert "scoring: 100%" in subprocess_run["stderr"] and "4/4" in subprocess_run["stderr"]
+
+
+def test_one_chunk_equals_chunks_of_two(subprocess_run, data_jsonl, workdir, capsys):
+    output = str(workdir / "one-chunk.jsonl")
+    assert main(["score", "--input", data_jsonl, "--output", output, "--reference-field", "reference",
+                 "--on-error", "skip"]) == 0
+    assert "scoring:" not in capsys.readouterr().err  # one chunk: no progress bar
+    assert _read_jsonl(output) == subprocess_run["records"]
+
+
+def test_csv_and_datasets_inputs_give_the_same_scores(subprocess_run, workdir):
+    import csv
+
+    import datasets
+
+    csv_path = str(workdir / "data.csv")
+    with open(csv_path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["id", "source", "reference", "prediction"])
+        writer.writeheader()
+        writer.writerows(EXAMPLES)
+    folder = str(workdir / "data_dataset")
+    datasets.Dataset.from_list(EXAMPLES).save_to_disk(folder)
+    expected = _scores_and_details(subprocess_run["records"])
+    for path, label, positions in ((csv_path, "line", [2, 4, 5, 7]), (folder, "row", [0, 1, 2, 3])):
+        output = str(workdir / f"from-{os.path.basename(path)}.jsonl")
+        assert main(["score", "--input", path, "--output", output, "--reference-field", "reference"]) == 0
+        records = _read_jsonl(output)
+        # header on line 1; the GitHub source spans two lines: records give the line they start on
+        assert [r[label] for r in records] == positions
+        assert _scores_and_details(records) == expected
+
+
+def test_malformed_line_stops_the_command(data_jsonl, workdir):
+    output = workdir / "stopped.jsonl"
+    completed = subprocess.run([HALLUSCOPE, "score", "--input", data_jsonl, "--output", str(output),
+                                "--reference-field", "reference"], capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 1
+    assert completed.stderr.strip() == (
+        f"error: {data_jsonl} line 3: not valid JSON (Expecting value at column 58)")
+    assert not output.exists()  # checked before anything is scored
+
+
+@pytest.mark.parametrize("rows, arguments, message", [
+    ([EXAMPLES[0], {"id": "x", "source": "A text."}], [],
+     "line 2: missing field 'prediction'"),
+    ([EXAMPLES[0], {"id": "x", "source": "A text.", "prediction": 42}], [],
+     "line 2: field 'prediction': `predictions` must be a string, got int"),
+    ([{"id": "x", "source": "  ", "prediction": "A summary."}], [],
+     "line 1: field 'source': `sources` is empty or whitespace-only"),
+    ([{"id": "x", "source": "A text.", "prediction": "A summary.", "reference": None}],
+     ["--reference-field", "reference"],
+     "line 1: field 'reference': `references` is None; use \"\" for a reference-free row "
+     "or references=None for the whole call"),
+    ([{"id": "x", "text": "A text.", "summary": "A summary."}],
+     ["--source-field", "text", "--prediction-field", "summary", "--reference-field", "gold"],
+     "line 1: missing field 'gold'"),
+])
+def test_bad_rows_name_line_and_field(rows, arguments, message, workdir, capsys):
+    path = _write_jsonl(workdir / "bad.jsonl", rows)
+    output = str(workdir / "bad-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, *arguments]) == 1
+    assert capsys.readouterr().err == f"error: {path} {message}\n"
+
+
+def test_bad_rows_are_skipped_and_listed(workdir, capsys):
+    path = _write_jsonl(workdir / "skip.jsonl", [
+        {"source": "A text."}, {"source": "Sales rose 5%.", "prediction": 7},
+        {"source": "Sales rose 5%.", "prediction": "Sales rose 5%."}])
+    output = str(workdir / "skip-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, "--on-error", "skip"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"skipped {path} line 1: missing field 'prediction'",
+        f"skipped {path} line 2: field 'prediction': `predictions` must be a string, got int"]
+    assert "skipped 2 lines: 1, 2" in captured.out
+    assert [r["line"] for r in _read_jsonl(output)] == [3]
+
+
+def test_csv_without_the_field_fails_at_once(workdir, capsys):
+    path = workdir / "no-prediction.csv"
+    path.write_text("id,source,summary\n1,A text.,A summary.\n", encoding="utf-8")
+    assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl"), "--on-error", "skip"]) == 1
+    assert capsys.readouterr().err == f"error: {path} has no field 'prediction' (fields: id, source, summary)\n"
+
+
+def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):
+    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--metrics", "chi,bleu"]) == 1
+    assert "unknown metric 'bleu'" in capsys.readouterr().err
+
+
+def test_dlsd_acu_with_a_tiny_nli_model(repo_root, workdir, capsys):
+    spec = importlib.util.spec_from_file_location("benchmarks_common", os.path.join(repo_root, "benchmarks", "_common.py"))
+    common = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = common  # its dataclasses look their module up there
+    spec.loader.exec_module(common)
+    nli_folder = common.tiny_nli_model(str(workdir / "tiny-nli"))
+    path = _write_jsonl(workdir / "dlsd.jsonl", EXAMPLES)
+    output = str(workdir / "dlsd-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, "--metrics", "dlsd_acu",
+                 "--decomposer", "rules", "--nli-model", nli_folder, "--host", "fenice"]) == 0
+    stdout = capsys.readouterr().out
+    records = _read_jsonl(output)
+    direct = score_dlsd_acu([e["prediction"] for e in EXAMPLES], [e["source"] for e in EXAMPLES],
+                            host="fenice", decomposer="rules", nli_model=nli_folder, return_details=True)
+    assert [r["scores"] for r in records] == [{"dlsd_acu": {"dlsd_acu": json_safe(s)}}
+                                              for s in direct["dlsd_acu_scores"]]
+    assert [r["details"]["dlsd_acu"] for r in records] == json_safe(direct["details"])
+    assert "reference" not in records[0]  # no --reference-field
+    summary = json.loads((workdir / "dlsd-out.summary.json").read_text())
+    counters = summary["metrics"]["dlsd_acu"]["counters"]
+    assert set(counters) == {"nli_pairs_requested", "nli_pairs_scored", "nli_pairs_cached", "decomposer_calls",
+                             "decomposer_calls_summary", "decomposer_calls_document"}
+    assert counters["nli_pairs_requested"] == direct["nli_pairs_requested"] > 0
+    assert counters["nli_pairs_requested"] == counters["nli_pairs_scored"] + counters["nli_pairs_cached"]
+    assert summary["metrics"]["dlsd_acu"]["signature"] == direct["signature"]
+    assert "dlsd_acu counters: nli_pairs_requested=" in stdout
