@@ -209,7 +209,8 @@ def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):
 
 
 def test_dlsd_acu_with_a_tiny_nli_model(repo_root, workdir, capsys):
-    spec = importlib.util.spec_from_file_location("benchmarks_common", os.path.join(repo_root, "benchmarks", "_common.py"))
+    spec = importlib.util.spec_from_file_location("benchmarks_common",
+                                                  os.path.join(repo_root, "benchmarks", "_common.py"))
     common = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = common  # its dataclasses look their module up there
     spec.loader.exec_module(common)

@@ -207,7 +207,8 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
                 located = _located_api_error(error, [position], fields)
                 problem = located[1] if located else str(error)
         if problem is None:
-            examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction], reference))
+            examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
+                                    reference))
             continue
         message = f"{source.path} {source.label} {position}: {problem}"
         if on_error == "stop":
@@ -285,9 +286,11 @@ class MetricTotals:
 
 
 def score_examples(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
-                   fields: FieldNames, label: str, output: TextIO, chunk_size: int = DEFAULT_CHUNK_SIZE,
+                   fields: FieldNames, source: InputSource, output: TextIO, chunk_size: int = DEFAULT_CHUNK_SIZE,
                    progress: bool = True) -> Dict[str, MetricTotals]:
-    """Score ``examples`` chunk by chunk, write one JSON line per example to ``output``."""
+    """Score ``examples`` (read from ``source``) chunk by chunk; write one JSON line per
+    example to ``output``. An API error naming a row becomes an :class:`InputError`
+    naming its input line."""
     from tqdm import tqdm
 
     totals = {metric: MetricTotals() for metric in metrics}
@@ -308,10 +311,10 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                     located = _located_api_error(error, [e.position for e in chunk], fields)
                     if located is None:
                         raise
-                    raise InputError(f"{label} {located[0]}: {located[1]}") from error
+                    raise InputError(f"{source.path} {source.label} {located[0]}: {located[1]}") from error
                 totals[metric].add(results[metric])
             for row, example in enumerate(chunk):
-                record: Dict[str, Any] = {label: example.position, "id": example.id,
+                record: Dict[str, Any] = {source.label: example.position, "id": example.id,
                                           "source": example.source, "prediction": example.prediction}
                 if fields.reference is not None:
                     record["reference"] = example.reference
@@ -365,15 +368,13 @@ def run_score(args: argparse.Namespace) -> int:
         raise InputError(f"--metrics: unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
                          if unknown else "--metrics: name at least one metric")
     metrics = list(dict.fromkeys(metrics))
-    if args.chunk_size < 1:
-        raise InputError("--chunk-size must be a positive integer")
     fields = FieldNames(args.source_field, args.prediction_field, args.reference_field, args.id_field)
     source = open_input(args.input, args.split)
     examples, skipped = collect_examples(source, fields, args.on_error,
                                          lambda message: print(message, file=sys.stderr))
     options = {metric: metric_options(metric, args) for metric in metrics}
     with open(args.output, "w", encoding="utf-8") as output:
-        totals = score_examples(examples, metrics, options, fields, source.label, output,
+        totals = score_examples(examples, metrics, options, fields, source, output,
                                 chunk_size=args.chunk_size, progress=not args.no_progress) if examples else {
             metric: MetricTotals() for metric in metrics}
     summary = {
@@ -404,6 +405,13 @@ def run_report(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- parser
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``halluscope`` command."""
     from .acu.components import DECOMPOSER_KINDS
@@ -426,10 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--split", default=None, help="split of a saved DatasetDict")
     score.add_argument("--on-error", choices=("stop", "skip"), default="stop",
                        help="on a malformed line, missing field or rejected value: stop (exit 1) or skip it")
-    score.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
+    score.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE,
                        help=f"examples per API call (default {DEFAULT_CHUNK_SIZE}); scores do not depend on it")
     score.add_argument("--device", default=None, help="cpu, cuda, cuda:1, ... (default: the backend's choice)")
-    score.add_argument("--batch-size", type=int, default=None, help="model batch size (default: the API's)")
+    score.add_argument("--batch-size", type=_positive_int, default=None, help="model batch size (default: the API's)")
     score.add_argument("--nli-model", default=None, help="dlsd_acu: NLI model name or local folder")
     score.add_argument("--decomposer", choices=DECOMPOSER_KINDS, default="seq2seq",
                        help="dlsd_acu: ACU decomposer (default: seq2seq)")
