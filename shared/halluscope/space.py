@@ -494,8 +494,9 @@ def _acu_updates(display: Mapping[str, Any]) -> list:
                          columns=list(ACU_COLUMNS))
     headline = ""
     if display["ok"]:
+        kept, dropped = len(display["units"]), len(display["dropped"])
         headline = (f"DLSD_ACU **{format_score(display['score'])}** with `{display['model']}` "
-                    f"({len(display['units'])} units, {len(display['dropped'])} dropped by the filter)")
+                    f"({kept} unit{'' if kept == 1 else 's'} scored, {dropped} dropped by the filter)")
     status = f"**{display['message']}**" if display["message"] else "Scored."
     return [status, headline, units, display["source_html"], display["signature"]]
 
