@@ -184,7 +184,7 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
     """
     from .validation import validate_inputs
 
-    required = [fields.source, fields.prediction] + ([fields.reference] if fields.reference else [])
+    required = [fields.source, fields.prediction] + ([] if fields.reference is None else [fields.reference])
     if source.columns is not None:
         missing = [name for name in required if name not in source.columns]
         if missing:
@@ -199,7 +199,7 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
             if absent is not None:
                 problem = f"missing field {absent!r}"
         if problem is None:
-            reference = row[fields.reference] if fields.reference else None
+            reference = None if fields.reference is None else row[fields.reference]
             try:
                 validate_inputs([row[fields.prediction]], [row[fields.source]],
                                 None if fields.reference is None else [reference])
@@ -251,6 +251,11 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+def per_example_scores(result: Dict[str, Any]) -> Dict[str, List[float]]:
+    """The per-example lists of an API result by score name (``chi_scores`` -> ``chi``)."""
+    return {key[: -len("_scores")]: value for key, value in result.items() if key.endswith("_scores")}
+
+
 def _is_counter(key: str, value: Any) -> bool:
     """Integer counters of an API result (dlsd_acu's NLI pairs and decomposer calls)."""
     return isinstance(value, int) and not isinstance(value, bool) and not key.endswith("_defined")
@@ -265,10 +270,10 @@ class MetricTotals:
         self.counters: Dict[str, int] = {}
 
     def add(self, result: Dict[str, Any]) -> None:
+        for name, values in per_example_scores(result).items():
+            self.values.setdefault(name, []).extend(values)
         for key, value in result.items():
-            if key.endswith("_scores"):
-                self.values.setdefault(key[: -len("_scores")], []).extend(value)
-            elif _is_counter(key, value):
+            if _is_counter(key, value):
                 self.counters[key] = self.counters.get(key, 0) + value
         self.signature = self.signature or result.get("signature")
 
@@ -302,7 +307,7 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
             predictions = [e.prediction for e in chunk]
             sources = [e.source for e in chunk]
             references = None if fields.reference is None else [e.reference for e in chunk]
-            results = {}
+            results, scores = {}, {}
             for metric in metrics:
                 try:
                     results[metric] = metric_function(metric)(
@@ -313,14 +318,14 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                         raise
                     raise InputError(f"{source.path} {source.label} {located[0]}: {located[1]}") from error
                 totals[metric].add(results[metric])
+                scores[metric] = per_example_scores(results[metric])
             for row, example in enumerate(chunk):
                 record: Dict[str, Any] = {source.label: example.position, "id": example.id,
                                           "source": example.source, "prediction": example.prediction}
                 if fields.reference is not None:
                     record["reference"] = example.reference
-                record["scores"] = {metric: {key[: -len("_scores")]: value[row]
-                                             for key, value in result.items() if key.endswith("_scores")}
-                                    for metric, result in results.items()}
+                record["scores"] = {metric: {name: values[row] for name, values in by_name.items()}
+                                    for metric, by_name in scores.items()}
                 record["details"] = {metric: result["details"][row] for metric, result in results.items()}
                 output.write(json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False) + "\n")
             output.flush()
