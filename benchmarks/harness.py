@@ -319,6 +319,10 @@ def halluscope_provenance() -> Dict[str, Any]:
     return provenance
 
 
+def _print(message: str) -> None:
+    print(message, flush=True)
+
+
 @dataclass
 class Job:
     """One file to evaluate: its validation data, optional test data, whether to pass
@@ -331,7 +335,7 @@ class Job:
 
 
 def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
-            log: Callable[[str], None] = print) -> Dict[str, List[Dict[str, Any]]]:
+            log: Callable[[str], None] = _print) -> Dict[str, List[Dict[str, Any]]]:
     """Score the baseline and every configuration on one file (one api call per
     configuration over validation, test and pseudo-system rows) and evaluate every
     dimension. Returns result rows per configuration name (``baseline`` included)."""
@@ -431,19 +435,21 @@ def write_results(folder: str, tag: str, config: Optional[MetricConfig], rows: L
 
 def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str,
         protocol: Optional[Protocol] = None, limit: Optional[int] = None, command: Optional[str] = None,
-        log: Callable[[str], None] = print) -> List[str]:
+        log: Callable[[str], None] = _print) -> List[str]:
     """Run every job (files outer, configurations inner: the parse cache serves all
-    configurations of a file) and write one JSON file per configuration. Returns the
+    configurations of a file); after each file, merge its rows into the JSON file of
+    every configuration (so an interrupted run keeps the files done). Returns the
     paths written."""
     protocol = protocol or Protocol()
     meta = {"created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "halluscope": halluscope_provenance(), "limit": limit, "command": command}
-    collected: Dict[str, List[Dict[str, Any]]] = {}
+    by_name = {c.name: c for c in configs}
+    paths: List[str] = []
     for job in jobs:
         for name, rows in run_job(job, configs, protocol, log).items():
-            collected.setdefault(name, []).extend(rows)
-    by_name = {c.name: c for c in configs}
-    return [write_results(out, tag, by_name.get(name), rows, meta) for name, rows in collected.items()]
+            path = write_results(out, tag, by_name.get(name), rows, meta)
+            paths += [path] if path not in paths else []
+    return paths
 
 
 # ------------------------------------------------------------------------------------ CLI
@@ -500,6 +506,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     render.add_argument("--out", default=os.path.join(REPOSITORY, "docs", "benchmarks.md"))
     render.add_argument("--tags", help="comma-separated tag order (default: by creation time)")
     render.add_argument("--no-plots", action="store_true")
+    render.add_argument("--brief", action="store_true", help="tables and plots only, no protocol text")
     study = commands.add_parser("baseline-study", help="split protocols vs the issue's baseline numbers")
     study.add_argument("--summac", nargs="*", default=[])
     study.add_argument("--frank")
@@ -510,7 +517,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from report import render_markdown
 
         tags = args.tags.split(",") if args.tags else None
-        path = render_markdown(args.results, args.out, tags=tags, plots=not args.no_plots)
+        path = render_markdown(args.results, args.out, tags=tags, plots=not args.no_plots, brief=args.brief)
         print(f"wrote {path}")
         return 0
     if args.command == "baseline-study":

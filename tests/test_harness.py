@@ -228,3 +228,21 @@ def test_smoke_run_of_chi_reference_free(tmp_path):
     text = open(markdown, encoding="utf-8").read()
     assert "### chi" in text and "| tiny |" in text
     assert os.path.exists(os.path.join(out, "plot-ba-smoke.png"))
+
+
+def test_evaluate_dimension_half_split_and_test_split():
+    from _common import Dataset
+
+    data = Dataset(name="d", path="d.jsonl", sources=["s1", "s1", "s2", "s2", "s3", "s3"], predictions=["p"] * 6,
+                   labels=LABELS, systems=["X", "Y"] * 3, human_scores=[1.0, 0.0, 0.0, 1.0, 1.0, 0.0],
+                   human_column="Factuality", error_flags={"LinkE": [0, 1, 1, 0, 0, 0]})
+    outcome = harness.evaluate_dimension(SCORES, data, harness.Protocol(splits=1, resamples=10))
+    assert outcome["balanced_accuracy_pct"] == 75.0 and outcome["balanced_accuracy_splits_pct"] == [75.0]
+    assert outcome["roc_auc_pct"] == pytest.approx(800 / 9)
+    assert outcome["error_rates"]["LinkE"] == {"n": 2, "fp_mean": 1.0, "rate_pct": 50.0}
+    assert outcome["system_level"]["systems"] == 2 and outcome["summary_level"]["summaries"] == 6
+    # with a test file: threshold tuned on all of `data`, applied unchanged to the test rows
+    test = Dataset(name="d", path="t.jsonl", sources=["a", "b"], predictions=["p", "p"], labels=[1, 0])
+    outcome = harness.evaluate_dimension(SCORES, data, harness.Protocol(), [0.5, 0.35], test)
+    assert outcome["threshold"] == 0.4  # BA on data: 0.4 and 0.7 both 5/6; the lower wins
+    assert outcome["balanced_accuracy_pct"] == 100.0 and outcome["roc_auc_pct"] == 100.0
