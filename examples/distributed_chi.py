@@ -7,14 +7,15 @@
 Every process reads the whole file; each scores its contiguous share of the rows
 (halluscope.distributed.score_distributed) on its own device (``cuda:<LOCAL_RANK>``
 when CUDA is available); rank 0 prints the means and the signature and writes one
-JSON line per row (row number and per-example scores), in file order. Run with plain
-``python`` it scores everything in one process. Any ``score_chi`` option can be
-passed as JSON with ``--options '{"normalize": "minmax"}'``.
+JSON line per row (row number and per-example scores, ``null`` when undefined), in
+file order. Run with plain ``python`` it scores everything in one process. Any
+``score_chi`` option can be passed as JSON with ``--options '{"normalize": "minmax"}'``.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from typing import Dict, List, Optional, Sequence
@@ -35,6 +36,11 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
 def read_rows(path: str) -> List[Dict]:
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+def strict_json(score: float) -> Optional[float]:
+    """An undefined score (NaN) as ``null``, so the output is strict JSON."""
+    return None if math.isnan(score) else score
 
 
 def init_process_group() -> None:
@@ -75,7 +81,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         per_row = [key for key in result if key.endswith("_scores")]
         with open(args.output, "w", encoding="utf-8") as handle:
             for row in range(len(rows)):
-                record = {"row": row, **{key[: -len("_scores")]: result[key][row] for key in per_row}}
+                record = {"row": row, **{key[: -len("_scores")]: strict_json(result[key][row]) for key in per_row}}
                 handle.write(json.dumps(record) + "\n")
     return 0
 
