@@ -31,10 +31,14 @@ def test_all_four_modules_compute_offline_and_match_the_backend(metrics):
     assert rhi["rhi_scores"] == chi["rhi_scores"]
     qhi = metrics["qhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
     assert qhi["qhi_scores"] == chi["qhi_scores"]
-    linear = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
-    # rhi_norm = rhi / 2 in every row, reference-based (row 0) or reference-free (row 1)
+    linear = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES,
+                                    formula="paper")
+    # paper formula: rhi_norm = rhi / 2 in every row, reference-based (row 0) or reference-free (row 1)
     assert linear["rhi_norm_scores"] == [v / 2 for v in linear["rhi_scores"]]
     assert linear["rhi_norm_scores"][1] == rhi["rhi_scores"][1]  # the supported share
+    # support formula (default): rhi and rhi_norm are both the supported share
+    share = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert share["rhi_norm_scores"] == share["rhi_scores"] == rhi["rhi_scores"]
 
 
 def test_list_of_references_feature(metrics):

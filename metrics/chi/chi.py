@@ -4,13 +4,13 @@ import halluscope.api
 import halluscope.evaluate_support
 
 _DESCRIPTION = """\
-CHI fuses three hallucination indices of a summary against its source document and
-reference summary: entities (EHI), relations (RHI*, softmax) and quantities (QHI),
+CHI fuses three hallucination indices of a summary against its source document (and
+optionally a reference summary): entities (EHI), relations (RHI) and quantities (QHI),
 by a harmonic mean over the dimensions defined for each example (CHI paper, eq. 21-22).
-Higher is more faithful. With normalize="paper" (default) every index is exactly the
-papers' softmax formula, whose range is about [0.16, 0.64]; normalize="minmax" rescales
-each index to [0, 1] before fusion. An empty-string reference scores that row
-reference-free: each dimension is the share of the summary's units found in the source.
+Higher is more faithful. By default (formula="support") each dimension is the share of
+the summary's units supported by the source, in [0, 1], and a summary with no unit at
+all scores 0. formula="paper" gives the seeds' softmax formulas (RHI* for relations)
+exactly, range about [0.16, 0.64], or rescaled to [0, 1] with normalize="minmax".
 """
 
 _KWARGS_DESCRIPTION = """\
@@ -21,7 +21,7 @@ Args:
         the reference-free mode for that row; with several references the best one is
         kept per dimension.
     sources (list of str): source documents (non-empty).
-    normalize ("paper" | "minmax"): index scale, see the card.
+""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + """\
     weights (dict, optional): weighted harmonic mean, e.g. {"qhi": 2}.
     relation_matching ("slots" | "sentence" | "exact"): relation triple matching.
     similarity_threshold (float): cosine threshold for semantic relation matching (0.85).
@@ -57,13 +57,15 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_CHI
 
-    def _compute(self, predictions, references, sources, normalize="paper", weights=None,
+    def _compute(self, predictions, references, sources, formula="support", normalize="paper",
+                 grounding="text", weights=None,
                  relation_matching="slots", similarity_threshold=0.85, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
                  batch_size=64):
         return halluscope.api.score_chi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            normalize=normalize, weights=weights, relation_matching=relation_matching,
+            formula=formula, normalize=normalize, grounding=grounding, weights=weights,
+            relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
             temporal=temporal, publication_dates=publication_dates, entity_synonyms=entity_synonyms,
             return_details=return_details, batch_size=batch_size, **self.model_options,

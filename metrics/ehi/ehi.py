@@ -4,13 +4,13 @@ import halluscope.api
 import halluscope.evaluate_support
 
 _DESCRIPTION = """\
-EHI scores the named entities of a summary against its source and reference with five
-Venn-diagram factors and a softmax (CHI paper, eq. 2-7). Entities are spaCy's
-non-numeric NER labels, matched after normalisation, by acronym (WHO ~ World Health
-Organization), partial person name (Obama ~ Barack Obama) or a user synonym dictionary.
-Higher is more faithful; with normalize="paper" the range is about [0.197, 0.644].
-An empty-string reference scores that row reference-free (share of the summary's
-entities found in the source).
+EHI scores the named entities of a summary against its source (and reference).
+Entities are spaCy's non-numeric NER labels, matched after normalisation, by acronym
+(WHO ~ World Health Organization), partial person name (Obama ~ Barack Obama), a user
+synonym dictionary or, with grounding="text", in the source's text. Higher is more
+faithful. Default (formula="support"): the share of the summary's entities supported
+by the source, in [0, 1]. formula="paper": five Venn-diagram factors and a softmax
+(CHI paper, eq. 2-7), range about [0.197, 0.644] with normalize="paper".
 """
 
 _KWARGS_DESCRIPTION = """\
@@ -18,7 +18,7 @@ Args:
     predictions (list of str): generated summaries.
     references (list of str, or list of list of str): references; "" = reference-free row.
     sources (list of str): source documents.
-    normalize ("paper" | "minmax"): index scale.
+""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + """\
     entity_synonyms (dict, optional): alias -> canonical entity name.
     return_details (bool): per-example counts, factors and entities with spans.
 Returns:
@@ -29,7 +29,13 @@ Examples:
     >>> result = ehi.compute(predictions=["Obama met the WHO chief in Paris."],
     ...     references=["Barack Obama met the World Health Organization chief."],
     ...     sources=["Barack Obama met the head of the World Health Organization in Paris."])
-    >>> 0.19 < result["ehi"] < 0.65
+    >>> result["ehi"]  # Obama, WHO and Paris are all in the source
+    1.0
+    >>> paper = ehi.compute(predictions=["Obama met the WHO chief in Paris."],
+    ...     references=["Barack Obama met the World Health Organization chief."],
+    ...     sources=["Barack Obama met the head of the World Health Organization in Paris."],
+    ...     formula="paper")
+    >>> 0.19 < paper["ehi"] < 0.65
     True
 """
 
@@ -42,10 +48,11 @@ class Ehi(halluscope.evaluate_support.HalluscopeMetric):
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_EHI + "\n" + halluscope.evaluate_support.CITATION_CHI
 
-    def _compute(self, predictions, references, sources, normalize="paper", entity_synonyms=None,
-                 return_details=False):
+    def _compute(self, predictions, references, sources, formula="support", normalize="paper",
+                 grounding="text", entity_synonyms=None, return_details=False):
         return halluscope.api.score_ehi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            normalize=normalize, entity_synonyms=entity_synonyms, return_details=return_details,
+            formula=formula, normalize=normalize, grounding=grounding, entity_synonyms=entity_synonyms,
+            return_details=return_details,
             **self.model_options,
         )

@@ -19,7 +19,7 @@ Args:
     predictions (list of str): generated summaries.
     references (list of str, or list of list of str): references; "" = reference-free row.
     sources (list of str): source documents.
-    normalize ("paper" | "minmax"): index scale.
+""" + halluscope.evaluate_support.FORMULA_DOC + """\
     epsilon (float): relative tolerance (0.05).
     derived (bool), temporal (bool): enable derived and calendar matching.
     publication_dates (list of str/date/None, optional): per-row publication date.
@@ -45,10 +45,11 @@ class Qhi(halluscope.evaluate_support.HalluscopeMetric):
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_CHI
 
-    def _compute(self, predictions, references, sources, normalize="paper", epsilon=0.05, derived=True,
+    def _compute(self, predictions, references, sources, formula="support", normalize="paper",
+                 epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, return_details=False):
         return halluscope.api.score_qhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            normalize=normalize, epsilon=epsilon, derived=derived, temporal=temporal,
+            formula=formula, normalize=normalize, epsilon=epsilon, derived=derived, temporal=temporal,
             publication_dates=publication_dates, return_details=return_details, **self.model_options,
         )

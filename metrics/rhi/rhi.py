@@ -4,10 +4,12 @@ import halluscope.api
 import halluscope.evaluate_support
 
 _DESCRIPTION = """\
-RHI scores the subject-verb-object triples of a summary against its source and
-reference. variant="linear" (default) is the RHI paper's index (eq. 6-12), in [0, 2],
-reported with rhi_norm = RHI/2 (our reading of the undefined eq. 13 bounds);
-variant="softmax" is the CHI paper's RHI* (eq. 8-14), about [0.155, 0.576].
+RHI scores the subject-verb-object triples of a summary against its source (and
+reference). Default (formula="support"): the share of the summary's triples supported
+by the source, in [0, 1] (rhi_norm equals it). formula="paper": variant="linear"
+(default) is the RHI paper's index (eq. 6-12), in [0, 2], reported with
+rhi_norm = RHI/2 (our reading of the undefined eq. 13 bounds); variant="softmax" is
+the CHI paper's RHI* (eq. 8-14), about [0.155, 0.576].
 Triples come from the RHI paper's grounded extraction (Algorithms 1-4) and are matched
 exactly, or semantically: relation_matching="slots" (default: subject, verb and object
 each matched on its own, so swapped roles do not match) or "sentence" (the CHI paper:
@@ -20,7 +22,7 @@ Args:
     references (list of str, or list of list of str): references; "" = reference-free row.
     sources (list of str): source documents.
     variant ("linear" | "softmax"): RHI (RHI paper) or RHI* (CHI paper).
-    normalize ("paper" | "minmax"): index scale.
+""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + """\
     relation_matching ("slots" | "sentence" | "exact").
     similarity_threshold (float): cosine threshold (0.85).
     return_details (bool): per-example counts, factors and triples with spans.
@@ -46,12 +48,13 @@ class Rhi(halluscope.evaluate_support.HalluscopeMetric):
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_RHI + "\n" + halluscope.evaluate_support.CITATION_CHI
 
-    def _compute(self, predictions, references, sources, variant="linear", normalize="paper",
-                 relation_matching="slots", similarity_threshold=0.85, return_details=False,
+    def _compute(self, predictions, references, sources, variant="linear", formula="support",
+                 normalize="paper", grounding="text", relation_matching="slots", similarity_threshold=0.85, return_details=False,
                  batch_size=64):
         return halluscope.api.score_rhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            variant=variant, normalize=normalize, relation_matching=relation_matching,
+            variant=variant, formula=formula, normalize=normalize, grounding=grounding,
+            relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, return_details=return_details,
             batch_size=batch_size, **self.model_options,
         )

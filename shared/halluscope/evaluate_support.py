@@ -26,6 +26,22 @@ FEATURES = [
     }),
 ]
 
+#: the scoring options every CHI-family module documents the same way
+FORMULA_DOC = """\
+    formula ("support" | "paper"): "support" (default) scores each dimension as the
+        share of the summary's units supported by the source, directly or through a
+        reference unit that is itself in the source; "paper" applies the seeds' factor
+        formulas (softmax, or the linear RHI) wherever a reference is given. Rows
+        without a reference are the supported share under both.
+    normalize ("paper" | "minmax"): scale of the paper formulas (see the card).
+"""
+GROUNDING_DOC = """\
+    grounding ("text" | "units"): "text" (default) also accepts an entity found in the
+        source's text, or a relation whose subject, object and verb share one source
+        sentence without swapped roles, when the extractor missed the source's unit;
+        "units" matches units against units only, as the seeds do.
+"""
+
 #: keyword arguments ``evaluate.load`` itself passes to a module's constructor
 _EVALUATE_INIT_KWARGS = {
     "config_name", "keep_in_memory", "cache_dir", "num_process", "process_id", "seed",

@@ -9,7 +9,7 @@ index by these bounds to [0, 1]; ``"paper"`` returns the formula as written.
 from __future__ import annotations
 
 import math
-from typing import Tuple
+from typing import Sequence, Tuple
 
 from .factors import Factors, clip_factors, ratio
 from .venn import VennCounts
@@ -54,6 +54,12 @@ def normalized_rhi(rhi: float) -> float:
     """RHI_norm = (RHI − RHI_min)/(RHI_max − RHI_min) with the bounds [0, 2] implied by
     factors in [0, 1] (our reading of 001 eq. 13, which leaves them undefined): RHI/2."""
     return rhi / 2
+
+
+def support_share(supported: Sequence[bool]) -> float:
+    """Share of the summary's units that are supported (``formula="support"``);
+    NaN for a summary without units of this dimension."""
+    return sum(map(bool, supported)) / len(supported) if len(supported) else math.nan
 
 
 def support_ratio(c: VennCounts) -> float:

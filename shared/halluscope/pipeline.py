@@ -19,21 +19,30 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from . import __version__
 from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
-from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_ratio
+from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
+from .match.grounding import GROUNDINGS
 from .parsing import ParsedText, get_parse_cache
+from .units import Match, TextEvidence
 from .validation import ValidatedBatch, validate_inputs
 from .venn import VennCounts, venn_counts
 
 RELATION_MATCHING = ("slots", "sentence", "exact")
 RHI_VARIANTS = ("linear", "softmax")
+#: "support": every row is the share of summary units grounded in the source (our
+#: default, DESIGN §4.6 extended to rows with references); "paper": the seeds'
+#: reference-based factor formulas (004 eq. 1-20, 001 eq. 6-13) wherever a
+#: reference is given
+FORMULAS = ("support", "paper")
 
 
 @dataclass(frozen=True)
 class ScoringOptions:
     """Every option that changes a score (all of them go into the signature)."""
 
+    formula: str = "support"
     normalize: str = "paper"
+    grounding: str = "text"
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
     similarity_threshold: float = 0.85
@@ -50,6 +59,10 @@ class ScoringOptions:
     def __post_init__(self) -> None:
         if self.normalize not in NORMALIZATIONS:
             raise ValueError(f"`normalize` must be one of {NORMALIZATIONS}, got {self.normalize!r}")
+        if self.formula not in FORMULAS:
+            raise ValueError(f"`formula` must be one of {FORMULAS}, got {self.formula!r}")
+        if self.grounding not in GROUNDINGS:
+            raise ValueError(f"`grounding` must be one of {GROUNDINGS}, got {self.grounding!r}")
         if self.rhi_variant not in RHI_VARIANTS:
             raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
         if self.relation_matching not in RELATION_MATCHING:
@@ -95,7 +108,7 @@ def _matcher(dimension: str, options: ScoringOptions):
     if dimension == "ehi":
         from .match.entities import EntityMatcher
 
-        return EntityMatcher(synonyms=options.entity_synonyms)
+        return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text")
     if dimension == "rhi":
         from .embedding import get_embedder
         from .match.relations import RelationMatcher
@@ -104,7 +117,8 @@ def _matcher(dimension: str, options: ScoringOptions):
         if options.relation_matching != "exact":
             embedder = get_embedder(options.sentence_model, options.device)
             embedder.batch_size = options.batch_size
-        return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold, embedder=embedder)
+        return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
+                               embedder=embedder, text_grounding=options.grounding == "text")
     from .match.quantities import QuantityMatcher
 
     return QuantityMatcher(
@@ -154,6 +168,7 @@ class DimensionResult:
     factors: Dict[str, float]
     reference_index: Optional[int]
     extra: Dict[str, float] = field(default_factory=dict)  # e.g. rhi_norm for the linear RHI
+    supported: Optional[List[bool]] = None  # per G unit, when the score is a support share
 
 
 def _index(dimension: str, counts: VennCounts, options: ScoringOptions, variant: str) -> Tuple[float, Dict[str, float], Dict[str, float]]:
@@ -173,6 +188,44 @@ def _index(dimension: str, counts: VennCounts, options: ScoringOptions, variant:
     return softmax_index(factors, options.normalize), factors, {}
 
 
+def _is_text_grounded(match: Optional[Match]) -> bool:
+    """Found only in the pool's text (``grounding="text"``): a unit the pool's extractor
+    missed, which joins that pool's units so that |I∩G| <= |I| still holds."""
+    return match is not None and isinstance(match.evidence[0], TextEvidence)
+
+
+def bridged_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[Match]],
+                    r_units: Sequence[Any], r_in_i: Sequence[Optional[Match]]) -> List[bool]:
+    """Per G unit: grounded in the source directly, or matched to a reference unit
+    that is itself grounded in the source (the reference bridges a paraphrase).
+    A G unit found in the reference but not in the source is not supported: the
+    reference is not evidence of what the source says."""
+    position = {id(unit): p for p, unit in enumerate(r_units)}
+    flags = []
+    for direct, via in zip(g_in_i, g_in_r):
+        bridged = False
+        if via is not None and not _is_text_grounded(via):
+            p = position.get(id(via.evidence[0]))
+            bridged = p is not None and r_in_i[p] is not None
+        flags.append(direct is not None or bridged)
+    return flags
+
+
+def _support_result(dimension: str, variant: str, options: ScoringOptions, counts: VennCounts,
+                    flags: List[bool], reference_index: Optional[int]) -> DimensionResult:
+    """The share of supported G units (NaN without units). The linear RHI keeps its
+    [0, 2] scale under ``formula="paper"`` (rhi = 2 x share, rhi_norm = share, so that
+    rhi_norm = rhi/2 on every row); under ``"support"`` rhi and rhi_norm are the share."""
+    share = support_share(flags)
+    extra: Dict[str, float] = {}
+    score = share
+    if dimension == "rhi" and variant == "linear":
+        extra["rhi_norm"] = share
+        if options.formula == "paper":
+            score = 2 * share
+    return DimensionResult(score, counts, {}, reference_index, extra, flags)
+
+
 def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, ParsedText],
                      options: ScoringOptions, dates: List[Optional[_dt.date]], variant: str,
                      want_details: bool):
@@ -180,16 +233,18 @@ def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, Pa
     jobs: List[MatchJob] = []
     plan = []  # per row: (job index G->I, [(job G->R_j, job R_j->I), ...])
     for row in range(len(batch)):
-        context = {"publication_date": dates[row]}
+        date = dates[row]
+        source = parsed[batch.sources[row]]
         g_units = units_of(parsed[batch.predictions[row]], dimension)
-        i_units = units_of(parsed[batch.sources[row]], dimension)
-        jobs.append(MatchJob(g_units, i_units, context))
+        i_units = units_of(source, dimension)
+        in_source = {"publication_date": date, "pool_doc": source.doc}
+        jobs.append(MatchJob(g_units, i_units, in_source))
         gi = len(jobs) - 1
         per_ref = []
         for reference in batch.references[row]:
             r_units = units_of(parsed[reference], dimension)
-            jobs.append(MatchJob(g_units, r_units, context))
-            jobs.append(MatchJob(r_units, i_units, context))
+            jobs.append(MatchJob(g_units, r_units, {"publication_date": date, "pool_doc": parsed[reference].doc}))
+            jobs.append(MatchJob(r_units, i_units, in_source))
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
 
@@ -200,23 +255,27 @@ def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, Pa
     for row, (gi, per_ref) in enumerate(plan):
         g_in_i = matches[gi]
         g_units, i_units = jobs[gi].queries, jobs[gi].pool
+        n_source = len(i_units) + sum(map(_is_text_grounded, g_in_i))
         if not per_ref:  # reference-free (DESIGN §4.6)
-            counts = venn_counts(len(i_units), 0, g_in_i, [None] * len(g_in_i), [])
-            score = support_ratio(counts)
-            extra = {}
-            if dimension == "rhi" and variant == "linear":
-                # keep the linear RHI's scale in every row: rhi_norm is the share,
-                # rhi = 2 * rhi_norm, so that rhi_norm = rhi / 2 holds everywhere
-                extra = {"rhi_norm": score}
-                score = 2 * score
-            best = DimensionResult(score, counts, {}, None, extra)
+            counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
+            flags = [m is not None for m in g_in_i]
+            best = _support_result(dimension, variant, options, counts, flags, None)
             best_ref_matches = None
         else:
             best, best_ref_matches = None, None
             for j, (gr, ri) in enumerate(per_ref):
-                counts = venn_counts(len(i_units), len(jobs[ri].queries), g_in_i, matches[gr], matches[ri])
-                value, factors, extra = _index(dimension, counts, options, variant)
-                candidate = DimensionResult(value, counts, factors, j, extra)
+                # a G unit found only in the reference's text is a reference unit its
+                # extractor missed; it is in I∩R when that G unit is in I
+                r_in_i = list(matches[ri]) + [g_in_i[k] for k, m in enumerate(matches[gr])
+                                              if _is_text_grounded(m)]
+                counts = venn_counts(n_source, len(r_in_i), g_in_i, matches[gr], r_in_i)
+                if options.formula == "support":
+                    flags = bridged_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
+                    candidate = _support_result(dimension, variant, options, counts, flags, j)
+                else:
+                    value, factors, extra = _index(dimension, counts, options, variant)
+                    candidate = DimensionResult(value, counts, factors, j, extra)
+                value = candidate.score
                 if best is None or (math.isnan(best.score) and not math.isnan(value)) or value > best.score:
                     best, best_ref_matches = candidate, (matches[gr], jobs[gr].pool)
         results.append(best)
@@ -253,7 +312,10 @@ def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) ->
         entry = _unit_json(unit)
         entry["in_source"] = _match_json(g_in_i[k])
         entry["in_reference"] = _match_json(ref_matches[0][k]) if ref_matches else None
-        supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
+        if result.supported is not None:
+            supported = result.supported[k]
+        else:  # the paper's formulas: found in the source or in the reference
+            supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
         entry["status"] = "supported" if supported else "unsupported"
         units.append(entry)
     return {
@@ -265,6 +327,18 @@ def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) ->
         **result.extra,
         "units": units,
     }
+
+
+def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequence[str],
+           options: ScoringOptions) -> float:
+    """CHI of one row (004 eq. 21-22). Under ``formula="support"`` a summary with no
+    unit in any dimension (empty, or content-free: "The article discusses the
+    topic.") scores 0: it states nothing the source can support, and must never
+    outscore a real summary."""
+    results = [per_dim[d][row] for d in dimensions]
+    if options.formula == "support" and all(r.counts is not None and r.counts.g == 0 for r in results):
+        return 0.0
+    return harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights)
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -311,10 +385,7 @@ def score(
 
     per_example: Dict[str, List[float]] = {}
     if fuse:
-        per_example["chi"] = [
-            harmonic_fusion({d: per_dim[d][row].score for d in dimensions}, options.weights)
-            for row in range(len(batch))
-        ]
+        per_example["chi"] = [_fused(row, per_dim, dimensions, options) for row in range(len(batch))]
     for dimension in dimensions:
         per_example[dimension] = [r.score for r in per_dim[dimension]]
     if "rhi" in dimensions and not fuse and options.rhi_variant == "linear":
@@ -357,7 +428,7 @@ def _encoder_id(name: Optional[str]) -> str:
 def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool) -> str:
     """A sacrebleu-style string: two scores are comparable only if signatures agree."""
     parts = [f"halluscope:{__version__}", f"metric:{metric}", f"spacy:{_spacy_id(options.spacy_model)}",
-             f"norm:{options.normalize}", "refs:max"]
+             f"formula:{options.formula}", f"norm:{options.normalize}", f"ground:{options.grounding}", "refs:max"]
     if "ehi" in dimensions:
         parts.append("ent:exact+syn+acr+partial" + ("+userdict" if options.entity_synonyms else ""))
     if "rhi" in dimensions:

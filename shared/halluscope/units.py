@@ -95,7 +95,7 @@ class QuantityUnit:
 @dataclass(frozen=True)
 class Match:
     """How one unit was found in a pool: ``mode`` (exact, acronym, partial_name,
-    synonym, slots, sentence, epsilon, derived, temporal), the ``evidence`` units of
+    synonym, text, slots, cooccurrence, sentence, epsilon, derived, temporal), the ``evidence`` units of
     the pool it matched, a ``score`` (1.0 for exact; cosine or relative error
     otherwise) and a human-readable ``detail``."""
 
@@ -103,6 +103,15 @@ class Match:
     evidence: Tuple[object, ...]
     score: float = 1.0
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class TextEvidence:
+    """A piece of a pool's text (not one of its units) that grounds a unit:
+    ``text`` is ``pool_text[span[0]:span[1]]`` (see :mod:`halluscope.match.grounding`)."""
+
+    text: str
+    span: Span
 
 
 def dedupe(units: Sequence) -> list:

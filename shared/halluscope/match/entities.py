@@ -47,6 +47,7 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 from ..extract.entities import acronym_form, canonical_entity, initials, surface_form, undotted
 from ..units import EntityUnit, Match
 from . import MatchJob
+from .grounding import entity_in_text, ground_unmatched
 
 
 class _Profile:
@@ -145,13 +146,15 @@ class _PoolIndex:
 
 class EntityMatcher:
     """Match query entities against a pool: exact, synonym, acronym, partial_name
-    (in that order; see the module docstring for each rule).
+    (in that order; see the module docstring for each rule), then, with
+    ``text_grounding``, the ``text`` rule of :mod:`halluscope.match.grounding`
+    against ``job.context["pool_doc"]`` when a job carries one.
 
     ``synonyms`` maps a name to its canonical name ({"Big Apple": "New York City"});
     ``acronyms`` and ``partial_names`` switch those modes off when False."""
 
     def __init__(self, synonyms: Optional[Mapping[str, str]] = None, acronyms: bool = True,
-                 partial_names: bool = True) -> None:
+                 partial_names: bool = True, text_grounding: bool = False) -> None:
         self.synonyms: Dict[str, str] = {}
         for name, target in (synonyms or {}).items():
             key, value = canonical_entity(name), canonical_entity(target)
@@ -159,6 +162,7 @@ class EntityMatcher:
                 self.synonyms[key] = value
         self.acronyms = acronyms
         self.partial_names = partial_names
+        self.text_grounding = text_grounding
 
     def signature(self) -> str:
         """Short description of the matching options, for the metric signature."""
@@ -169,6 +173,8 @@ class EntityMatcher:
             modes.append("acronym")
         if self.partial_names:
             modes.append("partial_name")
+        if self.text_grounding:
+            modes.append("text")
         return "+".join(modes)
 
     def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
@@ -188,7 +194,11 @@ class EntityMatcher:
             index = indexes.get(pool_key)
             if index is None:
                 index = indexes[pool_key] = _PoolIndex([profile(u) for u in pool_key])
-            results.append([self._match_one(profile(q), index) for q in job.queries])
+            row = [self._match_one(profile(q), index) for q in job.queries]
+            pool_doc = job.context.get("pool_doc")
+            if self.text_grounding and pool_doc is not None:
+                ground_unmatched(row, job.queries, pool_doc, entity_in_text)
+            results.append(row)
         return results
 
     def _match_one(self, q: _Profile, index: _PoolIndex) -> Optional[Match]:

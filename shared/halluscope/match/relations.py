@@ -37,6 +37,7 @@ import numpy as np
 
 from ..units import Match, RelationUnit
 from . import MatchJob
+from .grounding import ground_unmatched, relation_in_sentence
 
 MODES = ("slots", "sentence", "exact")
 
@@ -48,11 +49,12 @@ class RelationMatcher:
     ``threshold``: cosine needed by a semantic match (0.85, the CHI paper's tau);
     ``verb_threshold``: the verb slot's threshold in slots mode (default ``threshold``);
     ``embedder``: an :class:`halluscope.embedding.Embedder` (default: the
-    process-wide one, loaded only when a semantic comparison is needed).
+    process-wide one, loaded only when a semantic comparison is needed);
+    ``text_grounding``: try the ``cooccurrence`` rule last (see ``match_batch``).
     """
 
     def __init__(self, mode: str = "slots", threshold: float = 0.85, embedder=None,
-                 verb_threshold: Optional[float] = None) -> None:
+                 verb_threshold: Optional[float] = None, text_grounding: bool = False) -> None:
         if mode not in MODES:
             raise ValueError(f"RelationMatcher mode must be one of {MODES}, got {mode!r}")
         if not 0.0 <= float(threshold) <= 1.0:
@@ -63,6 +65,7 @@ class RelationMatcher:
         self.threshold = float(threshold)
         self.verb_threshold = self.threshold if verb_threshold is None else float(verb_threshold)
         self._embedder = embedder
+        self.text_grounding = text_grounding
 
     @property
     def embedder(self):
@@ -73,7 +76,19 @@ class RelationMatcher:
         return self._embedder
 
     def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
-        """One list per job, one ``Match`` or ``None`` per query, in query order."""
+        """One list per job, one ``Match`` or ``None`` per query, in query order.
+        With ``text_grounding``, a query left unmatched is tried last against the
+        sentences of ``job.context["pool_doc"]`` (the ``cooccurrence`` rule)."""
+        results = self._match_units(jobs)
+        if self.text_grounding:
+            for job, row in zip(jobs, results):
+                pool_doc = job.context.get("pool_doc")
+                if pool_doc is not None:
+                    ground_unmatched(row, job.queries, pool_doc, relation_in_sentence)
+        return results
+
+    def _match_units(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+        """Exact, then semantic matching of query units against pool units."""
         results: List[List[Optional[Match]]] = []
         pending: List[Tuple[int, List[int], List[int]]] = []  # (job, query idx, pool idx)
         for j, job in enumerate(jobs):

@@ -1,0 +1,201 @@
+"""Text grounding: find a unit in the *text* of a pool when no pool unit matched it.
+
+The seeds match units against units, so a unit is "hallucinated" whenever the
+extractor missed its counterpart in the source: spaCy sm tags "Alaska Airlines" in
+a cased article but "alaska" in a lower-cased summary, or parses "Apple's purchase
+of Beats" with no subject-verb-object triple at all. On the SummaC and FRANK
+validation sets most "unsupported" entities of *consistent* summaries were of this
+kind (error analysis in docs/benchmarks.md). ``grounding="text"`` (our default;
+``"units"`` is the seeds' behaviour) adds one last rule to the entity and relation
+matchers:
+
+``text`` (entities)
+    The entity's canonical form occurs in the pool text as whole words, case and
+    quote style ignored, any run of whitespace between its words
+    ("alaska" in "... Alaska Airlines Flight 448 ...").
+``cooccurrence`` (relations)
+    One sentence of the pool holds the triple's subject and object (every word,
+    as written or as lemma, a plural "s" ignored) and a verb with the triple's lemma
+    and polarity (for a nominal triple, its preposition) that does not put the
+    subject on its object side or the object on its subject side (a role swap):
+    "(police, arrest, richards)" is grounded by "Richards was arrested by police on
+    Monday", not by "Richards arrested the police".
+
+Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
+entity's words, or the whole sentence). A pool ``Doc`` is indexed once per process
+(:func:`text_index`, an LRU keyed by the ``Doc`` object).
+"""
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import FrozenSet, List, Optional, Tuple
+
+from ..units import EntityUnit, Match, RelationUnit, TextEvidence
+
+GROUNDINGS = ("text", "units")
+
+#: typographic quotes as straight ones, one character each (offsets are kept)
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "`": "'",
+                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})
+
+
+@dataclass(frozen=True)
+class _Predicate:
+    """A verb, copula or preposition of a pool sentence with the words on its
+    subject side (nsubj, agent) and on its object side (dobj, obj, attr, nsubjpass,
+    pobj)."""
+
+    lemma: str
+    negated: bool
+    subject_words: FrozenSet[str]
+    object_words: FrozenSet[str]
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    start: int
+    end: int
+    text: str
+    words: FrozenSet[str]                          # lower-cased texts and lemmas, _stem()med
+    predicates: Tuple[_Predicate, ...]
+
+
+@dataclass
+class TextIndex:
+    """One pool text, prepared for grounding: its lower-cased text (same length as
+    the original, so offsets agree) and its sentences' words and predicates."""
+
+    lowered: str
+    sentences: List[_Sentence]
+
+
+def _lowered(text: str) -> str:
+    lowered = text.translate(_QUOTES).lower()
+    return lowered if len(lowered) == len(text) else text.translate(_QUOTES)
+
+
+def _stem(word: str) -> str:
+    """A plural-insensitive form: a final "s" dropped from words of four letters or
+    more not ending in "ss" ("richards" ~ "richard" when spaCy lemmatised one of
+    them as a plural noun and the other as a name)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _negated(token) -> bool:
+    return any(c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never") for c in token.children)
+
+
+_SUBJECT_SIDE = frozenset({"nsubj", "csubj"})
+_OBJECT_SIDE = frozenset({"dobj", "obj", "attr", "nsubjpass", "pobj", "oprd"})
+
+
+def _token_words(token) -> set:
+    return {_stem(token.lower_), _stem(token.lemma_.lower())}
+
+
+def _side_words(token, deps: FrozenSet[str]) -> FrozenSet[str]:
+    words: set = set()
+    for child in token.children:
+        if child.dep_ in deps:
+            for t in child.subtree:
+                words |= _token_words(t)
+        elif child.dep_ == "agent" and "nsubj" in deps:  # passive "by police": subject side
+            for t in child.subtree:
+                words |= _token_words(t)
+    return frozenset(words)
+
+
+def build_text_index(doc) -> TextIndex:
+    """Index a spaCy ``Doc``: one entry per sentence (``doc.sents``)."""
+    sentences = []
+    for sent in doc.sents:
+        words: set = set()
+        predicates = []
+        for token in sent:
+            words |= _token_words(token)
+            if token.pos_ in ("VERB", "AUX", "ADP"):
+                predicates.append(_Predicate(token.lemma_.lower(), _negated(token),
+                                             _side_words(token, _SUBJECT_SIDE),
+                                             _side_words(token, _OBJECT_SIDE)))
+        sentences.append(_Sentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
+                                   tuple(predicates)))
+    return TextIndex(_lowered(doc.text), sentences)
+
+
+def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
+    """The pool puts the triple's subject on the object side of this predicate, or
+    its object on the subject side ("the suspect arrested police" against "police
+    arrested the suspect")."""
+    def only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
+        return all(w in side for w in words) and not any(w in other for w in words)
+
+    return (only_on(subject, predicate.object_words, predicate.subject_words)
+            or only_on(obj, predicate.subject_words, predicate.object_words))
+
+
+_INDEXES: "OrderedDict[int, Tuple[object, TextIndex]]" = OrderedDict()
+_INDEX_SIZE = 2048
+
+
+def text_index(doc) -> TextIndex:
+    """The index of ``doc``, built once per process (LRU of 2048 documents)."""
+    entry = _INDEXES.get(id(doc))
+    if entry is not None and entry[0] is doc:
+        _INDEXES.move_to_end(id(doc))
+        return entry[1]
+    index = build_text_index(doc)
+    _INDEXES[id(doc)] = (doc, index)
+    while len(_INDEXES) > _INDEX_SIZE:
+        _INDEXES.popitem(last=False)
+    return index
+
+
+def _pattern(key: str) -> Optional["re.Pattern[str]"]:
+    words = key.translate(_QUOTES).lower().split()
+    if not words:
+        return None
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
+
+
+def entity_in_text(unit: EntityUnit, doc) -> Optional[Match]:
+    """The ``text`` rule for an entity (module docstring), or None."""
+    pattern = _pattern(unit.key)
+    if pattern is None:
+        return None
+    found = pattern.search(text_index(doc).lowered)
+    if found is None:
+        return None
+    start, end = found.span()
+    return Match("text", (TextEvidence(doc.text[start:end], (start, end)),), 1.0,
+                 f"found in the text as '{doc.text[start:end]}'")
+
+
+def _slot_words(slot: str) -> List[str]:
+    return slot.lower().split()
+
+
+def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
+    """The ``cooccurrence`` rule for a relation triple (module docstring), or None.
+    A triple with an empty subject or object is never grounded this way."""
+    subject = [_stem(w) for w in _slot_words(unit.subject)]
+    obj = [_stem(w) for w in _slot_words(unit.object)]
+    if not subject or not obj:
+        return None
+    lemma = unit.lemma.lower()
+    for sentence in text_index(doc).sentences:
+        if not all(w in sentence.words for w in subject + obj):
+            continue
+        if any(p.lemma == lemma and p.negated == unit.negated and not _swapped(p, subject, obj)
+               for p in sentence.predicates):
+            return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
+                         "subject, object and predicate in one sentence")
+    return None
+
+
+def ground_unmatched(row: List[Optional[Match]], queries, doc, finder) -> None:
+    """Fill each ``None`` of ``row`` (one entry per query) with ``finder(query, doc)``."""
+    for position, (match, unit) in enumerate(zip(row, queries)):
+        if match is None:
+            row[position] = finder(unit, doc)

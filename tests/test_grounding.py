@@ -1,0 +1,92 @@
+"""Text grounding (grounding="text"), the support formula with reference bridges, and
+the no-content policy, on real spaCy parses."""
+import math
+
+import pytest
+
+from halluscope.api import score_chi, score_ehi, score_rhi
+from halluscope.examples import load_examples
+from halluscope.pipeline import bridged_support
+from halluscope.units import EntityUnit, Match, TextEvidence
+
+SOURCE = "Alaska Airlines Flight 448 left Seattle on Monday. On Monday police arrested Richards."
+
+
+def _units(result, dimension):
+    return result["details"][0][dimension]["units"]
+
+
+def test_lowercased_entity_is_found_in_the_source_text():
+    result = score_ehi(["alaska flight left on monday."], [SOURCE], None, return_details=True)
+    [unit] = _units(result, "ehi")
+    assert unit["text"] == "alaska"
+    assert unit["in_source"]["mode"] == "text"
+    assert unit["in_source"]["evidence"] == [{"text": "Alaska", "span": [0, 6]}]
+    assert result["ehi_scores"] == [1.0]
+    # the text-grounded unit joins the source's units: |I| = 4 extracted (Alaska
+    # Airlines, Flight 448, Seattle, Richards) + 1
+    assert result["details"][0]["ehi"]["counts"]["i"] == 4 + 1
+    seeds = score_ehi(["alaska flight left on monday."], [SOURCE], None, grounding="units")
+    assert seeds["ehi_scores"] == [0.0]
+
+
+def test_entity_text_rule_needs_whole_words():
+    result = score_ehi(["Obama flew to Paris."], ["Parisians met Obama in London."], None, return_details=True)
+    assert [(u["text"], u["status"]) for u in _units(result, "ehi")] == [("Obama", "supported"),
+                                                                         ("Paris", "unsupported")]
+
+
+def test_relation_grounded_by_one_sentence_but_not_when_roles_are_swapped():
+    good = "Richards was arrested by police."      # (police, arrest, richard) vs source's (police, arrest, richards)
+    swapped = "Richards arrested the police."      # (richards, arrest, police)
+    negated = "Police did not arrest Richards."    # (police, not_arrest, richards)
+    result = score_rhi([good, swapped, negated], [SOURCE] * 3, None, return_details=True)
+    assert result["rhi_scores"] == [1.0, 0.0, 0.0]
+    [unit] = result["details"][0]["rhi"]["units"]
+    assert unit["in_source"]["mode"] == "cooccurrence"
+    assert unit["in_source"]["evidence"][0]["text"] == "On Monday police arrested Richards."
+    assert score_rhi([good], [SOURCE], None, grounding="units")["rhi_scores"] == [0.0]
+
+
+def test_bridged_support_goes_through_a_reference_unit_found_in_the_source():
+    r0, r1 = EntityUnit("wh", "WH", (0, 2), "ORG"), EntityUnit("un", "UN", (3, 5), "ORG")
+    via_r0, via_r1 = Match("exact", (r0,)), Match("exact", (r1,))
+    via_text = Match("text", (TextEvidence("WH", (0, 2)),))
+    direct = Match("exact", (object(),))
+    g_in_i = [direct, None, None, None]
+    g_in_r = [None, via_r0, via_r1, via_text]
+    r_in_i = [Match("exact", (object(),)), None]  # r0 is in the source, r1 is not
+    assert bridged_support(g_in_i, g_in_r, [r0, r1], r_in_i) == [True, True, False, False]
+
+
+def test_a_unit_only_in_the_reference_is_not_support():
+    source = "The council met on Tuesday."
+    summary = "Obama met the council."
+    reference = "Obama met the council."
+    support = score_ehi([summary], [source], [reference])
+    paper = score_ehi([summary], [source], [reference], formula="paper")
+    assert support["ehi_scores"] == [0.0]
+    assert 0.19 < paper["ehi_scores"][0] < 0.65  # the paper's formula rewards the reference overlap
+
+
+@pytest.mark.parametrize("references", [None, "with"])
+def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
+    """Issue 6: per source, an empty and a content-free pseudo-summary score 0, below
+    (or equal to) every real summary of the project's example set, with or without
+    references; the paper's formula does not have this property."""
+    examples = load_examples()
+    sources = [e["source"] for e in examples]
+    refs = [e["reference"] for e in examples] if references else None
+    real = score_chi([e["prediction"] for e in examples], sources, refs)["chi_scores"]
+    empty = score_chi([""] * len(examples), sources, refs)["chi_scores"]
+    content_free = score_chi(["The article discusses the topic."] * len(examples), sources, refs)["chi_scores"]
+    assert empty == [0.0] * len(examples)
+    assert content_free == [0.0] * len(examples)
+    assert all(not math.isnan(score) and score >= 0.0 for score in real)
+    assert sum(real) / len(real) > 0.25
+    if references:
+        paper_empty = score_chi([""] * len(examples), sources, refs, formula="paper")["chi_scores"]
+        paper_real = score_chi([e["prediction"] for e in examples], sources, refs, formula="paper")["chi_scores"]
+        defined = [e for e, r in zip(paper_empty, paper_real) if not math.isnan(e)]
+        assert min(defined) > 0.25  # an empty summary earns ~1/3 under the seeds' softmax
+        assert sum(defined) / len(defined) > 0.25
