@@ -74,7 +74,11 @@ def test_statistics_table(report):
         below = f"{100 * stats.share_below_cut:.1f}%"
         assert (f'<tr><td>{label}</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
                 f'<td class="num">{stats.defined}/4</td><td class="num">{below}</td></tr>') in document
-    assert column_stats(column_values(records, ("chi", "chi"))).defined == 3  # the empty summary: undefined
+    # the empty summary: CHI 0 (formula="support": nothing checkable), its EHI undefined
+    assert column_stats(column_values(records, ("chi", "chi"))).defined == 4
+    empty = next(k for k, r in enumerate(records) if r["prediction"] == "")
+    assert column_values(records, ("chi", "chi"))[empty] == 0.0
+    assert math.isnan(column_values(records, ("chi", "ehi"))[empty])
     assert "metric:chi|" in document  # the signature, from the run's summary file
 
 

@@ -58,7 +58,10 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
         == ["Emmanuel Macron", "UNESCO", "Paris"]
     assert re.findall(r'<mark class="hs-span hs-evidence[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
         == ["Barack Obama"]
-    assert headline_markdown(display) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
+    # default formula="support": 1 of the 4 entities is in the source; no relation or quantity
+    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2500**"
+    paper = score_for_display(source, reference, summary, ["chi"], options={"formula": "paper"})
+    assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
 
 
 def test_single_metrics_equal_their_own_api_calls_and_show_only_their_dimension():
@@ -67,13 +70,13 @@ def test_single_metrics_equal_their_own_api_calls_and_show_only_their_dimension(
     ehi = score_for_display(source, reference, summary, ["ehi"])
     rhi = score_for_display(source, reference, summary, ["rhi"])
     assert [row["metric"] for row in ehi["scores"]] == ["ehi"]
-    assert _scores(ehi)["ehi"] == api.score_ehi([summary], [source], [reference])["ehi_scores"][0]
+    assert _scores(ehi)["ehi"] == _undefined_as_none(api.score_ehi([summary], [source], [reference])["ehi_scores"][0])
     # the Space's RHI alone is RHI* (the variant CHI fuses), so it equals chi's rhi
     assert _scores(rhi) == {"rhi": _scores(chi)["rhi"]}
     assert "hs-rhi" not in ehi["summary_html"] and "hs-rhi" in rhi["summary_html"]
     assert {bar["dimension"] for bar in rhi["chart"]} == {"rhi"}
-    linear = score_for_display(source, reference, summary, ["rhi"], options={"variant": "linear"})
-    direct = api.score_rhi([summary], [source], [reference])
+    linear = score_for_display(source, reference, summary, ["rhi"], options={"variant": "linear", "formula": "paper"})
+    direct = api.score_rhi([summary], [source], [reference], formula="paper")
     assert _scores(linear) == {"rhi": direct["rhi_scores"][0], "rhi_norm": direct["rhi_norm_scores"][0]}
     two = score_for_display(source, reference, summary, ["qhi", "ehi"])
     assert [row["metric"] for row in two["scores"]] == ["ehi", "qhi"]
@@ -82,8 +85,8 @@ def test_single_metrics_equal_their_own_api_calls_and_show_only_their_dimension(
 
 def test_chart_shows_factor_profiles_with_a_reference():
     source, reference, summary, _ = _example("entity-swap")
-    display = score_for_display(source, reference, summary, ["chi"])
-    row = api.score_chi([summary], [source], [reference], return_details=True)["details"][0]
+    display = score_for_display(source, reference, summary, ["chi"], options={"formula": "paper"})
+    row = api.score_chi([summary], [source], [reference], return_details=True, formula="paper")["details"][0]
     assert display["chart"] == [{"dimension": d, "bar": f"{d.upper()} {name}", "value": value}
                                 for d in ("ehi", "rhi", "qhi") for name, value in row[d]["factors"].items()]
     assert display["chart_note"].startswith("Factor profile of EHI, RHI, QHI")
@@ -99,7 +102,7 @@ def test_chart_shows_unit_counts_when_reference_free():
         expected += [{"dimension": dimension, "bar": f"{dimension.upper()} {status}",
                       "value": float(statuses.count(status))} for status in ("supported", "unsupported")]
     assert display["chart"] == expected
-    assert display["chart_note"].startswith("Reference-free: EHI, QHI have no factor profile")
+    assert display["chart_note"].startswith("Supported and unsupported summary units of EHI, QHI")
 
 
 @pytest.mark.parametrize("field, limit", [("source", MAX_SOURCE_CHARS), ("reference", MAX_REFERENCE_CHARS),

@@ -60,8 +60,9 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         page.locator("#hs-summary-html mark.hs-unsupported").first.wait_for(timeout=SCORE_TIMEOUT_MS)
 
         headline = page.locator("#hs-headline").inner_text()
-        assert headline == "EHI 0.3673 · RHI 0.3333 · QHI 0.4000 · CHI 0.3649"
-        assert "0.3649" in page.locator("#hs-scores").inner_text()
+        # default formula="support": 1 of the 4 entities is in the source; no relation or quantity
+        assert headline == "EHI 0.2500 · RHI undefined · QHI undefined · CHI 0.2500"
+        assert "0.2500" in page.locator("#hs-scores").inner_text()
         assert page.locator("#hs-status").inner_text() == "Scored."
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
         assert _marked(page, "#hs-summary-html mark.hs-supported") == ["Barack Obama"]

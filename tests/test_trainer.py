@@ -127,16 +127,18 @@ def test_generated_texts_are_real_words_and_score_something(generated):
     words = set(" ".join(SOURCES + REFERENCES).split())
     assert all(word in words for text in generated for word in text.split())
     assert len(set(generated)) >= 6 and len({len(text.split()) for text in generated}) >= 3
-    direct = score_chi(generated, SOURCES, REFERENCES)
+    # the paper formula (softmax of reference factors) separates the random texts best
+    direct = score_chi(generated, SOURCES, REFERENCES, formula="paper")
     assert len({round(score, 9) for score in direct["chi_scores"]}) >= 3  # the rows score differently
 
 
 def test_evaluate_logs_the_direct_scores(tiny_seq2seq, eval_dataset, generated, tmp_path):
+    paper = {"formula": "paper"}  # metric_kwargs reach the API; these scores differ row by row
     compute_metrics = make_compute_metrics(tiny_seq2seq[1], eval_dataset, metrics=("chi", "ehi"),
-                                           reference_field="reference")
+                                           reference_field="reference", metric_kwargs={"chi": paper, "ehi": paper})
     logged = run_evaluate(tiny_seq2seq, eval_dataset, compute_metrics, tmp_path / "whole")
-    chi = score_chi(generated, SOURCES, REFERENCES)
-    ehi = score_ehi(generated, SOURCES, REFERENCES)
+    chi = score_chi(generated, SOURCES, REFERENCES, **paper)
+    ehi = score_ehi(generated, SOURCES, REFERENCES, **paper)
     expected = {"chi": chi["chi"], "rhi": chi["rhi"], "qhi": chi["qhi"], "chi_ehi": chi["ehi"],
                 "chi_ehi_defined": chi["ehi_defined"], "rhi_defined": chi["rhi_defined"],
                 "qhi_defined": chi["qhi_defined"], "ehi": ehi["ehi"], "ehi_defined": ehi["ehi_defined"]}

@@ -201,7 +201,8 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
 
 def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dict[str, Any]], str]:
     """Bars of each chosen dimension's factor profile, or of its supported/unsupported
-    unit counts when it has no factors (reference-free rows); and a note saying which."""
+    unit counts when it has no factors (the default support formula, and reference-free
+    rows); and a note saying which."""
     bars: List[Dict[str, Any]] = []
     profiled, counted = [], []
     for dimension in highlight.DIMENSIONS:
@@ -223,9 +224,8 @@ def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dic
         notes.append(f"Factor profile of {', '.join(profiled)} (EF, PH, OF, NH, LF, LH "
                      "as defined in the metric cards).")
     if counted:
-        notes.append(f"Reference-free: {', '.join(counted)} {'has' if len(counted) == 1 else 'have'} no factor "
-                     "profile (the factors need a reference), so the chart shows the numbers of supported "
-                     "and unsupported summary units instead.")
+        notes.append(f"Supported and unsupported summary units of {', '.join(counted)} (the score is their "
+                     "share; factor profiles exist only under formula=\"paper\" with a reference).")
     return bars, " ".join(notes)
 
 
@@ -360,6 +360,10 @@ class OptionControl:
     bounds: Tuple[float, float, float] = (0.0, 1.0, 0.01)
 
 
+_FORMULA = OptionControl("formula", "formula (support: share of summary units the source supports; "
+                         "paper: the seeds' factor formulas)", "radio", "support", ("support", "paper"))
+_GROUNDING = OptionControl("grounding", "grounding (text: also look for units in the source text; "
+                           "units: unit against unit, as the seeds do)", "radio", "text", ("text", "units"))
 _NORMALIZE = OptionControl("normalize", "normalize (paper: the formula as written; minmax: rescaled to [0, 1])",
                            "radio", "paper", ("paper", "minmax"))
 _MATCHING = OptionControl("relation_matching", "relation matching", "radio", "slots",
@@ -370,11 +374,12 @@ _EPSILON = OptionControl("epsilon", "quantity tolerance epsilon", "slider", 0.05
 
 #: the main options each CHI-family app offers (the metric cards list them all)
 METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
-    "chi": (_NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON),
-    "ehi": (_NORMALIZE,),
-    "rhi": (OptionControl("variant", "variant (linear: RHI paper; softmax: RHI*, the one CHI fuses)", "radio",
-                          "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD),
-    "qhi": (_NORMALIZE, _EPSILON, OptionControl("derived", "derived quantities (sums, ratios)", "checkbox", True),
+    "chi": (_FORMULA, _GROUNDING, _NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON),
+    "ehi": (_FORMULA, _GROUNDING, _NORMALIZE),
+    "rhi": (_FORMULA, _GROUNDING,
+            OptionControl("variant", "variant under formula=paper (linear: RHI paper; softmax: RHI*, the one "
+                          "CHI fuses)", "radio", "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD),
+    "qhi": (_FORMULA, _NORMALIZE, _EPSILON, OptionControl("derived", "derived quantities (sums, ratios)", "checkbox", True),
             OptionControl("temporal", "resolve relative dates", "checkbox", True)),
 }
 
