@@ -287,3 +287,12 @@ def test_rejects_bad_options():
         RelationMatcher("fuzzy")
     with pytest.raises(ValueError, match="threshold"):
         RelationMatcher(threshold=1.5)
+
+
+def test_ptb_bracket_tokens_are_punctuation_for_normalize():
+    from halluscope.extract.relations import normalize
+
+    doc = parse("-rrb- 6-3 against the dogged italian")
+    assert doc[0].lower_ == "-rrb-"
+    assert normalize(doc[0]) is None
+    assert normalize(doc[-1]) == "italian"

@@ -99,10 +99,15 @@ _CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
 _RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 
 
+#: Penn Treebank bracket tokens of tokenised corpora (CNN/DM summaries): punctuation
+PTB_BRACKETS: FrozenSet[str] = frozenset({"-lrb-", "-rrb-", "-lsb-", "-rsb-", "-lcb-", "-rcb-"})
+
+
 def normalize(token: "Token") -> Optional[str]:
-    """Algorithm 4 Normalize: NULL (``None``) for stopwords, punctuation and POS
-    outside NOUN/PROPN/VERB/ADJ; else the lowercase lemma."""
-    if token.is_stop or token.is_punct or token.pos_ not in _CONTENT_POS:
+    """Algorithm 4 Normalize: NULL (``None``) for stopwords, punctuation (PTB bracket
+    tokens such as "-rrb-" included) and POS outside NOUN/PROPN/VERB/ADJ; else the
+    lowercase lemma."""
+    if token.is_stop or token.is_punct or token.lower_ in PTB_BRACKETS or token.pos_ not in _CONTENT_POS:
         return None
     return token.lemma_.lower()
 
