@@ -47,6 +47,8 @@ PSEUDO_SUMMARIES = {"empty": "", "content-free": "The article discusses the topi
 METRIC_DIMENSIONS = {"chi": ("chi", "ehi", "rhi", "qhi"), "ehi": ("ehi",), "rhi": ("rhi",), "qhi": ("qhi",),
                      "dlsd_acu": ("dlsd_acu",)}
 BASELINE = "baseline"
+#: "<dataset>/<configuration>: <error>" of every configuration that raised in this process
+FAILURES: List[str] = []
 #: baseline dimensions: unigram precision over distinct tokens (types) and over all tokens
 BASELINE_DIMENSIONS = {"unigram-types": True, "unigram-tokens": False}
 BASELINE_SIGNATURE = "baseline:unigram-precision|lower|whitespace-tokens|{}"
@@ -261,7 +263,8 @@ class Protocol:
 def evaluate_dimension(scores: Sequence[float], data: Dataset, protocol: Protocol,
                        test_scores: Optional[Sequence[float]] = None,
                        test: Optional[Dataset] = None) -> Dict[str, Any]:
-    """Balanced accuracy and ROC-AUC (%), error-type rates (%) when the evaluated file
+    """Balanced accuracy and ROC-AUC (%), the share of summaries predicted consistent
+    (%, held out), error-type rates (%) when the evaluated file
     has ``has_<T>`` flags, and system- and summary-level correlations when it has
     systems and human scores. Evaluated file: ``test`` when given (threshold tuned on
     ``data``), else ``data`` with the half-split protocol."""
@@ -281,6 +284,8 @@ def evaluate_dimension(scores: Sequence[float], data: Dataset, protocol: Protoco
                        balanced_accuracy_splits_pct=per_split,
                        threshold_all_rows=tune_threshold(scores, data.labels))
         predictions_per_split = [held_out_predictions(scores, data.labels, seed) for seed in seeds]
+    outcome["predicted_consistent_pct"] = 100 * sum(sum(p) / len(p) for p in predictions_per_split) / len(
+        predictions_per_split)
     if evaluated.error_flags:
         rates_per_split = [error_type_rates(p, evaluated.error_flags) for p in predictions_per_split]
         outcome["error_rates"] = {
@@ -370,6 +375,7 @@ def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
             per_dimension, signature = scorer()
         except Exception as error:  # noqa: BLE001 - one failing configuration must not end the run
             log(f"{data.name:<12} {config.name:<14} FAILED: {type(error).__name__}: {error}")
+            FAILURES.append(f"{data.name}/{config.name}: {type(error).__name__}: {error}")
             continue
         seconds = time.perf_counter() - start
         rows = []
@@ -531,6 +537,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                "top_k": args.top_k, "dl_acu": args.dl_acu, "device": args.device, "dtype": args.dtype,
                "batch_size": args.batch_size}
     configs = parse_configs(args.config or ["chi"], options)
+    FAILURES.clear()
     jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo)
     if not jobs:
         parser.error("give --summac and/or --frank files")
@@ -538,6 +545,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 args.limit, command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])))
     for path in paths:
         print(f"wrote {path}")
+    if FAILURES:
+        print("failed (no rows written for these):\n  " + "\n  ".join(FAILURES), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -118,28 +118,51 @@ def beats_baseline(index, tag: str, config: str, dimension: str, dataset: str, m
     return value > max(baselines)
 
 
-def comparison_table(rows: Sequence[Row], config: str, measure: str, tags: Sequence[str]) -> str:
+def table_groups(rows: Sequence[Row]) -> List[Tuple[str, List[str]]]:
+    """(title, configurations) per comparison table: a configuration with several
+    dimensions (chi) gets its own table; single-dimension configurations of the same
+    metric share one (e.g. fizz, fizz+SD, fizz+DL, fizz+SD+DL), one column each."""
+    groups: List[Tuple[str, List[str]]] = []
+    shared: Dict[str, List[str]] = {}
+    for config in configs_in(rows):
+        if len(dimensions_of(rows, config)) > 1:
+            groups.append((config, [config]))
+            continue
+        metric = next(r.get("metric") or r["dimension"] for r in rows if r["config"] == config)
+        if metric not in shared:
+            shared[metric] = []
+            groups.append((metric, shared[metric]))
+        shared[metric].append(config)
+    return [(configs[0] if len(configs) == 1 else f"{title}: {', '.join(configs)}", configs)
+            for title, configs in groups]
+
+
+def comparison_table(rows: Sequence[Row], configs: Sequence[str], measure: str, tags: Sequence[str]) -> str:
     """Rows: datasets (+ SummaC mean); columns: rows, both baselines (last tag), then
-    per dimension its value per tag and whether it beats the baseline (per tag); only
-    the tags that ran this configuration."""
+    per (configuration, dimension) its value per tag and whether it beats the baseline
+    (per tag); only the tags that ran these configurations. Columns are named by the
+    dimension for one configuration, by the configuration for several."""
+    if isinstance(configs, str):
+        configs = [configs]
     index = index_rows(rows)
-    datasets = datasets_in([r for r in rows if r["config"] == config])
+    datasets = datasets_in([r for r in rows if r["config"] in configs])
     summac_sets = [d for d in datasets if d != FRANK]
     order = summac_sets + ([SUMMAC_MEAN] if len(summac_sets) > 1 else []) + [d for d in datasets if d == FRANK]
-    dimensions = dimensions_of(rows, config)
-    tags = [t for t in tags if any(r["tag"] == t and r["config"] == config for r in rows)]
+    columns = [(config, dimension, dimension if len(configs) == 1 else config)
+               for config in configs for dimension in dimensions_of(rows, config)]
+    tags = [t for t in tags if any(r["tag"] == t and r["config"] in configs for r in rows)]
     last = tags[-1]
     several = len(tags) > 1
     header = ["set", "rows", "baseline (distinct tokens)", "baseline (tokens)"]
-    for dimension in dimensions:
-        header += [f"{dimension} {tag}" if several else dimension for tag in tags]
-        header.append(f"{dimension} beats baseline" + (f" ({' / '.join(tags)})" if several else ""))
+    for _, _, label in columns:
+        header += [f"{label} {tag}" if several else label for tag in tags]
+        header.append(f"{label} beats baseline" + (f" ({' / '.join(tags)})" if several else ""))
     body = []
     for dataset in order:
-        any_row = next((index[k] for k in index if k[1] == config and k[3] == dataset), None)
+        any_row = next((index[k] for k in index if k[1] in configs and k[3] == dataset), None)
         line = [dataset, str(any_row["rows"]) if any_row else ""]
         line += [fmt(measure_value(index, last, BASELINE, b, dataset, measure, summac_sets)) for b in BASELINE_DIMENSIONS]
-        for dimension in dimensions:
+        for config, dimension, _ in columns:
             line += [fmt(measure_value(index, tag, config, dimension, dataset, measure, summac_sets)) for tag in tags]
             verdicts = [beats_baseline(index, tag, config, dimension, dataset, measure, summac_sets) for tag in tags]
             line.append(" / ".join("–" if v is None else "yes" if v else "no" for v in verdicts))
@@ -153,7 +176,8 @@ def error_rate_table(rows: Sequence[Row], dataset: str, tags: Sequence[str]) -> 
     if not chosen:
         return ""
     errors = list(chosen[0]["error_rates"])
-    header = ["config", "dimension", "tag", "BA"] + [f"{e} (N={chosen[0]['error_rates'][e]['n']})" for e in errors]
+    header = ["config", "dimension", "tag", "BA", "predicted consistent"] + [
+        f"{e} (N={chosen[0]['error_rates'][e]['n']})" for e in errors]
     body = []
     for config in [BASELINE] + configs_in(chosen):
         for dimension in dimensions_of(chosen, config):
@@ -161,7 +185,8 @@ def error_rate_table(rows: Sequence[Row], dataset: str, tags: Sequence[str]) -> 
                 row = next((r for r in chosen if (r["config"], r["dimension"], r["tag"]) == (config, dimension, tag)),
                            None)
                 if row is not None:
-                    body.append([config, dimension, tag, fmt(row["balanced_accuracy_pct"])]
+                    body.append([config, dimension, tag, fmt(row["balanced_accuracy_pct"]),
+                                 fmt(row.get("predicted_consistent_pct"))]
                                 + [fmt(row["error_rates"][e]["rate_pct"]) for e in errors])
     return markdown_table(header, body)
 
@@ -402,11 +427,13 @@ def write_plots(rows: Sequence[Row], tags: Sequence[str], folder: str) -> List[T
             plots.append((caption, path))
 
     for tag in tags:
-        add(f"Balanced accuracy per set ({tag})", plot_balanced_accuracy(rows, tag, os.path.join(folder, f"plot-ba-{tag}.png")))
+        add(f"Balanced accuracy per set ({tag})",
+            plot_balanced_accuracy(rows, tag, os.path.join(folder, f"plot-ba-{tag}.png")))
         add(f"FRANK error-type rates ({tag})", plot_error_rates(rows, tag, os.path.join(folder, f"plot-errors-{tag}.png")))
-        for dataset in datasets_in([r for r in rows if r.get("system_level") and r["tag"] == tag]):
-            add(f"System-level agreement on {dataset} ({tag})",
-                plot_system_level(rows, tag, dataset, os.path.join(folder, f"plot-systems-{dataset}-{tag}.png")))
+        # numbered: "FRANK" and SummaC's "frank" would share a name on case-insensitive file systems
+        for number, dataset in enumerate(datasets_in([r for r in rows if r.get("system_level") and r["tag"] == tag])):
+            add(f"System-level agreement on {dataset} ({tag})", plot_system_level(
+                rows, tag, dataset, os.path.join(folder, f"plot-systems-{number}-{dataset}-{tag}.png")))
     add("Balanced accuracy per tag", plot_tags(rows, tags, os.path.join(folder, "plot-tags.png")))
     return plots
 
@@ -425,7 +452,9 @@ edit by hand: rerun the harness and `render`.
 
 - **Data**: the validation splits in `../shared/data/` (never copied here). SummaC
   files are scored **reference-free** (they have no references); FRANK val
-  (`frank/frank_val.jsonl`, 671 summaries) **with its references**.
+  (`frank/frank_val.jsonl`, 671 summaries) **with its references**. Two names differ
+  only in case: `frank` is SummaC's FRANK val (reference-free, binary label), `FRANK`
+  is the FRANK file with references, `Factuality` and the error-type flags.
 - **Balanced accuracy** (BA, %): mean recall of the two classes (label 1 = consistent),
   a summary predicted consistent iff score ≥ threshold. Only validation splits exist,
   so the threshold is tuned on one half of the file and applied to the other, in both
@@ -441,7 +470,8 @@ edit by hand: rerun the harness and `render`.
 - **FRANK error types**: ErrorRate_T = FP_T / N_T (%), N_T = summaries with error T
   (`has_<T>` = 1), FP_T = those predicted consistent at the threshold tuned on the other
   half (every summary predicted once per split; averaged over the 10 splits). Lower is
-  better.
+  better, but only beside the BA and the share of all summaries predicted consistent:
+  a detector that calls few summaries consistent has low rates everywhere (qhi below).
 - **System-level correlation**: Spearman ρ and Kendall τ-b between per-system mean
   metric score and per-system mean human score (`Factuality` on FRANK; the share of
   summaries labelled consistent on SummaC files that name systems). 95% intervals:
@@ -512,8 +542,8 @@ Here it was run only to prove the harness, with a random 2-layer NLI model
 of summeval and FRANK: [benchmarks/dlsd-check.md](benchmarks/dlsd-check.md), made by
 
 ```bash
-python benchmarks/harness.py run --summac ../shared/data/summac/summeval_val.jsonl \
-    --frank ../shared/data/frank/frank_val.jsonl --config dlsd --host fizz --nli-model tiny \
+python benchmarks/harness.py run --summac ../shared/data/summac/summeval_val.jsonl \\
+    --frank ../shared/data/frank/frank_val.jsonl --config dlsd --host fizz --nli-model tiny \\
     --decomposer rules --limit 30 --tag harness-check --out docs/benchmarks/dlsd-check
 python benchmarks/harness.py render --brief --results docs/benchmarks/dlsd-check --out docs/benchmarks/dlsd-check.md
 ```
@@ -541,9 +571,9 @@ def render_markdown(results: str, out: str, tags: Optional[Sequence[str]] = None
     parts = [header, "## Runs\n", provenance_table(rows, tags), "\nSignatures:\n", signature_list(rows, tags)]
     for measure, title in (("balanced_accuracy_pct", "Balanced accuracy (%)"), ("roc_auc_pct", "ROC-AUC (%)")):
         parts.append(f"\n## {title}\n")
-        for config in configs_in(rows):
-            parts.append(f"### {config}\n")
-            parts.append(comparison_table(rows, config, measure, tags) + "\n")
+        for title, configs in table_groups(rows):
+            parts.append(f"### {title}\n")
+            parts.append(comparison_table(rows, configs, measure, tags) + "\n")
     for dataset in datasets_in([r for r in rows if r.get("error_rates")]):
         parts.append(f"\n## FRANK error-type rates on {dataset} (FP_T / N_T, %, lower is better)\n")
         parts.append(error_rate_table(rows, dataset, tags) + "\n")

@@ -180,6 +180,14 @@ def test_json_results_render_to_markdown(tmp_path):
     assert "| b | 8 | 52.0 | 51.0 | 50.0 | 50.0 | no / no |" in table
     assert "| mean (SummaC sets) |  | 53.5 | 52.5 | 50.0 | 55.0 | no / yes |" in table
     assert "- after / chi: `sig-chi`" in text
+    # single-dimension configurations of one metric share a table, one column each
+    for name, ba in (("fizz", 53.0), ("fizz+SD", 56.0)):
+        harness.write_results(folder, "after", harness.MetricConfig(name, "dlsd_acu"),
+                              [_result_row("a", 10, "dlsd_acu", ba)], meta)
+    report.render_markdown(folder, out, tags=["after"], plots=False)
+    text = open(out, encoding="utf-8").read()
+    assert "### dlsd_acu: fizz, fizz+SD" in text
+    assert "| a | 10 | 55.0 | 54.0 | 53.0 | no | 56.0 | yes |" in text
     # a rerun of one dataset replaces that dataset's rows and keeps the others
     meta["created"] = "2026-01-03T00:00:00+00:00"
     harness.write_results(folder, "after", chi, [_result_row("b", 8, "chi", 58.0)], meta)
@@ -240,9 +248,11 @@ def test_evaluate_dimension_half_split_and_test_split():
     assert outcome["balanced_accuracy_pct"] == 75.0 and outcome["balanced_accuracy_splits_pct"] == [75.0]
     assert outcome["roc_auc_pct"] == pytest.approx(800 / 9)
     assert outcome["error_rates"]["LinkE"] == {"n": 2, "fp_mean": 1.0, "rate_pct": 50.0}
+    assert outcome["predicted_consistent_pct"] == 50.0  # held out: T F T F T F
     assert outcome["system_level"]["systems"] == 2 and outcome["summary_level"]["summaries"] == 6
     # with a test file: threshold tuned on all of `data`, applied unchanged to the test rows
     test = Dataset(name="d", path="t.jsonl", sources=["a", "b"], predictions=["p", "p"], labels=[1, 0])
     outcome = harness.evaluate_dimension(SCORES, data, harness.Protocol(), [0.5, 0.35], test)
     assert outcome["threshold"] == 0.4  # BA on data: 0.4 and 0.7 both 5/6; the lower wins
     assert outcome["balanced_accuracy_pct"] == 100.0 and outcome["roc_auc_pct"] == 100.0
+    assert outcome["predicted_consistent_pct"] == 50.0
