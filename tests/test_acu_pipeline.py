@@ -201,3 +201,42 @@ def test_repeated_summary_sentences_across_examples_are_decomposed_once():
     assert [[u["text"] for u in d["units"]] for d in result["details"]] == [
         ["Alice met Bob."], ["Alice met Bob.", "Carol left."], ["Alice met Bob."]]
     assert result["scores"] == [1.0, 1.0, 1.0]
+
+
+def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
+    """The pipeline's shortcuts give what spaCy gives: a sentence's text is sliced from
+    its document (``Span.text``, also for a document parsed in chunks) and is listed
+    once per document object; the seeded in-context parses are ``Span.as_doc()``
+    byte for byte; texts the parse cache already holds are not seeded again."""
+    from halluscope.acu.pipeline import _seed_parses, _sentences
+    from halluscope.parsing import ParseCache, get_parse_cache
+
+    nlp = get_parse_cache().nlp
+    texts = ["  Tim Cook, Apple's CEO, said on Monday that sales rose.  The firm, based in "
+             "Cupertino, hired 500 people and opened two stores in New York City. \n\n Analysts were "
+             "surprised.",
+             "Dr. Smith arrived.\tShe left at 5 p.m. and  never came back!"]
+    chunked = ParseCache(nlp, chunk_chars=60)
+    docs = [parsed.doc for parsed in chunked.get_many(texts)] + [nlp(text) for text in texts]
+    assert len(docs[0].text) > 60  # the first one is joined from chunks
+    memo, spans = {}, {}
+    for doc in docs:
+        listed = _sentences(doc, spans, memo)
+        expected = [(s.text.strip(), (s.start_char, s.end_char)) for s in doc.sents if s.text.strip()]
+        assert [(p.text, p.char_span) for p in listed] == expected
+        assert [p.sentence_indices for p in listed] == [(k,) for k in range(len(expected))]
+        again = _sentences(doc, {}, memo)
+        assert [p.text for p in again] == [p.text for p in listed] and again is not listed
+    for text, span in spans.items():
+        assert span.text == text
+
+    cache = ParseCache(nlp)
+    first = list(spans)[:3]
+    cache.seed({first[0]: nlp(first[0])})  # already held: kept as it is
+    held = cache.get_many([first[0]])[0].doc
+    _seed_parses(cache, spans, list(spans))
+    assert cache.get_many([first[0]])[0].doc is held
+    for text, span in spans.items():
+        if text != first[0]:
+            assert cache.get_many([text])[0].doc.to_bytes() == span.as_doc().to_bytes(), text
+    assert cache.parsed == 0

@@ -204,16 +204,111 @@ def test_only_the_premise_is_truncated(models):
     assert tokenizer.decode(second[:7]) == "[CLS] the red cat saw the blue"
 
 
+def capture_batches(engine):
+    seen = []
+    real_forward = engine._forward
+    engine._forward = lambda batch: (seen.append({k: v.clone() for k, v in batch.items()}),
+                                     real_forward(batch))[1]
+    return seen
+
+
 def test_pairs_built_from_cached_encodings_equal_the_tokenizer_path(models):
-    fast = NLIEngine(models["standard"], device="cpu", max_length=24)
-    assert fast._builder() is not None  # the fast path is the one under test
-    plain = NLIEngine(models["standard"], device="cpu", max_length=24)
+    fast = NLIEngine(models["standard"], device="cpu", max_length=24, batch_size=4)
+    assert fast._builder() is not None and fast._template is not None  # the paths under test
+    processed = NLIEngine(models["standard"], device="cpu", max_length=24, batch_size=4)
+    processed._builder()
+    processed._template = None  # special tokens from the post-processor, pair by pair
+    plain = NLIEngine(models["standard"], device="cpu", max_length=24, batch_size=4)
     plain._pair_builder = False  # force one tokenizer call per batch
-    pairs = PAIRS + [(" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat")]
-    fast_seen, plain_seen = capture_inputs(fast), capture_inputs(plain)
-    np.testing.assert_allclose(fast.score(pairs), plain.score(pairs), atol=1e-6)
-    assert fast_seen == plain_seen  # the same token ids, truncation and padding
+    pairs = PAIRS + [(" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat"),
+                     ("", "the cat"), ("the cat sat", "the big cat sat in the house")]
+    seen = {name: capture_batches(engine) for name, engine in
+            (("fast", fast), ("processed", processed), ("plain", plain))}
+    scores = {name: engine.score(pairs) for name, engine in
+              (("fast", fast), ("processed", processed), ("plain", plain))}
+    for name in ("processed", "plain"):
+        assert np.array_equal(scores["fast"], scores[name])  # identical, not just close
+        assert len(seen["fast"]) == len(seen[name])
+        for mine, theirs in zip(seen["fast"], seen[name]):  # same ids, types, mask and padding
+            assert set(mine) == set(theirs) == {"input_ids", "attention_mask", "token_type_ids"}
+            for key in mine:
+                assert torch.equal(mine[key], theirs[key]), key
     assert set(fast._encodings) == {text for pair in pairs for text in pair}  # each text once
+
+
+def _fast_tokenizer(post_processor):
+    """A word-level fast tokenizer over WORDS with the given post-processor (or none)."""
+    from tokenizers import Tokenizer, models as tokenizer_models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {token: i for i, token in enumerate(["<pad>", "<unk>", "<s>", "</s>", *WORDS])}
+    backend = Tokenizer(tokenizer_models.WordLevel(vocab, unk_token="<unk>"))
+    backend.pre_tokenizer = pre_tokenizers.Whitespace()
+    if post_processor is not None:
+        backend.post_processor = post_processor
+    return PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", unk_token="<unk>")
+
+
+@pytest.mark.parametrize("kind", ["bert", "roberta", "none", "template-types"])
+def test_pair_template_reproduces_the_post_processor(models, kind):
+    from tokenizers import processors
+
+    from halluscope.nli import _pair_template
+
+    if kind == "bert":
+        tokenizer = AutoTokenizer.from_pretrained(models["standard"])
+    elif kind == "roberta":
+        tokenizer = _fast_tokenizer(processors.RobertaProcessing(("</s>", 3), ("<s>", 2)))
+    elif kind == "none":
+        tokenizer = _fast_tokenizer(None)
+    else:
+        tokenizer = _fast_tokenizer(processors.TemplateProcessing(
+            single="<s> $A </s>", pair="<s>:2 $A:1 </s>:0 </s>:3 $B:4 </s>:5",
+            special_tokens=[("<s>", 2), ("</s>", 3)]))
+    backend = tokenizer.backend_tokenizer
+    template = _pair_template(backend)
+    assert template is not None
+    prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a, type_b = template
+    texts = ["", "the", "the cat sat on the mat", "a big red house", "zebra the cat"]
+    for first in texts:
+        for second in texts:
+            a, b = (backend.encode(text, add_special_tokens=False) for text in (first, second))
+            out = backend.post_process(a, b, add_special_tokens=True)
+            assert out.ids == prefix + a.ids + middle + b.ids + suffix
+            assert out.type_ids == (prefix_types + [type_a] * len(a.ids) + middle_types
+                                    + [type_b] * len(b.ids) + suffix_types)
+
+
+@pytest.mark.parametrize("kind", ["roberta", "none", "template-types"])
+def test_batches_from_the_template_equal_the_tokenizer_for_other_post_processors(models, kind):
+    """The template path builds the same tensors as the tokenizer itself for
+    RoBERTa-style, missing and unusual-type-id post-processors, truncation included."""
+    from tokenizers import processors
+
+    post_processor = {"roberta": processors.RobertaProcessing(("</s>", 3), ("<s>", 2)), "none": None,
+                      "template-types": processors.TemplateProcessing(
+                          single="<s> $A </s>", pair="<s>:2 $A:1 </s>:0 </s>:3 $B:4 </s>:5",
+                          special_tokens=[("<s>", 2), ("</s>", 3)])}[kind]
+    pairs = PAIRS + [(" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat"),
+                     ("", "the cat"), ("the cat sat", "")]
+    built = {}
+    for path in ("template", "post-processor", "tokenizer"):
+        engine = NLIEngine(models["standard"], device="cpu", max_length=24)
+        engine._tokenizer = _fast_tokenizer(post_processor)
+        if path == "tokenizer":
+            engine._pair_builder = False
+        else:
+            engine._builder()
+            if path == "post-processor":
+                engine._template = None
+            else:
+                assert engine._template is not None
+        built[path] = [engine._batch_features(pairs[start:start + 4]) for start in range(0, len(pairs), 4)]
+    for path in ("post-processor", "tokenizer"):
+        for mine, theirs in zip(built["template"], built[path]):
+            assert set(mine) == set(theirs)
+            for key in mine:
+                assert torch.equal(mine[key], theirs[key]), (path, key)
 
 
 def test_overlong_hypothesis_is_truncated_instead_of_crashing(models):

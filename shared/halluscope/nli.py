@@ -31,7 +31,8 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from itertools import chain
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -216,6 +217,7 @@ class NLIEngine:
         self._lock = threading.RLock()
         self._pair_builder: Any = None  # the Rust tokenizer used to build pairs (lazily)
         self._encodings: Dict[str, Any] = {}  # text -> its tokens without special tokens
+        self._template: Optional[tuple] = None  # the pair template (see _pair_template)
         self.reset_counters()
 
     def __repr__(self) -> str:
@@ -341,6 +343,7 @@ class NLIEngine:
         return self._model(**batch).logits
 
     _MAX_ENCODINGS = 200_000
+    _BATCHES_AHEAD = 32  # batches whose tensors are built before their forward passes
 
     def _builder(self):
         """A copy of the fast tokenizer's Rust backend without truncation or padding, or
@@ -357,47 +360,113 @@ class NLIEngine:
                 backend = copy.deepcopy(backend)
                 backend.no_truncation()
                 backend.no_padding()
+                self._template = _pair_template(backend)
+                self._special_tokens = self._tokenizer.num_special_tokens_to_add(pair=True)
             self._pair_builder = backend if usable else False
         return self._pair_builder or None
+
+    def _encode_texts(self, pairs: Sequence[Pair], builder) -> None:
+        """Tokenise (once per engine, in one batch) every text of ``pairs`` not seen yet:
+        its token ids (an int64 array) where the pair template is known, else its ``Encoding``."""
+        missing = [t for t in dict.fromkeys(t for pair in pairs for t in pair) if t not in self._encodings]
+        if not missing:
+            return
+        if len(self._encodings) + len(missing) > self._MAX_ENCODINGS:
+            self._encodings.clear()
+        if self._template is not None:  # ids only: the batch call that skips offsets, where there is one
+            encode = getattr(builder, "encode_batch_fast", builder.encode_batch)
+            encoded = encode(missing, add_special_tokens=False)
+            self._encodings.update((text, np.array(encoding.ids, dtype=np.int64))
+                                   for text, encoding in zip(missing, encoded))
+        else:
+            self._encodings.update(zip(missing, builder.encode_batch(missing, add_special_tokens=False)))
 
     def _features_from_cached_encodings(self, chunk: List[Pair], builder):
         """Each distinct text is tokenised once per engine (document sentences recur
         across every unit); a pair is its premise's tokens, cut to the room the whole
         hypothesis leaves (premise-only truncation), joined by the model's own special
-        tokens (the backend's post-processor), then right-padded. ``None`` when a
-        hypothesis leaves no room for the premise."""
-        import tokenizers
+        tokens, then right-padded. The special tokens come from the pair template read
+        off the backend's post-processor once (:func:`_pair_template`), or, where no
+        template could be read, from the post-processor itself, pair by pair. ``None``
+        when a hypothesis leaves no room for the premise."""
         import torch
 
-        texts = [t for pair in chunk for t in pair]
-        missing = [t for t in dict.fromkeys(texts) if t not in self._encodings]
-        if missing:
-            if len(self._encodings) + len(missing) > self._MAX_ENCODINGS:
-                self._encodings.clear()
-            for text, encoding in zip(missing, builder.encode_batch(missing, add_special_tokens=False)):
-                self._encodings[text] = encoding
-        special = self._tokenizer.num_special_tokens_to_add(pair=True)
-        rows = []
+        self._encode_texts(chunk, builder)
+        if self._template is not None:
+            arrays = self._features_from_template(chunk)
+        else:
+            arrays = self._features_from_post_processor(chunk, builder)
+        if arrays is None:
+            return None
+        ids, types, mask = arrays
+        features = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
+        if "token_type_ids" in getattr(self._tokenizer, "model_input_names", ()):
+            features["token_type_ids"] = torch.from_numpy(types)
+        return features
+
+    def _features_from_template(self, chunk: List[Pair]):
+        """(ids, type ids, mask) of a batch, with the pair template, a few array
+        operations per batch: prefix, then the premise's tokens (cut to the room the
+        hypothesis leaves), middle, the hypothesis's tokens, suffix, then padding."""
+        prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a, type_b = self._template
+        encodings = self._encodings
+        premises = [encodings[p] for p, _ in chunk]
+        hypotheses = [encodings[h] for _, h in chunk]
+        n = len(chunk)
+        hypothesis_lengths = np.fromiter(map(len, hypotheses), dtype=np.int64, count=n)
+        room = self.max_length - self._special_tokens - hypothesis_lengths
+        if int(room.min()) < 1:
+            return None
+        premise_lengths = np.minimum(np.fromiter(map(len, premises), dtype=np.int64, count=n), room)
+        a_start = len(prefix)
+        a_end = a_start + premise_lengths
+        b_start = a_end + len(middle)
+        b_end = b_start + hypothesis_lengths
+        lengths = b_end + len(suffix)
+        columns = np.arange(int(lengths.max()))
+        ids = np.full((n, columns.size), self._tokenizer.pad_token_id, dtype=np.int64)
+        types = np.zeros((n, columns.size), dtype=np.int64)
+        rows = np.arange(n)
+        for starts, tokens, token_types in ((0, prefix, prefix_types), (a_end, middle, middle_types),
+                                            (b_end, suffix, suffix_types)):
+            for j, (token, token_type) in enumerate(zip(tokens, token_types)):
+                ids[rows, starts + j] = token
+                types[rows, starts + j] = token_type
+        in_a = (columns >= a_start) & (columns < a_end[:, None])  # row-major: row by row, in order
+        in_b = (columns >= b_start[:, None]) & (columns < b_end[:, None])
+        ids[in_a] = np.concatenate([p[:m] for p, m in zip(premises, premise_lengths.tolist())])
+        ids[in_b] = np.concatenate(hypotheses)
+        types[in_a] = type_a
+        types[in_b] = type_b
+        mask = (columns < lengths[:, None]).astype(np.int64)
+        return ids, types, mask
+
+    def _features_from_post_processor(self, chunk: List[Pair], builder):
+        """(ids, type ids, mask) of a batch, each pair from the backend's post-processor."""
+        import tokenizers
+
+        encodings = self._encodings
+        id_rows, type_rows = [], []
         for premise, hypothesis in chunk:
-            p, h = self._encodings[premise], self._encodings[hypothesis]
-            room = self.max_length - special - len(h.ids)
+            p, h = encodings[premise], encodings[hypothesis]
+            room = self.max_length - self._special_tokens - len(h.ids)
             if room < 1:
                 return None
             if len(p.ids) > room:
                 p = tokenizers.Encoding.merge([p], growing_offsets=True)  # a copy to cut
                 p.truncate(room)
-            rows.append(builder.post_process(p, h, add_special_tokens=True))
-        width = max(len(row.ids) for row in rows)
-        ids = np.full((len(rows), width), self._tokenizer.pad_token_id, dtype=np.int64)
-        types = np.zeros((len(rows), width), dtype=np.int64)
-        mask = np.zeros((len(rows), width), dtype=np.int64)
-        for k, row in enumerate(rows):
-            n = len(row.ids)
-            ids[k, :n], types[k, :n], mask[k, :n] = row.ids, row.type_ids, 1
-        features = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
-        if "token_type_ids" in getattr(self._tokenizer, "model_input_names", ()):
-            features["token_type_ids"] = torch.from_numpy(types)
-        return features
+            row = builder.post_process(p, h, add_special_tokens=True)
+            id_rows.append(row.ids)
+            type_rows.append(row.type_ids)
+        # right padding: the cells of row k before its length, filled in row order
+        lengths = np.fromiter(map(len, id_rows), dtype=np.int64, count=len(id_rows))
+        filled = np.arange(int(lengths.max())) < lengths[:, None]
+        total = int(lengths.sum())
+        ids = np.full(filled.shape, self._tokenizer.pad_token_id, dtype=np.int64)
+        ids[filled] = np.fromiter(chain.from_iterable(id_rows), dtype=np.int64, count=total)
+        types = np.zeros(filled.shape, dtype=np.int64)
+        types[filled] = np.fromiter(chain.from_iterable(type_rows), dtype=np.int64, count=total)
+        return ids, types, filled.astype(np.int64)
 
     def _batch_features(self, chunk: List[Pair]):
         """Padded tensors for one batch: pairs built from cached per-text encodings
@@ -423,13 +492,24 @@ class NLIEngine:
         # longest first by characters (a cheap proxy for tokens) so batches pad little
         # and an out-of-memory error, if any, comes on the first batch
         order = sorted(range(len(pairs)), key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
+        builder = self._builder()
+        if builder is not None:  # every new text of the call in one tokenizer batch
+            self._encode_texts(pairs, builder)
         width = len(self._columns)
         probs = np.zeros((len(pairs), width), dtype=np.float32)
         batch_size = self.batch_size
         start = 0
+        ready: "deque[Tuple[List[int], Dict[str, Any]]]" = deque()
         while start < len(order):
-            chunk = order[start:start + batch_size]
-            padded = self._batch_features([pairs[i] for i in chunk])
+            if not ready:
+                # the next batches' tensors, built back to back: between forward passes
+                # (which evict its data from the CPU caches) the same work is slower
+                ahead = start
+                while ahead < len(order) and len(ready) < self._BATCHES_AHEAD:
+                    chunk = order[ahead:ahead + batch_size]
+                    ready.append((chunk, self._batch_features([pairs[i] for i in chunk])))
+                    ahead += len(chunk)
+            chunk, padded = ready.popleft()
             batch = {key: value.to(self.device) for key, value in padded.items()}
             began = time.perf_counter()
             try:
@@ -440,6 +520,7 @@ class NLIEngine:
                 if not is_out_of_memory(error) or batch_size == 1:
                     raise
                 del batch
+                ready.clear()  # built for the old batch size
                 batch_size = max(1, batch_size // 2)
                 self.oom_retries += 1
                 if torch.cuda.is_available():
@@ -458,11 +539,56 @@ class NLIEngine:
         return out
 
 
+#: Texts whose token ids probe a post-processor's pair template (any tokenizer gives
+#: them some tokens; their lengths differ so the template is checked at several offsets).
+_PROBES = (("a", "b c"), ("d e f g", "h"), ("i j", "k l m n o"))
+
+
+def _pair_template(backend) -> Optional[tuple]:
+    """The pair template of a Rust tokenizer's post-processor, read off probe pairs:
+    ``(prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a,
+    type_b)`` such that the pair (A, B) is ``prefix + A + middle + B + suffix`` with
+    type ids ``prefix_types + [type_a] * len(A) + middle_types + [type_b] * len(B) +
+    suffix_types`` (BERT's ``[CLS] A [SEP] B [SEP]``, RoBERTa's ``<s> A </s></s> B
+    </s>``, ...). ``None`` when no such template reproduces every probe exactly: the
+    engine then asks the post-processor for each pair."""
+    try:
+        probes = []
+        for first, second in _PROBES:
+            a, b = (backend.encode(text, add_special_tokens=False) for text in (first, second))
+            out = backend.post_process(a, b, add_special_tokens=True)
+            probes.append((a.ids, b.ids, out.ids, out.type_ids))
+    except Exception:
+        return None
+    a_ids, b_ids, out_ids, out_types = probes[0]
+    if not a_ids or not b_ids:
+        return None
+    n_special = len(out_ids) - len(a_ids) - len(b_ids)
+    for start_a in range(n_special + 1):
+        for middle_length in range(n_special - start_a + 1):
+            start_b = start_a + len(a_ids) + middle_length
+            end_b = start_b + len(b_ids)
+            template = (out_ids[:start_a], out_ids[start_a + len(a_ids):start_b], out_ids[end_b:],
+                        out_types[:start_a], out_types[start_a + len(a_ids):start_b], out_types[end_b:],
+                        out_types[start_a] if start_a < len(out_types) else 0,
+                        out_types[start_b] if start_b < len(out_types) else 0)
+            prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a, type_b = template
+            if all(ids == prefix + a + middle + b + suffix
+                   and types == (prefix_types + [type_a] * len(a) + middle_types + [type_b] * len(b)
+                                 + suffix_types)
+                   for a, b, ids, types in probes):
+                return template
+    return None
+
+
 def _check_pairs(pairs: Sequence[Tuple[str, str]]) -> List[Pair]:
     if isinstance(pairs, (str, bytes)):
         raise TypeError("pairs must be a sequence of (premise, hypothesis) tuples, not a string")
     checked: List[Pair] = []
     for i, pair in enumerate(pairs):
+        if type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is str:
+            checked.append(pair)  # the common case, already a (str, str) tuple
+            continue
         if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
             raise ValueError(f"pair {i}: expected (premise, hypothesis); got {pair!r:.80}")
         premise, hypothesis = pair

@@ -170,24 +170,63 @@ class _Example:
     dl_candidates: List[Dict[str, Any]] = field(default_factory=list)
 
 
-def _sentences(doc, spans: Dict[str, object]) -> List[Premise]:
+def _sentences(doc, spans: Dict[str, object], memo: Optional[Dict[int, List[Premise]]] = None) -> List[Premise]:
     """The non-empty sentences of ``doc``; each sentence's span is recorded in
     ``spans`` (by text) so that the ones a decomposer will parse can be handed its
-    in-context parse instead (see :func:`_seed_parses`)."""
-    out = []
-    for k, sent in enumerate(s for s in doc.sents if s.text.strip()):
-        text = sent.text.strip()
-        out.append(Premise(text, "sentence", (k,), (sent.start_char, sent.end_char)))
-        if text == sent.text:
+    in-context parse instead (see :func:`_seed_parses`).
+
+    A sentence's text is sliced from the document's text (``Span.text`` joins the
+    sentence's tokens again on every access; the slice is the same string), and
+    ``memo`` (by ``id(doc)``, for docs alive during one batch) lists the sentences of
+    a document once for every summary of it."""
+    if memo is not None and id(doc) in memo:
+        return list(memo[id(doc)])
+    full = doc.text  # joins every token: once per document
+    out: List[Premise] = []
+    for sent in doc.sents:
+        start, end = sent.start_char, sent.end_char
+        raw = full[start:end]
+        text = raw.strip()
+        if not text:
+            continue
+        out.append(Premise(text, "sentence", (len(out),), (start, end)))
+        if text == raw:
             spans.setdefault(text, sent)
+    if memo is not None:
+        memo[id(doc)] = out
+        return list(out)
     return out
 
 
 def _seed_parses(cache, spans: Dict[str, object], texts: Sequence[str]) -> None:
     """Add the in-context parses of ``texts`` to the parse cache, so that a decomposer
     parsing sentences (the rule decomposer) does not parse them a second time; only
-    the sentences about to be decomposed are copied (``Span.as_doc`` is not free)."""
-    cache.seed({text: spans[text].as_doc() for text in texts if text in spans})
+    the sentences about to be decomposed are copied (``Span.as_doc`` is not free).
+
+    Texts the cache already holds are skipped (``seed`` keeps an existing entry, so
+    their copy would be thrown away), and each document's attribute array, which
+    ``as_doc`` would otherwise rebuild for every sentence, is built once and handed
+    to ``as_doc`` as a copy (``as_doc`` edits the array it is given): the copies
+    are the same ``Doc``s as ``span.as_doc()``."""
+    entries = getattr(cache, "_entries", None)  # read only; None: seed every text
+    arrays: Dict[int, Tuple[Any, Any]] = {}
+    docs = {}
+    for text in dict.fromkeys(texts):
+        span = spans.get(text)
+        if span is None or (entries is not None and text in entries):
+            continue
+        doc = span.doc
+        array_attrs = getattr(doc, "_get_array_attrs", None)
+        if array_attrs is None:
+            docs[text] = span.as_doc()
+            continue
+        if id(doc) not in arrays:
+            head = array_attrs()
+            arrays[id(doc)] = (head, doc.to_array(head))
+        head, array = arrays[id(doc)]
+        docs[text] = span.as_doc(array_head=head, array=array.copy())
+    if docs:
+        cache.seed(docs)
 
 
 def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
@@ -226,11 +265,12 @@ def score_batch(
     cache = get_parse_cache()
     parsed = cache.get_many(documents + summaries)
     spans: Dict[str, object] = {}
+    memo: Dict[int, List[Premise]] = {}
     examples = []
     for k, (document, summary) in enumerate(zip(documents, summaries)):
         ex = _Example(document, summary)
-        ex.sentences = _sentences(parsed[k].doc, spans)
-        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, spans)]
+        ex.sentences = _sentences(parsed[k].doc, spans, memo)
+        ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, spans, memo)]
         examples.append(ex)
 
     # 3. summary ACUs, one decompose call for every summary sentence of the batch
