@@ -198,9 +198,10 @@ def test_json_results_render_to_markdown(tmp_path):
 def test_named_and_custom_configurations():
     configs = harness.parse_configs(["chi-paper", "rhi-linear", "dlsd", "mine=qhi:epsilon=0.1,derived=false"],
                                     {"host": "fenice", "nli_model": "tiny", "decomposer": "rules", "top_k": 2})
-    assert configs[0] == harness.MetricConfig("chi-paper", "chi", {"normalize": "paper",
+    seeds = {"formula": "paper", "grounding": "units"}
+    assert configs[0] == harness.MetricConfig("chi-paper", "chi", {**seeds, "normalize": "paper",
                                                                    "relation_matching": "sentence"})
-    assert configs[1].kwargs == {"variant": "linear"}
+    assert configs[1].kwargs == {**seeds, "variant": "linear"}
     assert [c.name for c in configs[2:6]] == ["fenice", "fenice+SD", "fenice+DL", "fenice+SD+DL"]
     assert configs[3].kwargs == {"host": "fenice", "sd_acu": True, "dl_acu": "none", "nli_model": "tiny",
                                  "decomposer": "rules", "top_k": 2}
