@@ -85,7 +85,7 @@ def main() -> None:
                                 top_k=top_k, host=args.host, coref="none", dl_acu="none")
         wall = time.perf_counter() - start
         model_seconds = engine.forward_seconds + getattr(decomposer, "forward_seconds", 0.0)
-        rows[label] = dict(pairs=result["nli_pairs_requested"], calls=result["decomposer_calls_document"],
+        rows[label] = dict(pairs=result["nli_pairs_requested"], scored=result["nli_pairs_scored"], calls=result["decomposer_calls_document"],
                            summary_calls=result["decomposer_calls_summary"], wall=wall,
                            outside_seconds=wall - model_seconds, outside=(wall - model_seconds) / wall,
                            engine_outside=(engine_seconds[0] - engine.forward_seconds) / max(engine_seconds[0], 1e-9))
@@ -98,7 +98,8 @@ def main() -> None:
         print(f"{label:<8}{r['pairs']:>10}{r['calls']:>9}{r['summary_calls']:>10}{r['wall']:>9.2f}"
               f"{r['outside_seconds']:>11.2f}{r['outside']:>12.1%}{r['engine_outside']:>16.1%}")
     sd, full = rows["SD-ACU"], rows["full"]
-    print(f"SD-ACU / full: NLI pairs {sd['pairs'] / full['pairs']:.1%} (target <= 50%), "
+    print(f"SD-ACU / full: NLI pairs {sd['pairs'] / full['pairs']:.1%} requested, "
+          f"{sd['scored'] / full['scored']:.1%} distinct pairs scored by the model (target <= 50%), "
           f"document decomposer calls {sd['calls'] / full['calls']:.1%} (target <= 15%); "
           "summary sentences are decomposed once in both")
 
