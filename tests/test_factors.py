@@ -5,7 +5,7 @@ import pytest
 
 from halluscope.factors import entity_factors, relation_linear_factors, relation_softmax_factors
 from halluscope.fusion import harmonic_fusion
-from halluscope.indices import linear_rhi, normalized_rhi, softmax_bounds, softmax_index, support_ratio
+from halluscope.indices import linear_rhi, normalized_rhi, softmax_bounds, softmax_index, support_share
 from halluscope.venn import VennCounts, venn_counts
 
 E = math.e
@@ -100,9 +100,9 @@ def test_minmax_rescales_into_unit_interval():
         softmax_index(entity_factors(SAME), "zscore")
 
 
-def test_support_ratio_reference_free():
-    assert support_ratio(VennCounts(i=5, r=0, g=4, ig=3, rg=0, irg=0, ir=0)) == 0.75
-    assert math.isnan(support_ratio(VennCounts(i=5, r=0, g=0, ig=0, rg=0, irg=0, ir=0)))
+def test_support_share():
+    assert support_share([True, True, False, True]) == 0.75
+    assert math.isnan(support_share([]))
 
 
 def test_harmonic_fusion_adaptive_zero_and_weights():

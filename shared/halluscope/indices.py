@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 from typing import Sequence, Tuple
 
-from .factors import Factors, clip_factors, ratio
-from .venn import VennCounts
+from .factors import Factors, clip_factors
 
 REWARDED = ("EF", "PH")
 NORMALIZATIONS = ("paper", "minmax")
@@ -57,12 +56,8 @@ def normalized_rhi(rhi: float) -> float:
 
 
 def support_share(supported: Sequence[bool]) -> float:
-    """Share of the summary's units that are supported (``formula="support"``);
-    NaN for a summary without units of this dimension."""
+    """Share of the summary's units that are supported: the reference-free index
+    (DESIGN §4.6, 1 − NH with R = ∅, i.e. |I∩G|/|G|) and every row's index under
+    ``formula="support"``. NaN for a summary without units of this dimension."""
     return sum(map(bool, supported)) / len(supported) if len(supported) else math.nan
 
-
-def support_ratio(c: VennCounts) -> float:
-    """Reference-free index (DESIGN §4.6): 1 − NH with R = ∅, i.e. |I∩G|/|G|.
-    Undefined (NaN) when G is empty."""
-    return ratio(c.ig, c.g) if c.g else math.nan
