@@ -90,3 +90,14 @@ def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
         defined = [e for e, r in zip(paper_empty, paper_real) if not math.isnan(e)]
         assert min(defined) > 0.25  # an empty summary earns ~1/3 under the seeds' softmax
         assert sum(defined) / len(defined) > 0.25
+
+
+def test_entity_offsets_survive_odd_unicode_and_curly_quotes():
+    source = "İstanbul hosted \u2018Alaska\u2019 Airlines staff."
+    result = score_ehi(["alaska staff met."], [source], None, return_details=True)
+    units = [u for u in _units(result, "ehi") if u["in_source"]]
+    for unit in units:
+        for evidence in unit["in_source"]["evidence"]:
+            start, end = evidence["span"]
+            assert source[start:end] == evidence["text"]
+    assert any(e["text"] == "Alaska" for u in units for e in u["in_source"]["evidence"])

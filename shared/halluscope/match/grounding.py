@@ -27,7 +27,9 @@ entity's words, or the whole sentence). A pool ``Doc`` is indexed once per proce
 """
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Tuple
@@ -72,8 +74,13 @@ class TextIndex:
 
 
 def _lowered(text: str) -> str:
-    lowered = text.translate(_QUOTES).lower()
-    return lowered if len(lowered) == len(text) else text.translate(_QUOTES)
+    """``text`` lower-cased with straight quotes, character for character (a character
+    whose lower case is longer, such as "İ", is kept), so offsets stay valid."""
+    text = text.translate(_QUOTES)
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
 def _stem(word: str) -> str:
@@ -139,20 +146,28 @@ _INDEXES: "OrderedDict[int, Tuple[object, TextIndex]]" = OrderedDict()
 _INDEX_SIZE = 2048
 
 
+_INDEXES_LOCK = threading.Lock()
+
+
 def text_index(doc) -> TextIndex:
-    """The index of ``doc``, built once per process (LRU of 2048 documents)."""
-    entry = _INDEXES.get(id(doc))
-    if entry is not None and entry[0] is doc:
-        _INDEXES.move_to_end(id(doc))
-        return entry[1]
+    """The index of ``doc``, built once per process (thread-safe LRU of 2048 documents;
+    an entry holds its ``Doc``, so an id is never reused while cached)."""
+    with _INDEXES_LOCK:
+        entry = _INDEXES.get(id(doc))
+        if entry is not None and entry[0] is doc:
+            _INDEXES.move_to_end(id(doc))
+            return entry[1]
     index = build_text_index(doc)
-    _INDEXES[id(doc)] = (doc, index)
-    while len(_INDEXES) > _INDEX_SIZE:
-        _INDEXES.popitem(last=False)
+    with _INDEXES_LOCK:
+        _INDEXES[id(doc)] = (doc, index)
+        while len(_INDEXES) > _INDEX_SIZE:
+            _INDEXES.popitem(last=False)
     return index
 
 
+@functools.lru_cache(maxsize=4096)
 def _pattern(key: str) -> Optional["re.Pattern[str]"]:
+    """Whole-word, whitespace-tolerant pattern of an entity key (compiled once)."""
     words = key.translate(_QUOTES).lower().split()
     if not words:
         return None
