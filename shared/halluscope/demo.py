@@ -59,8 +59,14 @@ def main(argv=None) -> int:
         d = details[dimension]
         print(f"  {dimension}: {_fmt(d['score'])}  counts {d['counts']}")
         for unit in d["units"]:
-            found = unit["in_source"] or unit["in_reference"]
-            how = f"{found['mode']}: {found['evidence'][0]['text']!r}" if found else "not in source or reference"
+            if unit["in_source"]:
+                found = unit["in_source"]
+                how = f"source, {found['mode']}: {found['evidence'][0]['text']!r}"
+            elif unit["in_reference"]:
+                found = unit["in_reference"]
+                how = f"reference only, {found['mode']}: {found['evidence'][0]['text']!r}"
+            else:
+                how = "not in source or reference"
             print(f"    [{unit['status']:>11}] {unit['text']!r} @{unit['span']}  ({how})")
     return 0
 
