@@ -6,7 +6,7 @@ import glob
 import json
 import math
 import os
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 BASELINE = "baseline"
 BASELINE_DIMENSIONS = ("unigram-types", "unigram-tokens")
@@ -170,6 +170,22 @@ def comparison_table(rows: Sequence[Row], configs: Sequence[str], measure: str, 
     return markdown_table(header, body)
 
 
+def in_display_order(chosen: Sequence[Row], tags: Sequence[str]) -> Iterator[Row]:
+    """The rows of ``chosen`` in table order: dataset, configuration (baseline first),
+    dimension, tag; combinations without a row are skipped, and of two rows with the
+    same key the first is shown."""
+    by_key: Dict[Tuple[str, str, str, str], Row] = {}
+    for row in chosen:
+        by_key.setdefault((row["dataset"], row["config"], row["dimension"], row["tag"]), row)
+    for dataset in datasets_in(chosen):
+        for config in [BASELINE] + configs_in(chosen):
+            for dimension in dimensions_of(chosen, config):
+                for tag in tags:
+                    row = by_key.get((dataset, config, dimension, tag))
+                    if row is not None:
+                        yield row
+
+
 def error_rate_table(rows: Sequence[Row], dataset: str, tags: Sequence[str]) -> str:
     """Per (configuration, dimension, tag): ErrorRate_T (%) per error type, baseline first."""
     chosen = [r for r in rows if r["dataset"] == dataset and r.get("error_rates")]
@@ -178,16 +194,9 @@ def error_rate_table(rows: Sequence[Row], dataset: str, tags: Sequence[str]) -> 
     errors = list(chosen[0]["error_rates"])
     header = ["config", "dimension", "tag", "BA", "predicted consistent"] + [
         f"{e} (N={chosen[0]['error_rates'][e]['n']})" for e in errors]
-    body = []
-    for config in [BASELINE] + configs_in(chosen):
-        for dimension in dimensions_of(chosen, config):
-            for tag in tags:
-                row = next((r for r in chosen if (r["config"], r["dimension"], r["tag"]) == (config, dimension, tag)),
-                           None)
-                if row is not None:
-                    body.append([config, dimension, tag, fmt(row["balanced_accuracy_pct"]),
-                                 fmt(row.get("predicted_consistent_pct"))]
-                                + [fmt(row["error_rates"][e]["rate_pct"]) for e in errors])
+    body = [[row["config"], row["dimension"], row["tag"], fmt(row["balanced_accuracy_pct"]),
+             fmt(row.get("predicted_consistent_pct"))] + [fmt(row["error_rates"][e]["rate_pct"]) for e in errors]
+            for row in in_display_order(chosen, tags)]
     return markdown_table(header, body)
 
 
@@ -208,19 +217,12 @@ def correlation_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
     header = ["set", "human score", "config", "dimension", "tag", "systems", "system Spearman [95% CI]",
               "system Kendall [95% CI]", "summary Spearman", "summary Kendall"]
     body = []
-    for dataset in datasets_in(chosen):
-        for config in [BASELINE] + configs_in(chosen):
-            for dimension in dimensions_of(chosen, config):
-                for tag in tags:
-                    row = next((r for r in chosen if (r["dataset"], r["config"], r["dimension"], r["tag"])
-                                == (dataset, config, dimension, tag)), None)
-                    if row is None:
-                        continue
-                    system, summary = row["system_level"], row["summary_level"]
-                    body.append([dataset, system.get("human_column") or "", config, dimension, tag,
-                                 str(system["systems"]), _with_interval(system["spearman"], system["spearman_ci"]),
-                                 _with_interval(system["kendall"], system["kendall_ci"]),
-                                 fmt(summary["spearman"], 2), fmt(summary["kendall"], 2)])
+    for row in in_display_order(chosen, tags):
+        system, summary = row["system_level"], row["summary_level"]
+        body.append([row["dataset"], system.get("human_column") or "", row["config"], row["dimension"], row["tag"],
+                     str(system["systems"]), _with_interval(system["spearman"], system["spearman_ci"]),
+                     _with_interval(system["kendall"], system["kendall_ci"]),
+                     fmt(summary["spearman"], 2), fmt(summary["kendall"], 2)])
     return markdown_table(header, body)
 
 
@@ -239,19 +241,12 @@ def pseudo_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
             return "– (no systems)"
         return f"{entry['rank']} of {entry['of']} (above {entry['above']})"
 
-    for dataset in datasets_in(chosen):
-        for config in [BASELINE] + configs_in(chosen):
-            for dimension in dimensions_of(chosen, config):
-                for tag in tags:
-                    row = next((r for r in chosen if (r["dataset"], r["config"], r["dimension"], r["tag"])
-                                == (dataset, config, dimension, tag)), None)
-                    if row is None:
-                        continue
-                    empty, free = row["pseudo_systems"]["empty"], row["pseudo_systems"]["content-free"]
-                    body.append([dataset, config, dimension, tag, rank(empty),
-                                 fmt(None if empty["win_rate"] is None else 100 * empty["win_rate"]),
-                                 fmt(None if empty["defined_share"] is None else 100 * empty["defined_share"]),
-                                 rank(free), fmt(None if free["win_rate"] is None else 100 * free["win_rate"])])
+    for row in in_display_order(chosen, tags):
+        empty, free = row["pseudo_systems"]["empty"], row["pseudo_systems"]["content-free"]
+        body.append([row["dataset"], row["config"], row["dimension"], row["tag"], rank(empty),
+                     fmt(None if empty["win_rate"] is None else 100 * empty["win_rate"]),
+                     fmt(None if empty["defined_share"] is None else 100 * empty["defined_share"]),
+                     rank(free), fmt(None if free["win_rate"] is None else 100 * free["win_rate"])])
     return markdown_table(header, body)
 
 

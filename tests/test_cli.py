@@ -5,7 +5,6 @@ One subprocess scores the shared JSONL file (in chunks of 2, skipping its malfor
 line 3) while this process computes the same scores with ``score_chi`` directly; the
 other tests reuse both.
 """
-import importlib.util
 import json
 import os
 import subprocess
@@ -15,6 +14,7 @@ import pytest
 
 from halluscope import score_chi, score_dlsd_acu
 from halluscope.cli import json_safe, main
+from tiny_models import tiny_nli_model
 
 HALLUSCOPE = os.path.join(os.path.dirname(sys.executable), "halluscope")
 
@@ -208,13 +208,8 @@ def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):
     assert "unknown metric 'bleu'" in capsys.readouterr().err
 
 
-def test_dlsd_acu_with_a_tiny_nli_model(repo_root, workdir, capsys):
-    spec = importlib.util.spec_from_file_location("benchmarks_common",
-                                                  os.path.join(repo_root, "benchmarks", "_common.py"))
-    common = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = common  # its dataclasses look their module up there
-    spec.loader.exec_module(common)
-    nli_folder = common.tiny_nli_model(str(workdir / "tiny-nli"))
+def test_dlsd_acu_with_a_tiny_nli_model(workdir, capsys):
+    nli_folder = tiny_nli_model(workdir / "tiny-nli")
     path = _write_jsonl(workdir / "dlsd.jsonl", EXAMPLES)
     output = str(workdir / "dlsd-out.jsonl")
     assert main(["score", "--input", path, "--output", output, "--metrics", "dlsd_acu",

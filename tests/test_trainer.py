@@ -14,6 +14,7 @@ import torch
 
 from halluscope import score_chi, score_ehi
 from halluscope.trainer import decode, make_compute_metrics, scalar_metrics, token_ids
+from tiny_models import tiny_t5
 
 SOURCES = [
     "Police arrested the suspect in Manchester on Monday .",
@@ -47,23 +48,8 @@ def tiny_seq2seq():
     so every generated token decodes to a real word. Generation suppresses pad (as in
     tests/test_decompose.py) and repeated words; with this seed the outputs differ by
     input, have different lengths, and one is empty."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
-
-    vocab = {"<pad>": 0, "</s>": 1, "<unk>": 2}
-    for word in " ".join(SOURCES + REFERENCES).split():
-        vocab.setdefault(word, len(vocab))
-    backend = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    backend.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", eos_token="</s>",
-                                        unk_token="<unk>")
-    torch.manual_seed(2)
-    config = T5Config(vocab_size=len(vocab), d_model=16, d_ff=32, d_kv=8, num_layers=1,
-                      num_decoder_layers=1, num_heads=2, pad_token_id=0, eos_token_id=1,
-                      decoder_start_token_id=0, initializer_factor=5.0)
-    model = T5ForConditionalGeneration(config).eval()
-    model.generation_config.suppress_tokens = [0]
+    model, tokenizer = tiny_t5(" ".join(SOURCES + REFERENCES).split(), seed=2)
+    model.eval()
     model.generation_config.no_repeat_ngram_size = 1
     return model, tokenizer
 
