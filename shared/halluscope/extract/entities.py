@@ -49,7 +49,8 @@ HONORIFICS: FrozenSet[str] = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "rev",
 })
 
-_QUOTE_MAP = str.maketrans({
+#: typographic quotes and primes as straight quotes, one character each (offsets are kept)
+QUOTE_MAP = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
 })
@@ -78,7 +79,7 @@ def _strip_edges(text: str) -> str:
 def surface_form(text: str, label: Optional[str] = None) -> str:
     """``text`` normalised like :func:`canonical_entity` but with its case kept
     (used for the capitalisation and all-caps tests of acronym/partial-name rules)."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTE_MAP)
+    text = unicodedata.normalize("NFKC", text).translate(QUOTE_MAP)
     if "-" in text:
         text = _PTB_BRACKETS.sub(lambda m: _PTB_MAP[m.group(1).lower()], text)
     text = _WS.sub(" ", text).strip()

@@ -121,7 +121,8 @@ def _is_predicate(token, copula: bool) -> bool:
     return False
 
 
-def _is_negated(token) -> bool:
+def is_negated(token) -> bool:
+    """A ``neg`` child (not, n't, never) or an adverb "never" (Algorithm 2 line 11)."""
     for c in token.children:
         if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never"):
             return True
@@ -250,7 +251,7 @@ class _Extractor:
         :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay)."""
         cached = self._neg.get(verb.i)
         if cached is None:
-            cached = _is_negated(verb)
+            cached = is_negated(verb)
             head = verb.head
             if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
                 cached ^= self.negated(head, depth + 1)

@@ -34,13 +34,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Tuple
 
+from ..extract.entities import QUOTE_MAP
+from ..extract.relations import is_negated
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
 
-#: typographic quotes as straight ones, one character each (offsets are kept)
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "`": "'",
-                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class TextIndex:
 def _lowered(text: str) -> str:
     """``text`` lower-cased with straight quotes, character for character (a character
     whose lower case is longer, such as "İ", is kept), so offsets stay valid."""
-    text = text.translate(_QUOTES)
+    text = text.translate(QUOTE_MAP)
     lowered = text.lower()
     if len(lowered) == len(text):
         return lowered
@@ -88,10 +87,6 @@ def _stem(word: str) -> str:
     more not ending in "ss" ("richards" ~ "richard" when spaCy lemmatised one of
     them as a plural noun and the other as a name)."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _negated(token) -> bool:
-    return any(c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never") for c in token.children)
 
 
 _SUBJECT_SIDE = frozenset({"nsubj", "csubj"})
@@ -123,7 +118,7 @@ def build_text_index(doc) -> TextIndex:
         for token in sent:
             words |= _token_words(token)
             if token.pos_ in ("VERB", "AUX", "ADP"):
-                predicates.append(_Predicate(token.lemma_.lower(), _negated(token),
+                predicates.append(_Predicate(token.lemma_.lower(), is_negated(token),
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE)))
         sentences.append(_Sentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
@@ -168,7 +163,7 @@ def text_index(doc) -> TextIndex:
 @functools.lru_cache(maxsize=4096)
 def _pattern(key: str) -> Optional["re.Pattern[str]"]:
     """Whole-word, whitespace-tolerant pattern of an entity key (compiled once)."""
-    words = key.translate(_QUOTES).lower().split()
+    words = key.translate(QUOTE_MAP).lower().split()
     if not words:
         return None
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
