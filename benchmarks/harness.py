@@ -69,7 +69,7 @@ class MetricConfig:
 
 #: the seeds exactly: their formulas, unit-against-unit matching (halluscope >= the
 #: `formula`/`grounding` options; older checkouts had only these behaviours)
-SEED_EXACT = {"formula": "paper", "grounding": "units"}
+SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "relation_slots": "head"}
 
 #: chi-family configurations by name. "chi" is the default configuration;
 #: "chi-units" the default formula without text grounding; "-paper", "-minmax" and the

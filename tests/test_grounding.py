@@ -6,7 +6,7 @@ import pytest
 
 from halluscope.api import score_chi, score_ehi, score_rhi
 from halluscope.examples import load_examples
-from halluscope.pipeline import bridged_support
+from halluscope.pipeline import source_support
 from halluscope.units import EntityUnit, Match, TextEvidence
 
 SOURCE = "Alaska Airlines Flight 448 left Seattle on Monday. On Monday police arrested Richards."
@@ -48,7 +48,7 @@ def test_relation_grounded_by_one_sentence_but_not_when_roles_are_swapped():
     assert score_rhi([good], [SOURCE], None, grounding="units")["rhi_scores"] == [0.0]
 
 
-def test_bridged_support_goes_through_a_reference_unit_found_in_the_source():
+def test_source_support_goes_through_a_reference_unit_found_in_the_source():
     r0, r1 = EntityUnit("wh", "WH", (0, 2), "ORG"), EntityUnit("un", "UN", (3, 5), "ORG")
     via_r0, via_r1 = Match("exact", (r0,)), Match("exact", (r1,))
     via_text = Match("text", (TextEvidence("WH", (0, 2)),))
@@ -56,7 +56,8 @@ def test_bridged_support_goes_through_a_reference_unit_found_in_the_source():
     g_in_i = [direct, None, None, None]
     g_in_r = [None, via_r0, via_r1, via_text]
     r_in_i = [Match("exact", (object(),)), None]  # r0 is in the source, r1 is not
-    assert bridged_support(g_in_i, g_in_r, [r0, r1], r_in_i) == [True, True, False, False]
+    support = source_support(g_in_i, g_in_r, [r0, r1], r_in_i)
+    assert support == [direct, r_in_i[0], None, None]  # the bridge's evidence is r0's source match
 
 
 def test_a_unit_only_in_the_reference_is_not_support():

@@ -21,7 +21,8 @@ Args:
         the reference-free mode for that row; with several references the best one is
         kept per dimension.
     sources (list of str): source documents (non-empty).
-""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + """\
+""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
+    halluscope.evaluate_support.RELATION_SLOTS_DOC + """\
     weights (dict, optional): weighted harmonic mean, e.g. {"qhi": 2}.
     relation_matching ("slots" | "sentence" | "exact"): relation triple matching.
     similarity_threshold (float): cosine threshold for semantic relation matching (0.85).
@@ -58,13 +59,14 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
     metric_citation = halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
-                 grounding="text", weights=None,
-                 relation_matching="slots", similarity_threshold=0.85, epsilon=0.05, derived=True,
+                 grounding="text", truecase=True, attribution=None, weights=None,
+                 relation_slots="compound", relation_matching="slots", similarity_threshold=0.85, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
                  batch_size=64):
         return halluscope.api.score_chi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             formula=formula, normalize=normalize, grounding=grounding, weights=weights,
+            truecase=truecase, attribution=attribution, relation_slots=relation_slots,
             relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
             temporal=temporal, publication_dates=publication_dates, entity_synonyms=entity_synonyms,

@@ -49,10 +49,12 @@ class Ehi(halluscope.evaluate_support.HalluscopeMetric):
     metric_citation = halluscope.evaluate_support.CITATION_EHI + "\n" + halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
-                 grounding="text", entity_synonyms=None, return_details=False):
+                 grounding="text", truecase=True, attribution=None, entity_synonyms=None,
+                 return_details=False):
         return halluscope.api.score_ehi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            formula=formula, normalize=normalize, grounding=grounding, entity_synonyms=entity_synonyms,
+            formula=formula, normalize=normalize, grounding=grounding, truecase=truecase,
+            attribution=attribution, entity_synonyms=entity_synonyms,
             return_details=return_details,
             **self.model_options,
         )

@@ -46,10 +46,11 @@ class Qhi(halluscope.evaluate_support.HalluscopeMetric):
     metric_citation = halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
-                 epsilon=0.05, derived=True,
+                 truecase=True, attribution=None, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, return_details=False):
         return halluscope.api.score_qhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            formula=formula, normalize=normalize, epsilon=epsilon, derived=derived, temporal=temporal,
+            formula=formula, normalize=normalize, truecase=truecase, attribution=attribution,
+            epsilon=epsilon, derived=derived, temporal=temporal,
             publication_dates=publication_dates, return_details=return_details, **self.model_options,
         )

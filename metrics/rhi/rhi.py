@@ -22,7 +22,8 @@ Args:
     references (list of str, or list of list of str): references; "" = reference-free row.
     sources (list of str): source documents.
     variant ("linear" | "softmax"): RHI (RHI paper) or RHI* (CHI paper).
-""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + """\
+""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
+    halluscope.evaluate_support.RELATION_SLOTS_DOC + """\
     relation_matching ("slots" | "sentence" | "exact").
     similarity_threshold (float): cosine threshold (0.85).
     return_details (bool): per-example counts, factors and triples with spans.
@@ -49,11 +50,14 @@ class Rhi(halluscope.evaluate_support.HalluscopeMetric):
     metric_citation = halluscope.evaluate_support.CITATION_RHI + "\n" + halluscope.evaluate_support.CITATION_CHI
 
     def _compute(self, predictions, references, sources, variant="linear", formula="support",
-                 normalize="paper", grounding="text", relation_matching="slots", similarity_threshold=0.85, return_details=False,
+                 normalize="paper", grounding="text", truecase=True, attribution=None,
+                 relation_slots="compound", relation_matching="slots", similarity_threshold=0.85,
+                 return_details=False,
                  batch_size=64):
         return halluscope.api.score_rhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             variant=variant, formula=formula, normalize=normalize, grounding=grounding,
+            truecase=truecase, attribution=attribution, relation_slots=relation_slots,
             relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, return_details=return_details,
             batch_size=batch_size, **self.model_options,

@@ -15,11 +15,12 @@ from .pipeline import ScoringOptions, score
 
 def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               formula: str = "support", normalize: str = "paper", grounding: str = "text",
+              truecase: bool = True, attribution: Optional[bool] = None,
               entity_synonyms: Optional[Mapping[str, str]] = None,
               return_details: bool = False, spacy_model: Optional[str] = None) -> Dict[str, Any]:
     """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding,
-                             entity_synonyms=entity_synonyms,
+                             truecase=truecase, attribution=attribution, entity_synonyms=entity_synonyms,
                              spacy_model=spacy_model)
     return score(("ehi",), predictions, sources, references, options=options,
                  return_details=return_details, metric_name="ehi")
@@ -27,13 +28,15 @@ def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               variant: str = "linear", formula: str = "support", normalize: str = "paper",
-              grounding: str = "text", relation_matching: str = "slots",
+              grounding: str = "text", truecase: bool = True, attribution: Optional[bool] = None,
+              relation_slots: str = "compound", relation_matching: str = "slots",
               similarity_threshold: float = 0.85, return_details: bool = False,
               spacy_model: Optional[str] = None, sentence_model: Optional[str] = None,
               device: Optional[str] = None, batch_size: int = 64) -> Dict[str, Any]:
     """Relation Hallucination Index: linear (RHI paper eq. 12, with ``rhi_norm`` = RHI/2)
     or softmax RHI* (CHI paper eq. 14)."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, rhi_variant=variant,
+                             truecase=truecase, attribution=attribution, relation_slots=relation_slots,
                              relation_matching=relation_matching,
                              similarity_threshold=similarity_threshold, spacy_model=spacy_model,
                              sentence_model=sentence_model, device=device, batch_size=batch_size)
@@ -42,11 +45,13 @@ def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 
 def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              formula: str = "support", normalize: str = "paper", epsilon: float = 0.05,
+              formula: str = "support", normalize: str = "paper", truecase: bool = True,
+              attribution: Optional[bool] = None, epsilon: float = 0.05,
               derived: bool = True, temporal: bool = True, publication_dates=None,
               return_details: bool = False, spacy_model: Optional[str] = None) -> Dict[str, Any]:
     """Quantity Hallucination Index (CHI paper eq. 15–20) with tolerant matching."""
-    options = ScoringOptions(formula=formula, normalize=normalize, epsilon=epsilon, derived_quantities=derived,
+    options = ScoringOptions(formula=formula, normalize=normalize, truecase=truecase, attribution=attribution,
+                             epsilon=epsilon, derived_quantities=derived,
                              temporal_quantities=temporal, spacy_model=spacy_model)
     return score(("qhi",), predictions, sources, references, options=options,
                  publication_dates=publication_dates, return_details=return_details, metric_name="qhi")
@@ -54,7 +59,8 @@ def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 def score_chi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               formula: str = "support", normalize: str = "paper", grounding: str = "text",
-              weights: Optional[Mapping[str, float]] = None,
+              truecase: bool = True, attribution: Optional[bool] = None,
+              weights: Optional[Mapping[str, float]] = None, relation_slots: str = "compound",
               relation_matching: str = "slots", similarity_threshold: float = 0.85,
               epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
               publication_dates=None, entity_synonyms: Optional[Mapping[str, str]] = None,
@@ -64,6 +70,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, weights=weights,
+                             truecase=truecase, attribution=attribution, relation_slots=relation_slots,
                              relation_matching=relation_matching,
                              similarity_threshold=similarity_threshold, epsilon=epsilon,
                              derived_quantities=derived, temporal_quantities=temporal,

@@ -55,9 +55,11 @@ def normalized_rhi(rhi: float) -> float:
     return rhi / 2
 
 
-def support_share(supported: Sequence[bool]) -> float:
+def support_share(supported: Sequence[float]) -> float:
     """Share of the summary's units that are supported: the reference-free index
     (DESIGN §4.6, 1 − NH with R = ∅, i.e. |I∩G|/|G|) and every row's index under
-    ``formula="support"``. NaN for a summary without units of this dimension."""
-    return sum(map(bool, supported)) / len(supported) if len(supported) else math.nan
+    ``formula="support"``. Each entry is a flag (True = 1) or, with attribution, a
+    credit in [0, 1] (:mod:`halluscope.match.attribution`): the share is their mean.
+    NaN for a summary without units of this dimension."""
+    return sum(float(s) for s in supported) / len(supported) if len(supported) else math.nan
 

@@ -68,7 +68,8 @@ class ParseCache:
         self.maxsize = maxsize
         self.chunk_chars = chunk_chars
         self.batch_size = batch_size
-        self._entries: "OrderedDict[str, ParsedText]" = OrderedDict()
+        # keys: a text, or (analysed text, shown text) for get_shown_as
+        self._entries: "OrderedDict[object, ParsedText]" = OrderedDict()
         self._lock = threading.Lock()
         self.parsed = 0
         self.hits = 0
@@ -101,6 +102,31 @@ class ParseCache:
             while len(self._entries) > self.maxsize:
                 self._entries.popitem(last=False)
             return result
+
+    def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> List[ParsedText]:
+        """Parses of ``analysed`` texts presented as the ``shown`` texts (same length,
+        differing only in case, e.g. truecased summaries shown as the caller wrote
+        them): where the two differ, the entry's ``text`` and ``doc.text`` are the
+        shown text and its annotations those of the analysed parse
+        (:func:`with_text`). Such entries are cached under the pair."""
+        if len(analysed) != len(shown):
+            raise ValueError("one shown text per analysed text")
+        parses = self.get_many(analysed)
+        result = []
+        for text, view, parse in zip(analysed, shown, parses):
+            if text == view:
+                result.append(parse)
+                continue
+            key = (text, view)
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is None:
+                    entry = self._entries[key] = ParsedText(text=view, doc=with_text(parse.doc, view))
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.maxsize:
+                    self._entries.popitem(last=False)
+            result.append(entry)
+        return result
 
     def seed(self, docs: Dict[str, object]) -> int:
         """Add already-parsed texts (e.g. the sentences of a parsed document, as
@@ -135,6 +161,26 @@ class ParseCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+
+
+#: token annotations carried over by :func:`with_text` (sentence starts follow HEAD)
+_CARRIED = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE")
+
+
+def with_text(doc, text: str):
+    """A ``Doc`` over ``text`` with ``doc``'s tokens and annotations (tags, lemmas,
+    parse, entities). ``text`` must have ``doc.text``'s length and token boundaries
+    (it may differ in case, as a truecased text does from its original)."""
+    from spacy.tokens import Doc
+
+    if len(text) != len(doc.text):
+        raise ValueError("with_text needs a text of the same length as the parsed one")
+    words = [text[t.idx:t.idx + len(t)] for t in doc]
+    spaces = [bool(t.whitespace_) for t in doc]
+    view = Doc(doc.vocab, words=words, spaces=spaces)
+    if len(doc):
+        view.from_array(list(_CARRIED), doc.to_array(list(_CARRIED)))
+    return view
 
 
 _CACHES: Dict[str, ParseCache] = {}

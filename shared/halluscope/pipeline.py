@@ -12,11 +12,13 @@ reference-free (DESIGN §4.6).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import __version__
+from .casing import truecase_batch
 from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
@@ -28,6 +30,9 @@ from .validation import ValidatedBatch, validate_inputs
 from .venn import VennCounts, venn_counts
 
 RELATION_MATCHING = ("slots", "sentence", "exact")
+#: "compound": relation slots are the head with its compound modifiers ("bill gates",
+#: our default); "head": the RHI paper's single-token slots (001 Algorithm 4)
+RELATION_SLOTS = ("compound", "head")
 RHI_VARIANTS = ("linear", "softmax")
 #: "support": every row is the share of summary units grounded in the source (our
 #: default, DESIGN §4.6 extended to rows with references); "paper": the seeds'
@@ -43,6 +48,9 @@ class ScoringOptions:
     formula: str = "support"
     normalize: str = "paper"
     grounding: str = "text"
+    truecase: bool = True
+    relation_slots: str = "compound"
+    attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
     similarity_threshold: float = 0.85
@@ -63,6 +71,17 @@ class ScoringOptions:
             raise ValueError(f"`formula` must be one of {FORMULAS}, got {self.formula!r}")
         if self.grounding not in GROUNDINGS:
             raise ValueError(f"`grounding` must be one of {GROUNDINGS}, got {self.grounding!r}")
+        if self.relation_slots not in RELATION_SLOTS:
+            raise ValueError(f"`relation_slots` must be one of {RELATION_SLOTS}, got {self.relation_slots!r}")
+        for name in ("truecase", "attribution"):
+            value = getattr(self, name)
+            if not isinstance(value, bool) and not (name == "attribution" and value is None):
+                raise TypeError(f"`{name}` must be True or False, got {value!r}")
+        if self.attribution is None:
+            object.__setattr__(self, "attribution", self.formula == "support")
+        elif self.attribution and self.formula != "support":
+            raise ValueError("`attribution` weights the supported share of formula=\"support\"; "
+                             "formula=\"paper\" counts units and has no such weight")
         if self.rhi_variant not in RHI_VARIANTS:
             raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
         if self.relation_matching not in RELATION_MATCHING:
@@ -82,7 +101,7 @@ class ScoringOptions:
 
 # --------------------------------------------------------------------------- units
 
-def _extractor(dimension: str) -> Callable:
+def _extractor(dimension: str, relation_slots: str) -> Callable:
     if dimension == "ehi":
         from .extract.entities import extract_entities
 
@@ -90,17 +109,18 @@ def _extractor(dimension: str) -> Callable:
     if dimension == "rhi":
         from .extract.relations import extract_relations
 
-        return extract_relations
+        return functools.partial(extract_relations, compound=relation_slots == "compound")
     from .extract.quantities import extract_quantities
 
     return extract_quantities
 
 
-def units_of(parsed: ParsedText, dimension: str) -> list:
-    """The deduplicated units of one parsed text, extracted once and cached with it."""
-    key = (dimension,)
+def units_of(parsed: ParsedText, dimension: str, relation_slots: str = "compound") -> list:
+    """The deduplicated units of one parsed text, extracted once per extractor setting
+    and cached with it."""
+    key = (dimension, relation_slots) if dimension == "rhi" else (dimension,)
     if key not in parsed.units:
-        parsed.units[key] = _extractor(dimension)(parsed.doc)
+        parsed.units[key] = _extractor(dimension, relation_slots)(parsed.doc)
     return parsed.units[key]
 
 
@@ -169,6 +189,7 @@ class DimensionResult:
     reference_index: Optional[int]
     extra: Dict[str, float] = field(default_factory=dict)  # e.g. rhi_norm for the linear RHI
     supported: Optional[List[bool]] = None  # per G unit, when the score is a support share
+    attributions: Optional[List[Optional[float]]] = None  # per G unit a(u), with attribution
 
 
 def _index(dimension: str, counts: VennCounts, options: ScoringOptions, variant: str) -> Tuple[float, Dict[str, float], Dict[str, float]]:
@@ -194,56 +215,95 @@ def _is_text_grounded(match: Optional[Match]) -> bool:
     return match is not None and isinstance(match.evidence[0], TextEvidence)
 
 
-def bridged_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[Match]],
-                    r_units: Sequence[Any], r_in_i: Sequence[Optional[Match]]) -> List[bool]:
-    """Per G unit: grounded in the source directly, or matched to a reference unit
-    that is itself grounded in the source (the reference bridges a paraphrase).
-    A G unit found in the reference but not in the source is not supported: the
-    reference is not evidence of what the source says."""
+def source_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[Match]],
+                   r_units: Sequence[Any], r_in_i: Sequence[Optional[Match]]) -> List[Optional[Match]]:
+    """Per G unit, the source match that supports it: its own, or else that of the
+    reference unit it matched when that reference unit is itself in the source (the
+    reference bridges a paraphrase); None when unsupported. A G unit found in the
+    reference but not in the source is not supported: the reference is not evidence
+    of what the source says."""
     position = {id(unit): p for p, unit in enumerate(r_units)}
-    flags = []
+    support: List[Optional[Match]] = []
     for direct, via in zip(g_in_i, g_in_r):
-        bridged = False
-        if via is not None and not _is_text_grounded(via):
+        bridge = None
+        if direct is None and via is not None and not _is_text_grounded(via):
             p = position.get(id(via.evidence[0]))
-            bridged = p is not None and r_in_i[p] is not None
-        flags.append(direct is not None or bridged)
-    return flags
+            bridge = r_in_i[p] if p is not None else None
+        support.append(direct if direct is not None else bridge)
+    return support
 
 
 def _support_result(dimension: str, variant: str, options: ScoringOptions, counts: VennCounts,
-                    flags: List[bool], reference_index: Optional[int]) -> DimensionResult:
-    """The share of supported G units (NaN without units). The linear RHI keeps its
-    [0, 2] scale under ``formula="paper"`` (rhi = 2 x share, rhi_norm = share, so that
-    rhi_norm = rhi/2 on every row); under ``"support"`` rhi and rhi_norm are the share."""
-    share = support_share(flags)
+                    support: List[Optional[Match]], reference_index: Optional[int], g_units: Sequence[Any],
+                    summary: ParsedText, source: ParsedText) -> DimensionResult:
+    """The share of supported G units (NaN without units), each weighted by its
+    attribution credit when ``options.attribution`` (:mod:`halluscope.match.attribution`).
+    The linear RHI keeps its [0, 2] scale under ``formula="paper"`` (rhi = 2 x share,
+    rhi_norm = share, so that rhi_norm = rhi/2 on every row); under ``"support"`` rhi
+    and rhi_norm are the share."""
+    flags = [match is not None for match in support]
+    attributed = None
+    if options.attribution:
+        from .match.attribution import attributions, credit
+
+        attributed = attributions(g_units, support, summary.doc, source.doc)
+        share = support_share([credit(a) for a in attributed])
+    else:
+        share = support_share(flags)
     extra: Dict[str, float] = {}
     score = share
     if dimension == "rhi" and variant == "linear":
         extra["rhi_norm"] = share
         if options.formula == "paper":
             score = 2 * share
-    return DimensionResult(score, counts, {}, reference_index, extra, flags)
+    return DimensionResult(score, counts, {}, reference_index, extra, flags, attributed)
 
 
-def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, ParsedText],
-                     options: ScoringOptions, dates: List[Optional[_dt.date]], variant: str,
-                     want_details: bool):
+@dataclass
+class ParsedBatch:
+    """Every text of a batch, parsed: one entry per row (a tuple per row for references)."""
+
+    predictions: List[ParsedText]
+    sources: List[ParsedText]
+    references: List[Tuple[ParsedText, ...]]
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+
+def parse_batch(batch: ValidatedBatch, options: ScoringOptions) -> ParsedBatch:
+    """Parse every distinct text once (shared cache). With ``options.truecase``,
+    lower-cased predictions and references are parsed truecased against their row's
+    source (:mod:`halluscope.casing`) but keep the caller's text, so units, spans and
+    evidence show what the caller wrote."""
+    cache = get_parse_cache(options.spacy_model)
+    analysed = truecase_batch(batch) if options.truecase else batch
+    flat_refs = [r for refs in batch.references for r in refs]
+    flat_analysed = [r for refs in analysed.references for r in refs]
+    shown = list(batch.predictions) + flat_refs
+    parses = iter(cache.get_shown_as(list(analysed.predictions) + flat_analysed, shown)) if shown else iter(())
+    predictions = [next(parses) for _ in batch.predictions]
+    references = [tuple(next(parses) for _ in refs) for refs in batch.references]
+    return ParsedBatch(predictions, cache.get_many(list(batch.sources)), references)
+
+
+def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOptions,
+                     dates: List[Optional[_dt.date]], variant: str, want_details: bool):
     """Results (and unit diagnostics) of one dimension for every example."""
     jobs: List[MatchJob] = []
     plan = []  # per row: (job index G->I, [(job G->R_j, job R_j->I), ...])
-    for row in range(len(batch)):
+    for row in range(len(parsed)):
         date = dates[row]
-        source = parsed[batch.sources[row]]
-        g_units = units_of(parsed[batch.predictions[row]], dimension)
-        i_units = units_of(source, dimension)
+        source = parsed.sources[row]
+        g_units = units_of(parsed.predictions[row], dimension, options.relation_slots)
+        i_units = units_of(source, dimension, options.relation_slots)
         in_source = {"publication_date": date, "pool_doc": source.doc}
         jobs.append(MatchJob(g_units, i_units, in_source))
         gi = len(jobs) - 1
         per_ref = []
-        for reference in batch.references[row]:
-            r_units = units_of(parsed[reference], dimension)
-            jobs.append(MatchJob(g_units, r_units, {"publication_date": date, "pool_doc": parsed[reference].doc}))
+        for reference in parsed.references[row]:
+            r_units = units_of(reference, dimension, options.relation_slots)
+            jobs.append(MatchJob(g_units, r_units, {"publication_date": date, "pool_doc": reference.doc}))
             jobs.append(MatchJob(r_units, i_units, in_source))
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
@@ -255,11 +315,12 @@ def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, Pa
     for row, (gi, per_ref) in enumerate(plan):
         g_in_i = matches[gi]
         g_units, i_units = jobs[gi].queries, jobs[gi].pool
+        summary, source = parsed.predictions[row], parsed.sources[row]
         n_source = len(i_units) + sum(map(_is_text_grounded, g_in_i))
         if not per_ref:  # reference-free (DESIGN §4.6)
             counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
-            flags = [m is not None for m in g_in_i]
-            best = _support_result(dimension, variant, options, counts, flags, None)
+            best = _support_result(dimension, variant, options, counts, list(g_in_i), None, g_units,
+                                   summary, source)
             best_ref_matches = None
         else:
             best, best_ref_matches = None, None
@@ -270,8 +331,9 @@ def _score_dimension(dimension: str, batch: ValidatedBatch, parsed: Dict[str, Pa
                                               if _is_text_grounded(m)]
                 counts = venn_counts(n_source, len(r_in_i), g_in_i, matches[gr], r_in_i)
                 if options.formula == "support":
-                    flags = bridged_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
-                    candidate = _support_result(dimension, variant, options, counts, flags, j)
+                    support = source_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
+                    candidate = _support_result(dimension, variant, options, counts, support, j, g_units,
+                                                summary, source)
                 else:
                     value, factors, extra = _index(dimension, counts, options, variant)
                     candidate = DimensionResult(value, counts, factors, j, extra)
@@ -317,6 +379,8 @@ def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) ->
         else:  # the paper's formulas: found in the source or in the reference
             supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
         entry["status"] = "supported" if supported else "unsupported"
+        if result.attributions is not None:
+            entry["attribution"] = result.attributions[k]
         units.append(entry)
     return {
         "score": result.score,
@@ -370,9 +434,7 @@ def score(
         raise ValueError(f"unknown dimensions {sorted(unknown)}")
     batch = validate_inputs(predictions, sources, references)
     dates = validate_publication_dates(publication_dates, len(batch))
-    texts = list(batch.predictions) + list(batch.sources) + [r for refs in batch.references for r in refs]
-    cache = get_parse_cache(options.spacy_model)
-    parsed = dict(zip(texts, cache.get_many(texts))) if texts else {}
+    parsed = parse_batch(batch, options)
 
     per_dim: Dict[str, List[DimensionResult]] = {}
     per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
@@ -380,7 +442,7 @@ def score(
         # CHI always fuses RHI* (004); the rhi metric picks its own variant
         variant = "softmax" if fuse else options.rhi_variant
         per_dim[dimension], per_dim_details[dimension] = _score_dimension(
-            dimension, batch, parsed, options, dates, variant, return_details
+            dimension, parsed, options, dates, variant, return_details
         )
 
     per_example: Dict[str, List[float]] = {}
@@ -428,12 +490,15 @@ def _encoder_id(name: Optional[str]) -> str:
 def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool) -> str:
     """A sacrebleu-style string: two scores are comparable only if signatures agree."""
     parts = [f"halluscope:{__version__}", f"metric:{metric}", f"spacy:{_spacy_id(options.spacy_model)}",
-             f"formula:{options.formula}", f"norm:{options.normalize}", f"ground:{options.grounding}", "refs:max"]
+             f"case:{'source' if options.truecase else 'as-is'}", f"formula:{options.formula}",
+             f"norm:{options.normalize}", f"ground:{options.grounding}",
+             f"attr:{'sentence' if options.attribution else 'none'}", "refs:max"]
     if "ehi" in dimensions:
         parts.append("ent:exact+syn+acr+partial" + ("+userdict" if options.entity_synonyms else ""))
     if "rhi" in dimensions:
         parts.append(f"rhi:{'softmax' if fuse else options.rhi_variant}")
         parts.append(f"rel:{options.relation_matching}")
+        parts.append(f"slots:{options.relation_slots}")
         if options.relation_matching != "exact":
             parts.append(f"sim:{options.similarity_threshold:g}")
             parts.append(f"enc:{_encoder_id(options.sentence_model)}")

@@ -27,15 +27,17 @@ entity's words, or the whole sentence). A pool ``Doc`` is indexed once per proce
 """
 from __future__ import annotations
 
+import bisect
 import functools
+import math
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ..extract.entities import QUOTE_MAP
-from ..extract.relations import is_negated
+from ..extract.relations import PTB_BRACKETS, is_negated
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -55,11 +57,12 @@ class _Predicate:
 
 
 @dataclass(frozen=True)
-class _Sentence:
+class IndexedSentence:
     start: int
     end: int
     text: str
     words: FrozenSet[str]                          # lower-cased texts and lemmas, _stem()med
+    content: FrozenSet[str]                        # the same, of tokens neither stop words nor punctuation
     predicates: Tuple[_Predicate, ...]
 
 
@@ -69,7 +72,29 @@ class TextIndex:
     the original, so offsets agree) and its sentences' words and predicates."""
 
     lowered: str
-    sentences: List[_Sentence]
+    sentences: List[IndexedSentence]
+    _idf: Optional[Dict[str, float]] = None
+    _starts: Optional[List[int]] = None
+
+    @property
+    def idf(self) -> Dict[str, float]:
+        """Content word -> ln(1 + N/df) over the N sentences (df: sentences holding it)."""
+        if self._idf is None:
+            df: Counter = Counter()
+            for sentence in self.sentences:
+                df.update(sentence.content)
+            n = len(self.sentences)
+            self._idf = {word: math.log(1 + n / count) for word, count in df.items()}
+        return self._idf
+
+    def sentence_at(self, offset: int) -> Optional[int]:
+        """Index of the sentence holding character ``offset`` (None when outside all)."""
+        if self._starts is None:
+            self._starts = [s.start for s in self.sentences]
+        position = bisect.bisect_right(self._starts, offset) - 1
+        if position >= 0 and offset < self.sentences[position].end:
+            return position
+        return None
 
 
 def _lowered(text: str) -> str:
@@ -97,6 +122,11 @@ def _token_words(token) -> set:
     return {_stem(token.lower_), _stem(token.lemma_.lower())}
 
 
+def is_content(token) -> bool:
+    """Neither a stop word, punctuation (PTB brackets included) nor whitespace."""
+    return not (token.is_stop or token.is_punct or token.is_space or token.lower_ in PTB_BRACKETS)
+
+
 def _side_words(token, deps: FrozenSet[str]) -> FrozenSet[str]:
     words: set = set()
     for child in token.children:
@@ -114,15 +144,19 @@ def build_text_index(doc) -> TextIndex:
     sentences = []
     for sent in doc.sents:
         words: set = set()
+        content: set = set()
         predicates = []
         for token in sent:
-            words |= _token_words(token)
+            forms = _token_words(token)
+            words |= forms
+            if is_content(token):
+                content |= forms
             if token.pos_ in ("VERB", "AUX", "ADP"):
                 predicates.append(_Predicate(token.lemma_.lower(), is_negated(token),
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE)))
-        sentences.append(_Sentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
-                                   tuple(predicates)))
+        sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
+                                         frozenset(content), tuple(predicates)))
     return TextIndex(_lowered(doc.text), sentences)
 
 

@@ -1,0 +1,93 @@
+"""Attribution: is a supported unit found *where the rest of its sentence is*?
+
+Unit matching asks whether a summary unit occurs anywhere in the source. Most
+hallucinations it misses recombine true facts: every unit of "Bueno played for
+Derby" is in the source, but "Derby" is in a sentence about another player. On
+FactCC, whose inconsistent claims swap an entity or a number for another one of
+the same article, unit support alone scores 60 balanced accuracy.
+
+``attribution=True`` (our default under ``formula="support"``; the seeds have no
+such step) weights each supported unit ``u`` of a summary sentence ``s`` by how well
+the source sentences that hold ``u`` also hold the rest of ``s``:
+
+    C(u)      = content words of s, minus u's own words
+    ov(C, t)  = sum of idf(w) over the words w of C in source sentence t,
+                idf(w) = ln(1 + N / df(w)) over the N source sentences
+    a(u)      = max over t holding u of ov(C, t)  /  max over all t of ov(C, t)
+    credit(u) = FLOOR + (1 - FLOOR) * a(u),  FLOOR = 0.5
+
+``a(u)`` is 1 when the best-aligned source sentence holds the unit, and 1 when the
+rest of the sentence shares no content word with the source at all (nothing to
+attribute against). A source sentence holds ``u`` when the unit's match evidence
+starts in it, or when it contains all of the unit's words (entity and quantity:
+the content words of its mention; relation: subject, object and verb lemma), so a
+unit mentioned several times is judged by its best mention. Words are compared in
+the forms :mod:`halluscope.match.grounding` indexes (lower case and lemma, a plural
+"s" dropped). An unsupported unit has credit 0; the dimension's score is the mean
+credit (:func:`halluscope.indices.support_share`).
+
+FLOOR keeps a misplaced unit worth more than a missing one. It was chosen on the
+validation sets (SummaC val, FRANK val): 0.25, 0.5 and 0.75 are within 0.4 points of
+balanced accuracy of each other, 1.0 (no attribution) is 1.6-2.4 points lower
+(``docs/benchmarks.md``).
+"""
+from __future__ import annotations
+
+from typing import FrozenSet, List, Optional, Sequence
+
+from ..units import Match, RelationUnit
+from .grounding import TextIndex, _stem, _token_words, is_content, text_index
+
+ATTRIBUTION_FLOOR = 0.5
+
+
+def unit_words(unit, summary_doc) -> FrozenSet[str]:
+    """The words a source sentence must contain to hold ``unit``."""
+    if isinstance(unit, RelationUnit):
+        words = {_stem(w) for slot in (unit.subject, unit.object) for w in slot.lower().split()}
+        words.add(_stem(unit.lemma.lower()))
+        return frozenset(words)
+    start, end = unit.span
+    span = summary_doc.char_span(start, end, alignment_mode="expand")
+    words: set = set()
+    for token in span if span is not None else ():
+        if is_content(token):
+            words |= _token_words(token)
+    return frozenset(words)
+
+
+def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> float:
+    return sum(idf[w] for w in context & sentence_content)
+
+
+def attribution(unit, evidence: Match, summary_doc, source_doc) -> float:
+    """a(u) of the module docstring, in [0, 1]."""
+    source: TextIndex = text_index(source_doc)
+    summary: TextIndex = text_index(summary_doc)
+    at = summary.sentence_at(unit.span[0])
+    if at is None or not source.sentences:
+        return 1.0
+    words = unit_words(unit, summary_doc)
+    context = summary.sentences[at].content - words
+    idf = source.idf
+    scores = [_overlap(context, s.content, idf) for s in source.sentences]
+    best = max(scores)
+    if best <= 0:
+        return 1.0
+    holding = {source.sentence_at(e.span[0]) for e in evidence.evidence if hasattr(e, "span")}
+    if words:
+        holding.update(k for k, s in enumerate(source.sentences) if words <= s.words)
+    holding.discard(None)
+    return max((scores[k] for k in holding), default=0.0) / best
+
+
+def attributions(units: Sequence, evidence: Sequence[Optional[Match]], summary_doc,
+                 source_doc) -> List[Optional[float]]:
+    """a(u) of each unit with evidence (a supported unit), None for the others."""
+    return [None if match is None else attribution(unit, match, summary_doc, source_doc)
+            for unit, match in zip(units, evidence)]
+
+
+def credit(attributed: Optional[float], floor: float = ATTRIBUTION_FLOOR) -> float:
+    """credit(u) = FLOOR + (1 - FLOOR) * a(u); 0 for an unsupported unit (None)."""
+    return 0.0 if attributed is None else floor + (1 - floor) * attributed

@@ -1,0 +1,55 @@
+"""Attribution (halluscope.match.attribution): supported units weighted by whether the
+source sentence holding them also holds the rest of their summary sentence."""
+import math
+
+import pytest
+
+from halluscope.api import score_chi, score_ehi
+from halluscope.match.attribution import ATTRIBUTION_FLOOR, credit
+
+SOURCE = "Bueno played for Villa. Smith played for Derby. Bueno scored 3 goals on Sunday."
+
+
+def _attributions(result):
+    return [(u["text"], u["attribution"]) for u in result["details"][0]["ehi"]["units"]]
+
+
+def test_a_recombined_fact_is_credited_by_hand_computed_attribution():
+    # content words per source sentence (N = 3): {bueno, play(ed), villa}, {smith, play(ed),
+    # derby}, {bueno, score(d), 3, goal, sunday}; idf = ln(1 + 3/df): bueno, play, played ln 2.5,
+    # derby, villa, smith ln 4.
+    result = score_ehi(["Bueno played for Derby."], [SOURCE], None, return_details=True)
+    ln25, ln4 = math.log(2.5), math.log(4)
+    # Bueno: context {play, played, derby}; best sentence is Smith's (2 ln 2.5 + ln 4), the
+    # sentences holding Bueno reach 2 ln 2.5 (Villa's) and 0 (the goals)
+    bueno = 2 * ln25 / (2 * ln25 + ln4)
+    # Derby: context {bueno, play, played}; best is Villa's (3 ln 2.5), Derby's own has 2 ln 2.5
+    derby = 2 / 3
+    assert _attributions(result) == [("Bueno", pytest.approx(bueno)), ("Derby", pytest.approx(derby))]
+    expected = ((0.5 + 0.5 * bueno) + (0.5 + 0.5 * derby)) / 2
+    assert result["ehi_scores"] == [pytest.approx(expected)]
+    assert ATTRIBUTION_FLOOR == 0.5 and credit(None) == 0.0 and credit(0.25) == 0.625
+
+
+def test_a_fact_stated_where_the_source_states_it_keeps_full_credit():
+    result = score_ehi(["Bueno played for Villa."], [SOURCE], None, return_details=True)
+    assert _attributions(result) == [("Bueno", 1.0), ("Villa", 1.0)]
+    assert result["ehi_scores"] == [1.0]
+
+
+def test_a_unit_mentioned_twice_is_judged_by_its_best_mention():
+    # "Bueno" first appears in the Villa sentence; the goals sentence holds the rest
+    result = score_ehi(["Bueno scored on Sunday."], [SOURCE], None, return_details=True)
+    assert _attributions(result)[0] == ("Bueno", 1.0)
+
+
+def test_attribution_off_and_under_the_paper_formula():
+    plain = score_ehi(["Bueno played for Derby."], [SOURCE], None, attribution=False, return_details=True)
+    assert plain["ehi_scores"] == [1.0]
+    assert "attribution" not in plain["details"][0]["ehi"]["units"][0]
+    assert "|attr:none|" in plain["signature"]
+    assert "|attr:none|" in score_ehi(["Bueno played for Derby."], [SOURCE], None, formula="paper")["signature"]
+    with pytest.raises(ValueError, match="attribution"):
+        score_chi(["Bueno played for Derby."], [SOURCE], None, formula="paper", attribution=True)
+    with pytest.raises(TypeError, match="attribution"):
+        score_chi(["Bueno played for Derby."], [SOURCE], None, attribution="yes")
