@@ -72,12 +72,17 @@ class MetricConfig:
 SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "relation_slots": "head"}
 
 #: chi-family configurations by name. "chi" is the default configuration;
-#: "chi-units" the default formula without text grounding; "-paper", "-minmax" and the
+#: "chi-units" the default without text grounding; "chi-no-attribution",
+#: "chi-no-truecase" and "chi-head-slots" the default with one step off; "-paper", "-minmax" and the
 #: rhi variants are the seeds' formulas (chi-paper also with the CHI paper's sentence
 #: matching), as the issue asks to keep them reproducible
 NAMED_CONFIGS: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "chi": ("chi", {}),
     "chi-units": ("chi", {"grounding": "units"}),
+    # ablations of the default: one of its steps off
+    "chi-no-attribution": ("chi", {"attribution": False}),
+    "chi-no-truecase": ("chi", {"truecase": False}),
+    "chi-head-slots": ("chi", {"relation_slots": "head"}),
     "chi-paper": ("chi", {**SEED_EXACT, "normalize": "paper", "relation_matching": "sentence"}),
     "chi-minmax": ("chi", {**SEED_EXACT, "normalize": "minmax"}),
     "ehi": ("ehi", {}),
