@@ -67,6 +67,9 @@ def main(argv=None) -> int:
                 how = f"reference only, {found['mode']}: {found['evidence'][0]['text']!r}"
             else:
                 how = "not in source or reference"
+            attributed = unit.get("attribution")
+            if attributed is not None and attributed < 1:
+                how += f"; attribution {attributed:.2f}: the source states it away from the rest of the sentence"
             print(f"    [{unit['status']:>11}] {unit['text']!r} @{unit['span']}  ({how})")
     return 0
 
