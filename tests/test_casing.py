@@ -55,3 +55,14 @@ def test_truecasing_finds_lower_cased_names_and_keeps_the_callers_text():
     as_is = score_chi([summary], [SOURCE], None, truecase=False, return_details=True)
     assert [u["text"] for u in as_is["details"][0]["ehi"]["units"]] == ["leon yeaman", "brisbane"]
     assert "|case:source|" in cased["signature"] and "|case:as-is|" in as_is["signature"]
+
+
+def test_with_text_carries_only_the_annotations_a_parse_has():
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    doc = nlp("Obama met Merkel. They talked.")
+    view = with_text(doc, "obama met merkel. they talked.")
+    assert [s.text for s in view.sents] == ["obama met merkel.", "they talked."]
+    assert not view.has_annotation("DEP") and not view.has_annotation("ENT_IOB")

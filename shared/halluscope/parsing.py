@@ -163,8 +163,10 @@ class ParseCache:
             self._entries.clear()
 
 
-#: token annotations carried over by :func:`with_text` (sentence starts follow HEAD)
-_CARRIED = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "HEAD", "ENT_IOB", "ENT_TYPE")
+#: token annotations carried over by :func:`with_text`, each when the parse has it;
+#: sentence starts follow HEAD when there is a parse, else they are carried themselves
+_CARRIED = (("TAG", ("TAG",)), ("POS", ("POS",)), ("MORPH", ("MORPH",)), ("LEMMA", ("LEMMA",)),
+            ("DEP", ("DEP", "HEAD")), ("ENT_IOB", ("ENT_IOB", "ENT_TYPE")))
 
 
 def with_text(doc, text: str):
@@ -178,8 +180,11 @@ def with_text(doc, text: str):
     words = [text[t.idx:t.idx + len(t)] for t in doc]
     spaces = [bool(t.whitespace_) for t in doc]
     view = Doc(doc.vocab, words=words, spaces=spaces)
-    if len(doc):
-        view.from_array(list(_CARRIED), doc.to_array(list(_CARRIED)))
+    attributes = [name for probe, names in _CARRIED if doc.has_annotation(probe) for name in names]
+    if "HEAD" not in attributes and doc.has_annotation("SENT_START"):
+        attributes.append("SENT_START")
+    if len(doc) and attributes:
+        view.from_array(attributes, doc.to_array(attributes))
     return view
 
 
