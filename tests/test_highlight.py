@@ -41,3 +41,13 @@ def test_acu_evidence_only_on_the_unrewritten_document():
     unit = {"text": "x", "score": 0.9, "evidence": {"char_span": [3, 7]}}
     assert [(m.start, m.end) for m in acu_evidence_highlights({"units": [unit]})] == [(3, 7)]
     assert acu_evidence_highlights({"units": [unit], "document_resolved": "rewritten"}) == []
+
+
+def test_a_unit_stated_elsewhere_says_so_in_its_note():
+    row = {"ehi": {"units": [
+        {"text": "Derby", "span": [17, 22], "status": "supported", "attribution": 2 / 3},
+        {"text": "Bueno", "span": [0, 5], "status": "supported", "attribution": 1.0},
+    ]}}
+    assert [m.note for m in summary_highlights(row)] == [
+        "ehi: supported (Bueno)",
+        "ehi: supported (Derby), attribution 0.67: stated elsewhere in the source"]

@@ -50,8 +50,11 @@ def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     for dimension in DIMENSIONS:
         for unit in (row_details.get(dimension) or {}).get("units", []):
             start, end = unit["span"]
-            marks.append(Highlight(start, end, dimension, unit["status"],
-                                   f"{dimension}: {unit['status']} ({unit['text']})"))
+            note = f"{dimension}: {unit['status']} ({unit['text']})"
+            attributed = unit.get("attribution")
+            if attributed is not None and attributed < 1:
+                note += f", attribution {attributed:.2f}: stated elsewhere in the source"
+            marks.append(Highlight(start, end, dimension, unit["status"], note))
     return sorted(marks, key=lambda m: (m.start, m.end))
 
 
