@@ -53,3 +53,15 @@ def test_attribution_off_and_under_the_paper_formula():
         score_chi(["Bueno played for Derby."], [SOURCE], None, formula="paper", attribution=True)
     with pytest.raises(TypeError, match="attribution"):
         score_chi(["Bueno played for Derby."], [SOURCE], None, attribution="yes")
+
+
+def test_relation_triples_are_not_weighted_so_faithful_fusion_keeps_full_credit():
+    # each triple is stated in one source sentence; the summary fuses the two sentences
+    source = "Police arrested the suspect after a chase. The suspect had robbed a bank."
+    result = score_chi(["Police arrested the suspect who had robbed a bank."], [source], None,
+                       return_details=True)
+    units = result["details"][0]["rhi"]["units"]
+    assert [(u["key"], u["status"]) for u in units] == [
+        (["police", "arrest", "suspect"], "supported"), (["suspect", "rob", "bank"], "supported")]
+    assert all("attribution" not in u for u in units)
+    assert result["chi_scores"] == [1.0]

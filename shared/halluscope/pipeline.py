@@ -23,6 +23,7 @@ from .factors import entity_factors, quantity_factors, relation_linear_factors, 
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
+from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
 from .match.grounding import GROUNDINGS
 from .parsing import ParsedText, get_parse_cache
 from .units import Match, TextEvidence
@@ -236,16 +237,15 @@ def source_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[
 def _support_result(dimension: str, variant: str, options: ScoringOptions, counts: VennCounts,
                     support: List[Optional[Match]], reference_index: Optional[int], g_units: Sequence[Any],
                     summary: ParsedText, source: ParsedText) -> DimensionResult:
-    """The share of supported G units (NaN without units), each weighted by its
-    attribution credit when ``options.attribution`` (:mod:`halluscope.match.attribution`).
+    """The share of supported G units (NaN without units), entities and quantities
+    weighted by their attribution credit when ``options.attribution``
+    (:mod:`halluscope.match.attribution`).
     The linear RHI keeps its [0, 2] scale under ``formula="paper"`` (rhi = 2 x share,
     rhi_norm = share, so that rhi_norm = rhi/2 on every row); under ``"support"`` rhi
     and rhi_norm are the share."""
     flags = [match is not None for match in support]
     attributed = None
-    if options.attribution:
-        from .match.attribution import attributions, credit
-
+    if options.attribution and dimension in ATTRIBUTED_DIMENSIONS:
         attributed = attributions(g_units, support, summary.doc, source.doc)
         share = support_share([credit(a) for a in attributed])
     else:
