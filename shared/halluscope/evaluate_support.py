@@ -35,10 +35,11 @@ FORMULA_DOC = """\
         without a reference are the supported share under both.
     normalize ("paper" | "minmax"): scale of the paper formulas (see the card).
     attribution (bool, optional): under formula="support" (default on) a supported
-        unit counts 0.5 + 0.5 x a(u), where a(u) in [0, 1] says how well the source
-        sentences holding the unit also hold the rest of its summary sentence
-        (1 when the best-aligned sentence holds it); False counts every supported
-        unit as 1. formula="paper" has no such weight.
+        entity or quantity counts 0.5 + 0.5 x a(u), where a(u) in [0, 1] says how well
+        the source sentences holding the unit also hold the rest of its summary
+        sentence (1 when the best-aligned sentence holds it); False counts every
+        supported unit as 1. Relation triples are not weighted (a triple states its
+        own combination). formula="paper" has no such weight.
     truecase (bool): True (default) parses a summary or reference written without
         any capital letter with the source's casing restored ("alaska" -> "Alaska"),
         so that spaCy finds its names; spans and unit texts stay the caller's.
