@@ -34,15 +34,15 @@ SummaC mean 66.6 both, five half-splits).
 
 FLOOR keeps a misplaced unit worth more than a missing one. It was chosen on the
 validation sets (SummaC val, FRANK val): 0.25, 0.5 and 0.75 are within 0.4 points of
-balanced accuracy of each other, 1.0 (no attribution) is 1.6-2.4 points lower
-(``docs/benchmarks.md``).
+balanced accuracy of each other (prototype runs, five half-splits); without attribution
+chi is 2.2 (FRANK) and 2.6 (SummaC mean) points lower (``docs/benchmarks.md``).
 """
 from __future__ import annotations
 
 from typing import FrozenSet, List, Optional, Sequence
 
 from ..units import Match
-from .grounding import TextIndex, _token_words, is_content, text_index
+from .grounding import TextIndex, is_content, text_index, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
 #: the dimensions whose units are weighted (relation triples are not: module docstring)
@@ -57,7 +57,7 @@ def unit_words(unit, summary_doc) -> FrozenSet[str]:
     words: set = set()
     for token in span if span is not None else ():
         if is_content(token):
-            words |= _token_words(token)
+            words |= token_forms(token)
     return frozenset(words)
 
 

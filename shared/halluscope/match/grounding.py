@@ -118,7 +118,9 @@ _SUBJECT_SIDE = frozenset({"nsubj", "csubj"})
 _OBJECT_SIDE = frozenset({"dobj", "obj", "attr", "nsubjpass", "pobj", "oprd"})
 
 
-def _token_words(token) -> set:
+def token_forms(token) -> set:
+    """A token's lower-cased text and lemma, each :func:`_stem`med (the forms sentences
+    are indexed by)."""
     return {_stem(token.lower_), _stem(token.lemma_.lower())}
 
 
@@ -132,10 +134,10 @@ def _side_words(token, deps: FrozenSet[str]) -> FrozenSet[str]:
     for child in token.children:
         if child.dep_ in deps:
             for t in child.subtree:
-                words |= _token_words(t)
+                words |= token_forms(t)
         elif child.dep_ == "agent" and "nsubj" in deps:  # passive "by police": subject side
             for t in child.subtree:
-                words |= _token_words(t)
+                words |= token_forms(t)
     return frozenset(words)
 
 
@@ -147,7 +149,7 @@ def build_text_index(doc) -> TextIndex:
         content: set = set()
         predicates = []
         for token in sent:
-            forms = _token_words(token)
+            forms = token_forms(token)
             words |= forms
             if is_content(token):
                 content |= forms
