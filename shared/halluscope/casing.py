@@ -32,8 +32,6 @@ import re
 from collections import Counter, defaultdict
 from typing import Dict
 
-from .validation import ValidatedBatch
-
 _WORD = re.compile(r"\w+")
 _AFTER_BOUNDARY = re.compile(r"(?:^|[.!?:\n])[\s\"'\u201c\u2018(\[]*$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)(\w)")
@@ -79,12 +77,3 @@ def truecase(text: str, source: str) -> str:
             chars[position] = upper
     return "".join(chars)
 
-
-def truecase_batch(batch: ValidatedBatch) -> ValidatedBatch:
-    """The batch with each prediction and reference truecased against its row's source
-    (sources are left as they are)."""
-    return ValidatedBatch(
-        predictions=[truecase(p, s) for p, s in zip(batch.predictions, batch.sources)],
-        sources=batch.sources,
-        references=[tuple(truecase(r, s) for r in refs) for refs, s in zip(batch.references, batch.sources)],
-    )

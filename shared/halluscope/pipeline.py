@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import __version__
-from .casing import truecase_batch
+from .casing import truecase
 from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
@@ -272,19 +272,21 @@ class ParsedBatch:
 
 
 def parse_batch(batch: ValidatedBatch, options: ScoringOptions) -> ParsedBatch:
-    """Parse every distinct text once (shared cache). With ``options.truecase``,
-    lower-cased predictions and references are parsed truecased against their row's
-    source (:mod:`halluscope.casing`) but keep the caller's text, so units, spans and
-    evidence show what the caller wrote."""
-    cache = get_parse_cache(options.spacy_model)
-    analysed = truecase_batch(batch) if options.truecase else batch
-    flat_refs = [r for refs in batch.references for r in refs]
-    flat_analysed = [r for refs in analysed.references for r in refs]
-    shown = list(batch.predictions) + flat_refs
-    parses = iter(cache.get_shown_as(list(analysed.predictions) + flat_analysed, shown)) if shown else iter(())
-    predictions = [next(parses) for _ in batch.predictions]
-    references = [tuple(next(parses) for _ in refs) for refs in batch.references]
-    return ParsedBatch(predictions, cache.get_many(list(batch.sources)), references)
+    """Parse every distinct text of the batch once, in one call of the shared cache.
+    With ``options.truecase``, lower-cased predictions and references are parsed
+    truecased against their row's source (:mod:`halluscope.casing`) but keep the
+    caller's text, so units, spans and evidence show what the caller wrote."""
+    n_rows = len(batch)
+    summaries = list(batch.predictions) + [r for refs in batch.references for r in refs]
+    analysed = summaries
+    if options.truecase:
+        source_of = list(batch.sources) + [s for refs, s in zip(batch.references, batch.sources) for _ in refs]
+        analysed = [truecase(text, source) for text, source in zip(summaries, source_of)]
+    shown = summaries + list(batch.sources)
+    parses = get_parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
+    flat_references = iter(parses[n_rows:len(parses) - n_rows])
+    return ParsedBatch(parses[:n_rows], parses[len(parses) - n_rows:],
+                       [tuple(next(flat_references) for _ in refs) for refs in batch.references])
 
 
 def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOptions,
