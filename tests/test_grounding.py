@@ -48,6 +48,24 @@ def test_relation_grounded_by_one_sentence_but_not_when_roles_are_swapped():
     assert score_rhi([good], [SOURCE], None, grounding="units")["rhi_scores"] == [0.0]
 
 
+def test_subject_verb_pair_is_grounded_only_with_its_subject():
+    source = "The police search for Thomas has widened after he vanished on Monday."
+    summaries = ["The search has widened.", "Thomas has widened.", "The search has not widened.",
+                 "Thomas vanished.", "The police vanished."]
+    result = score_rhi(summaries, [source] * 5, None, return_details=True)
+    assert result["rhi_scores"] == [1.0, 0.0, 0.0, 1.0, 0.0]
+    [first] = result["details"][0]["rhi"]["units"]
+    # (search, widen) is not the source's (police search, widen): grounded in the text,
+    # because the sentence gives "widened" a subject holding "search"
+    assert first["key"] == ["search", "widen", ""]
+    assert (first["in_source"]["mode"], first["in_source"]["detail"]) == ("cooccurrence",
+                                                                           "the predicate with this subject")
+    # "he vanished": "he" is grounded to Thomas by the extractor, in source and summary alike
+    assert result["details"][3]["rhi"]["units"][0]["in_source"]["mode"] == "exact"
+    # the seeds' triples need an object: none of these summaries has a relation
+    assert all(math.isnan(x) for x in score_rhi(summaries, [source] * 5, None, intransitive=False)["rhi_scores"])
+
+
 def test_source_support_goes_through_a_reference_unit_found_in_the_source():
     r0, r1 = EntityUnit("wh", "WH", (0, 2), "ORG"), EntityUnit("un", "UN", (3, 5), "ORG")
     via_r0, via_r1 = Match("exact", (r0,)), Match("exact", (r1,))
@@ -86,8 +104,9 @@ def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
     assert all(not math.isnan(score) and score >= 0.0 for score in real)
     assert sum(real) / len(real) > 0.25
     if references:
-        paper_empty = score_chi([""] * len(examples), sources, refs, formula="paper")["chi_scores"]
-        paper_real = score_chi([e["prediction"] for e in examples], sources, refs, formula="paper")["chi_scores"]
+        seeds = dict(formula="paper", intransitive=False)  # the seeds' formula and triples
+        paper_empty = score_chi([""] * len(examples), sources, refs, **seeds)["chi_scores"]
+        paper_real = score_chi([e["prediction"] for e in examples], sources, refs, **seeds)["chi_scores"]
         defined = [e for e, r in zip(paper_empty, paper_real) if not math.isnan(e)]
         assert min(defined) > 0.25  # an empty summary earns ~1/3 under the seeds' softmax
         assert sum(defined) / len(defined) > 0.25

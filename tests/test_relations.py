@@ -12,7 +12,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import pytest
 
 from halluscope.embedding import Embedder, get_embedder
-from halluscope.extract.relations import extract_relations
+from halluscope.extract.relations import extract_relations, predicate_subjects
 from halluscope.match import MatchJob
 from halluscope.match.relations import RelationMatcher
 from halluscope.parsing import get_parse_cache
@@ -141,6 +141,33 @@ def test_copula_and_nominal_can_be_switched_off():
     assert triples("Obama is the president of the United States.", copula=False, nominal=False) == []
 
 
+def test_intransitive_option_pairs_object_less_verbs_with_their_subjects():
+    # the paper's extraction has no relation at all in these sentences but the nominal one
+    assert triples("The search for Noah Thomas has widened.") == [("search", "for", "thomas")]
+    assert triples("Thomas was arrested.") == []
+    pairs = extract_relations(parse("The search for Noah Thomas has widened."), intransitive=True, compound=True)
+    assert [(u.key, u.source, u.text) for u in pairs] == [
+        (("search", "widen", ""), "intransitive", "search for Noah Thomas has widened"),
+        (("search", "for", "noah thomas"), "nominal", "search for Noah Thomas")]
+    assert triples("Thomas was arrested.", intransitive=True) == [("thomas", "arrest", "")]
+    assert triples("The boy never returned.", intransitive=True) == [("boy", "not_return", "")]
+    # relative clauses give their antecedent; a verb with a clausal complement and a
+    # light verb make no pair (the complement is extracted with the inherited subject)
+    assert triples("The man who fled was caught.", intransitive=True) == [("man", "flee", ""), ("man", "catch", "")]
+    assert triples("Glaciers continue to retreat.", intransitive=True) == [("glacier", "retreat", "")]
+    assert triples("The company has.", intransitive=True) == []
+    # a verb with an object keeps its triple only
+    assert triples("Police did not arrest Richards.", intransitive=True) == [("police", "not_arrest", "richard")]
+    assert RelationUnit("thomas", "arrest", "", "Thomas was arrested", (0, 19)).as_sentence() == "thomas arrest"
+
+
+def test_predicate_subjects_are_the_extractors_subject_keys():
+    doc = parse("The police search for Thomas has widened after he vanished. The man who fled was caught.")
+    subjects = {doc[i].text: keys for i, keys in predicate_subjects(doc).items()}
+    # "he" is grounded to the sentence's PERSON; the relative clause gets its antecedent
+    assert subjects == {"widened": ["police search"], "vanished": ["thomas"], "fled": ["man"], "caught": ["man"]}
+
+
 def test_empty_text_and_missing_parser():
     assert extract_relations(parse("")) == []
     import spacy
@@ -184,6 +211,20 @@ def test_polarity_must_agree(embedder, mode):
     assert result[0][0] is None  # not even at threshold 0
     if mode != "exact":
         assert result[0][1] is not None and result[0][1].mode == mode
+
+
+@pytest.mark.parametrize("mode", ["slots", "sentence", "exact"])
+def test_subject_verb_pairs_only_match_pairs(embedder, mode):
+    pool = [rel("police", "arrest", ""), rel("police", "arrest", "suspect")]
+    queries = [rel("police", "arrest", ""), rel("police", "arrest", "man"), rel("police", "detain", "")]
+    result = RelationMatcher(mode, threshold=0.0, embedder=embedder).match_batch([MatchJob(queries, pool)])[0]
+    assert result[0].mode == "exact" and result[0].evidence == (pool[0],)
+    if mode == "exact":
+        assert result[1:] == [None, None]
+    else:  # even at threshold 0, a triple never matches a pair, nor a pair a triple
+        assert result[1].evidence == (pool[1],) and result[2].evidence == (pool[0],)
+    if mode == "slots":
+        assert result[2].detail.endswith("object 1.00")  # "" = "" without encoding
 
 
 def test_synonym_verb_passes_in_slots_mode(embedder):

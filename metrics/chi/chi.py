@@ -60,14 +60,15 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
                  grounding="text", truecase=True, attribution=None, weights=None,
-                 relation_slots="compound", relation_matching="slots", similarity_threshold=0.85, epsilon=0.05, derived=True,
+                 relation_slots="compound", intransitive=True, relation_matching="slots",
+                 similarity_threshold=0.85, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
                  batch_size=64):
         return halluscope.api.score_chi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             formula=formula, normalize=normalize, grounding=grounding, weights=weights,
             truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-            relation_matching=relation_matching,
+            intransitive=intransitive, relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
             temporal=temporal, publication_dates=publication_dates, entity_synonyms=entity_synonyms,
             return_details=return_details, batch_size=batch_size, **self.model_options,

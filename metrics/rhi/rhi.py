@@ -51,14 +51,13 @@ class Rhi(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, variant="linear", formula="support",
                  normalize="paper", grounding="text", truecase=True, attribution=None,
-                 relation_slots="compound", relation_matching="slots", similarity_threshold=0.85,
-                 return_details=False,
-                 batch_size=64):
+                 relation_slots="compound", intransitive=True, relation_matching="slots",
+                 similarity_threshold=0.85, return_details=False, batch_size=64):
         return halluscope.api.score_rhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             variant=variant, formula=formula, normalize=normalize, grounding=grounding,
             truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-            relation_matching=relation_matching,
+            intransitive=intransitive, relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, return_details=return_details,
             batch_size=batch_size, **self.model_options,
         )

@@ -29,7 +29,8 @@ def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=Non
 def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               variant: str = "linear", formula: str = "support", normalize: str = "paper",
               grounding: str = "text", truecase: bool = True, attribution: Optional[bool] = None,
-              relation_slots: str = "compound", relation_matching: str = "slots",
+              relation_slots: str = "compound", intransitive: bool = True,
+              relation_matching: str = "slots",
               similarity_threshold: float = 0.85, return_details: bool = False,
               spacy_model: Optional[str] = None, sentence_model: Optional[str] = None,
               device: Optional[str] = None, batch_size: int = 64) -> Dict[str, Any]:
@@ -37,6 +38,7 @@ def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=Non
     or softmax RHI* (CHI paper eq. 14)."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, rhi_variant=variant,
                              truecase=truecase, attribution=attribution, relation_slots=relation_slots,
+                             intransitive=intransitive,
                              relation_matching=relation_matching,
                              similarity_threshold=similarity_threshold, spacy_model=spacy_model,
                              sentence_model=sentence_model, device=device, batch_size=batch_size)
@@ -61,7 +63,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
               formula: str = "support", normalize: str = "paper", grounding: str = "text",
               truecase: bool = True, attribution: Optional[bool] = None,
               weights: Optional[Mapping[str, float]] = None, relation_slots: str = "compound",
-              relation_matching: str = "slots", similarity_threshold: float = 0.85,
+              intransitive: bool = True, relation_matching: str = "slots", similarity_threshold: float = 0.85,
               epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
               publication_dates=None, entity_synonyms: Optional[Mapping[str, str]] = None,
               return_details: bool = False, spacy_model: Optional[str] = None,
@@ -71,6 +73,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     and QHI over the dimensions defined for each example."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, weights=weights,
                              truecase=truecase, attribution=attribution, relation_slots=relation_slots,
+                             intransitive=intransitive,
                              relation_matching=relation_matching,
                              similarity_threshold=similarity_threshold, epsilon=epsilon,
                              derived_quantities=derived, temporal_quantities=temporal,

@@ -51,6 +51,7 @@ class ScoringOptions:
     grounding: str = "text"
     truecase: bool = True
     relation_slots: str = "compound"
+    intransitive: bool = True
     attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
@@ -74,7 +75,7 @@ class ScoringOptions:
             raise ValueError(f"`grounding` must be one of {GROUNDINGS}, got {self.grounding!r}")
         if self.relation_slots not in RELATION_SLOTS:
             raise ValueError(f"`relation_slots` must be one of {RELATION_SLOTS}, got {self.relation_slots!r}")
-        for name in ("truecase", "attribution"):
+        for name in ("truecase", "intransitive", "attribution"):
             value = getattr(self, name)
             if not isinstance(value, bool) and not (name == "attribution" and value is None):
                 raise TypeError(f"`{name}` must be True or False, got {value!r}")
@@ -102,7 +103,7 @@ class ScoringOptions:
 
 # --------------------------------------------------------------------------- units
 
-def _extractor(dimension: str, relation_slots: str) -> Callable:
+def _extractor(dimension: str, relation_slots: str, intransitive: bool) -> Callable:
     if dimension == "ehi":
         from .extract.entities import extract_entities
 
@@ -110,18 +111,21 @@ def _extractor(dimension: str, relation_slots: str) -> Callable:
     if dimension == "rhi":
         from .extract.relations import extract_relations
 
-        return functools.partial(extract_relations, compound=relation_slots == "compound")
+        return functools.partial(extract_relations, compound=relation_slots == "compound",
+                                 intransitive=intransitive)
     from .extract.quantities import extract_quantities
 
     return extract_quantities
 
 
-def units_of(parsed: ParsedText, dimension: str, relation_slots: str = "compound") -> list:
+def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> list:
     """The deduplicated units of one parsed text, extracted once per extractor setting
     and cached with it."""
-    key = (dimension, relation_slots) if dimension == "rhi" else (dimension,)
+    key: tuple = (dimension,)
+    if dimension == "rhi":
+        key += (options.relation_slots, options.intransitive)
     if key not in parsed.units:
-        parsed.units[key] = _extractor(dimension, relation_slots)(parsed.doc)
+        parsed.units[key] = _extractor(dimension, options.relation_slots, options.intransitive)(parsed.doc)
     return parsed.units[key]
 
 
@@ -297,14 +301,14 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
     for row in range(len(parsed)):
         date = dates[row]
         source = parsed.sources[row]
-        g_units = units_of(parsed.predictions[row], dimension, options.relation_slots)
-        i_units = units_of(source, dimension, options.relation_slots)
+        g_units = units_of(parsed.predictions[row], dimension, options)
+        i_units = units_of(source, dimension, options)
         in_source = {"publication_date": date, "pool_doc": source.doc}
         jobs.append(MatchJob(g_units, i_units, in_source))
         gi = len(jobs) - 1
         per_ref = []
         for reference in parsed.references[row]:
-            r_units = units_of(reference, dimension, options.relation_slots)
+            r_units = units_of(reference, dimension, options)
             jobs.append(MatchJob(g_units, r_units, {"publication_date": date, "pool_doc": reference.doc}))
             jobs.append(MatchJob(r_units, i_units, in_source))
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
@@ -501,6 +505,7 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
         parts.append(f"rhi:{'softmax' if fuse else options.rhi_variant}")
         parts.append(f"rel:{options.relation_matching}")
         parts.append(f"slots:{options.relation_slots}")
+        parts.append(f"arity:{'svo+sv' if options.intransitive else 'svo'}")
         if options.relation_matching != "exact":
             parts.append(f"sim:{options.similarity_threshold:g}")
             parts.append(f"enc:{_encoder_id(options.sentence_model)}")

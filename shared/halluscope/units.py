@@ -27,14 +27,15 @@ class EntityUnit:
 @dataclass(frozen=True)
 class RelationUnit:
     """A (subject, verb, object) triple; ``verb`` keeps the ``not_`` prefix when negated
-    (RHI paper, Algorithm 2, line 12)."""
+    (RHI paper, Algorithm 2, line 12). ``object`` is ``""`` for a subject-verb pair
+    (an object-less verb, extracted with ``intransitive=True``)."""
 
     subject: str
     verb: str
     object: str
     text: str
     span: Span
-    source: str = "verb"  # which rule produced it: verb | passive | clausal | conj | nominal
+    source: str = "verb"  # which rule produced it: verb | passive | clausal | conj | nominal | intransitive
     kind: str = field(default="relation", init=False)
 
     @property
@@ -53,7 +54,7 @@ class RelationUnit:
     def as_sentence(self) -> str:
         """The "subject verb object" string the CHI paper embeds (004 §3.3)."""
         verb = ("not " + self.lemma) if self.negated else self.lemma
-        return f"{self.subject} {verb} {self.object}"
+        return f"{self.subject} {verb} {self.object}".rstrip()
 
 
 @dataclass(frozen=True)

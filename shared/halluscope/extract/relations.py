@@ -54,10 +54,20 @@ by the noun the clause modifies ("the man who bought the car" -> ``man``).
 Slots are single tokens as in the paper; ``compound=True`` makes each slot the
 head plus its ``compound`` modifiers ("bill gates"), an option, not the default.
 
+``intransitive=True`` (an extension, off here and on in the scoring pipeline's
+default, ``ScoringOptions.intransitive``) also yields a **subject-verb pair** for a
+verb that has subjects but no object: ``(subject, verb, "")``, source
+``intransitive``. The paper keeps only triples with an object, so "The search for
+Noah Thomas has widened" and "Thomas was arrested" state no relation at all, and a
+summary saying "Noah Thomas has widened" has nothing RHI can check. Not paired:
+the light verbs of :data:`LIGHT_VERBS`, and a verb with a clausal complement
+(``xcomp``/``ccomp``: "glaciers continue to retreat", "the study found that ..."),
+whose content is the complement's own relation.
+
 Each triple's ``span`` runs from the first to the last character of the tokens
 involved (subject mention, verb, object, and with ``compound=True`` their compound
 modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
-``verb | passive | clausal | conj | nominal``.
+``verb | passive | clausal | conj | nominal | intransitive``.
 """
 from __future__ import annotations
 
@@ -85,6 +95,10 @@ GENERIC_SUBJECTS: FrozenSet[str] = frozenset({
     "authority", "organisation", "organization", "team", "club", "country",
     "agency", "minister", "leader", "player",
 })
+
+#: Verbs never paired with their subject alone (``intransitive=True``): they say
+#: little without an object ("he has", "it does", "they got").
+LIGHT_VERBS: FrozenSet[str] = frozenset({"be", "have", "do", "get"})
 
 #: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
 NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
@@ -144,8 +158,9 @@ class _Extractor:
 
     def __init__(self, doc, compound: bool, copula: bool, conjuncts: bool, nominal: bool,
                  reporting_verbs: FrozenSet[str], generic_subjects: FrozenSet[str],
-                 grounding_labels: FrozenSet[str]) -> None:
+                 grounding_labels: FrozenSet[str], intransitive: bool = False) -> None:
         self.doc = doc
+        self.intransitive = intransitive
         self.text = doc.text
         self.compound = compound
         self.copula = copula
@@ -271,6 +286,11 @@ class _Extractor:
         _, objects, _, _ = self.own_arguments(verb)
         objects = passive_objects + objects
         if not objects:
+            if self.intransitive and self.pairs_alone(verb, lemma):
+                for s in subjects:
+                    s_key, s_toks = self.ground(s, sent_ents, ())
+                    if s_key is not None:
+                        out.append(self.unit(s_key, verb_key, "", s_toks + [verb], "intransitive"))
             return
         for s in subjects:
             for o in objects:
@@ -281,6 +301,28 @@ class _Extractor:
                 if s_key is None:
                     continue
                 out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source))
+
+    @staticmethod
+    def pairs_alone(verb, lemma: str) -> bool:
+        """Whether an object-less verb makes a subject-verb pair (module docstring)."""
+        return lemma not in LIGHT_VERBS and not any(c.dep_ in _CLAUSAL_DEPS for c in verb.children)
+
+    def subject_keys(self, verb, sent_ents: Sequence) -> List[str]:
+        """The keys the verb's effective subjects get as a triple's subject slot."""
+        keys = [self.ground(s, sent_ents, ())[0] for s in self.subjects_of(verb)[0]]
+        return [key for key in keys if key is not None]
+
+    def sentences(self) -> Iterable[Tuple[object, List]]:
+        """(sentence, its grounding entities) of the doc, in order."""
+        ents = [e for e in self.doc.ents if e.label_ in self.labels]
+        e = 0
+        for sent in self.doc.sents:
+            while e < len(ents) and ents[e].start < sent.start:
+                e += 1
+            k = e
+            while k < len(ents) and ents[k].end <= sent.end:
+                k += 1
+            yield sent, ents[e:k]
 
     def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
         """Algorithm 3: noun -prep-> pobj."""
@@ -304,17 +346,8 @@ class _Extractor:
                             span=(start, end), source=source)
 
     def run(self) -> List[RelationUnit]:
-        ents = [e for e in self.doc.ents if e.label_ in self.labels]
         out: List[RelationUnit] = []
-        e = 0
-        for sent in self.doc.sents:
-            while e < len(ents) and ents[e].start < sent.start:
-                e += 1
-            sent_ents = []
-            k = e
-            while k < len(ents) and ents[k].end <= sent.end:
-                sent_ents.append(ents[k])
-                k += 1
+        for sent, sent_ents in self.sentences():
             verbs, nouns = [], []
             for token in sent:
                 pos = token.pos_
@@ -341,7 +374,7 @@ def _entity_key(ent) -> str:
 
 
 def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True,
-                      conjuncts: bool = True, nominal: bool = True,
+                      conjuncts: bool = True, nominal: bool = True, intransitive: bool = False,
                       reporting_verbs: Iterable[str] = REPORTING_VERBS,
                       generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
                       grounding_labels: Iterable[str] = GROUNDING_LABELS) -> List[RelationUnit]:
@@ -352,11 +385,24 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
     ``compound=True`` makes slots compound-aware ("bill gates"); the default is the
     paper's single-token slots. ``copula`` admits copular "X is Y" as ``(x, be, y)``;
     ``conjuncts`` expands coordinated subjects/objects; ``nominal`` toggles
-    Algorithm 3. See the module docstring for every rule and decision.
+    Algorithm 3; ``intransitive`` adds subject-verb pairs ``(subject, verb, "")`` for
+    verbs without an object. See the module docstring for every rule and decision.
     """
     if len(doc) and not doc.has_annotation("DEP"):
         raise ValueError("extract_relations needs a dependency parse: the spaCy pipeline "
                          "that made this Doc has no parser")
     return _Extractor(doc, compound, copula, conjuncts, nominal,
                       frozenset(reporting_verbs), frozenset(g.lower() for g in generic_subjects),
-                      frozenset(grounding_labels)).run()
+                      frozenset(grounding_labels), intransitive).run()
+
+
+def predicate_subjects(doc: "Doc", *, compound: bool = True) -> Dict[int, List[str]]:
+    """For each predicate token (by index) of a parsed ``doc``, the subject keys the
+    extractor gives its triples (clausal and conjunct inheritance, passive agents,
+    relative-clause antecedents and subject grounding included). Text grounding uses
+    it to check that a summary's subject-verb pair has that subject in the source
+    (:func:`halluscope.match.grounding.relation_in_sentence`)."""
+    extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
+                           frozenset(GENERIC_SUBJECTS), frozenset(GROUNDING_LABELS))
+    return {token.i: extractor.subject_keys(token, sent_ents)
+            for sent, sent_ents in extractor.sentences() for token in sent if _is_predicate(token, True)}

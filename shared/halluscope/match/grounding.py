@@ -33,11 +33,11 @@ import math
 import re
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ..extract.entities import QUOTE_MAP
-from ..extract.relations import PTB_BRACKETS, is_negated
+from ..extract.relations import PTB_BRACKETS, is_negated, predicate_subjects
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -48,8 +48,9 @@ GROUNDINGS = ("text", "units")
 class _Predicate:
     """A verb, copula or preposition of a pool sentence with the words on its
     subject side (nsubj, agent) and on its object side (dobj, obj, attr, nsubjpass,
-    pobj)."""
+    pobj); ``token`` is its index in the ``Doc``."""
 
+    token: int
     lemma: str
     negated: bool
     subject_words: FrozenSet[str]
@@ -73,8 +74,18 @@ class TextIndex:
 
     lowered: str
     sentences: List[IndexedSentence]
+    doc: object = field(default=None, repr=False)
     _idf: Optional[Dict[str, float]] = None
     _starts: Optional[List[int]] = None
+    _subjects: Optional[Dict[int, FrozenSet[str]]] = None
+
+    def subjects_of(self, predicate: _Predicate) -> FrozenSet[str]:
+        """The words (:func:`_stem`med) of the predicate's subjects as the relation
+        extractor reads them; computed for the whole text on first use."""
+        if self._subjects is None:
+            self._subjects = {i: frozenset(_stem(w) for key in keys for w in key.split())
+                              for i, keys in predicate_subjects(self.doc).items()}
+        return self._subjects.get(predicate.token, frozenset())
 
     @property
     def idf(self) -> Dict[str, float]:
@@ -154,12 +165,12 @@ def build_text_index(doc) -> TextIndex:
             if is_content(token):
                 content |= forms
             if token.pos_ in ("VERB", "AUX", "ADP"):
-                predicates.append(_Predicate(token.lemma_.lower(), is_negated(token),
+                predicates.append(_Predicate(token.i, token.lemma_.lower(), is_negated(token),
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
                                          frozenset(content), tuple(predicates)))
-    return TextIndex(_lowered(doc.text), sentences)
+    return TextIndex(_lowered(doc.text), sentences, doc)
 
 
 def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
@@ -223,20 +234,28 @@ def _slot_words(slot: str) -> List[str]:
 
 
 def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
-    """The ``cooccurrence`` rule for a relation triple (module docstring), or None.
-    A triple with an empty subject or object is never grounded this way."""
+    """The ``cooccurrence`` rule for a relation triple or a subject-verb pair (module
+    docstring), or None. A triple without a subject is never grounded this way."""
     subject = [_stem(w) for w in _slot_words(unit.subject)]
     obj = [_stem(w) for w in _slot_words(unit.object)]
-    if not subject or not obj:
+    if not subject:
         return None
     lemma = unit.lemma.lower()
-    for sentence in text_index(doc).sentences:
+    index = text_index(doc)
+    for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
             continue
-        if any(p.lemma == lemma and p.negated == unit.negated and not _swapped(p, subject, obj)
-               for p in sentence.predicates):
+        for p in sentence.predicates:
+            if p.lemma != lemma or p.negated != unit.negated:
+                continue
+            if obj and not _swapped(p, subject, obj):
+                detail = "subject, object and predicate in one sentence"
+            elif not obj and set(subject) <= index.subjects_of(p):
+                detail = "the predicate with this subject"
+            else:
+                continue
             return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
-                         "subject, object and predicate in one sentence")
+                         detail)
     return None
 
 

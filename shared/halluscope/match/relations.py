@@ -5,7 +5,8 @@ For each query triple, in order:
 1. **exact**: a pool triple with the identical key ``(subject, verb, object)``
    (the first in pool order) -> ``Match("exact", (unit,), 1.0)``.
 2. if ``mode`` is not ``"exact"``, a semantic match among pool triples of the
-   **same polarity** (a ``not_`` triple never matches a plain one, in any mode):
+   **same polarity** (a ``not_`` triple never matches a plain one, in any mode) and
+   the **same arity** (a subject-verb pair, object ``""``, only matches pairs):
 
    * ``"sentence"`` (CHI paper, seed 004 §3.3): cosine >= ``threshold`` between the
      ``as_sentence()`` strings ("police arrest suspect"). Blind to swapped roles:
@@ -40,6 +41,18 @@ from . import MatchJob
 from .grounding import ground_unmatched, relation_in_sentence
 
 MODES = ("slots", "sentence", "exact")
+
+
+def _kind(unit: RelationUnit) -> Tuple[bool, bool]:
+    """(negated, is a subject-verb pair): only units of one kind can match."""
+    return unit.negated, not unit.object
+
+
+def _same_kind(queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> np.ndarray:
+    """Boolean matrix: query r and pool unit c have the same :func:`_kind`."""
+    q = np.array([_kind(u) for u in queries], dtype=bool).reshape(-1, 2)
+    p = np.array([_kind(u) for u in pool], dtype=bool).reshape(-1, 2)
+    return (q[:, None, :] == p[None, :, :]).all(axis=2)
 
 
 class RelationMatcher:
@@ -107,8 +120,8 @@ class RelationMatcher:
             results.append(row)
             if self.mode == "exact" or not unresolved:
                 continue
-            polarities = {job.queries[q].negated for q in unresolved}
-            candidates = [p for p, unit in enumerate(job.pool) if unit.negated in polarities]
+            kinds = {_kind(job.queries[q]) for q in unresolved}
+            candidates = [p for p, unit in enumerate(job.pool) if _kind(unit) in kinds]
             if candidates:
                 pending.append((j, unresolved, candidates))
         if not pending:
@@ -185,9 +198,7 @@ class RelationMatcher:
         qa, qi = self._index([u.as_sentence() for u in queries])
         pa, pi = self._index([u.as_sentence() for u in pool])
         sim = self._similarity(qa, pa, embedder)[np.ix_(qi, pi)]
-        polarity = (np.array([u.negated for u in queries])[:, None]
-                    == np.array([u.negated for u in pool])[None, :])
-        sim = np.where(polarity & (sim >= self.threshold), sim, -np.inf)
+        sim = np.where(_same_kind(queries, pool) & (sim >= self.threshold), sim, -np.inf)
         out: List[Optional[Match]] = []
         for r in range(len(queries)):
             best = int(np.argmax(sim[r]))  # first maximum: ties go to pool order
@@ -201,13 +212,11 @@ class RelationMatcher:
 
     def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder):
         """(query rows, pool columns, verb similarities) of the pairs whose polarity
-        agrees and whose verb reaches ``verb_threshold``."""
+        and arity agree and whose verb reaches ``verb_threshold``."""
         qa, qi = self._index([u.lemma for u in queries])
         pa, pi = self._index([u.lemma for u in pool])
         verb = self._similarity(qa, pa, embedder)[np.ix_(qi, pi)]
-        polarity = (np.array([u.negated for u in queries])[:, None]
-                    == np.array([u.negated for u in pool])[None, :])
-        rows, cols = np.nonzero(polarity & (verb >= self.verb_threshold))
+        rows, cols = np.nonzero(_same_kind(queries, pool) & (verb >= self.verb_threshold))
         return rows, cols, verb[rows, cols]
 
     @staticmethod
