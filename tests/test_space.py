@@ -61,7 +61,8 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
         == ["Barack Obama"]
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity
     assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2500**"
-    paper = score_for_display(source, reference, summary, ["chi"], options={"formula": "paper"})
+    paper = score_for_display(source, reference, summary, ["chi"],
+                              options={"formula": "paper", "intransitive": False})
     assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
 
 
