@@ -207,6 +207,34 @@ def test_every_app_builds():
         space.build_metric_app("bleu")
 
 
+def test_app_options_are_api_keywords_with_the_api_defaults():
+    import inspect
+
+    functions = {"chi": api.score_chi, "ehi": api.score_ehi, "rhi": api.score_rhi, "qhi": api.score_qhi}
+    for name, function in functions.items():
+        parameters = inspect.signature(function).parameters
+        controls = space.METRIC_OPTIONS[name]
+        shown_defaults = [option.default for option in controls]
+        for keyword, value in space.app_options(name, shown_defaults).items():
+            assert keyword in parameters, (name, keyword)
+            assert value == parameters[keyword].default, (name, keyword, value)
+    assert {"truecase", "attribution", "relation_slots", "intransitive"} <= {
+        option.name for option in space.METRIC_OPTIONS["chi"]}
+    attribution = next(o for o in space.METRIC_OPTIONS["chi"] if o.name == "attribution")
+    assert [attribution.api_value(v) for v in ("default", "on", "off")] == [None, True, False]
+
+
+def test_app_option_values_reach_the_score():
+    source = "The police search for Thomas has widened after he vanished on Monday."
+    shown = [option.default for option in space.METRIC_OPTIONS["rhi"]]
+    names = [option.name for option in space.METRIC_OPTIONS["rhi"]]
+    on = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app_options("rhi", shown))
+    shown[names.index("intransitive")] = False
+    off = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app_options("rhi", shown))
+    assert _scores(on)["rhi"] == 1.0 and _scores(off)["rhi"] is None  # no triple without the pair
+    assert "|arity:svo+sv|" in on["signature"] and "|arity:svo|" in off["signature"]
+
+
 def _front_matter(path):
     text = open(path, encoding="utf-8").read()
     block = text.split("---\n")[1]

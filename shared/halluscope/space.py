@@ -350,7 +350,8 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
 @dataclass(frozen=True)
 class OptionControl:
     """One option of a metric app: the API keyword ``name``, a control ``kind``
-    (radio | slider | checkbox), its ``default``, ``choices`` or ``bounds``."""
+    (radio | slider | checkbox), its ``default``, ``choices`` or ``bounds``, and
+    ``meanings``: (shown choice, API value) pairs where the two differ."""
 
     name: str
     label: str
@@ -358,6 +359,17 @@ class OptionControl:
     default: Any
     choices: Tuple[Any, ...] = ()
     bounds: Tuple[float, float, float] = (0.0, 1.0, 0.01)
+    meanings: Tuple[Tuple[Any, Any], ...] = ()
+
+    def api_value(self, shown: Any) -> Any:
+        """The API keyword's value for the control's value ``shown``."""
+        return dict(self.meanings).get(shown, shown)
+
+
+def app_options(name: str, shown: Sequence[Any]) -> Dict[str, Any]:
+    """The API keywords of metric app ``name`` from its controls' values, in
+    :data:`METRIC_OPTIONS` order."""
+    return {option.name: option.api_value(value) for option, value in zip(METRIC_OPTIONS[name], shown)}
 
 
 _FORMULA = OptionControl("formula", "formula (support: share of summary units the source supports; "
@@ -371,16 +383,28 @@ _MATCHING = OptionControl("relation_matching", "relation matching", "radio", "sl
 _THRESHOLD = OptionControl("similarity_threshold", "relation similarity threshold", "slider", 0.85,
                            bounds=(0.5, 1.0, 0.01))
 _EPSILON = OptionControl("epsilon", "quantity tolerance epsilon", "slider", 0.05, bounds=(0.0, 0.5, 0.01))
+_TRUECASE = OptionControl("truecase", "truecase (parse an all-lower-case summary with the source's casing)",
+                          "checkbox", True)
+_ATTRIBUTION = OptionControl("attribution", "attribution (credit an entity or quantity less when the source "
+                             "states it in another sentence; default: on under formula=support)", "radio",
+                             "default", ("default", "on", "off"),
+                             meanings=(("default", None), ("on", True), ("off", False)))
+_SLOTS = OptionControl("relation_slots", "relation slots (compound: 'bill gates'; head: the paper's single word)",
+                       "radio", "compound", ("compound", "head"))
+_INTRANSITIVE = OptionControl("intransitive", "subject-verb pairs for verbs without an object "
+                              "('Thomas was arrested')", "checkbox", True)
 
 #: the main options each CHI-family app offers (the metric cards list them all)
 METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
-    "chi": (_FORMULA, _GROUNDING, _NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON),
-    "ehi": (_FORMULA, _GROUNDING, _NORMALIZE),
+    "chi": (_FORMULA, _GROUNDING, _NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON, _TRUECASE, _ATTRIBUTION, _SLOTS,
+            _INTRANSITIVE),
+    "ehi": (_FORMULA, _GROUNDING, _NORMALIZE, _TRUECASE, _ATTRIBUTION),
     "rhi": (_FORMULA, _GROUNDING,
             OptionControl("variant", "variant under formula=paper (linear: RHI paper; softmax: RHI*, the one "
-                          "CHI fuses)", "radio", "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD),
+                          "CHI fuses)", "radio", "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD,
+            _TRUECASE, _SLOTS, _INTRANSITIVE),
     "qhi": (_FORMULA, _NORMALIZE, _EPSILON, OptionControl("derived", "derived quantities (sums, ratios)", "checkbox", True),
-            OptionControl("temporal", "resolve relative dates", "checkbox", True)),
+            OptionControl("temporal", "resolve relative dates", "checkbox", True), _TRUECASE, _ATTRIBUTION),
 }
 
 _TITLES = {
@@ -609,7 +633,7 @@ def build_metric_app(name: str):
         def run(source_text, reference_text, summary_text, *rest):
             date_text = rest[0] if dated else None
             values = rest[1:] if dated else rest
-            options = {option.name: value for option, value in zip(option_specs, values)}
+            options = app_options(name, values)
             display = score_for_display(source_text, reference_text, summary_text, (name,),
                                         publication_date=date_text, options=options)
             return _chi_updates(gr, display)
