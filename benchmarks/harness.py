@@ -74,9 +74,10 @@ SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "rela
 
 #: chi-family configurations by name. "chi" is the default configuration;
 #: "chi-units" the default without text grounding; "chi-no-attribution",
-#: "chi-no-truecase", "chi-head-slots" and "chi-no-intransitive" the default with one step off; "-paper", "-minmax" and the
-#: rhi variants are the seeds' formulas (chi-paper also with the CHI paper's sentence
-#: matching), as the issue asks to keep them reproducible
+#: "chi-no-truecase", "chi-head-slots" and "chi-no-intransitive" the default with one
+#: step off; "-paper", "-minmax" and the rhi variants are the seeds' formulas
+#: (chi-paper also with the CHI paper's sentence matching), as the issue asks to keep
+#: them reproducible
 NAMED_CONFIGS: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "chi": ("chi", {}),
     "chi-units": ("chi", {"grounding": "units"}),
