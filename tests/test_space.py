@@ -62,7 +62,7 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity
     assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2500**"
     paper = score_for_display(source, reference, summary, ["chi"],
-                              options={"formula": "paper", "intransitive": False})
+                              options={"formula": "paper", "intransitive": "none"})
     assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
 
 
@@ -228,11 +228,12 @@ def test_app_option_values_reach_the_score():
     source = "The police search for Thomas has widened after he vanished on Monday."
     shown = [option.default for option in space.METRIC_OPTIONS["rhi"]]
     names = [option.name for option in space.METRIC_OPTIONS["rhi"]]
+    shown[names.index("intransitive")] = "all"
     on = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app_options("rhi", shown))
-    shown[names.index("intransitive")] = False
+    shown[names.index("intransitive")] = "none"
     off = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app_options("rhi", shown))
     assert _scores(on)["rhi"] == 1.0 and _scores(off)["rhi"] is None  # no triple without the pair
-    assert "|arity:svo+sv|" in on["signature"] and "|arity:svo|" in off["signature"]
+    assert "|pairs:all|" in on["signature"] and "|pairs:none|" in off["signature"]
 
 
 def _front_matter(path):

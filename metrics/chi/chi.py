@@ -60,7 +60,7 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
                  grounding="text", truecase=True, attribution=None, weights=None,
-                 relation_slots="compound", intransitive=True, relation_matching="slots",
+                 relation_slots="compound", intransitive="passive", relation_matching="slots",
                  similarity_threshold=0.85, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
                  batch_size=64):

@@ -51,7 +51,7 @@ class Rhi(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, variant="linear", formula="support",
                  normalize="paper", grounding="text", truecase=True, attribution=None,
-                 relation_slots="compound", intransitive=True, relation_matching="slots",
+                 relation_slots="compound", intransitive="passive", relation_matching="slots",
                  similarity_threshold=0.85, return_details=False, batch_size=64):
         return halluscope.api.score_rhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),

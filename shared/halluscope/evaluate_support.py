@@ -49,9 +49,11 @@ RELATION_SLOTS_DOC = """\
     relation_slots ("compound" | "head"): "compound" (default) makes a triple's
         subject and object the head noun with its compound modifiers ("bill gates");
         "head" keeps the RHI paper's single-token slots.
-    intransitive (bool): True (default) also checks subject-verb pairs of verbs
-        without an object ("Thomas was arrested" -> (thomas, arrest, "")); the source
-        must give the verb that subject. False keeps the RHI paper's triples only.
+    intransitive ("passive" | "all" | "none"): "passive" (default) also checks a
+        subject-verb pair for each agentless passive ("Thomas was arrested" ->
+        (thomas, arrest, "")), "all" for every verb without an object ("output grew");
+        the source must give the verb that subject. "none" keeps the RHI paper's
+        triples only.
 """
 GROUNDING_DOC = """\
     grounding ("text" | "units"): "text" (default) also accepts an entity found in the

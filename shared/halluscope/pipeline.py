@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import __version__
 from .casing import truecase
+from .extract.relations import INTRANSITIVE_MODES
 from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
@@ -51,7 +52,7 @@ class ScoringOptions:
     grounding: str = "text"
     truecase: bool = True
     relation_slots: str = "compound"
-    intransitive: bool = True
+    intransitive: str = "passive"
     attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
@@ -75,7 +76,9 @@ class ScoringOptions:
             raise ValueError(f"`grounding` must be one of {GROUNDINGS}, got {self.grounding!r}")
         if self.relation_slots not in RELATION_SLOTS:
             raise ValueError(f"`relation_slots` must be one of {RELATION_SLOTS}, got {self.relation_slots!r}")
-        for name in ("truecase", "intransitive", "attribution"):
+        if self.intransitive not in INTRANSITIVE_MODES:
+            raise ValueError(f"`intransitive` must be one of {INTRANSITIVE_MODES}, got {self.intransitive!r}")
+        for name in ("truecase", "attribution"):
             value = getattr(self, name)
             if not isinstance(value, bool) and not (name == "attribution" and value is None):
                 raise TypeError(f"`{name}` must be True or False, got {value!r}")
@@ -103,7 +106,7 @@ class ScoringOptions:
 
 # --------------------------------------------------------------------------- units
 
-def _extractor(dimension: str, relation_slots: str, intransitive: bool) -> Callable:
+def _extractor(dimension: str, relation_slots: str, intransitive: str) -> Callable:
     if dimension == "ehi":
         from .extract.entities import extract_entities
 
@@ -505,7 +508,7 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
         parts.append(f"rhi:{'softmax' if fuse else options.rhi_variant}")
         parts.append(f"rel:{options.relation_matching}")
         parts.append(f"slots:{options.relation_slots}")
-        parts.append(f"arity:{'svo+sv' if options.intransitive else 'svo'}")
+        parts.append(f"pairs:{options.intransitive}")
         if options.relation_matching != "exact":
             parts.append(f"sim:{options.similarity_threshold:g}")
             parts.append(f"enc:{_encoder_id(options.sentence_model)}")

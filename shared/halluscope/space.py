@@ -391,8 +391,9 @@ _ATTRIBUTION = OptionControl("attribution", "attribution (credit an entity or qu
                              meanings=(("default", None), ("on", True), ("off", False)))
 _SLOTS = OptionControl("relation_slots", "relation slots (compound: 'bill gates'; head: the paper's single word)",
                        "radio", "compound", ("compound", "head"))
-_INTRANSITIVE = OptionControl("intransitive", "subject-verb pairs for verbs without an object "
-                              "('Thomas was arrested')", "checkbox", True)
+_INTRANSITIVE = OptionControl("intransitive", "subject-verb pairs for verbs without an object (passive: "
+                              "'Thomas was arrested'; all: also 'output grew'; none: the paper)", "radio",
+                              "passive", ("passive", "all", "none"))
 
 #: the main options each CHI-family app offers (the metric cards list them all)
 METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {

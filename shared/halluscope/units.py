@@ -28,7 +28,7 @@ class EntityUnit:
 class RelationUnit:
     """A (subject, verb, object) triple; ``verb`` keeps the ``not_`` prefix when negated
     (RHI paper, Algorithm 2, line 12). ``object`` is ``""`` for a subject-verb pair
-    (an object-less verb, extracted with ``intransitive=True``)."""
+    (an object-less verb, extracted with ``intransitive="passive"`` or ``"all"``)."""
 
     subject: str
     verb: str

@@ -54,15 +54,20 @@ by the noun the clause modifies ("the man who bought the car" -> ``man``).
 Slots are single tokens as in the paper; ``compound=True`` makes each slot the
 head plus its ``compound`` modifiers ("bill gates"), an option, not the default.
 
-``intransitive=True`` (an extension, off here and on in the scoring pipeline's
-default, ``ScoringOptions.intransitive``) also yields a **subject-verb pair** for a
-verb that has subjects but no object: ``(subject, verb, "")``, source
-``intransitive``. The paper keeps only triples with an object, so "The search for
-Noah Thomas has widened" and "Thomas was arrested" state no relation at all, and a
-summary saying "Noah Thomas has widened" has nothing RHI can check. Not paired:
-the light verbs of :data:`LIGHT_VERBS`, and a verb with a clausal complement
-(``xcomp``/``ccomp``: "glaciers continue to retreat", "the study found that ..."),
-whose content is the complement's own relation.
+``intransitive`` (an extension; ``"none"`` here, the paper, and ``"passive"`` in the
+scoring pipeline's default, ``ScoringOptions.intransitive``) also yields a
+**subject-verb pair** ``(subject, verb, "")``, source ``intransitive``, for a verb that
+has subjects but no object. The paper keeps only triples with an object, so "Thomas
+was arrested" states no relation at all, and a summary saying "Yeaman was arrested"
+has nothing RHI can check. ``"passive"`` pairs agentless passives only (the verb has
+an ``nsubjpass`` or ``auxpass`` child): their verb names the event ("arrested",
+"jailed", "killed") and is rarely paraphrased. ``"all"`` pairs every object-less verb
+("the search has widened", "output grew"); active verbs are often worded differently
+in a faithful summary ("output grew" for "output rose"), and on the validation sets
+they cost balanced accuracy (``docs/benchmarks.md``). Never paired: the light verbs of
+:data:`LIGHT_VERBS`, and a verb with a clausal complement (``xcomp``/``ccomp``:
+"glaciers continue to retreat", "the study found that ..."), whose content is the
+complement's own relation.
 
 Each triple's ``span`` runs from the first to the last character of the tokens
 involved (subject mention, verb, object, and with ``compound=True`` their compound
@@ -96,9 +101,12 @@ GENERIC_SUBJECTS: FrozenSet[str] = frozenset({
     "agency", "minister", "leader", "player",
 })
 
-#: Verbs never paired with their subject alone (``intransitive=True``): they say
+#: Verbs never paired with their subject alone (``intransitive``): they say
 #: little without an object ("he has", "it does", "they got").
 LIGHT_VERBS: FrozenSet[str] = frozenset({"be", "have", "do", "get"})
+
+#: Which object-less verbs make subject-verb pairs (module docstring).
+INTRANSITIVE_MODES: Tuple[str, ...] = ("none", "passive", "all")
 
 #: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
 NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
@@ -158,7 +166,7 @@ class _Extractor:
 
     def __init__(self, doc, compound: bool, copula: bool, conjuncts: bool, nominal: bool,
                  reporting_verbs: FrozenSet[str], generic_subjects: FrozenSet[str],
-                 grounding_labels: FrozenSet[str], intransitive: bool = False) -> None:
+                 grounding_labels: FrozenSet[str], intransitive: str = "none") -> None:
         self.doc = doc
         self.intransitive = intransitive
         self.text = doc.text
@@ -286,7 +294,7 @@ class _Extractor:
         _, objects, _, _ = self.own_arguments(verb)
         objects = passive_objects + objects
         if not objects:
-            if self.intransitive and self.pairs_alone(verb, lemma):
+            if self.pairs_alone(verb, lemma):
                 for s in subjects:
                     s_key, s_toks = self.ground(s, sent_ents, ())
                     if s_key is not None:
@@ -302,10 +310,14 @@ class _Extractor:
                     continue
                 out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source))
 
-    @staticmethod
-    def pairs_alone(verb, lemma: str) -> bool:
+    def pairs_alone(self, verb, lemma: str) -> bool:
         """Whether an object-less verb makes a subject-verb pair (module docstring)."""
-        return lemma not in LIGHT_VERBS and not any(c.dep_ in _CLAUSAL_DEPS for c in verb.children)
+        if self.intransitive == "none" or lemma in LIGHT_VERBS:
+            return False
+        deps = {c.dep_ for c in verb.children}
+        if deps & _CLAUSAL_DEPS:
+            return False
+        return self.intransitive == "all" or bool(deps & {"nsubjpass", "auxpass"})
 
     def subject_keys(self, verb, sent_ents: Sequence) -> List[str]:
         """The keys the verb's effective subjects get as a triple's subject slot."""
@@ -374,7 +386,7 @@ def _entity_key(ent) -> str:
 
 
 def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True,
-                      conjuncts: bool = True, nominal: bool = True, intransitive: bool = False,
+                      conjuncts: bool = True, nominal: bool = True, intransitive: str = "none",
                       reporting_verbs: Iterable[str] = REPORTING_VERBS,
                       generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
                       grounding_labels: Iterable[str] = GROUNDING_LABELS) -> List[RelationUnit]:
@@ -385,9 +397,12 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
     ``compound=True`` makes slots compound-aware ("bill gates"); the default is the
     paper's single-token slots. ``copula`` admits copular "X is Y" as ``(x, be, y)``;
     ``conjuncts`` expands coordinated subjects/objects; ``nominal`` toggles
-    Algorithm 3; ``intransitive`` adds subject-verb pairs ``(subject, verb, "")`` for
-    verbs without an object. See the module docstring for every rule and decision.
+    Algorithm 3; ``intransitive`` (``"none"`` | ``"passive"`` | ``"all"``) adds
+    subject-verb pairs ``(subject, verb, "")`` for agentless passives or for every verb
+    without an object. See the module docstring for every rule and decision.
     """
+    if intransitive not in INTRANSITIVE_MODES:
+        raise ValueError(f"`intransitive` must be one of {INTRANSITIVE_MODES}, got {intransitive!r}")
     if len(doc) and not doc.has_annotation("DEP"):
         raise ValueError("extract_relations needs a dependency parse: the spaCy pipeline "
                          "that made this Doc has no parser")
