@@ -11,6 +11,7 @@ import os
 from typing import Any, Dict, List
 
 from .examples import load_examples
+from .highlight import attribution_note
 
 
 def _compute(examples: List[Dict[str, Any]], metric_path: str) -> Dict[str, Any]:
@@ -67,9 +68,9 @@ def main(argv=None) -> int:
                 how = f"reference only, {found['mode']}: {found['evidence'][0]['text']!r}"
             else:
                 how = "not in source or reference"
-            attributed = unit.get("attribution")
-            if attributed is not None and attributed < 1:
-                how += f"; attribution {attributed:.2f}: the source states it away from the rest of the sentence"
+            attributed = attribution_note(unit)
+            if attributed:
+                how += "; " + attributed
             print(f"    [{unit['status']:>11}] {unit['text']!r} @{unit['span']}  ({how})")
     return 0
 

@@ -44,6 +44,15 @@ class Highlight:
     note: str = ""
 
 
+def attribution_note(unit: Mapping[str, Any]) -> str:
+    """"attribution 0.67: stated elsewhere in the source" for a unit whose attribution
+    a(u) is below 1 (:mod:`halluscope.match.attribution`), else ""."""
+    attributed = unit.get("attribution")
+    if attributed is None or attributed >= 1:
+        return ""
+    return f"attribution {attributed:.2f}: stated elsewhere in the source"
+
+
 def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     """Every unit of every CHI-family dimension in one row of ``details``."""
     marks = []
@@ -51,9 +60,9 @@ def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
         for unit in (row_details.get(dimension) or {}).get("units", []):
             start, end = unit["span"]
             note = f"{dimension}: {unit['status']} ({unit['text']})"
-            attributed = unit.get("attribution")
-            if attributed is not None and attributed < 1:
-                note += f", attribution {attributed:.2f}: stated elsewhere in the source"
+            attributed = attribution_note(unit)
+            if attributed:
+                note += ", " + attributed
             marks.append(Highlight(start, end, dimension, unit["status"], note))
     return sorted(marks, key=lambda m: (m.start, m.end))
 

@@ -99,8 +99,7 @@ class ParseCache:
             for text, doc in parsed.items():
                 self._entries[text] = ParsedText(text=text, doc=doc)
             result = [self._entries[text] for text in texts]
-            while len(self._entries) > self.maxsize:
-                self._entries.popitem(last=False)
+            self._trim()
             return result
 
     def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> List[ParsedText]:
@@ -123,8 +122,7 @@ class ParseCache:
                 if entry is None:
                     entry = self._entries[key] = ParsedText(text=view, doc=with_text(parse.doc, view))
                 self._entries.move_to_end(key)
-                while len(self._entries) > self.maxsize:
-                    self._entries.popitem(last=False)
+                self._trim()
             result.append(entry)
         return result
 
@@ -138,9 +136,13 @@ class ParseCache:
                 if text not in self._entries:
                     self._entries[text] = ParsedText(text=text, doc=doc)
                     added += 1
-            while len(self._entries) > self.maxsize:
-                self._entries.popitem(last=False)
+            self._trim()
         return added
+
+    def _trim(self) -> None:
+        """Drop the least recently used entries beyond ``maxsize`` (lock held)."""
+        while len(self._entries) > self.maxsize:
+            self._entries.popitem(last=False)
 
     def _parse(self, texts: List[str]) -> Iterable:
         from spacy.tokens import Doc

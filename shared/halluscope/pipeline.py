@@ -78,10 +78,10 @@ class ScoringOptions:
             raise ValueError(f"`relation_slots` must be one of {RELATION_SLOTS}, got {self.relation_slots!r}")
         if self.intransitive not in INTRANSITIVE_MODES:
             raise ValueError(f"`intransitive` must be one of {INTRANSITIVE_MODES}, got {self.intransitive!r}")
-        for name in ("truecase", "attribution"):
-            value = getattr(self, name)
-            if not isinstance(value, bool) and not (name == "attribution" and value is None):
-                raise TypeError(f"`{name}` must be True or False, got {value!r}")
+        if not isinstance(self.truecase, bool):
+            raise TypeError(f"`truecase` must be True or False, got {self.truecase!r}")
+        if self.attribution is not None and not isinstance(self.attribution, bool):
+            raise TypeError(f"`attribution` must be True or False, got {self.attribution!r}")
         if self.attribution is None:
             object.__setattr__(self, "attribution", self.formula == "support")
         elif self.attribution and self.formula != "support":
@@ -106,7 +106,7 @@ class ScoringOptions:
 
 # --------------------------------------------------------------------------- units
 
-def _extractor(dimension: str, relation_slots: str, intransitive: str) -> Callable:
+def _extractor(dimension: str, options: ScoringOptions) -> Callable:
     if dimension == "ehi":
         from .extract.entities import extract_entities
 
@@ -114,8 +114,8 @@ def _extractor(dimension: str, relation_slots: str, intransitive: str) -> Callab
     if dimension == "rhi":
         from .extract.relations import extract_relations
 
-        return functools.partial(extract_relations, compound=relation_slots == "compound",
-                                 intransitive=intransitive)
+        return functools.partial(extract_relations, compound=options.relation_slots == "compound",
+                                 intransitive=options.intransitive)
     from .extract.quantities import extract_quantities
 
     return extract_quantities
@@ -128,7 +128,7 @@ def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> lis
     if dimension == "rhi":
         key += (options.relation_slots, options.intransitive)
     if key not in parsed.units:
-        parsed.units[key] = _extractor(dimension, options.relation_slots, options.intransitive)(parsed.doc)
+        parsed.units[key] = _extractor(dimension, options)(parsed.doc)
     return parsed.units[key]
 
 
