@@ -75,6 +75,20 @@ def test_agentless_passive_pair_is_the_default():
     assert "|pairs:passive|" in result["signature"]
 
 
+def test_passive_pair_needs_its_subject_as_the_patient_of_the_source_verb():
+    source = "Lane's husband found the infant in a bathtub. On Monday police arrested Thomas."
+    summaries = ["Lane's husband was found in a bathtub.", "Thomas was arrested.", "The infant was found.",
+                 "Police were arrested."]
+    result = score_rhi(summaries, [source] * 4, None, return_details=True)
+    # the husband is the finder, not the one found; Thomas and the infant are the
+    # objects of the source verbs; the police are the arrest's agent
+    assert result["rhi_scores"] == [0.0, 1.0, 1.0, 0.0]
+    unit = result["details"][1]["rhi"]["units"][0]
+    assert (unit["key"], unit["in_source"]["mode"], unit["in_source"]["detail"]) == (
+        ["thomas", "arrest", ""], "cooccurrence", "the predicate with this patient")
+    assert unit["in_source"]["evidence"][0]["text"] == "On Monday police arrested Thomas."
+
+
 def test_source_support_goes_through_a_reference_unit_found_in_the_source():
     r0, r1 = EntityUnit("wh", "WH", (0, 2), "ORG"), EntityUnit("un", "UN", (3, 5), "ORG")
     via_r0, via_r1 = Match("exact", (r0,)), Match("exact", (r1,))
@@ -119,6 +133,24 @@ def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
         defined = [e for e, r in zip(paper_empty, paper_real) if not math.isnan(e)]
         assert min(defined) > 0.25  # an empty summary earns ~1/3 under the seeds' softmax
         assert sum(defined) / len(defined) > 0.25
+
+
+def test_summary_without_units_scores_its_content_words_found_in_the_source():
+    source = ("Undeterred by the fact that he was unable to use his hands, the man struggles "
+              "to his feet and sprints off.")
+    summaries = ["He was unable to use his hands.", "He was unable to fly and dance.", "", "  and the of "]
+    result = score_chi(summaries, [source] * 4, None, return_details=True)
+    # no entity, relation or quantity in any of them: content tokens unable/use/hands
+    # (all in the source), unable/fly/dance (one of three), none, none
+    assert [math.isnan(result[f"{d}_scores"][0]) for d in ("ehi", "rhi", "qhi")] == [True] * 3
+    assert result["chi_scores"] == [1.0, pytest.approx(1 / 3), 0.0, 0.0]
+    assert [d.get("chi_content_word_precision") for d in result["details"]] == [
+        1.0, pytest.approx(1 / 3), 0.0, 0.0]
+    # a summary with units is fused as before and carries no such field
+    fused = score_chi(["Police arrested Thomas."], ["Police arrested Thomas."], None, return_details=True)
+    assert fused["chi_scores"] == [1.0] and "chi_content_word_precision" not in fused["details"][0]
+    # the seeds' eq. 22 leaves a row without units undefined
+    assert math.isnan(score_chi(summaries[:1], [source], None, formula="paper")["chi_scores"][0])
 
 
 def test_entity_offsets_survive_odd_unicode_and_curly_quotes():

@@ -12,7 +12,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import pytest
 
 from halluscope.embedding import Embedder, get_embedder
-from halluscope.extract.relations import extract_relations, predicate_subjects
+from halluscope.extract.relations import extract_relations, predicate_arguments
 from halluscope.match import MatchJob
 from halluscope.match.relations import RelationMatcher
 from halluscope.parsing import get_parse_cache
@@ -168,11 +168,28 @@ def test_intransitive_option_pairs_object_less_verbs_with_their_subjects():
     assert RelationUnit("thomas", "arrest", "", "Thomas was arrested", (0, 19)).as_sentence() == "thomas arrest"
 
 
-def test_predicate_subjects_are_the_extractors_subject_keys():
+def test_predicate_arguments_are_the_extractors_keys_split_by_role():
     doc = parse("The police search for Thomas has widened after he vanished. The man who fled was caught.")
-    subjects = {doc[i].text: keys for i, keys in predicate_subjects(doc).items()}
-    # "he" is grounded to the sentence's PERSON; the relative clause gets its antecedent
-    assert subjects == {"widened": ["police search"], "vanished": ["thomas"], "fled": ["man"], "caught": ["man"]}
+    arguments = {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}
+    # "he" is grounded to the sentence's PERSON; the relative clause gets its antecedent;
+    # an agentless passive's subject is its patient
+    assert arguments == {"widened": (["police search"], []), "vanished": (["thomas"], []),
+                         "fled": (["man"], []), "caught": ([], ["man"])}
+    doc = parse("Lane's husband found the infant. Richards was arrested by police and charged.")
+    arguments = {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}
+    # objects are patients; a "by" agent is the agent and the passive subject a patient;
+    # (object slots are lemmas); a conjunct inherits its head's subjects (here the agent)
+    assert arguments == {"found": (["husband"], ["infant"]), "arrested": (["police"], ["richard"]),
+                         "charged": (["police"], [])}
+
+
+def test_pairs_of_agentless_passives_are_marked_as_such():
+    pairs = extract_relations(parse("John Smith was arrested and charged. The man who fled was caught."),
+                              intransitive="all", compound=True)
+    assert [(u.key, u.source) for u in pairs] == [
+        (("john smith", "arrest", ""), "passive-intransitive"),
+        (("john smith", "charge", ""), "passive-intransitive"),
+        (("man", "flee", ""), "intransitive"), (("man", "catch", ""), "passive-intransitive")]
 
 
 def test_empty_text_and_missing_parser():

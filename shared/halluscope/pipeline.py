@@ -25,7 +25,7 @@ from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
 from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
-from .match.grounding import GROUNDINGS
+from .match.grounding import GROUNDINGS, content_word_precision
 from .parsing import ParsedText, get_parse_cache
 from .units import Match, TextEvidence
 from .validation import ValidatedBatch, validate_inputs
@@ -403,15 +403,22 @@ def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) ->
 
 
 def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequence[str],
-           options: ScoringOptions) -> float:
-    """CHI of one row (004 eq. 21-22). Under ``formula="support"`` a summary with no
-    unit in any dimension (empty, or content-free: "The article discusses the
-    topic.") scores 0: it states nothing the source can support, and must never
-    outscore a real summary."""
+           options: ScoringOptions, parsed: ParsedBatch) -> Tuple[float, Optional[float]]:
+    """CHI of one row (004 eq. 21-22) and, for a summary without units, the
+    content-word precision it falls back to (else None).
+
+    Under ``formula="support"`` a summary with no unit in any dimension scores the
+    share of its content words found in the source
+    (:func:`~halluscope.match.grounding.content_word_precision`): 0 for an empty or
+    content-free one ("The article discusses the topic." states nothing the source
+    can support, and must never outscore a real summary), 1 for a source sentence
+    copied without a name, relation or number. The seeds' eq. 22 leaves such a row
+    undefined."""
     results = [per_dim[d][row] for d in dimensions]
     if options.formula == "support" and all(r.counts is not None and r.counts.g == 0 for r in results):
-        return 0.0
-    return harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights)
+        precision = content_word_precision(parsed.predictions[row].doc, parsed.sources[row].doc)
+        return precision, precision
+    return harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights), None
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -456,7 +463,8 @@ def score(
 
     per_example: Dict[str, List[float]] = {}
     if fuse:
-        per_example["chi"] = [_fused(row, per_dim, dimensions, options) for row in range(len(batch))]
+        fused = [_fused(row, per_dim, dimensions, options, parsed) for row in range(len(batch))]
+        per_example["chi"] = [chi for chi, _ in fused]
     for dimension in dimensions:
         per_example[dimension] = [r.score for r in per_dim[dimension]]
     if "rhi" in dimensions and not fuse and options.rhi_variant == "linear":
@@ -471,6 +479,7 @@ def score(
             {
                 "reference_free": not batch.references[row],
                 **({"chi": per_example["chi"][row]} if fuse else {}),
+                **({"chi_content_word_precision": fused[row][1]} if fuse and fused[row][1] is not None else {}),
                 **{d: per_dim_details[d][row] for d in dimensions},
             }
             for row in range(len(batch))

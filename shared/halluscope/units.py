@@ -35,7 +35,9 @@ class RelationUnit:
     object: str
     text: str
     span: Span
-    source: str = "verb"  # which rule produced it: verb | passive | clausal | conj | nominal | intransitive
+    # which rule produced it: verb | passive | clausal | conj | nominal | intransitive
+    # | passive-intransitive (a pair whose subject is the verb's patient)
+    source: str = "verb"
     kind: str = field(default="relation", init=False)
 
     @property

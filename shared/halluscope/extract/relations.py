@@ -67,12 +67,18 @@ in a faithful summary ("output grew" for "output rose"), and on the validation s
 they cost balanced accuracy (``docs/benchmarks.md``). Never paired: the light verbs of
 :data:`LIGHT_VERBS`, and a verb with a clausal complement (``xcomp``/``ccomp``:
 "glaciers continue to retreat", "the study found that ..."), whose content is the
-complement's own relation.
+complement's own relation. A pair from an agentless passive has source
+``passive-intransitive`` and its subject is the verb's **patient**, not its agent:
+text grounding (:mod:`halluscope.match.grounding`) asks the source for a verb that
+has that patient ("police arrested Thomas" grounds "Thomas was arrested"; "Lane's
+husband found the infant" does not ground "Lane's husband was found"). A ``conj``
+verb of an agentless passive without a subject of its own, tagged ``VBN``, is
+passive too ("was arrested and charged").
 
 Each triple's ``span`` runs from the first to the last character of the tokens
 involved (subject mention, verb, object, and with ``compound=True`` their compound
 modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
-``verb | passive | clausal | conj | nominal | intransitive``.
+``verb | passive | clausal | conj | nominal | intransitive | passive-intransitive``.
 """
 from __future__ import annotations
 
@@ -295,10 +301,11 @@ class _Extractor:
         objects = passive_objects + objects
         if not objects:
             if self.pairs_alone(verb, lemma):
+                source = "passive-intransitive" if self.agentless_passive(verb) else "intransitive"
                 for s in subjects:
                     s_key, s_toks = self.ground(s, sent_ents, ())
                     if s_key is not None:
-                        out.append(self.unit(s_key, verb_key, "", s_toks + [verb], "intransitive"))
+                        out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source))
             return
         for s in subjects:
             for o in objects:
@@ -314,15 +321,35 @@ class _Extractor:
         """Whether an object-less verb makes a subject-verb pair (module docstring)."""
         if self.intransitive == "none" or lemma in LIGHT_VERBS:
             return False
-        deps = {c.dep_ for c in verb.children}
-        if deps & _CLAUSAL_DEPS:
+        if any(c.dep_ in _CLAUSAL_DEPS for c in verb.children):
             return False
-        return self.intransitive == "all" or bool(deps & {"nsubjpass", "auxpass"})
+        return self.intransitive == "all" or self.agentless_passive(verb)
 
-    def subject_keys(self, verb, sent_ents: Sequence) -> List[str]:
-        """The keys the verb's effective subjects get as a triple's subject slot."""
-        keys = [self.ground(s, sent_ents, ())[0] for s in self.subjects_of(verb)[0]]
-        return [key for key in keys if key is not None]
+    def agentless_passive(self, verb, depth: int = 0) -> bool:
+        """A passive verb without a "by" agent, whose effective subjects are therefore
+        its patients: an ``nsubjpass``/``auxpass`` child, or a ``VBN`` conjunct without
+        a subject of its own of such a verb ("was arrested and charged")."""
+        deps = {c.dep_ for c in verb.children}
+        if "agent" in deps:
+            return False
+        if deps & {"nsubjpass", "auxpass"}:
+            return True
+        head = verb.head
+        return (verb.dep_ == "conj" and verb.tag_ == "VBN" and head.i != verb.i and depth < 8
+                and not deps & {"nsubj", "csubj"} and self.agentless_passive(head, depth + 1))
+
+    def argument_keys(self, verb, sent_ents: Sequence) -> Tuple[List[str], List[str]]:
+        """(agent keys, patient keys) of a verb: the keys its effective subjects get as
+        a triple's subject slot, split by role (an agentless passive's subjects are
+        patients), and its objects' (and a passive's ``nsubjpass``) slot keys."""
+        subjects, passive_objects, _ = self.subjects_of(verb)
+        subject_keys = [self.ground(s, sent_ents, ())[0] for s in subjects]
+        object_keys = [self.slot(o)[0] for o in passive_objects + self.own_arguments(verb)[1]]
+        if self.agentless_passive(verb):
+            agents, patients = [], subject_keys + object_keys
+        else:
+            agents, patients = subject_keys, object_keys
+        return ([k for k in agents if k is not None], [k for k in patients if k is not None])
 
     def sentences(self) -> Iterable[Tuple[object, List]]:
         """(sentence, its grounding entities) of the doc, in order."""
@@ -411,13 +438,14 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
                       frozenset(grounding_labels), intransitive).run()
 
 
-def predicate_subjects(doc: "Doc", *, compound: bool = True) -> Dict[int, List[str]]:
-    """For each predicate token (by index) of a parsed ``doc``, the subject keys the
-    extractor gives its triples (clausal and conjunct inheritance, passive agents,
-    relative-clause antecedents and subject grounding included). Text grounding uses
-    it to check that a summary's subject-verb pair has that subject in the source
-    (:func:`halluscope.match.grounding.relation_in_sentence`)."""
+def predicate_arguments(doc: "Doc", *, compound: bool = True) -> Dict[int, Tuple[List[str], List[str]]]:
+    """For each predicate token (by index) of a parsed ``doc``, its (agent keys,
+    patient keys) as the extractor reads them: subjects with clausal and conjunct
+    inheritance, passive agents, relative-clause antecedents and subject grounding;
+    an agentless passive's subjects and every verb's objects are patients. Text
+    grounding uses it to check that a summary's subject-verb pair has its subject in
+    the same role in the source (:func:`halluscope.match.grounding.relation_in_sentence`)."""
     extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
                            frozenset(GENERIC_SUBJECTS), frozenset(GROUNDING_LABELS))
-    return {token.i: extractor.subject_keys(token, sent_ents)
+    return {token.i: extractor.argument_keys(token, sent_ents)
             for sent, sent_ents in extractor.sentences() for token in sent if _is_predicate(token, True)}

@@ -19,7 +19,14 @@ matchers:
     and polarity (for a nominal triple, its preposition) that does not put the
     subject on its object side or the object on its subject side (a role swap):
     "(police, arrest, richards)" is grounded by "Richards was arrested by police on
-    Monday", not by "Richards arrested the police".
+    Monday", not by "Richards arrested the police". A subject-verb pair has no
+    object to pin the verb down, so the verb must have the pair's subject in the
+    same role, as the relation extractor reads the source
+    (:func:`~halluscope.extract.relations.predicate_arguments`): as its subject for
+    an active pair, as its patient (an agentless passive's subject, or any object)
+    for a passive pair. "Thomas was arrested" is grounded by "Police arrested
+    Thomas"; "Lane's husband was found" is not grounded by "Lane's husband found
+    the infant".
 
 Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
 entity's words, or the whole sentence). A pool ``Doc`` is indexed once per process
@@ -37,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ..extract.entities import QUOTE_MAP
-from ..extract.relations import PTB_BRACKETS, is_negated, predicate_subjects
+from ..extract.relations import PTB_BRACKETS, is_negated, predicate_arguments
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -77,15 +84,26 @@ class TextIndex:
     doc: object = field(default=None, repr=False)
     _idf: Optional[Dict[str, float]] = None
     _starts: Optional[List[int]] = None
-    _subjects: Optional[Dict[int, FrozenSet[str]]] = None
+    _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
+    _words: Optional[FrozenSet[str]] = None
 
-    def subjects_of(self, predicate: _Predicate) -> FrozenSet[str]:
-        """The words (:func:`_stem`med) of the predicate's subjects as the relation
-        extractor reads them; computed for the whole text on first use."""
-        if self._subjects is None:
-            self._subjects = {i: frozenset(_stem(w) for key in keys for w in key.split())
-                              for i, keys in predicate_subjects(self.doc).items()}
-        return self._subjects.get(predicate.token, frozenset())
+    def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+        """The words (:func:`_stem`med) of the predicate's (agents, patients) as the
+        relation extractor reads them; computed for the whole text on first use."""
+        if self._arguments is None:
+            def words(keys: List[str]) -> FrozenSet[str]:
+                return frozenset(_stem(w) for key in keys for w in key.split())
+
+            self._arguments = {i: (words(agents), words(patients))
+                               for i, (agents, patients) in predicate_arguments(self.doc).items()}
+        return self._arguments.get(predicate.token, (frozenset(), frozenset()))
+
+    @property
+    def words(self) -> FrozenSet[str]:
+        """Every word form of the text (the union of its sentences' ``words``)."""
+        if self._words is None:
+            self._words = frozenset().union(*(sentence.words for sentence in self.sentences))
+        return self._words
 
     @property
     def idf(self) -> Dict[str, float]:
@@ -241,6 +259,7 @@ def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
     if not subject:
         return None
     lemma = unit.lemma.lower()
+    patient = unit.source == "passive-intransitive"  # the pair's subject is the verb's patient
     index = text_index(doc)
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
@@ -250,13 +269,25 @@ def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
                 continue
             if obj and not _swapped(p, subject, obj):
                 detail = "subject, object and predicate in one sentence"
-            elif not obj and set(subject) <= index.subjects_of(p):
-                detail = "the predicate with this subject"
+            elif not obj and set(subject) <= index.arguments_of(p)[patient]:
+                detail = "the predicate with this " + ("patient" if patient else "subject")
             else:
                 continue
             return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
                          detail)
     return None
+
+
+def content_word_precision(doc, pool_doc) -> float:
+    """The share of ``doc``'s content tokens (:func:`is_content`) with a form
+    (:func:`token_forms`) among the word forms of ``pool_doc``; 0.0 when ``doc`` has
+    no content token. CHI's score for a summary without any unit (``_fused`` in
+    :mod:`halluscope.pipeline`)."""
+    content = [token for token in doc if is_content(token)]
+    if not content:
+        return 0.0
+    pool = text_index(pool_doc).words
+    return sum(bool(token_forms(token) & pool) for token in content) / len(content)
 
 
 def ground_unmatched(row: List[Optional[Match]], queries, doc, finder) -> None:
