@@ -66,6 +66,15 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
 
 
+def test_summary_without_units_shows_what_its_chi_is():
+    source = "Undeterred by the fact that he was unable to use his hands, the man sprints off."
+    display = score_for_display(source, "", "He was unable to fly and dance.", ["chi"])
+    assert headline_markdown(display) == ("EHI **undefined** · RHI **undefined** · QHI **undefined** · "
+                                          "CHI **0.3333** (reference-free)")
+    assert display["scores"][-1]["note"] == ("no units in any dimension: the share of the summary's content "
+                                             "words found in the source")
+
+
 def test_single_metrics_equal_their_own_api_calls_and_show_only_their_dimension():
     source, reference, summary, _ = _example("relation-role-swap")
     chi = score_for_display(source, reference, summary, ["chi"])

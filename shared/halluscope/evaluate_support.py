@@ -52,8 +52,9 @@ RELATION_SLOTS_DOC = """\
     intransitive ("passive" | "all" | "none"): "passive" (default) also checks a
         subject-verb pair for each agentless passive ("Thomas was arrested" ->
         (thomas, arrest, "")), "all" for every verb without an object ("output grew");
-        the source must give the verb that subject. "none" keeps the RHI paper's
-        triples only.
+        the source must give the verb that subject in the same role (a passive's
+        subject is its patient: "police arrested Thomas" supports "Thomas was
+        arrested"). "none" keeps the RHI paper's triples only.
 """
 GROUNDING_DOC = """\
     grounding ("text" | "units"): "text" (default) also accepts an entity found in the

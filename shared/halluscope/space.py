@@ -194,8 +194,11 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
             rows.append({"metric": "rhi_norm", "score": _number(result["rhi_norm_scores"][0]),
                          "summary units": None, "unsupported": None, "note": "RHI / 2, in [0, 1]"})
     if "chi" in chosen:
+        note = _DIMENSION_NOTES["chi"]
+        if row.get("chi_content_word_precision") is not None:
+            note = "no units in any dimension: the share of the summary's content words found in the source"
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
-                     "unsupported": None, "note": _DIMENSION_NOTES["chi"]})
+                     "unsupported": None, "note": note})
     return rows
 
 
