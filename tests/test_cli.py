@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from halluscope import score_chi, score_dlsd_acu
+from halluscope import score_chi, score_dlsd_acu, score_qhi
 from halluscope.cli import json_safe, main
 from tiny_models import tiny_nli_model
 
@@ -201,6 +201,37 @@ def test_csv_without_the_field_fails_at_once(workdir, capsys):
     path.write_text("id,source,summary\n1,A text.,A summary.\n", encoding="utf-8")
     assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl"), "--on-error", "skip"]) == 1
     assert capsys.readouterr().err == f"error: {path} has no field 'prediction' (fields: id, source, summary)\n"
+
+
+def test_options_reach_every_metric_that_takes_them(workdir, capsys):
+    path = _write_jsonl(workdir / "options.jsonl", EXAMPLES[:2])
+    output = str(workdir / "options-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, "--metrics", "chi,qhi", "--reference-field",
+                 "reference", "--option", "formula=paper", "--option", "intransitive=none",
+                 "--option", "epsilon=0.1", "--option", "attribution=null", "--option", "relation-slots=head",
+                 "--option", 'weights={"qhi": 2}']) == 0
+    texts = ([e["prediction"] for e in EXAMPLES[:2]], [e["source"] for e in EXAMPLES[:2]],
+             [e["reference"] for e in EXAMPLES[:2]])
+    # qhi takes formula, epsilon and attribution; chi takes all six
+    chi = score_chi(*texts, formula="paper", intransitive="none", epsilon=0.1, attribution=None,
+                    relation_slots="head", weights={"qhi": 2}, return_details=True)
+    qhi = score_qhi(*texts, formula="paper", epsilon=0.1, attribution=None, return_details=True)
+    records = _read_jsonl(output)
+    assert [r["scores"]["chi"]["chi"] for r in records] == [json_safe(x) for x in chi["chi_scores"]]
+    assert [r["details"]["qhi"] for r in records] == json_safe(qhi["details"])
+    assert chi["signature"] in capsys.readouterr().out and "|w:ehi=1,rhi=1,qhi=2" in chi["signature"]
+
+
+@pytest.mark.parametrize("option, message", [
+    ("formula", "--option 'formula': expected NAME=VALUE, e.g. formula=paper"),
+    ("nli_model=x", "--option nli_model: no option of chi has this name (their options: attribution, "),
+    ("formula=papers", "--option formula (chi): `formula` must be one of ('support', 'paper'), got 'papers'"),
+    ("truecase=yes", "--option truecase (chi): `truecase` must be True or False, got 'yes'"),
+])
+def test_bad_options_are_refused_with_their_name(option, message, data_jsonl, workdir, capsys):
+    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
+                 "--option", option]) == 1
+    assert capsys.readouterr().err.splitlines()[-1].startswith(f"error: {message}")
 
 
 def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):

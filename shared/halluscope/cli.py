@@ -19,7 +19,9 @@ datasets folder gives ``row``, the 0-based index. ``reference`` is present only 
 lines, the counters of ``dlsd_acu``) goes to stdout as a table and to a JSON file
 beside the output (``--summary-output``).
 
-Exit codes: 0 done, 1 bad input (with ``--on-error stop``) or a scoring error, 2 usage.
+``--option NAME=VALUE`` passes any other keyword of the metrics' API functions
+(:func:`api_options`). Exit codes: 0 done, 1 bad input (with ``--on-error stop``), a
+refused option or a scoring error, 2 usage.
 """
 from __future__ import annotations
 
@@ -227,9 +229,52 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
     return getattr(api, f"score_{metric}")
 
 
-def metric_options(metric: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """Keyword options of ``metric``'s API function from the command line."""
-    options: Dict[str, Any] = {}
+#: API keywords that have their own flags or come from the rows: not settable by --option
+_RESERVED_KEYWORDS = frozenset({"predictions", "sources", "references", "return_details", "device",
+                                "batch_size", "publication_dates", "nli_model", "host", "decomposer",
+                                "nli_scorer", "nli_engine"})
+#: an API message about one keyword, e.g. "`formula` must be one of ('support', 'paper'), got 'x'"
+_KEYWORD_MESSAGE = re.compile(r"^`(\w+)`")
+
+
+def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[str, Any]]:
+    """``--option NAME=VALUE`` flags as API keywords, per metric.
+
+    VALUE is read as JSON when it parses (``false``, ``0.9``, ``null``,
+    ``{"qhi": 2}``), else taken as the string itself (``paper``); NAME may use
+    dashes for underscores. Each option goes to every chosen metric whose
+    :mod:`halluscope.api` function takes NAME; a NAME that none takes is an
+    :class:`InputError`. The API checks the values when it is called.
+    """
+    import inspect
+
+    accepted = {metric: set(inspect.signature(metric_function(metric)).parameters) - _RESERVED_KEYWORDS
+                for metric in metrics}
+    per_metric: Dict[str, Dict[str, Any]] = {metric: {} for metric in metrics}
+    for text in texts:
+        name, equals, raw = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not equals or not name:
+            raise InputError(f"--option {text!r}: expected NAME=VALUE, e.g. formula=paper")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        takers = [metric for metric in metrics if name in accepted[metric]]
+        if not takers:
+            known = ", ".join(sorted(set().union(*accepted.values())))
+            raise InputError(f"--option {name}: no option of {', '.join(metrics)} has this name "
+                             f"(their options: {known})")
+        for metric in takers:
+            per_metric[metric][name] = value
+    return per_metric
+
+
+def metric_options(metric: str, args: argparse.Namespace,
+                   chosen: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """Keyword options of ``metric``'s API function from the command line (``chosen``:
+    its ``--option`` values, from :func:`api_options`)."""
+    options: Dict[str, Any] = dict(chosen or {})
     if metric in MODEL_METRICS:
         if args.device is not None:
             options["device"] = args.device
@@ -314,6 +359,9 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                         predictions, sources, references, return_details=True, **options[metric])
                 except (TypeError, ValueError) as error:
                     located = _located_api_error(error, [e.position for e in chunk], fields)
+                    keyword = _KEYWORD_MESSAGE.match(str(error))
+                    if located is None and keyword is not None and keyword.group(1) in options[metric]:
+                        raise InputError(f"--option {keyword.group(1)} ({metric}): {error}") from error
                     if located is None:
                         raise
                     raise InputError(f"{source.path} {source.label} {located[0]}: {located[1]}") from error
@@ -377,7 +425,8 @@ def run_score(args: argparse.Namespace) -> int:
     source = open_input(args.input, args.split)
     examples, skipped = collect_examples(source, fields, args.on_error,
                                          lambda message: print(message, file=sys.stderr))
-    options = {metric: metric_options(metric, args) for metric in metrics}
+    chosen = api_options(args.option, metrics)
+    options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
     with open(args.output, "w", encoding="utf-8") as output:
         totals = score_examples(examples, metrics, options, fields, source, output,
                                 chunk_size=args.chunk_size, progress=not args.no_progress) if examples else {
@@ -447,6 +496,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--decomposer", choices=DECOMPOSER_KINDS, default="seq2seq",
                        help="dlsd_acu: ACU decomposer (default: seq2seq)")
     score.add_argument("--host", choices=tuple(HOSTS), default="fizz", help="dlsd_acu: host pipeline")
+    score.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a keyword of the metrics' API functions (halluscope.score_<metric>), for every "
+                            "chosen metric that takes it: formula=paper, truecase=false, intransitive=none, "
+                            "weights='{\"qhi\": 2}'; VALUE is read as JSON when it parses, else as text; "
+                            "repeat for several")
     score.add_argument("--summary-output", default=None,
                        help="JSON summary file (default: the output's name with .summary.json)")
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
