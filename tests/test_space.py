@@ -245,6 +245,23 @@ def test_app_option_values_reach_the_score():
     assert "|pairs:all|" in on["signature"] and "|pairs:none|" in off["signature"]
 
 
+def test_space_options_panel_gives_each_choice_the_options_it_takes():
+    shown = [option.default for option in space.METRIC_OPTIONS["chi"]]
+    names = [option.name for option in space.METRIC_OPTIONS["chi"]]
+    shown[names.index("formula")] = "paper"
+    shown[names.index("epsilon")] = 0.2
+    every = space.app_options("chi", shown)
+    # chi, or several metrics, is one score_chi call: every option; a single metric: its app's
+    assert space.space_options(["chi"], shown) == every == space.space_options(["ehi", "qhi"], shown)
+    assert space.space_options(["ehi"], shown) == {"formula": "paper", "grounding": "text", "normalize": "paper",
+                                                   "truecase": True, "attribution": None}
+    assert space.space_options(["qhi"], shown)["epsilon"] == 0.2
+    assert "intransitive" not in space.space_options(["qhi"], shown)
+    source, reference, summary, date = _example("entity-swap")
+    display = score_for_display(source, reference, summary, ["ehi"], options=space.space_options(["ehi"], shown))
+    assert display["ok"] and "|formula:paper|" in display["signature"]
+
+
 def _front_matter(path):
     text = open(path, encoding="utf-8").read()
     block = text.split("---\n")[1]

@@ -375,6 +375,18 @@ def app_options(name: str, shown: Sequence[Any]) -> Dict[str, Any]:
     return {option.name: option.api_value(value) for option, value in zip(METRIC_OPTIONS[name], shown)}
 
 
+def space_options(chosen: Sequence[str], shown: Sequence[Any]) -> Dict[str, Any]:
+    """The API keywords of the combined Space's options panel (the chi app's
+    controls, values ``shown``) for the metrics ``chosen``: all of them when one
+    ``score_chi`` call covers the choice, else those of the single metric's app."""
+    options = app_options("chi", shown)
+    chosen = [metric for metric in chosen if metric in CHI_FAMILY]
+    if "chi" in chosen or len(chosen) != 1:
+        return options
+    names = {option.name for option in METRIC_OPTIONS[chosen[0]]}
+    return {name: value for name, value in options.items() if name in names}
+
+
 _FORMULA = OptionControl("formula", "formula (support: share of summary units the source supports; "
                          "paper: the seeds' factor formulas)", "radio", "support", ("support", "paper"))
 _GROUNDING = OptionControl("grounding", "grounding (text: also look for units in the source text; "
@@ -589,16 +601,20 @@ def build_space():
             with gr.Tab("CHI family (offline models)", id="chi-family"):
                 metrics = gr.CheckboxGroup(list(CHI_FAMILY), value=["chi"], elem_id="hs-metrics",
                                            label="Metrics (chi includes EHI, RHI* and QHI)")
+                with gr.Accordion("Options (each metric uses those it has)", open=False):
+                    controls = [_control(gr, option) for option in METRIC_OPTIONS["chi"]]
                 score_button = gr.Button("Score", variant="primary", elem_id="hs-score")
                 outputs = _chi_outputs(gr)
 
-                def run_chi(source_text, reference_text, summary_text, date_text, chosen):
+                def run_chi(source_text, reference_text, summary_text, date_text, chosen, *shown):
                     display = score_for_display(source_text, reference_text, summary_text, chosen or [],
-                                                publication_date=date_text)
+                                                publication_date=date_text,
+                                                options=space_options(chosen or [], shown))
                     return _chi_updates(gr, display)
 
                 score_button.click(_guarded(run_chi, 1 + len(outputs)),
-                                   inputs=[source, reference, summary, date, metrics], outputs=[status] + outputs)
+                                   inputs=[source, reference, summary, date, metrics] + controls,
+                                   outputs=[status] + outputs)
             with gr.Tab("dlsd_acu (NLI model)", id="dlsd-acu"):
                 gr.Markdown("Reference-free: the summary is split into atomic units (offline rule splitter) and "
                             "each is checked against the source by an NLI model. The reference box is not used.")
