@@ -234,6 +234,33 @@ def test_bad_options_are_refused_with_their_name(option, message, data_jsonl, wo
     assert capsys.readouterr().err.splitlines()[-1].startswith(f"error: {message}")
 
 
+def test_publication_dates_resolve_relative_dates_for_qhi_and_chi(workdir, capsys):
+    from halluscope.examples import load_examples
+
+    dated = [e for e in load_examples() if e["publication_date"]]
+    rows = [{"source": e["source"], "prediction": e["prediction"], "published": e["publication_date"]}
+            for e in dated] + [{"source": dated[0]["source"], "prediction": dated[0]["prediction"],
+                                "published": ""}]
+    path = _write_jsonl(workdir / "dated.jsonl", rows)
+    output = str(workdir / "dated-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, "--metrics", "qhi,ehi",
+                 "--publication-date-field", "published"]) == 0
+    records = _read_jsonl(output)
+    dates = [r["published"] for r in rows]
+    direct = score_qhi([r["prediction"] for r in rows], [r["source"] for r in rows], None,
+                       publication_dates=dates, return_details=True)
+    undated = score_qhi([r["prediction"] for r in rows], [r["source"] for r in rows], None)
+    assert [r["publication_date"] for r in records] == dates
+    assert [r["scores"]["qhi"]["qhi"] for r in records] == json_safe(direct["qhi_scores"])
+    # the date matters: without it the relative-date example scores differently
+    assert direct["qhi_scores"][:2] != undated["qhi_scores"][:2]
+    assert direct["qhi_scores"][2] == undated["qhi_scores"][2]
+    bad = _write_jsonl(workdir / "bad-date.jsonl", [{**rows[0], "published": "last week"}])
+    assert main(["score", "--input", bad, "--output", output, "--publication-date-field", "published"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"error: {bad} line 1: field 'published': `publication_dates` 'last week' is not an ISO date (YYYY-MM-DD)")
+
+
 def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):
     assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--metrics", "chi,bleu"]) == 1
     assert "unknown metric 'bleu'" in capsys.readouterr().err

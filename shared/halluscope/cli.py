@@ -15,7 +15,8 @@ written as ``null``)::
 
 ``line`` is the 1-based line of a JSONL or CSV file (where a CSV record starts); a
 datasets folder gives ``row``, the 0-based index. ``reference`` is present only with
-``--reference-field``. The run's summary (means, defined counts, signatures, skipped
+``--reference-field``, ``publication_date`` only with ``--publication-date-field``
+(given to ``qhi`` and ``chi``, whose QHI resolves relative dates with it). The run's summary (means, defined counts, signatures, skipped
 lines, the counters of ``dlsd_acu``) goes to stdout as a table and to a JSON file
 beside the output (``--summary-output``).
 
@@ -38,11 +39,13 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Text
 METRICS = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
 #: metrics whose API function takes ``device`` and ``batch_size``
 MODEL_METRICS = ("chi", "rhi", "dlsd_acu")
+#: metrics whose API function takes ``publication_dates`` (QHI resolves relative dates)
+DATED_METRICS = ("chi", "qhi")
 DEFAULT_CHUNK_SIZE = 64
 
 #: an API message naming a row, e.g. "row 2: `predictions` must be a string, got int"
 _ROW_MESSAGE = re.compile(r"^row (\d+): (.*)$", re.S)
-_API_COLUMN = re.compile(r"`(predictions|sources|references)")
+_API_COLUMN = re.compile(r"`(predictions|sources|references|publication_dates)")
 
 
 class InputError(Exception):
@@ -57,11 +60,12 @@ class FieldNames:
     prediction: str = "prediction"
     reference: Optional[str] = None
     id: str = "id"
+    publication_date: Optional[str] = None  # None: no dates (relative dates stay unresolved)
 
     def of_api_column(self, column: str) -> Optional[str]:
         """The input field behind an API column name (``predictions`` -> ``prediction``)."""
         return {"predictions": self.prediction, "sources": self.source,
-                "references": self.reference}.get(column)
+                "references": self.reference, "publication_dates": self.publication_date}.get(column)
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class Example:
     source: str
     prediction: str
     reference: Any = None  # a string or a list of strings; None when the run has no references
+    publication_date: Any = None  # an ISO date string, "" or None
 
 
 @dataclass(frozen=True)
@@ -184,9 +189,11 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
     A malformed line, a missing field or a value the backend rejects raises
     :class:`InputError` (``on_error="stop"``) or is skipped and reported.
     """
+    from .pipeline import validate_publication_dates
     from .validation import validate_inputs
 
-    required = [fields.source, fields.prediction] + ([] if fields.reference is None else [fields.reference])
+    required = [fields.source, fields.prediction] + [name for name in (fields.reference, fields.publication_date)
+                                                     if name is not None]
     if source.columns is not None:
         missing = [name for name in required if name not in source.columns]
         if missing:
@@ -205,12 +212,15 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
             try:
                 validate_inputs([row[fields.prediction]], [row[fields.source]],
                                 None if fields.reference is None else [reference])
+                if fields.publication_date is not None:
+                    validate_publication_dates([row[fields.publication_date]], 1)
             except (TypeError, ValueError) as error:
                 located = _located_api_error(error, [position], fields)
                 problem = located[1] if located else str(error)
         if problem is None:
             examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
-                                    reference))
+                                    reference, None if fields.publication_date is None
+                                    else row[fields.publication_date]))
             continue
         message = f"{source.path} {source.label} {position}: {problem}"
         if on_error == "stop":
@@ -352,11 +362,14 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
             predictions = [e.prediction for e in chunk]
             sources = [e.source for e in chunk]
             references = None if fields.reference is None else [e.reference for e in chunk]
+            dated = {} if fields.publication_date is None else {
+                "publication_dates": [e.publication_date for e in chunk]}
             results, scores = {}, {}
             for metric in metrics:
                 try:
                     results[metric] = metric_function(metric)(
-                        predictions, sources, references, return_details=True, **options[metric])
+                        predictions, sources, references, return_details=True,
+                        **(dated if metric in DATED_METRICS else {}), **options[metric])
                 except (TypeError, ValueError) as error:
                     located = _located_api_error(error, [e.position for e in chunk], fields)
                     keyword = _KEYWORD_MESSAGE.match(str(error))
@@ -372,6 +385,8 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                                           "source": example.source, "prediction": example.prediction}
                 if fields.reference is not None:
                     record["reference"] = example.reference
+                if fields.publication_date is not None:
+                    record["publication_date"] = example.publication_date
                 record["scores"] = {metric: {name: values[row] for name, values in by_name.items()}
                                     for metric, by_name in scores.items()}
                 record["details"] = {metric: result["details"][row] for metric, result in results.items()}
@@ -421,7 +436,8 @@ def run_score(args: argparse.Namespace) -> int:
         raise InputError(f"--metrics: unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
                          if unknown else "--metrics: name at least one metric")
     metrics = list(dict.fromkeys(metrics))
-    fields = FieldNames(args.source_field, args.prediction_field, args.reference_field, args.id_field)
+    fields = FieldNames(args.source_field, args.prediction_field, args.reference_field, args.id_field,
+                        args.publication_date_field)
     source = open_input(args.input, args.split)
     examples, skipped = collect_examples(source, fields, args.on_error,
                                          lambda message: print(message, file=sys.stderr))
@@ -485,6 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="field with the reference summary (absent: reference-free; \"\" in a row: "
                             "reference-free for that row)")
     score.add_argument("--id-field", default="id", help="field copied to each record's id when present")
+    score.add_argument("--publication-date-field", default=None,
+                       help="field with the source's publication date (ISO, YYYY-MM-DD; \"\" or null: none), "
+                            "which resolves relative dates (\"last Tuesday\") for qhi and chi")
     score.add_argument("--split", default=None, help="split of a saved DatasetDict")
     score.add_argument("--on-error", choices=("stop", "skip"), default="stop",
                        help="on a malformed line, missing field or rejected value: stop (exit 1) or skip it")
