@@ -144,13 +144,31 @@ def test_summary_without_units_scores_its_content_words_found_in_the_source():
     # (all in the source), unable/fly/dance (one of three), none, none
     assert [math.isnan(result[f"{d}_scores"][0]) for d in ("ehi", "rhi", "qhi")] == [True] * 3
     assert result["chi_scores"] == [1.0, pytest.approx(1 / 3), 0.0, 0.0]
-    assert [d.get("chi_content_word_precision") for d in result["details"]] == [
-        1.0, pytest.approx(1 / 3), 0.0, 0.0]
-    # a summary with units is fused as before and carries no such field
-    fused = score_chi(["Police arrested Thomas."], ["Police arrested Thomas."], None, return_details=True)
-    assert fused["chi_scores"] == [1.0] and "chi_content_word_precision" not in fused["details"][0]
+    assert [d["content_word_precision"] for d in result["details"]] == [1.0, pytest.approx(1 / 3), 0.0, 0.0]
     # the seeds' eq. 22 leaves a row without units undefined
     assert math.isnan(score_chi(summaries[:1], [source], None, formula="paper")["chi_scores"][0])
+
+
+def test_novelty_penalty_scales_chi_by_the_content_words_the_source_lacks():
+    source = "Police arrested Thomas on Monday."
+    summaries = ["Police arrested Thomas.", "Police arrested Thomas in a dramatic raid.",
+                 "Police arrested Thomas on Monday in a dramatic dawn raid."]
+    result = score_chi(summaries, [source] * 3, None, return_details=True)
+    # every unit is supported (fused 1.0); content words police/arrested/thomas (+ monday)
+    # are in the source, dramatic/raid (+ dawn) are not: w = 1, 3/5, 4/7
+    assert [d["content_word_precision"] for d in result["details"]] == [1.0, 0.6, pytest.approx(4 / 7)]
+    assert result["chi_scores"] == [1.0, pytest.approx(1 - 0.01 * 0.4), pytest.approx(1 - 0.01 * 3 / 7)]
+    assert result["signature"].endswith("|fusion:harmonic-adaptive|novelty:0.01")
+    heavier = score_chi(summaries, [source] * 3, None, novelty_penalty=0.5)
+    assert heavier["chi_scores"] == [1.0, pytest.approx(0.8), pytest.approx(1 - 0.5 * 3 / 7)]
+    off = score_chi(summaries, [source] * 3, None, novelty_penalty=0, return_details=True)
+    assert off["chi_scores"] == [1.0, 1.0, 1.0] and "novelty" not in off["signature"]
+    paper = score_chi(summaries, [source] * 3, None, formula="paper", return_details=True)
+    assert "content_word_precision" not in paper["details"][0] and "novelty" not in paper["signature"]
+    with pytest.raises(ValueError, match="`novelty_penalty` scales CHI under formula=\"support\""):
+        score_chi(summaries, [source] * 3, None, formula="paper", novelty_penalty=0.01)
+    with pytest.raises(ValueError, match=r"`novelty_penalty` must be a number in \[0, 1\], got 2"):
+        score_chi(summaries, [source] * 3, None, novelty_penalty=2)
 
 
 def test_entity_offsets_survive_odd_unicode_and_curly_quotes():

@@ -60,8 +60,9 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         page.locator("#hs-summary-html mark.hs-unsupported").first.wait_for(timeout=SCORE_TIMEOUT_MS)
 
         headline = page.locator("#hs-headline").inner_text()
-        # default formula="support": 1 of the 4 entities is in the source; no relation or quantity
-        assert headline == "EHI 0.2500 · RHI undefined · QHI undefined · CHI 0.2500"
+        # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
+        # 3 of the 8 content words are in the source: CHI = 0.25 x (1 - 0.01 x 5/8)
+        assert headline == "EHI 0.2500 · RHI undefined · QHI undefined · CHI 0.2484"
         assert "0.2500" in page.locator("#hs-scores").inner_text()
         assert page.locator("#hs-status").inner_text() == "Scored."
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]

@@ -42,6 +42,14 @@ RHI_VARIANTS = ("linear", "softmax")
 #: reference is given
 FORMULAS = ("support", "paper")
 
+#: Default ``novelty_penalty`` under formula="support": CHI x (1 - 0.01 x the share of
+#: the summary's content words the source lacks). It moves CHI by at most 0.01, so it
+#: orders summaries with the same unit support (a third of the SummaC rows score CHI
+#: 1.0) by how much they add; a weight of 0.005-0.05 gave the same balanced accuracy
+#: on the validation sets, and larger weights, or content words as a fourth harmonic
+#: dimension, cost FRANK (docs/benchmarks.md, metrics/chi/README.md).
+NOVELTY_PENALTY = 0.01
+
 
 @dataclass(frozen=True)
 class ScoringOptions:
@@ -54,6 +62,7 @@ class ScoringOptions:
     relation_slots: str = "compound"
     intransitive: str = "passive"
     attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
+    novelty_penalty: Optional[float] = None  # None: NOVELTY_PENALTY under "support", 0 under "paper"
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
     similarity_threshold: float = 0.85
@@ -87,6 +96,14 @@ class ScoringOptions:
         elif self.attribution and self.formula != "support":
             raise ValueError("`attribution` weights the supported share of formula=\"support\"; "
                              "formula=\"paper\" counts units and has no such weight")
+        if self.novelty_penalty is None:
+            object.__setattr__(self, "novelty_penalty", NOVELTY_PENALTY if self.formula == "support" else 0.0)
+        elif (isinstance(self.novelty_penalty, bool) or not isinstance(self.novelty_penalty, (int, float))
+              or not 0 <= self.novelty_penalty <= 1):
+            raise ValueError(f"`novelty_penalty` must be a number in [0, 1], got {self.novelty_penalty!r}")
+        elif self.novelty_penalty and self.formula != "support":
+            raise ValueError("`novelty_penalty` scales CHI under formula=\"support\"; formula=\"paper\" "
+                             "fuses the seeds' indices as they are")
         if self.rhi_variant not in RHI_VARIANTS:
             raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
         if self.relation_matching not in RELATION_MATCHING:
@@ -404,21 +421,25 @@ def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) ->
 
 def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequence[str],
            options: ScoringOptions, parsed: ParsedBatch) -> Tuple[float, Optional[float]]:
-    """CHI of one row (004 eq. 21-22) and, for a summary without units, the
-    content-word precision it falls back to (else None).
+    """CHI of one row and the summary's content-word precision w against the source
+    (:func:`~halluscope.match.grounding.content_word_precision`; None under
+    ``formula="paper"``, which fuses the seeds' indices as they are, 004 eq. 21-22).
 
-    Under ``formula="support"`` a summary with no unit in any dimension scores the
-    share of its content words found in the source
-    (:func:`~halluscope.match.grounding.content_word_precision`): 0 for an empty or
-    content-free one ("The article discusses the topic." states nothing the source
-    can support, and must never outscore a real summary), 1 for a source sentence
-    copied without a name, relation or number. The seeds' eq. 22 leaves such a row
-    undefined."""
+    Under ``formula="support"``: CHI = H x (1 - p (1 - w)), H the harmonic fusion
+    (eq. 21-22) and p ``options.novelty_penalty`` (:data:`NOVELTY_PENALTY`), so that
+    a summary whose units are all supported still ranks below one that adds nothing
+    the source lacks. A summary with no unit in any dimension scores w itself: 0 for
+    an empty or content-free one (it states nothing the source can support, and must
+    never outscore a real summary), 1 for a source sentence copied without a name,
+    relation or number; eq. 22 leaves such a row undefined."""
     results = [per_dim[d][row] for d in dimensions]
-    if options.formula == "support" and all(r.counts is not None and r.counts.g == 0 for r in results):
-        precision = content_word_precision(parsed.predictions[row].doc, parsed.sources[row].doc)
+    fused = harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights)
+    if options.formula != "support":
+        return fused, None
+    precision = content_word_precision(parsed.predictions[row].doc, parsed.sources[row].doc)
+    if all(r.counts is not None and r.counts.g == 0 for r in results):
         return precision, precision
-    return harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights), None
+    return fused * (1 - options.novelty_penalty * (1 - precision)), precision
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -479,7 +500,7 @@ def score(
             {
                 "reference_free": not batch.references[row],
                 **({"chi": per_example["chi"][row]} if fuse else {}),
-                **({"chi_content_word_precision": fused[row][1]} if fuse and fused[row][1] is not None else {}),
+                **({"content_word_precision": fused[row][1]} if fuse and fused[row][1] is not None else {}),
                 **{d: per_dim_details[d][row] for d in dimensions},
             }
             for row in range(len(batch))
@@ -529,4 +550,6 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
         w = check_weights(options.weights)
         parts.append("fusion:harmonic-adaptive" + ("" if options.weights is None else
                      "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
+        if options.novelty_penalty:
+            parts.append(f"novelty:{options.novelty_penalty:g}")
     return "|".join(parts)

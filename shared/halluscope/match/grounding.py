@@ -85,7 +85,7 @@ class TextIndex:
     _idf: Optional[Dict[str, float]] = None
     _starts: Optional[List[int]] = None
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
-    _words: Optional[FrozenSet[str]] = None
+    _tokens: Optional[FrozenSet[str]] = None
 
     def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
         """The words (:func:`_stem`med) of the predicate's (agents, patients) as the
@@ -99,11 +99,11 @@ class TextIndex:
         return self._arguments.get(predicate.token, (frozenset(), frozenset()))
 
     @property
-    def words(self) -> FrozenSet[str]:
-        """Every word form of the text (the union of its sentences' ``words``)."""
-        if self._words is None:
-            self._words = frozenset().union(*(sentence.words for sentence in self.sentences))
-        return self._words
+    def tokens(self) -> FrozenSet[str]:
+        """The lower-cased text of every token (as written: no lemma, no stemming)."""
+        if self._tokens is None:
+            self._tokens = frozenset(token.lower_ for token in self.doc)
+        return self._tokens
 
     @property
     def idf(self) -> Dict[str, float]:
@@ -279,15 +279,15 @@ def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
 
 
 def content_word_precision(doc, pool_doc) -> float:
-    """The share of ``doc``'s content tokens (:func:`is_content`) with a form
-    (:func:`token_forms`) among the word forms of ``pool_doc``; 0.0 when ``doc`` has
-    no content token. CHI's score for a summary without any unit (``_fused`` in
-    :mod:`halluscope.pipeline`)."""
+    """w: the share of ``doc``'s content tokens (:func:`is_content`) whose lower-cased
+    text is a token of ``pool_doc``; 0.0 when ``doc`` has none. Words are compared as
+    written, not as lemmas: "won" for "wins" is a change the units may not see. CHI
+    uses it (``_fused`` in :mod:`halluscope.pipeline`)."""
     content = [token for token in doc if is_content(token)]
     if not content:
         return 0.0
-    pool = text_index(pool_doc).words
-    return sum(bool(token_forms(token) & pool) for token in content) / len(content)
+    pool = text_index(pool_doc).tokens
+    return sum(token.lower_ in pool for token in content) / len(content)
 
 
 def ground_unmatched(row: List[Optional[Match]], queries, doc, finder) -> None:
