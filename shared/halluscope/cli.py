@@ -16,9 +16,10 @@ written as ``null``)::
 ``line`` is the 1-based line of a JSONL or CSV file (where a CSV record starts); a
 datasets folder gives ``row``, the 0-based index. ``reference`` is present only with
 ``--reference-field``, ``publication_date`` only with ``--publication-date-field``
-(given to ``qhi`` and ``chi``, whose QHI resolves relative dates with it). The run's summary (means, defined counts, signatures, skipped
-lines, the counters of ``dlsd_acu``) goes to stdout as a table and to a JSON file
-beside the output (``--summary-output``).
+(given to ``qhi`` and ``chi``, whose QHI resolves relative dates with it). The run's
+summary (means, defined counts, signatures, skipped lines, the counters of
+``dlsd_acu``) goes to stdout as a table and to a JSON file beside the output
+(``--summary-output``).
 
 ``--option NAME=VALUE`` passes any other keyword of the metrics' API functions
 (:func:`api_options`). Exit codes: 0 done, 1 bad input (with ``--on-error stop``), a
