@@ -149,26 +149,29 @@ def test_summary_without_units_scores_its_content_words_found_in_the_source():
     assert math.isnan(score_chi(summaries[:1], [source], None, formula="paper")["chi_scores"][0])
 
 
-def test_novelty_penalty_scales_chi_by_the_content_words_the_source_lacks():
+def test_lexical_weight_orders_what_the_units_tie_by_content_words():
     source = "Police arrested Thomas on Monday."
     summaries = ["Police arrested Thomas.", "Police arrested Thomas in a dramatic raid.",
-                 "Police arrested Thomas on Monday in a dramatic dawn raid."]
-    result = score_chi(summaries, [source] * 3, None, return_details=True)
-    # every unit is supported (fused 1.0); content words police/arrested/thomas (+ monday)
-    # are in the source, dramatic/raid (+ dawn) are not: w = 1, 3/5, 4/7
-    assert [d["content_word_precision"] for d in result["details"]] == [1.0, 0.6, pytest.approx(4 / 7)]
-    assert result["chi_scores"] == [1.0, pytest.approx(1 - 0.01 * 0.4), pytest.approx(1 - 0.01 * 3 / 7)]
-    assert result["signature"].endswith("|fusion:harmonic-adaptive|novelty:0.01")
-    heavier = score_chi(summaries, [source] * 3, None, novelty_penalty=0.5)
-    assert heavier["chi_scores"] == [1.0, pytest.approx(0.8), pytest.approx(1 - 0.5 * 3 / 7)]
-    off = score_chi(summaries, [source] * 3, None, novelty_penalty=0, return_details=True)
-    assert off["chi_scores"] == [1.0, 1.0, 1.0] and "novelty" not in off["signature"]
-    paper = score_chi(summaries, [source] * 3, None, formula="paper", return_details=True)
-    assert "content_word_precision" not in paper["details"][0] and "novelty" not in paper["signature"]
-    with pytest.raises(ValueError, match="`novelty_penalty` scales CHI under formula=\"support\""):
-        score_chi(summaries, [source] * 3, None, formula="paper", novelty_penalty=0.01)
-    with pytest.raises(ValueError, match=r"`novelty_penalty` must be a number in \[0, 1\], got 2"):
-        score_chi(summaries, [source] * 3, None, novelty_penalty=2)
+                 "Police arrested Thomas on Monday in a dramatic dawn raid.", "Police arrested Richards."]
+    result = score_chi(summaries, [source] * 4, None, return_details=True)
+    # every unit of the first three is supported (fused 1.0); content words police/arrested/
+    # thomas (+ monday) are in the source, dramatic/raid (+ dawn) are not: w = 1, 3/5, 4/7;
+    # the last one's entity and relation are unsupported (fused 0), w = 2/3
+    assert [d["content_word_precision"] for d in result["details"]] == [
+        1.0, 0.6, pytest.approx(4 / 7), pytest.approx(2 / 3)]
+    assert result["chi_scores"] == [1.0, pytest.approx(0.99 + 0.01 * 0.6), pytest.approx(0.99 + 0.01 * 4 / 7),
+                                    pytest.approx(0.01 * 2 / 3)]
+    assert result["signature"].endswith("|fusion:harmonic-adaptive|lex:0.01")
+    heavier = score_chi(summaries, [source] * 4, None, lexical_weight=0.5)
+    assert heavier["chi_scores"] == [1.0, pytest.approx(0.8), pytest.approx(0.5 + 0.5 * 4 / 7), pytest.approx(1 / 3)]
+    off = score_chi(summaries, [source] * 4, None, lexical_weight=0, return_details=True)
+    assert off["chi_scores"] == [1.0, 1.0, 1.0, 0.0] and "lex:" not in off["signature"]
+    paper = score_chi(summaries, [source] * 4, None, formula="paper", return_details=True)
+    assert "content_word_precision" not in paper["details"][0] and "lex:" not in paper["signature"]
+    with pytest.raises(ValueError, match="`lexical_weight` mixes content words into CHI under formula=\"support\""):
+        score_chi(summaries, [source] * 4, None, formula="paper", lexical_weight=0.01)
+    with pytest.raises(ValueError, match=r"`lexical_weight` must be a number in \[0, 1\], got 2"):
+        score_chi(summaries, [source] * 4, None, lexical_weight=2)
 
 
 def test_entity_offsets_survive_odd_unicode_and_curly_quotes():

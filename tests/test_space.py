@@ -60,8 +60,8 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     assert re.findall(r'<mark class="hs-span hs-evidence[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
         == ["Barack Obama"]
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
-    # 3 of the 8 content words are in the source: CHI = 0.25 x (1 - 0.01 x 5/8)
-    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2484**"
+    # 3 of the 8 content words are in the source: CHI = 0.99 x 0.25 + 0.01 x 3/8
+    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2512**"
     paper = score_for_display(source, reference, summary, ["chi"],
                               options={"formula": "paper", "intransitive": "none"})
     assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"

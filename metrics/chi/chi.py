@@ -8,10 +8,10 @@ CHI fuses three hallucination indices of a summary against its source document (
 optionally a reference summary): entities (EHI), relations (RHI) and quantities (QHI),
 by a harmonic mean over the dimensions defined for each example (CHI paper, eq. 21-22).
 Higher is more faithful. By default (formula="support") each dimension is the share of
-the summary's units supported by the source, in [0, 1]; CHI is scaled by
-1 - 0.01 x the share of the summary's content words the source lacks (novelty_penalty),
-and a summary with no unit at all scores the share of its content words found in the
-source (0 when empty). formula="paper" gives the seeds' softmax formulas (RHI* for relations)
+the summary's units supported by the source, in [0, 1]; CHI is 0.99 x their fusion +
+0.01 x w, w the share of the summary's content words found in the source
+(lexical_weight: the units decide, the words order summaries the units tie), and a
+summary with no unit at all scores w (0 when empty). formula="paper" gives the seeds' softmax formulas (RHI* for relations)
 exactly, range about [0.16, 0.64], or rescaled to [0, 1] with normalize="minmax".
 """
 
@@ -26,7 +26,7 @@ Args:
 """ + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
     halluscope.evaluate_support.RELATION_SLOTS_DOC + """\
     weights (dict, optional): weighted harmonic mean, e.g. {"qhi": 2}.
-    novelty_penalty (float, optional): p in CHI = fused x (1 - p x (1 - w)), w the share
+    lexical_weight (float, optional): λ in CHI = (1 - λ) x fused + λ x w, w the share
         of the summary's content words found in the source (details:
         content_word_precision); default 0.01 under formula="support" (it orders
         summaries with the same unit support), 0 under "paper"; 0 turns it off.
@@ -66,15 +66,16 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
 
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
                  grounding="text", truecase=True, attribution=None, weights=None,
-                 novelty_penalty=None, relation_slots="compound", intransitive="passive", relation_matching="slots",
+                 lexical_weight=None, relation_slots="compound", intransitive="passive",
+                 relation_matching="slots",
                  similarity_threshold=0.85, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
                  batch_size=64):
         return halluscope.api.score_chi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             formula=formula, normalize=normalize, grounding=grounding, weights=weights,
-            novelty_penalty=novelty_penalty, truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-            intransitive=intransitive, relation_matching=relation_matching,
+            lexical_weight=lexical_weight, truecase=truecase, attribution=attribution,
+            relation_slots=relation_slots, intransitive=intransitive, relation_matching=relation_matching,
             similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
             temporal=temporal, publication_dates=publication_dates, entity_synonyms=entity_synonyms,
             return_details=return_details, batch_size=batch_size, **self.model_options,

@@ -62,9 +62,8 @@ def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=Non
 def score_chi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               formula: str = "support", normalize: str = "paper", grounding: str = "text",
               truecase: bool = True, attribution: Optional[bool] = None,
-              weights: Optional[Mapping[str, float]] = None, novelty_penalty: Optional[float] = None,
-              relation_slots: str = "compound",
-              intransitive: str = "passive", relation_matching: str = "slots",
+              weights: Optional[Mapping[str, float]] = None, lexical_weight: Optional[float] = None,
+              relation_slots: str = "compound", intransitive: str = "passive", relation_matching: str = "slots",
               similarity_threshold: float = 0.85,
               epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
               publication_dates=None, entity_synonyms: Optional[Mapping[str, str]] = None,
@@ -73,11 +72,11 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
               batch_size: int = 64) -> Dict[str, Any]:
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example; under ``formula="support"``
-    scaled by 1 - ``novelty_penalty`` x the share of novel content words
-    (:func:`halluscope.pipeline._fused`)."""
+    mixed with the summary's content-word precision w, (1 - ``lexical_weight``) x the
+    fusion + ``lexical_weight`` x w (:func:`halluscope.pipeline._fused`)."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, weights=weights,
-                             novelty_penalty=novelty_penalty, truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-                             intransitive=intransitive,
+                             lexical_weight=lexical_weight, truecase=truecase, attribution=attribution,
+                             relation_slots=relation_slots, intransitive=intransitive,
                              relation_matching=relation_matching,
                              similarity_threshold=similarity_threshold, epsilon=epsilon,
                              derived_quantities=derived, temporal_quantities=temporal,

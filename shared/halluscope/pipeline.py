@@ -42,13 +42,13 @@ RHI_VARIANTS = ("linear", "softmax")
 #: reference is given
 FORMULAS = ("support", "paper")
 
-#: Default ``novelty_penalty`` under formula="support": CHI x (1 - 0.01 x the share of
-#: the summary's content words the source lacks). It moves CHI by at most 0.01, so it
-#: orders summaries with the same unit support (45% of the SummaC validation rows have
-#: every unit supported) by how much they add; weights of 0.005-0.05 gave the same
-#: balanced accuracy there, while larger ones, or unigram precision as a fourth
-#: harmonic dimension, cost FRANK (metrics/chi/README.md, docs/benchmarks.md).
-NOVELTY_PENALTY = 0.01
+#: Default ``lexical_weight`` λ under formula="support": CHI = (1 - λ) x the unit
+#: fusion + λ x the summary's content-word precision. At 0.01 it moves CHI by at most
+#: 0.01, so the units decide and the words order the summaries the units tie: 45% of
+#: the SummaC validation rows have every unit supported, and most XSumFaith rows none.
+#: Weights of 0.002-0.01 gave the same balanced accuracy there; larger ones, or unigram
+#: precision as a fourth harmonic dimension, cost FRANK (metrics/chi/README.md).
+LEXICAL_WEIGHT = 0.01
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class ScoringOptions:
     relation_slots: str = "compound"
     intransitive: str = "passive"
     attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
-    novelty_penalty: Optional[float] = None  # None: NOVELTY_PENALTY under "support", 0 under "paper"
+    lexical_weight: Optional[float] = None  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
     similarity_threshold: float = 0.85
@@ -96,14 +96,14 @@ class ScoringOptions:
         elif self.attribution and self.formula != "support":
             raise ValueError("`attribution` weights the supported share of formula=\"support\"; "
                              "formula=\"paper\" counts units and has no such weight")
-        if self.novelty_penalty is None:
-            object.__setattr__(self, "novelty_penalty", NOVELTY_PENALTY if self.formula == "support" else 0.0)
-        elif (isinstance(self.novelty_penalty, bool) or not isinstance(self.novelty_penalty, (int, float))
-              or not 0 <= self.novelty_penalty <= 1):
-            raise ValueError(f"`novelty_penalty` must be a number in [0, 1], got {self.novelty_penalty!r}")
-        elif self.novelty_penalty and self.formula != "support":
-            raise ValueError("`novelty_penalty` scales CHI under formula=\"support\"; formula=\"paper\" "
-                             "fuses the seeds' indices as they are")
+        if self.lexical_weight is None:
+            object.__setattr__(self, "lexical_weight", LEXICAL_WEIGHT if self.formula == "support" else 0.0)
+        elif (isinstance(self.lexical_weight, bool) or not isinstance(self.lexical_weight, (int, float))
+              or not 0 <= self.lexical_weight <= 1):
+            raise ValueError(f"`lexical_weight` must be a number in [0, 1], got {self.lexical_weight!r}")
+        elif self.lexical_weight and self.formula != "support":
+            raise ValueError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
+                             "formula=\"paper\" fuses the seeds' indices as they are")
         if self.rhi_variant not in RHI_VARIANTS:
             raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
         if self.relation_matching not in RELATION_MATCHING:
@@ -425,13 +425,13 @@ def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequ
     (:func:`~halluscope.match.grounding.content_word_precision`; None under
     ``formula="paper"``, which fuses the seeds' indices as they are, 004 eq. 21-22).
 
-    Under ``formula="support"``: CHI = H x (1 - p (1 - w)), H the harmonic fusion
-    (eq. 21-22) and p ``options.novelty_penalty`` (:data:`NOVELTY_PENALTY`), so that
-    a summary whose units are all supported still ranks below one that adds nothing
-    the source lacks. A summary with no unit in any dimension scores w itself: 0 for
-    an empty or content-free one (it states nothing the source can support, and must
-    never outscore a real summary), 1 for a source sentence copied without a name,
-    relation or number; eq. 22 leaves such a row undefined."""
+    Under ``formula="support"``: CHI = (1 - λ) H + λ w, H the harmonic fusion (eq.
+    21-22) and λ ``options.lexical_weight`` (:data:`LEXICAL_WEIGHT`): the units
+    decide, and among summaries they tie (every unit supported, or none) the one whose
+    words the source holds ranks first. A summary with no unit in any dimension
+    scores w itself: 0 for an empty or content-free one (it states nothing the source
+    can support, and must never outscore a real summary), 1 for a source sentence
+    copied without a name, relation or number; eq. 22 leaves such a row undefined."""
     results = [per_dim[d][row] for d in dimensions]
     fused = harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights)
     if options.formula != "support":
@@ -439,7 +439,7 @@ def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequ
     precision = content_word_precision(parsed.predictions[row].doc, parsed.sources[row].doc)
     if all(r.counts is not None and r.counts.g == 0 for r in results):
         return precision, precision
-    return fused * (1 - options.novelty_penalty * (1 - precision)), precision
+    return (1 - options.lexical_weight) * fused + options.lexical_weight * precision, precision
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -550,6 +550,6 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
         w = check_weights(options.weights)
         parts.append("fusion:harmonic-adaptive" + ("" if options.weights is None else
                      "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
-        if options.novelty_penalty:
-            parts.append(f"novelty:{options.novelty_penalty:g}")
+        if options.lexical_weight:
+            parts.append(f"lex:{options.lexical_weight:g}")
     return "|".join(parts)

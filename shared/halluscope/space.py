@@ -199,7 +199,7 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
         if precision is not None and all(_number(result[f"{d}_scores"][0]) is None for d in highlight.DIMENSIONS):
             note = "no units in any dimension: the share of the summary's content words found in the source"
         elif precision is not None:
-            note += f"; {1 - precision:.0%} of the summary's content words are not in the source"
+            note += f", mixed with {precision:.0%} of the summary's content words found in the source"
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
                      "unsupported": None, "note": note})
     return rows
@@ -413,15 +413,15 @@ _INTRANSITIVE = OptionControl("intransitive", "subject-verb pairs for verbs with
                               "'Thomas was arrested'; all: also 'output grew'; none: the paper)", "radio",
                               "passive", ("passive", "all", "none"))
 
-_NOVELTY = OptionControl("novelty_penalty", "novelty penalty (CHI x (1 - p x share of content words the "
-                         "source lacks); default: 0.01 under formula=support, 0 under paper)", "radio", "default",
-                         ("default", "0", "0.01", "0.1"),
+_LEXICAL = OptionControl("lexical_weight", "lexical weight λ (CHI = (1 - λ) x units + λ x share of the summary's "
+                         "content words in the source; default: 0.01 under formula=support, 0 under paper)",
+                         "radio", "default", ("default", "0", "0.01", "0.1"),
                          meanings=(("default", None), ("0", 0.0), ("0.01", 0.01), ("0.1", 0.1)))
 
 #: the main options each CHI-family app offers (the metric cards list them all)
 METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
     "chi": (_FORMULA, _GROUNDING, _NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON, _TRUECASE, _ATTRIBUTION, _SLOTS,
-            _INTRANSITIVE, _NOVELTY),
+            _INTRANSITIVE, _LEXICAL),
     "ehi": (_FORMULA, _GROUNDING, _NORMALIZE, _TRUECASE, _ATTRIBUTION),
     "rhi": (_FORMULA, _GROUNDING,
             OptionControl("variant", "variant under formula=paper (linear: RHI paper; softmax: RHI*, the one "
