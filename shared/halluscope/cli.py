@@ -29,19 +29,18 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import math
 import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 METRICS = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
 #: metrics whose API function takes ``device`` and ``batch_size``
 MODEL_METRICS = ("chi", "rhi", "dlsd_acu")
-#: metrics whose API function takes ``publication_dates`` (QHI resolves relative dates)
-DATED_METRICS = ("chi", "qhi")
 DEFAULT_CHUNK_SIZE = 64
 
 #: an API message naming a row, e.g. "row 2: `predictions` must be a string, got int"
@@ -248,6 +247,14 @@ _RESERVED_KEYWORDS = frozenset({"predictions", "sources", "references", "return_
 _KEYWORD_MESSAGE = re.compile(r"^`(\w+)`")
 
 
+@functools.lru_cache(maxsize=None)
+def api_keywords(metric: str) -> FrozenSet[str]:
+    """The keyword parameters of ``metric``'s API function (read once per metric)."""
+    import inspect
+
+    return frozenset(inspect.signature(metric_function(metric)).parameters)
+
+
 def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[str, Any]]:
     """``--option NAME=VALUE`` flags as API keywords, per metric.
 
@@ -257,10 +264,7 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
     :mod:`halluscope.api` function takes NAME; a NAME that none takes is an
     :class:`InputError`. The API checks the values when it is called.
     """
-    import inspect
-
-    accepted = {metric: set(inspect.signature(metric_function(metric)).parameters) - _RESERVED_KEYWORDS
-                for metric in metrics}
+    accepted = {metric: api_keywords(metric) - _RESERVED_KEYWORDS for metric in metrics}
     per_metric: Dict[str, Dict[str, Any]] = {metric: {} for metric in metrics}
     for text in texts:
         name, equals, raw = text.partition("=")
@@ -367,10 +371,10 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                 "publication_dates": [e.publication_date for e in chunk]}
             results, scores = {}, {}
             for metric in metrics:
+                dates = dated if "publication_dates" in api_keywords(metric) else {}
                 try:
                     results[metric] = metric_function(metric)(
-                        predictions, sources, references, return_details=True,
-                        **(dated if metric in DATED_METRICS else {}), **options[metric])
+                        predictions, sources, references, return_details=True, **dates, **options[metric])
                 except (TypeError, ValueError) as error:
                     located = _located_api_error(error, [e.position for e in chunk], fields)
                     keyword = _KEYWORD_MESSAGE.match(str(error))

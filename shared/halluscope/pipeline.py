@@ -98,22 +98,19 @@ class ScoringOptions:
                              "formula=\"paper\" counts units and has no such weight")
         if self.lexical_weight is None:
             object.__setattr__(self, "lexical_weight", LEXICAL_WEIGHT if self.formula == "support" else 0.0)
-        elif (isinstance(self.lexical_weight, bool) or not isinstance(self.lexical_weight, (int, float))
-              or not 0 <= self.lexical_weight <= 1):
-            raise ValueError(f"`lexical_weight` must be a number in [0, 1], got {self.lexical_weight!r}")
-        elif self.lexical_weight and self.formula != "support":
-            raise ValueError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
-                             "formula=\"paper\" fuses the seeds' indices as they are")
         if self.rhi_variant not in RHI_VARIANTS:
             raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
         if self.relation_matching not in RELATION_MATCHING:
             raise ValueError(
                 f"`relation_matching` must be one of {RELATION_MATCHING}, got {self.relation_matching!r}"
             )
-        for name in ("similarity_threshold", "epsilon"):
+        for name in ("similarity_threshold", "epsilon", "lexical_weight"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
                 raise ValueError(f"`{name}` must be a number in [0, 1], got {value!r}")
+        if self.lexical_weight and self.formula != "support":
+            raise ValueError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
+                             "formula=\"paper\" fuses the seeds' indices as they are")
         if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int) or self.batch_size < 1:
             raise ValueError(f"`batch_size` must be a positive integer, got {self.batch_size!r}")
         check_weights(self.weights)

@@ -24,6 +24,10 @@ class EntityUnit:
     kind: str = field(default="entity", init=False)
 
 
+#: ``RelationUnit.source`` of a subject-verb pair from an agentless passive.
+PASSIVE_PAIR = "passive-intransitive"
+
+
 @dataclass(frozen=True)
 class RelationUnit:
     """A (subject, verb, object) triple; ``verb`` keeps the ``not_`` prefix when negated
@@ -36,7 +40,7 @@ class RelationUnit:
     text: str
     span: Span
     # which rule produced it: verb | passive | clausal | conj | nominal | intransitive
-    # | passive-intransitive (a pair whose subject is the verb's patient)
+    # | passive-intransitive (PASSIVE_PAIR: a pair whose subject is the verb's patient)
     source: str = "verb"
     kind: str = field(default="relation", init=False)
 
@@ -52,6 +56,12 @@ class RelationUnit:
     def lemma(self) -> str:
         """The verb without its negation prefix."""
         return self.verb[4:] if self.negated else self.verb
+
+    @property
+    def subject_is_patient(self) -> bool:
+        """A subject-verb pair from an agentless passive ("Thomas was arrested"): its
+        subject is what the verb acts on, not who acts."""
+        return self.source == PASSIVE_PAIR
 
     def as_sentence(self) -> str:
         """The "subject verb object" string the CHI paper embeds (004 §3.3)."""

@@ -84,7 +84,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ..units import RelationUnit, dedupe
+from ..units import PASSIVE_PAIR, RelationUnit, dedupe
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token
@@ -301,7 +301,7 @@ class _Extractor:
         objects = passive_objects + objects
         if not objects:
             if self.pairs_alone(verb, lemma):
-                source = "passive-intransitive" if self.agentless_passive(verb) else "intransitive"
+                source = PASSIVE_PAIR if self.agentless_passive(verb) else "intransitive"
                 for s in subjects:
                     s_key, s_toks = self.ground(s, sent_ents, ())
                     if s_key is not None:

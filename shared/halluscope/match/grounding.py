@@ -259,7 +259,7 @@ def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
     if not subject:
         return None
     lemma = unit.lemma.lower()
-    patient = unit.source == "passive-intransitive"  # the pair's subject is the verb's patient
+    patient = unit.subject_is_patient
     index = text_index(doc)
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
