@@ -1,5 +1,6 @@
 """What the benchmark scripts share: data readers (SummaC and FRANK jsonl), the
-unigram-precision baseline and the tiny NLI model that proves the dlsd harness.
+leave-one-dataset-out folds (:func:`load_folds`, :func:`fold_exclusions`), the
+unigram-precision baselines and the tiny NLI model that proves the dlsd harness.
 
 The agreement measures (balanced accuracy, ROC-AUC, error rates, correlations) live in
 ``measures.py``; the harness that runs metrics on data in ``harness.py``.
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 #: FRANK's error types (``has_<T>`` flags in frank_val.jsonl)
 ERROR_TYPES = ("RelE", "EntE", "CircE", "OutE", "GramE", "CorefE", "LinkE", "Other")
@@ -17,6 +19,14 @@ ERROR_TYPES = ("RelE", "EntE", "CircE", "OutE", "GramE", "CorefE", "LinkE", "Oth
 SYSTEM_COLUMNS = ("model_name", "system", "model_id")
 #: columns holding a human score for a summary, first found wins (label: 1 = consistent)
 HUMAN_COLUMNS = ("Factuality", "label")
+#: the column that splits a file into leave-one-dataset-out folds (FRANK: cnndm / bbc)
+GROUP_COLUMN = "dataset"
+#: the SummaC validation files of the LODO protocol, by :func:`dataset_name`
+SUMMAC_FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
+#: fold names that differ from the file's dataset name (SummaC's frank vs the FRANK file's parts)
+FOLD_RENAMES = {"frank": "summac-frank"}
+#: prefix of the FRANK file's folds: ``frank-cnndm``, ``frank-bbc``
+FRANK_FOLD_PREFIX = "frank-"
 
 
 def read_jsonl(path: str, limit: Optional[int] = None) -> List[Dict]:
@@ -57,9 +67,30 @@ class Dataset:
     human_scores: Optional[List[float]] = None
     human_column: Optional[str] = None
     error_flags: Optional[Dict[str, List[int]]] = None
+    #: per row, the value of :data:`GROUP_COLUMN` when every row has one (FRANK's
+    #: ``dataset``: cnndm / bbc, which splits it into folds); None otherwise
+    groups: Optional[List[str]] = field(default=None, compare=False)
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    def subset(self, indices: Sequence[int], name: str) -> "Dataset":
+        """The rows ``indices`` (in that order) as a Dataset called ``name``."""
+        def take(values):
+            return None if values is None else [values[i] for i in indices]
+
+        return Dataset(name=name, path=self.path, sources=take(self.sources), predictions=take(self.predictions),
+                       labels=take(self.labels), references=take(self.references), systems=take(self.systems),
+                       system_column=self.system_column, human_scores=take(self.human_scores),
+                       human_column=self.human_column,
+                       error_flags=None if self.error_flags is None else {
+                           t: take(flags) for t, flags in self.error_flags.items()},
+                       groups=take(self.groups))
+
+    def pairs(self) -> Set[Tuple[str, str]]:
+        """The distinct (source, summary) pairs, whitespace-normalised
+        (:func:`normalise_text`): what :func:`fold_exclusions` compares."""
+        return {(normalise_text(s), normalise_text(p)) for s, p in zip(self.sources, self.predictions)}
 
 
 def dataset_name(path: str) -> str:
@@ -70,12 +101,26 @@ def dataset_name(path: str) -> str:
     return name
 
 
-def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = None) -> Dataset:
+def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = None,
+                 limit_per_group: bool = False) -> Dataset:
     """Read a SummaC-format (document, claim, label) or FRANK-format (article, summary,
-    reference, label, model_name, Factuality, has_<T>) file, first ``limit`` rows."""
-    rows = read_jsonl(path, limit)
+    reference, label, model_name, Factuality, has_<T>, dataset) file, first ``limit``
+    rows; with ``limit_per_group`` the first ``limit`` rows of each value of
+    :data:`GROUP_COLUMN` (FRANK's first rows are all CNN/DM: a plain limit would leave
+    its BBC fold empty). ``groups`` is set when every row has that column."""
+    if limit_per_group and limit is not None:
+        seen: Dict[str, int] = {}
+        rows = []
+        for row in read_jsonl(path):
+            group = str(row.get(GROUP_COLUMN))
+            if seen.get(group, 0) < limit:
+                seen[group] = seen.get(group, 0) + 1
+                rows.append(row)
+    else:
+        rows = read_jsonl(path, limit)
     if not rows:
         raise ValueError(f"{path}: no rows")
+    groups = [str(r[GROUP_COLUMN]) for r in rows] if all(GROUP_COLUMN in r for r in rows) else None
     sources, predictions, references, labels = triples(rows)
     system_column = next((c for c in SYSTEM_COLUMNS if all(c in r for r in rows)), None)
     human_column = next((c for c in HUMAN_COLUMNS if all(c in r for r in rows)), None) if system_column else None
@@ -86,7 +131,83 @@ def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = N
         systems=[str(r[system_column]) for r in rows] if system_column else None,
         human_scores=[float(r[human_column]) for r in rows] if human_column else None,
         error_flags=flags or None,
+        groups=groups,
     )
+
+
+# ------------------------------------------------------------------ leave-one-dataset-out
+
+
+def normalise_text(text: str) -> str:
+    """Whitespace runs -> one space, stripped (case kept): the text compared when
+    looking for (source, summary) pairs two folds share."""
+    return " ".join(str(text).split())
+
+
+def fold_name(dataset: str) -> str:
+    """A SummaC file's fold name: its dataset name, ``frank`` -> ``summac-frank``."""
+    return FOLD_RENAMES.get(dataset, dataset)
+
+
+def fold_indices(data: Dataset, frank: bool) -> Dict[str, List[int]]:
+    """Which rows of a loaded file form which LODO fold: a SummaC file (``frank``
+    False) is one fold named by :func:`fold_name`; the FRANK file one fold per value of
+    its ``dataset`` column, ``frank-<value>`` (rows in file order)."""
+    if not frank:
+        return {fold_name(data.name): list(range(len(data)))}
+    if data.groups is None:
+        return {FRANK_FOLD_PREFIX.rstrip("-"): list(range(len(data)))}
+    folds: Dict[str, List[int]] = {}
+    for row, group in enumerate(data.groups):
+        folds.setdefault(FRANK_FOLD_PREFIX + group, []).append(row)
+    return folds
+
+
+def load_folds(summac_paths: Sequence[str], frank_path: Optional[str],
+               limit: Optional[int] = None) -> Dict[str, Dataset]:
+    """The leave-one-dataset-out folds: every SummaC file one fold (reference-free;
+    ``frank`` -> ``summac-frank``) and the FRANK file split by its ``dataset`` column
+    (``frank-cnndm``, ``frank-bbc``; with references, systems, ``Factuality`` and
+    error flags), in that order. ``limit``: the first N rows of every fold (FRANK:
+    of each of its parts)."""
+    folds: Dict[str, Dataset] = {}
+    for path in summac_paths:
+        data = load_dataset(path, limit)
+        for name, indices in fold_indices(data, frank=False).items():
+            if name in folds:
+                raise ValueError(f"two files give the fold {name!r}: {folds[name].path}, {path}")
+            folds[name] = data.subset(indices, name) if name != data.name else data
+    if frank_path:
+        data = load_dataset(frank_path, limit, name="FRANK", limit_per_group=True)
+        for name, indices in fold_indices(data, frank=True).items():
+            if name in folds:
+                raise ValueError(f"the fold {name!r} twice ({folds[name].path}, {frank_path})")
+            folds[name] = data.subset(indices, name)
+    return folds
+
+
+def fold_exclusions(folds: Dict[str, Dataset]) -> Dict[str, List[str]]:
+    """The exclusion rule: when fold F is held out, every other fold that shares at
+    least one (source, summary) pair with F (whitespace-normalised, :meth:`Dataset.pairs`)
+    is left out of F's tuning folds. Returns fold -> the folds excluded when it is held
+    out (every fold present, possibly with an empty list; symmetric)."""
+    pairs = {name: data.pairs() for name, data in folds.items()}
+    return {name: [other for other in folds if other != name and not pairs[name].isdisjoint(pairs[other])]
+            for name in folds}
+
+
+def shared_pair_counts(folds: Dict[str, Dataset]) -> Dict[Tuple[str, str], int]:
+    """(fold a, fold b) -> number of distinct (source, summary) pairs both hold, for
+    every pair of folds that share any (a before b in ``folds`` order)."""
+    pairs = {name: data.pairs() for name, data in folds.items()}
+    names = list(folds)
+    counts = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            shared = len(pairs[a] & pairs[b])
+            if shared:
+                counts[(a, b)] = shared
+    return counts
 
 
 def unigram_precision(summary: str, source: str, distinct: bool = False) -> float:
@@ -99,6 +220,25 @@ def unigram_precision(summary: str, source: str, distinct: bool = False) -> floa
         tokens = set(tokens)
     vocabulary = set(source.lower().split())
     return sum(t in vocabulary for t in tokens) / len(tokens) if tokens else 0.0
+
+
+_ALNUM = re.compile(r"[^\W_]+")
+
+
+def alnum_tokens(text: str) -> List[str]:
+    """Lower-cased alphanumeric tokens: ``re.findall(r"[^\W_]+", text.lower())``."""
+    return _ALNUM.findall(text.lower())
+
+
+def alnum_precision(summary: str, source: str) -> float:
+    """The ``alnum-types`` baseline: the share of the summary's DISTINCT lower-cased
+    alphanumeric tokens (:func:`alnum_tokens`; punctuation and ``_`` split and drop)
+    that occur among the source's tokens; 0.0 for a summary without tokens."""
+    tokens = set(alnum_tokens(summary))
+    if not tokens:
+        return 0.0
+    vocabulary = set(alnum_tokens(source))
+    return sum(t in vocabulary for t in tokens) / len(tokens)
 
 
 def tiny_nli_model(folder: str, hidden: int = 64, layers: int = 2) -> str:

@@ -13,8 +13,17 @@ JSON file of a folder into docs/benchmarks.md with tables and plots.
     PYTHONPATH=/path/to/old/shared python benchmarks/harness.py run ... --tag before
     # dlsd_acu: host, +SD-ACU, +DL-ACU, +both with any NLI model ("tiny": random, offline)
     python benchmarks/harness.py run --summac ... --config dlsd --nli-model tiny --decomposer rules
+    # the leave-one-dataset-out table of one tag, as markdown on stdout
+    python benchmarks/harness.py lodo-table --results docs/benchmarks --tag current
 
-Per file and dimension: balanced accuracy and ROC-AUC (``measures.py``); with FRANK's
+Lead measure: leave-one-dataset-out (LODO). Every row of the results carries its
+per-example scores per fold (a SummaC file = one fold, FRANK = one fold per value of
+its ``dataset`` column), so ``render``/``lodo-table`` recompute LODO without
+rescoring: each fold is scored at the threshold that maximises the mean balanced
+accuracy of the other folds (those sharing any (source, summary) pair with it
+excluded). ``run --lodo`` insists on all eight folds and prints the table at the end.
+
+Secondary, per file and dimension: balanced accuracy and ROC-AUC (``measures.py``); with FRANK's
 ``has_<T>`` flags the error-type rates FP_T/N_T; with a system column and human scores,
 system-level Spearman/Kendall with document-bootstrap intervals and summary-level
 correlations; the rank of an empty and a content-free pseudo-system among the real
@@ -27,6 +36,7 @@ import datetime
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -35,7 +45,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import Dataset, load_dataset, resolve_nli_model, unigram_precision  # noqa: E402
+from _common import (SUMMAC_FOLDS, Dataset, alnum_precision, dataset_name, fold_exclusions,  # noqa: E402
+                     fold_indices, fold_name, load_dataset, load_folds, resolve_nli_model, shared_pair_counts,
+                     unigram_precision)
 from measures import (error_type_rates, half_split_balanced_accuracy, held_out_predictions,  # noqa: E402
                       rank_pseudo_systems, roc_auc, summary_level_correlation, system_level_correlation,
                       transfer_balanced_accuracy, tune_threshold, undefined_as_top)
@@ -49,9 +61,16 @@ METRIC_DIMENSIONS = {"chi": ("chi", "ehi", "rhi", "qhi"), "ehi": ("ehi",), "rhi"
 BASELINE = "baseline"
 #: "<dataset>/<configuration>: <error>" of every configuration that raised in this process
 FAILURES: List[str] = []
-#: baseline dimensions: unigram precision over distinct tokens (types) and over all tokens
-BASELINE_DIMENSIONS = {"unigram-types": True, "unigram-tokens": False}
-BASELINE_SIGNATURE = "baseline:unigram-precision|lower|whitespace-tokens|{}"
+#: baseline dimensions: unigram precision over distinct whitespace tokens (types), over
+#: all whitespace tokens, and over distinct alphanumeric tokens (``re.findall(r"[^\W_]+")``,
+#: the reading LODO comparisons are made against): name -> (scorer(summary, source), signature)
+BASELINE_READINGS: Dict[str, Tuple[Callable[[str, str], float], str]] = {
+    "unigram-types": (lambda p, s: unigram_precision(p, s, True),
+                      "baseline:unigram-precision|lower|whitespace-tokens|types"),
+    "unigram-tokens": (lambda p, s: unigram_precision(p, s, False),
+                       "baseline:unigram-precision|lower|whitespace-tokens|tokens"),
+    "alnum-types": (alnum_precision, "baseline:unigram-precision|lower|alnum-tokens|types"),
+}
 
 
 @dataclass(frozen=True)
@@ -188,9 +207,9 @@ def tiny_nli_folder() -> str:
 
 
 def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> Dict[str, List[float]]:
-    """Unigram precision (``_common.unigram_precision``) per baseline dimension."""
-    return {name: [unigram_precision(p, s, distinct) for p, s in zip(predictions, sources)]
-            for name, distinct in BASELINE_DIMENSIONS.items()}
+    """Every baseline reading (:data:`BASELINE_READINGS`) per example."""
+    return {name: [scorer(p, s) for p, s in zip(predictions, sources)]
+            for name, (scorer, _) in BASELINE_READINGS.items()}
 
 
 # ------------------------------------------------------------------------ pseudo-systems
@@ -350,12 +369,26 @@ def _print(message: str) -> None:
 @dataclass
 class Job:
     """One file to evaluate: its validation data, optional test data, whether to pass
-    references, and whether to run the empty-summary check on it."""
+    references, whether to run the empty-summary check on it, and which rows of the
+    validation data form which LODO fold (None: the whole file, one fold named
+    :func:`_common.fold_name`) with, per fold, the folds excluded from its tuning set."""
 
     data: Dataset
     test: Optional[Dataset] = None
     with_references: bool = False
     pseudo: bool = True
+    folds: Optional[Dict[str, List[int]]] = None
+    exclusions: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+def fold_data(values: Sequence[float], job: Job) -> Dict[str, Dict[str, Any]]:
+    """Per LODO fold of the job's validation rows: its rows, labels, per-example scores
+    and the folds excluded from its tuning set (what ``render`` recomputes LODO from)."""
+    folds = job.folds if job.folds is not None else {fold_name(job.data.name): list(range(len(job.data)))}
+    return {name: {"rows": len(indices), "labels": [job.data.labels[i] for i in indices],
+                   "scores": [values[i] for i in indices],
+                   "excluded_when_held_out": list(job.exclusions.get(name, []))}
+            for name, indices in folds.items()}
 
 
 def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
@@ -401,9 +434,9 @@ def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
         for dimension, values in per_dimension.items():
             val, tst, pseudo_values = split(values)
             row = {**base, "config": config.name, "metric": config.metric, "dimension": dimension,
-                   "signature": signature or BASELINE_SIGNATURE.format(
-                       "types" if BASELINE_DIMENSIONS.get(dimension) else "tokens"),
-                   "seconds": round(seconds, 2), **evaluate_dimension(val, data, protocol, tst, test)}
+                   "signature": signature or BASELINE_READINGS[dimension][1],
+                   "seconds": round(seconds, 2), **evaluate_dimension(val, data, protocol, tst, test),
+                   "folds": fold_data(val, job)}
             if pseudo:
                 row["pseudo_systems"] = rank_pseudo_scores(
                     tst if test is not None else val, pseudo_values, pseudo, document_ids(evaluated.sources),
@@ -453,9 +486,19 @@ def write_results(folder: str, tag: str, config: Optional[MetricConfig], rows: L
         "rows": kept + [{**r, "created": meta["created"], "halluscope": meta["halluscope"]} for r in rows],
     }
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump(json_safe(document), handle, indent=1, sort_keys=False)
+        handle.write(compact_number_lists(json.dumps(json_safe(document), indent=1, sort_keys=False)))
         handle.write("\n")
     return path
+
+
+_NUMBER_LIST = re.compile(r"\[[\s0-9.eE+\-,nul]*\]")
+
+
+def compact_number_lists(text: str) -> str:
+    """Indented JSON with every list of numbers/nulls on one line (the per-example
+    fold scores would otherwise take a line per value)."""
+    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(v.strip() for v in m.group(0)[1:-1].split(",") if v.strip())
+                            + "]", text)
 
 
 def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str,
@@ -481,17 +524,43 @@ def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str
 
 
 def build_jobs(summac: Sequence[str], frank: Optional[str], tests: Sequence[Sequence[str]],
-               limit: Optional[int], references: str, pseudo: bool) -> List[Job]:
+               limit: Optional[int], references: str, pseudo: bool,
+               exclusions: Optional[Mapping[str, Sequence[str]]] = None) -> List[Job]:
     """SummaC files reference-free, the FRANK file with its references (unless
-    ``references == "none"``), each paired with its ``--test`` file if any."""
+    ``references == "none"``), each paired with its ``--test`` file if any. ``limit``:
+    the first N rows of every fold (FRANK: of each of its ``dataset`` parts). Each job
+    knows its LODO folds (:func:`_common.fold_indices`) and their ``exclusions``."""
     test_of = {os.path.abspath(val): test for val, test in tests}
     jobs = []
-    for path, name, refs in [(p, None, False) for p in summac] + ([(frank, "FRANK", True)] if frank else []):
-        data = load_dataset(path, limit, name)
+    for path, name, is_frank in [(p, None, False) for p in summac] + ([(frank, "FRANK", True)] if frank else []):
+        data = load_dataset(path, limit, name, limit_per_group=is_frank)
         test_path = test_of.get(os.path.abspath(path))
-        test = load_dataset(test_path, limit, data.name) if test_path else None
-        jobs.append(Job(data, test, with_references=refs and references == "auto", pseudo=pseudo))
+        test = load_dataset(test_path, limit, data.name, limit_per_group=is_frank) if test_path else None
+        jobs.append(Job(data, test, with_references=is_frank and references == "auto", pseudo=pseudo,
+                        folds=fold_indices(data, frank=is_frank), exclusions=exclusions or {}))
     return jobs
+
+
+def lodo_exclusions(summac: Sequence[str], frank: Optional[str],
+                    log: Callable[[str], None] = _print) -> Dict[str, List[str]]:
+    """The exclusion rule (:func:`_common.fold_exclusions`) on ALL rows of the run's
+    files (a row limit does not hide an overlap), with the shared pairs logged. Files
+    that cannot form folds (two files of one name): a warning and no exclusions."""
+    try:
+        folds = load_folds(summac, frank)
+    except ValueError as error:
+        log(f"LODO: no exclusions computed: {error}")
+        return {}
+    for (a, b), shared in shared_pair_counts(folds).items():
+        log(f"LODO: {a} and {b} share {shared} (source, summary) pairs: neither tunes the other's threshold")
+    return fold_exclusions(folds)
+
+
+def missing_lodo_files(summac: Sequence[str], frank: Optional[str]) -> List[str]:
+    """What ``run --lodo`` lacks of the eight folds: SummaC files by name, and FRANK."""
+    present = {dataset_name(p) for p in summac}
+    return [f"--summac {name}_val.jsonl" for name in SUMMAC_FOLDS if name not in present] + (
+        [] if frank else ["--frank frank_val.jsonl"])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -508,7 +577,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     runner.add_argument("--tag", default="current", help="label of this run (e.g. before / after)")
     runner.add_argument("--out", default=os.path.join(REPOSITORY, "benchmarks", "results"),
                         help="result folder (docs/benchmarks for the published results)")
-    runner.add_argument("--limit", type=int, help="first N rows of every file")
+    runner.add_argument("--limit", type=int, help="first N rows of every fold (FRANK: of each of its cnndm/bbc parts)")
+    runner.add_argument("--lodo", action="store_true",
+                        help="require the eight LODO folds (the six SummaC files and --frank) and print the LODO "
+                             "table at the end (fold scores are written by every run)")
     runner.add_argument("--splits", type=int, default=10, help="seeded half-splits averaged")
     runner.add_argument("--seed", type=int, default=0)
     runner.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
@@ -532,6 +604,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     render.add_argument("--tags", help="comma-separated tag order (default: by creation time)")
     render.add_argument("--no-plots", action="store_true")
     render.add_argument("--brief", action="store_true", help="tables and plots only, no protocol text")
+    table = commands.add_parser("lodo-table", help="the leave-one-dataset-out table of one tag as markdown (stdout)")
+    table.add_argument("--results", default=os.path.join(REPOSITORY, "docs", "benchmarks"))
+    table.add_argument("--tag", required=True)
+    table.add_argument("--choose", action="append", default=[], metavar="C1,C2,...",
+                       help="also a row that picks among these configurations (CONFIG or CONFIG:DIMENSION) per "
+                            "held-out fold on the other folds (repeatable)")
     study = commands.add_parser("baseline-study", help="split protocols vs the issue's baseline numbers")
     study.add_argument("--summac", nargs="*", default=[])
     study.add_argument("--frank")
@@ -545,6 +623,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         path = render_markdown(args.results, args.out, tags=tags, plots=not args.no_plots, brief=args.brief)
         print(f"wrote {path}")
         return 0
+    if args.command == "lodo-table":
+        from report import load_results, lodo_markdown
+
+        text = lodo_markdown(load_results(args.results), args.tag, choices=[c.split(",") for c in args.choose])
+        if not text:
+            print(f"no LODO fold data for tag {args.tag!r} in {args.results}", file=sys.stderr)
+            return 1
+        print(text)
+        return 0
     if args.command == "baseline-study":
         from baseline_study import print_study
 
@@ -557,13 +644,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                "batch_size": args.batch_size}
     configs = parse_configs(args.config or ["chi"], options)
     FAILURES.clear()
-    jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo)
-    if not jobs:
+    if not args.summac and not args.frank:
         parser.error("give --summac and/or --frank files")
+    if args.lodo and missing_lodo_files(args.summac, args.frank):
+        parser.error("--lodo needs the eight folds; missing: " + ", ".join(missing_lodo_files(args.summac, args.frank)))
+    exclusions = lodo_exclusions(args.summac, args.frank)
+    jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo,
+                      exclusions)
     paths = run(jobs, configs, args.tag, args.out, Protocol(args.splits, args.seed, args.resamples),
                 args.limit, command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])))
     for path in paths:
         print(f"wrote {path}")
+    if args.lodo:
+        from report import load_results, lodo_markdown
+
+        print("\n" + lodo_markdown(load_results(args.out), args.tag))
     if FAILURES:
         print("failed (no rows written for these):\n  " + "\n  ".join(FAILURES), file=sys.stderr)
         return 1

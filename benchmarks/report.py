@@ -1,15 +1,29 @@
 """Render the harness's JSON results (``run-<tag>-<config>.json``) as markdown tables
-and matplotlib (Agg) PNG plots: docs/benchmarks.md and docs/benchmarks/plot-*.png."""
+and matplotlib (Agg) PNG plots: docs/benchmarks.md and docs/benchmarks/plot-*.png.
+
+The leave-one-dataset-out (LODO) section comes first and is recomputed here from the
+per-example fold scores the rows carry (``row["folds"]``); rows written before the
+protocol have none and render as before, below it."""
 from __future__ import annotations
 
 import glob
 import json
 import math
 import os
+import sys
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measures import LodoResult, fold_margin, lodo_evaluate  # noqa: E402
+
 BASELINE = "baseline"
+#: the two whitespace readings of the half-split tables ("beats baseline" = above both)
 BASELINE_DIMENSIONS = ("unigram-types", "unigram-tokens")
+#: the baseline LODO comparisons count folds against, and every baseline reading LODO shows
+LODO_REFERENCE = "alnum-types"
+LODO_BASELINES = ("alnum-types", "unigram-types", "unigram-tokens")
+#: display order of the LODO folds; others follow in first-seen order
+FOLD_ORDER = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc")
 FRANK = "FRANK"
 SUMMAC_MEAN = "mean (SummaC sets)"
 
@@ -275,6 +289,162 @@ def signature_list(rows: Sequence[Row], tags: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------ leave-one-dataset-out
+
+Candidate = Tuple[str, str]  # (configuration, dimension)
+
+
+def _float(value: Optional[float]) -> float:
+    return math.nan if value is None else float(value)
+
+
+class LodoData:
+    """The fold data of one tag's rows: per (configuration, dimension) its scores and
+    labels per fold, and the exclusions (symmetric union of what the rows recorded)."""
+
+    def __init__(self, rows: Sequence[Row], tag: str):
+        self.scores: Dict[Candidate, Dict[str, List[float]]] = {}
+        self.labels: Dict[Candidate, Dict[str, List[int]]] = {}
+        excluded: Dict[str, set] = {}
+        seen: List[str] = []
+        for row in rows:
+            if row["tag"] != tag or not row.get("folds"):
+                continue
+            key = (row["config"], row["dimension"])
+            for fold, entry in row["folds"].items():
+                self.scores.setdefault(key, {})[fold] = [_float(v) for v in entry["scores"]]
+                self.labels.setdefault(key, {})[fold] = [int(y) for y in entry["labels"]]
+                seen.append(fold)
+                for other in entry.get("excluded_when_held_out") or []:
+                    excluded.setdefault(fold, set()).add(other)
+                    excluded.setdefault(other, set()).add(fold)
+        known = set(seen)
+        self.folds = [f for f in FOLD_ORDER if f in known] + [f for f in dict.fromkeys(seen) if f not in FOLD_ORDER]
+        self.exclusions = {fold: [f for f in self.folds if f in excluded.get(fold, set())] for fold in self.folds}
+
+    def candidates(self) -> List[Candidate]:
+        """Baseline readings first (:data:`LODO_BASELINES` order), then configurations
+        in :func:`configs_in` order with their dimensions."""
+        keys = list(self.scores)
+        baselines = [(BASELINE, d) for d in LODO_BASELINES if (BASELINE, d) in self.scores]
+        baselines += [k for k in keys if k[0] == BASELINE and k not in baselines]
+        order = {c: i for i, c in enumerate(configs_in([{"config": k[0]} for k in keys]))}
+        return baselines + [k for k in keys if k[0] != BASELINE and k[0] in order]
+
+    def evaluate(self, candidates: Sequence[Candidate]) -> Optional[LodoResult]:
+        """LODO choosing among ``candidates`` (one: the plain LODO of that dimension)
+        over the folds they all have, with the labels they agree on; None when they
+        share fewer than two folds or disagree on labels (e.g. different row limits)."""
+        folds = [f for f in self.folds if all(f in self.scores.get(c, {}) for c in candidates)]
+        labels = {f: self.labels[candidates[0]][f] for f in folds}
+        if len(folds) < 2 or any(self.labels[c][f] != labels[f] for c in candidates for f in folds):
+            return None
+        return lodo_evaluate({f"{c[0]}:{c[1]}": {f: self.scores[c][f] for f in folds} for c in candidates},
+                             labels, {f: self.exclusions.get(f, []) for f in folds})
+
+    def rows_per_fold(self) -> Dict[str, int]:
+        sizes: Dict[str, int] = {}
+        for per_fold in self.labels.values():
+            for fold, labels in per_fold.items():
+                sizes.setdefault(fold, len(labels))
+        return sizes
+
+
+def _resolve_choice(data: LodoData, entry: str) -> Candidate:
+    """``CONFIG`` (its first dimension) or ``CONFIG:DIMENSION`` -> a candidate key."""
+    config, _, dimension = entry.partition(":")
+    if not dimension:
+        dimension = next((k[1] for k in data.scores if k[0] == config), "")
+    if (config, dimension) not in data.scores:
+        raise ValueError(f"no LODO fold data for {entry!r}; present: "
+                         f"{', '.join(f'{c}:{d}' for c, d in data.scores)}")
+    return config, dimension
+
+
+def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] = ()) -> Dict[str, str]:
+    """The LODO tables of one tag: ``"ba"`` (per fold held-out BA, mean, min fold,
+    in-sample, gap, folds beating :data:`LODO_REFERENCE`), ``"auc"`` (per fold and mean
+    ROC-AUC), ``"notes"`` (rows per fold, the exclusions, choices made); empty dict when
+    the tag has no fold data. ``choices``: lists of configurations (``CONFIG`` or
+    ``CONFIG:DIMENSION``) to pick among per held-out fold, one extra row each."""
+    data = LodoData(rows, tag)
+    if len(data.folds) < 2:
+        return {}
+    reference_key = (BASELINE, LODO_REFERENCE)
+    reference = data.evaluate([reference_key]) if reference_key in data.scores else None
+    lines: List[Tuple[str, str, Optional[LodoResult]]] = [
+        (c[0], c[1], data.evaluate([c])) for c in data.candidates()]
+    notes: List[str] = []
+    for choice in choices:
+        keys = [_resolve_choice(data, entry) for entry in choice]
+        result = data.evaluate(keys)
+        lines.append((f"choice of {', '.join(f'{c}:{d}' for c, d in keys)}", "–", result))
+        if result is not None:
+            notes.append(f"choice of {', '.join(f'{c}:{d}' for c, d in keys)} picked: " + "; ".join(
+                f"{fold} {entry.candidate}" for fold, entry in result.folds.items()))
+    folds = data.folds
+    ba_header = ["configuration", "dimension"] + folds + ["mean", "min (fold)", "in-sample", "gap",
+                                                          f"folds > {LODO_REFERENCE}"]
+    auc_header = ["configuration", "dimension"] + folds + ["mean"]
+    ba_body, auc_body = [], []
+    for config, dimension, result in lines:
+        if result is None:
+            ba_body.append([config, dimension] + ["–"] * (len(folds) + 5))
+            auc_body.append([config, dimension] + ["–"] * (len(folds) + 1))
+            continue
+
+        def cell(fold: str, attribute: str) -> str:
+            entry = result.folds.get(fold)
+            return fmt(None if entry is None else 100 * getattr(entry, attribute))
+
+        if reference is None or (config, dimension) == reference_key:
+            beats = "–"
+        else:
+            margin = fold_margin(result, reference)
+            beats = f"{margin.wins} of {margin.wins + margin.losses + margin.ties}"
+        minimum = f"{fmt(100 * result.min_ba)} ({result.min_fold})" if result.min_fold else "–"
+        ba_body.append([config, dimension] + [cell(f, "ba") for f in folds] + [
+            fmt(100 * result.mean_ba), minimum, fmt(100 * result.mean_in_sample_ba), fmt(100 * result.gap), beats])
+        auc_body.append([config, dimension] + [cell(f, "auc") for f in folds] + [fmt(100 * result.mean_auc)])
+    sizes = data.rows_per_fold()
+    notes.insert(0, "Rows per fold: " + ", ".join(f"{f} {sizes.get(f, 0)}" for f in folds) + ".")
+    excluded = [f"held out {f}: {', '.join(data.exclusions[f])}" for f in folds if data.exclusions.get(f)]
+    notes.insert(1, "Excluded from the tuning folds (they share (source, summary) pairs with the held-out fold): "
+                 + ("; ".join(excluded) if excluded else "none") + ".")
+    return {"ba": markdown_table(ba_header, ba_body), "auc": markdown_table(auc_header, auc_body),
+            "notes": "\n".join(f"- {n}" for n in notes)}
+
+
+def lodo_markdown(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] = (), level: int = 3) -> str:
+    """The LODO tables of one tag with their notes as markdown ('' without fold data)."""
+    tables = lodo_tables(rows, tag, choices)
+    if not tables:
+        return ""
+    heading = "#" * level
+    return "\n".join([
+        f"{heading} LODO balanced accuracy (%), tag {tag}\n", tables["ba"], "", tables["notes"], "",
+        f"{heading} LODO ROC-AUC (%), tag {tag}\n", tables["auc"]])
+
+
+LODO_SECTION = """## Leave-one-dataset-out (LODO): the lead measure
+
+Every tuned quantity is chosen on the OTHER datasets and scored on the held-out one.
+Folds: the six SummaC validation files (cogensumm, xsumfaith, polytope, factcc,
+summeval, summac-frank; reference-free) and FRANK val split by its `dataset` column
+(frank-cnndm, frank-bbc; with references). A held-out fold is scored at the threshold
+that maximises the **mean over the tuning folds** of each fold's balanced accuracy (every
+dataset weighs the same, whatever its size; predicted consistent iff score ≥ threshold,
+undefined scores on top, ties → the lowest threshold). Tuning folds: all other folds
+except those sharing any (source, summary) pair with the held-out one (SummaC's frank
+file holds FRANK's summaries). **mean**: the mean over folds of the held-out BA;
+**min (fold)**: the worst fold; **in-sample**: the same metric with the threshold tuned
+on the held-out fold itself (what tuning on the scored data overstates); **gap** =
+in-sample − LODO; **folds > alnum-types**: on how many folds the held-out BA beats the
+`alnum-types` baseline's (distinct lower-cased alphanumeric tokens of the summary found
+in the source) under the same protocol. The baseline readings are rows of the same table.
+"""
+
+
 # -------------------------------------------------------------------------------- plots
 
 
@@ -442,8 +612,12 @@ Generated by `benchmarks/harness.py render` from the JSON results in
 [`{results}/`]({results_link}/) (one file per tag and configuration; every row carries
 the metric's `signature`, the data file, its row count and the configuration). Do not
 edit by hand: rerun the harness and `render`.
+"""
 
-## How these numbers are made
+METHODS = """## How these numbers are made
+
+The leave-one-dataset-out section above is the lead measure; the per-file tables below
+use the half-split protocol (secondary: its thresholds are tuned on the same file).
 
 - **Data**: the validation splits in `../shared/data/` (never copied here). SummaC
   files are scored **reference-free** (they have no references); FRANK val
@@ -484,7 +658,10 @@ edit by hand: rerun the harness and `render`.
 - **Baseline** in every table: unigram precision, the share of the summary's
   lower-cased whitespace tokens found among the source's lower-cased whitespace tokens,
   in two readings: over **distinct** tokens and over all token occurrences. "beats
-  baseline" means above both.
+  baseline" means above both. The LODO tables add a third reading, `alnum-types`: the
+  share of the summary's distinct lower-cased alphanumeric tokens
+  (`re.findall(r"[^\\W_]+", text.lower())`, punctuation stripped) found among the
+  source's (0 for a summary without tokens).
 
 ### The issue's baseline numbers (61.6 SummaC, 74.8 FRANK)
 
@@ -563,8 +740,18 @@ def render_markdown(results: str, out: str, tags: Optional[Sequence[str]] = None
     link = os.path.relpath(os.path.abspath(results), os.path.dirname(os.path.abspath(out)))
     display = os.path.relpath(os.path.abspath(results), os.getcwd())
     header = (BRIEF if brief else PREAMBLE).replace("{results}", display).replace("{results_link}", link)
-    parts = [header, "## Runs\n", provenance_table(rows, tags), "\nSignatures:\n", signature_list(rows, tags)]
-    for measure, title in (("balanced_accuracy_pct", "Balanced accuracy (%)"), ("roc_auc_pct", "ROC-AUC (%)")):
+    parts = [header]
+    lodo = [(tag, lodo_markdown(rows, tag, level=3 if len(tags) == 1 else 4)) for tag in reversed(tags)]
+    lodo = [(tag, text) for tag, text in lodo if text]
+    if lodo:
+        parts.append(LODO_SECTION)
+        for tag, text in lodo:
+            parts.append((f"### {tag}\n\n" if len(lodo) > 1 else "") + text + "\n")
+    if not brief:
+        parts.append(METHODS)
+    parts += ["## Runs\n", provenance_table(rows, tags), "\nSignatures:\n", signature_list(rows, tags)]
+    for measure, title in (("balanced_accuracy_pct", "Balanced accuracy (%), half-split protocol"),
+                           ("roc_auc_pct", "ROC-AUC (%)")):
         parts.append(f"\n## {title}\n")
         for title, configs in table_groups(rows):
             parts.append(f"### {title}\n")

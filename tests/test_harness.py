@@ -258,3 +258,187 @@ def test_evaluate_dimension_half_split_and_test_split():
     assert outcome["threshold"] == 0.4  # BA on data: 0.4 and 0.7 both 5/6; the lower wins
     assert outcome["balanced_accuracy_pct"] == 100.0 and outcome["roc_auc_pct"] == 100.0
     assert outcome["predicted_consistent_pct"] == 50.0
+
+
+# ------------------------------------------------------------ leave-one-dataset-out (LODO)
+
+# fold A: 6 rows, BA 1 at 0.3; fold B: 2 rows, BA 1 on (0.4, 0.8]
+LODO_SCORES = {"A": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "B": [0.4, 0.8]}
+LODO_LABELS = {"A": [0, 0, 1, 1, 1, 1], "B": [0, 1]}
+
+
+def test_lodo_threshold_maximises_the_mean_fold_balanced_accuracy():
+    # mean of the two folds' BA: 0.1 .5, 0.2 .625, 0.3 (1 + .5)/2 = .75, 0.4 (.875 + .5)/2,
+    # 0.5 (.75 + 1)/2 = .875, 0.6 .8125, 0.8 .75, inf .5 -> 0.5
+    assert measures.lodo_threshold(LODO_SCORES, LODO_LABELS) == 0.5
+    assert measures.mean_fold_balanced_accuracy(LODO_SCORES, LODO_LABELS, 0.5) == 0.875
+    # pooled rows weigh fold A 3x: 0.3 gives (5/5 + 2/3)/2 = .833 > 0.5's (3/5 + 3/3)/2 = .8
+    pooled = LODO_SCORES["A"] + LODO_SCORES["B"]
+    assert measures.tune_threshold(pooled, LODO_LABELS["A"] + LODO_LABELS["B"]) == 0.3
+    # parallel sequences work too; one fold = tune_threshold (NaN on top, lowest of ties)
+    assert measures.lodo_threshold([LODO_SCORES["A"], LODO_SCORES["B"]], [LODO_LABELS["A"], LODO_LABELS["B"]]) == 0.5
+    assert measures.lodo_threshold([[0.1, 0.4, 0.35, 0.8]], [[0, 0, 1, 1]]) == 0.35
+    assert measures.lodo_threshold({"x": [NAN, 0.3, 0.1]}, {"x": [1, 1, 0]}) == 0.3
+    assert measures.lodo_threshold({"x": [0.5, 0.5]}, {"x": [0, 0]}) == math.inf
+
+
+def test_lodo_threshold_agrees_with_brute_force():
+    import random
+
+    rng = random.Random(3)
+    for _ in range(100):
+        folds = [[rng.choice([0.1, 0.2, 0.3, 0.5, NAN]) for _ in range(rng.randint(1, 7))] for _ in range(3)]
+        labels = [[rng.randint(0, 1) for _ in fold] for fold in folds]
+        candidates = sorted({math.inf if math.isnan(s) else s for fold in folds for s in fold} | {math.inf})
+        mean = {t: sum(measures.balanced_accuracy(f, y, t) for f, y in zip(folds, labels)) / 3 for t in candidates}
+        best = max(mean.values())
+        assert measures.lodo_threshold(folds, labels) == next(t for t in candidates if mean[t] >= best - 1e-12)
+
+
+# three folds of one inconsistent (first) and one consistent (second) summary
+CHOICE_LABELS = {"A": [0, 1], "B": [0, 1], "C": [0, 1]}
+CHOICE_CANDIDATES = {"x": {"A": [0.2, 0.8], "B": [0.3, 0.7], "C": [0.6, 0.4]},
+                     "y": {"A": [0.5, 0.4], "B": [0.1, 0.9], "C": [0.1, 0.2]}}
+
+
+def test_lodo_evaluate_chooses_a_candidate_per_held_out_fold():
+    result = measures.lodo_evaluate(CHOICE_CANDIDATES, CHOICE_LABELS, {})
+    a, b, c = result.folds["A"], result.folds["B"], result.folds["C"]
+    # held out A: x on B, C best mean .75 at 0.4; y best 1.0 at 0.2 -> y; y on A at 0.2: all consistent
+    assert (a.candidate, a.threshold, a.tuning_ba, a.ba, a.auc) == ("y", 0.2, 1.0, 0.5, 0.0)
+    assert (a.in_sample_threshold, a.in_sample_ba, a.tuning_folds) == (0.4, 0.5, ("B", "C"))
+    # held out B: x .75 at 0.4, y .75 at 0.2: a tie -> the first candidate, x; BA 1 on B
+    assert (b.candidate, b.threshold, b.tuning_ba, b.ba, b.auc, b.in_sample_ba) == ("x", 0.4, 0.75, 1.0, 1.0, 1.0)
+    # held out C: x 1.0 at 0.7, y .75 at 0.4 -> x; on C both summaries fall below 0.7
+    assert (c.candidate, c.threshold, c.tuning_ba, c.ba, c.auc, c.in_sample_ba) == ("x", 0.7, 1.0, 0.5, 0.0, 0.5)
+    assert result.mean_ba == pytest.approx(2 / 3) and result.mean_auc == pytest.approx(1 / 3)
+    assert result.mean_in_sample_ba == pytest.approx(2 / 3) and result.gap == pytest.approx(0.0)
+    assert (result.min_ba, result.min_fold) == (0.5, "A")
+    # one candidate: the plain LODO of x (A: 0.4 from B, C -> 1.0; B: 0.4 -> 1.0; C: 0.7 -> 0.5)
+    plain = measures.lodo_evaluate({"x": CHOICE_CANDIDATES["x"]}, CHOICE_LABELS)
+    assert plain.ba_by_fold() == {"A": 1.0, "B": 1.0, "C": 0.5}
+    assert [f.threshold for f in plain.folds.values()] == [0.4, 0.4, 0.7]
+    assert plain.mean_in_sample_ba == pytest.approx(5 / 6) and plain.gap == pytest.approx(0.0)
+    margin = measures.fold_margin(plain, result)
+    assert margin.differences == {"A": 0.5, "B": 0.0, "C": 0.0}
+    assert (margin.wins, margin.losses, margin.ties, margin.folds, margin.every_fold) == (1, 0, 2, 3, False)
+    assert margin.mean_difference == pytest.approx(1 / 6) and margin.min_difference == 0.0
+
+
+def test_lodo_evaluate_leaves_excluded_folds_out_of_tuning():
+    # B held out without A: only C tunes; x's best on C is .5, y's 1.0 at 0.2 -> y, BA 1 on B
+    result = measures.lodo_evaluate(CHOICE_CANDIDATES, CHOICE_LABELS, {"B": ["A"]})
+    b = result.folds["B"]
+    assert (b.candidate, b.threshold, b.tuning_folds, b.excluded_folds, b.ba) == ("y", 0.2, ("C",), ("A",), 1.0)
+    assert result.folds["A"].excluded_folds == ()  # the rule's output is symmetric; lodo_evaluate takes it as given
+    # nothing left to tune on: threshold and BA undefined, skipped by the means
+    alone = measures.lodo_evaluate({"x": CHOICE_CANDIDATES["x"]}, {"A": [0, 1], "B": [0, 1]}, {"A": ["B"]})
+    assert math.isnan(alone.folds["A"].ba) and alone.mean_ba == alone.folds["B"].ba
+
+
+def test_exclusion_rule_on_synthetic_folds(tmp_path):
+    from _common import Dataset, fold_exclusions, load_folds, shared_pair_counts
+
+    def fold(name, pairs):
+        return Dataset(name=name, path=name, sources=[p[0] for p in pairs], predictions=[p[1] for p in pairs],
+                       labels=[1] * len(pairs))
+
+    folds = {"a": fold("a", [("Doc one.", "Sum one."), ("Doc two.", "Sum two.")]),
+             "b": fold("b", [("Doc  one.\n", " Sum one."), ("Doc three.", "Sum three.")]),  # whitespace differs only
+             "c": fold("c", [("Doc one.", "Another summary."), ("Doc two.", "sum two.")])}  # document / case only
+    assert fold_exclusions(folds) == {"a": ["b"], "b": ["a"], "c": []}
+    assert shared_pair_counts(folds) == {("a", "b"): 1}
+    # files: SummaC's frank and FRANK share a summary; FRANK splits by its dataset column
+    summac = tmp_path / "frank_val.jsonl"
+    summac.write_text("".join(json.dumps({"document": d, "claim": c, "label": 1}) + "\n"
+                              for d, c in [("D1", "S1"), ("D9", "S9")]), encoding="utf-8")
+    other = tmp_path / "summeval_val.jsonl"
+    other.write_text(json.dumps({"document": "D1", "claim": "S5", "label": 0}) + "\n", encoding="utf-8")
+    frank = tmp_path / "frank.jsonl"
+    frank.write_text("".join(json.dumps({"article": d, "summary": s, "reference": "R", "label": 0, "dataset": g,
+                                         "model_name": "m", "Factuality": 0.5}) + "\n"
+                             for d, s, g in [("D1", "S1", "cnndm"), ("D2", "S2", "cnndm"), ("D3", "S3", "bbc")]),
+                     encoding="utf-8")
+    loaded = load_folds([str(other), str(summac)], str(frank))
+    assert list(loaded) == ["summeval", "summac-frank", "frank-cnndm", "frank-bbc"]
+    assert loaded["frank-cnndm"].references == ["R", "R"] and loaded["summac-frank"].references is None
+    assert fold_exclusions(loaded) == {"summeval": [], "summac-frank": ["frank-cnndm"],
+                                       "frank-cnndm": ["summac-frank"], "frank-bbc": []}
+    # a row limit applies to every fold, FRANK's parts included (its first rows are all cnndm)
+    limited = load_folds([str(summac)], str(frank), limit=1)
+    assert {name: len(data) for name, data in limited.items()} == {"summac-frank": 1, "frank-cnndm": 1, "frank-bbc": 1}
+
+
+def test_alnum_types_baseline():
+    from _common import alnum_precision
+
+    # summary types {the, u, s, economy, grew, 3, it, said}: 5 in the source (the, economy, grew, 3, said)
+    summary, source = "The U.S. economy grew 3%, it's said.", "Economy: the US grew by 3 percent, said officials"
+    assert alnum_precision(summary, source) == 5 / 8
+    assert unigram_precision(summary, source, distinct=True) == pytest.approx(2 / 7)  # the, economy
+    assert alnum_precision("snake_case", "a snake and a case") == 1.0   # "_" splits
+    assert alnum_precision("— !", "anything") == 0.0 and alnum_precision("", "x") == 0.0
+    assert harness.score_baseline([summary], [source])["alnum-types"] == [5 / 8]
+
+
+def _fold_row(dataset, dimension, scores, labels, excluded=()):
+    row = _result_row(dataset, len(labels), dimension, 50.0)
+    row["folds"] = {dataset: {"rows": len(labels), "labels": labels, "scores": scores,
+                              "excluded_when_held_out": list(excluded)}}
+    return row
+
+
+def test_lodo_section_renders_first_and_lodo_table_cli(tmp_path, capsys):
+    folder = str(tmp_path / "results")
+    meta = {"created": "2026-01-01T00:00:00+00:00", "halluscope": {"version": "0", "git_commit": "x"},
+            "limit": None, "command": "test"}
+    baseline = [_fold_row(f, "alnum-types", CHOICE_CANDIDATES["y"][f], CHOICE_LABELS[f]) for f in "ABC"]
+    baseline += [_fold_row(f, d, [0.5, 0.5], CHOICE_LABELS[f])
+                 for f in "ABC" for d in ("unigram-types", "unigram-tokens")]
+    harness.write_results(folder, "t", None, baseline, meta)
+    harness.write_results(folder, "t", harness.MetricConfig("chi", "chi"),
+                          [_fold_row(f, "chi", CHOICE_CANDIDATES["x"][f], CHOICE_LABELS[f]) for f in "ABC"], meta)
+    text = open(os.path.join(folder, "run-t-chi.json"), encoding="utf-8").read()
+    assert '"scores": [0.2, 0.8]' in text  # number lists on one line
+    out = str(tmp_path / "benchmarks.md")
+    report.render_markdown(folder, out, plots=False)
+    rendered = open(out, encoding="utf-8").read()
+    assert rendered.index("## Leave-one-dataset-out") < rendered.index("## How these numbers") < rendered.index(
+        "## Balanced accuracy (%), half-split")
+    # chi = x alone: A 100, B 100, C 50; y (alnum-types): A 50 (0.2 from B, C), B 100, C 50 (0.4 from A, B);
+    # y in-sample: A 50, B 100, C 100 (0.2 separates C's two summaries) -> 83.3, gap 16.7
+    assert ("| configuration | dimension | A | B | C | mean | min (fold) | in-sample | gap | folds > alnum-types |"
+            in rendered)
+    assert "| baseline | alnum-types | 50.0 | 100.0 | 50.0 | 66.7 | 50.0 (A) | 83.3 | 16.7 | – |" in rendered
+    assert "| baseline | unigram-types | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 (A) | 50.0 | 0.0 | 0 of 3 |" in rendered
+    assert "| chi | chi | 100.0 | 100.0 | 50.0 | 83.3 | 50.0 (C) | 83.3 | 0.0 | 1 of 3 |" in rendered
+    assert "| chi | chi | 100.0 | 100.0 | 0.0 | 66.7 |" in rendered  # ROC-AUC
+    assert ("Excluded from the tuning folds (they share (source, summary) pairs with the held-out fold): none."
+            in rendered)
+    # lodo-table: the same table on stdout, with a choice among configurations
+    assert harness.main(["lodo-table", "--results", folder, "--tag", "t", "--choose", "chi,baseline:alnum-types"]) == 0
+    printed = capsys.readouterr().out
+    assert "| chi | chi | 100.0 | 100.0 | 50.0 | 83.3 | 50.0 (C) | 83.3 | 0.0 | 1 of 3 |" in printed
+    assert ("| choice of chi:chi, baseline:alnum-types | – | 50.0 | 100.0 | 50.0 | 66.7 | 50.0 (A) | 66.7 | 0.0 "
+            "| 0 of 3 |") in printed
+    assert "picked: A baseline:alnum-types; B chi:chi; C chi:chi" in printed
+    assert harness.main(["lodo-table", "--results", folder, "--tag", "nope"]) == 1
+
+
+def test_old_json_without_fold_data_renders_as_before(tmp_path):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    old = {"tag": "old", "config": {"name": "chi", "metric": "chi", "kwargs": {}}, "created": "2025-01-01",
+           "halluscope": {}, "limit": None, "command": "x",
+           "rows": [{**_result_row("a", 10, "chi", 61.0), "created": "2025-01-01"}]}
+    (folder / "run-old-chi.json").write_text(json.dumps(old), encoding="utf-8")
+    old_baseline = {**old, "config": {"name": "baseline", "metric": "unigram_precision", "kwargs": {}},
+                    "rows": [{**_result_row("a", 10, d, 55.0), "created": "2025-01-01"}
+                             for d in ("unigram-types", "unigram-tokens")]}
+    (folder / "run-old-baseline.json").write_text(json.dumps(old_baseline), encoding="utf-8")
+    out = str(tmp_path / "benchmarks.md")
+    report.render_markdown(str(folder), out, plots=False)
+    text = open(out, encoding="utf-8").read()
+    assert "Leave-one-dataset-out" not in text.split("## How these numbers")[0]
+    assert "| a | 10 | 55.0 | 55.0 | 61.0 | yes |" in text
+    assert report.lodo_markdown(report.load_results(str(folder)), "old") == ""
