@@ -1,0 +1,757 @@
+"""Lexical relations between a summary word and a source word, from Princeton WordNet 3.0.
+
+The database is read with NLTK's ``WordNetCorpusReader``; see ``docs/lexical.md`` for
+installing it and for examples of real answers.
+
+Where WordNet comes from (first found wins; :func:`find_wordnet` tells which without
+loading it):
+
+1. an explicit ``path``: a folder in WordNet's database format (``data.verb``,
+   ``index.noun``, ``verb.exc``, ...). A path that does not exist, or lacks the database
+   files, is a ``ValueError`` naming it, never a silent fall-through;
+2. NLTK's data folders: ``nltk.data.find("corpora/wordnet")``, unzipped or zipped
+   (``corpora/wordnet.zip``, as ``nltk.download("wordnet")`` leaves it);
+3. Debian's folder :data:`DEBIAN_WORDNET` (``apt-get install wordnet-base
+   wordnet-sense-index``).
+
+Every source must be WordNet 3.0 (``reader.get_version()``); an explicit folder of another
+version is a ``ValueError``, an automatic one is skipped with a warning. When nothing is
+found (or NLTK is not installed) :func:`load_wordnet` returns None and logs one warning on
+the ``"halluscope"`` logger saying how to install WordNet; nothing raises at import.
+A :class:`Lexicon` without WordNet still answers, only ever with "same lemma", and says so
+in its :attr:`Lexicon.signature_id` (``"wn:none"``, against ``"wn:3.0"``), which callers
+put in their signatures.
+
+A folder is read in place when NLTK can read it in place: it holds the ``lexnames`` table
+and its files are plain files. Debian's folder has no ``lexnames`` (NLTK needs it) and may
+be read-only, and NLTK >= 3.10 refuses corpus files that are symbolic or hard links and
+corpus folders outside its data roots. Such a folder is therefore copied once (about 36 MB
+for WordNet 3.0), with the :data:`LEXNAMES` table written beside the copies, into
+``$HALLUSCOPE_CACHE/wordnet-3.0`` (Debian's folder) or ``$HALLUSCOPE_CACHE/wordnet-<hash>``
+(any other folder); ``HALLUSCOPE_CACHE`` defaults to ``$XDG_CACHE_HOME/halluscope``, i.e.
+``~/.cache/halluscope``. A copy is checked against its source (sizes and modification
+times) and rebuilt when they differ. When the cache cannot be written, the copy goes into a
+private temporary folder removed with its reader. The folder read is appended to
+``nltk.data.path``, NLTK's documented way of authorising a corpus in a custom location.
+
+Directions. A relation answers "how does the SOURCE word support the SUMMARY word":
+
+- ``same``: the same lemma (also without WordNet);
+- ``antonym``: a contradiction, not support (win/lose, buy/sell);
+- ``synonym``: the two words share a synset;
+- ``hypernym``: the summary word is more general than the source word, within ``up_depth``
+  hypernym steps (source "sprint", summary "run"): the source says the same or more;
+- ``troponym`` (verbs) / ``hyponym`` (other POS): the summary word is more specific, within
+  ``down_depth`` steps (source "acquire", summary "buy"). Strictly the source does not
+  say that much, but summaries routinely write "bought" for "acquired", so it is accepted
+  and named as such in :attr:`Link.relation` for the caller to weigh;
+- ``entailment`` (verbs): the source verb entails the summary verb ("snore" => "sleep");
+- ``verb_group`` (verbs): WordNet groups the two senses together;
+- ``derivation``: derivationally related forms across parts of speech ("acquisition" ~
+  "acquire", "death" ~ "die"); the source word may have any POS.
+
+Only the first ``senses`` WordNet senses of each word are considered (WordNet orders senses
+by frequency), for every relation including antonymy; this keeps loose matches out
+(the second sense of "buy" is "bribe"). Antonymy holds when any lemma of a considered sense
+of one word is WordNet's antonym of any lemma of a considered sense of the other (WordNet
+puts antonymy on lemmas: "purchase" contradicts "sell" through its synonym "buy").
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import stat
+import tempfile
+import threading
+import warnings
+import weakref
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional,
+                    Tuple)
+
+LOGGER = logging.getLogger("halluscope")
+
+#: Debian's WordNet 3.0 database (packages ``wordnet-base`` and ``wordnet-sense-index``).
+DEBIAN_WORDNET = "/usr/share/wordnet"
+#: Environment variable naming halluscope's cache folder.
+CACHE_ENV = "HALLUSCOPE_CACHE"
+#: The only WordNet version this module reads.
+WORDNET_VERSION = "3.0"
+#: The parts of speech the queries take, and WordNet's letter for each.
+POS_TAGS: Mapping[str, str] = {"verb": "v", "noun": "n", "adj": "a", "adv": "r"}
+#: Relation names, in the order :meth:`Lexicon.link` checks them ("hyponym" is the name of
+#: "troponym" outside verbs).
+RELATIONS: Tuple[str, ...] = ("same", "antonym", "synonym", "hypernym", "troponym", "hyponym",
+                              "entailment", "verb_group", "derivation")
+
+#: WordNet 3.0's ``lexnames`` file (lexnames(5WN)): lexicographer file number, name, and
+#: syntactic category (1 noun, 2 verb, 3 adjective, 4 adverb). NLTK's reader needs it;
+#: Debian's packages do not ship it.
+LEXNAMES = "".join(f"{number:02d}\t{name}\t{category}\n" for number, (name, category) in enumerate((
+    ("adj.all", 3), ("adj.pert", 3), ("adv.all", 4), ("noun.Tops", 1), ("noun.act", 1),
+    ("noun.animal", 1), ("noun.artifact", 1), ("noun.attribute", 1), ("noun.body", 1),
+    ("noun.cognition", 1), ("noun.communication", 1), ("noun.event", 1), ("noun.feeling", 1),
+    ("noun.food", 1), ("noun.group", 1), ("noun.location", 1), ("noun.motive", 1),
+    ("noun.object", 1), ("noun.person", 1), ("noun.phenomenon", 1), ("noun.plant", 1),
+    ("noun.possession", 1), ("noun.process", 1), ("noun.quantity", 1), ("noun.relation", 1),
+    ("noun.shape", 1), ("noun.state", 1), ("noun.substance", 1), ("noun.time", 1),
+    ("verb.body", 2), ("verb.change", 2), ("verb.cognition", 2), ("verb.communication", 2),
+    ("verb.competition", 2), ("verb.consumption", 2), ("verb.contact", 2),
+    ("verb.creation", 2), ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2),
+    ("verb.possession", 2), ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2),
+    ("adj.ppl", 3),
+)))
+
+#: Database files a folder must hold to count as WordNet.
+REQUIRED_FILES: Tuple[str, ...] = tuple(
+    f"{kind}.{pos}" for kind in ("data", "index") for pos in ("noun", "verb", "adj", "adv")
+) + tuple(f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv"))
+#: Further files NLTK's reader may open (sense keys, sense counts); copied when present.
+OPTIONAL_FILES: Tuple[str, ...] = ("index.sense", "cntlist.rev")
+
+INSTALL_HINT = ("install it with `apt-get install wordnet-base wordnet-sense-index` "
+                "(Debian/Ubuntu) or `python -c 'import nltk; nltk.download(\"wordnet\")'`")
+
+
+# -- resolution ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordNetSource:
+    """Where WordNet was found: ``kind`` is "explicit", "nltk" or "debian"; ``location`` the
+    folder (or NLTK's path of the resource, possibly inside a zip file)."""
+
+    kind: str
+    location: str
+
+
+def find_wordnet(path: Optional[str] = None) -> Optional[WordNetSource]:
+    """The WordNet source the resolution order picks, without loading it (None: none found).
+
+    An explicit ``path`` that does not exist or lacks the database files is a
+    ``ValueError`` naming it. Without NLTK, which reads every source, this is None."""
+    if path is not None:
+        return WordNetSource("explicit", _check_folder(path))
+    if not _nltk_installed():
+        return None
+    pointer = _nltk_wordnet()
+    if pointer is not None:
+        return WordNetSource("nltk", str(getattr(pointer, "path", pointer)))
+    if _missing_files(DEBIAN_WORDNET) == []:
+        return WordNetSource("debian", DEBIAN_WORDNET)
+    return None
+
+
+def load_wordnet(path: Optional[str] = None) -> Optional[Any]:
+    """An NLTK ``WordNetCorpusReader`` over WordNet 3.0 found in the resolution order, or
+    None (with one warning on the ``"halluscope"`` logger saying how to install it).
+
+    An explicit ``path`` that does not exist, lacks the database files or is not WordNet
+    3.0 is a ``ValueError`` naming it."""
+    loaded = _load(path)
+    return None if loaded is None else loaded[0]
+
+
+def _load(path: Optional[str]) -> Optional[Tuple[Any, WordNetSource]]:
+    if path is not None:
+        folder = _check_folder(path)
+        if not _nltk_installed():
+            LOGGER.warning("WordNet folder %s cannot be read: NLTK is not installed "
+                           "(pip install nltk); lexical relations answer 'same lemma' only",
+                           folder)
+            return None
+        reader = _folder_reader(folder)
+        version = reader.get_version()
+        if version != WORDNET_VERSION:
+            raise ValueError(f"WordNet folder {folder!r} holds WordNet {version}, "
+                             f"not {WORDNET_VERSION}")
+        return reader, WordNetSource("explicit", folder)
+    if not _nltk_installed():
+        LOGGER.warning("WordNet is not available: NLTK is not installed (pip install nltk), "
+                       "and WordNet itself is needed too: %s. Lexical relations answer "
+                       "'same lemma' only (signature wn:none)", INSTALL_HINT)
+        return None
+    candidates: List[Tuple[WordNetSource, Callable[[], Any]]] = []
+    pointer = _nltk_wordnet()
+    if pointer is not None:
+        candidates.append((WordNetSource("nltk", str(getattr(pointer, "path", pointer))),
+                           lambda: _new_reader(pointer)))
+    if _missing_files(DEBIAN_WORDNET) == []:
+        candidates.append((WordNetSource("debian", DEBIAN_WORDNET),
+                           lambda: _folder_reader(DEBIAN_WORDNET)))
+    for source, build in candidates:
+        try:
+            reader = build()
+            version = reader.get_version()
+        except Exception as exc:  # a broken copy must not hide the next source
+            LOGGER.warning("WordNet at %s could not be read (%s: %s); trying the next source",
+                           source.location, type(exc).__name__, exc)
+            continue
+        if version == WORDNET_VERSION:
+            return reader, source
+        LOGGER.warning("WordNet at %s is version %s, not %s; skipped", source.location,
+                       version, WORDNET_VERSION)
+    LOGGER.warning("WordNet %s is not available: %s. Lexical relations answer 'same lemma' "
+                   "only (signature wn:none)", WORDNET_VERSION, INSTALL_HINT)
+    return None
+
+
+def _nltk_installed() -> bool:
+    try:
+        import nltk  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _nltk_wordnet() -> Any:
+    """NLTK's path pointer to its WordNet (a folder, or the folder inside wordnet.zip)."""
+    try:
+        import nltk.data
+    except ImportError:
+        return None
+    for resource in ("corpora/wordnet", "corpora/wordnet.zip/wordnet/"):
+        try:
+            return nltk.data.find(resource)
+        except (LookupError, OSError, ValueError):
+            continue
+    return None
+
+
+def _check_folder(path: str) -> str:
+    folder = os.path.abspath(os.path.expanduser(os.fspath(path)))
+    if not os.path.isdir(folder):
+        raise ValueError(f"WordNet folder {folder!r} does not exist"
+                         if not os.path.exists(folder) else
+                         f"WordNet path {folder!r} is not a folder")
+    missing = _missing_files(folder)
+    if missing:
+        raise ValueError(f"{folder!r} is not a WordNet database folder: it lacks "
+                         f"{', '.join(missing)}")
+    return folder
+
+
+def _missing_files(folder: str) -> List[str]:
+    return [name for name in REQUIRED_FILES if not os.path.isfile(os.path.join(folder, name))]
+
+
+def _readable_in_place(folder: str) -> bool:
+    """Whether NLTK (including 3.10's checks) reads the folder as it is: ``lexnames`` is
+    there and every file is a plain, singly linked file that no other account can write."""
+    for name in (*REQUIRED_FILES, *OPTIONAL_FILES, "lexnames"):
+        file = os.path.join(folder, name)
+        try:
+            info = os.lstat(file)
+        except FileNotFoundError:
+            if name in OPTIONAL_FILES:
+                continue
+            return False
+        if (not stat.S_ISREG(info.st_mode) or info.st_nlink != 1
+                or info.st_uid not in (0, os.geteuid())
+                or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+            return False
+    return True
+
+
+def cache_dir() -> str:
+    """halluscope's cache folder: ``$HALLUSCOPE_CACHE``, else ``$XDG_CACHE_HOME/halluscope``,
+    else ``~/.cache/halluscope``."""
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(os.path.abspath(base), "halluscope")
+
+
+def _folder_reader(folder: str) -> Any:
+    if _readable_in_place(folder):
+        return _new_reader(folder)
+    root, temporary = _prepared_copy(folder)
+    reader = _new_reader(root)
+    if temporary:
+        weakref.finalize(reader, shutil.rmtree, root, True)
+    return reader
+
+
+def _manifest(folder: str) -> Dict[str, Any]:
+    files = {}
+    for name in (*REQUIRED_FILES, *OPTIONAL_FILES):
+        try:
+            info = os.stat(os.path.join(folder, name))
+        except FileNotFoundError:
+            continue
+        files[name] = [info.st_size, info.st_mtime_ns]
+    return {"source": os.path.realpath(folder), "files": files,
+            "lexnames": hashlib.sha1(LEXNAMES.encode()).hexdigest()}
+
+
+def _copy_is_current(copy: str, manifest: Dict[str, Any]) -> bool:
+    try:
+        with open(os.path.join(copy, "manifest.json"), encoding="utf-8") as handle:
+            if json.load(handle) != manifest:
+                return False
+    except (OSError, ValueError):
+        return False
+    return all(os.path.isfile(os.path.join(copy, name))
+               and os.path.getsize(os.path.join(copy, name)) == size
+               for name, (size, _mtime) in manifest["files"].items()) \
+        and os.path.isfile(os.path.join(copy, "lexnames")) and _readable_in_place(copy)
+
+
+def _fill(target: str, folder: str, manifest: Dict[str, Any]) -> None:
+    for name in manifest["files"]:
+        shutil.copyfile(os.path.join(folder, name), os.path.join(target, name))
+        os.chmod(os.path.join(target, name), 0o644)
+    with open(os.path.join(target, "lexnames"), "w", encoding="utf-8") as handle:
+        handle.write(LEXNAMES)
+    os.chmod(os.path.join(target, "lexnames"), 0o644)
+    with open(os.path.join(target, "manifest.json"), "w", encoding="utf-8") as handle:
+        json.dump(manifest, handle)
+
+
+def _prepared_copy(folder: str) -> Tuple[str, bool]:
+    """A folder NLTK reads in place with ``folder``'s database and the lexnames table:
+    (path, whether it is a temporary folder to remove with the reader)."""
+    manifest = _manifest(folder)
+    real = manifest["source"]
+    name = ("wordnet-3.0" if real == os.path.realpath(DEBIAN_WORDNET)
+            else "wordnet-" + hashlib.sha1(real.encode()).hexdigest()[:12])
+    base = cache_dir()
+    final = os.path.join(base, name)
+    if _copy_is_current(final, manifest):
+        return final, False
+    try:
+        os.makedirs(base, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=f".{name}-", dir=base)
+    except OSError as exc:
+        LOGGER.info("cache folder %s is not writable (%s); WordNet is copied to a temporary "
+                    "folder for this process", base, exc)
+        staging = tempfile.mkdtemp(prefix=f"halluscope-{name}-")
+        _fill(staging, folder, manifest)
+        return staging, True
+    try:
+        _fill(staging, folder, manifest)
+        os.chmod(staging, 0o755)
+        if _copy_is_current(final, manifest):  # another process made it meanwhile
+            return final, False
+        if os.path.lexists(final):  # stale: move it aside first (another process may too)
+            stale = tempfile.mkdtemp(prefix=f".{name}-stale-", dir=base)
+            try:
+                os.replace(final, os.path.join(stale, "old"))
+            except OSError:
+                pass
+            shutil.rmtree(stale, ignore_errors=True)
+        try:
+            os.rename(staging, final)
+        except OSError:  # another process put a copy there first
+            if not _copy_is_current(final, manifest):
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return final, False
+
+
+def _new_reader(root: Any) -> Any:
+    import nltk.data
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class _WordNet30Reader(WordNetCorpusReader):
+        def map_wn(self, version: str = "wordnet") -> Any:
+            # NLTK >= 3.9 maps the loaded synsets onto those of the corpus named
+            # `version` ("wordnet", i.e. nltk_data's WordNet 3.0) for multilingual use,
+            # and compares get_version() ("3.0") with that *name*, so it always loads
+            # nltk_data's copy: a LookupError without one. For 3.0 data the map is the
+            # identity, and no multilingual reader is passed.
+            if version == "wordnet" and self.get_version() == WORDNET_VERSION:
+                return None
+            return super().map_wn(version)
+
+    if type(root) is str and root not in nltk.data.path:
+        nltk.data.path.append(root)  # NLTK >= 3.10 reads corpora only under its data roots
+    with warnings.catch_warnings():
+        # "The multilingual functions are not available": no OMW reader, on purpose
+        warnings.simplefilter("ignore", UserWarning)
+        return _WordNet30Reader(root, None)
+
+
+# -- relations -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Link:
+    """How a source word relates to a summary word: ``relation`` (one of :data:`RELATIONS`),
+    both lemmas (lower case, words separated by spaces) and a readable ``text`` with the
+    summary word first, e.g. "buy ~ purchase (WordNet synonym)", "acquire ⊃ buy (WordNet
+    hypernym)", "buy ⊂ acquire (WordNet troponym)"."""
+
+    relation: str
+    summary: str
+    source: str
+    text: str
+
+
+_SYMBOLS = {"same": ("=", "same lemma"), "antonym": ("≠", "WordNet antonym"),
+            "synonym": ("~", "WordNet synonym"), "hypernym": ("⊃", "WordNet hypernym"),
+            "troponym": ("⊂", "WordNet troponym"), "hyponym": ("⊂", "WordNet hyponym"),
+            "entailment": ("⇐", "WordNet entailment"),
+            "verb_group": ("≈", "WordNet verb group"),
+            "derivation": ("↔", "WordNet derivation")}
+
+
+def make_link(relation: str, summary: str, source: str) -> Link:
+    """A :class:`Link` with its text (summary word first)."""
+    symbol, name = _SYMBOLS[relation]
+    return Link(relation, summary, source, f"{summary} {symbol} {source} ({name})")
+
+
+def normalise_lemma(lemma: str) -> str:
+    """Lower case, surrounding space removed, runs of spaces and "_" as one space
+    ("Take_over" -> "take over"): the form of every lemma this module returns."""
+    return " ".join(str(lemma).replace("_", " ").lower().split())
+
+
+class Supporters(Mapping[str, Link]):
+    """Read-only mapping lemma -> :class:`Link` (see :meth:`Lexicon.supporters`); Links are
+    made on access, so a large mapping costs one string per lemma."""
+
+    __slots__ = ("summary", "_relations")
+
+    def __init__(self, summary: str, relations: Mapping[str, str]) -> None:
+        self.summary = summary
+        self._relations = dict(relations)
+
+    def __getitem__(self, lemma: str) -> Link:
+        return make_link(self._relations[lemma], self.summary, lemma)
+
+    def __contains__(self, lemma: object) -> bool:
+        return lemma in self._relations
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._relations)
+
+    def __len__(self) -> int:
+        return len(self._relations)
+
+    def keys(self):  # type: ignore[override]
+        """The lemmas, as a dict keys view: ``supporters.keys() & source_lemmas`` runs in C."""
+        return self._relations.keys()
+
+    def relation(self, lemma: str) -> Optional[str]:
+        """The relation name for ``lemma`` without building a Link (None: no support)."""
+        return self._relations.get(lemma)
+
+    def __repr__(self) -> str:
+        return f"Supporters({self.summary!r}, {len(self)} lemmas)"
+
+
+class _LRU:
+    """A bounded mapping, oldest use evicted first; callers hold the Lexicon's lock."""
+
+    __slots__ = ("size", "data")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.data: "OrderedDict[Any, Any]" = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        value = self.data.get(key)
+        if value is not None:
+            self.data.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: Any) -> Any:
+        if self.size:
+            self.data[key] = value
+            while len(self.data) > self.size:
+                self.data.popitem(last=False)
+        return value
+
+
+class Lexicon:
+    """Relation queries over one WordNet reader (or none), with their caches.
+
+    ``reader``: an NLTK ``WordNetCorpusReader`` (None: no WordNet, every query then answers
+    only "same lemma"); :meth:`load` and :func:`get_lexicon` find one. ``senses``: how many
+    of each word's WordNet senses are considered (most frequent first); ``up_depth``: how
+    many hypernym steps the summary word may lie above a source word; ``down_depth``: how
+    many steps below; ``cache_size``: entries per cache (0: no caching). Thread-safe: the
+    NLTK reader, which seeks in shared file handles, is only used under the lock."""
+
+    def __init__(self, reader: Any = None, *, senses: int = 3, up_depth: int = 2,
+                 down_depth: int = 1, cache_size: int = 100_000,
+                 source: Optional[WordNetSource] = None) -> None:
+        for name, value, least in (("senses", senses, 1), ("up_depth", up_depth, 0),
+                                   ("down_depth", down_depth, 0),
+                                   ("cache_size", cache_size, 0)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"{name} must be an int >= {least}; got {value!r}")
+        self.reader = reader
+        self.source = source
+        self.senses = senses
+        self.up_depth = up_depth
+        self.down_depth = down_depth
+        self.cache_size = cache_size
+        self._lock = threading.RLock()
+        self._senses = _LRU(cache_size)
+        self._supporters = _LRU(cache_size)
+        self._antonyms = _LRU(cache_size)
+        self._entailed_by: Optional[Dict[Any, Tuple[Any, ...]]] = None
+
+    @classmethod
+    def load(cls, path: Optional[str] = None, **options: Any) -> "Lexicon":
+        """A Lexicon over the WordNet that :func:`load_wordnet` finds (or none); ``options``
+        go to the constructor."""
+        loaded = _load(path)
+        if loaded is None:
+            return cls(None, **options)
+        reader, source = loaded
+        return cls(reader, source=source, **options)
+
+    @property
+    def available(self) -> bool:
+        """Whether WordNet is loaded."""
+        return self.reader is not None
+
+    @property
+    def signature_id(self) -> str:
+        """"wn:3.0" with WordNet, "wn:none" without: what callers put in signatures."""
+        return f"wn:{WORDNET_VERSION}" if self.available else "wn:none"
+
+    @property
+    def root(self) -> Optional[str]:
+        """The folder (or zip entry) the reader reads, None without WordNet."""
+        if self.reader is None:
+            return None
+        root = getattr(self.reader, "root", None)
+        return str(getattr(root, "path", root))
+
+    def __repr__(self) -> str:
+        where = f", root={self.root!r}" if self.available else ""
+        return (f"Lexicon({self.signature_id}{where}, senses={self.senses}, "
+                f"up_depth={self.up_depth}, down_depth={self.down_depth})")
+
+    def clear_cache(self) -> None:
+        """Forget every cached answer."""
+        with self._lock:
+            for cache in (self._senses, self._supporters, self._antonyms):
+                cache.data.clear()
+
+    # -- public queries ------------------------------------------------------------------
+
+    def link(self, summary_lemma: str, source_lemma: str, pos: str) -> Optional[Link]:
+        """How the source word supports (or contradicts) the summary word, or None.
+
+        Checked in order, the first that holds wins: same, antonym, synonym, hypernym,
+        troponym/hyponym, entailment, verb_group, derivation (the module docstring gives
+        the directions). ``pos`` is the summary word's: "verb", "noun", "adj" or "adv";
+        the source word is looked up in the same POS, except for derivation (any POS)."""
+        tag = _tag(pos)
+        summary, source = normalise_lemma(summary_lemma), normalise_lemma(source_lemma)
+        if not summary or not source:
+            return None
+        if summary == source:
+            return make_link("same", summary, source)
+        if self.reader is None:
+            return None
+        if source in self._antonym_set(summary, tag):
+            return make_link("antonym", summary, source)
+        relation = self._supporter_map(summary, tag).relation(source)
+        return None if relation is None else make_link(relation, summary, source)
+
+    def supporters(self, summary_lemma: str, pos: str) -> Supporters:
+        """Every lemma that supports the summary word, with its Link: the lemma itself
+        ("same"), and, with WordNet, synonyms, hypernym-side and troponym/hyponym-side
+        words, entailing verbs, verb-group members and derivationally related words of any
+        POS; antonyms are excluded. Keys are lower case with words separated by spaces
+        ("take over", never "take_over"), as :func:`normalise_lemma` makes them; intersect
+        them with a source text's lemmas normalised the same way. Computed once per
+        (lemma, pos) and cached; ``supporters(a, pos)[b]`` equals ``link(a, b, pos)``
+        for every key b."""
+        tag = _tag(pos)
+        summary = normalise_lemma(summary_lemma)
+        if self.reader is None:
+            return Supporters(summary, {summary: "same"} if summary else {})
+        return self._supporter_map(summary, tag)
+
+    def antonyms(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
+        """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
+        the considered senses of the two words); same normalisation as :meth:`supporters`.
+        Empty without WordNet."""
+        tag = _tag(pos)
+        summary = normalise_lemma(summary_lemma)
+        if self.reader is None or not summary:
+            return frozenset()
+        return self._antonym_set(summary, tag)
+
+    # -- internals: every reader access below runs under self._lock ----------------------
+
+    def _offsets(self, form: str, tag: str) -> Tuple[int, ...]:
+        """Offsets of the first ``senses`` synsets of the exact WordNet lemma ``form``
+        ("take_over"), in WordNet's order; () when WordNet has no such lemma. Read from the
+        index NLTK's reader keeps in memory, so no synset is parsed; through the public
+        ``synsets()`` when a future NLTK renames that index."""
+        index = getattr(self.reader, "_lemma_pos_offset_map", None)
+        if isinstance(index, dict):
+            return tuple(index.get(form, {}).get(tag, ())[:self.senses])
+        key = ("offsets", form, tag)
+        hit = self._senses.get(key)
+        if hit is None:
+            hit = self._senses.put(key, tuple(
+                synset.offset() for synset in self.reader.synsets(form, tag)
+                if any(name.lower() == form for name in synset.lemma_names()))[:self.senses])
+        return hit
+
+    def _considered(self, lemma: str, tag: str) -> Tuple[Any, ...]:
+        """The first ``senses`` synsets of a normalised lemma: WordNet's own senses of that
+        exact lemma when it has some, else those of its base forms (NLTK's morphy)."""
+        key = (lemma, tag)
+        with self._lock:
+            hit = self._senses.get(key)
+            if hit is not None:
+                return hit
+            form = lemma.replace(" ", "_")
+            offsets = self._offsets(form, tag)
+            if offsets:
+                synsets = tuple(self.reader.synset_from_pos_and_offset(tag, offset)
+                                for offset in offsets)
+            else:
+                synsets = tuple(self.reader.synsets(form, tag)[:self.senses])
+            return self._senses.put(key, synsets)
+
+    def _lemmas_considering(self, synset: Any, tag: str) -> Iterator[str]:
+        """The lemmas of ``synset`` for which it is one of their considered senses."""
+        offset = synset.offset()
+        for name in synset.lemma_names():
+            if offset in self._offsets(name.lower(), tag):
+                yield normalise_lemma(name)
+
+    def _antonym_set(self, summary: str, tag: str) -> FrozenSet[str]:
+        key = (summary, tag)
+        with self._lock:
+            hit = self._antonyms.get(key)
+            if hit is not None:
+                return hit
+            found = set()
+            for synset in self._considered(summary, tag):
+                for lemma in synset.lemmas():
+                    for antonym in lemma.antonyms():
+                        found.update(self._lemmas_considering(antonym.synset(), tag))
+            found.discard(summary)
+            return self._antonyms.put(key, frozenset(found))
+
+    def _supporter_map(self, summary: str, tag: str) -> Supporters:
+        key = (summary, tag)
+        with self._lock:
+            hit = self._supporters.get(key)
+            if hit is not None:
+                return hit
+            relations: Dict[str, str] = {summary: "same"}
+            considered = self._considered(summary, tag)
+
+            def add(synsets: Any, relation: str) -> None:
+                for synset in synsets:
+                    for lemma in self._lemmas_considering(synset, tag):
+                        relations.setdefault(lemma, relation)
+
+            add(considered, "synonym")
+            add(_within(considered, _more_specific, self.up_depth), "hypernym")
+            add(_within(considered, _more_general, self.down_depth),
+                "troponym" if tag == "v" else "hyponym")
+            if tag == "v":
+                entailed_by = self._entailment_index()
+                add((source for synset in considered
+                     for source in entailed_by.get(synset, ())), "entailment")
+                add((group for synset in considered for group in synset.verb_groups()),
+                    "verb_group")
+            wordnet_form = summary.replace(" ", "_")
+            for synset in considered:
+                for lemma in synset.lemmas():
+                    if lemma.name().lower() == wordnet_form:
+                        for related in lemma.derivationally_related_forms():
+                            relations.setdefault(normalise_lemma(related.name()),
+                                                 "derivation")
+            for antonym in self._antonym_set(summary, tag):
+                relations.pop(antonym, None)
+            return self._supporters.put(key, Supporters(summary, relations))
+
+    def _entailment_index(self) -> Dict[Any, Tuple[Any, ...]]:
+        """Entailed verb synset -> the synsets entailing it (WordNet stores only the
+        forward pointer); built once from the ~400 ``*`` pointers of data.verb."""
+        with self._lock:
+            if self._entailed_by is None:
+                index: Dict[Any, List[Any]] = {}
+                stream = self.reader.root.join("data.verb").open()
+                try:
+                    data = stream.read()
+                finally:
+                    stream.close()
+                for line in data.splitlines():
+                    if line[:1].isdigit() and b" * " in line.split(b" | ", 1)[0]:
+                        synset = self.reader.synset_from_pos_and_offset(
+                            "v", int(line.split(b" ", 1)[0]))
+                        for entailed in synset.entailments():
+                            index.setdefault(entailed, []).append(synset)
+                self._entailed_by = {key: tuple(value) for key, value in index.items()}
+            return self._entailed_by
+
+
+def _more_specific(synset: Any) -> List[Any]:
+    return synset.hyponyms() + synset.instance_hyponyms()
+
+
+def _more_general(synset: Any) -> List[Any]:
+    return synset.hypernyms() + synset.instance_hypernyms()
+
+
+def _within(start: Tuple[Any, ...], step: Callable[[Any], List[Any]], depth: int) -> List[Any]:
+    """Synsets 1..``depth`` steps of ``step`` from ``start`` (breadth first, each once)."""
+    seen = set(start)
+    found: List[Any] = []
+    frontier = deque(start)
+    for _ in range(depth):
+        following: deque = deque()
+        for synset in frontier:
+            for neighbour in step(synset):
+                if neighbour not in seen:
+                    seen.add(neighbour)
+                    found.append(neighbour)
+                    following.append(neighbour)
+        frontier = following
+    return found
+
+
+def _tag(pos: str) -> str:
+    try:
+        return POS_TAGS[pos]
+    except (KeyError, TypeError):
+        raise ValueError(f"pos must be one of {', '.join(POS_TAGS)}; got {pos!r}") from None
+
+
+# -- process default -------------------------------------------------------------------
+
+_DEFAULT_LOCK = threading.Lock()
+_DEFAULTS: Dict[Optional[str], Lexicon] = {}
+
+
+def get_lexicon(path: Optional[str] = None) -> Lexicon:
+    """The process's Lexicon (default options) for ``path`` (None: the resolution order),
+    loaded once per resolved folder and shared; thread-safe. Without WordNet it is a
+    Lexicon that answers "same lemma" only, and the one warning was logged when it was
+    made."""
+    key = None if path is None else os.path.abspath(os.path.expanduser(os.fspath(path)))
+    with _DEFAULT_LOCK:
+        lexicon = _DEFAULTS.get(key)
+        if lexicon is None:
+            if key is None:  # the folder the order picks may be loaded already
+                found = find_wordnet()
+                lexicon = _DEFAULTS.get(found.location) if found is not None else None
+            if lexicon is None:
+                lexicon = Lexicon.load(key)
+            _DEFAULTS[key] = lexicon
+            if lexicon.source is not None:
+                _DEFAULTS.setdefault(lexicon.source.location, lexicon)
+        return lexicon
