@@ -113,9 +113,11 @@ def test_a_unit_only_in_the_reference_is_not_support():
 
 @pytest.mark.parametrize("references", [None, "with"])
 def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
-    """Issue 6: per source, an empty and a content-free pseudo-summary score 0, below
-    (or equal to) every real summary of the project's example set, with or without
-    references; the paper's formula does not have this property."""
+    """Issue 6: per source, an empty pseudo-summary scores 0 and a content-free one at most
+    0.01 x 1/3 (its relation is unsupported; of its words article/discuss/topic only
+    "discuss" can be in a source, by lemma or WordNet), below (or equal to) every real
+    summary of the project's example set, with or without references; the paper's
+    formula does not have this property."""
     examples = load_examples()
     sources = [e["source"] for e in examples]
     refs = [e["reference"] for e in examples] if references else None
@@ -123,8 +125,9 @@ def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
     empty = score_chi([""] * len(examples), sources, refs)["chi_scores"]
     content_free = score_chi(["The article discusses the topic."] * len(examples), sources, refs)["chi_scores"]
     assert empty == [0.0] * len(examples)
-    assert content_free == [0.0] * len(examples)
-    assert all(not math.isnan(score) and score >= 0.0 for score in real)
+    assert all(score in (0.0, pytest.approx(0.01 / 3)) for score in content_free)
+    assert content_free.count(0.0) == 13  # "discuss" is in 2 sources, "deal" (a troponym) in 1
+    assert all(not math.isnan(score) and score >= free for score, free in zip(real, content_free))
     assert sum(real) / len(real) > 0.25
     if references:
         seeds = dict(formula="paper", intransitive="none")  # the seeds' formula and triples
@@ -144,7 +147,13 @@ def test_summary_without_units_scores_its_content_words_found_in_the_source():
     # (all in the source), unable/fly/dance (one of three), none, none
     assert [math.isnan(result[f"{d}_scores"][0]) for d in ("ehi", "rhi", "qhi")] == [True] * 3
     assert result["chi_scores"] == [1.0, pytest.approx(1 / 3), 0.0, 0.0]
-    assert [d["content_word_precision"] for d in result["details"]] == [1.0, pytest.approx(1 / 3), 0.0, 0.0]
+    assert [d["words"]["score"] for d in result["details"]] == [1.0, pytest.approx(1 / 3), 0.0, 0.0]
+    # word-level details: one entry per content lemma, its span in the summary and its status
+    words = result["details"][1]["words"]["units"]
+    assert [(w["key"], w["pos"], w["span"], w["status"]) for w in words] == [
+        ("unable", "adj", [7, 13], "supported"), ("fly", "verb", [17, 20], "unsupported"),
+        ("dance", "verb", [25, 30], "unsupported")]
+    assert result["details"][0]["words"]["units"][2]["in_source"]["detail"] == "'hands' in the source"
     # the seeds' eq. 22 leaves a row without units undefined
     assert math.isnan(score_chi(summaries[:1], [source], None, formula="paper")["chi_scores"][0])
 
@@ -157,7 +166,7 @@ def test_lexical_weight_orders_what_the_units_tie_by_content_words():
     # every unit of the first three is supported (fused 1.0); content words police/arrested/
     # thomas (+ monday) are in the source, dramatic/raid (+ dawn) are not: w = 1, 3/5, 4/7;
     # the last one's entity and relation are unsupported (fused 0), w = 2/3
-    assert [d["content_word_precision"] for d in result["details"]] == [
+    assert [d["words"]["score"] for d in result["details"]] == [
         1.0, 0.6, pytest.approx(4 / 7), pytest.approx(2 / 3)]
     assert result["chi_scores"] == [1.0, pytest.approx(0.99 + 0.01 * 0.6), pytest.approx(0.99 + 0.01 * 4 / 7),
                                     pytest.approx(0.01 * 2 / 3)]
@@ -167,7 +176,7 @@ def test_lexical_weight_orders_what_the_units_tie_by_content_words():
     off = score_chi(summaries, [source] * 4, None, lexical_weight=0, return_details=True)
     assert off["chi_scores"] == [1.0, 1.0, 1.0, 0.0] and "lex:" not in off["signature"]
     paper = score_chi(summaries, [source] * 4, None, formula="paper", return_details=True)
-    assert "content_word_precision" not in paper["details"][0] and "lex:" not in paper["signature"]
+    assert "words" not in paper["details"][0] and "lex:" not in paper["signature"]
     with pytest.raises(ValueError, match="`lexical_weight` mixes content words into CHI under formula=\"support\""):
         score_chi(summaries, [source] * 4, None, formula="paper", lexical_weight=0.01)
     with pytest.raises(ValueError, match=r"`lexical_weight` must be a number in \[0, 1\], got 2"):

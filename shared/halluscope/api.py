@@ -6,7 +6,7 @@ for the whole call, ``""`` for one row).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from . import __version__
 from .acu.discourse import DEFAULT_DELTA as DL_DEFAULT_DELTA
@@ -30,7 +30,7 @@ def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=Non
               variant: str = "linear", formula: str = "support", normalize: str = "paper",
               grounding: str = "text", truecase: bool = True, attribution: Optional[bool] = None,
               relation_slots: str = "compound", intransitive: str = "passive",
-              relation_matching: str = "slots",
+              relation_matching: str = "slots", wordnet: Union[None, bool, str] = None,
               similarity_threshold: float = 0.85, return_details: bool = False,
               spacy_model: Optional[str] = None, sentence_model: Optional[str] = None,
               device: Optional[str] = None, batch_size: int = 64) -> Dict[str, Any]:
@@ -38,7 +38,7 @@ def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=Non
     or softmax RHI* (CHI paper eq. 14)."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, rhi_variant=variant,
                              truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-                             intransitive=intransitive,
+                             intransitive=intransitive, wordnet=wordnet,
                              relation_matching=relation_matching,
                              similarity_threshold=similarity_threshold, spacy_model=spacy_model,
                              sentence_model=sentence_model, device=device, batch_size=batch_size)
@@ -64,7 +64,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
               truecase: bool = True, attribution: Optional[bool] = None,
               weights: Optional[Mapping[str, float]] = None, lexical_weight: Optional[float] = None,
               relation_slots: str = "compound", intransitive: str = "passive", relation_matching: str = "slots",
-              similarity_threshold: float = 0.85,
+              wordnet: Union[None, bool, str] = None, similarity_threshold: float = 0.85,
               epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
               publication_dates=None, entity_synonyms: Optional[Mapping[str, str]] = None,
               return_details: bool = False, spacy_model: Optional[str] = None,
@@ -77,7 +77,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, weights=weights,
                              lexical_weight=lexical_weight, truecase=truecase, attribution=attribution,
                              relation_slots=relation_slots, intransitive=intransitive,
-                             relation_matching=relation_matching,
+                             relation_matching=relation_matching, wordnet=wordnet,
                              similarity_threshold=similarity_threshold, epsilon=epsilon,
                              derived_quantities=derived, temporal_quantities=temporal,
                              entity_synonyms=entity_synonyms, spacy_model=spacy_model,

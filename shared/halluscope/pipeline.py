@@ -15,7 +15,7 @@ import datetime as _dt
 import functools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import __version__
 from .casing import truecase
@@ -25,7 +25,7 @@ from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
 from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
-from .match.grounding import GROUNDINGS, content_word_precision
+from .match.grounding import GROUNDINGS
 from .parsing import ParsedText, get_parse_cache
 from .units import Match, TextEvidence
 from .validation import ValidatedBatch, validate_inputs
@@ -63,6 +63,9 @@ class ScoringOptions:
     intransitive: str = "passive"
     attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
     lexical_weight: Optional[float] = None  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
+    # WordNet for relation verbs (docs/lexical.md): None = on under "support", off under
+    # "paper"; True/False; or the path of a WordNet database folder (implies on)
+    wordnet: Union[None, bool, str] = None
     rhi_variant: str = "softmax"
     relation_matching: str = "slots"
     similarity_threshold: float = 0.85
@@ -96,6 +99,10 @@ class ScoringOptions:
         elif self.attribution and self.formula != "support":
             raise ValueError("`attribution` weights the supported share of formula=\"support\"; "
                              "formula=\"paper\" counts units and has no such weight")
+        if self.wordnet is None:
+            object.__setattr__(self, "wordnet", self.formula == "support")
+        elif not isinstance(self.wordnet, (bool, str)):
+            raise TypeError(f"`wordnet` must be True, False or a WordNet folder path, got {self.wordnet!r}")
         if self.lexical_weight is None:
             object.__setattr__(self, "lexical_weight", LEXICAL_WEIGHT if self.formula == "support" else 0.0)
         if self.rhi_variant not in RHI_VARIANTS:
@@ -146,6 +153,17 @@ def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> lis
     return parsed.units[key]
 
 
+def lexicon_of(options: ScoringOptions):
+    """The :class:`halluscope.lexical.Lexicon` the options ask for, or None when
+    ``wordnet`` is off. A Lexicon without WordNet (not installed) answers "same lemma"
+    only; the signature then says ``wn:none``."""
+    if options.wordnet is False:
+        return None
+    from .lexical import get_lexicon
+
+    return get_lexicon(options.wordnet if isinstance(options.wordnet, str) else None)
+
+
 def _matcher(dimension: str, options: ScoringOptions):
     if dimension == "ehi":
         from .match.entities import EntityMatcher
@@ -160,7 +178,8 @@ def _matcher(dimension: str, options: ScoringOptions):
             embedder = get_embedder(options.sentence_model, options.device)
             embedder.batch_size = options.batch_size
         return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
-                               embedder=embedder, text_grounding=options.grounding == "text")
+                               embedder=embedder, text_grounding=options.grounding == "text",
+                               lexicon=lexicon_of(options))
     from .match.quantities import QuantityMatcher
 
     return QuantityMatcher(
@@ -331,7 +350,10 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
 
-    matches = _matcher(dimension, options).match_batch(jobs)
+    found = _matcher(dimension, options).match_batch(jobs)
+    # a contradicted unit is found but not supported: it counts as unmatched, and its
+    # match is kept for the details (status "contradicted")
+    matches = [[None if m is not None and m.contradicts else m for m in row] for row in found]
 
     results: List[DimensionResult] = []
     details: List[Dict[str, Any]] = []
@@ -365,7 +387,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
                     best, best_ref_matches = candidate, (matches[gr], jobs[gr].pool)
         results.append(best)
         if want_details:
-            details.append(_dimension_details(best, g_units, g_in_i, best_ref_matches))
+            details.append(_dimension_details(best, g_units, g_in_i, best_ref_matches, found[gi]))
     return results, details
 
 
@@ -391,17 +413,18 @@ def _match_json(match) -> Optional[Dict[str, Any]]:
     }
 
 
-def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) -> Dict[str, Any]:
+def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches, found) -> Dict[str, Any]:
     units = []
     for k, unit in enumerate(g_units):
         entry = _unit_json(unit)
-        entry["in_source"] = _match_json(g_in_i[k])
+        entry["in_source"] = _match_json(g_in_i[k] if g_in_i[k] is not None else found[k])
         entry["in_reference"] = _match_json(ref_matches[0][k]) if ref_matches else None
         if result.supported is not None:
             supported = result.supported[k]
         else:  # the paper's formulas: found in the source or in the reference
             supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
-        entry["status"] = "supported" if supported else "unsupported"
+        contradicted = not supported and found[k] is not None and found[k].contradicts
+        entry["status"] = "supported" if supported else ("contradicted" if contradicted else "unsupported")
         if result.attributions is not None:
             entry["attribution"] = result.attributions[k]
         units.append(entry)
@@ -416,11 +439,47 @@ def _dimension_details(result: DimensionResult, g_units, g_in_i, ref_matches) ->
     }
 
 
-def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequence[str],
-           options: ScoringOptions, parsed: ParsedBatch) -> Tuple[float, Optional[float]]:
-    """CHI of one row and the summary's content-word precision w against the source
-    (:func:`~halluscope.match.grounding.content_word_precision`; None under
-    ``formula="paper"``, which fuses the seeds' indices as they are, 004 eq. 21-22).
+@dataclass
+class WordResult:
+    """One summary's word-level support (:mod:`halluscope.match.words`): its content
+    words, each one's match in the source (None: unsupported; ``contradicts``: a
+    WordNet antonym), and w, the supported share (0.0 without content words)."""
+
+    units: List[Any]
+    matches: List[Optional[Match]]
+
+    @property
+    def score(self) -> float:
+        supported = [m is not None and not m.contradicts for m in self.matches]
+        return sum(supported) / len(supported) if supported else 0.0
+
+    def as_details(self) -> Dict[str, Any]:
+        units = []
+        for unit, match in zip(self.units, self.matches):
+            entry = {"text": unit.text, "span": list(unit.span), "key": unit.key, "pos": unit.pos,
+                     "in_source": _match_json(match),
+                     "status": "unsupported" if match is None else (
+                         "contradicted" if match.contradicts else "supported")}
+            units.append(entry)
+        return {"score": self.score, "units": units}
+
+
+def word_support(parsed: ParsedBatch, options: ScoringOptions) -> List[WordResult]:
+    """Per row, the summary's content words checked against its source."""
+    from .match.words import content_words, support_words
+
+    lexicon = lexicon_of(options)
+    out = []
+    for summary, source in zip(parsed.predictions, parsed.sources):
+        units = content_words(summary.doc)
+        out.append(WordResult(units, support_words(units, source.doc, lexicon)))
+    return out
+
+
+def _fused(results: Mapping[str, DimensionResult], words: Optional[WordResult], options: ScoringOptions) -> float:
+    """CHI of one row from its dimensions' results and, under ``formula="support"``,
+    its word-level support w (:class:`WordResult`; None under ``formula="paper"``,
+    which fuses the seeds' indices as they are, 004 eq. 21-22).
 
     Under ``formula="support"``: CHI = (1 - λ) H + λ w, H the harmonic fusion (eq.
     21-22) and λ ``options.lexical_weight`` (:data:`LEXICAL_WEIGHT`): the units
@@ -428,15 +487,15 @@ def _fused(row: int, per_dim: Dict[str, List[DimensionResult]], dimensions: Sequ
     words the source holds ranks first. A summary with no unit in any dimension
     scores w itself: 0 for an empty or content-free one (it states nothing the source
     can support, and must never outscore a real summary), 1 for a source sentence
-    copied without a name, relation or number; eq. 22 leaves such a row undefined."""
-    results = [per_dim[d][row] for d in dimensions]
-    fused = harmonic_fusion({d: r.score for d, r in zip(dimensions, results)}, options.weights)
-    if options.formula != "support":
-        return fused, None
-    precision = content_word_precision(parsed.predictions[row].doc, parsed.sources[row].doc)
-    if all(r.counts is not None and r.counts.g == 0 for r in results):
-        return precision, precision
-    return (1 - options.lexical_weight) * fused + options.lexical_weight * precision, precision
+    copied or paraphrased without a name, relation or number; eq. 22 leaves such a row
+    undefined."""
+    fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, options.weights)
+    if words is None:
+        return fused
+    w = words.score
+    if all(r.counts is not None and r.counts.g == 0 for r in results.values()):
+        return w
+    return (1 - options.lexical_weight) * fused + options.lexical_weight * w
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -480,9 +539,12 @@ def score(
         )
 
     per_example: Dict[str, List[float]] = {}
+    words: List[Optional[WordResult]] = [None] * len(batch)
     if fuse:
-        fused = [_fused(row, per_dim, dimensions, options, parsed) for row in range(len(batch))]
-        per_example["chi"] = [chi for chi, _ in fused]
+        if options.formula == "support":
+            words = word_support(parsed, options)
+        per_example["chi"] = [_fused({d: per_dim[d][row] for d in dimensions}, words[row], options)
+                              for row in range(len(batch))]
     for dimension in dimensions:
         per_example[dimension] = [r.score for r in per_dim[dimension]]
     if "rhi" in dimensions and not fuse and options.rhi_variant == "linear":
@@ -497,7 +559,7 @@ def score(
             {
                 "reference_free": not batch.references[row],
                 **({"chi": per_example["chi"][row]} if fuse else {}),
-                **({"content_word_precision": fused[row][1]} if fuse and fused[row][1] is not None else {}),
+                **({"words": words[row].as_details()} if words[row] is not None else {}),
                 **{d: per_dim_details[d][row] for d in dimensions},
             }
             for row in range(len(batch))
@@ -536,6 +598,8 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
         parts.append(f"rel:{options.relation_matching}")
         parts.append(f"slots:{options.relation_slots}")
         parts.append(f"pairs:{options.intransitive}")
+        lexicon = lexicon_of(options)
+        parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
         if options.relation_matching != "exact":
             parts.append(f"sim:{options.similarity_threshold:g}")
             parts.append(f"enc:{_encoder_id(options.sentence_model)}")

@@ -195,11 +195,11 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
                          "summary units": None, "unsupported": None, "note": "RHI / 2, in [0, 1]"})
     if "chi" in chosen:
         note = _DIMENSION_NOTES["chi"]
-        precision = row.get("content_word_precision")
+        precision = (row.get("words") or {}).get("score")
         if precision is not None and all(_number(result[f"{d}_scores"][0]) is None for d in highlight.DIMENSIONS):
-            note = "no units in any dimension: the share of the summary's content words found in the source"
+            note = "no units in any dimension: the share of the summary's content words the source supports"
         elif precision is not None:
-            note += f", mixed with {precision:.0%} of the summary's content words found in the source"
+            note += f", mixed with {precision:.0%} of the summary's content words the source supports"
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
                      "unsupported": None, "note": note})
     return rows

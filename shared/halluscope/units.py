@@ -108,14 +108,18 @@ class QuantityUnit:
 @dataclass(frozen=True)
 class Match:
     """How one unit was found in a pool: ``mode`` (exact, acronym, partial_name,
-    synonym, text, slots, cooccurrence, sentence, epsilon, derived, temporal), the ``evidence`` units of
+    synonym, text, slots, cooccurrence, sentence, epsilon, derived, temporal, or a
+    WordNet relation such as hypernym or antonym), the ``evidence`` units of
     the pool it matched, a ``score`` (1.0 for exact; cosine or relative error
-    otherwise) and a human-readable ``detail``."""
+    otherwise) and a human-readable ``detail``. ``contradicts``: the evidence
+    contradicts the unit (a WordNet antonym): the unit is found, but not supported
+    (status ``contradicted``)."""
 
     mode: str
     evidence: Tuple[object, ...]
     score: float = 1.0
     detail: str = ""
+    contradicts: bool = False
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..units import PASSIVE_PAIR, RelationUnit, dedupe
+from .quantities import MULTIPLY_VERBS, NUMERIC_LABELS
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token
@@ -138,6 +139,21 @@ def normalize(token: "Token") -> Optional[str]:
     if token.is_stop or token.is_punct or token.lower_ in PTB_BRACKETS or token.pos_ not in _CONTENT_POS:
         return None
     return token.lemma_.lower()
+
+
+#: verbs that state a quantity change ("doubled its staff to 80"), and spaCy's numeric
+#: entity labels: QHI checks these claims (extract/quantities.py), so they make no
+#: relation of their own (one claim, one dimension)
+QUANTITY_VERBS: FrozenSet[str] = frozenset(MULTIPLY_VERBS)
+QUANTITY_LABELS: FrozenSet[str] = NUMERIC_LABELS
+
+
+def verb_lemma(token) -> str:
+    """The lower-case lemma of a verb, with its particles for a phrasal verb ("took over"
+    -> "take over", spaCy's ``prt`` children), the form WordNet lists phrasal verbs in
+    (docs/lexical.md)."""
+    particles = [c.lower_ for c in token.children if c.dep_ == "prt"]
+    return " ".join([token.lemma_.lower()] + particles)
 
 
 def _is_predicate(token, copula: bool) -> bool:
@@ -290,8 +306,8 @@ class _Extractor:
 
     # -- rules -------------------------------------------------------------------
     def verb_relations(self, verb, sent_ents: Sequence, out: List[RelationUnit]) -> None:
-        lemma = verb.lemma_.lower()
-        if lemma in self.reporting:
+        lemma = verb_lemma(verb)
+        if lemma in self.reporting or lemma in QUANTITY_VERBS:
             return
         verb_key = ("not_" + lemma) if self.negated(verb) else lemma
         subjects, passive_objects, source = self.subjects_of(verb)
@@ -364,7 +380,10 @@ class _Extractor:
             yield sent, ents[e:k]
 
     def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
-        """Algorithm 3: noun -prep-> pobj."""
+        """Algorithm 3: noun -prep-> pobj. A noun inside a numeric mention ("the first
+        half of the year", a DATE) makes none: QHI checks that mention."""
+        if noun.ent_type_ in QUANTITY_LABELS:
+            return
         for prep in noun.children:
             if prep.dep_ != "prep":
                 continue

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ..extract.entities import QUOTE_MAP
-from ..extract.relations import PTB_BRACKETS, is_negated, predicate_arguments
+from ..extract.relations import PTB_BRACKETS, is_negated, predicate_arguments, verb_lemma
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -183,7 +183,7 @@ def build_text_index(doc) -> TextIndex:
             if is_content(token):
                 content |= forms
             if token.pos_ in ("VERB", "AUX", "ADP"):
-                predicates.append(_Predicate(token.i, token.lemma_.lower(), is_negated(token),
+                predicates.append(_Predicate(token.i, verb_lemma(token), is_negated(token),
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
@@ -251,9 +251,23 @@ def _slot_words(slot: str) -> List[str]:
     return slot.lower().split()
 
 
-def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
+def _predicate_link(lemma: str, predicate: _Predicate, lexicon):
+    """None when the predicate's lemma is the unit's; else the lexicon's Link between
+    them (a supporting relation or an antonym), or False when unrelated."""
+    if predicate.lemma == lemma:
+        return None
+    if lexicon is None:
+        return False
+    return lexicon.link(lemma, predicate.lemma, "verb") or False
+
+
+def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Match]:
     """The ``cooccurrence`` rule for a relation triple or a subject-verb pair (module
-    docstring), or None. A triple without a subject is never grounded this way."""
+    docstring), or None. A triple without a subject is never grounded this way.
+    With a ``lexicon`` (:class:`halluscope.lexical.Lexicon`) the predicate may be a
+    verb WordNet links to the unit's (the match's detail names the relation); a
+    predicate that is its antonym, with the same arguments in the same roles, makes a
+    ``contradicts`` match when nothing in the text supports the unit."""
     subject = [_stem(w) for w in _slot_words(unit.subject)]
     obj = [_stem(w) for w in _slot_words(unit.object)]
     if not subject:
@@ -261,11 +275,15 @@ def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
     lemma = unit.lemma.lower()
     patient = unit.subject_is_patient
     index = text_index(doc)
+    contradiction: Optional[Match] = None
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
             continue
         for p in sentence.predicates:
-            if p.lemma != lemma or p.negated != unit.negated:
+            if p.negated != unit.negated:
+                continue
+            link = _predicate_link(lemma, p, lexicon)
+            if link is False:
                 continue
             if obj and not _swapped(p, subject, obj):
                 detail = "subject, object and predicate in one sentence"
@@ -273,9 +291,15 @@ def relation_in_sentence(unit: RelationUnit, doc) -> Optional[Match]:
                 detail = "the predicate with this " + ("patient" if patient else "subject")
             else:
                 continue
-            return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
-                         detail)
-    return None
+            evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
+            if link is not None and link.relation == "antonym":
+                contradiction = contradiction or Match("antonym", evidence, 0.0, f"{detail}; {link.text}",
+                                                       contradicts=True)
+                continue
+            if link is not None:
+                detail = f"{detail}; {link.text}"
+            return Match("cooccurrence", evidence, 1.0, detail)
+    return contradiction
 
 
 def content_word_precision(doc, pool_doc) -> float:

@@ -22,6 +22,16 @@ For each query triple, in order:
 
    The best score wins; ties go to the first pool triple in pool order.
 
+   **WordNet** (``lexicon``, :class:`halluscope.lexical.Lexicon`; docs/lexical.md):
+   in slots mode a verb the lexicon links to the pool verb (synonym, hypernym,
+   troponym, entailment, verb group: "buy" for "acquire") counts as similarity 1.0,
+   whatever the cosine, and the match's ``mode`` and ``detail`` name the relation
+   ("buy ⊂ acquire (WordNet troponym)"). A verb that is a WordNet **antonym** of the
+   pool verb never supports ("sell" for "buy", cosine 0.76; "lose" for "win"): when
+   the subject and object slots match such a pool triple and nothing supports the
+   query, it is ``contradicted`` (a ``Match`` with ``contradicts=True`` and the pool
+   triple as evidence), never rescued by an embedding cosine.
+
 Performance: exact matching runs first; only what it leaves unresolved, in *all*
 jobs of a ``match_batch``, is embedded. Sentence mode encodes every needed string
 in one ``Embedder.prepare`` call. Slots mode makes two batched calls: first the
@@ -32,6 +42,7 @@ SummEval summaries, 757 strings became a few hundred (see benchmarks/speed_chi.p
 """
 from __future__ import annotations
 
+import functools
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -67,7 +78,8 @@ class RelationMatcher:
     """
 
     def __init__(self, mode: str = "slots", threshold: float = 0.85, embedder=None,
-                 verb_threshold: Optional[float] = None, text_grounding: bool = False) -> None:
+                 verb_threshold: Optional[float] = None, text_grounding: bool = False,
+                 lexicon=None) -> None:
         if mode not in MODES:
             raise ValueError(f"RelationMatcher mode must be one of {MODES}, got {mode!r}")
         if not 0.0 <= float(threshold) <= 1.0:
@@ -79,6 +91,7 @@ class RelationMatcher:
         self.verb_threshold = self.threshold if verb_threshold is None else float(verb_threshold)
         self._embedder = embedder
         self.text_grounding = text_grounding
+        self.lexicon = lexicon
 
     @property
     def embedder(self):
@@ -97,7 +110,8 @@ class RelationMatcher:
             for job, row in zip(jobs, results):
                 pool_doc = job.context.get("pool_doc")
                 if pool_doc is not None:
-                    ground_unmatched(row, job.queries, pool_doc, relation_in_sentence)
+                    ground_unmatched(row, job.queries, pool_doc,
+                                     functools.partial(relation_in_sentence, lexicon=self.lexicon))
         return results
 
     def _match_units(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
@@ -155,18 +169,18 @@ class RelationMatcher:
             job = jobs[j]
             q_units = [job.queries[i] for i in queries]
             p_units = [job.pool[i] for i in pool]
-            rows, cols, verb = self._verb_candidates(q_units, p_units, embedder)
+            rows, cols, verb, links = self._verb_candidates(q_units, p_units, embedder)
             for r, c in zip(rows, cols):
                 for name in ("subject", "object"):
                     a, b = getattr(q_units[r], name), getattr(p_units[c], name)
                     if a != b:
                         second[a] = None
                         second[b] = None
-            staged.append((j, queries, q_units, p_units, rows, cols, verb))
+            staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
         if second:
             embedder.prepare(list(second))
-        for j, queries, q_units, p_units, rows, cols, verb in staged:
-            for q, match in zip(queries, self._score_slots(q_units, p_units, rows, cols, verb, embedder)):
+        for j, queries, q_units, p_units, rows, cols, verb, links in staged:
+            for q, match in zip(queries, self._score_slots(q_units, p_units, rows, cols, verb, links, embedder)):
                 results[j][q] = match
         return results
 
@@ -210,14 +224,43 @@ class RelationMatcher:
                              detail=f"sentence {value:.2f}"))
         return out
 
+    def _verb_links(self, qa: Sequence[str], pa: Sequence[str]) -> Dict[Tuple[int, int], object]:
+        """WordNet links (:meth:`halluscope.lexical.Lexicon.link`) between distinct query
+        and pool verbs, keyed by their positions; empty without a lexicon."""
+        if self.lexicon is None:
+            return {}
+        links = {}
+        for a, query in enumerate(qa):
+            for b, pooled in enumerate(pa):
+                if query != pooled:
+                    link = self.lexicon.link(query, pooled, "verb")
+                    if link is not None:
+                        links[a, b] = link
+        return links
+
     def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder):
-        """(query rows, pool columns, verb similarities) of the pairs whose polarity
-        and arity agree and whose verb reaches ``verb_threshold``."""
+        """(query rows, pool columns, verb similarities, links) of the pairs whose
+        polarity and arity agree and whose verb reaches ``verb_threshold`` or is linked
+        by WordNet (``links[k]``: the Link of candidate k, None for a cosine match); a
+        WordNet-supported verb scores 1.0, an antonym's pair stays a candidate (for
+        contradiction) with its cosine, and never passes on its cosine alone."""
         qa, qi = self._index([u.lemma for u in queries])
         pa, pi = self._index([u.lemma for u in pool])
-        verb = self._similarity(qa, pa, embedder)[np.ix_(qi, pi)]
-        rows, cols = np.nonzero(_same_kind(queries, pool) & (verb >= self.verb_threshold))
-        return rows, cols, verb[rows, cols]
+        verb = self._similarity(qa, pa, embedder)
+        by_position = self._verb_links(qa, pa)
+        linked = np.zeros(verb.shape, dtype=bool)
+        antonym = np.zeros(verb.shape, dtype=bool)
+        for (a, b), link in by_position.items():
+            if link.relation == "antonym":
+                antonym[a, b] = True
+            else:
+                linked[a, b] = True
+                verb[a, b] = 1.0
+        verb, linked, antonym = (m[np.ix_(qi, pi)] for m in (verb, linked, antonym))
+        passing = ((verb >= self.verb_threshold) & ~antonym) | linked | antonym
+        rows, cols = np.nonzero(_same_kind(queries, pool) & passing)
+        links = [by_position.get((int(qi[r]), int(pi[c]))) for r, c in zip(rows, cols)]
+        return rows, cols, verb[rows, cols], links
 
     @staticmethod
     def _pair_similarity(a: Sequence[str], b: Sequence[str], embedder) -> np.ndarray:
@@ -226,7 +269,8 @@ class RelationMatcher:
                          for x, y in zip(a, b)], dtype=np.float64)
 
     def _score_slots(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit],
-                     rows: np.ndarray, cols: np.ndarray, verb: np.ndarray, embedder) -> List[Optional[Match]]:
+                     rows: np.ndarray, cols: np.ndarray, verb: np.ndarray, links: Sequence,
+                     embedder) -> List[Optional[Match]]:
         out: List[Optional[Match]] = [None] * len(queries)
         if rows.size == 0:
             return out
@@ -236,11 +280,23 @@ class RelationMatcher:
         ok = (s >= self.threshold) & (o >= self.threshold)
         total = np.minimum(np.minimum(s, v), o)
         best: Dict[int, int] = {}  # query row -> candidate k (rows/cols are in pool order per row)
+        against: Dict[int, int] = {}  # query row -> an antonym candidate k
         for k in np.nonzero(ok)[0]:
             r = int(rows[k])
-            if r not in best or total[k] > total[best[r]]:
+            link = links[k]
+            if link is not None and link.relation == "antonym":
+                against.setdefault(r, int(k))
+            elif r not in best or total[k] > total[best[r]]:
                 best[r] = int(k)
         for r, k in best.items():
-            out[r] = Match(mode="slots", evidence=(pool[int(cols[k])],), score=float(total[k]),
-                           detail=f"subject {s[k]:.2f}, verb {v[k]:.2f}, object {o[k]:.2f}")
+            link = links[k]
+            out[r] = Match(mode="slots" if link is None else link.relation, evidence=(pool[int(cols[k])],),
+                           score=float(total[k]),
+                           detail=f"subject {s[k]:.2f}, verb {v[k]:.2f}, object {o[k]:.2f}"
+                           + ("" if link is None else f"; {link.text}"))
+        for r, k in against.items():
+            if r not in best:
+                out[r] = Match(mode="antonym", evidence=(pool[int(cols[k])],), score=0.0,
+                               detail=f"subject {s[k]:.2f}, object {o[k]:.2f}; {links[k].text}",
+                               contradicts=True)
         return out

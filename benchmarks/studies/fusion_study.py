@@ -1,0 +1,115 @@
+"""One-off study: per-row features of the CHI family on every validation fold, dumped
+once (parses from parse_store), then candidate fusions compared by leave-one-dataset-out.
+
+    python benchmarks/studies/fusion_study.py dump --parses /tmp/hs-parses --out /tmp/feat.jsonl [--option k=v]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+from _common import read_jsonl  # noqa: E402
+from parse_store import DATA  # noqa: E402
+
+SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
+
+
+def folds(data: str = DATA, limit=None):
+    """fold name -> (sources, predictions, references or None, labels)."""
+    out = {}
+    for name in SUMMAC:
+        rows = read_jsonl(os.path.join(data, "summac", f"{name}_val.jsonl"), limit)
+        out["summac-frank" if name == "frank" else name] = (
+            [r["document"] for r in rows], [r["claim"] for r in rows], None, [int(r["label"]) for r in rows])
+    rows = read_jsonl(os.path.join(data, "frank", "frank_val.jsonl"))
+    for origin, fold in (("cnndm", "frank-cnndm"), ("bbc", "frank-bbc")):
+        part = [r for r in rows if r["dataset"] == origin][:limit]
+        out[fold] = ([r["article"] for r in part], [r["summary"] for r in part], [r["reference"] for r in part],
+                     [int(r["label"]) for r in part])
+    return out
+
+
+def alnum_overlap(summary: str, source: str) -> float:
+    tokens = set(re.findall(r"[^\W_]+", summary.lower()))
+    vocab = set(re.findall(r"[^\W_]+", source.lower()))
+    return sum(t in vocab for t in tokens) / len(tokens) if tokens else 0.0
+
+
+def dim_features(detail) -> dict:
+    units = detail["units"]
+    credit = sum((u.get("attribution") if u.get("attribution") is not None else 1.0)
+                 if u["status"] == "supported" else 0.0 for u in units)
+    if any(u.get("attribution") is not None for u in units):
+        from halluscope.match.attribution import credit as credit_of
+        credit = sum(credit_of(u["attribution"]) if u["status"] == "supported" else 0.0 for u in units)
+    return {"g": len(units), "sup": sum(u["status"] == "supported" for u in units), "credit": credit,
+            "contra": sum(u["status"] == "contradicted" for u in units), "score": detail["score"]}
+
+
+def word_rows(predictions, sources, references):
+    """Per row, per content word of the summary: [pos, proper, relation or None]."""
+    from halluscope.match.words import content_words, support_words
+    from halluscope.pipeline import ScoringOptions, parse_batch
+    from halluscope.validation import validate_inputs
+    try:
+        from halluscope.lexical import get_lexicon
+        lexicon = get_lexicon()
+    except ImportError:
+        lexicon = None
+    parsed = parse_batch(validate_inputs(predictions, sources, references), ScoringOptions())
+    out = []
+    for summary, source in zip(parsed.predictions, parsed.sources):
+        units = content_words(summary.doc)
+        matches = support_words(units, source.doc, lexicon)
+        out.append([[u.pos, u.proper, None if m is None else m.mode] for u, m in zip(units, matches)])
+    return out
+
+
+def dump(parses: str, out: str, options: dict, limit=None) -> None:
+    from halluscope import api
+    from parse_store import seed_cache
+
+    seeded = seed_cache(parses) if parses else 0
+    print(f"seeded {seeded}", file=sys.stderr)
+    with open(out, "w") as handle:
+        for fold, (sources, predictions, references, labels) in folds(limit=limit).items():
+            start = time.time()
+            result = api.score_chi(predictions, sources, references, return_details=True, **options)
+            words = word_rows(predictions, sources, references)
+            for i, detail in enumerate(result["details"]):
+                row = {"fold": fold, "label": labels[i], "chi": result["chi_scores"][i],
+                       "alnum": alnum_overlap(predictions[i], sources[i]),
+                       "cwp": detail.get("content_word_precision"),
+                       **{k: v for k, v in detail.items() if k.startswith("word")}}
+                for d in ("ehi", "rhi", "qhi"):
+                    row[d] = dim_features(detail[d])
+                row["words"] = words[i]
+                handle.write(json.dumps(row) + "\n")
+            print(f"{fold}: {len(labels)} rows {time.time() - start:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("dump")
+    d.add_argument("--parses")
+    d.add_argument("--out", required=True)
+    d.add_argument("--limit", type=int)
+    d.add_argument("--option", action="append", default=[])
+    args = parser.parse_args()
+    opts = {}
+    for o in args.option:
+        k, _, v = o.partition("=")
+        try:
+            opts[k] = json.loads(v)
+        except ValueError:
+            opts[k] = v
+    dump(args.parses, args.out, opts, args.limit)

@@ -1,0 +1,115 @@
+"""Word-level support: which content words of a summary does the source hold?
+
+New content words are the commonest hallucination of abstractive systems, and most of
+them are no entity, relation or number ("restitution" written as "damages", a
+"record" that was a "rise"). The CHI family's units see none of them. This module
+checks every content word of the summary against the source (docs/lexical.md):
+
+* a **content word** is a token that is not a stop word, punctuation or space, whose
+  part of speech is in :data:`WORD_POS` (nouns, verbs, adjectives, adverbs; proper
+  nouns too, see below) and which is not a number (numbers are QHI's); one unit per
+  distinct lemma, its first mention;
+* it is **supported** by the source when the source has a token of the same lemma or
+  written form (relation ``same``), or, through WordNet
+  (:class:`halluscope.lexical.Lexicon`), a lemma linked to it: synonym, hypernym
+  (the summary says something more general), troponym/hyponym (one step more
+  specific), verb entailment, verb group, or a derivational form across parts of
+  speech ("acquisition" ~ "acquire", "death" ~ "die");
+* it is **contradicted** when it is not supported and the source holds one of its
+  WordNet antonyms ("fell" against "rose");
+* else it is **unsupported**.
+
+Each supported word's :class:`~halluscope.units.Match` says which relation held
+(``mode`` = the relation, ``detail`` = e.g. "buy ~ purchase (WordNet synonym)") and
+points at the source token; a contradicted word's match has ``contradicts=True``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from ..units import Match, TextEvidence
+from .grounding import is_content
+
+#: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
+WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
+
+
+@dataclass(frozen=True)
+class WordUnit:
+    """One distinct content word of a summary: its lemma (lower case, the ``key``), its
+    WordNet part of speech, the text and character span of its first mention."""
+
+    key: str
+    pos: str
+    text: str
+    span: Tuple[int, int]
+    proper: bool = False
+    kind: str = field(default="word", init=False)
+
+
+def _is_word(token) -> bool:
+    return (token.pos_ in WORD_POS and is_content(token) and not token.like_num
+            and any(c.isalpha() for c in token.text))
+
+
+def content_words(doc, proper: bool = True) -> List[WordUnit]:
+    """The summary's content words, one per lemma, in text order (module docstring);
+    ``proper=False`` leaves out proper nouns (the entities' business)."""
+    seen = set()
+    out: List[WordUnit] = []
+    for token in doc:
+        if not _is_word(token) or (not proper and token.pos_ == "PROPN"):
+            continue
+        lemma = token.lemma_.lower()
+        if lemma in seen:
+            continue
+        seen.add(lemma)
+        out.append(WordUnit(lemma, WORD_POS[token.pos_], token.text, (token.idx, token.idx + len(token)),
+                            token.pos_ == "PROPN"))
+    return out
+
+
+@dataclass(frozen=True)
+class SourceWords:
+    """The forms of a source text that can support a word: lower-cased text and lemma
+    of every token, each with the first token that has it."""
+
+    forms: Dict[str, Tuple[str, Tuple[int, int]]]
+
+    @classmethod
+    def of(cls, doc) -> "SourceWords":
+        forms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
+        for token in doc:
+            if token.is_punct or token.is_space:
+                continue
+            where = (token.text, (token.idx, token.idx + len(token)))
+            forms.setdefault(token.lower_, where)
+            forms.setdefault(token.lemma_.lower(), where)
+        return cls(forms)
+
+
+def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
+    """How the source supports (or contradicts) one word; None when unsupported."""
+    for form in (word.key, word.text.lower()):
+        hit = source.forms.get(form)
+        if hit is not None:
+            return Match("same", (TextEvidence(*hit),), 1.0, f"'{hit[0]}' in the source")
+    if lexicon is None or word.proper:
+        return None
+    supporters = lexicon.supporters(word.key, word.pos)
+    shared = [lemma for lemma in supporters.keys() & source.forms.keys()]
+    if shared:
+        lemma = min(shared)  # deterministic whatever the set order
+        link = supporters[lemma]
+        return Match(link.relation, (TextEvidence(*source.forms[lemma]),), 1.0, link.text)
+    for lemma in sorted(lexicon.antonyms(word.key, word.pos) & source.forms.keys()):
+        link = lexicon.link(word.key, lemma, word.pos)
+        return Match("antonym", (TextEvidence(*source.forms[lemma]),), 0.0, link.text, contradicts=True)
+    return None
+
+
+def support_words(words: Sequence[WordUnit], source_doc, lexicon=None) -> List[Optional[Match]]:
+    """:func:`support_word` for each word against one source."""
+    source = SourceWords.of(source_doc)
+    return [support_word(word, source, lexicon) for word in words]
