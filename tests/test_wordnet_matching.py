@@ -1,0 +1,370 @@
+"""WordNet in matching: word-level support (match/words.py), WordNet verbs and antonyms
+in relation matching and text grounding, phrasal verbs, quantity claims left to QHI, and
+the ``wordnet`` option's signature, on real spaCy ``en_core_web_sm`` parses and the real
+Princeton WordNet 3.0 (Debian's wordnet-base).
+
+Every expected value below was computed by hand and checked against a run. The two
+``score_chi`` batches (WordNet on, WordNet off) are scored once per module and shared."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from halluscope.api import score_chi
+from halluscope.extract.relations import extract_relations, verb_lemma
+from halluscope.lexical import get_lexicon
+from halluscope.match.grounding import relation_in_sentence
+from halluscope.match.words import content_words, support_words
+from halluscope.parsing import get_parse_cache
+from halluscope.pipeline import ScoringOptions, signature
+from halluscope.units import RelationUnit
+
+NO_WORDNET = ("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
+              "or pip install nltk && python -c 'import nltk; nltk.download(\"wordnet\")'")
+
+GITHUB = "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."
+COUNCIL = "The council approved the plan."
+CARROW = "Carrow took over Pilbara in 2019."
+
+#: (summary, source) rows of the shared score_chi batches
+ROWS = [
+    ("Microsoft bought GitHub in 2018.", GITHUB),          # 0: WordNet troponym buy < acquire
+    ("Microsoft purchased GitHub in 2018.", GITHUB),       # 1: WordNet troponym purchase < acquire
+    ("Google acquired GitHub in 2018.", GITHUB),           # 2: wrong subject
+    ("The council quickly rejected the plan.", COUNCIL),   # 3: antonym reject / approve
+    ("Carrow took over Pilbara.", CARROW),                 # 4: phrasal verb, same predicate
+    ("Carrow took Pilbara.", CARROW),                      # 5: the bare verb is another predicate
+]
+
+# the relation extractor's options in the scoring pipeline's defaults
+PIPELINE_EXTRACTION = {"compound": True, "intransitive": "passive"}
+
+
+def parse(text):
+    return get_parse_cache().get_many([text])[0].doc
+
+
+@pytest.fixture(scope="module")
+def lex():
+    lexicon = get_lexicon()
+    if not lexicon.available:
+        pytest.skip(NO_WORDNET)
+    return lexicon
+
+
+@pytest.fixture(scope="module")
+def scored(lex):
+    summaries, sources = zip(*ROWS)
+    return score_chi(list(summaries), list(sources), None, return_details=True)
+
+
+@pytest.fixture(scope="module")
+def scored_plain():
+    summaries, sources = zip(*ROWS)
+    return score_chi(list(summaries), list(sources), None, return_details=True, wordnet=False)
+
+
+def _rhi_unit(result, row):
+    [unit] = result["details"][row]["rhi"]["units"]
+    return unit
+
+
+# -- 1. content words ----------------------------------------------------------------------
+
+
+def test_content_words_one_entry_per_lemma_without_numbers_or_stop_words():
+    doc = parse("The new CEO quickly bought 3 small companies in Paris and bought more.")
+    words = content_words(doc)
+    # "The", "in", "and" and "more" (an ADJ, but a stop word) are stop words, "3" is a
+    # number (QHI's), the second "bought" repeats the lemma "buy", "." is punctuation
+    assert [(w.key, w.pos, w.text, w.span, w.proper) for w in words] == [
+        ("new", "adj", "new", (4, 7), False),
+        ("ceo", "noun", "CEO", (8, 11), False),
+        ("quickly", "adv", "quickly", (12, 19), False),
+        ("buy", "verb", "bought", (20, 26), False),
+        ("small", "adj", "small", (29, 34), False),
+        ("company", "noun", "companies", (35, 44), False),
+        ("paris", "noun", "Paris", (48, 53), True),
+    ]
+    assert all(w.kind == "word" for w in words)
+    assert [w.key for w in content_words(doc, proper=False)] == [
+        "new", "ceo", "quickly", "buy", "small", "company"]
+
+
+# -- 2. support_words ------------------------------------------------------------------------
+
+FIRM = "The firm bought a bakery."
+
+#: (source, summary, per content word: (key, mode, detail, evidence text, evidence span));
+#: mode None: unsupported
+SUPPORT_CASES = {
+    "same lemma": (FIRM, "The firm buys bakeries.", [
+        ("firm", "same", "'firm' in the source", "firm", (4, 8)),
+        ("buy", "same", "'bought' in the source", "bought", (9, 15)),
+        ("bakery", "same", "'bakery' in the source", "bakery", (18, 24)),
+    ]),
+    "synonym": (FIRM, "The firm purchased a bakery.", [
+        ("firm", "same", "'firm' in the source", "firm", (4, 8)),
+        ("purchase", "synonym", "purchase ~ buy (WordNet synonym)", "bought", (9, 15)),
+        ("bakery", "same", "'bakery' in the source", "bakery", (18, 24)),
+    ]),
+    "hypernym, and an unsupported word": (FIRM, "The company acquired a shop.", [
+        ("company", None, None, None, None),
+        ("acquire", "hypernym", "acquire ⊃ buy (WordNet hypernym)", "bought", (9, 15)),
+        ("shop", "hypernym", "shop ⊃ bakery (WordNet hypernym)", "bakery", (18, 24)),
+    ]),
+    "derivation": (GITHUB, "The acquisition was big.", [
+        ("acquisition", "derivation", "acquisition ↔ acquire (WordNet derivation)", "acquired", (10, 18)),
+        ("big", None, None, None, None),
+    ]),
+    # "left" (the verb "leave") is supported by the source's adjective "left": the
+    # written form counts, without WordNet too
+    "written form": ("The car turned left.", "The bus left.", [
+        ("bus", None, None, None, None),
+        ("leave", "same", "'left' in the source", "left", (15, 19)),
+    ]),
+}
+
+
+@pytest.mark.parametrize("case", list(SUPPORT_CASES))
+def test_support_words_names_the_relation(lex, case):
+    source, summary, expected = SUPPORT_CASES[case]
+    words = content_words(parse(summary))
+    assert [w.key for w in words] == [row[0] for row in expected]
+    matches = support_words(words, parse(source), lex)
+    found = [(w.key, None, None, None, None) if m is None else
+             (w.key, m.mode, m.detail, m.evidence[0].text, m.evidence[0].span)
+             for w, m in zip(words, matches)]
+    assert found == expected
+    assert all(m is None or (m.score == 1.0 and not m.contradicts) for m in matches)
+    # without a lexicon only same-lemma / written-form support remains
+    plain = support_words(words, parse(source), None)
+    assert [None if m is None else m.mode for m in plain] == [
+        "same" if row[1] == "same" else None for row in expected]
+
+
+def test_antonym_contradicts_a_word(lex):
+    words = content_words(parse("The firm sold a bakery."))
+    matches = support_words(words, parse(FIRM), lex)
+    assert [w.key for w in words] == ["firm", "sell", "bakery"]
+    sell = matches[1]
+    assert (sell.mode, sell.score, sell.contradicts, sell.detail) == (
+        "antonym", 0.0, True, "sell ≠ buy (WordNet antonym)")
+    assert (sell.evidence[0].text, sell.evidence[0].span) == ("bought", (9, 15))
+    assert [m.contradicts for m in matches] == [False, True, False]
+    # no lexicon, no antonymy: "sold" is merely unsupported
+    assert support_words(words, parse(FIRM), None)[1] is None
+
+
+def test_proper_nouns_get_no_wordnet_support(lex):
+    # a proper noun is the entities' business: only its own lemma or text supports it
+    words = content_words(parse("Apple bought Beats."))
+    assert [(w.key, w.proper) for w in words] == [("apple", True), ("buy", False), ("beats", True)]
+    matches = support_words(words, parse("The fruit company acquired the band."), lex)
+    assert [None if m is None else m.mode for m in matches] == [None, "troponym", None]
+
+
+# -- 3. relations through score_chi --------------------------------------------------------
+
+
+def test_wordnet_verb_supports_a_relation_unit(scored):
+    assert scored["rhi_scores"][:3] == [1.0, 1.0, 0.0]
+    assert scored["chi_scores"][:2] == [1.0, 1.0]
+    for row, verb, text in ((0, "buy", "Microsoft bought GitHub"), (1, "purchase", "Microsoft purchased GitHub")):
+        unit = _rhi_unit(scored, row)
+        assert (unit["key"], unit["text"], unit["status"]) == (["microsoft", verb, "github"], text, "supported")
+        # the source's triple is (microsoft, acquire, startup): the text grounding finds
+        # subject and object in one sentence with a verb WordNet links to the unit's
+        assert unit["in_source"] == {
+            "mode": "cooccurrence", "score": 1.0,
+            "detail": f"subject, object and predicate in one sentence; {verb} ⊂ acquire (WordNet troponym)",
+            "evidence": [{"text": "Microsoft acquired the startup GitHub in 2018.", "span": [0, 46]}]}
+
+
+def test_wrong_subject_stays_unsupported_with_wordnet(scored):
+    unit = _rhi_unit(scored, 2)
+    assert (unit["key"], unit["status"], unit["in_source"]) == (
+        ["google", "acquire", "github"], "unsupported", None)
+    # the fusion is 0 (RHI 0); CHI = 0.01 x w, w = 2/3 (Google is not in the source)
+    assert scored["details"][2]["words"]["score"] == pytest.approx(2 / 3)
+    assert scored["chi_scores"][2] == pytest.approx(0.01 * 2 / 3)
+
+
+def test_without_wordnet_the_paraphrased_verbs_are_unsupported(scored_plain):
+    assert scored_plain["rhi_scores"][:3] == [0.0, 0.0, 0.0]
+    for row in (0, 1, 2):
+        unit = _rhi_unit(scored_plain, row)
+        assert (unit["status"], unit["in_source"]) == ("unsupported", None)
+    # "bought"/"purchased" lose their word support too: w = 2/3, CHI = 0.01 x w
+    for row in (0, 1):
+        words = scored_plain["details"][row]["words"]
+        assert [u["status"] for u in words["units"]] == ["supported", "unsupported", "supported"]
+        assert scored_plain["chi_scores"][row] == pytest.approx(0.01 * 2 / 3)
+
+
+def test_antonym_verb_makes_a_relation_unit_contradicted(scored):
+    unit = _rhi_unit(scored, 3)
+    assert unit["key"] == ["council", "reject", "plan"]
+    assert unit["status"] == "contradicted"
+    assert unit["in_source"] == {
+        "mode": "antonym", "score": 0.0,
+        "detail": "subject 1.00, object 1.00; reject ≠ approve (WordNet antonym)",
+        "evidence": [{"text": "council approved the plan", "span": [4, 29]}]}
+    # contradicted counts as unsupported: RHI 0, no unit in I∩G, CHI = 0.01 x w (w = 1/2)
+    rhi = scored["details"][3]["rhi"]
+    assert (rhi["score"], rhi["counts"]["g"], rhi["counts"]["ig"]) == (0.0, 1, 0)
+    assert scored["chi_scores"][3] == pytest.approx(0.01 * 0.5)
+
+
+def test_without_wordnet_the_antonym_is_only_unsupported(scored_plain):
+    unit = _rhi_unit(scored_plain, 3)
+    assert (unit["status"], unit["in_source"]) == ("unsupported", None)
+    assert scored_plain["rhi_scores"][3] == 0.0
+    assert [u["status"] for u in scored_plain["details"][3]["words"]["units"]] == [
+        "supported", "unsupported", "unsupported", "supported"]
+
+
+def test_text_grounding_finds_the_antonym_in_a_sentence(lex):
+    # the source's triple is (city council, approve, plan), so no unit matches
+    # (council, reject, plan); its sentence holds council, plan and the antonym verb
+    source = parse("After a long debate the city council approved the plan on Monday.")
+    assert [r.key for r in extract_relations(source, **PIPELINE_EXTRACTION)] == [
+        ("city council", "approve", "plan")]
+    sentence = [{"text": "After a long debate the city council approved the plan on Monday.",
+                 "span": (0, 65)}]
+
+    def ground(verb, lexicon):
+        match = relation_in_sentence(RelationUnit("council", verb, "plan", "", (0, 0)), source, lexicon)
+        if match is None:
+            return None
+        assert [{"text": e.text, "span": e.span} for e in match.evidence] == sentence
+        return match.score, match.contradicts, match.detail
+
+    # the antonym, same polarity: found, but contradicting (the match's mode name is
+    # left out on purpose: only its contradicts flag decides the unit's status)
+    assert ground("reject", lex) == (0.0, True, "subject, object and predicate in one "
+                                     "sentence; reject ≠ approve (WordNet antonym)")
+    assert ground("endorse", lex) == (1.0, False, "subject, object and predicate in "
+                                      "one sentence; endorse ⊂ approve (WordNet troponym)")
+    assert relation_in_sentence(RelationUnit("council", "endorse", "plan", "", (0, 0)), source,
+                                lex).mode == "cooccurrence"
+    assert ground("approve", lex) == (1.0, False, "subject, object and predicate in one sentence")
+    # no lexicon: a different verb is unrelated, neither support nor contradiction
+    assert ground("reject", None) is None
+    assert ground("endorse", None) is None
+
+
+# -- 4. phrasal verbs ----------------------------------------------------------------------
+
+
+def test_phrasal_verb_is_one_predicate():
+    doc = parse("Carrow took over Pilbara.")
+    took = doc[1]
+    assert (took.text, took.lemma_) == ("took", "take")
+    assert verb_lemma(took) == "take over"
+    assert [r.key for r in extract_relations(doc)] == [("carrow", "take over", "pilbara")]
+    assert [r.key for r in extract_relations(doc, **PIPELINE_EXTRACTION)] == [
+        ("carrow", "take over", "pilbara")]
+    # no particle, no change
+    assert verb_lemma(parse("Carrow took Pilbara.")[1]) == "take"
+
+
+def test_phrasal_verb_through_score_chi(scored):
+    over = _rhi_unit(scored, 4)
+    assert (over["key"], over["status"], over["in_source"]["mode"]) == (
+        ["carrow", "take over", "pilbara"], "supported", "exact")
+    # "took Pilbara" is another predicate than the source's "took over Pilbara"
+    bare = _rhi_unit(scored, 5)
+    assert (bare["key"], bare["status"], bare["in_source"]) == (
+        ["carrow", "take", "pilbara"], "unsupported", None)
+    assert scored["rhi_scores"][4:] == [1.0, 0.0]
+
+
+# -- 5. quantity claims are QHI's ----------------------------------------------------------
+
+
+def test_quantity_verbs_make_no_relation():
+    doubled = parse("The charity doubled its volunteers to 80.")
+    assert [r.key for r in extract_relations(doubled, **PIPELINE_EXTRACTION)] == []
+    assert [r.key for r in extract_relations(parse("The charity tripled its staff."),
+                                             **PIPELINE_EXTRACTION)] == []
+    # the same sentence with an ordinary verb has its relation
+    assert [r.key for r in extract_relations(parse("The charity trained its volunteers."),
+                                             **PIPELINE_EXTRACTION)] == [("charity", "train", "volunteer")]
+
+
+def test_nouns_inside_numeric_mentions_make_no_nominal_triple():
+    doc = parse("The retailer made $2.5 billion in the first half of the year.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("$2.5 billion", "MONEY"),
+                                                      ("the first half of the year", "DATE")]
+    keys = [r.key for r in extract_relations(doc, **PIPELINE_EXTRACTION)]
+    assert ("half", "of", "year") not in keys
+    assert keys == []  # "billion" is a number: no (retailer, make, ...) triple either
+    # a noun outside a numeric mention keeps its nominal triple
+    assert [(r.key, r.source) for r in extract_relations(parse("The president of the club resigned."),
+                                                         **PIPELINE_EXTRACTION)] == [
+        (("president", "of", "club"), "nominal")]
+
+
+# -- 6. signature and the option -----------------------------------------------------------
+
+
+def test_signature_names_wordnet(scored, scored_plain):
+    assert "|wn:3.0|" in scored["signature"]
+    assert "|wn:none|" in scored_plain["signature"]
+    assert scored["signature"].replace("|wn:3.0|", "|wn:none|") == scored_plain["signature"]
+
+
+def test_paper_formula_has_wordnet_off_by_default(lex):
+    assert ScoringOptions(formula="paper").wordnet is False
+    assert ScoringOptions().wordnet is True
+    result = score_chi(["Microsoft bought GitHub."], [GITHUB], None, formula="paper")
+    assert "|formula:paper|" in result["signature"] and "|wn:none|" in result["signature"]
+    # asked for explicitly, the seed formula may use it
+    on = signature("chi", ("ehi", "rhi", "qhi"), ScoringOptions(formula="paper", wordnet=True), True)
+    assert "|wn:3.0|" in on
+    # no relation dimension, no lexicon in the signature
+    assert "wn:" not in signature("qhi", ("qhi",), ScoringOptions(), False)
+
+
+def test_wordnet_option_must_be_bool_or_path():
+    with pytest.raises(TypeError, match="`wordnet`"):
+        score_chi(["a"], ["b"], None, wordnet=3)
+    with pytest.raises(TypeError, match="`wordnet`"):
+        ScoringOptions(wordnet=1.0)
+
+
+# -- 7. word-level details -----------------------------------------------------------------
+
+
+def test_word_details_count_supported_words(scored):
+    words = scored["details"][3]["words"]
+    # council (same), quickly (unsupported), rejected (antonym of approved), plan (same)
+    assert [(u["key"], u["pos"], u["text"], u["span"], u["status"]) for u in words["units"]] == [
+        ("council", "noun", "council", [4, 11], "supported"),
+        ("quickly", "adv", "quickly", [12, 19], "unsupported"),
+        ("reject", "verb", "rejected", [20, 28], "contradicted"),
+        ("plan", "noun", "plan", [33, 37], "supported"),
+    ]
+    # a contradicted word is not supported: w = 2/4
+    assert words["score"] == 0.5
+    rejected = words["units"][2]["in_source"]
+    assert rejected == {"mode": "antonym", "score": 0.0, "detail": "reject ≠ approve (WordNet antonym)",
+                        "evidence": [{"text": "approved", "span": [12, 20]}]}
+    assert words["units"][1]["in_source"] is None
+
+
+def test_word_statuses_and_scores_of_every_row(scored):
+    statuses = {"supported", "unsupported", "contradicted"}
+    for row, detail in enumerate(scored["details"]):
+        units = detail["words"]["units"]
+        assert {u["status"] for u in units} <= statuses
+        supported = sum(u["status"] == "supported" for u in units)
+        assert detail["words"]["score"] == pytest.approx(supported / len(units))
+        assert not math.isnan(detail["chi"])
+    # rows 0, 1, 4: every word supported (bought/purchased by WordNet); row 5: "took" ~ "took"
+    assert [d["words"]["score"] for d in scored["details"]] == pytest.approx([1.0, 1.0, 2 / 3, 0.5, 1.0, 1.0])
+    bought = scored["details"][0]["words"]["units"][1]
+    assert (bought["key"], bought["in_source"]["mode"], bought["in_source"]["detail"]) == (
+        "buy", "troponym", "buy ⊂ acquire (WordNet troponym)")
