@@ -95,3 +95,39 @@ def test_docstring_examples_run(name, repo_root, monkeypatch):
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
+    from halluscope.lexical import get_lexicon
+
+    default_id = get_lexicon().signature_id  # wn:3.0 with WordNet installed, wn:none without
+    for name in ("chi", "rhi"):
+        on = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+        off = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, wordnet=False)
+        assert f"|{default_id}|" in on["signature"], name
+        assert "|wn:none|" in off["signature"], name
+        assert off["signature"] == on["signature"].replace(f"|{default_id}|", "|wn:none|"), name
+        paper = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES,
+                                      formula="paper")
+        assert "|wn:none|" in paper["signature"], name  # None: off under formula="paper"
+    with pytest.raises(TypeError, match="wordnet"):
+        metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, wordnet=3)
+
+
+def test_chi_details_give_word_level_support(metrics):
+    result = metrics["chi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES,
+                                    return_details=True)
+    for row in result["details"]:
+        words = row["words"]
+        assert "content_word_precision" not in row
+        statuses = [u["status"] for u in words["units"]]
+        assert set(statuses) <= {"supported", "unsupported", "contradicted"}
+        assert words["score"] == statuses.count("supported") / len(statuses)
+        assert all({"text", "span", "key", "pos", "in_source", "status"} <= set(u) for u in words["units"])
+
+
+@pytest.mark.parametrize("name", ["chi", "rhi"])
+def test_scripts_document_the_wordnet_option(name, repo_root):
+    script = open(os.path.join(repo_root, "metrics", name, f"{name}.py"), encoding="utf-8").read()
+    assert "halluscope.evaluate_support.WORDNET_DOC" in script and "wordnet=wordnet" in script
+    assert "content_word_precision" not in script

@@ -25,6 +25,9 @@ EXAMPLES = [
     {"id": "markup", "source": "AT&T said profits rose 5% in 2023.", "reference": "",
      "prediction": 'AT&T <script>alert(1)</script> said "profits rose 5%".'},
     {"id": "empty", "source": "Sales rose 12% to $4.2 billion in 2023.", "reference": "", "prediction": ""},
+    {"id": "antonym", "source": "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday.",
+     "reference": "Acme Corp sold the factory in March.",
+     "prediction": "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday."},
 ]
 
 
@@ -50,7 +53,7 @@ def test_report_is_self_contained(report):
 
 def test_one_row_per_example_with_escaped_texts(report):
     records, document, _ = report
-    assert re.findall(r'<tr class="example" data-position="(\d+)">', document) == ["1", "2", "3", "4"]
+    assert re.findall(r'<tr class="example" data-position="(\d+)">', document) == ["1", "2", "3", "4", "5"]
     assert html.escape("faithful <id&1>") in document
     assert html.escape('Obama & Merkel met in "Berlin" <on Tuesday>.') in document
     assert "<script>alert(1)" not in document and "&lt;script&gt;alert(1)&lt;/script&gt;" in document
@@ -67,15 +70,33 @@ def test_unsupported_units_are_marked(report):
     assert document.count('<span class="badge">reference-free</span>') == 2  # reference "" in two rows
 
 
+def test_contradicted_units_and_words_are_marked(report):
+    from halluscope.lexical import get_lexicon
+
+    if not get_lexicon().available:
+        pytest.skip("WordNet 3.0 is not installed (apt-get install wordnet-base wordnet-sense-index)")
+    records, document, _ = report
+    row = next(r for r in records if r["id"] == "antonym")
+    assert [u["status"] for u in row["details"]["chi"]["rhi"]["units"]] == ["contradicted"]
+    assert re.search(r'<mark class="hs-span hs-contradicted[^"]*hs-rhi[^"]*" title="[^"]*'
+                     r'rhi: contradicted \(Acme Corp bought the factory\)"> bought the factory</mark>', document)
+    assert re.search(r'<mark class="hs-span hs-contradicting[^"]*hs-rhi[^"]*" title="[^"]*rhi contradicts '
+                     r'&#x27;Acme Corp bought the factory&#x27;[^"]*buy ≠ sell \(WordNet antonym\)"> sold the factory'
+                     r'</mark>', document)
+    assert '<div class="contradicted">contradicted: rhi: Acme Corp bought the factory</div>' in document
+    assert '<div class="contradicted">contradicted words: bought, fell</div>' in document
+    assert '<mark class="hs-span hs-contradicted">contradicted</mark>' in document  # the legend
+
+
 def test_statistics_table(report):
     records, document, _ = report
     for metric_score, label in ((("chi", "chi"), "chi"), (("chi", "ehi"), "chi.ehi")):
         stats = column_stats(column_values(records, metric_score))
         below = f"{100 * stats.share_below_cut:.1f}%"
         assert (f'<tr><td>{label}</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
-                f'<td class="num">{stats.defined}/4</td><td class="num">{below}</td></tr>') in document
+                f'<td class="num">{stats.defined}/{len(EXAMPLES)}</td><td class="num">{below}</td></tr>') in document
     # the empty summary: CHI 0 (formula="support": nothing checkable), its EHI undefined
-    assert column_stats(column_values(records, ("chi", "chi"))).defined == 4
+    assert column_stats(column_values(records, ("chi", "chi"))).defined == len(EXAMPLES)
     empty = next(k for k, r in enumerate(records) if r["prediction"] == "")
     assert column_values(records, ("chi", "chi"))[empty] == 0.0
     assert math.isnan(column_values(records, ("chi", "ehi"))[empty])

@@ -48,6 +48,11 @@ def test_chi_scores_equal_a_direct_score_chi_call(example_id):
         units = row[score_row["metric"]]["units"]
         assert score_row["summary units"] == len(units)
         assert score_row["unsupported"] == sum(u["status"] == "unsupported" for u in units)
+        assert score_row["contradicted"] == sum(u["status"] == "contradicted" for u in units)
+    words = row["words"]
+    assert display["scores"][-1]["note"].endswith(
+        f"{words['score']:.0%} ({sum(u['status'] == 'supported' for u in words['units'])} of {len(words['units'])}) "
+        "of the summary's content words the source supports")
 
 
 def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source():
@@ -60,8 +65,11 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     assert re.findall(r'<mark class="hs-span hs-evidence[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
         == ["Barack Obama"]
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
-    # 3 of the 8 content words are in the source: CHI = 0.99 x 0.25 + 0.01 x 3/8
-    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2512**"
+    # the source supports 3 of the 7 content words (Obama, discuss, budget; not Emmanuel,
+    # Macron, UNESCO, Paris): CHI = 0.99 x 0.25 + 0.01 x 3/7
+    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2518**"
+    assert display["scores"][-1]["note"] == ("harmonic mean of the defined dimensions (eq. 21-22), mixed with "
+                                             "43% (3 of 7) of the summary's content words the source supports")
     paper = score_for_display(source, reference, summary, ["chi"],
                               options={"formula": "paper", "intransitive": "none"})
     assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
@@ -72,8 +80,61 @@ def test_summary_without_units_shows_what_its_chi_is():
     display = score_for_display(source, "", "He was unable to fly and dance.", ["chi"])
     assert headline_markdown(display) == ("EHI **undefined** · RHI **undefined** · QHI **undefined** · "
                                           "CHI **0.3333** (reference-free)")
-    assert display["scores"][-1]["note"] == ("no units in any dimension: the share of the summary's content "
-                                             "words found in the source")
+    # the source supports "unable", not "fly" or "dance"
+    assert display["scores"][-1]["note"] == ("no units in any dimension: 33% (1 of 3) of the summary's content "
+                                             "words the source supports")
+
+
+#: "bought" against "sold" (same subject and object) and "fell" against "rose": WordNet antonyms
+CONTRADICTED_SOURCE = "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday."
+CONTRADICTED_SUMMARY = "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday."
+
+
+@pytest.fixture(scope="module")
+def wordnet():
+    from halluscope.lexical import get_lexicon
+
+    if not get_lexicon().available:
+        pytest.skip("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
+                    "or python -c 'import nltk; nltk.download(\"wordnet\")'")
+
+
+def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
+    display = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["chi"])
+    assert display["ok"] and "|wn:3.0|" in display["signature"]
+    rows = {row["metric"]: row for row in display["scores"]}
+    assert (rows["rhi"]["summary units"], rows["rhi"]["unsupported"], rows["rhi"]["contradicted"]) == (1, 0, 1)
+    assert (rows["ehi"]["contradicted"], rows["qhi"]["contradicted"], rows["chi"]["contradicted"]) == (0, 0, None)
+    assert rows["rhi"]["score"] == 0.0  # a contradicted unit counts as unsupported
+    # the chi note: the words score, and the words the source contradicts
+    assert rows["chi"]["note"] == ("harmonic mean of the defined dimensions (eq. 21-22), mixed with 78% (7 of 9) "
+                                   "of the summary's content words the source supports; contradicted by the "
+                                   "source: bought, fell")
+    assert re.findall(r'<mark class="hs-span hs-contradicted[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \
+        == ["Acme Corp", " bought the factory"]
+    assert "hs-unsupported" not in display["summary_html"]
+    assert re.findall(r'<mark class="hs-span hs-contradicting[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
+        == ["Acme Corp", " sold the factory"]
+    assert "buy ≠ sell (WordNet antonym)" in display["source_html"]
+    assert {"dimension": "rhi", "bar": "RHI contradicted", "value": 1.0} in display["chart"]
+    assert not any(bar["bar"] == "EHI contradicted" for bar in display["chart"])  # only where there are any
+    assert "hs-contradicted" in space.LEGEND_HTML and "hs-contradicting" in space.LEGEND_HTML
+
+
+def test_wordnet_option_reaches_the_score(wordnet):
+    names = [option.name for option in space.METRIC_OPTIONS["rhi"]]
+    shown = [option.default for option in space.METRIC_OPTIONS["rhi"]]
+    shown[names.index("wordnet")] = "off"
+    off = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["rhi"],
+                            options=space.app_options("rhi", shown))
+    assert "|wn:none|" in off["signature"]
+    assert (off["scores"][0]["unsupported"], off["scores"][0]["contradicted"]) == (1, 0)
+    assert "hs-contradicted" not in off["summary_html"] and "hs-unsupported" in off["summary_html"]
+    shown = [option.default for option in space.METRIC_OPTIONS["chi"]]
+    shown[[option.name for option in space.METRIC_OPTIONS["chi"]].index("wordnet")] = "off"
+    chi_off = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["chi"],
+                                options=space.space_options(["chi"], shown))
+    assert "|wn:none|" in chi_off["signature"] and "contradicted by the source" not in chi_off["scores"][-1]["note"]
 
 
 def test_single_metrics_equal_their_own_api_calls_and_show_only_their_dimension():
@@ -228,10 +289,13 @@ def test_app_options_are_api_keywords_with_the_api_defaults():
         for keyword, value in space.app_options(name, shown_defaults).items():
             assert keyword in parameters, (name, keyword)
             assert value == parameters[keyword].default, (name, keyword, value)
-    assert {"truecase", "attribution", "relation_slots", "intransitive"} <= {
+    assert {"truecase", "attribution", "relation_slots", "intransitive", "wordnet"} <= {
         option.name for option in space.METRIC_OPTIONS["chi"]}
-    attribution = next(o for o in space.METRIC_OPTIONS["chi"] if o.name == "attribution")
-    assert [attribution.api_value(v) for v in ("default", "on", "off")] == [None, True, False]
+    assert "wordnet" in {option.name for option in space.METRIC_OPTIONS["rhi"]}
+    assert "wordnet" not in {option.name for option in space.METRIC_OPTIONS["ehi"] + space.METRIC_OPTIONS["qhi"]}
+    for name in ("attribution", "wordnet"):
+        option = next(o for o in space.METRIC_OPTIONS["chi"] if o.name == name)
+        assert [option.api_value(v) for v in ("default", "on", "off")] == [None, True, False]
 
 
 def test_app_option_values_reach_the_score():

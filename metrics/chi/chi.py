@@ -9,10 +9,12 @@ optionally a reference summary): entities (EHI), relations (RHI) and quantities 
 by a harmonic mean over the dimensions defined for each example (CHI paper, eq. 21-22).
 Higher is more faithful. By default (formula="support") each dimension is the share of
 the summary's units supported by the source, in [0, 1]; CHI is 0.99 x their fusion +
-0.01 x w, w the share of the summary's content words found in the source
-(lexical_weight: the units decide, the words order summaries the units tie), and a
-summary with no unit at all scores w (0 when empty). formula="paper" gives the seeds' softmax formulas (RHI* for relations)
-exactly, range about [0.16, 0.64], or rescaled to [0, 1] with normalize="minmax".
+0.01 x w, w the share of the summary's content words (lemmas of nouns, verbs,
+adjectives, adverbs) that the source supports, by lemma or written form or through
+WordNet (lexical_weight: the units decide, the words order summaries the units tie),
+and a summary with no unit at all scores w (0 when empty). formula="paper" gives the
+seeds' softmax formulas (RHI* for relations) exactly, range about [0.16, 0.64], or
+rescaled to [0, 1] with normalize="minmax".
 """
 
 _KWARGS_DESCRIPTION = """\
@@ -24,12 +26,14 @@ Args:
         kept per dimension.
     sources (list of str): source documents (non-empty).
 """ + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
-    halluscope.evaluate_support.RELATION_SLOTS_DOC + """\
+    halluscope.evaluate_support.RELATION_SLOTS_DOC + halluscope.evaluate_support.WORDNET_DOC + """\
     weights (dict, optional): weighted harmonic mean, e.g. {"qhi": 2}.
     lexical_weight (float, optional): λ in CHI = (1 - λ) x fused + λ x w, w the share
-        of the summary's content words found in the source (details:
-        content_word_precision); default 0.01 under formula="support" (it orders
-        summaries with the same unit support), 0 under "paper"; 0 turns it off.
+        of the summary's content words that the source supports, by lemma or written
+        form or through WordNet; an antonym in the source makes a word "contradicted"
+        (details: words, with its score w and every word's status and span); default
+        0.01 under formula="support" (it orders summaries with the same unit support),
+        0 under "paper"; 0 turns it off.
     relation_matching ("slots" | "sentence" | "exact"): relation triple matching.
     similarity_threshold (float): cosine threshold for semantic relation matching (0.85).
     epsilon (float): relative tolerance of quantity matching (0.05).
@@ -67,7 +71,7 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
     def _compute(self, predictions, references, sources, formula="support", normalize="paper",
                  grounding="text", truecase=True, attribution=None, weights=None,
                  lexical_weight=None, relation_slots="compound", intransitive="passive",
-                 relation_matching="slots",
+                 relation_matching="slots", wordnet=None,
                  similarity_threshold=0.85, epsilon=0.05, derived=True,
                  temporal=True, publication_dates=None, entity_synonyms=None, return_details=False,
                  batch_size=64):
@@ -76,7 +80,7 @@ class Chi(halluscope.evaluate_support.HalluscopeMetric):
             formula=formula, normalize=normalize, grounding=grounding, weights=weights,
             lexical_weight=lexical_weight, truecase=truecase, attribution=attribution,
             relation_slots=relation_slots, intransitive=intransitive, relation_matching=relation_matching,
-            similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
+            wordnet=wordnet, similarity_threshold=similarity_threshold, epsilon=epsilon, derived=derived,
             temporal=temporal, publication_dates=publication_dates, entity_synonyms=entity_synonyms,
             return_details=return_details, batch_size=batch_size, **self.model_options,
         )

@@ -14,6 +14,10 @@ Triples come from the RHI paper's grounded extraction (Algorithms 1-4) and are m
 exactly, or semantically: relation_matching="slots" (default: subject, verb and object
 each matched on its own, so swapped roles do not match) or "sentence" (the CHI paper:
 cosine >= 0.85 between "subject verb object" strings). Negation must always agree.
+With WordNet (option wordnet; on by default under formula="support") a verb's synonym,
+hypernym, troponym, entailment or verb group in the source counts as the same predicate
+("bought" for "acquired"), and an antonym with the same subject and object makes the triple
+"contradicted" (counted as unsupported).
 """
 
 _KWARGS_DESCRIPTION = """\
@@ -23,7 +27,7 @@ Args:
     sources (list of str): source documents.
     variant ("linear" | "softmax"): RHI (RHI paper) or RHI* (CHI paper).
 """ + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
-    halluscope.evaluate_support.RELATION_SLOTS_DOC + """\
+    halluscope.evaluate_support.RELATION_SLOTS_DOC + halluscope.evaluate_support.WORDNET_DOC + """\
     relation_matching ("slots" | "sentence" | "exact").
     similarity_threshold (float): cosine threshold (0.85).
     return_details (bool): per-example counts, factors and triples with spans.
@@ -52,12 +56,12 @@ class Rhi(halluscope.evaluate_support.HalluscopeMetric):
     def _compute(self, predictions, references, sources, variant="linear", formula="support",
                  normalize="paper", grounding="text", truecase=True, attribution=None,
                  relation_slots="compound", intransitive="passive", relation_matching="slots",
-                 similarity_threshold=0.85, return_details=False, batch_size=64):
+                 wordnet=None, similarity_threshold=0.85, return_details=False, batch_size=64):
         return halluscope.api.score_rhi(
             predictions, sources, halluscope.evaluate_support.references_for_backend(references),
             variant=variant, formula=formula, normalize=normalize, grounding=grounding,
             truecase=truecase, attribution=attribution, relation_slots=relation_slots,
             intransitive=intransitive, relation_matching=relation_matching,
-            similarity_threshold=similarity_threshold, return_details=return_details,
+            wordnet=wordnet, similarity_threshold=similarity_threshold, return_details=return_details,
             batch_size=batch_size, **self.model_options,
         )

@@ -56,6 +56,16 @@ RELATION_SLOTS_DOC = """\
         subject is its patient: "police arrested Thomas" supports "Thomas was
         arrested"). "none" keeps the RHI paper's triples only.
 """
+WORDNET_DOC = """\
+    wordnet (bool or str, optional): WordNet 3.0 (read with NLTK; docs/lexical.md) in
+        relation matching and, in CHI, word-level support w. None (default): on under
+        formula="support", off under "paper"; True/False; or the path of a WordNet
+        database folder (implies on). A relation verb WordNet links to the source's
+        (synonym, hypernym, troponym, entailment, verb group: "bought" for "acquired")
+        is the same predicate; an antonym verb with the same subject and object makes
+        the unit "contradicted" (unsupported, never rescued by a cosine). Signature
+        wn:3.0, or wn:none when off or WordNet is not installed.
+"""
 GROUNDING_DOC = """\
     grounding ("text" | "units"): "text" (default) also accepts an entity found in the
         source's text, or a relation whose subject, object and verb share one source

@@ -3,8 +3,11 @@
 One module for every place that shows a scored example (the Space, the metric
 apps, the CLI's HTML report), so that they all mark the same spans:
 
-* in the summary, each unit of each dimension, ``supported`` or ``unsupported``;
-* in the source, the evidence that supported a summary unit (``evidence``).
+* in the summary, each unit of each dimension, ``supported``, ``unsupported`` or
+  ``contradicted`` (the source says the opposite, e.g. through a WordNet antonym; it
+  counts as unsupported, and is drawn apart so that a reader sees which);
+* in the source, the evidence that supported a summary unit (``evidence``), and the
+  source text that contradicts one (``contradicting``).
 
 Evidence found in a reference is not drawn on the source. Overlapping spans are
 rendered by cutting the text at every span boundary; each piece carries the CSS
@@ -19,11 +22,18 @@ from typing import Any, Dict, Iterable, List, Mapping, Sequence
 #: the CHI-family dimensions, in display order
 DIMENSIONS = ("ehi", "rhi", "qhi")
 
+#: the statuses a mark can have, strongest first: a piece of text covered by marks of
+#: several statuses takes the colour of the first (``contradicted`` and ``unsupported``
+#: before ``supported``, so that a problem is never hidden under a supported mark)
+STATUSES = ("contradicted", "unsupported", "contradicting", "evidence", "supported")
+
 #: one colour per dimension and status, shared by every HTML view
 CSS = """\
 .hs-text { white-space: pre-wrap; line-height: 1.7; font-family: inherit; }
 .hs-span { border-radius: 3px; padding: 0 1px; }
 .hs-unsupported { background: #fecaca; border-bottom: 2px solid #dc2626; }
+.hs-contradicted { background: #e9d5ff; border-bottom: 3px double #7e22ce; }
+.hs-contradicting { background: #f3e8ff; border-bottom: 2px dashed #7e22ce; }
 .hs-supported { background: #dcfce7; }
 .hs-evidence { background: #dbeafe; border-bottom: 2px solid #2563eb; }
 .hs-ehi { font-weight: 600; }
@@ -35,7 +45,7 @@ CSS = """\
 @dataclass(frozen=True)
 class Highlight:
     """A span ``text[start:end]`` marked for ``dimension`` with a ``status``
-    (``supported``, ``unsupported`` or ``evidence``); ``note`` is its tooltip."""
+    (:data:`STATUSES`); ``note`` is its tooltip."""
 
     start: int
     end: int
@@ -68,17 +78,22 @@ def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
 
 
 def source_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
-    """The source evidence of every supported unit (``in_source`` matches only)."""
+    """The source evidence of every unit found in the source (``in_source`` matches
+    only): ``evidence`` for a unit it supports, ``contradicting`` for a contradicted
+    unit (the source text that says the opposite)."""
     marks = []
     for dimension in DIMENSIONS:
         for unit in (row_details.get(dimension) or {}).get("units", []):
             match = unit.get("in_source")
             if not match:
                 continue
+            contradicted = unit.get("status") == "contradicted"
+            status = "contradicting" if contradicted else "evidence"
+            what = "contradicts" if contradicted else "evidence for"
             for evidence in match["evidence"]:
                 start, end = evidence["span"]
-                marks.append(Highlight(start, end, dimension, "evidence",
-                                       f"{dimension} evidence for '{unit['text']}': {match['detail']}"))
+                marks.append(Highlight(start, end, dimension, status,
+                                       f"{dimension} {what} '{unit['text']}': {match['detail']}"))
     return sorted(marks, key=lambda m: (m.start, m.end))
 
 
@@ -105,8 +120,9 @@ def _pieces(length: int, marks: Sequence[Highlight]) -> Iterable[tuple]:
 
 def render_html(text: str, marks: Sequence[Highlight]) -> str:
     """``text`` as escaped HTML with each highlighted piece in a ``<mark>`` whose
-    classes name its dimensions and statuses (``hs-unsupported`` wins the colour
-    when a piece is both supported and unsupported)."""
+    classes name its dimensions and the strongest of its statuses (:data:`STATUSES`:
+    ``hs-contradicted`` over ``hs-unsupported`` over ``hs-supported`` when a piece is
+    covered by units of several statuses)."""
     parts = []
     for start, end, covering in _pieces(len(text), marks):
         piece = html.escape(text[start:end])
@@ -114,14 +130,25 @@ def render_html(text: str, marks: Sequence[Highlight]) -> str:
             parts.append(piece)
             continue
         statuses = {m.status for m in covering}
-        status = next(s for s in ("unsupported", "evidence", "supported") if s in statuses)
+        status = next(s for s in STATUSES if s in statuses)
         classes = ["hs-span", f"hs-{status}", *sorted({f"hs-{m.dimension}" for m in covering})]
         title = html.escape("; ".join(m.note for m in covering), quote=True)
         parts.append(f'<mark class="{" ".join(classes)}" title="{title}">{piece}</mark>')
     return f'<div class="hs-text">{"".join(parts)}</div>'
 
 
-def unsupported_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:
-    """The texts of the unsupported units of each CHI-family dimension."""
-    return {d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == "unsupported"]
+def units_with_status(row_details: Mapping[str, Any], status: str) -> Dict[str, List[str]]:
+    """The texts of the units of each CHI-family dimension that have ``status``."""
+    return {d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == status]
             for d in DIMENSIONS if row_details.get(d) is not None}
+
+
+def unsupported_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:
+    """The texts of the unsupported units of each CHI-family dimension (contradicted
+    ones not included: :func:`contradicted_units`)."""
+    return units_with_status(row_details, "unsupported")
+
+
+def contradicted_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:
+    """The texts of the contradicted units of each CHI-family dimension."""
+    return units_with_status(row_details, "contradicted")

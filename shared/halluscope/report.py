@@ -19,8 +19,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .highlight import (CSS as HIGHLIGHT_CSS, DIMENSIONS, acu_evidence_highlights, render_html,
-                        source_highlights, summary_highlights, unsupported_units)
+from .highlight import (CSS as HIGHLIGHT_CSS, DIMENSIONS, acu_evidence_highlights, contradicted_units,
+                        render_html, source_highlights, summary_highlights, unsupported_units)
 
 #: a score column: (metric, score name), e.g. ("chi", "ehi") for ``scores.chi.ehi``
 Column = Tuple[str, str]
@@ -121,6 +121,13 @@ def highlight_details(record: Mapping[str, Any]) -> Dict[str, Any]:
     return merged
 
 
+def _contradicted_words(record: Mapping[str, Any]) -> List[str]:
+    """The summary's content words the source contradicts (``details.chi.words``,
+    CHI's word-level support under formula="support")."""
+    words = (record.get("details", {}).get("chi") or {}).get("words") or {}
+    return [u["text"] for u in words.get("units", []) if u.get("status") == "contradicted"]
+
+
 def _position(record: Mapping[str, Any]) -> Tuple[str, Any]:
     return ("line", record["line"]) if "line" in record else ("row", record.get("row"))
 
@@ -142,10 +149,15 @@ def _example_cell(record: Mapping[str, Any]) -> str:
     reference_free = chi_details.get("reference_free", not any(r.strip() for r in references))
     parts = ['<div class="label">summary' + (' <span class="badge">reference-free</span>' if reference_free else "")
              + "</div>", render_html(record.get("prediction", ""), summary_highlights(chi_details))]
-    unsupported = {d: texts for d, texts in unsupported_units(chi_details).items() if texts}
-    if unsupported:
-        parts.append('<div class="unsupported">unsupported: ' + "; ".join(
-            f"{d}: " + ", ".join(_text(t) for t in texts) for d, texts in unsupported.items()) + "</div>")
+    for status, listed in (("unsupported", unsupported_units), ("contradicted", contradicted_units)):
+        units = {d: texts for d, texts in listed(chi_details).items() if texts}
+        if units:
+            parts.append(f'<div class="{status}">{status}: ' + "; ".join(
+                f"{d}: " + ", ".join(_text(t) for t in texts) for d, texts in units.items()) + "</div>")
+    words = _contradicted_words(record)
+    if words:
+        parts.append('<div class="contradicted">contradicted words: ' + ", ".join(_text(w) for w in words)
+                     + "</div>")
     source_marks = source_highlights(chi_details) + acu_evidence_highlights(acu_details)
     parts.append("<details><summary>source</summary>"
                  + render_html(record.get("source", ""), sorted(source_marks, key=lambda m: (m.start, m.end)))
@@ -176,6 +188,7 @@ th[aria-sort="descending"]::after { content: " \\2193"; color: #111827; }
 .label { font-size: 0.8rem; color: #6b7280; }
 .badge { background: #fef3c7; border-radius: 3px; padding: 0 4px; }
 .unsupported { font-size: 0.85rem; color: #991b1b; margin: 2px 0; }
+.contradicted { font-size: 0.85rem; color: #6b21a8; margin: 2px 0; }
 .signature { font-family: monospace; font-size: 0.8rem; word-break: break-all; }
 details { margin: 2px 0; } summary { cursor: pointer; font-size: 0.85rem; color: #374151; }
 """
@@ -258,7 +271,9 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     out.append("<h2>Examples</h2><p class=\"label\">Click a score's header to sort. Marks: "
                '<mark class="hs-span hs-supported">supported</mark> '
                '<mark class="hs-span hs-unsupported">unsupported</mark> '
-               '<mark class="hs-span hs-evidence">evidence in the source</mark>; '
+               '<mark class="hs-span hs-contradicted">contradicted</mark> '
+               '<mark class="hs-span hs-evidence">evidence in the source</mark> '
+               '<mark class="hs-span hs-contradicting">contradicting text in the source</mark>; '
                "bold entity, italic relation, dotted underline quantity.</p>")
     out.append(f'<table id="examples"><thead><tr><th data-col="0">{position_label}</th><th>id</th>')
     for k, column in enumerate(columns):

@@ -58,7 +58,7 @@ SPACE_NLI_MODELS_ENV = "HALLUSCOPE_SPACE_NLI_MODELS"
 SPACE_DECOMPOSER = "rules"
 
 #: column names of the CHI-family score table
-SCORE_COLUMNS = ("metric", "score", "summary units", "unsupported", "note")
+SCORE_COLUMNS = ("metric", "score", "summary units", "unsupported", "contradicted", "note")
 #: column names of the dlsd_acu unit table
 ACU_COLUMNS = ("unit", "type", "score", "evidence")
 
@@ -71,8 +71,10 @@ PAGE_CSS = highlight.CSS + """\
 LEGEND_HTML = (
     '<div class="hs-legend">'
     '<mark class="hs-span hs-unsupported">unsupported</mark>'
+    '<mark class="hs-span hs-contradicted">contradicted (the source says the opposite)</mark>'
     '<mark class="hs-span hs-supported">supported</mark>'
     '<mark class="hs-span hs-evidence">source evidence</mark>'
+    '<mark class="hs-span hs-contradicting">contradicting source text</mark>'
     '<mark class="hs-span hs-plain hs-ehi">entity (bold)</mark>'
     '<mark class="hs-span hs-plain hs-rhi">relation (italic)</mark>'
     '<mark class="hs-span hs-plain hs-qhi">quantity (dotted underline)</mark>'
@@ -189,26 +191,43 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
         if score is None:
             note = f"undefined: no {_UNIT_NAMES[dimension]} in any of the texts"
         rows.append({"metric": dimension, "score": score, "summary units": len(units),
-                     "unsupported": sum(u["status"] == "unsupported" for u in units), "note": note})
+                     "unsupported": sum(u["status"] == "unsupported" for u in units),
+                     "contradicted": sum(u["status"] == "contradicted" for u in units), "note": note})
         if dimension == "rhi" and "rhi_norm_scores" in result:
             rows.append({"metric": "rhi_norm", "score": _number(result["rhi_norm_scores"][0]),
-                         "summary units": None, "unsupported": None, "note": "RHI / 2, in [0, 1]"})
+                         "summary units": None, "unsupported": None, "contradicted": None,
+                         "note": "RHI / 2, in [0, 1]"})
     if "chi" in chosen:
-        note = _DIMENSION_NOTES["chi"]
-        precision = (row.get("words") or {}).get("score")
-        if precision is not None and all(_number(result[f"{d}_scores"][0]) is None for d in highlight.DIMENSIONS):
-            note = "no units in any dimension: the share of the summary's content words the source supports"
-        elif precision is not None:
-            note += f", mixed with {precision:.0%} of the summary's content words the source supports"
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
-                     "unsupported": None, "note": note})
+                     "unsupported": None, "contradicted": None, "note": _chi_note(result, row)})
     return rows
+
+
+def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
+    """The chi row's note: the fusion, and the word-level support w it is mixed with
+    (``details["words"]``, under formula="support"), naming the contradicted words."""
+    note = _DIMENSION_NOTES["chi"]
+    words = row.get("words") or {}
+    share = words.get("score")
+    if share is None:
+        return note
+    units = words.get("units", [])
+    supported = sum(u["status"] == "supported" for u in units)
+    counted = f"{share:.0%} ({supported} of {len(units)}) of the summary's content words the source supports"
+    if all(_number(result[f"{d}_scores"][0]) is None for d in highlight.DIMENSIONS):
+        note = f"no units in any dimension: {counted}"
+    else:
+        note += f", mixed with {counted}"
+    contradicted = [u["text"] for u in units if u["status"] == "contradicted"]
+    if contradicted:
+        note += f"; contradicted by the source: {', '.join(contradicted)}"
+    return note
 
 
 def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dict[str, Any]], str]:
     """Bars of each chosen dimension's factor profile, or of its supported/unsupported
-    unit counts when it has no factors (the default support formula, and reference-free
-    rows); and a note saying which."""
+    unit counts (and contradicted ones, when it has any) when it has no factors (the
+    default support formula, and reference-free rows); and a note saying which."""
     bars: List[Dict[str, Any]] = []
     profiled, counted = [], []
     for dimension in highlight.DIMENSIONS:
@@ -223,15 +242,18 @@ def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dic
         else:
             counted.append(label)
             statuses = [u["status"] for u in detail.get("units", [])]
+            shown = ("supported", "unsupported") + (("contradicted",) if "contradicted" in statuses else ())
             bars += [{"dimension": dimension, "bar": f"{label} {status}", "value": float(statuses.count(status))}
-                     for status in ("supported", "unsupported")]
+                     for status in shown]
     notes = []
     if profiled:
         notes.append(f"Factor profile of {', '.join(profiled)} (EF, PH, OF, NH, LF, LH "
                      "as defined in the metric cards).")
     if counted:
-        notes.append(f"Supported and unsupported summary units of {', '.join(counted)} (the score is their "
-                     "share; factor profiles exist only under formula=\"paper\" with a reference).")
+        notes.append(f"Supported and unsupported summary units of {', '.join(counted)} (the score is the "
+                     "supported share; contradicted units, when there are any, count as unsupported and have "
+                     "a bar of their own; factor profiles exist only under formula=\"paper\" with a "
+                     "reference).")
     return bars, " ".join(notes)
 
 
@@ -413,20 +435,25 @@ _INTRANSITIVE = OptionControl("intransitive", "subject-verb pairs for verbs with
                               "'Thomas was arrested'; all: also 'output grew'; none: the paper)", "radio",
                               "passive", ("passive", "all", "none"))
 
+_WORDNET = OptionControl("wordnet", "WordNet (relation verbs: synonyms, hypernyms, troponyms count as the same "
+                         "predicate, antonyms contradict; content words likewise; default: on under "
+                         "formula=support, off under paper)", "radio", "default", ("default", "on", "off"),
+                         meanings=(("default", None), ("on", True), ("off", False)))
+
 _LEXICAL = OptionControl("lexical_weight", "lexical weight λ (CHI = (1 - λ) x units + λ x share of the summary's "
-                         "content words in the source; default: 0.01 under formula=support, 0 under paper)",
+                         "content words the source supports; default: 0.01 under formula=support, 0 under paper)",
                          "radio", "default", ("default", "0", "0.01", "0.1"),
                          meanings=(("default", None), ("0", 0.0), ("0.01", 0.01), ("0.1", 0.1)))
 
 #: the main options each CHI-family app offers (the metric cards list them all)
 METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
     "chi": (_FORMULA, _GROUNDING, _NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON, _TRUECASE, _ATTRIBUTION, _SLOTS,
-            _INTRANSITIVE, _LEXICAL),
+            _INTRANSITIVE, _WORDNET, _LEXICAL),
     "ehi": (_FORMULA, _GROUNDING, _NORMALIZE, _TRUECASE, _ATTRIBUTION),
     "rhi": (_FORMULA, _GROUNDING,
             OptionControl("variant", "variant under formula=paper (linear: RHI paper; softmax: RHI*, the one "
                           "CHI fuses)", "radio", "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD,
-            _TRUECASE, _SLOTS, _INTRANSITIVE),
+            _TRUECASE, _SLOTS, _INTRANSITIVE, _WORDNET),
     "qhi": (_FORMULA, _NORMALIZE, _EPSILON, OptionControl("derived", "derived quantities (sums, ratios)", "checkbox", True),
             OptionControl("temporal", "resolve relative dates", "checkbox", True), _TRUECASE, _ATTRIBUTION),
 }
@@ -522,7 +549,8 @@ def _chi_updates(gr, display: Mapping[str, Any]) -> list:
 
     table = pd.DataFrame([[row["metric"], format_score(row["score"]),
                            "" if row["summary units"] is None else row["summary units"],
-                           "" if row["unsupported"] is None else row["unsupported"], row["note"]]
+                           "" if row["unsupported"] is None else row["unsupported"],
+                           "" if row["contradicted"] is None else row["contradicted"], row["note"]]
                           for row in display["scores"]], columns=list(SCORE_COLUMNS))
     bars = pd.DataFrame(display["chart"], columns=["dimension", "bar", "value"])
     chart = gr.BarPlot(value=bars, sort=[b["bar"] for b in display["chart"]] or None)
@@ -601,7 +629,8 @@ def build_space():
         gr.Markdown("# halluscope\nHow faithful is a summary to its source? Paste a source, an optional "
                     "reference and a summary (or click an example), choose metrics and press **Score**. "
                     "Entities, relations and quantities of the summary are matched against the source "
-                    "and reference; unsupported ones are marked red.")
+                    "and reference; unsupported ones are marked red, contradicted ones (the source says "
+                    "the opposite) purple.")
         source, reference, summary, date = _text_inputs(gr)
         _examples(gr, source, reference, summary, date)
         status = gr.Markdown(elem_id="hs-status")
