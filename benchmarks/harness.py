@@ -581,6 +581,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     runner.add_argument("--lodo", action="store_true",
                         help="require the eight LODO folds (the six SummaC files and --frank) and print the LODO "
                              "table at the end (fold scores are written by every run)")
+    runner.add_argument("--parse-store", metavar="DIR",
+                        help="seed the parse cache from a parse store (benchmarks/studies/parse_store.py "
+                             "build): same parses, no parsing; for configurations with the default truecasing")
     runner.add_argument("--splits", type=int, default=10, help="seeded half-splits averaged")
     runner.add_argument("--seed", type=int, default=0)
     runner.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
@@ -648,6 +651,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("give --summac and/or --frank files")
     if args.lodo and missing_lodo_files(args.summac, args.frank):
         parser.error("--lodo needs the eight folds; missing: " + ", ".join(missing_lodo_files(args.summac, args.frank)))
+    if args.parse_store:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "studies"))
+        from parse_store import seed_cache
+
+        print(f"seeded {seed_cache(args.parse_store)} parses from {args.parse_store}", file=sys.stderr)
     exclusions = lodo_exclusions(args.summac, args.frank)
     jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo,
                       exclusions)

@@ -74,7 +74,7 @@ def load(path):
     return by
 
 
-if __name__ == "__main__":
+def _main_single():
     by = load(sys.argv[1])
     labels = {f: np.array([r["label"] for r in by[f]]) for f in FOLDS}
     def col(fn):
@@ -82,3 +82,70 @@ if __name__ == "__main__":
     base = lodo({"alnum": col(lambda r: r["alnum"])}, labels)
     results = {"alnum": base, "chi": lodo({"chi": col(lambda r: r["chi"])}, labels)}
     table(results, base)
+
+
+# ---------------------------------------------------------------- study helpers
+def lodo_auc(cands, labels):
+    """Per held-out fold: the candidate with the best mean ROC-AUC on the tuning folds,
+    and its held-out AUC (the threshold-free reading of LODO)."""
+    out = {}
+    for held in FOLDS:
+        tune = [f for f in FOLDS if f != held and f not in SHARED.get(held, ())]
+        best = max(cands, key=lambda c: np.mean([auc(cands[c][f], labels[f]) for f in tune]))
+        out[held] = (best, auc(cands[best][held], labels[held]))
+    return out
+
+
+class Study:
+    """Candidates scored by LODO balanced accuracy and LODO ROC-AUC, shown beside a baseline."""
+
+    def __init__(self, path):
+        self.by = load(path)
+        self.labels = {f: np.array([r["label"] for r in self.by[f]]) for f in FOLDS}
+        self.results = []
+
+    def col(self, fn):
+        return {f: np.array([fn(r) for r in self.by[f]], dtype=float) for f in FOLDS}
+
+    def report(self, name, cands):
+        if set(cands) == set(FOLDS):
+            cands = {name: cands}
+        self.results.append((name, lodo(cands, self.labels), lodo_auc(cands, self.labels)))
+
+    def show(self, base="alnum"):
+        bb = {n: (b, a) for n, b, a in self.results}[base]
+        print("| candidate | " + " | ".join(FOLDS) + " | mean BA | min BA | folds > base | mean AUC | folds > base |")
+        print("|" + "---|" * (len(FOLDS) + 6))
+        for n, b, a in self.results:
+            bas = [100 * b[f][2] for f in FOLDS]
+            aus = [100 * a[f][1] for f in FOLDS]
+            wb = sum(b[f][2] > bb[0][f][2] + 1e-9 for f in FOLDS)
+            wa = sum(a[f][1] > bb[1][f][1] + 1e-9 for f in FOLDS)
+            print(f"| {n} | " + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aus))
+                  + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wb} | {np.mean(aus):.1f} | {wa} |")
+
+
+def defined(v):
+    return v is not None and v == v
+
+
+def dimension_or_top(r, d):
+    """A dimension's score, undefined counted as consistent (1.0)."""
+    return r[d]["score"] if defined(r[d]["score"]) else 1.0
+
+
+def compare(paths):
+    """chi and its dimensions of several feature dumps, beside the baseline."""
+    for path in paths:
+        study = Study(path)
+        study.report("alnum", study.col(lambda r: r["alnum"]))
+        for d in ("chi",):
+            study.report(d, study.col(lambda r: r["chi"]))
+        for d in ("ehi", "rhi", "qhi"):
+            study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
+        print(f"\n{path}")
+        study.show()
+
+
+if __name__ == "__main__":
+    compare(sys.argv[1:])

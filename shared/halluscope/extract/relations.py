@@ -173,6 +173,19 @@ def is_negated(token) -> bool:
     return False
 
 
+def effective_negation(verb, depth: int = 0) -> bool:
+    """Own negation (Algorithm 2 line 11), flipped by each negated ``xcomp``
+    governor ("did not agree to sell" -> not_sell) and by each governor in
+    :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay). The extractor and text
+    grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
+    negated = is_negated(verb)
+    head = verb.head
+    if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
+        negated ^= effective_negation(head, depth + 1)
+        negated ^= head.lemma_.lower() in NEGATIVE_GOVERNORS
+    return negated
+
+
 def _expand(tokens: List, conjuncts: bool) -> List:
     if not conjuncts:
         return tokens
@@ -290,18 +303,11 @@ class _Extractor:
         self._args[verb.i] = result
         return result
 
-    def negated(self, verb, depth: int = 0) -> bool:
-        """Own negation (Algorithm 2 line 11), flipped by each negated ``xcomp``
-        governor ("did not agree to sell" -> not_sell) and by each governor in
-        :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay)."""
+    def negated(self, verb) -> bool:
+        """:func:`effective_negation`, cached per verb."""
         cached = self._neg.get(verb.i)
         if cached is None:
-            cached = is_negated(verb)
-            head = verb.head
-            if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
-                cached ^= self.negated(head, depth + 1)
-                cached ^= head.lemma_.lower() in NEGATIVE_GOVERNORS
-            self._neg[verb.i] = cached
+            cached = self._neg[verb.i] = effective_negation(verb)
         return cached
 
     # -- rules -------------------------------------------------------------------

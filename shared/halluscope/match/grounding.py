@@ -43,8 +43,10 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from ..extract.entities import QUOTE_MAP
-from ..extract.relations import PTB_BRACKETS, is_negated, predicate_arguments, verb_lemma
+from ..extract.relations import PTB_BRACKETS, effective_negation, predicate_arguments, verb_lemma
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -183,7 +185,7 @@ def build_text_index(doc) -> TextIndex:
             if is_content(token):
                 content |= forms
             if token.pos_ in ("VERB", "AUX", "ADP"):
-                predicates.append(_Predicate(token.i, verb_lemma(token), is_negated(token),
+                predicates.append(_Predicate(token.i, verb_lemma(token), effective_negation(token),
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
@@ -251,12 +253,20 @@ def _slot_words(slot: str) -> List[str]:
     return slot.lower().split()
 
 
+def linkable(lemma: str) -> bool:
+    """Whether WordNet may link this lemma to another: not a stop word. "be", "have",
+    "do", "get", "make", "take" are WordNet hypernyms or verb-group mates of hundreds of
+    verbs ("sell" is a troponym of "be"), so a source's "was" would support anything."""
+    return lemma not in STOP_WORDS
+
+
 def _predicate_link(lemma: str, predicate: _Predicate, lexicon):
     """None when the predicate's lemma is the unit's; else the lexicon's Link between
-    them (a supporting relation or an antonym), or False when unrelated."""
+    them (a supporting relation or an antonym), or False when unrelated (or either
+    lemma is not :func:`linkable`)."""
     if predicate.lemma == lemma:
         return None
-    if lexicon is None:
+    if lexicon is None or not (linkable(lemma) and linkable(predicate.lemma)):
         return False
     return lexicon.link(lemma, predicate.lemma, "verb") or False
 
@@ -265,9 +275,13 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
     """The ``cooccurrence`` rule for a relation triple or a subject-verb pair (module
     docstring), or None. A triple without a subject is never grounded this way.
     With a ``lexicon`` (:class:`halluscope.lexical.Lexicon`) the predicate may be a
-    verb WordNet links to the unit's (the match's detail names the relation); a
-    predicate that is its antonym, with the same arguments in the same roles, makes a
-    ``contradicts`` match when nothing in the text supports the unit."""
+    verb WordNet links to the unit's (the match's detail names the relation), and an
+    antonym under the opposite polarity supports it ("did not approve" for
+    "rejected"). A predicate with the same arguments in the same roles but the
+    opposite meaning (the same verb under the other polarity, or an antonym under the
+    same one) makes a ``contradicts`` match when nothing in the text supports the
+    unit: "The council approved the plan" against "The council did not approve the
+    plan" or "The council rejected the plan"."""
     subject = [_stem(w) for w in _slot_words(unit.subject)]
     obj = [_stem(w) for w in _slot_words(unit.object)]
     if not subject:
@@ -280,25 +294,26 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
         if not all(w in sentence.words for w in subject + obj):
             continue
         for p in sentence.predicates:
-            if p.negated != unit.negated:
-                continue
             link = _predicate_link(lemma, p, lexicon)
             if link is False:
                 continue
+            opposite = link is not None and link.relation == "antonym"
+            agrees = (p.negated == unit.negated) != opposite
             if obj and not _swapped(p, subject, obj):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:
                 detail = "the predicate with this " + ("patient" if patient else "subject")
             else:
                 continue
-            evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
-            if link is not None and link.relation == "antonym":
-                contradiction = contradiction or Match("antonym", evidence, 0.0, f"{detail}; {link.text}",
-                                                       contradicts=True)
-                continue
             if link is not None:
                 detail = f"{detail}; {link.text}"
-            return Match("cooccurrence", evidence, 1.0, detail)
+            if p.negated != unit.negated:
+                detail += "; opposite polarity"
+            evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
+            if agrees:
+                return Match("cooccurrence", evidence, 1.0, detail)
+            if contradiction is None:
+                contradiction = Match("contradiction", evidence, 0.0, detail, contradicts=True)
     return contradiction
 
 

@@ -49,7 +49,7 @@ import numpy as np
 
 from ..units import Match, RelationUnit
 from . import MatchJob
-from .grounding import ground_unmatched, relation_in_sentence
+from .grounding import ground_unmatched, linkable, relation_in_sentence
 
 MODES = ("slots", "sentence", "exact")
 
@@ -231,8 +231,10 @@ class RelationMatcher:
             return {}
         links = {}
         for a, query in enumerate(qa):
+            if not linkable(query):
+                continue
             for b, pooled in enumerate(pa):
-                if query != pooled:
+                if query != pooled and linkable(pooled):
                     link = self.lexicon.link(query, pooled, "verb")
                     if link is not None:
                         links[a, b] = link

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..units import Match, TextEvidence
-from .grounding import is_content
+from .grounding import is_content, linkable
 
 #: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
 WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
@@ -73,20 +73,26 @@ def content_words(doc, proper: bool = True) -> List[WordUnit]:
 @dataclass(frozen=True)
 class SourceWords:
     """The forms of a source text that can support a word: lower-cased text and lemma
-    of every token, each with the first token that has it."""
+    of every token, each with the first token that has it (``forms``), and the same of
+    its content tokens alone (``content``), the only ones WordNet links may reach: a
+    source's "was" must not support "sold" as its troponym."""
 
     forms: Dict[str, Tuple[str, Tuple[int, int]]]
+    content: Dict[str, Tuple[str, Tuple[int, int]]]
 
     @classmethod
     def of(cls, doc) -> "SourceWords":
         forms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
+        content: Dict[str, Tuple[str, Tuple[int, int]]] = {}
         for token in doc:
             if token.is_punct or token.is_space:
                 continue
             where = (token.text, (token.idx, token.idx + len(token)))
-            forms.setdefault(token.lower_, where)
-            forms.setdefault(token.lemma_.lower(), where)
-        return cls(forms)
+            for form in (token.lower_, token.lemma_.lower()):
+                forms.setdefault(form, where)
+                if is_content(token) and linkable(form):
+                    content.setdefault(form, where)
+        return cls(forms, content)
 
 
 def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
@@ -98,14 +104,14 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
     if lexicon is None or word.proper:
         return None
     supporters = lexicon.supporters(word.key, word.pos)
-    shared = [lemma for lemma in supporters.keys() & source.forms.keys()]
+    shared = supporters.keys() & source.content.keys()
     if shared:
         lemma = min(shared)  # deterministic whatever the set order
         link = supporters[lemma]
-        return Match(link.relation, (TextEvidence(*source.forms[lemma]),), 1.0, link.text)
-    for lemma in sorted(lexicon.antonyms(word.key, word.pos) & source.forms.keys()):
+        return Match(link.relation, (TextEvidence(*source.content[lemma]),), 1.0, link.text)
+    for lemma in sorted(lexicon.antonyms(word.key, word.pos) & source.content.keys()):
         link = lexicon.link(word.key, lemma, word.pos)
-        return Match("antonym", (TextEvidence(*source.forms[lemma]),), 0.0, link.text, contradicts=True)
+        return Match("antonym", (TextEvidence(*source.content[lemma]),), 0.0, link.text, contradicts=True)
     return None
 
 
