@@ -38,7 +38,8 @@ ROWS = [
 ]
 
 # the relation extractor's options in the scoring pipeline's defaults
-PIPELINE_EXTRACTION = {"compound": True, "intransitive": "passive"}
+#: the extraction settings of the default pipeline (formula="support")
+PIPELINE_EXTRACTION = {"compound": True, "intransitive": "passive", "claims": True}
 
 
 def parse(text):
@@ -263,7 +264,8 @@ def test_phrasal_verb_is_one_predicate():
     took = doc[1]
     assert (took.text, took.lemma_) == ("took", "take")
     assert verb_lemma(took) == "take over"
-    assert [r.key for r in extract_relations(doc)] == [("carrow", "take over", "pilbara")]
+    # the seeds' extraction (claims=False) keeps the bare lemma
+    assert [r.key for r in extract_relations(doc)] == [("carrow", "take", "pilbara")]
     assert [r.key for r in extract_relations(doc, **PIPELINE_EXTRACTION)] == [
         ("carrow", "take over", "pilbara")]
     # no particle, no change
@@ -289,6 +291,8 @@ def test_quantity_verbs_make_no_relation():
     assert [r.key for r in extract_relations(doubled, **PIPELINE_EXTRACTION)] == []
     assert [r.key for r in extract_relations(parse("The charity tripled its staff."),
                                              **PIPELINE_EXTRACTION)] == []
+    # the seeds' extraction keeps the verb's relation
+    assert [r.key for r in extract_relations(doubled)] == [("charity", "double", "volunteer")]
     # the same sentence with an ordinary verb has its relation
     assert [r.key for r in extract_relations(parse("The charity trained its volunteers."),
                                              **PIPELINE_EXTRACTION)] == [("charity", "train", "volunteer")]

@@ -72,8 +72,10 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
               batch_size: int = 64) -> Dict[str, Any]:
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example; under ``formula="support"``
-    mixed with the summary's content-word precision w, (1 - ``lexical_weight``) x the
-    fusion + ``lexical_weight`` x w (:func:`halluscope.pipeline._fused`)."""
+    mixed with the summary's word-level support w (the share of its content words the
+    source supports by lemma or WordNet, :mod:`halluscope.match.words`),
+    (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w
+    (:func:`halluscope.pipeline._fused`)."""
     options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, weights=weights,
                              lexical_weight=lexical_weight, truecase=truecase, attribution=attribution,
                              relation_slots=relation_slots, intransitive=intransitive,

@@ -136,7 +136,7 @@ def _extractor(dimension: str, options: ScoringOptions) -> Callable:
         from .extract.relations import extract_relations
 
         return functools.partial(extract_relations, compound=options.relation_slots == "compound",
-                                 intransitive=options.intransitive)
+                                 intransitive=options.intransitive, claims=options.formula == "support")
     from .extract.quantities import extract_quantities
 
     return extract_quantities
@@ -147,7 +147,7 @@ def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> lis
     and cached with it."""
     key: tuple = (dimension,)
     if dimension == "rhi":
-        key += (options.relation_slots, options.intransitive)
+        key += (options.relation_slots, options.intransitive, options.formula == "support")
     if key not in parsed.units:
         parsed.units[key] = _extractor(dimension, options)(parsed.doc)
     return parsed.units[key]

@@ -201,9 +201,10 @@ class _Extractor:
 
     def __init__(self, doc, compound: bool, copula: bool, conjuncts: bool, nominal: bool,
                  reporting_verbs: FrozenSet[str], generic_subjects: FrozenSet[str],
-                 grounding_labels: FrozenSet[str], intransitive: str = "none") -> None:
+                 grounding_labels: FrozenSet[str], intransitive: str = "none", claims: bool = False) -> None:
         self.doc = doc
         self.intransitive = intransitive
+        self.claims = claims
         self.text = doc.text
         self.compound = compound
         self.copula = copula
@@ -312,8 +313,8 @@ class _Extractor:
 
     # -- rules -------------------------------------------------------------------
     def verb_relations(self, verb, sent_ents: Sequence, out: List[RelationUnit]) -> None:
-        lemma = verb_lemma(verb)
-        if lemma in self.reporting or lemma in QUANTITY_VERBS:
+        lemma = verb_lemma(verb) if self.claims else verb.lemma_.lower()
+        if lemma in self.reporting or (self.claims and lemma in QUANTITY_VERBS):
             return
         verb_key = ("not_" + lemma) if self.negated(verb) else lemma
         subjects, passive_objects, source = self.subjects_of(verb)
@@ -388,7 +389,7 @@ class _Extractor:
     def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
         """Algorithm 3: noun -prep-> pobj. A noun inside a numeric mention ("the first
         half of the year", a DATE) makes none: QHI checks that mention."""
-        if noun.ent_type_ in QUANTITY_LABELS:
+        if self.claims and noun.ent_type_ in QUANTITY_LABELS:
             return
         for prep in noun.children:
             if prep.dep_ != "prep":
@@ -439,6 +440,7 @@ def _entity_key(ent) -> str:
 
 def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True,
                       conjuncts: bool = True, nominal: bool = True, intransitive: str = "none",
+                      claims: bool = False,
                       reporting_verbs: Iterable[str] = REPORTING_VERBS,
                       generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
                       grounding_labels: Iterable[str] = GROUNDING_LABELS) -> List[RelationUnit]:
@@ -451,7 +453,11 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
     ``conjuncts`` expands coordinated subjects/objects; ``nominal`` toggles
     Algorithm 3; ``intransitive`` (``"none"`` | ``"passive"`` | ``"all"``) adds
     subject-verb pairs ``(subject, verb, "")`` for agentless passives or for every verb
-    without an object. See the module docstring for every rule and decision.
+    without an object. ``claims=True`` (our default under ``formula="support"``; the
+    seeds have neither rule) reads a phrasal verb as one predicate ("take over",
+    :func:`verb_lemma`) and leaves quantity claims to QHI: no relation for a verb of
+    :data:`QUANTITY_VERBS`, no nominal triple from a noun inside a numeric mention.
+    See the module docstring for every rule and decision.
     """
     if intransitive not in INTRANSITIVE_MODES:
         raise ValueError(f"`intransitive` must be one of {INTRANSITIVE_MODES}, got {intransitive!r}")
@@ -460,7 +466,7 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
                          "that made this Doc has no parser")
     return _Extractor(doc, compound, copula, conjuncts, nominal,
                       frozenset(reporting_verbs), frozenset(g.lower() for g in generic_subjects),
-                      frozenset(grounding_labels), intransitive).run()
+                      frozenset(grounding_labels), intransitive, claims).run()
 
 
 def predicate_arguments(doc: "Doc", *, compound: bool = True) -> Dict[int, Tuple[List[str], List[str]]]:

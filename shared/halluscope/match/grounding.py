@@ -260,6 +260,18 @@ def linkable(lemma: str) -> bool:
     return lemma not in STOP_WORDS
 
 
+def _in_roles(predicate: _Predicate, subject: List[str], obj: List[str], index: TextIndex,
+              patient: bool) -> bool:
+    """The triple's subject on the predicate's subject side and its object on the
+    object side (a pair: its subject in its role, as the pair's grounding asks). A
+    contradiction needs the arguments placed, not merely not swapped: "Globex bought the
+    factory from Acme" is the converse of "Acme sold the factory to Globex", not its
+    antonym, because Globex is no subject of "sold"."""
+    if not obj:
+        return set(subject) <= index.arguments_of(predicate)[patient]
+    return set(subject) <= predicate.subject_words and set(obj) <= predicate.object_words
+
+
 def _predicate_link(lemma: str, predicate: _Predicate, lexicon):
     """None when the predicate's lemma is the unit's; else the lexicon's Link between
     them (a supporting relation or an antonym), or False when unrelated (or either
@@ -312,7 +324,7 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
             evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
             if agrees:
                 return Match("cooccurrence", evidence, 1.0, detail)
-            if contradiction is None:
+            if contradiction is None and _in_roles(p, subject, obj, index, patient):
                 contradiction = Match("contradiction", evidence, 0.0, detail, contradicts=True)
     return contradiction
 
