@@ -93,7 +93,8 @@ SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "rela
 
 #: chi-family configurations by name. "chi" is the default configuration;
 #: "chi-units" the default without text grounding; "chi-no-attribution",
-#: "chi-no-truecase", "chi-head-slots", "chi-no-intransitive" and "chi-no-lexical"
+#: "chi-no-truecase", "chi-head-slots", "chi-no-intransitive", "chi-no-lexical" and
+#: "chi-no-wordnet"
 #: the default with one step off ("chi-all-pairs": subject-verb pairs for every
 #: object-less verb); "-paper", "-minmax" and the rhi variants are the seeds' formulas
 #: (chi-paper also with the CHI paper's sentence matching), as the issue asks to keep
@@ -108,6 +109,7 @@ NAMED_CONFIGS: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "chi-no-intransitive": ("chi", {"intransitive": "none"}),
     "chi-all-pairs": ("chi", {"intransitive": "all"}),
     "chi-no-lexical": ("chi", {"lexical_weight": 0.0}),
+    "chi-no-wordnet": ("chi", {"wordnet": False}),
     "chi-paper": ("chi", {**SEED_EXACT, "normalize": "paper", "relation_matching": "sentence"}),
     "chi-minmax": ("chi", {**SEED_EXACT, "normalize": "minmax"}),
     "ehi": ("ehi", {}),

@@ -57,13 +57,15 @@ GROUNDINGS = ("text", "units")
 class _Predicate:
     """A verb, copula or preposition of a pool sentence with the words on its
     subject side (nsubj, agent) and on its object side (dobj, obj, attr, nsubjpass,
-    pobj); ``token`` is its index in the ``Doc``."""
+    pobj), and in its other arguments (prepositional phrases other than a passive's
+    "by", datives: "to the hospital"); ``token`` is its index in the ``Doc``."""
 
     token: int
     lemma: str
     negated: bool
     subject_words: FrozenSet[str]
     object_words: FrozenSet[str]
+    oblique_words: FrozenSet[str] = frozenset()  # prepositional (not "by") and dative arguments
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ def _stem(word: str) -> str:
 
 
 _SUBJECT_SIDE = frozenset({"nsubj", "csubj"})
+_OBLIQUE = frozenset({"prep", "dative"})
 _OBJECT_SIDE = frozenset({"dobj", "obj", "attr", "nsubjpass", "pobj", "oprd"})
 
 
@@ -187,20 +190,23 @@ def build_text_index(doc) -> TextIndex:
             if token.pos_ in ("VERB", "AUX", "ADP"):
                 predicates.append(_Predicate(token.i, verb_lemma(token), effective_negation(token),
                                              _side_words(token, _SUBJECT_SIDE),
-                                             _side_words(token, _OBJECT_SIDE)))
+                                             _side_words(token, _OBJECT_SIDE),
+                                             _side_words(token, _OBLIQUE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
                                          frozenset(content), tuple(predicates)))
     return TextIndex(_lowered(doc.text), sentences, doc)
 
 
 def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
-    """The pool puts the triple's subject on the object side of this predicate, or
-    its object on the subject side ("the suspect arrested police" against "police
-    arrested the suspect")."""
+    """The pool puts the triple's subject on the object side of this predicate or in
+    one of its other arguments, or its object on the subject side ("the suspect
+    arrested police" against "police arrested the suspect"; "the hospital gave $10
+    million to the billionaire" against "the billionaire donated $10 million to the
+    hospital")."""
     def only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
         return all(w in side for w in words) and not any(w in other for w in words)
 
-    return (only_on(subject, predicate.object_words, predicate.subject_words)
+    return (only_on(subject, predicate.object_words | predicate.oblique_words, predicate.subject_words)
             or only_on(obj, predicate.subject_words, predicate.object_words))
 
 
