@@ -115,3 +115,69 @@ def test_parse_option_reads_json_values():
     assert parse_option("derived=false") == ("derived", False)
     assert parse_option("weights={\"qhi\": 2}") == ("weights", {"qhi": 2})
     assert parse_option("normalize=minmax") == ("normalize", "minmax")
+
+
+# ------------------------------------------------------------------ behaviour on chi
+
+#: cases where default chi does not yet rank the faithful paraphrase above the minimal
+#: unfaithful edit (measured; benchmarks/paraphrase.py lists them with their scores). Each
+#: is a strict xfail: a case that starts passing must be moved out of this set.
+KNOWN_PAIR_FAILURES = frozenset({
+    "alias-03",
+    "alias-05",
+    "antonym-04",
+    "antonym-05",
+    "antonym-06",
+    "date-format-05",
+    "negation-03",
+    "negation-04",
+    "negation-05",
+    "negation-06",
+    "nominalisation-05",
+    "number-format-01",
+    "number-format-05",
+    "object-less-verb-02",
+    "object-less-verb-03",
+    "object-less-verb-04",
+    "phrasal-verb-01",
+    "phrasal-verb-04",
+    "preposition-role-02",
+    "preposition-role-03",
+    "preposition-role-05",
+    "preposition-role-06",
+    "verb-hypernym-01",
+    "verb-hypernym-06",
+    "verb-synonym-02",
+    "verb-synonym-03",
+    "verb-synonym-05",
+})
+#: the share of faithful paraphrases with chi >= 0.5 this version reaches (48 of 72)
+FAITHFUL_HALF_FLOOR = 48 / 72
+
+
+@pytest.fixture(scope="module")
+def scored(suite):
+    result = paraphrase.score_suite(suite)
+    faithful, unfaithful = paraphrase.split_scores(result, len(suite))
+    return {case.id: (f, u) for case, f, u in zip(suite, faithful["chi"], unfaithful["chi"])}
+
+
+def _suite_ids():
+    return [pytest.param(case.id, marks=pytest.mark.xfail(strict=True, reason="known miss: " + case.note))
+            if case.id in KNOWN_PAIR_FAILURES else case.id
+            for case in load_suite(paraphrase.DEFAULT_SUITE)]
+
+
+@pytest.mark.parametrize("case_id", _suite_ids())
+def test_chi_ranks_the_faithful_paraphrase_above_the_unfaithful_edit(scored, case_id):
+    faithful, unfaithful = scored[case_id]
+    assert faithful > unfaithful
+
+
+def test_paraphrase_suite_shares(suite, scored):
+    """The suite's headline numbers (issue 13 asks for 95% / 90%; these are the floors
+    this version holds, see the chi card)."""
+    pairs = sum(f > u for f, u in scored.values()) / len(suite)
+    faithful_half = sum(f >= 0.5 for f, _ in scored.values()) / len(suite)
+    assert pairs == (len(suite) - len(KNOWN_PAIR_FAILURES)) / len(suite)
+    assert faithful_half >= FAITHFUL_HALF_FLOOR
