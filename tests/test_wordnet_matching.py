@@ -372,3 +372,59 @@ def test_word_statuses_and_scores_of_every_row(scored):
     bought = scored["details"][0]["words"]["units"][1]
     assert (bought["key"], bought["in_source"]["mode"], bought["in_source"]["detail"]) == (
         "buy", "troponym", "buy ⊂ acquire (WordNet troponym)")
+
+
+# -- 8. polarity, roles and nominalisation in the source text ---------------------------------
+
+
+def _relation_units(summaries, source):
+    result = score_chi(summaries, [source] * len(summaries), None, return_details=True)
+    return [[(u["key"], u["status"], (u["in_source"] or {}).get("detail")) for u in d["rhi"]["units"]]
+            for d in result["details"]]
+
+
+def test_polarity_contradicts_and_antonyms_under_negation_support():
+    rows = _relation_units(["The council did not approve the plan.", "The council approved the plan.",
+                            "The council did not reject the plan."], "The council rejected the plan on Monday.")
+    assert rows[0] == [(["council", "not_approve", "plan"], "supported",
+                        "subject, object and predicate in one sentence; approve ≠ reject (WordNet antonym); "
+                        "opposite polarity")]
+    assert rows[1][0][:2] == (["council", "approve", "plan"], "contradicted")
+    assert rows[2] == [(["council", "not_reject", "plan"], "contradicted",
+                        "subject, object and predicate in one sentence; opposite polarity")]
+
+
+def test_negative_governor_is_read_the_same_way_in_the_source_text():
+    # "declined to approve" is not_approve for the extractor and for text grounding alike:
+    # the source sentence no longer grounds the positive triple (its "approve" has no
+    # subject of its own, so it cannot place the roles for a contradiction either)
+    rows = _relation_units(["The board approved the merger.", "The board did not approve the merger."],
+                           "The board declined to approve the merger.")
+    assert rows[0] == [(["board", "approve", "merger"], "unsupported", None)]
+    assert rows[1] == [(["board", "not_approve", "merger"], "supported", "exact")]
+
+
+def test_a_converse_is_no_contradiction():
+    rows = _relation_units(["Globex bought the factory from Acme.", "Acme bought the factory."],
+                           "Acme sold the factory to Globex in May.")
+    assert rows[0] == [(["globex", "buy", "factory"], "unsupported", None)]
+    assert rows[1][0][:2] == (["acme", "buy", "factory"], "contradicted")
+
+
+def test_role_swap_through_a_preposition_is_not_grounded():
+    # the captain is only in the source verb's "to" phrase: a swap, not a grounding
+    source = "The coach gave the trophy to the captain."
+    rows = _relation_units(["The captain gave the trophy to the coach.", "The coach gave the trophy."], source)
+    assert rows == [[(["captain", "give", "trophy"], "unsupported", None)],
+                    [(["coach", "give", "trophy"], "supported", "exact")]]
+
+
+def test_nominalised_predicate_grounds_a_triple_in_its_roles():
+    source = ("Brenner Group completed its acquisition of the Austrian cable maker Kabelwerk Steyr on Friday. "
+              "The purchase makes Brenner the largest cable producer.")
+    rows = _relation_units(["Brenner Group acquired the cable maker Kabelwerk Steyr.",
+                            "The cable maker acquired Brenner Group."], source)
+    assert rows[0] == [(["brenner group", "acquire", "maker kabelwerk steyr"], "supported",
+                        "subject, object and a nominalised predicate in one sentence; "
+                        "acquire ↔ acquisition (WordNet derivation)")]
+    assert rows[1] == [(["cable maker", "acquire", "brenner group"], "unsupported", None)]

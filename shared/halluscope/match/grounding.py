@@ -76,6 +76,9 @@ class IndexedSentence:
     words: FrozenSet[str]                          # lower-cased texts and lemmas, _stem()med
     content: FrozenSet[str]                        # the same, of tokens neither stop words nor punctuation
     predicates: Tuple[_Predicate, ...]
+    # nouns with a possessor or a prepositional argument ("its acquisition of X"): the
+    # possessor on the subject side, the prepositional phrases on the object side
+    nominals: Tuple[_Predicate, ...] = ()
 
 
 @dataclass
@@ -149,6 +152,8 @@ def _stem(word: str) -> str:
 
 _SUBJECT_SIDE = frozenset({"nsubj", "csubj"})
 _OBLIQUE = frozenset({"prep", "dative"})
+_POSSESSOR = frozenset({"poss"})
+_NOMINAL_ARGUMENTS = frozenset({"poss", "prep"})
 _OBJECT_SIDE = frozenset({"dobj", "obj", "attr", "nsubjpass", "pobj", "oprd"})
 
 
@@ -181,7 +186,7 @@ def build_text_index(doc) -> TextIndex:
     for sent in doc.sents:
         words: set = set()
         content: set = set()
-        predicates = []
+        predicates, nominals = [], []
         for token in sent:
             forms = token_forms(token)
             words |= forms
@@ -192,8 +197,11 @@ def build_text_index(doc) -> TextIndex:
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE),
                                              _side_words(token, _OBLIQUE)))
+            elif token.pos_ == "NOUN" and any(c.dep_ in _NOMINAL_ARGUMENTS for c in token.children):
+                nominals.append(_Predicate(token.i, token.lemma_.lower(), False,
+                                           _side_words(token, _POSSESSOR), _side_words(token, _OBLIQUE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
-                                         frozenset(content), tuple(predicates)))
+                                         frozenset(content), tuple(predicates), tuple(nominals)))
     return TextIndex(_lowered(doc.text), sentences, doc)
 
 
@@ -332,7 +340,30 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
                 return Match("cooccurrence", evidence, 1.0, detail)
             if contradiction is None and _in_roles(p, subject, obj, index, patient):
                 contradiction = Match("contradiction", evidence, 0.0, detail, contradicts=True)
+        nominal = _nominalisation(unit, lemma, subject, obj, sentence, lexicon)
+        if nominal is not None:
+            return nominal
     return contradiction
+
+
+def _nominalisation(unit: RelationUnit, lemma: str, subject: List[str], obj: List[str],
+                    sentence: IndexedSentence, lexicon) -> Optional[Match]:
+    """A positive triple stated as a noun of the same sentence that WordNet derives from
+    its verb, with the object in the noun's prepositional arguments and the subject
+    not there: "Brenner Group completed its acquisition of the cable maker" grounds
+    ``(brenner group, acquire, cable maker)``; "the acquisition of Brenner Group by
+    the cable maker" does not."""
+    if lexicon is None or unit.negated or not obj or not linkable(lemma):
+        return None
+    derived = lexicon.supporters(lemma, "verb")
+    for noun in sentence.nominals:
+        if derived.relation(noun.lemma) != "derivation":
+            continue
+        if all(w in noun.object_words for w in obj) and not any(w in noun.object_words for w in subject):
+            link = derived[noun.lemma]
+            return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
+                         f"subject, object and a nominalised predicate in one sentence; {link.text}")
+    return None
 
 
 def content_word_precision(doc, pool_doc) -> float:
