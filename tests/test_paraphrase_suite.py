@@ -128,7 +128,6 @@ KNOWN_PAIR_FAILURES = frozenset({
     "antonym-04",
     "antonym-05",
     "antonym-06",
-    "date-format-05",
     "negation-03",
     "negation-04",
     "negation-05",

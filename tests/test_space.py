@@ -51,8 +51,9 @@ def test_chi_scores_equal_a_direct_score_chi_call(example_id):
         assert score_row["contradicted"] == sum(u["status"] == "contradicted" for u in units)
     words = row["words"]
     assert display["scores"][-1]["note"].endswith(
-        f"{words['score']:.0%} ({sum(u['status'] == 'supported' for u in words['units'])} of {len(words['units'])}) "
-        "of the summary's content words the source supports")
+        f"w = {words['score']:.0%}: {sum(u['status'] == 'supported' for u in words['units'])} of "
+        f"{len(words['units'])} of the summary's content words the source supports, "
+        f"{words['written_share']:.0%} of its content tokens found as written")
 
 
 def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source():
@@ -66,10 +67,12 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
         == ["Barack Obama"]
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
     # the source supports 3 of the 7 content words (Obama, discuss, budget; not Emmanuel,
-    # Macron, UNESCO, Paris): CHI = 0.99 x 0.25 + 0.01 x 3/7
-    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2518**"
-    assert display["scores"][-1]["note"] == ("harmonic mean of the defined dimensions (eq. 21-22), mixed with "
-                                             "43% (3 of 7) of the summary's content words the source supports")
+    # Macron, UNESCO, Paris) and holds 3 of the 8 content tokens as written ("discussed"
+    # is not among them, "Obama" is): w = (3/7 + 3/8) / 2, CHI = 0.99 x 0.25 + 0.01 x w
+    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2515**"
+    assert display["scores"][-1]["note"] == (
+        "harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 40%: 3 of 7 of the summary's "
+        "content words the source supports, 38% of its content tokens found as written")
     paper = score_for_display(source, reference, summary, ["chi"],
                               options={"formula": "paper", "intransitive": "none"})
     assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
@@ -80,9 +83,10 @@ def test_summary_without_units_shows_what_its_chi_is():
     display = score_for_display(source, "", "He was unable to fly and dance.", ["chi"])
     assert headline_markdown(display) == ("EHI **undefined** · RHI **undefined** · QHI **undefined** · "
                                           "CHI **0.3333** (reference-free)")
-    # the source supports "unable", not "fly" or "dance"
-    assert display["scores"][-1]["note"] == ("no units in any dimension: 33% (1 of 3) of the summary's content "
-                                             "words the source supports")
+    # the source supports "unable", not "fly" or "dance", and writes only "unable" of them
+    assert display["scores"][-1]["note"] == (
+        "no units in any dimension: w = 33%: 1 of 3 of the summary's content words the source supports, "
+        "33% of its content tokens found as written")
 
 
 #: "bought" against "sold" (same subject and object) and "fell" against "rose": WordNet antonyms
@@ -107,9 +111,10 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
     assert (rows["ehi"]["contradicted"], rows["qhi"]["contradicted"], rows["chi"]["contradicted"]) == (0, 0, None)
     assert rows["rhi"]["score"] == 0.0  # a contradicted unit counts as unsupported
     # the chi note: the words score, and the words the source contradicts
-    assert rows["chi"]["note"] == ("harmonic mean of the defined dimensions (eq. 21-22), mixed with 78% (7 of 9) "
-                                   "of the summary's content words the source supports; contradicted by the "
-                                   "source: bought, fell")
+    assert rows["chi"]["note"] == (
+        "harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 79%: 7 of 9 of the summary's content "
+        "words the source supports, 80% of its content tokens found as written; contradicted by the source: "
+        "bought, fell")
     assert re.findall(r'<mark class="hs-span hs-contradicted[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \
         == ["Acme Corp", " bought the factory"]
     assert "hs-unsupported" not in display["summary_html"]

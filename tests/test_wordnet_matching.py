@@ -171,7 +171,9 @@ def test_proper_nouns_get_no_wordnet_support(lex):
 
 def test_wordnet_verb_supports_a_relation_unit(scored):
     assert scored["rhi_scores"][:3] == [1.0, 1.0, 0.0]
-    assert scored["chi_scores"][:2] == [1.0, 1.0]
+    # every unit supported; w = mean(support share 3/3, share as written 3/4: "bought" and
+    # "purchased" are not written in the source, Microsoft/GitHub/2018 are)
+    assert scored["chi_scores"][:2] == [pytest.approx(0.99 + 0.01 * 0.875)] * 2
     for row, verb, text in ((0, "buy", "Microsoft bought GitHub"), (1, "purchase", "Microsoft purchased GitHub")):
         unit = _rhi_unit(scored, row)
         assert (unit["key"], unit["text"], unit["status"]) == (["microsoft", verb, "github"], text, "supported")
@@ -187,9 +189,11 @@ def test_wrong_subject_stays_unsupported_with_wordnet(scored):
     unit = _rhi_unit(scored, 2)
     assert (unit["key"], unit["status"], unit["in_source"]) == (
         ["google", "acquire", "github"], "unsupported", None)
-    # the fusion is 0 (RHI 0); CHI = 0.01 x w, w = 2/3 (Google is not in the source)
-    assert scored["details"][2]["words"]["score"] == pytest.approx(2 / 3)
-    assert scored["chi_scores"][2] == pytest.approx(0.01 * 2 / 3)
+    # the fusion is 0 (RHI 0); CHI = 0.01 x w, w = mean(2/3 supported: Google is not in
+    # the source; 3/4 as written: Google, acquired, GitHub, 2018)
+    assert scored["details"][2]["words"]["support_share"] == pytest.approx(2 / 3)
+    assert scored["details"][2]["words"]["written_share"] == pytest.approx(3 / 4)
+    assert scored["chi_scores"][2] == pytest.approx(0.01 * (2 / 3 + 3 / 4) / 2)
 
 
 def test_without_wordnet_the_paraphrased_verbs_are_unsupported(scored_plain):
@@ -197,11 +201,11 @@ def test_without_wordnet_the_paraphrased_verbs_are_unsupported(scored_plain):
     for row in (0, 1, 2):
         unit = _rhi_unit(scored_plain, row)
         assert (unit["status"], unit["in_source"]) == ("unsupported", None)
-    # "bought"/"purchased" lose their word support too: w = 2/3, CHI = 0.01 x w
+    # "bought"/"purchased" lose their word support too: w = mean(2/3, 3/4), CHI = 0.01 x w
     for row in (0, 1):
         words = scored_plain["details"][row]["words"]
         assert [u["status"] for u in words["units"]] == ["supported", "unsupported", "supported"]
-        assert scored_plain["chi_scores"][row] == pytest.approx(0.01 * 2 / 3)
+        assert scored_plain["chi_scores"][row] == pytest.approx(0.01 * (2 / 3 + 3 / 4) / 2)
 
 
 def test_antonym_verb_makes_a_relation_unit_contradicted(scored):
@@ -365,10 +369,13 @@ def test_word_statuses_and_scores_of_every_row(scored):
         units = detail["words"]["units"]
         assert {u["status"] for u in units} <= statuses
         supported = sum(u["status"] == "supported" for u in units)
-        assert detail["words"]["score"] == pytest.approx(supported / len(units))
+        assert detail["words"]["support_share"] == pytest.approx(supported / len(units))
+        assert detail["words"]["score"] == pytest.approx(
+            (detail["words"]["support_share"] + detail["words"]["written_share"]) / 2)
         assert not math.isnan(detail["chi"])
     # rows 0, 1, 4: every word supported (bought/purchased by WordNet); row 5: "took" ~ "took"
-    assert [d["words"]["score"] for d in scored["details"]] == pytest.approx([1.0, 1.0, 2 / 3, 0.5, 1.0, 1.0])
+    assert [d["words"]["support_share"] for d in scored["details"]] == pytest.approx(
+        [1.0, 1.0, 2 / 3, 0.5, 1.0, 1.0])
     bought = scored["details"][0]["words"]["units"][1]
     assert (bought["key"], bought["in_source"]["mode"], bought["in_source"]["detail"]) == (
         "buy", "troponym", "buy ⊂ acquire (WordNet troponym)")

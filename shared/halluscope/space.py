@@ -213,7 +213,8 @@ def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
         return note
     units = words.get("units", [])
     supported = sum(u["status"] == "supported" for u in units)
-    counted = f"{share:.0%} ({supported} of {len(units)}) of the summary's content words the source supports"
+    counted = (f"w = {share:.0%}: {supported} of {len(units)} of the summary's content words the source "
+               f"supports, {words.get('written_share', 0.0):.0%} of its content tokens found as written")
     if all(_number(result[f"{d}_scores"][0]) is None for d in highlight.DIMENSIONS):
         note = f"no units in any dimension: {counted}"
     else:

@@ -367,10 +367,10 @@ def _nominalisation(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
 
 
 def content_word_precision(doc, pool_doc) -> float:
-    """w: the share of ``doc``'s content tokens (:func:`is_content`) whose lower-cased
+    """The share of ``doc``'s content tokens (:func:`is_content`) whose lower-cased
     text is a token of ``pool_doc``; 0.0 when ``doc`` has none. Words are compared as
-    written, not as lemmas: "won" for "wins" is a change the units may not see. CHI
-    uses it (``_fused`` in :mod:`halluscope.pipeline`)."""
+    written, not as lemmas: "won" for "wins" is a change the units may not see. Half of
+    CHI's w (``WordResult`` in :mod:`halluscope.pipeline`)."""
     content = [token for token in doc if is_content(token)]
     if not content:
         return 0.0
