@@ -122,7 +122,8 @@ def test_chi_details_give_word_level_support(metrics):
         assert "content_word_precision" not in row
         statuses = [u["status"] for u in words["units"]]
         assert set(statuses) <= {"supported", "unsupported", "contradicted"}
-        assert words["score"] == statuses.count("supported") / len(statuses)
+        assert words["support_share"] == statuses.count("supported") / len(statuses)
+        assert words["score"] == (words["support_share"] + words["written_share"]) / 2
         assert all({"text", "span", "key", "pos", "in_source", "status"} <= set(u) for u in words["units"])
 
 

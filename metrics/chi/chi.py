@@ -9,9 +9,10 @@ optionally a reference summary): entities (EHI), relations (RHI) and quantities 
 by a harmonic mean over the dimensions defined for each example (CHI paper, eq. 21-22).
 Higher is more faithful. By default (formula="support") each dimension is the share of
 the summary's units supported by the source, in [0, 1]; CHI is 0.99 x their fusion +
-0.01 x w, w the share of the summary's content words (lemmas of nouns, verbs,
-adjectives, adverbs) that the source supports, by lemma or written form or through
-WordNet (lexical_weight: the units decide, the words order summaries the units tie),
+0.01 x w, w the mean of the share of the summary's content words (lemmas of nouns,
+verbs, adjectives, adverbs) that the source supports, by lemma or written form or
+through WordNet, and the share of its content tokens found in the source as written
+(lexical_weight: the units decide, the words order summaries the units tie),
 and a summary with no unit at all scores w (0 when empty). formula="paper" gives the
 seeds' softmax formulas (RHI* for relations) exactly, range about [0.16, 0.64], or
 rescaled to [0, 1] with normalize="minmax".
@@ -28,10 +29,11 @@ Args:
 """ + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
     halluscope.evaluate_support.RELATION_SLOTS_DOC + halluscope.evaluate_support.WORDNET_DOC + """\
     weights (dict, optional): weighted harmonic mean, e.g. {"qhi": 2}.
-    lexical_weight (float, optional): λ in CHI = (1 - λ) x fused + λ x w, w the share
-        of the summary's content words that the source supports, by lemma or written
-        form or through WordNet; an antonym in the source makes a word "contradicted"
-        (details: words, with its score w and every word's status and span); default
+    lexical_weight (float, optional): λ in CHI = (1 - λ) x fused + λ x w, w the mean
+        of the share of the summary's content words that the source supports (by lemma
+        or written form or through WordNet; an antonym in the source makes a word
+        "contradicted") and the share of its content tokens found as written (details:
+        words, with w, support_share, written_share and every word's status and span); default
         0.01 under formula="support" (it orders summaries with the same unit support),
         0 under "paper"; 0 turns it off.
     relation_matching ("slots" | "sentence" | "exact"): relation triple matching.
