@@ -93,6 +93,7 @@ class TextIndex:
     _starts: Optional[List[int]] = None
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
     _tokens: Optional[FrozenSet[str]] = None
+    _word_forms: Optional[object] = None  # match.words.SourceWords, built on first use
 
     def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
         """The words (:func:`_stem`med) of the predicate's (agents, patients) as the

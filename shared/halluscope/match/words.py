@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..units import Match, TextEvidence
-from .grounding import is_content, linkable
+from .grounding import is_content, linkable, text_index
 
 #: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
 WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
@@ -104,7 +104,9 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
     if lexicon is None or word.proper:
         return None
     supporters = lexicon.supporters(word.key, word.pos)
-    shared = supporters.keys() & source.content.keys()
+    small, large = (supporters, source.content) if len(supporters) < len(source.content) else (
+        source.content, supporters)
+    shared = [lemma for lemma in small if lemma in large]  # the smaller side iterated
     if shared:
         lemma = min(shared)  # deterministic whatever the set order
         link = supporters[lemma]
@@ -115,7 +117,17 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
     return None
 
 
+def source_words(doc) -> SourceWords:
+    """:meth:`SourceWords.of` the source, built once per source and kept with its text
+    index (:func:`halluscope.match.grounding.text_index`): a source shared by 16
+    summaries is read once."""
+    index = text_index(doc)
+    if index._word_forms is None:
+        index._word_forms = SourceWords.of(doc)
+    return index._word_forms
+
+
 def support_words(words: Sequence[WordUnit], source_doc, lexicon=None) -> List[Optional[Match]]:
     """:func:`support_word` for each word against one source."""
-    source = SourceWords.of(source_doc)
+    source = source_words(source_doc)
     return [support_word(word, source, lexicon) for word in words]
