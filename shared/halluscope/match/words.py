@@ -26,7 +26,7 @@ points at the source token; a contradicted word's match has ``contradicts=True``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..units import Match, TextEvidence
 from .grounding import is_content, linkable, text_index
