@@ -39,6 +39,7 @@ chi is 2.2 (FRANK) and 2.6 (SummaC mean) points lower (``docs/benchmarks.md``).
 """
 from __future__ import annotations
 
+import math
 from typing import FrozenSet, List, Optional, Sequence
 
 from ..units import Match
@@ -62,7 +63,9 @@ def unit_words(unit, summary_doc) -> FrozenSet[str]:
 
 
 def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> float:
-    return sum(idf[w] for w in context & sentence_content)
+    # math.fsum: the exact sum, whatever order the set yields its words in (a set's order
+    # follows the process's hash seed, and a float sum's last bit followed it)
+    return math.fsum(idf[w] for w in context & sentence_content)
 
 
 def attribution(unit, evidence: Match, summary_doc, source_doc) -> float:
