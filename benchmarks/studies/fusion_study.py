@@ -87,7 +87,7 @@ def dump(parses: str, out: str, options: dict, limit=None) -> None:
             for i, detail in enumerate(result["details"]):
                 row = {"fold": fold, "label": labels[i], "chi": result["chi_scores"][i],
                        "alnum": alnum_overlap(predictions[i], sources[i]),
-                       "cwp": detail.get("content_word_precision"),
+                       "cwp": (detail.get("words") or {}).get("written_share"),
                        **{k: v for k, v in detail.items() if k.startswith("word")}}
                 for d in ("ehi", "rhi", "qhi"):
                     row[d] = dim_features(detail[d])
