@@ -26,12 +26,14 @@ import argparse
 import json
 import math
 import os
-import re
 import sys
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from _common import alnum_precision  # noqa: E402
+
 DEFAULT_SUITE = os.path.join(HERE, "paraphrase_suite.jsonl")
 #: chi first, then the dimensions it fuses
 METRICS = ("chi", "ehi", "rhi", "qhi")
@@ -39,7 +41,6 @@ METRICS = ("chi", "ehi", "rhi", "qhi")
 PRIMARY = "chi"
 BASELINE = "base"
 FIELDS = ("id", "category", "source", "faithful", "unfaithful", "note")
-TOKEN = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -67,18 +68,11 @@ def load_suite(path: str = DEFAULT_SUITE) -> List[Case]:
     return cases
 
 
-def tokens(text: str) -> set:
-    """Distinct lower-cased alphanumeric tokens of ``text``."""
-    return set(TOKEN.findall(text.lower()))
-
-
 def word_overlap(summary: str, source: str) -> float:
-    """Share of the summary's distinct tokens that occur in the source (0.0 when the
-    summary has no token)."""
-    summary_tokens = tokens(summary)
-    if not summary_tokens:
-        return 0.0
-    return len(summary_tokens & tokens(source)) / len(summary_tokens)
+    """The word-overlap baseline, the harness's ``alnum-types`` reading
+    (:func:`_common.alnum_precision`): the share of the summary's distinct lower-cased
+    alphanumeric tokens that occur in the source (0.0 when the summary has no token)."""
+    return alnum_precision(summary, source)
 
 
 def _defined(value: Optional[float]) -> bool:

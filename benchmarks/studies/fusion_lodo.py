@@ -1,98 +1,53 @@
-"""One-off study: candidate CHI fusions over dumped features (fusion_study.py dump),
-compared by leave-one-dataset-out balanced accuracy beside the word-overlap baseline.
+"""One-off study (session 6): candidate CHI fusions and matching variants over dumped
+features (``fusion_study.py dump``), compared by leave-one-dataset-out balanced accuracy
+and ROC-AUC beside the word-overlap baseline, with the harness's own LODO
+(:func:`measures.lodo_evaluate`) and fold exclusions (:func:`_common.fold_exclusions`).
 
-    python benchmarks/studies/fusion_lodo.py /tmp/feat.jsonl
+    python benchmarks/studies/fusion_lodo.py /tmp/feat.jsonl [/tmp/other.jsonl ...]
 """
 from __future__ import annotations
 
+import functools
 import json
-import math
+import os
 import sys
 from collections import defaultdict
 
 import numpy as np
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+from _common import fold_exclusions  # noqa: E402
+from measures import lodo_evaluate, roc_auc  # noqa: E402
+
 FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc")
-#: folds sharing summaries: never tune on one while the other is held out
-SHARED = {"summac-frank": {"frank-cnndm", "frank-bbc"}, "frank-cnndm": {"summac-frank"},
-          "frank-bbc": {"summac-frank"}}
 
 
-def ba_curve(scores, labels, thresholds):
-    """BA at each threshold (predicted consistent iff score >= t); NaN -> +inf."""
-    s = np.where(np.isnan(scores), np.inf, scores)
-    pos = np.sort(s[labels == 1])
-    neg = np.sort(s[labels == 0])
-    tpr = 1 - np.searchsorted(pos, thresholds, side="left") / max(len(pos), 1)
-    tnr = np.searchsorted(neg, thresholds, side="left") / max(len(neg), 1)
-    return (tpr + tnr) / 2
+@functools.lru_cache(maxsize=1)
+def exclusions() -> dict:
+    """The harness's exclusion rule on the validation folds (folds sharing summaries)."""
+    from fusion_study import folds
 
-
-def auc(scores, labels):
-    from scipy.stats import rankdata
-    s = np.where(np.isnan(scores), np.inf, scores)
-    r = rankdata(s)
-    n1 = (labels == 1).sum(); n0 = len(labels) - n1
-    return (r[labels == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
-
-
-def lodo(candidates, labels):
-    """candidates: name -> {fold: scores}. Per held-out fold: chosen candidate (best
-    mean tuning BA), its threshold and held-out BA; returns dict fold -> (name, t, ba, auc)."""
-    out = {}
-    for held in FOLDS:
-        tune = [f for f in FOLDS if f != held and f not in SHARED.get(held, ())]
-        best = None
-        for name, by_fold in candidates.items():
-            cands = np.unique(np.concatenate([np.where(np.isnan(by_fold[f]), np.inf, by_fold[f]) for f in tune]))
-            cands = np.append(cands, np.inf)
-            mean = np.mean([ba_curve(by_fold[f], labels[f], cands) for f in tune], axis=0)
-            k = int(np.argmax(mean))
-            if best is None or mean[k] > best[1] + 1e-12:
-                best = (name, mean[k], cands[k])
-        name, _, t = best
-        s = candidates[name][held]
-        out[held] = (name, t, float(ba_curve(s, labels[held], np.array([t]))[0]), auc(s, labels[held]))
-    return out
-
-
-def table(results: dict, baseline: dict):
-    head = "| candidate | " + " | ".join(f[:8] for f in FOLDS) + " | mean | min | >base |"
-    print(head)
-    print("|" + "---|" * (len(FOLDS) + 4))
-    for name, res in results.items():
-        bas = [100 * res[f][2] for f in FOLDS]
-        wins = sum(res[f][2] > baseline[f][2] + 1e-9 for f in FOLDS)
-        print(f"| {name} | " + " | ".join(f"{b:.1f}" for b in bas) + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wins} |")
+    return fold_exclusions(folds())
 
 
 def load(path):
-    rows = [json.loads(l) for l in open(path)]
     by = defaultdict(list)
-    for r in rows:
-        by[r["fold"]].append(r)
+    for line in open(path):
+        row = json.loads(line)
+        by[row["fold"]].append(row)
     return by
 
 
-def _main_single():
-    by = load(sys.argv[1])
-    labels = {f: np.array([r["label"] for r in by[f]]) for f in FOLDS}
-    def col(fn):
-        return {f: np.array([fn(r) for r in by[f]], dtype=float) for f in FOLDS}
-    base = lodo({"alnum": col(lambda r: r["alnum"])}, labels)
-    results = {"alnum": base, "chi": lodo({"chi": col(lambda r: r["chi"])}, labels)}
-    table(results, base)
-
-
-# ---------------------------------------------------------------- study helpers
 def lodo_auc(cands, labels):
     """Per held-out fold: the candidate with the best mean ROC-AUC on the tuning folds,
     and its held-out AUC (the threshold-free reading of LODO)."""
     out = {}
     for held in FOLDS:
-        tune = [f for f in FOLDS if f != held and f not in SHARED.get(held, ())]
-        best = max(cands, key=lambda c: np.mean([auc(cands[c][f], labels[f]) for f in tune]))
-        out[held] = (best, auc(cands[best][held], labels[held]))
+        tune = [f for f in FOLDS if f != held and f not in exclusions()[held]]
+        best = max(cands, key=lambda c: np.mean([roc_auc(cands[c][f], labels[f]) for f in tune]))
+        out[held] = roc_auc(cands[best][held], labels[held])
     return out
 
 
@@ -101,28 +56,30 @@ class Study:
 
     def __init__(self, path):
         self.by = load(path)
-        self.labels = {f: np.array([r["label"] for r in self.by[f]]) for f in FOLDS}
+        self.labels = {f: [r["label"] for r in self.by[f]] for f in FOLDS}
         self.results = []
 
     def col(self, fn):
-        return {f: np.array([fn(r) for r in self.by[f]], dtype=float) for f in FOLDS}
+        return {f: [float(fn(r)) for r in self.by[f]] for f in FOLDS}
 
     def report(self, name, cands):
+        """``cands``: fold -> scores (one candidate), or name -> fold -> scores (LODO chooses)."""
         if set(cands) == set(FOLDS):
             cands = {name: cands}
-        self.results.append((name, lodo(cands, self.labels), lodo_auc(cands, self.labels)))
+        result = lodo_evaluate(cands, self.labels, exclusions())
+        self.results.append((name, {f: result.folds[f].ba for f in FOLDS}, lodo_auc(cands, self.labels)))
 
     def show(self, base="alnum"):
-        bb = {n: (b, a) for n, b, a in self.results}[base]
+        _, base_ba, base_auc = next(r for r in self.results if r[0] == base)
         print("| candidate | " + " | ".join(FOLDS) + " | mean BA | min BA | folds > base | mean AUC | folds > base |")
         print("|" + "---|" * (len(FOLDS) + 6))
-        for n, b, a in self.results:
-            bas = [100 * b[f][2] for f in FOLDS]
-            aus = [100 * a[f][1] for f in FOLDS]
-            wb = sum(b[f][2] > bb[0][f][2] + 1e-9 for f in FOLDS)
-            wa = sum(a[f][1] > bb[1][f][1] + 1e-9 for f in FOLDS)
-            print(f"| {n} | " + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aus))
-                  + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wb} | {np.mean(aus):.1f} | {wa} |")
+        for name, ba, auc in self.results:
+            bas = [100 * ba[f] for f in FOLDS]
+            aucs = [100 * auc[f] for f in FOLDS]
+            wins_ba = sum(ba[f] > base_ba[f] + 1e-9 for f in FOLDS)
+            wins_auc = sum(auc[f] > base_auc[f] + 1e-9 for f in FOLDS)
+            print(f"| {name} | " + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aucs))
+                  + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wins_ba} | {np.mean(aucs):.1f} | {wins_auc} |")
 
 
 def defined(v):
@@ -139,8 +96,7 @@ def compare(paths):
     for path in paths:
         study = Study(path)
         study.report("alnum", study.col(lambda r: r["alnum"]))
-        for d in ("chi",):
-            study.report(d, study.col(lambda r: r["chi"]))
+        study.report("chi", study.col(lambda r: r["chi"]))
         for d in ("ehi", "rhi", "qhi"):
             study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
         print(f"\n{path}")

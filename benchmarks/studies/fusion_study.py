@@ -7,40 +7,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import re
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
-from _common import read_jsonl  # noqa: E402
+from _common import alnum_precision, load_folds  # noqa: E402
 from parse_store import DATA  # noqa: E402
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
 
 
 def folds(data: str = DATA, limit=None):
-    """fold name -> (sources, predictions, references or None, labels)."""
-    out = {}
-    for name in SUMMAC:
-        rows = read_jsonl(os.path.join(data, "summac", f"{name}_val.jsonl"), limit)
-        out["summac-frank" if name == "frank" else name] = (
-            [r["document"] for r in rows], [r["claim"] for r in rows], None, [int(r["label"]) for r in rows])
-    rows = read_jsonl(os.path.join(data, "frank", "frank_val.jsonl"))
-    for origin, fold in (("cnndm", "frank-cnndm"), ("bbc", "frank-bbc")):
-        part = [r for r in rows if r["dataset"] == origin][:limit]
-        out[fold] = ([r["article"] for r in part], [r["summary"] for r in part], [r["reference"] for r in part],
-                     [int(r["label"]) for r in part])
-    return out
-
-
-def alnum_overlap(summary: str, source: str) -> float:
-    tokens = set(re.findall(r"[^\W_]+", summary.lower()))
-    vocab = set(re.findall(r"[^\W_]+", source.lower()))
-    return sum(t in vocab for t in tokens) / len(tokens) if tokens else 0.0
+    """The harness's eight LODO folds (:func:`_common.load_folds`)."""
+    return load_folds([os.path.join(data, "summac", f"{name}_val.jsonl") for name in SUMMAC],
+                      os.path.join(data, "frank", "frank_val.jsonl"), limit)
 
 
 def dim_features(detail) -> dict:
@@ -80,13 +63,14 @@ def dump(parses: str, out: str, options: dict, limit=None) -> None:
     seeded = seed_cache(parses) if parses else 0
     print(f"seeded {seeded}", file=sys.stderr)
     with open(out, "w") as handle:
-        for fold, (sources, predictions, references, labels) in folds(limit=limit).items():
+        for fold, data in folds(limit=limit).items():
+            sources, predictions, references, labels = data.sources, data.predictions, data.references, data.labels
             start = time.time()
             result = api.score_chi(predictions, sources, references, return_details=True, **options)
             words = word_rows(predictions, sources, references)
             for i, detail in enumerate(result["details"]):
                 row = {"fold": fold, "label": labels[i], "chi": result["chi_scores"][i],
-                       "alnum": alnum_overlap(predictions[i], sources[i]),
+                       "alnum": alnum_precision(predictions[i], sources[i]),
                        "cwp": (detail.get("words") or {}).get("written_share"),
                        **{k: v for k, v in detail.items() if k.startswith("word")}}
                 for d in ("ehi", "rhi", "qhi"):

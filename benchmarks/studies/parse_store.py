@@ -19,16 +19,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from _common import load_dataset  # noqa: E402
+from _common import load_folds  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data")
 
 
 def all_datasets(data: str = DATA):
-    paths = sorted(glob.glob(os.path.join(data, "summac", "*_val.jsonl")))
-    out = [load_dataset(p) for p in paths]
-    out.append(load_dataset(os.path.join(data, "frank", "frank_val.jsonl"), name="FRANK"))
-    return out
+    """Every validation row, as the harness's LODO folds (:func:`_common.load_folds`)."""
+    summac = sorted(glob.glob(os.path.join(data, "summac", "*_val.jsonl")))
+    return list(load_folds(summac, os.path.join(data, "frank", "frank_val.jsonl")).values())
 
 
 def analysed_texts(datasets) -> list:

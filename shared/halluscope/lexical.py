@@ -138,12 +138,21 @@ def find_wordnet(path: Optional[str] = None) -> Optional[WordNetSource]:
         return WordNetSource("explicit", _check_folder(path))
     if not _nltk_installed():
         return None
+    found = _sources()
+    return found[0][0] if found else None
+
+
+def _sources() -> List[Tuple[WordNetSource, Callable[[], Any]]]:
+    """The resolution order after an explicit path, each source with how to read it:
+    NLTK's data folders, then Debian's folder (those present)."""
+    found: List[Tuple[WordNetSource, Callable[[], Any]]] = []
     pointer = _nltk_wordnet()
     if pointer is not None:
-        return WordNetSource("nltk", str(getattr(pointer, "path", pointer)))
-    if _missing_files(DEBIAN_WORDNET) == []:
-        return WordNetSource("debian", DEBIAN_WORDNET)
-    return None
+        found.append((WordNetSource("nltk", str(getattr(pointer, "path", pointer))),
+                      lambda: _new_reader(pointer)))
+    if not _missing_files(DEBIAN_WORDNET):
+        found.append((WordNetSource("debian", DEBIAN_WORDNET), lambda: _folder_reader(DEBIAN_WORDNET)))
+    return found
 
 
 def load_wordnet(path: Optional[str] = None) -> Optional[Any]:
@@ -175,15 +184,7 @@ def _load(path: Optional[str]) -> Optional[Tuple[Any, WordNetSource]]:
                        "and WordNet itself is needed too: %s. Lexical relations answer "
                        "'same lemma' only (signature wn:none)", INSTALL_HINT)
         return None
-    candidates: List[Tuple[WordNetSource, Callable[[], Any]]] = []
-    pointer = _nltk_wordnet()
-    if pointer is not None:
-        candidates.append((WordNetSource("nltk", str(getattr(pointer, "path", pointer))),
-                           lambda: _new_reader(pointer)))
-    if _missing_files(DEBIAN_WORDNET) == []:
-        candidates.append((WordNetSource("debian", DEBIAN_WORDNET),
-                           lambda: _folder_reader(DEBIAN_WORDNET)))
-    for source, build in candidates:
+    for source, build in _sources():
         try:
             reader = build()
             version = reader.get_version()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import __version__

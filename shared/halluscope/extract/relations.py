@@ -141,11 +141,10 @@ def normalize(token: "Token") -> Optional[str]:
     return token.lemma_.lower()
 
 
-#: verbs that state a quantity change ("doubled its staff to 80"), and spaCy's numeric
-#: entity labels: QHI checks these claims (extract/quantities.py), so they make no
-#: relation of their own (one claim, one dimension)
+#: verbs that state a quantity change ("doubled its staff to 80"): QHI checks these
+#: claims (extract/quantities.py), as it checks nouns inside spaCy's numeric mentions
+#: (NUMERIC_LABELS), so they make no relation of their own (one claim, one dimension)
 QUANTITY_VERBS: FrozenSet[str] = frozenset(MULTIPLY_VERBS)
-QUANTITY_LABELS: FrozenSet[str] = NUMERIC_LABELS
 
 
 def verb_lemma(token) -> str:
@@ -389,7 +388,7 @@ class _Extractor:
     def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
         """Algorithm 3: noun -prep-> pobj. A noun inside a numeric mention ("the first
         half of the year", a DATE) makes none: QHI checks that mention."""
-        if self.claims and noun.ent_type_ in QUANTITY_LABELS:
+        if self.claims and noun.ent_type_ in NUMERIC_LABELS:
             return
         for prep in noun.children:
             if prep.dep_ != "prep":

@@ -41,7 +41,7 @@ import re
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -76,8 +76,8 @@ class IndexedSentence:
     words: FrozenSet[str]                          # lower-cased texts and lemmas, _stem()med
     content: FrozenSet[str]                        # the same, of tokens neither stop words nor punctuation
     predicates: Tuple[_Predicate, ...]
-    # nouns with a possessor or a prepositional argument ("its acquisition of X"): the
-    # possessor on the subject side, the prepositional phrases on the object side
+    # nouns with a prepositional argument ("its acquisition of X"), the words of their
+    # prepositional phrases on the object side (:func:`_nominalisation`)
     nominals: Tuple[_Predicate, ...] = ()
 
 
@@ -93,7 +93,14 @@ class TextIndex:
     _starts: Optional[List[int]] = None
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
     _tokens: Optional[FrozenSet[str]] = None
-    _word_forms: Optional[object] = None  # match.words.SourceWords, built on first use
+    _memo: Dict[str, object] = field(default_factory=dict)
+
+    def memo(self, name: str, build: Callable[[], object]) -> object:
+        """``build()`` once per index under ``name``: what other stages derive from this
+        text (:func:`halluscope.match.words.source_words`) lives as long as its index."""
+        if name not in self._memo:
+            self._memo[name] = build()
+        return self._memo[name]
 
     def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
         """The words (:func:`_stem`med) of the predicate's (agents, patients) as the
@@ -153,8 +160,6 @@ def _stem(word: str) -> str:
 
 _SUBJECT_SIDE = frozenset({"nsubj", "csubj"})
 _OBLIQUE = frozenset({"prep", "dative"})
-_POSSESSOR = frozenset({"poss"})
-_NOMINAL_ARGUMENTS = frozenset({"poss", "prep"})
 _OBJECT_SIDE = frozenset({"dobj", "obj", "attr", "nsubjpass", "pobj", "oprd"})
 
 
@@ -198,9 +203,9 @@ def build_text_index(doc) -> TextIndex:
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE),
                                              _side_words(token, _OBLIQUE)))
-            elif token.pos_ == "NOUN" and any(c.dep_ in _NOMINAL_ARGUMENTS for c in token.children):
-                nominals.append(_Predicate(token.i, token.lemma_.lower(), False,
-                                           _side_words(token, _POSSESSOR), _side_words(token, _OBLIQUE)))
+            elif token.pos_ == "NOUN" and any(c.dep_ == "prep" for c in token.children):
+                nominals.append(_Predicate(token.i, token.lemma_.lower(), False, frozenset(),
+                                           _side_words(token, _OBLIQUE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
                                          frozenset(content), tuple(predicates), tuple(nominals)))
     return TextIndex(_lowered(doc.text), sentences, doc)
@@ -316,6 +321,7 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
     lemma = unit.lemma.lower()
     patient = unit.subject_is_patient
     index = text_index(doc)
+    derived = _derived_nouns(unit, lemma, obj, lexicon)
     contradiction: Optional[Match] = None
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
@@ -341,22 +347,27 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
                 return Match("cooccurrence", evidence, 1.0, detail)
             if contradiction is None and _in_roles(p, subject, obj, index, patient):
                 contradiction = Match("contradiction", evidence, 0.0, detail, contradicts=True)
-        nominal = _nominalisation(unit, lemma, subject, obj, sentence, lexicon)
+        nominal = _nominalisation(subject, obj, sentence, derived) if derived is not None else None
         if nominal is not None:
             return nominal
     return contradiction
 
 
-def _nominalisation(unit: RelationUnit, lemma: str, subject: List[str], obj: List[str],
-                    sentence: IndexedSentence, lexicon) -> Optional[Match]:
-    """A positive triple stated as a noun of the same sentence that WordNet derives from
-    its verb, with the object in the noun's prepositional arguments and the subject
-    not there: "Brenner Group completed its acquisition of the cable maker" grounds
-    ``(brenner group, acquire, cable maker)``; "the acquisition of Brenner Group by
-    the cable maker" does not."""
+def _derived_nouns(unit: RelationUnit, lemma: str, obj: List[str], lexicon):
+    """The lexicon's supporters of the unit's verb (whose ``derivation`` entries are its
+    nominal forms), or None when no nominalisation can ground the unit: a negated
+    unit, a pair, no lexicon, or a verb WordNet may not link."""
     if lexicon is None or unit.negated or not obj or not linkable(lemma):
         return None
-    derived = lexicon.supporters(lemma, "verb")
+    return lexicon.supporters(lemma, "verb")
+
+
+def _nominalisation(subject: List[str], obj: List[str], sentence: IndexedSentence, derived) -> Optional[Match]:
+    """A positive triple stated as a noun of the same sentence that WordNet derives from
+    its verb (``derived``: :func:`_derived_nouns`), with the object in the noun's
+    prepositional arguments and the subject not there: "Brenner Group completed its
+    acquisition of the cable maker" grounds ``(brenner group, acquire, cable maker)``;
+    "the acquisition of Brenner Group by the cable maker" does not."""
     for noun in sentence.nominals:
         if derived.relation(noun.lemma) != "derivation":
             continue

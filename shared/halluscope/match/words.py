@@ -121,10 +121,7 @@ def source_words(doc) -> SourceWords:
     """:meth:`SourceWords.of` the source, built once per source and kept with its text
     index (:func:`halluscope.match.grounding.text_index`): a source shared by 16
     summaries is read once."""
-    index = text_index(doc)
-    if index._word_forms is None:
-        index._word_forms = SourceWords.of(doc)
-    return index._word_forms
+    return text_index(doc).memo("source_words", lambda: SourceWords.of(doc))
 
 
 def support_words(words: Sequence[WordUnit], source_doc, lexicon=None) -> List[Optional[Match]]:
