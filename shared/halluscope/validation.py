@@ -1,7 +1,8 @@
 """Input validation: every row, every field, before any model runs.
 
 Policy (also in the metric cards):
-- ``None`` or a non-string in any field: ``TypeError`` naming row and field.
+- every error is an :class:`halluscope.errors.InputError` (a ValueError and a
+  TypeError) with ``.row`` and ``.field``.
 - mismatched column lengths: ``ValueError``.
 - ``sources``: empty or whitespace-only is a ``ValueError`` (nothing to check against).
 - ``predictions``: empty or whitespace-only is allowed and scored as a summary with
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
+
+from .errors import InputError
 
 References = Optional[Sequence[Union[str, Sequence[str], None]]]
 
@@ -31,15 +34,15 @@ class ValidatedBatch:
 
 def _check_column(values, field: str) -> List[str]:
     if values is None:
-        raise TypeError(f"`{field}` is required (got None)")
+        raise InputError(f"`{field}` is required (got None)", field=field)
     if isinstance(values, str):
-        raise TypeError(f"`{field}` must be a list of strings, not a single string")
+        raise InputError(f"`{field}` must be a list of strings, not a single string", field=field)
     values = list(values)
     for row, value in enumerate(values):
         if value is None:
-            raise TypeError(f"row {row}: `{field}` is None; expected a string")
+            raise InputError(f"`{field}` is None; expected a string", row=row, field=field)
         if not isinstance(value, str):
-            raise TypeError(f"row {row}: `{field}` must be a string, got {type(value).__name__}")
+            raise InputError(f"`{field}` must be a string, got {type(value).__name__}", row=row, field=field)
     return values
 
 
@@ -48,45 +51,40 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
     predictions = _check_column(predictions, "predictions")
     sources = _check_column(sources, "sources")
     if len(sources) != len(predictions):
-        raise ValueError(
-            f"`sources` has {len(sources)} rows but `predictions` has {len(predictions)}"
-        )
+        raise InputError(f"`sources` has {len(sources)} rows but `predictions` has {len(predictions)}",
+                         field="sources")
     for row, source in enumerate(sources):
         if not source.strip():
-            raise ValueError(f"row {row}: `sources` is empty or whitespace-only")
+            raise InputError("`sources` is empty or whitespace-only", row=row, field="sources")
 
     if references is None:
         refs: List[Tuple[str, ...]] = [() for _ in predictions]
     else:
         if isinstance(references, str):
-            raise TypeError("`references` must be a list (one entry per prediction), not a single string")
+            raise InputError("`references` must be a list (one entry per prediction), not a single string",
+                             field="references")
         references = list(references)
         if len(references) != len(predictions):
-            raise ValueError(
-                f"`references` has {len(references)} rows but `predictions` has {len(predictions)}"
-            )
+            raise InputError(f"`references` has {len(references)} rows but `predictions` has {len(predictions)}",
+                             field="references")
         refs = []
         for row, ref in enumerate(references):
             if ref is None:
-                raise TypeError(
-                    f"row {row}: `references` is None; use \"\" for a reference-free row "
-                    "or references=None for the whole call"
-                )
+                raise InputError("`references` is None; use \"\" for a reference-free row "
+                                 "or references=None for the whole call", row=row, field="references")
             if isinstance(ref, str):
                 refs.append((ref,) if ref.strip() else ())
                 continue
             if not isinstance(ref, (list, tuple)):
-                raise TypeError(
-                    f"row {row}: `references` must be a string or a list of strings, got {type(ref).__name__}"
-                )
+                raise InputError(f"`references` must be a string or a list of strings, got {type(ref).__name__}",
+                                 row=row, field="references")
             items = []
             for j, item in enumerate(ref):
                 if not isinstance(item, str):
-                    raise TypeError(
-                        f"row {row}: `references[{j}]` must be a string, got {type(item).__name__}"
-                    )
+                    raise InputError(f"`references[{j}]` must be a string, got {type(item).__name__}",
+                                     row=row, field="references")
                 if not item.strip():
-                    raise ValueError(f"row {row}: `references[{j}]` is empty or whitespace-only")
+                    raise InputError(f"`references[{j}]` is empty or whitespace-only", row=row, field="references")
                 items.append(item)
             refs.append(tuple(items))
     return ValidatedBatch(predictions=predictions, sources=sources, references=refs)
