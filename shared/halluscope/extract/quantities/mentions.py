@@ -1,0 +1,165 @@
+"""Numeric mentions: spaCy's numeric entities widened and supplemented by regex
+(currency symbols, multipliers, percentages, stray digit tokens), and verbs of
+multiplication."""
+from __future__ import annotations
+
+import re
+from typing import Iterable, List, Tuple
+
+from ...units import QuantityUnit
+from .anchors import _subject_of
+from .dates import _CLOCK
+from .lexicon import CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS
+from .numbers import _NUM
+from .units import _lookup_unit
+
+_SYM = "|".join(re.escape(s) for s in sorted(CURRENCY_SYMBOLS, key=len, reverse=True))
+# what spaCy sm leaves out of (or never makes) a numeric entity
+_SUPPLEMENT = re.compile(
+    rf"(?P<cur>{_SYM})\s?{_NUM}(?:\s?(?:thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
+    # CNN/DailyMail's lower-cased text writes "£" as "#": "# 200million", "#32,000"
+    rf"|(?P<hash>#)\s?(?:{_NUM}\s?(?:million|billion|bn|m|k)\b|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?)"
+    rf"|(?<![\w.,]){_NUM}\s?(?:k|bn|mn|b)\b(?P<mult>)"
+    rf"|(?<![\w.,]){_NUM}\s?(?:%|per ?cent\b)(?P<pct>)",
+    re.IGNORECASE,
+)
+_HASHTAG_BEFORE = re.compile(r"[#@]\s?$")
+_GLUED_UNIT = re.compile(r"\d[\d,]*(?:\.\d+)?([a-zA-Z]+)")
+_DIGIT_RUN = re.compile(r"\d+")
+_MULTIPLY_RE = re.compile(r"\b(?:doubl|tripl|trebl|quadrupl|halv)(?:e|es|ed|ing)\b", re.I)
+
+_PREP_YEAR = frozenset({"in", "since", "until", "till", "by", "from", "during", "before", "after"})
+_RIGHT_EXTEND = frozenset(set(CURRENCY_WORDS) | {"million", "billion", "trillion", "thousand", "bn", "mn", "k",
+                                                 "%", "percent", "pc"})
+
+
+def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
+    """Character spans and labels of the numeric mentions: spaCy's numeric
+    entities widened by the regex supplement, plus what only the regex (or a
+    stray digit token) finds. ``text`` is ``doc.text`` (built token by token by
+    spaCy on every access, so it is computed once)."""
+    spans: List[List] = []
+    for ent in doc.ents:
+        if ent.label_ in NUMERIC_LABELS:
+            spans.append([ent.start_char, ent.end_char, ent.label_])
+    for match in _SUPPLEMENT.finditer(text):
+        start, end = match.span()
+        label = "MONEY" if (match.group("cur") or match.group("hash")) else ("PERCENT" if match.group("pct") is not None else "CARDINAL")
+        merged = False
+        for item in spans:
+            if item[0] < end and start < item[1]:
+                item[0], item[1] = min(item[0], start), max(item[1], end)
+                if label != "CARDINAL" and item[2] in ("CARDINAL", "MONEY", "QUANTITY", "DATE"):
+                    item[2] = label
+                merged = True
+        if not merged:
+            spans.append([start, end, label])
+    # right extension by tokens: "3.2 million euros", "4.5 per cent", "6" + "ft"
+    for item in spans:
+        if item[2] not in ("CARDINAL", "MONEY", "PERCENT", "QUANTITY"):
+            continue
+        span = doc.char_span(item[0], item[1], alignment_mode="expand")
+        if span is None:
+            continue
+        i = span.end
+        if item[2] in ("CARDINAL", "QUANTITY") and i < len(doc) and _unit_token(doc[i]):
+            item[1], item[2] = doc[i].idx + len(doc[i].text), "QUANTITY"
+            continue
+        if item[2] == "QUANTITY":
+            continue
+        while i < len(doc):
+            low = doc[i].lower_
+            if low in _RIGHT_EXTEND or doc[i].text in CURRENCY_CODES or (
+                    low == "per" and i + 1 < len(doc) and doc[i + 1].lower_ == "cent"):
+                i += 2 if low == "per" else 1
+            elif low in ("pounds", "pound", "m") and item[2] == "MONEY":
+                i += 1
+            else:
+                break
+        if i > span.end:
+            item[1] = doc[i - 1].idx + len(doc[i - 1].text)
+    covered = set()
+    for start, end, _ in spans:
+        covered.update(range(start, end))
+    done = set()
+    for match in _DIGIT_RUN.finditer(text):  # digit tokens outside every mention
+        if match.start() in covered:
+            continue
+        found = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if found is None or found[0].i in done:
+            continue
+        token = found[0]
+        done.add(token.i)
+        if token.idx in covered:
+            continue
+        label = "CARDINAL"
+        if not token.like_num:
+            glued = _GLUED_UNIT.fullmatch(token.text)
+            if _CLOCK.fullmatch(token.text):
+                label = "TIME"  # "12.30pm" outside any entity
+            elif glued and _lookup_unit(glued.group(1)) is not None:
+                label = "QUANTITY"  # "10km"
+            else:
+                continue
+        if token.ent_type_ and token.ent_type_ not in NUMERIC_LABELS:  # "Apollo 11", "Boeing 747"
+            continue
+        if token.like_url or token.like_email or (token.i > 0 and doc[token.i - 1].text in ("#", "@")):
+            continue
+        spans.append([token.idx, token.idx + len(token.text), label])
+    # merge overlaps produced by the widening, keep text order
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    out: List[Tuple[int, int, str]] = []
+    for start, end, label in spans:
+        if out and start < out[-1][1]:
+            last = out[-1]
+            out[-1] = (last[0], max(last[1], end), last[2])
+            continue
+        if _HASHTAG_BEFORE.search(text, max(0, start - 2), start):  # hashtags, handles ("#7minutes")
+            continue
+        out.append((start, end, label))
+    return out
+
+
+def _unit_token(token) -> bool:
+    """A token right after a number that names a physical unit ("ft", "stone",
+    "miles"), not a function word ("5 in 10")."""
+    if token.is_stop or token.pos_ in ("ADP", "DET", "PRON", "CCONJ", "VERB", "AUX") or not token.is_alpha:
+        return False
+    return _lookup_unit(token.text) is not None
+
+
+def _year_like_cardinal(span) -> bool:
+    """A CARDINAL "2015" after "in"/"since"/... that modifies no noun is a year."""
+    if len(span) != 1 or not re.fullmatch(r"1[5-9]\d\d|20\d\d", span.text):
+        return False
+    token = span[0]
+    prev = token.doc[token.i - 1].lower_ if token.i > 0 else ""
+    return prev in _PREP_YEAR and not (token.dep_ == "nummod" and token.head.pos_ == "NOUN")
+
+
+def _modifiers_before(span) -> str:
+    """Up to three tokens just before a mention that modify it ("about", "more
+    than" when spaCy left them out); "talked about 5 players" gives ""."""
+    doc, inside = span.doc, set(range(span.start, span.end))
+    first = span.start
+    for i in range(span.start - 1, max(-1, span.start - 4), -1):
+        if doc[i].head.i in inside:
+            inside.add(i)
+            first = i
+        else:
+            break
+    return doc[first:span.start].text
+
+
+def _multiplication_verbs(doc, text: str) -> Iterable[QuantityUnit]:
+    """"doubled" / "tripled" / "halved" as percent changes (100 / 200 / 50)."""
+    for match in _MULTIPLY_RE.finditer(text):
+        found = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if found is None or len(found) != 1:
+            continue
+        token = found[0]
+        if token.pos_ == "VERB" and token.lemma_.lower() in MULTIPLY_VERBS:
+            yield QuantityUnit(
+                qkind="percent", unit="", value=MULTIPLY_VERBS[token.lemma_.lower()], text=token.text,
+                span=(token.idx, token.idx + len(token.text)), anchor=_subject_of(token), approximate=False)
+

@@ -1,0 +1,141 @@
+"""Units: quantulum3's unit lexicon (read directly from its ``units.json``), the
+number + unit pairs of QUANTITY mentions, and durations in time units."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import List, Optional, Tuple
+
+from .lexicon import _TIME_UNIT_FORMS
+from .numbers import _HAS_DIGIT, _Reading, _money_or_number, _number_readings, words_to_number
+
+_DURATION = re.compile(
+    r"(?P<num>\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?|an?|half an?)\s*-?\s*(?P<unit>"
+    + "|".join(sorted(_TIME_UNIT_FORMS, key=len, reverse=True)) + r")\b",
+    re.I,
+)
+
+_SI_PREFIXES = {"E": "exa", "P": "peta", "T": "tera", "G": "giga", "M": "mega", "k": "kilo", "h": "hecto",
+                "d": "deci", "c": "centi", "m": "milli", "µ": "micro", "n": "nano", "p": "pico", "f": "femto",
+                "a": "atto", "z": "zepto", "y": "yocto"}
+_SHORT_SYMBOLS = frozenset({"m", "g", "l", "L", "t"})  # the one-letter symbols trusted after a number
+_IRREGULAR_PLURALS = {"foot": "feet", "inch": "inches", "century": "centuries", "stone": "stone"}
+
+
+def _plural(surface: str) -> str:
+    words = surface.split(" ")
+    i = words.index("per") - 1 if "per" in words[1:] else len(words) - 1
+    word = words[i]
+    if word in _IRREGULAR_PLURALS:
+        plural = _IRREGULAR_PLURALS[word]
+    elif word.endswith(("s", "x", "ch", "sh")):
+        plural = word + "es"
+    elif word.endswith("y") and word[-2:-1] not in "aeiou":
+        plural = word[:-1] + "ies"
+    else:
+        plural = word + "s"
+    return " ".join(words[:i] + [plural] + words[i + 1:])
+
+
+@lru_cache(maxsize=1)
+def unit_lexicon() -> Tuple[dict, dict]:
+    """quantulum3's unit lexicon (its ``units.json``: names, surfaces, symbols,
+    SI prefixes, entity = dimension), read directly: ``(surfaces, symbols)``
+    mapping a lower-cased surface (singular and plural) or an exact symbol to
+    ``[(unit name, entity), ...]``. Reading the JSON avoids quantulum's parser,
+    whose first call costs seconds (it imports ``inflect`` and scikit-learn).
+    Currencies, percentages and dimensionless units are left out (read
+    elsewhere); "stone" is added (absent from quantulum)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files("quantulum3").joinpath("units.json").read_text(encoding="utf-8"))
+    raw["stone"] = {"surfaces": ["stone"], "entity": "mass", "symbols": ["st"]}
+    surfaces: dict = {}
+    symbols: dict = {}
+
+    def add(table, key, value):
+        bucket = table.setdefault(key, [])
+        if value not in bucket:
+            bucket.append(value)
+
+    for name, info in raw.items():
+        entity = info.get("entity", "")
+        if entity in ("currency", "dimensionless") or "currency_code" in info:
+            continue
+        forms = {name, *info.get("surfaces", [])}
+        for form in forms:
+            add(surfaces, form.lower(), (name, entity))
+            add(surfaces, _plural(form.lower()), (name, entity))
+        syms = [sym for sym in info.get("symbols", []) if len(sym) > 1 or sym in _SHORT_SYMBOLS]
+        for sym in syms:
+            add(symbols, sym, (name, entity))
+        for prefix in info.get("prefixes", []):
+            if prefix not in _SI_PREFIXES:
+                continue
+            prefixed = _SI_PREFIXES[prefix] + name
+            add(surfaces, prefixed, (prefixed, entity))
+            add(surfaces, _plural(prefixed), (prefixed, entity))
+            for sym in info.get("symbols", []):
+                add(symbols, prefix + sym, (prefixed, entity))
+    return surfaces, symbols
+
+
+def _lookup_unit(phrase: str) -> Optional[str]:
+    surfaces, symbols = unit_lexicon()
+    found = symbols.get(phrase) or surfaces.get(phrase.lower())
+    if not found and len(phrase) > 2:
+        found = symbols.get(phrase.lower())
+    return found[0][0] if found else None
+
+
+_NUMBER_UNIT_GLUE = re.compile(r"(?<=\d)(?=[^\d\s,.%\-/x])")
+
+
+def _measure_readings(surface: str) -> List[_Reading]:
+    """Number + physical unit pairs in a QUANTITY mention ("10 km", "6ft 2in",
+    "more than 4,300 pounds" -> pound-mass); units from quantulum3's lexicon.
+    A mention without a known unit counts things ("400 migrants"): a number
+    anchored to its own noun."""
+    tokens = _NUMBER_UNIT_GLUE.sub(" ", surface).replace("-", " ").split()
+    out: List[_Reading] = []
+    i = last = 0
+    while i < len(tokens):
+        found = None
+        for j in range(min(len(tokens), i + 3), i, -1):
+            unit = _lookup_unit(" ".join(tokens[i:j]))
+            if unit is not None:
+                found = (j, unit)
+                break
+        if found is not None and i > last:
+            values = _number_readings(" ".join(tokens[last:i]), scale_m=False)
+            if values:
+                unit = found[1]
+                out.append(_Reading("measure", _TIME_UNIT_FORMS.get(unit, unit), values[-1]))
+                last = i = found[0]
+                continue
+        i += 1
+    if out:
+        return out
+    return [_Reading(r.qkind, r.unit, r.value, inside=r.qkind == "number")
+            for r in _money_or_number(surface, "CARDINAL")]
+
+
+def _duration(surface: str) -> Optional[_Reading]:
+    """"22-year-old" / "five-year" / "90 minutes" -> measure in a time unit."""
+    match = _DURATION.search(surface)
+    if match is None:
+        return None
+    raw = match.group("num").lower()
+    if raw in ("a", "an"):
+        value = 1.0
+    elif raw.startswith("half"):
+        value = 0.5
+    elif _HAS_DIGIT.search(raw):
+        value = float(raw)
+    else:
+        value = words_to_number(raw)
+        if value is None:
+            return None
+    return _Reading("measure", _TIME_UNIT_FORMS[match.group("unit").lower()], value)
+
