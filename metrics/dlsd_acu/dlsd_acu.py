@@ -7,9 +7,9 @@ import halluscope.evaluate_support
 _DESCRIPTION = """\
 dlsd_acu decomposes each summary into atomic content units (ACUs), checks each unit
 against the source document with an NLI model and aggregates the unit scores: hard
-(min, FIZZ) or soft (mean, FENICE). SD-ACU (seed 000) decomposes the top-k document
-sentences of each unit into document ACUs so units are compared at the same
-granularity. Reference-free: references are accepted and unused. Higher is more
+(min, FIZZ) or soft (mean, FENICE). SD-ACU (Mind the Link, docs/papers.md#sd-acu)
+decomposes the top-k document sentences of each unit into document ACUs so units are
+compared at the same granularity. Reference-free: references are accepted and unused. Higher is more
 faithful; the range depends on the alignment: [0, 1] for "ent", [-1, 1] otherwise.
 """
 

@@ -1,8 +1,10 @@
-"""Hallucination factors from Venn counts, exactly as the seeds write them.
+"""Hallucination factors from Venn counts, exactly as the papers print them.
 
-EHI (CHI paper, seed 004, eq. 2–6) and QHI (004 eq. 15–19) share five factors;
-the linear RHI (seed 001, eq. 6–11) and the softmax RHI* (004 eq. 8–13) have six,
-with different OF/NH/LF/LH. A ratio with a zero denominator is 0 (DESIGN §4.1).
+EHI (CHI paper eq. 2–6) and QHI (CHI paper eq. 15–19) share five factors; the
+linear RHI (RHI paper eq. 6–11) and the softmax RHI* (CHI paper eq. 8–13) have six,
+with different OF/NH/LF/LH (docs/papers.md#ehi, #qhi, #linear-rhi, #softmax-rhi and
+#two-versions-of-lf-and-lh). A ratio with a zero denominator is 0
+(docs/papers.md#zero-denominators-and-undefined-dimensions).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ def ratio(numerator: float, denominator: float) -> float:
 
 
 def entity_factors(c: VennCounts) -> Factors:
-    """EHI/QHI factors (004 eq. 2–6 and 15–19):
+    """EHI/QHI factors (CHI paper eq. 2–6 and 15–19; docs/papers.md#ehi, #qhi):
     EF = 3|I∩R∩G|/(|I|+|R|+|G|); PH = 2|R∩G|/(|R|+|G|); OF = 2|I∩G|/(|I|+|G|);
     NH = (|G| − (|R∩G| + |I∩G| − |I∩R∩G|))/|G|; LF = (|R| − |I∩R| + |I∩R∩G|)/(|R|+|G|).
     """
@@ -32,11 +34,12 @@ def entity_factors(c: VennCounts) -> Factors:
     }
 
 
-quantity_factors = entity_factors  # QHI uses EHI's five factors on quantities (004 §3.4.3)
+#: QHI uses EHI's five factors on quantities (CHI paper §3.4.3, docs/papers.md#qhi)
+quantity_factors = entity_factors
 
 
 def relation_linear_factors(c: VennCounts) -> Factors:
-    """Linear RHI factors (001 eq. 6–11): EF, PH as EHI;
+    """Linear RHI factors (RHI paper eq. 6–11; docs/papers.md#linear-rhi): EF, PH as EHI;
     OF = 2(|I∩G| − |I∩R∩G|)/(|I|+|G|); NH = ||G| − (|R∩G| + |I∩G| − |I∩R∩G|)|/|G|;
     LF = (|R| − (|I∩R| − |I∩R∩G|))/(|R|+|G|); LH = (|I| − |I∩G|)/(|I|+|G|).
     """
@@ -51,7 +54,7 @@ def relation_linear_factors(c: VennCounts) -> Factors:
 
 
 def relation_softmax_factors(c: VennCounts) -> Factors:
-    """RHI* factors (004 eq. 8–13): EF, PH, OF, NH as the linear RHI;
+    """RHI* factors (CHI paper eq. 8–13; docs/papers.md#softmax-rhi): EF, PH, OF, NH as the linear RHI;
     LF = (|I∩R| − |I∩R∩G|)/|G|; LH = 2(|R| − |I∩R| − (|R∩G| − |I∩R∩G|))/(|I|+|G|).
     """
     linear = relation_linear_factors(c)

@@ -1,8 +1,9 @@
 """Indices from factors: softmax EHI/QHI/RHI*, linear RHI, reference-free support.
 
-Softmax index (004 eq. 1): Σ_{f∈rewarded} e^f / Σ_{all f} e^f, rewarded = {EF, PH}.
+Softmax index (CHI paper eq. 1, docs/papers.md#softmax-index):
+Σ_{f∈rewarded} e^f / Σ_{all f} e^f, rewarded = {EF, PH}.
 With ``g`` rewarded factors of ``k`` and each factor in [0, 1], the index lies in
-[g/(g+(k−g)e), g·e/(g·e+(k−g))] (DESIGN §4.3): EHI/QHI ≈ [0.197, 0.644],
+[g/(g+(k−g)e), g·e/(g·e+(k−g))] (docs/papers.md#softmax-range): EHI/QHI ≈ [0.197, 0.644],
 RHI* ≈ [0.155, 0.576]. ``normalize="minmax"`` clips the factors and rescales the
 index by these bounds to [0, 1]; ``"paper"`` returns the formula as written.
 """
@@ -26,7 +27,7 @@ def softmax_bounds(rewarded: int, total: int) -> Tuple[float, float]:
 
 
 def softmax_index(factors: Factors, normalize: str = "paper") -> float:
-    """(e^EF + e^PH) / Σ_f e^f over all factors (004 eq. 1, 6, 14, 20)."""
+    """(e^EF + e^PH) / Σ_f e^f over all factors (CHI paper eq. 1, 7, 14, 20)."""
     if normalize not in NORMALIZATIONS:
         raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {normalize!r}")
     if normalize == "minmax":
@@ -40,7 +41,8 @@ def softmax_index(factors: Factors, normalize: str = "paper") -> float:
 
 
 def linear_rhi(factors: Factors, normalize: str = "paper") -> float:
-    """RHI = 1 + (EF+PH)/2 − (OF+NH+LH+LF)/4 (001 eq. 12), in [0, 2] for factors in [0, 1]."""
+    """RHI = 1 + (EF+PH)/2 − (OF+NH+LH+LF)/4 (RHI paper eq. 12, docs/papers.md#linear-rhi),
+    in [0, 2] for factors in [0, 1]."""
     if normalize not in NORMALIZATIONS:
         raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {normalize!r}")
     if normalize == "minmax":
@@ -51,14 +53,15 @@ def linear_rhi(factors: Factors, normalize: str = "paper") -> float:
 
 def normalized_rhi(rhi: float) -> float:
     """RHI_norm = (RHI − RHI_min)/(RHI_max − RHI_min) with the bounds [0, 2] implied by
-    factors in [0, 1] (our reading of 001 eq. 13, which leaves them undefined): RHI/2."""
+    factors in [0, 1] (our reading of RHI paper eq. 13, which leaves them undefined;
+    docs/papers.md#normalised-rhi): RHI/2."""
     return rhi / 2
 
 
 def support_share(supported: Sequence[float]) -> float:
     """Share of the summary's units that are supported: the reference-free index
-    (DESIGN §4.6, 1 − NH with R = ∅, i.e. |I∩G|/|G|) and every row's index under
-    ``formula="support"``. Each entry is a flag (True = 1) or, with attribution, a
+    (docs/papers.md#reference-free-scoring: 1 − NH with R = ∅, i.e. |I∩G|/|G|) and
+    every row's index under ``formula="support"``. Each entry is a flag (True = 1) or, with attribution, a
     credit in [0, 1] (:mod:`halluscope.match.attribution`): the share is their mean.
     NaN for a summary without units of this dimension."""
     return sum(float(s) for s in supported) / len(supported) if len(supported) else math.nan

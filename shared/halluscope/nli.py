@@ -1,4 +1,4 @@
-"""The one NLI engine (DESIGN §5 point 6): every entailment score in the project.
+"""The one NLI engine: every entailment score in the project (docs/papers.md#models).
 
 ``NLIEngine.score(pairs)`` takes (premise, hypothesis) pairs and returns an
 ``(n, 3)`` float32 array of probabilities in the column order

@@ -31,7 +31,7 @@ PASSIVE_PAIR = "passive-intransitive"
 @dataclass(frozen=True)
 class RelationUnit:
     """A (subject, verb, object) triple; ``verb`` keeps the ``not_`` prefix when negated
-    (RHI paper, Algorithm 2, line 12). ``object`` is ``""`` for a subject-verb pair
+    (RHI paper, Algorithm 2, line 12; docs/papers.md#relation-extraction). ``object`` is ``""`` for a subject-verb pair
     (an object-less verb, extracted with ``intransitive="passive"`` or ``"all"``)."""
 
     subject: str
@@ -64,7 +64,7 @@ class RelationUnit:
         return self.source == PASSIVE_PAIR
 
     def as_sentence(self) -> str:
-        """The "subject verb object" string the CHI paper embeds (004 §3.3)."""
+        """The "subject verb object" string the CHI paper embeds (§3.3; docs/papers.md#relation-matching)."""
         verb = ("not " + self.lemma) if self.negated else self.lemma
         return f"{self.subject} {verb} {self.object}".rstrip()
 
@@ -77,7 +77,7 @@ class QuantityUnit:
     ``date``, ``time``; ``unit`` the currency code or physical unit (``""`` when
     dimensionless); ``value`` a float. Dates carry ``interval`` (ISO start, ISO end,
     both inclusive) instead of relying on ``value``. ``anchor`` is the lemma of the
-    governing noun phrase head (QHI paper §3.4.1), used for tie-breaking and
+    governing noun phrase head (CHI paper §3.4.1, docs/papers.md#qhi), used for tie-breaking and
     reported in diagnostics.
     """
 
@@ -90,7 +90,7 @@ class QuantityUnit:
     interval: Optional[Tuple[str, str]] = None
     approximate: bool = False
     # dates only: a relative expression ("last tuesday") kept unresolved until a
-    # publication date is known at matching time (004 §3.4.2, temporal mode)
+    # publication date is known at matching time (CHI paper §3.4.2, temporal mode; docs/papers.md#qhi)
     relative: str = ""
     # "lower" for "more than 150", "upper" for "up to 150", "" otherwise
     bound: str = ""

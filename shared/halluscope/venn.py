@@ -1,4 +1,4 @@
-"""Venn counts from match results (DESIGN §4.1), defined once for every dimension.
+"""Venn counts from match results (docs/papers.md#venn-counts), defined once for every dimension.
 
 Counts are G-centric: ``|I∩G|`` is the number of distinct generated units matched
 in the source, ``|R∩G|`` matched in the reference, ``|I∩R∩G|`` matched in both,
@@ -23,7 +23,8 @@ class VennCounts:
 
     @property
     def undefined(self) -> bool:
-        """A dimension is undefined only when I, R and G are all empty (§4.1)."""
+        """A dimension is undefined only when I, R and G are all empty
+        (docs/papers.md#zero-denominators-and-undefined-dimensions)."""
         return self.i == 0 and self.r == 0 and self.g == 0
 
     def as_dict(self) -> Dict[str, int]:

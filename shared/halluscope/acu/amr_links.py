@@ -1,4 +1,4 @@
-"""AMR discourse-link backend for DL-ACU (seed 000, §3.1 and Algorithm 1).
+"""AMR discourse-link backend for DL-ACU (Mind the Link §3.1 and Algorithm 1; docs/papers.md#dl-acu).
 
 Steps 1-3 of the paper's DL-ACU: parse a summary sentence to AMR (STOG), take the
 edges labelled ``:cause``, ``:purpose`` or ``:time`` between two predicate nodes
@@ -6,7 +6,7 @@ edges labelled ``:cause``, ``:purpose`` or ``:time`` between two predicate nodes
 out-edges of both ends (:func:`link_subgraph`), and turn it back into text (GTOS).
 :class:`AmrLinkExtractor` runs the whole chain with amrlib's models.
 
-Decisions beyond the paper:
+Decisions beyond the paper (docs/papers.md#argument-neighbourhood):
 
 * Inverse roles (``:cause-of``, ``:purpose-of``, ``:time-of``) are normalised to
   the forward direction (penman does this when it decodes a graph).
@@ -65,7 +65,7 @@ def _marker_target(graph: penman.Graph, concepts: Dict[str, str], node: str) -> 
 
 
 def find_links(graph: penman.Graph) -> List[Tuple[str, str, str]]:
-    """Discourse-link triples ``(head, role, tail)`` between predicates (seed 000, §3.1.1).
+    """Discourse-link triples ``(head, role, tail)`` between predicates (Mind the Link §3.1.1).
 
     ``role`` is ``:cause``, ``:purpose`` or ``:time`` in the forward direction; head
     and tail are variables. ``:time`` edges into a ``before``/``after``/``since``/
@@ -264,7 +264,7 @@ def _loader(role: ModelRole, batch_size: int) -> Callable[[str, str], Any]:
 class AmrLinkExtractor:
     """DL-ACU candidates from AMR: STOG parse -> discourse links -> subgraphs -> GTOS text.
 
-    Models come from amrlib (seed 000 uses bjascob/amrlib-models): ``stog_model`` /
+    Models come from amrlib (Mind the Link uses bjascob/amrlib-models): ``stog_model`` /
     ``gtos_model`` are a folder or a model name looked up in amrlib's data folder;
     resolution is explicit > ``HALLUSCOPE_AMR_STOG``/``HALLUSCOPE_AMR_GTOS`` >
     ``parse_xfm_bart_large``/``generate_t5wtense``. Each is loaded lazily, once per

@@ -1,4 +1,5 @@
-"""Coreference resolution before decomposition (seed 002 FIZZ §3.1, seed 000 §3.1.2).
+"""Coreference resolution before decomposition (FIZZ eq. 1, Mind the Link §3.1.2 and
+Algorithm 1 line 17; docs/papers.md#hosts-fizz-and-fenice, #dl-acu).
 
 FIZZ resolves pronouns in the document and the summary before decomposing, so that
 atomic facts cut out of their sentence still name their entities ("He joined
@@ -12,7 +13,7 @@ Backends:
 * ``"rules"`` (offline default): rule-based pronoun resolution on the shared spaCy
   parse, see :func:`resolve_pronouns` for the rules.
 * ``"maverick"``: ``maverick-coref`` (Martinelli et al., ACL 2024), the model used
-  by seed 000, default ``sapienzanlp/maverick-mes-ontonotes``.
+  by Mind the Link, default ``sapienzanlp/maverick-mes-ontonotes``.
 * ``"fastcoref"``: ``fastcoref``'s F-Coref, default ``biu-nlp/f-coref``.
 
 The model backends are used only when their package is installed; otherwise a
@@ -582,7 +583,7 @@ def resolve_in_context(texts: Sequence[str], contexts: Sequence[str], backend: s
                        model: Optional[str] = None, device: Optional[str] = None,
                        spacy_model: Optional[str] = None) -> List[str]:
     """Each text with its pronouns resolved against antecedents in its context and
-    in itself (seed 000 Algorithm 1 line 17, ``Coref(a, context=S)``: a generated
+    in itself (Mind the Link Algorithm 1 line 17, ``Coref(a, context=S)``: a generated
     DL-ACU resolved against its summary). The context is read, never rewritten:
     the text is resolved as the paragraph after its context and only its own
     pronouns change."""

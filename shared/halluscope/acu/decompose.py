@@ -1,13 +1,14 @@
 """Decomposers: text -> atomic content units (ACUs), cached per text.
 
-Seed 000 (DL-ACU/SD-ACU) decomposes every summary sentence and, for SD-ACU, only
-the top-k document sentences of each summary ACU, "each sentence at most once";
-seed 002 (FIZZ) decomposes the summary into short atomic facts. Two decomposers
+Mind the Link (DL-ACU/SD-ACU, docs/papers.md#sd-acu) decomposes every summary
+sentence and, for SD-ACU, only the top-k document sentences of each summary ACU, each
+sentence at most once; FIZZ (docs/papers.md#hosts-fizz-and-fenice) decomposes the
+summary into short atomic facts. Two decomposers
 share one protocol (:class:`Decomposer`):
 
 * :class:`Seq2SeqDecomposer`: any Hugging Face seq2seq model; the default is the
   claim extractor of FENICE, ``Babelscape/t5-base-summarization-claim-extractor``
-  (the T5-base decomposer named in seed 000 §2.2). Its output is one string of
+  (the T5-base decomposer named in Mind the Link §2.2). Its output is one string of
   claims, each a sentence; :func:`split_claims` cuts it into units.
 * :class:`RuleDecomposer`: an offline proposition splitter over the spaCy
   dependency parse (see its docstring for the rules), so the metric runs where no
@@ -17,7 +18,7 @@ Caching: every decomposer configuration (kind, model, generation settings) has
 one process-wide bounded LRU of text -> units, shared by all instances with that
 configuration, so a document sentence is decomposed at most once per process.
 ``calls`` counts the texts an instance actually decomposed (cache misses), the
-"LM calls" of seed 000's cost claim.
+"LM calls" of Mind the Link's cost claim (docs/papers.md#selective-decomposition-details).
 """
 from __future__ import annotations
 
@@ -204,7 +205,7 @@ def _load_seq2seq(name: str, device: str, dtype: str):
 
 
 class Seq2SeqDecomposer(_CachedDecomposer):
-    """ACUs from a Hugging Face seq2seq model (seed 000 §2.2: T5-base, FENICE's
+    """ACUs from a Hugging Face seq2seq model (Mind the Link §2.2, docs/papers.md#sd-acu: T5-base, FENICE's
     claim extractor ``Babelscape/t5-base-summarization-claim-extractor``).
 
     Model resolution: ``model`` > env ``HALLUSCOPE_DECOMPOSER_MODEL`` > the hub
@@ -271,7 +272,7 @@ class Seq2SeqDecomposer(_CachedDecomposer):
 # -- rules ---------------------------------------------------------------------
 
 #: Governors whose ``ccomp`` clause is also a unit of its own ("Monitors stated
-#: that rebels shot at bystanders" -> "Rebels shot at bystanders", seed 000 §1).
+#: that rebels shot at bystanders" -> "Rebels shot at bystanders", Mind the Link §1).
 #: Reporting and factive verbs only: "denied that ..." or "hoped that ..." do not
 #: assert their clause.
 ASSERTING_GOVERNORS: FrozenSet[str] = frozenset({
@@ -547,11 +548,11 @@ class RuleDecomposer(_CachedDecomposer):
       danced" -> "She danced."; negation is not carried across but/yet);
     * adverbial clauses with their own subject, unless the subordinator is
       non-assertive (if, unless, whether, lest, once), the subordinator dropped:
-      the discourse link itself is DL-ACU's job (seed 000 §3.1);
+      the discourse link itself is DL-ACU's job (docs/papers.md#dl-acu);
     * the ``ccomp`` of a non-negated reporting/factive verb
       (:data:`ASSERTING_GOVERNORS`), which also stays inside its governor's unit,
       so the attribution is kept and the bare claim is available for ACU-to-ACU
-      alignment (seed 000 §3.2: "rebel groups shot at bystanders").
+      alignment (Mind the Link §3.2: "rebel groups shot at bystanders"; docs/papers.md#sd-acu).
 
     Coordinated subjects and objects stay together ("He bought a car and a
     house."): splitting them breaks collective predicates ("A and B merged") and

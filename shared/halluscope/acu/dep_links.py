@@ -1,9 +1,9 @@
 """Discourse links from a dependency parse: the offline DL-ACU backend.
 
-Seed 000 §3.1 (Algorithm 1 lines 1-16) finds ``:time``, ``:cause`` and
+Mind the Link §3.1 (Algorithm 1 lines 1-16; docs/papers.md#dl-acu) finds ``:time``, ``:cause`` and
 ``:purpose`` edges between two predicates of the summary's AMR graph and turns
 each edge plus the core arguments of both predicates into one discourse
-link-aware content unit (DL-ACU). Without an AMR parser (DESIGN §5 step 3) the
+link-aware content unit (DL-ACU). Without an AMR parser (docs/papers.md#offline-stand-ins) the
 same links are read off the spaCy dependency parse from explicit markers and the
 unit is built from the two linked clauses.
 
@@ -320,7 +320,7 @@ def _unit(doc, link: _Link) -> str:
 
 
 def find_dependency_links(doc) -> List[Dict[str, object]]:
-    """Discourse links of a parsed summary (seed 000 §3.1, dependency backend).
+    """Discourse links of a parsed summary (Mind the Link §3.1, dependency backend).
 
     Returns one dict per link, in text order of the marker: ``relation`` (time,
     cause or purpose), ``marker`` (its words as written, lower-cased), ``text``

@@ -1,4 +1,5 @@
-"""DL-ACU: discourse-link units (seed 000 §3.1, Algorithm 1), as a ``dl_units`` step.
+"""DL-ACU: discourse-link units (Mind the Link §3.1, Algorithm 1; docs/papers.md#dl-acu),
+as a ``dl_units`` step.
 
 For each summary: candidate units that keep a temporal, causal or purpose link between
 two events (AMR subgraphs turned back into text, or the same links found in the
@@ -12,7 +13,8 @@ dependency parse), then Algorithm 1 lines 17–22:
    paraphrase scores about 0.82 and 0.7 drops every Table 6 unit. Our default 0.88
    reproduces the paper's Table 6 decisions on that scale (keeps its examples 1 and 2 at
    F1 0.874 and 0.787, drops 3 and 4 at 0.918 and 0.908); it was set on those four
-   points only, so tune it on validation data for another backbone.
+   points only, so tune it on validation data for another backbone
+   (docs/papers.md#dl-acu-overlap-threshold).
 
 Every candidate's fate is reported (kept, or why it was dropped).
 """

@@ -1,4 +1,5 @@
-"""DL-ACU post-processing filters (seed 000 §3.1.2, Algorithm 1 lines 17-22).
+"""DL-ACU post-processing filters (Mind the Link §3.1.2, Algorithm 1 lines 17-22;
+docs/papers.md#dl-acu).
 
 * :func:`nli_filter` (line 18): a generated unit is kept when the summary entails
   it, ``P(ent)(premise=S, hypothesis=a) >= tau`` (paper: tau = 0.4). This rejects
@@ -48,7 +49,8 @@ def _check_threshold(value: float, name: str) -> float:
 def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU
                ) -> List[Tuple[str, float, bool]]:
     """``(unit, P(ent), kept)`` per unit, kept iff the summary entails the unit with
-    probability >= ``tau`` (seed 000 Algorithm 1 line 18, tau = 0.4). ``summary`` is one
+    probability >= ``tau`` (Mind the Link Algorithm 1 line 18, tau = 0.4;
+    docs/papers.md#dl-acu-entailment-premise). ``summary`` is one
     string, or one summary per unit (so a whole batch is filtered at once). All units
     are scored in one ``engine.score`` call (premise = summary, hypothesis = unit)."""
     units = _check_units(units, "units")
@@ -111,7 +113,8 @@ def overlap_filter(candidates: Sequence[str], host_units: Sequence[str], delta: 
                    num_layers: Optional[int] = None, device: Optional[str] = None
                    ) -> List[Tuple[str, float, bool]]:
     """``(candidate, max F1, kept)`` per candidate: kept iff its BERTScore F1
-    against every host unit is < ``delta`` (seed 000 Algorithm 1 line 22).
+    against every host unit is < ``delta`` (Mind the Link Algorithm 1 line 22;
+    docs/papers.md#dl-acu-overlap-threshold).
 
     ``host_units`` is one list shared by all candidates, or one list per candidate
     (so a whole batch is filtered at once). The max F1 is 0.0 when a candidate has no

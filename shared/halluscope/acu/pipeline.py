@@ -1,6 +1,7 @@
-"""The ACU pipeline of dlsd_acu: FIZZ- and FENICE-style hosts with SD-ACU (seeds 000, 002).
+"""The ACU pipeline of dlsd_acu: FIZZ- and FENICE-style hosts with SD-ACU (Mind the
+Link and FIZZ; docs/papers.md#sd-acu, #hosts-fizz-and-fenice).
 
-For a whole batch at once (DESIGN §5):
+For a whole batch at once:
 
 1. coreference on documents and summaries (pluggable, :mod:`.coref`);
 2. sentences from the shared spaCy parse cache;
@@ -11,8 +12,8 @@ For a whole batch at once (DESIGN §5):
 4. discourse-link units (:mod:`.discourse`) or any hook with the same batch interface
    (``dl_units(summaries, host units per summary, engine)`` -> extra unit texts and
    the decisions on every candidate, one list each per summary);
-5. every unit against every document sentence: Ent(d_j, a_i) (seed 000, eq. for
-   D'_i), computed once and reused in scoring;
+5. every unit against every document sentence: Ent(d_j, a_i) (Mind the Link §3.2.1,
+   docs/papers.md#sd-acu), computed once and reused in scoring;
 6. **SD-ACU**: the top-k sentences of each unit are decomposed (each sentence at
    most once per process, the decomposer's cache) and their ACUs join the unit's
    premises; ``top_k=None`` decomposes every sentence (FENICE-style full
@@ -23,7 +24,8 @@ For a whole batch at once (DESIGN §5):
 8. each unit's score is its best alignment over its premises: ``ent`` = P(ent)
    (FIZZ), ``ent-contr`` = P(ent) − P(contr) (SummaC), ``ent-neutral`` =
    P(ent) − P(neutral) (FENICE's code); the summary score aggregates the units:
-   ``min`` (FIZZ), ``mean`` (FENICE) or ``mix`` = λ·min + (1−λ)·mean.
+   ``min`` (FIZZ), ``mean`` (FENICE) or ``mix`` = λ·min + (1−λ)·mean
+   (docs/papers.md#host-alignment-and-aggregation).
 
 All NLI pairs of a step go to the engine in one call (flattened, deduplicated,
 cached), so counters in the result show what the paper's savings claims are about.

@@ -1,4 +1,4 @@
-"""Entity extraction for EHI (CHI paper, 004 §3.2; DESIGN §4.4).
+"""Entity extraction for EHI (CHI paper §3.2; docs/papers.md#ehi, #entity-and-quantity-labels).
 
 Rules:
 
@@ -41,7 +41,7 @@ NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
     "WORK_OF_ART", "LAW", "LANGUAGE",
 })
 
-#: Function words skipped when forming an acronym's initials (DESIGN §4.4).
+#: Function words skipped when forming an acronym's initials (docs/papers.md#entity-and-quantity-labels).
 ACRONYM_STOPWORDS: FrozenSet[str] = frozenset({"of", "the", "and", "for", "&"})
 
 #: Leading honorifics dropped from PERSON names ("Ms McLean" is "McLean").
@@ -230,7 +230,7 @@ class _Groups:
 
 def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acronyms: bool = True,
                      merge_partial_names: bool = True) -> List[EntityUnit]:
-    """Deduplicated named entities of a spaCy ``doc`` (EHI, 004 §3.2).
+    """Deduplicated named entities of a spaCy ``doc`` (EHI, CHI paper §3.2).
 
     Same canonical key -> one unit (label-agnostic); then, within this text only,
     dotted variants, acronyms (``merge_acronyms``) and partial PERSON names
