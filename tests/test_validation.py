@@ -92,3 +92,73 @@ def test_unknown_option_values_fail_loudly():
         score_chi(["a"], [SRC], similarity_threshold=1.5)
     with pytest.raises(TypeError):
         score_chi(["a"], [SRC], nonsense=1)
+
+
+# -- texts no model can read, dates the resolver cannot handle, weights --------------------
+
+from halluscope.errors import InputError, OptionError  # noqa: E402
+from halluscope.fusion import check_weights, harmonic_fusion  # noqa: E402
+
+
+@pytest.mark.parametrize("text, field, code", [
+    ("Broken \ud83d emoji.", "predictions", "U+D83D"),
+    ("\u200b\u200b", "predictions", "U+200B"),
+    ("\ufeff \u200d", "sources", "U+FEFF"),
+    ("Obama \ufdd0 visited.", "sources", "U+FDD0"),
+    ("\u0301", "references", "U+0301"),
+])
+def test_unreadable_texts_name_row_and_field(text, field, code):
+    columns = {"predictions": ["a", "b"], "sources": [SRC, SRC], "references": ["", ""]}
+    columns[field] = [columns[field][0], text]
+    with pytest.raises(InputError) as caught:
+        validate_inputs(columns["predictions"], columns["sources"], columns["references"])
+    assert (caught.value.row, caught.value.field) == (1, field)
+    assert code in str(caught.value) and str(caught.value).startswith("row 1: ")
+
+
+def test_emoji_and_accents_stay_valid():
+    batch = validate_inputs(["Café 😀 visited.", ""], [SRC, "Zoë \u200bmet Obama."], ["", ["ok\u200d"]])
+    assert batch.predictions == ["Café 😀 visited.", ""]
+
+
+def test_lone_surrogate_is_caught_before_spacy():
+    with pytest.raises(InputError, match=r"row 0: `predictions` holds a lone surrogate \(U\+D83D at character 7\)"):
+        score_chi(["Broken \ud83d emoji."], [SRC])
+
+
+def test_publication_dates_outside_the_resolvable_range():
+    with pytest.raises(InputError) as caught:
+        validate_publication_dates([None, "9999-12-31"], 2)
+    assert (caught.value.row, caught.value.field) == (1, "publication_dates")
+    assert "9999-12-31 is outside the supported range 0100-01-01 to 9899-12-31" in str(caught.value)
+    assert validate_publication_dates(["9899-12-31", "0100-01-01"], 2)[0].year == 9899
+    from halluscope import score_qhi
+
+    with pytest.raises(InputError, match=r"row 0: `publication_dates` 9999-12-31 is outside"):
+        score_qhi(["Sales rose 5% this month."], ["Sales rose 5% this month."], publication_dates=["9999-12-31"])
+
+
+@pytest.mark.parametrize("weights, message", [
+    ({"qhi": 0}, r"`weights\['qhi'\]` must be a positive finite number, got 0"),
+    ({"qhi": -1.5}, r"got -1.5"),
+    ({"qhi": float("inf")}, r"got inf"),
+    ({"qhi": 10 ** 400}, r"must be a positive finite number"),
+    ({"qhi": "2"}, r"got '2'"),
+    ({"chi": 1}, r"unknown dimensions \['chi'\]"),
+    ({"qhi": 1e-13}, r"differ by more than 1e\+12 times"),
+    ([("qhi", 2)], r"must be a mapping"),
+])
+def test_bad_weights_are_option_errors(weights, message):
+    with pytest.raises(OptionError, match=message) as caught:
+        check_weights(weights)
+    assert caught.value.option == "weights"
+
+
+def test_huge_weights_are_relative_and_exact():
+    scores = {"ehi": 0.5, "rhi": 0.25, "qhi": 1.0}
+    # equal weights: 3 / (2 + 4 + 1) = 3/7, however large they are
+    assert harmonic_fusion(scores, {"ehi": 1e308, "rhi": 1e308, "qhi": 1e308}) == harmonic_fusion(scores) == 3 / 7
+    # {"qhi": 2}: (1 + 1 + 2) / (2 + 4 + 2) = 0.5; scaled by 2**-1, bit for bit
+    assert harmonic_fusion(scores, {"qhi": 2}) == 0.5
+    assert harmonic_fusion(scores, {"ehi": 3e300, "rhi": 3e300, "qhi": 6e300}) == 0.5
+    assert check_weights({"qhi": 2}) == {"ehi": 0.5, "rhi": 0.5, "qhi": 1.0}

@@ -12,20 +12,47 @@ from typing import Mapping, Optional
 DIMENSIONS = ("ehi", "rhi", "qhi")
 
 
+#: weights are relative: the smallest may be at most this many times smaller than the
+#: largest (beyond it the small one no longer counts in a float sum)
+MAX_WEIGHT_RATIO = 1e12
+
+
 def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]:
-    """Validate user weights: keys among ehi/rhi/qhi, finite and positive values."""
+    """Validate user weights: keys among ehi/rhi/qhi, finite positive numbers at most
+    ``MAX_WEIGHT_RATIO`` apart (an :class:`halluscope.errors.OptionError` naming
+    ``weights`` otherwise). Weights are relative, so they are returned divided by the
+    power of two at or below the largest: 1e308 weighs like 1 and the fusion's sums
+    cannot overflow, while dividing by a power of two changes no bit of CHI."""
+    from .errors import OptionError
+
     if weights is None:
         return {d: 1.0 for d in DIMENSIONS}
     if not isinstance(weights, Mapping):
-        raise TypeError("`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}")
-    unknown = set(weights) - set(DIMENSIONS)
+        raise OptionError("`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, "
+                          f"got {type(weights).__name__}", option="weights")
+    unknown = [name for name in weights if name not in DIMENSIONS]
     if unknown:
-        raise ValueError(f"`weights` has unknown dimensions {sorted(unknown)}; use {DIMENSIONS}")
+        raise OptionError(f"`weights` has unknown dimensions {sorted(map(str, unknown))}; use {DIMENSIONS}",
+                          option="weights")
     out = {d: 1.0 for d in DIMENSIONS}
     for name, value in weights.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-            raise ValueError(f"`weights[{name!r}]` must be a positive finite number, got {value!r}")
-        out[name] = float(value)
+        number = None
+        if not isinstance(value, bool) and isinstance(value, (int, float)):
+            try:
+                number = float(value)
+            except OverflowError:  # an int beyond the float range
+                number = None
+        if number is None or not math.isfinite(number) or number <= 0:
+            raise OptionError(f"`weights[{name!r}]` must be a positive finite number, got {value!r} "
+                              "(weights are relative: every defined dimension counts)", option="weights")
+        out[name] = number
+    largest, smallest = max(out.values()), min(out.values())
+    if largest / smallest > MAX_WEIGHT_RATIO:
+        raise OptionError(f"`weights` {dict(weights)!r} differ by more than {MAX_WEIGHT_RATIO:g} times; "
+                          "weights are relative, so give them on one scale", option="weights")
+    if largest > 1.0:
+        _, exponent = math.frexp(largest)  # largest = m * 2**exponent with 0.5 <= m < 1
+        out = {d: math.ldexp(w, 1 - exponent) for d, w in out.items()}
     return out
 
 

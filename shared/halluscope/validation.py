@@ -8,11 +8,20 @@ Policy (also in the metric cards):
 - ``predictions``: empty or whitespace-only is allowed and scored as a summary with
   no units (a model can generate nothing; that is an outcome, not bad input).
 - ``references``: ``None`` for the whole call, or ``""`` in a row, selects the
-  reference-free mode for that row (DESIGN §4.6). A row may hold a list of
+  reference-free mode for that row (docs/architecture.md). A row may hold a list of
   references; each must be a non-empty string.
+- every text (any column): a lone surrogate (``"\\ud83d"``, half of an emoji cut by a
+  bad decoder) or a Unicode noncharacter (U+FFFE, U+FDD0, ...) is an error: a
+  surrogate cannot be written as UTF-8 (spaCy and the tokenizers fail on it) and a
+  noncharacter is never text. A text that is not
+  whitespace-only yet has no visible character (only zero-width or other format
+  characters such as U+200B, U+FEFF, controls, combining marks) is an error too: it
+  looks empty, and is almost always a decoding accident, not a summary.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -32,6 +41,42 @@ class ValidatedBatch:
         return len(self.predictions)
 
 
+#: code points no UTF-8 text can hold (surrogates) or that Unicode reserves as
+#: noncharacters (U+FDD0..U+FDEF and the last two of every plane)
+_INVALID_CODE_POINT = re.compile(
+    "[\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17)) + "]")
+#: general categories that draw nothing: format (zero-width), control, separators,
+#: combining marks
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me"})
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` has a character that draws something (stops at the first)."""
+    return any(not char.isspace() and unicodedata.category(char) not in _INVISIBLE_CATEGORIES for char in text)
+
+
+def check_text(text: str, row: Optional[int], field: str, what: Optional[str] = None) -> None:
+    """Raise :class:`InputError` for a text no model can read: a lone surrogate or a
+    noncharacter, or a text that is not whitespace-only yet shows nothing (only
+    zero-width/format characters). ``what`` names the value in the message
+    (default: the field)."""
+    what = what or field
+    bad = _INVALID_CODE_POINT.search(text)
+    if bad is not None:
+        char = bad.group()
+        if "\ud800" <= char <= "\udfff":
+            kind, why = "a lone surrogate", "cannot be encoded as UTF-8"
+        else:
+            kind, why = "a Unicode noncharacter", "is reserved by Unicode and never text"
+        raise InputError(f"`{what}` holds {kind} (U+{ord(char):04X} at character {bad.start()}), "
+                         f"which {why}; fix the text's decoding", row=row, field=field)
+    if text.strip() and not _visible(text):
+        raise InputError(f"`{what}` has only invisible characters (zero-width, format or control "
+                         f"characters such as U+{ord(text.strip()[0]):04X}); nothing to score",
+                         row=row, field=field)
+
+
 def _check_column(values, field: str) -> List[str]:
     if values is None:
         raise InputError(f"`{field}` is required (got None)", field=field)
@@ -43,6 +88,7 @@ def _check_column(values, field: str) -> List[str]:
             raise InputError(f"`{field}` is None; expected a string", row=row, field=field)
         if not isinstance(value, str):
             raise InputError(f"`{field}` must be a string, got {type(value).__name__}", row=row, field=field)
+        check_text(value, row, field)
     return values
 
 
@@ -73,6 +119,7 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
                 raise InputError("`references` is None; use \"\" for a reference-free row "
                                  "or references=None for the whole call", row=row, field="references")
             if isinstance(ref, str):
+                check_text(ref, row, "references")
                 refs.append((ref,) if ref.strip() else ())
                 continue
             if not isinstance(ref, (list, tuple)):
@@ -85,6 +132,7 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
                                      row=row, field="references")
                 if not item.strip():
                     raise InputError(f"`references[{j}]` is empty or whitespace-only", row=row, field="references")
+                check_text(item, row, "references", f"references[{j}]")
                 items.append(item)
             refs.append(tuple(items))
     return ValidatedBatch(predictions=predictions, sources=sources, references=refs)
