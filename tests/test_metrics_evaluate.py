@@ -5,6 +5,8 @@ import os
 import evaluate
 import pytest
 
+import halluscope.options
+
 from halluscope import score_chi
 from halluscope.registry import REGISTRY
 
@@ -130,5 +132,7 @@ def test_chi_details_give_word_level_support(metrics):
 @pytest.mark.parametrize("name", ["chi", "rhi"])
 def test_scripts_document_the_wordnet_option(name, repo_root):
     script = open(os.path.join(repo_root, "metrics", name, f"{name}.py"), encoding="utf-8").read()
-    assert "halluscope.evaluate_support.WORDNET_DOC" in script and "wordnet=wordnet" in script
+    assert f'halluscope.options.options_doc("{name}")' in script
+    doc = " ".join(halluscope.options.options_doc(name).split())
+    assert "wordnet (True, False, None or the path of a WordNet database folder; default None): WordNet 3.0" in doc
     assert "content_word_precision" not in script

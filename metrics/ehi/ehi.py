@@ -1,7 +1,7 @@
 """EHI, the Entity Hallucination Index, as a Hugging Face evaluate metric."""
 import evaluate
-import halluscope.api
 import halluscope.evaluate_support
+import halluscope.options
 
 _DESCRIPTION = """\
 EHI scores the named entities of a summary against its source (and reference).
@@ -15,12 +15,14 @@ by the source, in [0, 1]. formula="paper": five Venn-diagram factors and a softm
 
 _KWARGS_DESCRIPTION = """\
 Args:
-    predictions (list of str): generated summaries.
-    references (list of str, or list of list of str): references; "" = reference-free row.
-    sources (list of str): source documents.
-""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + """\
-    entity_synonyms (dict, optional): alias -> canonical entity name.
-    return_details (bool): per-example counts, factors and entities with spans.
+    predictions (list of str): generated summaries; an empty string is scored as a
+        summary with no units.
+    references (list of str, or list of list of str, optional): reference summaries; ""
+        selects the reference-free mode for that row; with several references the best one
+        is kept per dimension.
+    sources (list of str): source documents (non-empty).
+""" + halluscope.options.options_doc("ehi") + """\
+    return_details (bool): add per-example counts, factors and units with spans.
 Returns:
     ehi (mean over defined examples), ehi_scores, ehi_defined, signature, details.
 Examples:
@@ -43,18 +45,6 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Ehi(halluscope.evaluate_support.HalluscopeMetric):
     metric_id = "ehi"
-    model_option_names = ("spacy_model",)
     metric_description = _DESCRIPTION
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_EHI + "\n" + halluscope.evaluate_support.CITATION_CHI
-
-    def _compute(self, predictions, references, sources, formula="support", normalize="paper",
-                 grounding="text", truecase=True, attribution=None, entity_synonyms=None,
-                 return_details=False):
-        return halluscope.api.score_ehi(
-            predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            formula=formula, normalize=normalize, grounding=grounding, truecase=truecase,
-            attribution=attribution, entity_synonyms=entity_synonyms,
-            return_details=return_details,
-            **self.model_options,
-        )

@@ -1,7 +1,7 @@
 """QHI, the Quantity Hallucination Index, as a Hugging Face evaluate metric."""
 import evaluate
-import halluscope.api
 import halluscope.evaluate_support
+import halluscope.options
 
 _DESCRIPTION = """\
 QHI scores the quantities of a summary (numbers, money, percentages, measures, dates)
@@ -16,14 +16,16 @@ the dimension is undefined only when source, reference and summary all have none
 
 _KWARGS_DESCRIPTION = """\
 Args:
-    predictions (list of str): generated summaries.
-    references (list of str, or list of list of str): references; "" = reference-free row.
-    sources (list of str): source documents.
-""" + halluscope.evaluate_support.FORMULA_DOC + """\
-    epsilon (float): relative tolerance (0.05).
-    derived (bool), temporal (bool): enable derived and calendar matching.
-    publication_dates (list of str/date/None, optional): per-row publication date.
-    return_details (bool): per-example counts, factors and quantities with spans.
+    predictions (list of str): generated summaries; an empty string is scored as a
+        summary with no units.
+    references (list of str, or list of list of str, optional): reference summaries; ""
+        selects the reference-free mode for that row; with several references the best one
+        is kept per dimension.
+    sources (list of str): source documents (non-empty).
+""" + halluscope.options.options_doc("qhi") + """\
+    publication_dates (list of str/date/None, optional): per-row date that relative
+        dates ("last Tuesday") are resolved against.
+    return_details (bool): add per-example counts, factors and units with spans.
 Returns:
     qhi, qhi_scores, qhi_defined, signature, details (with return_details=True).
 Examples:
@@ -40,17 +42,6 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Qhi(halluscope.evaluate_support.HalluscopeMetric):
     metric_id = "qhi"
-    model_option_names = ("spacy_model",)
     metric_description = _DESCRIPTION
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_CHI
-
-    def _compute(self, predictions, references, sources, formula="support", normalize="paper",
-                 truecase=True, attribution=None, epsilon=0.05, derived=True,
-                 temporal=True, publication_dates=None, return_details=False):
-        return halluscope.api.score_qhi(
-            predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            formula=formula, normalize=normalize, truecase=truecase, attribution=attribution,
-            epsilon=epsilon, derived=derived, temporal=temporal,
-            publication_dates=publication_dates, return_details=return_details, **self.model_options,
-        )

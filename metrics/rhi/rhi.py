@@ -1,7 +1,7 @@
 """RHI, the Relation Hallucination Index, as a Hugging Face evaluate metric."""
 import evaluate
-import halluscope.api
 import halluscope.evaluate_support
+import halluscope.options
 
 _DESCRIPTION = """\
 RHI scores the subject-verb-object triples of a summary against its source (and
@@ -22,16 +22,14 @@ hypernym, troponym, entailment or verb group in the source counts as the same pr
 
 _KWARGS_DESCRIPTION = """\
 Args:
-    predictions (list of str): generated summaries.
-    references (list of str, or list of list of str): references; "" = reference-free row.
-    sources (list of str): source documents.
-    variant ("linear" | "softmax"): RHI (RHI paper) or RHI* (CHI paper).
-""" + halluscope.evaluate_support.FORMULA_DOC + halluscope.evaluate_support.GROUNDING_DOC + \
-    halluscope.evaluate_support.RELATION_SLOTS_DOC + halluscope.evaluate_support.WORDNET_DOC + """\
-    relation_matching ("slots" | "sentence" | "exact").
-    similarity_threshold (float): cosine threshold (0.85).
-    return_details (bool): per-example counts, factors and triples with spans.
-    batch_size (int): encoder batch size.
+    predictions (list of str): generated summaries; an empty string is scored as a
+        summary with no units.
+    references (list of str, or list of list of str, optional): reference summaries; ""
+        selects the reference-free mode for that row; with several references the best one
+        is kept per dimension.
+    sources (list of str): source documents (non-empty).
+""" + halluscope.options.options_doc("rhi") + """\
+    return_details (bool): add per-example counts, factors and units with spans.
 Returns:
     rhi, rhi_scores, rhi_defined, signature; with variant="linear" also rhi_norm and
     rhi_norm_scores; details with return_details=True.
@@ -52,16 +50,3 @@ class Rhi(halluscope.evaluate_support.HalluscopeMetric):
     metric_description = _DESCRIPTION
     metric_inputs = _KWARGS_DESCRIPTION
     metric_citation = halluscope.evaluate_support.CITATION_RHI + "\n" + halluscope.evaluate_support.CITATION_CHI
-
-    def _compute(self, predictions, references, sources, variant="linear", formula="support",
-                 normalize="paper", grounding="text", truecase=True, attribution=None,
-                 relation_slots="compound", intransitive="passive", relation_matching="slots",
-                 wordnet=None, similarity_threshold=0.85, return_details=False, batch_size=64):
-        return halluscope.api.score_rhi(
-            predictions, sources, halluscope.evaluate_support.references_for_backend(references),
-            variant=variant, formula=formula, normalize=normalize, grounding=grounding,
-            truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-            intransitive=intransitive, relation_matching=relation_matching,
-            wordnet=wordnet, similarity_threshold=similarity_threshold, return_details=return_details,
-            batch_size=batch_size, **self.model_options,
-        )

@@ -1,142 +1,115 @@
-"""Public scoring functions, one per metric, with explicit options only.
+"""Public scoring functions, one per metric.
 
-The evaluate modules in ``metrics/<name>/`` are thin wrappers around these; they
-can also be called directly (``references=None`` selects the reference-free mode
-for the whole call, ``""`` for one row).
+Each takes the data columns and the metric's options by name: the options, their
+defaults and allowed values are declared once in :mod:`halluscope.options` (an
+unknown name or a bad value is an :class:`halluscope.errors.OptionError`), and each
+function's ``__signature__`` lists them for ``help()`` and IDEs. The evaluate modules
+in ``metrics/<name>/`` are thin wrappers around these; they can also be called
+directly (``references=None`` selects the reference-free mode for the whole call,
+``""`` for one row).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+import inspect
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 from . import __version__
-from .acu.discourse import DEFAULT_DELTA as DL_DEFAULT_DELTA
+from .options import api_signature
+from .options import resolve as resolve_options
 from .pipeline import ScoringOptions, score
+
+#: the dimensions each CHI-family metric scores; "chi" also fuses them
+_DIMENSIONS = {"ehi": ("ehi",), "rhi": ("rhi",), "qhi": ("qhi",), "chi": ("ehi", "rhi", "qhi")}
+
+
+def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
+                  preset: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
+    scoring = ScoringOptions.from_options(metric, options, preset=preset)
+    return score(_DIMENSIONS[metric], predictions, sources, references, options=scoring,
+                 publication_dates=publication_dates, return_details=return_details,
+                 fuse=metric == "chi", metric_name=metric)
 
 
 def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              formula: str = "support", normalize: str = "paper", grounding: str = "text",
-              truecase: bool = True, attribution: Optional[bool] = None,
-              entity_synonyms: Optional[Mapping[str, str]] = None,
-              return_details: bool = False, spacy_model: Optional[str] = None) -> Dict[str, Any]:
-    """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average."""
-    options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding,
-                             truecase=truecase, attribution=attribution, entity_synonyms=entity_synonyms,
-                             spacy_model=spacy_model)
-    return score(("ehi",), predictions, sources, references, options=options,
-                 return_details=return_details, metric_name="ehi")
+              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> Dict[str, Any]:
+    """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average.
+    ``options``: :func:`halluscope.options.options_for` ``("ehi")``; ``preset``: a name
+    of :data:`halluscope.options.PRESETS` whose values the options override."""
+    return _score_family("ehi", predictions, sources, references, None, return_details, preset, options)
 
 
 def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              variant: str = "linear", formula: str = "support", normalize: str = "paper",
-              grounding: str = "text", truecase: bool = True, attribution: Optional[bool] = None,
-              relation_slots: str = "compound", intransitive: str = "passive",
-              relation_matching: str = "slots", wordnet: Union[None, bool, str] = None,
-              similarity_threshold: float = 0.85, return_details: bool = False,
-              spacy_model: Optional[str] = None, sentence_model: Optional[str] = None,
-              device: Optional[str] = None, batch_size: int = 64) -> Dict[str, Any]:
+              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> Dict[str, Any]:
     """Relation Hallucination Index: linear (RHI paper eq. 12, with ``rhi_norm`` = RHI/2)
-    or softmax RHI* (CHI paper eq. 14)."""
-    options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, rhi_variant=variant,
-                             truecase=truecase, attribution=attribution, relation_slots=relation_slots,
-                             intransitive=intransitive, wordnet=wordnet,
-                             relation_matching=relation_matching,
-                             similarity_threshold=similarity_threshold, spacy_model=spacy_model,
-                             sentence_model=sentence_model, device=device, batch_size=batch_size)
-    return score(("rhi",), predictions, sources, references, options=options,
-                 return_details=return_details, metric_name="rhi")
+    or softmax RHI* (CHI paper eq. 14), by ``variant``. ``options``: those of
+    :func:`halluscope.options.options_for` ``("rhi")``."""
+    return _score_family("rhi", predictions, sources, references, None, return_details, preset, options)
 
 
 def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              formula: str = "support", normalize: str = "paper", truecase: bool = True,
-              attribution: Optional[bool] = None, epsilon: float = 0.05,
-              derived: bool = True, temporal: bool = True, publication_dates=None,
-              return_details: bool = False, spacy_model: Optional[str] = None) -> Dict[str, Any]:
-    """Quantity Hallucination Index (CHI paper eq. 15–20) with tolerant matching."""
-    options = ScoringOptions(formula=formula, normalize=normalize, truecase=truecase, attribution=attribution,
-                             epsilon=epsilon, derived_quantities=derived,
-                             temporal_quantities=temporal, spacy_model=spacy_model)
-    return score(("qhi",), predictions, sources, references, options=options,
-                 publication_dates=publication_dates, return_details=return_details, metric_name="qhi")
+              publication_dates=None, return_details: bool = False, preset: Optional[str] = None,
+              **options: Any) -> Dict[str, Any]:
+    """Quantity Hallucination Index (CHI paper eq. 15–20) with tolerant matching;
+    ``publication_dates``: per row, the date relative dates are resolved against.
+    ``options``: those of :func:`halluscope.options.options_for` ``("qhi")``."""
+    return _score_family("qhi", predictions, sources, references, publication_dates, return_details, preset,
+                         options)
 
 
 def score_chi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              formula: str = "support", normalize: str = "paper", grounding: str = "text",
-              truecase: bool = True, attribution: Optional[bool] = None,
-              weights: Optional[Mapping[str, float]] = None, lexical_weight: Optional[float] = None,
-              relation_slots: str = "compound", intransitive: str = "passive", relation_matching: str = "slots",
-              wordnet: Union[None, bool, str] = None, similarity_threshold: float = 0.85,
-              epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
-              publication_dates=None, entity_synonyms: Optional[Mapping[str, str]] = None,
-              return_details: bool = False, spacy_model: Optional[str] = None,
-              sentence_model: Optional[str] = None, device: Optional[str] = None,
-              batch_size: int = 64) -> Dict[str, Any]:
+              publication_dates=None, return_details: bool = False, preset: Optional[str] = None,
+              **options: Any) -> Dict[str, Any]:
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example; under ``formula="support"``
     mixed with the summary's word-level support w (the share of its content words the
     source supports by lemma or WordNet, :mod:`halluscope.match.words`),
     (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w
-    (:func:`halluscope.pipeline._fused`)."""
-    options = ScoringOptions(formula=formula, normalize=normalize, grounding=grounding, weights=weights,
-                             lexical_weight=lexical_weight, truecase=truecase, attribution=attribution,
-                             relation_slots=relation_slots, intransitive=intransitive,
-                             relation_matching=relation_matching, wordnet=wordnet,
-                             similarity_threshold=similarity_threshold, epsilon=epsilon,
-                             derived_quantities=derived, temporal_quantities=temporal,
-                             entity_synonyms=entity_synonyms, spacy_model=spacy_model,
-                             sentence_model=sentence_model, device=device, batch_size=batch_size)
-    return score(("ehi", "rhi", "qhi"), predictions, sources, references, options=options,
-                 publication_dates=publication_dates, return_details=return_details, fuse=True,
-                 metric_name="chi")
+    (:func:`halluscope.pipeline._fused`). ``options``: those of
+    :func:`halluscope.options.options_for` ``("chi")``."""
+    return _score_family("chi", predictions, sources, references, publication_dates, return_details, preset,
+                         options)
 
 
 def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-                   host: str = "fizz", sd_acu: bool = True, top_k: Optional[int] = 1,
-                   threshold: Optional[float] = None, aggregation: Optional[str] = None,
-                   alignment: Optional[str] = None, expansion: Optional[bool] = None,
-                   expansion_threshold: float = 0.5, mix_weight: float = 0.5, filter_acus: bool = True,
-                   coref: str = "rules", decomposer="seq2seq", decomposer_model: Optional[str] = None,
-                   nli_model: Optional[str] = None, nli_scorer=None, nli_engine=None,
-                   device: Optional[str] = None, dtype: str = "float32", batch_size: int = 32,
-                   max_length: int = 512, dl_acu: str = "auto", tau: float = 0.4,
-                   delta: float = DL_DEFAULT_DELTA,
-                   dl_units=None, return_details: bool = False) -> Dict[str, Any]:
-    """NLI-based atomic-fact checking with selective document units (seed 000) on a
-    FIZZ (hard min) or FENICE (soft mean) host. Reference-free: ``references`` are
-    accepted and unused. ``nli_scorer(premises, hypotheses) -> (n, 3)`` probabilities
-    [ent, neu, con] replaces the NLI model (tests, custom models); ``nli_engine`` passes a
-    ready :class:`halluscope.nli.NLIEngine` (benchmarks use a fresh one to count calls).
-    ``dl_acu`` adds discourse-link units: ``"amr"``, ``"dep"`` (offline), ``"none"``, or
+                   return_details: bool = False, preset: Optional[str] = None, **options: Any) -> Dict[str, Any]:
+    """NLI-based atomic-fact checking with selective document units (docs/papers.md,
+    "Mind the Link") on a FIZZ (hard min) or FENICE (soft mean) host. Reference-free:
+    ``references`` are accepted and unused. ``options``: those of
+    :func:`halluscope.options.options_for` ``("dlsd_acu")``, among them ``nli_scorer(premises,
+    hypotheses) -> (n, 3)`` probabilities [ent, neu, con] in place of the NLI model (tests,
+    custom models), ``nli_engine`` (a ready :class:`halluscope.nli.NLIEngine`), and
+    ``dl_acu``, the discourse-link units: ``"amr"``, ``"dep"`` (offline), ``"none"``, or
     ``"auto"`` (AMR when an AMR model is installed, else dep), kept when the summary
     entails them (P >= ``tau``) and new (BERTScore F1 < ``delta`` to every host ACU);
     ``dl_units`` replaces that step with any callable of the same batch interface."""
     import math
 
     from .acu.components import coreference_step, get_decomposer
-    from .acu.pipeline import AcuOptions, dlsd_signature, score_batch
+    from .acu.pipeline import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
     from .nli import NLIEngine, get_nli_engine
     from .validation import validate_inputs
 
-    options = AcuOptions(host=host, sd_acu=sd_acu, top_k=top_k, aggregation=aggregation, alignment=alignment,
-                         expansion=expansion, expansion_threshold=expansion_threshold, mix_weight=mix_weight,
-                         filter_acus=filter_acus, coref=coref)
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
-        raise TypeError(f"`threshold` must be a number or None, got {threshold!r}")
+    o = resolve_options("dlsd_acu", options, preset_name=preset)
+    acu_options = AcuOptions(**{name: o[name] for name in ACU_FIELDS})
+    threshold, device, dtype, batch_size, max_length = (o["threshold"], o["device"], o["dtype"],
+                                                         o["batch_size"], o["max_length"])
+    coref, dl_units, dl_acu = o["coref"], o["dl_units"], o["dl_acu"]
     batch = validate_inputs(predictions, sources, references)
-    if nli_engine is not None:
-        engine = nli_engine
-    elif nli_scorer is not None:
-        engine = NLIEngine(scorer=nli_scorer, batch_size=batch_size)
+    if o["nli_engine"] is not None:
+        engine = o["nli_engine"]
+    elif o["nli_scorer"] is not None:
+        engine = NLIEngine(scorer=o["nli_scorer"], batch_size=batch_size)
     else:
-        engine = get_nli_engine(nli_model, device=device, dtype=dtype, batch_size=batch_size,
+        engine = get_nli_engine(o["nli_model"], device=device, dtype=dtype, batch_size=batch_size,
                                 max_length=max_length)
-    unit_decomposer = get_decomposer(decomposer, model=decomposer_model, device=device, dtype=dtype)
+    unit_decomposer = get_decomposer(o["decomposer"], model=o["decomposer_model"], device=device, dtype=dtype)
     if dl_units is None and dl_acu != "none":
         from .acu.discourse import DiscourseLinkUnits, resolve_backend
 
         dl_acu = resolve_backend(dl_acu)
-        dl_units = DiscourseLinkUnits(dl_acu, tau=tau, delta=delta, coref=coref, device=device)
+        dl_units = DiscourseLinkUnits(dl_acu, tau=o["tau"], delta=o["delta"], coref=coref, device=device)
     result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
-                         options=options, coref=coreference_step(coref), dl_units=dl_units,
+                         options=acu_options, coref=coreference_step(coref), dl_units=dl_units,
                          return_details=return_details)
     scores = result.pop("scores")
     defined = [s for s in scores if not math.isnan(s)]
@@ -148,8 +121,26 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
         output["labels"] = [None if math.isnan(s) else int(s >= threshold) for s in scores]
     output.update(result)
     output["signature"] = dlsd_signature(
-        options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype, max_length=max_length,
+        acu_options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype, max_length=max_length,
         dl=None if dl_units is None else (getattr(dl_units, "name", None) or getattr(dl_units, "__name__", "hook")))
     if "details" in output:
         output["details"] = output.pop("details")
     return output
+
+
+def _declare_signatures() -> None:
+    """Give each API function a signature listing its declared options."""
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    for metric, function in (("ehi", score_ehi), ("rhi", score_rhi), ("qhi", score_qhi), ("chi", score_chi),
+                             ("dlsd_acu", score_dlsd_acu)):
+        leading = [inspect.Parameter("predictions", positional), inspect.Parameter("sources", positional),
+                   inspect.Parameter("references", positional, default=None)]
+        if metric in ("qhi", "chi"):
+            leading.append(inspect.Parameter("publication_dates", keyword, default=None))
+        leading += [inspect.Parameter("return_details", keyword, default=False),
+                    inspect.Parameter("preset", keyword, default=None)]
+        function.__signature__ = api_signature(metric, leading)
+
+
+_declare_signatures()

@@ -239,49 +239,57 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
     return getattr(api, f"score_{metric}")
 
 
-#: API keywords that have their own flags or come from the rows: not settable by --option
-_RESERVED_KEYWORDS = frozenset({"predictions", "sources", "references", "return_details", "device",
-                                "batch_size", "publication_dates", "nli_model", "host", "decomposer",
-                                "nli_scorer", "nli_engine"})
+#: options that have their own flags: not settable by --option
+_OWN_FLAGS = frozenset({"device", "batch_size", "nli_model", "host", "decomposer"})
 #: an API message about one keyword, e.g. "`formula` must be one of ('support', 'paper'), got 'x'"
 _KEYWORD_MESSAGE = re.compile(r"^`(\w+)`")
 
 
-@functools.lru_cache(maxsize=None)
 def api_keywords(metric: str) -> FrozenSet[str]:
-    """The keyword parameters of ``metric``'s API function (read once per metric)."""
+    """The options ``--option`` can set for ``metric`` (declared in :mod:`halluscope.options`)."""
+    from .options import cli_option_names
+
+    return frozenset(cli_option_names(metric)) - _OWN_FLAGS
+
+
+@functools.lru_cache(maxsize=None)
+def takes_dates(metric: str) -> bool:
+    """Whether ``metric``'s API function takes ``publication_dates`` (qhi and chi)."""
     import inspect
 
-    return frozenset(inspect.signature(metric_function(metric)).parameters)
+    return "publication_dates" in inspect.signature(metric_function(metric)).parameters
 
 
 def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[str, Any]]:
-    """``--option NAME=VALUE`` flags as API keywords, per metric.
+    """``--option NAME=VALUE`` flags as API keywords, per metric, checked before any
+    scoring (:func:`halluscope.options.parse_cli_value`).
 
     VALUE is read as JSON when it parses (``false``, ``0.9``, ``null``,
     ``{"qhi": 2}``), else taken as the string itself (``paper``); NAME may use
-    dashes for underscores. Each option goes to every chosen metric whose
-    :mod:`halluscope.api` function takes NAME; a NAME that none takes is an
-    :class:`InputError`. The API checks the values when it is called.
+    dashes for underscores. Each option goes to every chosen metric that takes
+    NAME; a NAME that none takes, or a VALUE the option does not allow, is an
+    :class:`InputError`.
     """
-    accepted = {metric: api_keywords(metric) - _RESERVED_KEYWORDS for metric in metrics}
+    from .errors import OptionError
+    from .options import parse_cli_value
+
+    accepted = {metric: api_keywords(metric) for metric in metrics}
     per_metric: Dict[str, Dict[str, Any]] = {metric: {} for metric in metrics}
     for text in texts:
         name, equals, raw = text.partition("=")
         name = name.strip().replace("-", "_")
         if not equals or not name:
             raise InputError(f"--option {text!r}: expected NAME=VALUE, e.g. formula=paper")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
         takers = [metric for metric in metrics if name in accepted[metric]]
         if not takers:
             known = ", ".join(sorted(set().union(*accepted.values())))
             raise InputError(f"--option {name}: no option of {', '.join(metrics)} has this name "
                              f"(their options: {known})")
         for metric in takers:
-            per_metric[metric][name] = value
+            try:
+                per_metric[metric][name] = parse_cli_value(metric, name, raw)
+            except OptionError as error:
+                raise InputError(f"--option {name} ({metric}): {error}") from None
     return per_metric
 
 
@@ -371,7 +379,7 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                 "publication_dates": [e.publication_date for e in chunk]}
             results, scores = {}, {}
             for metric in metrics:
-                dates = dated if "publication_dates" in api_keywords(metric) else {}
+                dates = dated if takes_dates(metric) else {}
                 try:
                     results[metric] = metric_function(metric)(
                         predictions, sources, references, return_details=True, **dates, **options[metric])

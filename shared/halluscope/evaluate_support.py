@@ -1,7 +1,10 @@
-"""What the four evaluate modules share: features, citations, constructor checks.
+"""What the five evaluate modules share: features, citations, constructor checks,
+row validation and the call into :mod:`halluscope.api`.
 
-The scripts in ``metrics/<name>/`` stay thin: they declare their docs and options
-and call :mod:`halluscope.api`. Everything they have in common lives here.
+The scripts in ``metrics/<name>/`` stay thin: they hold their description, returns
+and examples; their option docs come from :func:`halluscope.options.options_doc`, and
+their options, model options and presets (``evaluate.load(path, config_name)``) from
+:mod:`halluscope.options`.
 """
 from __future__ import annotations
 
@@ -26,61 +29,11 @@ FEATURES = [
     }),
 ]
 
-#: the scoring options every CHI-family module documents the same way
-FORMULA_DOC = """\
-    formula ("support" | "paper"): "support" (default) scores each dimension as the
-        share of the summary's units supported by the source, directly or through a
-        reference unit that is itself in the source; "paper" applies the seeds' factor
-        formulas (softmax, or the linear RHI) wherever a reference is given. Rows
-        without a reference are the supported share under both.
-    normalize ("paper" | "minmax"): scale of the paper formulas (see the card).
-    attribution (bool, optional): under formula="support" (default on) a supported
-        entity or quantity counts 0.5 + 0.5 x a(u), where a(u) in [0, 1] says how well
-        the source sentences holding the unit also hold the rest of its summary
-        sentence (1 when the best-aligned sentence holds it); False counts every
-        supported unit as 1. Relation triples are not weighted (a triple states its
-        own combination). formula="paper" has no such weight.
-    truecase (bool): True (default) parses a summary or reference written without
-        any capital letter with the source's casing restored ("alaska" -> "Alaska"),
-        so that spaCy finds its names; spans and unit texts stay the caller's.
-        False parses every text as given, as the seeds do.
-"""
-RELATION_SLOTS_DOC = """\
-    relation_slots ("compound" | "head"): "compound" (default) makes a triple's
-        subject and object the head noun with its compound modifiers ("bill gates");
-        "head" keeps the RHI paper's single-token slots.
-    intransitive ("passive" | "all" | "none"): "passive" (default) also checks a
-        subject-verb pair for each agentless passive ("Thomas was arrested" ->
-        (thomas, arrest, "")), "all" for every verb without an object ("output grew");
-        the source must give the verb that subject in the same role (a passive's
-        subject is its patient: "police arrested Thomas" supports "Thomas was
-        arrested"). "none" keeps the RHI paper's triples only.
-"""
-WORDNET_DOC = """\
-    wordnet (bool or str, optional): WordNet 3.0 (read with NLTK; docs/lexical.md) in
-        relation matching and, in CHI, word-level support w. None (default): on under
-        formula="support", off under "paper"; True/False; or the path of a WordNet
-        database folder (implies on). A relation verb WordNet links to the source's
-        (synonym, hypernym, troponym, entailment, verb group: "bought" for "acquired")
-        is the same predicate; an antonym verb with the same subject and object makes
-        the unit "contradicted" (unsupported, never rescued by a cosine). Signature
-        wn:3.0, or wn:none when off or WordNet is not installed.
-"""
-GROUNDING_DOC = """\
-    grounding ("text" | "units"): "text" (default) also accepts an entity found in the
-        source's text, or a relation whose subject, object and verb share one source
-        sentence without swapped roles, when the extractor missed the source's unit;
-        "units" matches units against units only, as the seeds do.
-"""
-
 #: keyword arguments ``evaluate.load`` itself passes to a module's constructor
 _EVALUATE_INIT_KWARGS = {
     "config_name", "keep_in_memory", "cache_dir", "num_process", "process_id", "seed",
     "experiment_id", "hash", "max_concurrent_cache_files", "timeout",
 }
-
-#: model options a module accepts at construction (``evaluate.load(path, spacy_model=...)``)
-MODEL_OPTIONS = ("spacy_model", "sentence_model", "device")
 
 CITATION_CHI = """\
 @misc{chi_composite,
@@ -119,7 +72,7 @@ CITATION_DLSD = """\
 }"""
 
 
-def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...] = MODEL_OPTIONS) -> Dict[str, Any]:
+def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...]) -> Dict[str, Any]:
     """Separate our model options (``allowed``) from evaluate's own constructor
     arguments, removing them from ``kwargs``, and fail loudly on anything else
     (``evaluate.load`` would otherwise drop an unknown keyword silently)."""
@@ -179,19 +132,32 @@ class HalluscopeMetric(evaluate.Metric):
     halluscope.evaluate_support.HalluscopeMetric)``), never by importing the class
     name, because evaluate's loader takes the first ``EvaluationModule`` subclass it
     finds in the script's namespace. Subclasses set ``metric_id``,
-    ``model_option_names``, ``metric_description``, ``metric_inputs``,
-    ``metric_citation`` and define ``_compute`` (the names avoid evaluate's own
-    ``name``/``description``/``citation`` properties).
+    ``metric_description``, ``metric_inputs`` and ``metric_citation`` (the names avoid
+    evaluate's own ``name``/``description``/``citation`` properties).
+
+    ``evaluate.load(path, config_name)`` selects a preset of
+    :data:`halluscope.options.PRESETS` ("default", "paper"); an unknown name is an
+    :class:`halluscope.errors.OptionError` listing them. The model options of
+    :func:`halluscope.options.model_option_names` go to ``evaluate.load`` (models load
+    once per process) or to ``compute``; every other option to ``compute``.
     """
 
     metric_id: str = ""
-    model_option_names: Tuple[str, ...] = MODEL_OPTIONS
     metric_description: str = ""
     metric_inputs: str = ""
     metric_citation: str = ""
 
     def __init__(self, **kwargs: Any) -> None:
-        self.model_options = split_init_kwargs(self.metric_id, kwargs, self.model_option_names)
+        from .options import PRESETS, model_option_names
+
+        self.model_options = split_init_kwargs(self.metric_id, kwargs, model_option_names(self.metric_id))
+        config_name = kwargs.get("config_name") or "default"
+        if config_name not in PRESETS:
+            from .errors import OptionError
+
+            raise OptionError(f"{self.metric_id}: unknown configuration {config_name!r}; the presets are "
+                              f"{', '.join(PRESETS)} (evaluate.load(path, config_name))", option="config_name")
+        self.preset = config_name
         self._rows_added = 0  # rows stored by add/add_batch since the last compute
         super().__init__(**kwargs)
 
@@ -225,6 +191,16 @@ class HalluscopeMetric(evaluate.Metric):
             [prediction], [reference] if reference is not None else None, [source], self._rows_added)
         super().add(prediction=predictions[0], reference=references[0], sources=sources[0], **kwargs)
         self._rows_added += 1
+
+    def _compute(self, predictions, references, sources, **options: Any) -> Dict[str, Any]:
+        """Score with :mod:`halluscope.api`: the module's preset (its ``config_name``)
+        under the model options given to ``evaluate.load`` under the ``compute``
+        options (each declared in :mod:`halluscope.options`)."""
+        from . import api
+
+        score = getattr(api, f"score_{self.metric_id}")
+        return score(predictions, sources, references_for_backend(references), preset=self.preset,
+                     **{**self.model_options, **options})
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(

@@ -19,28 +19,21 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import __version__
 from .casing import truecase
-from .extract.relations import INTRANSITIVE_MODES
 from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
-from .indices import NORMALIZATIONS, linear_rhi, normalized_rhi, softmax_index, support_share
+from .indices import linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
 from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
-from .match.grounding import GROUNDINGS
 from .parsing import ParsedText, get_parse_cache
 from .units import Match, TextEvidence
+from .errors import OptionError
 from .validation import ValidatedBatch, validate_inputs
 from .venn import VennCounts, venn_counts
 
-RELATION_MATCHING = ("slots", "sentence", "exact")
-#: "compound": relation slots are the head with its compound modifiers ("bill gates",
-#: our default); "head": the RHI paper's single-token slots (001 Algorithm 4)
-RELATION_SLOTS = ("compound", "head")
-RHI_VARIANTS = ("linear", "softmax")
-#: "support": every row is the share of summary units grounded in the source (our
-#: default, DESIGN §4.6 extended to rows with references); "paper": the seeds'
-#: reference-based factor formulas (004 eq. 1-20, 001 eq. 6-13) wherever a
-#: reference is given
-FORMULAS = ("support", "paper")
+from .options import FORMULAS, RELATION_MATCHING, RELATION_SLOTS, RHI_VARIANTS  # noqa: F401 (re-exported)
+from .options import CHI_FAMILY, OPTIONS, Option
+from .options import fields as option_fields
+from .options import resolve as resolve_options
 
 #: Default ``lexical_weight`` λ under formula="support": CHI = (1 - λ) x the unit
 #: fusion + λ x the summary's content-word precision. At 0.01 it moves CHI by at most
@@ -50,79 +43,71 @@ FORMULAS = ("support", "paper")
 #: precision as a fourth harmonic dimension, cost FRANK (metrics/chi/README.md).
 LEXICAL_WEIGHT = 0.01
 
+#: the CHI family's options by the ScoringOptions field they set
+_DECLARED: Dict[str, Option] = {o.target: o for o in OPTIONS if set(o.metrics) & set(CHI_FAMILY)}
+
+
+def _default(name: str) -> Any:
+    return _DECLARED[name].default
+
 
 @dataclass(frozen=True)
 class ScoringOptions:
-    """Every option that changes a score (all of them go into the signature)."""
+    """Every option that changes a CHI-family score (all of them go into the
+    signature). Each field is declared, with its default, allowed values and docs, in
+    :data:`halluscope.options.OPTIONS`; this class adds the rules that tie fields
+    together (the ``None`` defaults that follow ``formula``). Build it from the
+    public option names with :meth:`from_options`."""
 
-    formula: str = "support"
-    normalize: str = "paper"
-    grounding: str = "text"
-    truecase: bool = True
-    relation_slots: str = "compound"
-    intransitive: str = "passive"
-    attribution: Optional[bool] = None  # None: on under formula="support", off under "paper"
-    lexical_weight: Optional[float] = None  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
-    # WordNet for relation verbs (docs/lexical.md): None = on under "support", off under
-    # "paper"; True/False; or the path of a WordNet database folder (implies on)
-    wordnet: Union[None, bool, str] = None
-    rhi_variant: str = "softmax"
-    relation_matching: str = "slots"
-    similarity_threshold: float = 0.85
-    epsilon: float = 0.05
-    derived_quantities: bool = True
-    temporal_quantities: bool = True
-    entity_synonyms: Optional[Mapping[str, str]] = None
-    weights: Optional[Mapping[str, float]] = None
-    spacy_model: Optional[str] = None
-    sentence_model: Optional[str] = None
-    device: Optional[str] = None
-    batch_size: int = 64
+    formula: str = _default("formula")
+    normalize: str = _default("normalize")
+    grounding: str = _default("grounding")
+    truecase: bool = _default("truecase")
+    relation_slots: str = _default("relation_slots")
+    intransitive: str = _default("intransitive")
+    attribution: Optional[bool] = _default("attribution")  # None: on under formula="support", off under "paper"
+    lexical_weight: Optional[float] = _default("lexical_weight")  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
+    # WordNet for relation verbs and words (docs/lexical.md): None = on under "support",
+    # off under "paper"; True/False; or the path of a WordNet database folder (implies on)
+    wordnet: Union[None, bool, str] = _default("wordnet")
+    # the rhi metric's variant; CHI always fuses the softmax RHI*
+    rhi_variant: str = _default("rhi_variant")
+    relation_matching: str = _default("relation_matching")
+    similarity_threshold: float = _default("similarity_threshold")
+    epsilon: float = _default("epsilon")
+    derived_quantities: bool = _default("derived_quantities")
+    temporal_quantities: bool = _default("temporal_quantities")
+    entity_synonyms: Optional[Mapping[str, str]] = _default("entity_synonyms")
+    weights: Optional[Mapping[str, float]] = _default("weights")
+    spacy_model: Optional[str] = _default("spacy_model")
+    sentence_model: Optional[str] = _default("sentence_model")
+    device: Optional[str] = _default("device")
+    batch_size: int = _default("batch_size")
+
+    @classmethod
+    def from_options(cls, metric: str, given: Mapping[str, Any], *,
+                     preset: Optional[str] = None) -> "ScoringOptions":
+        """The options of ``metric`` called with the public keywords ``given`` (and
+        ``preset``'s values under them): unknown names and bad values raise
+        :class:`halluscope.errors.OptionError`."""
+        return cls(**option_fields(metric, resolve_options(metric, given, preset_name=preset)))
 
     def __post_init__(self) -> None:
-        if self.normalize not in NORMALIZATIONS:
-            raise ValueError(f"`normalize` must be one of {NORMALIZATIONS}, got {self.normalize!r}")
-        if self.formula not in FORMULAS:
-            raise ValueError(f"`formula` must be one of {FORMULAS}, got {self.formula!r}")
-        if self.grounding not in GROUNDINGS:
-            raise ValueError(f"`grounding` must be one of {GROUNDINGS}, got {self.grounding!r}")
-        if self.relation_slots not in RELATION_SLOTS:
-            raise ValueError(f"`relation_slots` must be one of {RELATION_SLOTS}, got {self.relation_slots!r}")
-        if self.intransitive not in INTRANSITIVE_MODES:
-            raise ValueError(f"`intransitive` must be one of {INTRANSITIVE_MODES}, got {self.intransitive!r}")
-        if not isinstance(self.truecase, bool):
-            raise TypeError(f"`truecase` must be True or False, got {self.truecase!r}")
-        if self.attribution is not None and not isinstance(self.attribution, bool):
-            raise TypeError(f"`attribution` must be True or False, got {self.attribution!r}")
+        for name, option in _DECLARED.items():
+            option.check(getattr(self, name))
         if self.attribution is None:
             object.__setattr__(self, "attribution", self.formula == "support")
         elif self.attribution and self.formula != "support":
-            raise ValueError("`attribution` weights the supported share of formula=\"support\"; "
-                             "formula=\"paper\" counts units and has no such weight")
+            raise OptionError("`attribution` weights the supported share of formula=\"support\"; "
+                              "formula=\"paper\" counts units and has no such weight", option="attribution")
         if self.wordnet is None:
             object.__setattr__(self, "wordnet", self.formula == "support")
-        elif not isinstance(self.wordnet, (bool, str)):
-            raise TypeError(f"`wordnet` must be True, False or a WordNet folder path, got {self.wordnet!r}")
         if self.lexical_weight is None:
             object.__setattr__(self, "lexical_weight", LEXICAL_WEIGHT if self.formula == "support" else 0.0)
-        if self.rhi_variant not in RHI_VARIANTS:
-            raise ValueError(f"`variant` must be one of {RHI_VARIANTS}, got {self.rhi_variant!r}")
-        if self.relation_matching not in RELATION_MATCHING:
-            raise ValueError(
-                f"`relation_matching` must be one of {RELATION_MATCHING}, got {self.relation_matching!r}"
-            )
-        for name in ("similarity_threshold", "epsilon", "lexical_weight"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise ValueError(f"`{name}` must be a number in [0, 1], got {value!r}")
         if self.lexical_weight and self.formula != "support":
-            raise ValueError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
-                             "formula=\"paper\" fuses the seeds' indices as they are")
-        if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int) or self.batch_size < 1:
-            raise ValueError(f"`batch_size` must be a positive integer, got {self.batch_size!r}")
+            raise OptionError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
+                              "formula=\"paper\" fuses the seeds' indices as they are", option="lexical_weight")
         check_weights(self.weights)
-        if self.entity_synonyms is not None and not isinstance(self.entity_synonyms, Mapping):
-            raise TypeError("`entity_synonyms` must be a mapping from alias to canonical name")
 
 
 # --------------------------------------------------------------------------- units
@@ -643,7 +628,8 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
             "+temporal" if options.temporal_quantities else "")
         parts.append(f"qty:{modes}@{options.epsilon:g}")
     if fuse:
-        w = check_weights(options.weights)
+        check_weights(options.weights)
+        w = {d: options.weights.get(d, 1) for d in dimensions} if options.weights is not None else {}
         parts.append("fusion:harmonic-adaptive" + ("" if options.weights is None else
                      "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
         if options.lexical_weight:

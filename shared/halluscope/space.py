@@ -38,6 +38,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import highlight
 from .examples import load_examples
+from .options import CHI_FAMILY, METRICS, Option, space_controls
 from .registry import NLI, ModelNotAvailableError, resolve
 
 LOGGER = logging.getLogger(__name__)
@@ -47,10 +48,8 @@ MAX_SOURCE_CHARS = 20_000
 MAX_REFERENCE_CHARS = 3_000
 MAX_SUMMARY_CHARS = 3_000
 
-#: the CHI-family metrics the Space offers, in display order
-CHI_FAMILY = ("chi", "ehi", "rhi", "qhi")
 #: every metric with an app of its own (``metrics/<name>/app.py``)
-METRIC_APPS = CHI_FAMILY + ("dlsd_acu",)
+METRIC_APPS = METRICS
 
 #: comma-separated extra NLI models (local folders or hub names) a Space owner allows
 SPACE_NLI_MODELS_ENV = "HALLUSCOPE_SPACE_NLI_MODELS"
@@ -378,9 +377,11 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
 
 @dataclass(frozen=True)
 class OptionControl:
-    """One option of a metric app: the API keyword ``name``, a control ``kind``
-    (radio | slider | checkbox), its ``default``, ``choices`` or ``bounds``, and
-    ``meanings``: (shown choice, API value) pairs where the two differ."""
+    """One option of a metric app, as the Space shows it: the API keyword ``name``, a
+    control ``kind`` (radio | slider | checkbox), its shown ``default``, ``choices`` or
+    ``bounds``, and ``meanings``: (shown choice, API value) pairs where the two differ.
+    Built from the option's declaration (:data:`halluscope.options.OPTIONS`) by
+    :meth:`of`."""
 
     name: str
     label: str
@@ -389,6 +390,15 @@ class OptionControl:
     choices: Tuple[Any, ...] = ()
     bounds: Tuple[float, float, float] = (0.0, 1.0, 0.01)
     meanings: Tuple[Tuple[Any, Any], ...] = ()
+
+    @classmethod
+    def of(cls, option: Option) -> "OptionControl":
+        control = option.control
+        choices = control.shown or option.choices
+        shown_default = next((shown for shown, value in control.meanings if value == option.default
+                              and type(value) is type(option.default)), option.default)
+        return cls(option.name, control.label, control.kind, shown_default, tuple(choices), control.bounds,
+                   control.meanings)
 
     def api_value(self, shown: Any) -> Any:
         """The API keyword's value for the control's value ``shown``."""
@@ -413,50 +423,10 @@ def space_options(chosen: Sequence[str], shown: Sequence[Any]) -> Dict[str, Any]
     return {name: value for name, value in options.items() if name in names}
 
 
-_FORMULA = OptionControl("formula", "formula (support: share of summary units the source supports; "
-                         "paper: the seeds' factor formulas)", "radio", "support", ("support", "paper"))
-_GROUNDING = OptionControl("grounding", "grounding (text: also look for units in the source text; "
-                           "units: unit against unit, as the seeds do)", "radio", "text", ("text", "units"))
-_NORMALIZE = OptionControl("normalize", "normalize (paper: the formula as written; minmax: rescaled to [0, 1])",
-                           "radio", "paper", ("paper", "minmax"))
-_MATCHING = OptionControl("relation_matching", "relation matching", "radio", "slots",
-                          ("slots", "sentence", "exact"))
-_THRESHOLD = OptionControl("similarity_threshold", "relation similarity threshold", "slider", 0.85,
-                           bounds=(0.5, 1.0, 0.01))
-_EPSILON = OptionControl("epsilon", "quantity tolerance epsilon", "slider", 0.05, bounds=(0.0, 0.5, 0.01))
-_TRUECASE = OptionControl("truecase", "truecase (parse an all-lower-case summary with the source's casing)",
-                          "checkbox", True)
-_ATTRIBUTION = OptionControl("attribution", "attribution (credit an entity or quantity less when the source "
-                             "states it in another sentence; default: on under formula=support)", "radio",
-                             "default", ("default", "on", "off"),
-                             meanings=(("default", None), ("on", True), ("off", False)))
-_SLOTS = OptionControl("relation_slots", "relation slots (compound: 'bill gates'; head: the paper's single word)",
-                       "radio", "compound", ("compound", "head"))
-_INTRANSITIVE = OptionControl("intransitive", "subject-verb pairs for verbs without an object (passive: "
-                              "'Thomas was arrested'; all: also 'output grew'; none: the paper)", "radio",
-                              "passive", ("passive", "all", "none"))
-
-_WORDNET = OptionControl("wordnet", "WordNet (relation verbs: synonyms, hypernyms, troponyms count as the same "
-                         "predicate, antonyms contradict; content words likewise; default: on under "
-                         "formula=support, off under paper)", "radio", "default", ("default", "on", "off"),
-                         meanings=(("default", None), ("on", True), ("off", False)))
-
-_LEXICAL = OptionControl("lexical_weight", "lexical weight λ (CHI = (1 - λ) x units + λ x share of the summary's "
-                         "content words the source supports; default: 0.01 under formula=support, 0 under paper)",
-                         "radio", "default", ("default", "0", "0.01", "0.1"),
-                         meanings=(("default", None), ("0", 0.0), ("0.01", 0.01), ("0.1", 0.1)))
-
-#: the main options each CHI-family app offers (the metric cards list them all)
+#: the main options each CHI-family app offers, from their declarations (the metric
+#: cards list them all)
 METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
-    "chi": (_FORMULA, _GROUNDING, _NORMALIZE, _MATCHING, _THRESHOLD, _EPSILON, _TRUECASE, _ATTRIBUTION, _SLOTS,
-            _INTRANSITIVE, _WORDNET, _LEXICAL),
-    "ehi": (_FORMULA, _GROUNDING, _NORMALIZE, _TRUECASE, _ATTRIBUTION),
-    "rhi": (_FORMULA, _GROUNDING,
-            OptionControl("variant", "variant under formula=paper (linear: RHI paper; softmax: RHI*, the one "
-                          "CHI fuses)", "radio", "linear", ("linear", "softmax")), _NORMALIZE, _MATCHING, _THRESHOLD,
-            _TRUECASE, _SLOTS, _INTRANSITIVE, _WORDNET),
-    "qhi": (_FORMULA, _NORMALIZE, _EPSILON, OptionControl("derived", "derived quantities (sums, ratios)", "checkbox", True),
-            OptionControl("temporal", "resolve relative dates", "checkbox", True), _TRUECASE, _ATTRIBUTION),
+    app: tuple(OptionControl.of(option) for option in space_controls(app)) for app in CHI_FAMILY
 }
 
 _TITLES = {

@@ -40,10 +40,10 @@ import numpy as np
 
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
 from ..parsing import get_parse_cache
+from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
+from ..options import options_for
 from ..validation import validate_inputs
 
-ALIGNMENTS = ("ent", "ent-contr", "ent-neutral")
-AGGREGATIONS = ("min", "mean", "mix")
 EXPANSION_WINDOW = 3
 
 
@@ -62,35 +62,32 @@ HOSTS: Dict[str, HostPreset] = {
 }
 
 
+_DECLARED = options_for("dlsd_acu")
+#: the AcuOptions fields (the other dlsd_acu options choose models and batching)
+ACU_FIELDS = ("host", "sd_acu", "top_k", "aggregation", "alignment", "expansion", "expansion_threshold",
+              "mix_weight", "filter_acus", "coref")
+
+
 @dataclass(frozen=True)
 class AcuOptions:
-    """Every option that changes a dlsd_acu score (all of them go into the signature)."""
+    """Every option that changes a dlsd_acu score (all of them go into the signature);
+    each is declared, with its default and allowed values, in
+    :data:`halluscope.options.OPTIONS`."""
 
-    host: str = "fizz"
-    sd_acu: bool = True
-    top_k: Optional[int] = 1
-    aggregation: Optional[str] = None   # None: the host's
-    alignment: Optional[str] = None     # None: the host's
-    expansion: Optional[bool] = None    # None: the host's
-    expansion_threshold: float = 0.5
-    mix_weight: float = 0.5
-    filter_acus: bool = True
-    coref: str = "rules"
+    host: str = _DECLARED["host"].default
+    sd_acu: bool = _DECLARED["sd_acu"].default
+    top_k: Optional[int] = _DECLARED["top_k"].default
+    aggregation: Optional[str] = _DECLARED["aggregation"].default   # None: the host's
+    alignment: Optional[str] = _DECLARED["alignment"].default       # None: the host's
+    expansion: Optional[bool] = _DECLARED["expansion"].default      # None: the host's
+    expansion_threshold: float = _DECLARED["expansion_threshold"].default
+    mix_weight: float = _DECLARED["mix_weight"].default
+    filter_acus: bool = _DECLARED["filter_acus"].default
+    coref: str = _DECLARED["coref"].default
 
     def __post_init__(self) -> None:
-        if self.host not in HOSTS:
-            raise ValueError(f"`host` must be one of {tuple(HOSTS)}, got {self.host!r}")
-        if self.aggregation is not None and self.aggregation not in AGGREGATIONS:
-            raise ValueError(f"`aggregation` must be one of {AGGREGATIONS}, got {self.aggregation!r}")
-        if self.alignment is not None and self.alignment not in ALIGNMENTS:
-            raise ValueError(f"`alignment` must be one of {ALIGNMENTS}, got {self.alignment!r}")
-        if self.top_k is not None and (isinstance(self.top_k, bool) or not isinstance(self.top_k, int)
-                                       or self.top_k < 1):
-            raise ValueError(f"`top_k` must be a positive integer or None (all sentences), got {self.top_k!r}")
-        for name in ("expansion_threshold", "mix_weight"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise ValueError(f"`{name}` must be a number in [0, 1], got {value!r}")
+        for name in ACU_FIELDS:
+            _DECLARED[name].check(getattr(self, name))
 
     @property
     def resolved(self) -> HostPreset:

@@ -1,0 +1,168 @@
+"""Every option is declared once (halluscope.options) and every surface reads that
+declaration: API signatures, validation, presets, evaluate config names, the CLI's
+--option, the Space's controls, the metric cards and the signature."""
+import dataclasses
+import inspect
+import math
+import os
+
+import evaluate
+import pytest
+
+from halluscope import api, options
+from halluscope.acu.pipeline import ACU_FIELDS, AcuOptions
+from halluscope.errors import OptionError
+from halluscope.pipeline import ScoringOptions, signature
+
+SOURCE = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."]
+SUMMARY = ["Microsoft bought GitHub in 2019 for $7.5 billion."]
+
+
+def test_no_metric_declares_an_option_twice():
+    for metric in options.METRICS:
+        names = [o.name for o in options.OPTIONS if metric in o.metrics]
+        assert len(names) == len(set(names)), metric
+
+
+@pytest.mark.parametrize("metric", options.METRICS)
+def test_api_signature_lists_every_declared_option_with_its_default(metric):
+    parameters = inspect.signature(getattr(api, f"score_{metric}")).parameters
+    declared = options.options_for(metric)
+    assert {name: parameters[name].default for name in declared} == {n: o.default for n, o in declared.items()}
+    data = {"predictions", "sources", "references", "return_details", "preset"}
+    if metric in ("chi", "qhi"):
+        data.add("publication_dates")
+    assert set(parameters) == set(declared) | data
+
+
+def test_option_classes_take_their_defaults_from_the_declarations():
+    chi_family = {o.target: o.default for o in options.OPTIONS if set(o.metrics) & set(options.CHI_FAMILY)}
+    assert {f.name: f.default for f in dataclasses.fields(ScoringOptions)} == chi_family
+    dlsd = options.options_for("dlsd_acu")
+    assert {f.name: f.default for f in dataclasses.fields(AcuOptions)} == {n: dlsd[n].default for n in ACU_FIELDS}
+
+
+def test_resolve_fills_defaults_applies_the_preset_then_the_caller():
+    values = options.resolve("rhi", {"grounding": "text"}, preset_name="paper")
+    assert values["variant"] == "linear"            # declared default
+    assert values["formula"] == "paper" and values["relation_slots"] == "head"   # preset
+    assert values["grounding"] == "text"            # the caller over the preset
+    assert "relation_matching" not in options.preset("paper", "rhi")
+    assert options.preset("paper", "chi")["relation_matching"] == "sentence"
+    assert options.preset("paper", "qhi") == {"formula": "paper", "truecase": False}
+
+
+@pytest.mark.parametrize("metric, given, option, message", [
+    ("ehi", {"epsilon": 0.1}, "epsilon", "ehi: unknown option(s) epsilon; its options are formula, grounding, "
+                                         "normalize, truecase, attribution, entity_synonyms, spacy_model"),
+    ("chi", {"formula": "papers"}, "formula", "`formula` must be one of ('support', 'paper'), got 'papers'"),
+    ("chi", {"epsilon": 1.5}, "epsilon", "`epsilon` must be a number in [0, 1], got 1.5"),
+    ("chi", {"epsilon": math.nan}, "epsilon", "`epsilon` must be a number in [0, 1], got nan"),
+    ("chi", {"truecase": 1}, "truecase", "`truecase` must be True or False, got 1"),
+    ("rhi", {"batch_size": 0}, "batch_size", "`batch_size` must be an integer >= 1, got 0"),
+    ("rhi", {"batch_size": True}, "batch_size", "`batch_size` must be an integer >= 1, got True"),
+    ("chi", {"wordnet": 1.0}, "wordnet", "`wordnet` must be True, False, None or the path of a WordNet "
+                                         "database folder, got 1.0"),
+    ("dlsd_acu", {"top_k": 0}, "top_k", "`top_k` must be an integer >= 1 or None, got 0"),
+    ("dlsd_acu", {"host": "summac"}, "host", "`host` must be one of ('fizz', 'fenice'), got 'summac'"),
+    ("dlsd_acu", {"decomposer": 3}, "decomposer", "`decomposer` must be one of 'seq2seq', 'rules' or an "
+                                                  "object of that interface, got 3"),
+])
+def test_bad_options_name_themselves(metric, given, option, message):
+    with pytest.raises(OptionError) as caught:
+        options.resolve(metric, given)
+    assert caught.value.option == option and str(caught.value) == message
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, TypeError)
+
+
+def test_api_rejects_unknown_options_before_scoring():
+    with pytest.raises(OptionError, match="qhi: unknown option.s. grounding; its options are formula, normalize"):
+        api.score_qhi(SUMMARY, SOURCE, grounding="text")
+    with pytest.raises(OptionError, match="unknown preset 'seed'; presets: default, paper"):
+        api.score_chi(SUMMARY, SOURCE, preset="seed")
+
+
+def test_the_paper_preset_equals_its_options_spelt_out():
+    by_preset = api.score_chi(SUMMARY, SOURCE, preset="paper")
+    spelt_out = api.score_chi(SUMMARY, SOURCE, formula="paper", grounding="units", truecase=False,
+                              relation_slots="head", intransitive="none", relation_matching="sentence")
+    assert by_preset["chi_scores"] == spelt_out["chi_scores"]
+    assert by_preset["signature"] == spelt_out["signature"]
+    assert "formula:paper" in by_preset["signature"] and "slots:head" in by_preset["signature"]
+
+
+def test_evaluate_config_name_selects_the_preset(repo_root):
+    path = os.path.join(repo_root, "metrics", "chi")
+    paper = evaluate.load(path, "paper").compute(predictions=SUMMARY, references=[""], sources=SOURCE)
+    assert paper["chi_scores"] == api.score_chi(SUMMARY, SOURCE, [""], preset="paper")["chi_scores"]
+    default = evaluate.load(path).compute(predictions=SUMMARY, references=[""], sources=SOURCE)
+    assert default["signature"] != paper["signature"]
+    with pytest.raises(OptionError, match="chi: unknown configuration 'papers'; the presets are default, paper"):
+        evaluate.load(path, "papers")
+
+
+@pytest.mark.parametrize("name, text, value", [
+    ("formula", "paper", "paper"), ("truecase", "false", False), ("epsilon", "0.1", 0.1),
+    ("weights", '{"qhi": 2}', {"qhi": 2}), ("attribution", "null", None), ("wordnet", "/opt/wn", "/opt/wn"),
+])
+def test_cli_values_are_json_or_text_then_checked(name, text, value):
+    assert options.parse_cli_value("chi", name, text) == value
+
+
+def test_cli_cannot_set_python_objects():
+    assert "nli_scorer" not in options.cli_option_names("dlsd_acu")
+    assert "dl_units" not in options.cli_option_names("dlsd_acu")
+    assert "nli_model" in options.cli_option_names("dlsd_acu")
+
+
+def test_space_controls_follow_the_declarations():
+    assert [o.name for o in options.space_controls("qhi")] == [
+        "formula", "normalize", "epsilon", "derived", "temporal", "truecase", "attribution"]
+    assert [o.name for o in options.space_controls("ehi")] == [
+        "formula", "grounding", "normalize", "truecase", "attribution"]
+    assert "variant" in [o.name for o in options.space_controls("rhi")]
+    assert "variant" not in [o.name for o in options.space_controls("chi")]
+
+
+@pytest.mark.parametrize("metric", options.METRICS)
+def test_cards_show_the_generated_option_table(metric, repo_root):
+    with open(os.path.join(repo_root, "metrics", metric, "README.md"), encoding="utf-8") as handle:
+        card = handle.read()
+    assert options.card_with_table(card, metric) == card, "run `python -m halluscope.cards` to update the card"
+
+
+def test_options_table_rows():
+    table = options.options_table("qhi").splitlines()
+    assert table[3] == ("| `formula` | one of ('support', 'paper') | `'support'` | `'paper'` | "
+                        + options.options_for("qhi")["formula"].doc + " |")
+    assert len(table) == 2 + 2 + len(options.options_for("qhi"))
+
+
+#: options that choose resources or batching, not the score (the signature names the
+#: models themselves, not how they were given)
+NOT_IN_SIGNATURE = {"batch_size", "device", "spacy_model", "sentence_model"}
+ALTERNATIVES = {"formula": "paper", "grounding": "units", "normalize": "minmax", "relation_matching": "exact",
+                "similarity_threshold": 0.9, "epsilon": 0.1, "derived": False, "temporal": False, "truecase": False,
+                "attribution": False, "relation_slots": "head", "intransitive": "all", "wordnet": False,
+                "lexical_weight": 0.1, "weights": {"qhi": 2}, "entity_synonyms": {"MS": "Microsoft"}}
+
+
+@pytest.mark.parametrize("metric", ["chi", "rhi"])
+def test_every_option_that_changes_a_score_changes_the_signature(metric):
+    """sacrebleu's rule: two scores are comparable only if their signatures agree,
+    so each option that can change a score must show in the signature."""
+    dimensions = ("ehi", "rhi", "qhi")
+    fuse = metric == "chi"
+    base = signature(metric, dimensions, ScoringOptions.from_options(metric, {}), fuse)
+    changed = []
+    for name in options.options_for(metric):
+        if name in NOT_IN_SIGNATURE:
+            continue
+        value = ALTERNATIVES.get(name, "softmax" if name == "variant" else None)
+        given = {name: value}
+        if name in ("attribution", "lexical_weight"):
+            given["formula"] = "support"
+        other = signature(metric, dimensions, ScoringOptions.from_options(metric, given), fuse)
+        assert other != base, name
+        changed.append(name)
+    assert len(changed) == len(options.options_for(metric)) - len(NOT_IN_SIGNATURE & set(options.options_for(metric)))
