@@ -288,3 +288,159 @@ def test_dlsd_acu_with_a_tiny_nli_model(workdir, capsys):
     assert counters["nli_pairs_requested"] == counters["nli_pairs_scored"] + counters["nli_pairs_cached"]
     assert summary["metrics"]["dlsd_acu"]["signature"] == direct["signature"]
     assert "dlsd_acu counters: nli_pairs_requested=" in stdout
+
+
+# -- no data lost: outputs replaced only at the end, interrupted runs resume ---------------
+
+RUN = ["--reference-field", "reference", "--chunk-size", "1", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(workdir):
+    """The four examples scored in one go (chunks of 1): records and summary."""
+    path = _write_jsonl(workdir / "resume-in.jsonl", EXAMPLES)
+    output = workdir / "whole.jsonl"
+    assert main(["score", "--input", path, "--output", str(output), *RUN]) == 0
+    return {"input": path, "records": _read_jsonl(output),
+            "summary": json.loads((workdir / "whole.summary.json").read_text())}
+
+
+def _interrupt_at(monkeypatch, call, exception=KeyboardInterrupt):
+    """Make the ``call``-th API call of the command raise ``exception``."""
+    import halluscope.cli as cli
+
+    real, calls = cli.metric_function, []
+
+    def counting(metric):
+        function = real(metric)
+
+        def wrapped(*args, **kwargs):
+            calls.append(metric)
+            if len(calls) == call:
+                raise exception()
+            return function(*args, **kwargs)
+        return wrapped
+    monkeypatch.setattr(cli, "metric_function", counting)
+
+
+def test_interrupted_run_keeps_a_partial_file_and_resume_finishes_it(uninterrupted, workdir, monkeypatch, capsys):
+    output = workdir / "resumed.jsonl"
+    output.write_text("the previous run's scores\n", encoding="utf-8")
+    _interrupt_at(monkeypatch, 3)  # chunks 1 and 2 written, the third interrupted
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN]) == 130
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (f"interrupted: 2 of 4 examples are scored in {output}.partial; "
+                                    "run the same command with --resume to continue")
+    assert output.read_text(encoding="utf-8") == "the previous run's scores\n"  # untouched
+    assert _read_jsonl(f"{output}.partial") == uninterrupted["records"][:2]
+    monkeypatch.undo()
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN, "--resume"]) == 0
+    assert "resuming after 2 scored examples" in capsys.readouterr().err
+    assert _read_jsonl(output) == uninterrupted["records"]
+    summary = json.loads((workdir / "resumed.summary.json").read_text())
+    assert summary["metrics"] == uninterrupted["summary"]["metrics"] and summary["examples"] == 4
+    assert not os.path.exists(f"{output}.partial") and not os.path.exists(f"{output}.partial.json")
+
+
+def test_resume_drops_a_line_cut_short(uninterrupted, workdir, monkeypatch, capsys):
+    output = workdir / "cut.jsonl"
+    _interrupt_at(monkeypatch, 4)
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN]) == 130
+    monkeypatch.undo()
+    capsys.readouterr()
+    partial = f"{output}.partial"
+    with open(partial, "a", encoding="utf-8") as handle:  # a kill -9 in the middle of a line
+        handle.write(json.dumps(uninterrupted["records"][3])[:40])
+    assert main(["report", "--input", partial, "--output", str(workdir / "cut.html")]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {partial} line 4: not a complete scores record (JSONDecodeError); an interrupted "
+        "`halluscope score` run finishes with --resume\n")
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN, "--resume"]) == 0
+    assert _read_jsonl(output) == uninterrupted["records"]
+
+
+def test_resume_refuses_other_settings(uninterrupted, workdir, monkeypatch, capsys):
+    output = workdir / "other.jsonl"
+    _interrupt_at(monkeypatch, 2)
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN]) == 130
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN, "--resume",
+                 "--option", "formula=paper"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --resume: {output}.partial was written by a run with "
+                                              "other settings")
+    assert len(_read_jsonl(f"{output}.partial")) == 1  # still there, unchanged
+
+
+def test_a_failing_run_never_touches_the_existing_output(uninterrupted, workdir, capsys):
+    output = workdir / "kept.jsonl"
+    output.write_text("precious\n", encoding="utf-8")
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN,
+                 "--option", 'weights={"qhi": 0}']) == 1
+    assert capsys.readouterr().err.splitlines()[-1].startswith(
+        "error: --option weights (chi): `weights['qhi']` must be a positive finite number, got 0")
+    assert output.read_text(encoding="utf-8") == "precious\n"
+    assert not os.path.exists(f"{output}.partial") and not os.path.exists(f"{output}.partial.json")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--output", "{dir}/same.jsonl", "--summary-output", "{dir}/same.jsonl"],
+     "--summary-output {dir}/same.jsonl is the --output file: the summary would overwrite the scores; "
+     "choose another name"),
+    (["--output", "{dir}/missing/out.jsonl"],
+     "--output {dir}/missing/out.jsonl: the folder {dir}/missing does not exist"),
+    (["--output", "{dir}/out.jsonl", "--summary-output", "{dir}/nowhere/s.json"],
+     "--summary-output {dir}/nowhere/s.json: the folder {dir}/nowhere does not exist"),
+    (["--output", "{input}"], "--output {input} is the --input file; choose another name"),
+])
+def test_output_paths_are_checked_first(arguments, message, uninterrupted, workdir, capsys):
+    directory = str(workdir)
+    fill = {"dir": directory, "input": uninterrupted["input"]}
+    arguments = [a.format(**fill) for a in arguments]
+    assert main(["score", "--input", uninterrupted["input"], *arguments]) == 2
+    assert capsys.readouterr().err == f"error: {message.format(**fill)}\n"
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("latin1.jsonl", b'{"source": "ok", "prediction": "ok"}\n{"source": "Caf\xe9", "prediction": "x"}\n',
+     "line 2: not valid UTF-8 (byte 0xe9 at byte 16 of the line); save the file as UTF-8"),
+    ("latin1.csv", b"source,prediction\nok,ok\nCaf\xe9,x\n",
+     "line 3: not valid UTF-8 (byte 0xe9 at byte 4 of the line); save the file as UTF-8"),
+])
+def test_input_that_is_not_utf8_is_one_line(name, content, message, workdir, capsys):
+    path = workdir / name
+    path.write_bytes(content)
+    assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {path} {message}\n"
+
+
+@pytest.mark.slow
+def test_sigterm_leaves_a_valid_partial_file_and_resume_matches(uninterrupted, workdir):
+    """The installed command, killed with SIGTERM while scoring 24 rows one at a time,
+    then resumed: the same records as the uninterrupted run."""
+    import signal
+    import time
+
+    rows = [dict(example, id=f"{k}-{example['id']}") for k in range(6) for example in EXAMPLES]
+    path = _write_jsonl(workdir / "sigterm-in.jsonl", rows)
+    output = str(workdir / "sigterm.jsonl")
+    command = [HALLUSCOPE, "score", "--input", path, "--output", output, *RUN]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and process.poll() is None:
+        if os.path.exists(output + ".partial") and len(open(output + ".partial").readlines()) >= 2:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert "run the same command with --resume to continue" in stderr.splitlines()[-1]
+    partial = _read_jsonl(output + ".partial")  # every line a complete record
+    assert 2 <= len(partial) < 24 and not os.path.exists(output)
+    resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    records = _read_jsonl(output)
+    assert [r["line"] for r in records] == list(range(1, 25))
+    assert [r["scores"] for r in records] == [r["scores"] for r in uninterrupted["records"]] * 6
+    assert [r["details"] for r in records] == [r["details"] for r in uninterrupted["records"]] * 6

@@ -22,34 +22,52 @@ summary (means, defined counts, signatures, skipped lines, the counters of
 (``--summary-output``).
 
 ``--option NAME=VALUE`` passes any other keyword of the metrics' API functions
-(:func:`api_options`). Exit codes: 0 done, 1 bad input (with ``--on-error stop``), a
-refused option or a scoring error, 2 usage.
+(:func:`api_options`).
+
+No data is lost (docs/cli.md, "Interrupted runs"): records go to ``<output>.partial``
+(flushed after every chunk), which replaces ``--output`` only when the run ends, so
+an existing output is never truncated by a run that fails; an interrupted run
+(Ctrl-C, SIGTERM, a crash) leaves the partial file and ``--resume`` continues from its
+last complete record, with the same results as an uninterrupted run.
+
+Exit codes: 0 done, 1 bad input (with ``--on-error stop``), a refused option or a
+scoring error, 2 usage or a file problem (a missing output folder, identical output
+paths, a file that is not UTF-8, an incomplete scores file given to ``report``), 130
+interrupted.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import functools
 import json
 import math
 import os
-import re
+import signal
 import sys
+import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, BinaryIO, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 METRICS = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
 #: metrics whose API function takes ``device`` and ``batch_size``
 MODEL_METRICS = ("chi", "rhi", "dlsd_acu")
 DEFAULT_CHUNK_SIZE = 64
 
-#: an API message naming a row, e.g. "row 2: `predictions` must be a string, got int"
-_ROW_MESSAGE = re.compile(r"^row (\d+): (.*)$", re.S)
-_API_COLUMN = re.compile(r"`(predictions|sources|references|publication_dates)")
+#: the suffix of the file a run writes its records to until it ends
+PARTIAL_SUFFIX = ".partial"
+#: beside it: the run's settings, signatures and counters, rewritten after each chunk
+STATE_SUFFIX = ".partial.json"
 
 
 class InputError(Exception):
     """Bad input that stops the run: the message names the file, line and field."""
+
+
+class FileError(Exception):
+    """A file the command cannot use as asked (exit code 2): a missing folder,
+    identical output paths, text that is not UTF-8, an incomplete scores file."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +117,13 @@ class InputSource:
 
 
 def _jsonl_rows(path: str) -> Iterator[Tuple[int, Any]]:
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                raise FileError(f"{path} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} at "
+                                f"byte {error.start + 1} of the line); save the file as UTF-8") from None
             if not line.strip():
                 continue  # blank lines separate nothing and are not examples
             try:
@@ -114,14 +137,19 @@ def _jsonl_rows(path: str) -> Iterator[Tuple[int, Any]]:
             yield number, value
 
 
-def _csv_rows(handle: TextIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
+def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
     """The header of a CSV file and its records as dicts, each with the line it starts
     on (records may span lines). Cells beyond the header are dropped; a short row
     lacks its last fields."""
     consumed: List[str] = []
 
     def tracked_lines() -> Iterator[str]:
-        for line in handle:
+        for number, raw in enumerate(handle, start=1):  # bytes: a bad byte names its line
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                raise FileError(f"{handle.name} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} "
+                                f"at byte {error.start + 1} of the line); save the file as UTF-8") from None
             consumed.append(line)
             yield line
 
@@ -164,7 +192,7 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
         raise InputError(f"{path}: no such file or folder")
     extension = os.path.splitext(path)[1].lower()
     if extension == ".csv":
-        header, records = _csv_rows(open(path, encoding="utf-8-sig", newline=""))
+        header, records = _csv_rows(open(path, "rb"))
         return InputSource(path, "line", header, records)
     if extension in (".jsonl", ".json", ".ndjson"):
         return InputSource(path, "line", None, _jsonl_rows(path))
@@ -172,14 +200,17 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
 
 
 def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
-    """(input position, message naming the input field) for an API error naming a row."""
-    match = _ROW_MESSAGE.match(str(error))
-    if match is None or int(match.group(1)) >= len(positions):
+    """(input position, message naming the input field) for an API
+    :class:`halluscope.errors.InputError` naming a row (its ``.row`` and ``.field``)."""
+    from .errors import InputError as RowError
+
+    row = getattr(error, "row", None)
+    if not isinstance(error, RowError) or row is None or not 0 <= row < len(positions):
         return None
-    detail = match.group(2)
-    column = _API_COLUMN.search(detail)
-    field = fields.of_api_column(column.group(1)) if column else None
-    return positions[int(match.group(1))], (f"field {field!r}: {detail}" if field else detail)
+    message = str(error)
+    detail = message[len(f"row {row}: "):] if message.startswith(f"row {row}: ") else message
+    field = fields.of_api_column(error.field) if error.field else None
+    return positions[row], (f"field {field!r}: {detail}" if field else detail)
 
 
 def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
@@ -241,8 +272,6 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
 
 #: options that have their own flags: not settable by --option
 _OWN_FLAGS = frozenset({"device", "batch_size", "nli_model", "host", "decomposer"})
-#: an API message about one keyword, e.g. "`formula` must be one of ('support', 'paper'), got 'x'"
-_KEYWORD_MESSAGE = re.compile(r"^`(\w+)`")
 
 
 def api_keywords(metric: str) -> FrozenSet[str]:
@@ -358,15 +387,33 @@ class MetricTotals:
         return out
 
 
+def _api_error(error: Exception, metric: str, chunk: Sequence[Example], fields: FieldNames,
+               source: InputSource) -> InputError:
+    """The command's error for an API error: a row error names the input line and
+    field (``.row``/``.field``), an option error its option (``.option``)."""
+    located = _located_api_error(error, [e.position for e in chunk], fields)
+    if located is not None:
+        return InputError(f"{source.path} {source.label} {located[0]}: {located[1]}")
+    option = getattr(error, "option", None)
+    if option is not None:
+        return InputError(f"--option {option} ({metric}): {error}")
+    return InputError(f"{metric}: {error}")
+
+
 def score_examples(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
                    fields: FieldNames, source: InputSource, output: TextIO, chunk_size: int = DEFAULT_CHUNK_SIZE,
-                   progress: bool = True) -> Dict[str, MetricTotals]:
+                   progress: bool = True, totals: Optional[Dict[str, MetricTotals]] = None,
+                   after_chunk: Optional[Callable[[Dict[str, MetricTotals], int], None]] = None
+                   ) -> Dict[str, MetricTotals]:
     """Score ``examples`` (read from ``source``) chunk by chunk; write one JSON line per
-    example to ``output``. An API error naming a row becomes an :class:`InputError`
-    naming its input line."""
+    example to ``output``, each chunk in one write, flushed. An API error naming a row
+    becomes an :class:`InputError` naming its input line. ``totals`` continues the
+    totals of a resumed run; ``after_chunk(totals, rows_written)`` runs after each
+    flushed chunk."""
     from tqdm import tqdm
 
-    totals = {metric: MetricTotals() for metric in metrics}
+    totals = totals if totals is not None else {metric: MetricTotals() for metric in metrics}
+    written = 0
     n_chunks = math.ceil(len(examples) / chunk_size)
     with tqdm(total=len(examples), unit="ex", desc="scoring", file=sys.stderr,
               disable=not progress or n_chunks <= 1) as bar:
@@ -384,15 +431,9 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                     results[metric] = metric_function(metric)(
                         predictions, sources, references, return_details=True, **dates, **options[metric])
                 except (TypeError, ValueError) as error:
-                    located = _located_api_error(error, [e.position for e in chunk], fields)
-                    keyword = _KEYWORD_MESSAGE.match(str(error))
-                    if located is None and keyword is not None and keyword.group(1) in options[metric]:
-                        raise InputError(f"--option {keyword.group(1)} ({metric}): {error}") from error
-                    if located is None:
-                        raise
-                    raise InputError(f"{source.path} {source.label} {located[0]}: {located[1]}") from error
-                totals[metric].add(results[metric])
+                    raise _api_error(error, metric, chunk, fields, source) from error
                 scores[metric] = per_example_scores(results[metric])
+            lines = []
             for row, example in enumerate(chunk):
                 record: Dict[str, Any] = {source.label: example.position, "id": example.id,
                                           "source": example.source, "prediction": example.prediction}
@@ -403,8 +444,14 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                 record["scores"] = {metric: {name: values[row] for name, values in by_name.items()}
                                     for metric, by_name in scores.items()}
                 record["details"] = {metric: result["details"][row] for metric, result in results.items()}
-                output.write(json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False) + "\n")
+                lines.append(json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False) + "\n")
+            output.write("".join(lines))
             output.flush()
+            for metric in metrics:
+                totals[metric].add(results[metric])
+            written += len(chunk)
+            if after_chunk is not None:
+                after_chunk(totals, written)
             bar.update(len(chunk))
     return totals
 
@@ -441,8 +488,105 @@ def format_summary(summary: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _same_path(first: str, second: str) -> bool:
+    """Whether two paths name one file (compared resolved, and by inode when both exist)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def _check_writable(path: str, flag: str) -> None:
+    """``path`` can be created: its folder exists and it is not a folder itself."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileError(f"{flag} {path}: the folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise FileError(f"{flag} {path}: is a folder, not a file")
+
+
+def check_output_paths(args: argparse.Namespace) -> str:
+    """Refuse outputs that would overwrite each other or the input, or that cannot be
+    created; return the summary path."""
+    summary_output = args.summary_output or summary_path_for(args.output)
+    _check_writable(args.output, "--output")
+    _check_writable(summary_output, "--summary-output")
+    if _same_path(args.output, summary_output):
+        raise FileError(f"--summary-output {summary_output} is the --output file: the summary would "
+                        "overwrite the scores; choose another name")
+    for path, flag in ((args.output, "--output"), (summary_output, "--summary-output")):
+        if _same_path(path, args.input):
+            raise FileError(f"{flag} {path} is the --input file; choose another name")
+    return summary_output
+
+
+def _run_settings(args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames,
+                  options: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+    """What a resumed run must share with the run that wrote the partial file: the
+    input, metrics, fields and every option that can change a score (not the device,
+    the batch or chunk size, which change none)."""
+    scored = {metric: {key: value for key, value in sorted(chosen.items()) if key not in ("device", "batch_size")}
+              for metric, chosen in options.items()}
+    return json.loads(json.dumps({
+        "input": os.path.abspath(args.input), "split": args.split, "metrics": list(metrics),
+        "fields": dataclasses.asdict(fields), "options": scored}, default=repr))
+
+
+def _write_json_atomically(path: str, value: Any) -> None:
+    """Write JSON to a temporary file in ``path``'s folder, then rename it over ``path``."""
+    temporary = f"{path}.tmp-{os.getpid()}"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(value, handle, indent=2, ensure_ascii=False, allow_nan=False)
+        handle.write("\n")
+    os.replace(temporary, path)
+
+
+def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List[Dict[str, Any]], int]:
+    """The complete records of a partial output and the byte length they take (a last
+    line cut short by a kill is not complete)."""
+    records: List[Dict[str, Any]] = []
+    length = 0
+    with open(partial, "rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                break
+            if not isinstance(record, dict) or label not in record or set(record.get("scores", {})) != set(metrics):
+                raise FileError(f"{partial}: record {len(records) + 1} was not written by this run "
+                                f"(no '{label}' or other metrics); rerun without --resume to start over")
+            records.append(record)
+            length += len(raw)
+    return records, length
+
+
+def _resumed_totals(records: Sequence[Dict[str, Any]], state: Dict[str, Any],
+                    metrics: Sequence[str]) -> Dict[str, MetricTotals]:
+    """Totals of the records already written (scores from the records themselves;
+    signatures and counters from the state file)."""
+    totals = {metric: MetricTotals() for metric in metrics}
+    for metric in metrics:
+        saved = state.get("metrics", {}).get(metric, {})
+        totals[metric].signature = saved.get("signature")
+        totals[metric].counters = dict(saved.get("counters", {}))
+        for record in records:
+            for name, value in record["scores"][metric].items():
+                totals[metric].values.setdefault(name, []).append(math.nan if value is None else value)
+    return totals
+
+
+def _state(settings: Dict[str, Any], totals: Dict[str, MetricTotals], rows: int) -> Dict[str, Any]:
+    return {"settings": settings, "rows": rows,
+            "metrics": {metric: {"signature": t.signature, "counters": t.counters} for metric, t in totals.items()}}
+
+
 def run_score(args: argparse.Namespace) -> int:
-    """``halluscope score``."""
+    """``halluscope score``: validate, then score into ``<output>.partial`` and rename
+    it over ``--output`` at the end (``--resume`` continues an interrupted run)."""
     metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
     unknown = [name for name in metrics if name not in METRICS]
     if unknown or not metrics:
@@ -451,37 +595,129 @@ def run_score(args: argparse.Namespace) -> int:
     metrics = list(dict.fromkeys(metrics))
     fields = FieldNames(args.source_field, args.prediction_field, args.reference_field, args.id_field,
                         args.publication_date_field)
+    summary_output = check_output_paths(args)
     source = open_input(args.input, args.split)
     examples, skipped = collect_examples(source, fields, args.on_error,
                                          lambda message: print(message, file=sys.stderr))
     chosen = api_options(args.option, metrics)
     options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
-    with open(args.output, "w", encoding="utf-8") as output:
-        totals = score_examples(examples, metrics, options, fields, source, output,
-                                chunk_size=args.chunk_size, progress=not args.no_progress) if examples else {
-            metric: MetricTotals() for metric in metrics}
+
+    # everything is valid: only now is anything written
+    partial, state_path = args.output + PARTIAL_SUFFIX, args.output + STATE_SUFFIX
+    settings = _run_settings(args, metrics, fields, options)
+    records: List[Dict[str, Any]] = []
+    state: Dict[str, Any] = {}
+    if args.resume and os.path.isfile(partial):
+        if os.path.isfile(state_path):
+            with open(state_path, encoding="utf-8") as handle:
+                state = json.load(handle)
+        if state.get("settings") != settings:
+            raise FileError(f"--resume: {partial} was written by a run with other settings (input, metrics, "
+                            "fields or options); rerun that command with --resume, or this one without it")
+        records, length = read_partial(partial, metrics, source.label)
+        with open(partial, "r+b") as handle:
+            handle.truncate(length)  # drop a last line cut short
+        positions = {example.position for example in examples}
+        done = {record[source.label] for record in records}
+        if not done <= positions:
+            raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
+                            f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
+        examples = [example for example in examples if example.position not in done]
+        print(f"resuming after {len(records)} scored examples in {partial}", file=sys.stderr)
+    elif args.resume:
+        print(f"--resume: no partial output {partial}; scoring from the first example", file=sys.stderr)
+    elif os.path.isfile(partial):
+        print(f"note: replacing the partial output {partial} of an earlier run (--resume would continue it)",
+              file=sys.stderr)
+    totals = _resumed_totals(records, state, metrics)
+
+    def save_state(current: Dict[str, MetricTotals], written: int) -> None:
+        _write_json_atomically(state_path, json_safe(_state(settings, current, len(records) + written)))
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, terminate) if in_main_thread else None
+    written_before = len(records)
+    try:
+        with open(partial, "a" if records else "w", encoding="utf-8") as output:
+            save_state(totals, 0)
+            if examples:
+                totals = score_examples(examples, metrics, options, fields, source, output,
+                                        chunk_size=args.chunk_size, progress=not args.no_progress,
+                                        totals=totals, after_chunk=save_state)
+    except KeyboardInterrupt:
+        done, _ = read_partial(partial, metrics, source.label)
+        total = written_before + len(examples)
+        print(f"interrupted: {len(done)} of {total} examples are scored in {partial}; run the same command "
+              "with --resume to continue", file=sys.stderr)
+        return 130
+    except BaseException:
+        if read_partial(partial, metrics, source.label)[0]:
+            print(f"note: the examples scored so far are kept in {partial}; run the same command with "
+                  "--resume to continue after fixing the problem", file=sys.stderr)
+        else:  # nothing scored: leave no partial behind
+            for path in (partial, state_path):
+                if os.path.exists(path):
+                    os.remove(path)
+        raise
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
     summary = {
-        "input": args.input, "output": args.output, "examples": len(examples),
+        "input": args.input, "output": args.output, "examples": written_before + len(examples),
         "position_label": source.label,
         "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
         "metrics": {metric: totals[metric].as_dict() for metric in metrics},
     }
-    summary_output = args.summary_output or summary_path_for(args.output)
-    with open(summary_output, "w", encoding="utf-8") as handle:
-        json.dump(json_safe(summary), handle, indent=2, ensure_ascii=False, allow_nan=False)
-        handle.write("\n")
+    os.replace(partial, args.output)
+    _write_json_atomically(summary_output, json_safe(summary))
+    os.remove(state_path)
     print(format_summary(json_safe(summary)))
     return 0
+
+
+def check_scores_file(path: str) -> None:
+    """Refuse a scores file ``report`` cannot read whole: a missing file, text that is
+    not UTF-8, a line that is not a JSON object (a run still going or interrupted)."""
+    if not os.path.isfile(path):
+        raise FileError(f"--input {path}: no such file")
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise FileError(f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
+                                "an interrupted `halluscope score` run finishes with --resume") from None
+            if not isinstance(record, dict) or not isinstance(record.get("scores"), dict):
+                raise FileError(f"{path} line {number}: not a record written by `halluscope score` (no scores)")
 
 
 def run_report(args: argparse.Namespace) -> int:
     """``halluscope report``."""
     from .report import write_report
 
+    check_scores_file(args.input)
+    _check_writable(args.output, "--output")
+    if _same_path(args.output, args.input):
+        raise FileError(f"--output {args.output} is the --input file; choose another name")
     summary = args.summary
     if summary is None and os.path.isfile(summary_path_for(args.input)):
         summary = summary_path_for(args.input)
-    count = write_report(args.input, args.output, summary_path=summary, cut=args.cut, title=args.title)
+    if summary is not None and not os.path.isfile(summary):
+        raise FileError(f"--summary {summary}: no such file")
+    temporary = f"{args.output}.tmp-{os.getpid()}"
+    try:
+        count = write_report(args.input, temporary, summary_path=summary, cut=args.cut, title=args.title)
+        os.replace(temporary, args.output)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise FileError(f"--summary {summary}: not a JSON summary ({type(error).__name__})") from None
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
     print(f"wrote {args.output} ({count} examples)")
     return 0
 
@@ -536,6 +772,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--summary-output", default=None,
                        help="JSON summary file (default: the output's name with .summary.json)")
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
+    score.add_argument("--resume", action="store_true",
+                       help="continue an interrupted run from the last complete record of <output>.partial "
+                            "(same command otherwise)")
     score.set_defaults(handler=run_score)
 
     report = commands.add_parser("report", help="write a self-contained HTML report of a scores file",
@@ -563,6 +802,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except FileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
