@@ -435,3 +435,27 @@ def test_nominalised_predicate_grounds_a_triple_in_its_roles():
                         "subject, object and a nominalised predicate in one sentence; "
                         "acquire ↔ acquisition (WordNet derivation)")]
     assert rows[1] == [(["cable maker", "acquire", "brenner group"], "unsupported", None)]
+
+
+def test_wordnet_links_within_one_part_of_speech(lex):
+    # the source's "increase" and "wound" are nouns: WordNet's troponyms are verb to
+    # verb, so neither supports a summary verb (before: "climb ⊂ increase", "shoot ⊂ wound")
+    source = parse("Unemployment fell. Tourism accounted for much of the increase. The guard had a wound.")
+    words = content_words(parse("Unemployment climbed and the guard was shot."))
+    assert [(w.key, w.pos) for w in words] == [
+        ("unemployment", "noun"), ("climb", "verb"), ("guard", "noun"), ("shoot", "verb")]
+    matches = support_words(words, source, lex)
+    assert [None if m is None else m.mode for m in matches] == ["same", None, "same", None]
+    # a verb of the source still supports it, and a derivation crosses parts of speech
+    verbs = parse("Unemployment rose. Microsoft acquired GitHub.")
+    words = content_words(parse("Unemployment climbed after the acquisition."))
+    found = [(w.key, m.mode, m.detail, m.evidence[0].text)
+             for w, m in zip(words, support_words(words, verbs, lex))]
+    assert found == [("unemployment", "same", "'Unemployment' in the source", "Unemployment"),
+                     ("climb", "troponym", "climb ⊂ rise (WordNet troponym)", "rose"),
+                     ("acquisition", "derivation", "acquisition ↔ acquire (WordNet derivation)", "acquired")]
+    # an antonym contradicts only in the word's own part of speech: the noun "fall"
+    # does not contradict the verb "rise", the verb "fell" does
+    assert support_words(content_words(parse("Prices rose.")), parse("A fall in prices."), lex)[1] is None
+    rose = support_words(content_words(parse("Prices rose.")), parse("Prices fell."), lex)[1]
+    assert (rose.mode, rose.contradicts, rose.evidence[0].text) == ("antonym", True, "fell")

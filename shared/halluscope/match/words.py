@@ -10,13 +10,16 @@ checks every content word of the summary against the source (docs/lexical.md):
   nouns too, see below) and which is not a number (numbers are QHI's); one unit per
   distinct lemma, its first mention;
 * it is **supported** by the source when the source has a token of the same lemma or
-  written form (relation ``same``), or, through WordNet
+  written form (relation ``same``, any part of speech), or, through WordNet
   (:class:`halluscope.lexical.Lexicon`), a lemma linked to it: synonym, hypernym
   (the summary says something more general), troponym/hyponym (one step more
-  specific), verb entailment, verb group, or a derivational form across parts of
-  speech ("acquisition" ~ "acquire", "death" ~ "die");
+  specific), verb entailment or verb group, each only from a source token of the
+  word's own part of speech (WordNet's relations hold within one: the noun "increase"
+  at the end of a source does not support the verb "climbed" as a troponym, nor the
+  noun "wound" the verb "shot"), or a derivational form across parts of speech
+  ("acquisition" ~ "acquire", "death" ~ "die");
 * it is **contradicted** when it is not supported and the source holds one of its
-  WordNet antonyms ("fell" against "rose");
+  WordNet antonyms in the same part of speech ("fell" against "rose");
 * else it is **unsupported**.
 
 Each supported word's :class:`~halluscope.units.Match` says which relation held
@@ -75,24 +78,31 @@ class SourceWords:
     """The forms of a source text that can support a word: lower-cased text and lemma
     of every token, each with the first token that has it (``forms``), and the same of
     its content tokens alone (``content``), the only ones WordNet links may reach: a
-    source's "was" must not support "sold" as its troponym."""
+    source's "was" must not support "sold" as its troponym. ``by_pos`` holds the
+    content forms again per WordNet part of speech (:data:`WORD_POS` of the token's
+    spaCy tag): every link but a derivation needs the summary word's own."""
 
     forms: Dict[str, Tuple[str, Tuple[int, int]]]
     content: Dict[str, Tuple[str, Tuple[int, int]]]
+    by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc) -> "SourceWords":
         forms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
         content: Dict[str, Tuple[str, Tuple[int, int]]] = {}
+        by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {pos: {} for pos in set(WORD_POS.values())}
         for token in doc:
             if token.is_punct or token.is_space:
                 continue
             where = (token.text, (token.idx, token.idx + len(token)))
+            pos = WORD_POS.get(token.pos_)
             for form in (token.lower_, token.lemma_.lower()):
                 forms.setdefault(form, where)
                 if is_content(token) and linkable(form):
                     content.setdefault(form, where)
-        return cls(forms, content)
+                    if pos is not None:
+                        by_pos[pos].setdefault(form, where)
+        return cls(forms, content, by_pos)
 
 
 def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
@@ -104,16 +114,20 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
     if lexicon is None or word.proper:
         return None
     supporters = lexicon.supporters(word.key, word.pos)
+    same_pos = source.by_pos.get(word.pos, {})
     small, large = (supporters, source.content) if len(supporters) < len(source.content) else (
         source.content, supporters)
-    shared = [lemma for lemma in small if lemma in large]  # the smaller side iterated
+    # the smaller side iterated; a link within one part of speech needs a source token of it
+    shared = [lemma for lemma in small if lemma in large
+              and (lemma in same_pos or supporters.relation(lemma) == "derivation")]
     if shared:
         lemma = min(shared)  # deterministic whatever the set order
         link = supporters[lemma]
-        return Match(link.relation, (TextEvidence(*source.content[lemma]),), 1.0, link.text)
-    for lemma in sorted(lexicon.antonyms(word.key, word.pos) & source.content.keys()):
+        where = same_pos.get(lemma) if link.relation != "derivation" else source.content[lemma]
+        return Match(link.relation, (TextEvidence(*where),), 1.0, link.text)
+    for lemma in sorted(lexicon.antonyms(word.key, word.pos) & same_pos.keys()):
         link = lexicon.link(word.key, lemma, word.pos)
-        return Match("antonym", (TextEvidence(*source.content[lemma]),), 0.0, link.text, contradicts=True)
+        return Match("antonym", (TextEvidence(*same_pos[lemma]),), 0.0, link.text, contradicts=True)
     return None
 
 
