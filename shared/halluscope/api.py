@@ -17,13 +17,14 @@ from . import __version__
 from .options import api_signature
 from .options import resolve as resolve_options
 from .pipeline import ScoringOptions, score
+from .results import ScoreResult
 
 #: the dimensions each CHI-family metric scores; "chi" also fuses them
 _DIMENSIONS = {"ehi": ("ehi",), "rhi": ("rhi",), "qhi": ("qhi",), "chi": ("ehi", "rhi", "qhi")}
 
 
 def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
-                  preset: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
+                  preset: Optional[str], options: Mapping[str, Any]) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
     return score(_DIMENSIONS[metric], predictions, sources, references, options=scoring,
                  publication_dates=publication_dates, return_details=return_details,
@@ -31,7 +32,7 @@ def _score_family(metric: str, predictions, sources, references, publication_dat
 
 
 def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> Dict[str, Any]:
+              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
     """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average.
     ``options``: :func:`halluscope.options.options_for` ``("ehi")``; ``preset``: a name
     of :data:`halluscope.options.PRESETS` whose values the options override."""
@@ -39,7 +40,7 @@ def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 
 def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> Dict[str, Any]:
+              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
     """Relation Hallucination Index: linear (RHI paper eq. 12, with ``rhi_norm`` = RHI/2)
     or softmax RHI* (CHI paper eq. 14), by ``variant``. ``options``: those of
     :func:`halluscope.options.options_for` ``("rhi")``."""
@@ -48,7 +49,7 @@ def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               publication_dates=None, return_details: bool = False, preset: Optional[str] = None,
-              **options: Any) -> Dict[str, Any]:
+              **options: Any) -> ScoreResult:
     """Quantity Hallucination Index (CHI paper eq. 15–20) with tolerant matching;
     ``publication_dates``: per row, the date relative dates are resolved against.
     ``options``: those of :func:`halluscope.options.options_for` ``("qhi")``."""
@@ -58,7 +59,7 @@ def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 def score_chi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
               publication_dates=None, return_details: bool = False, preset: Optional[str] = None,
-              **options: Any) -> Dict[str, Any]:
+              **options: Any) -> ScoreResult:
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example; under ``formula="support"``
     mixed with the summary's word-level support w (the share of its content words the
@@ -71,7 +72,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 
 def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-                   return_details: bool = False, preset: Optional[str] = None, **options: Any) -> Dict[str, Any]:
+                   return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
     """NLI-based atomic-fact checking with selective document units (docs/papers.md,
     "Mind the Link") on a FIZZ (hard min) or FENICE (soft mean) host. Reference-free:
     ``references`` are accepted and unused. ``options``: those of
@@ -112,20 +113,13 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
                          options=acu_options, coref=coreference_step(coref), dl_units=dl_units,
                          return_details=return_details)
     scores = result.pop("scores")
-    defined = [s for s in scores if not math.isnan(s)]
-    output: Dict[str, Any] = {
-        "dlsd_acu": sum(defined) / len(defined) if defined else math.nan,
-        "dlsd_acu_scores": scores,
-    }
-    if threshold is not None:
-        output["labels"] = [None if math.isnan(s) else int(s >= threshold) for s in scores]
-    output.update(result)
-    output["signature"] = dlsd_signature(
-        acu_options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype, max_length=max_length,
-        dl=None if dl_units is None else (getattr(dl_units, "name", None) or getattr(dl_units, "__name__", "hook")))
-    if "details" in output:
-        output["details"] = output.pop("details")
-    return output
+    details = result.pop("details", None)
+    labels = None if threshold is None else [None if math.isnan(s) else int(s >= threshold) for s in scores]
+    dl_name = None if dl_units is None else (getattr(dl_units, "name", None) or getattr(dl_units, "__name__", "hook"))
+    return ScoreResult(
+        metric="dlsd_acu", per_example={"dlsd_acu": scores}, counters=result, labels=labels, details=details,
+        signature=dlsd_signature(acu_options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype,
+                                 max_length=max_length, dl=dl_name))
 
 
 def _declare_signatures() -> None:

@@ -8,7 +8,10 @@ gathered with ``torch.distributed.all_gather_object`` and merged by
 per-example lists in input order, means and ``<dim>_defined`` counts recomputed over
 all rows, one ``signature``. Without a process group it simply calls ``score_fn``.
 
-Merge rules (:func:`merge_results`), which fit every ``halluscope.api.score_*``:
+Merge rules (:func:`merge_results`): the results of ``halluscope.api.score_*`` are
+:class:`halluscope.results.ScoreResult` objects, whose fields declare how they merge
+(:data:`halluscope.results.MERGE`). Plain dicts (results saved to JSON and read back)
+merge by the same rules read from their keys:
 
 - ``<name>_scores``, ``labels`` and ``details``: per-example lists, concatenated.
 - ``<name>`` next to ``<name>_scores``: the mean over the defined (non-NaN) rows.
@@ -28,7 +31,7 @@ import math
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .pipeline import _mean
+from .results import ScoreResult, mean_defined
 from .validation import validate_inputs
 
 #: options of the score functions that hold one value per row; they are sharded
@@ -96,6 +99,8 @@ def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
     merge shard results saved to disk (JSON keeps NaN as ``NaN``)."""
     if not shard_results:
         raise ValueError("merge_results needs at least one shard result")
+    if all(isinstance(result, ScoreResult) for result in shard_results):
+        return ScoreResult.merge(shard_results)
     first = shard_results[0]
     for index, result in enumerate(shard_results[1:], start=1):
         if set(result) != set(first):
@@ -109,7 +114,7 @@ def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
             continue
         values = [result[key] for result in shard_results]
         if f"{key}_scores" in merged:
-            merged[key] = _mean(merged[f"{key}_scores"])
+            merged[key] = mean_defined(merged[f"{key}_scores"])
         elif key.endswith("_defined") and f"{key[:-len('_defined')]}_scores" in merged:
             merged[key] = sum(not math.isnan(v) for v in merged[f"{key[:-len('_defined')]}_scores"])
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):

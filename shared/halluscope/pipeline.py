@@ -27,6 +27,7 @@ from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
 from .parsing import ParsedText, get_parse_cache
 from .units import Match, TextEvidence
 from .errors import OptionError
+from .results import ScoreResult
 from .validation import ValidatedBatch, validate_inputs
 from .venn import VennCounts, venn_counts
 
@@ -518,11 +519,6 @@ def _fused(results: Mapping[str, DimensionResult], words: Optional[WordResult], 
     return (1 - options.lexical_weight) * fused + options.lexical_weight * w
 
 
-def _mean(values: Sequence[float]) -> float:
-    defined = [v for v in values if not math.isnan(v)]
-    return sum(defined) / len(defined) if defined else math.nan
-
-
 def score(
     dimensions: Sequence[str],
     predictions: Sequence[str],
@@ -534,12 +530,13 @@ def score(
     return_details: bool = False,
     fuse: bool = False,
     metric_name: Optional[str] = None,
-) -> Dict[str, Any]:
+) -> ScoreResult:
     """Score a batch on ``dimensions`` (subset of ehi/rhi/qhi); ``fuse`` adds CHI.
 
-    Returns scalar means (``<dim>``), per-example lists (``<dim>_scores``), counts of
-    examples where each dimension is defined (``<dim>_defined``), a ``signature`` and,
-    with ``return_details``, one dict per example with counts, factors and units.
+    Returns a :class:`halluscope.results.ScoreResult`: per-example scores of each
+    dimension (and ``chi``, ``rhi_norm``), their means over the defined rows, the
+    number of rows defining each dimension, a ``signature`` and, with
+    ``return_details``, one dict per example with counts, factors and units.
     """
     options = options or ScoringOptions()
     unknown = set(dimensions) - set(DIMENSIONS)
@@ -569,13 +566,9 @@ def score(
         per_example[dimension] = [r.score for r in per_dim[dimension]]
     if "rhi" in dimensions and not fuse and options.rhi_variant == "linear":
         per_example["rhi_norm"] = [r.extra["rhi_norm"] for r in per_dim["rhi"]]
-    output: Dict[str, Any] = {name: _mean(values) for name, values in per_example.items()}
-    output.update({f"{name}_scores": values for name, values in per_example.items()})
-    output.update({f"{d}_defined": sum(not math.isnan(v) for v in per_example[d]) for d in dimensions})
-    output["signature"] = signature(metric_name or ("chi" if fuse else "+".join(dimensions)),
-                                    dimensions, options, fuse)
+    details = None
     if return_details:
-        output["details"] = [
+        details = [
             {
                 "reference_free": not batch.references[row],
                 **({"chi": per_example["chi"][row]} if fuse else {}),
@@ -584,7 +577,9 @@ def score(
             }
             for row in range(len(batch))
         ]
-    return output
+    metric = metric_name or ("chi" if fuse else "+".join(dimensions))
+    return ScoreResult(metric=metric, per_example=per_example, defined_names=tuple(dimensions),
+                       signature=signature(metric, dimensions, options, fuse), details=details)
 
 
 # ------------------------------------------------------------------------- signature
