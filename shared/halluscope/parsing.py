@@ -6,6 +6,16 @@ of one call are parsed together with ``nlp.pipe``. Texts longer than
 ``chunk_chars`` are cut at whitespace into chunks that are parsed separately and
 joined with ``Doc.from_docs`` (character offsets are preserved exactly), so a
 200k-character document is parsed in bounded memory.
+
+Pathological runs are tokenised before spaCy sees them (:func:`guarded_doc`):
+spaCy's tokenizer splits affixes one at a time, so a run of punctuation costs time
+quadratic in its length (")" x 20,000: about a minute) and yields one token per
+character. A run of at least :data:`GUARD_RUN` non-alphanumeric, non-space
+characters, or a whitespace-free stretch of at least :data:`GUARD_CHUNK`
+characters, becomes one token; the rest of such a text goes through spaCy's
+tokenizer piece by piece. Texts without such runs are tokenised by spaCy itself,
+unchanged; the Doc's text is the input text exactly, so every offset holds.
+Measured by benchmarks/adversarial.py.
 """
 from __future__ import annotations
 
@@ -19,6 +29,12 @@ from .registry import get_spacy, resolve, SPACY
 
 DEFAULT_CACHE_SIZE = 4096
 DEFAULT_CHUNK_CHARS = 20_000
+#: a run of this many non-alphanumeric, non-space characters is one token
+GUARD_RUN = 100
+#: a whitespace-free stretch of this many characters is one token
+GUARD_CHUNK = 1000
+# each alternative starts only where its run starts, so finding them takes linear time
+_GUARDED = re.compile(r"(?<!\S)\S{%d,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){%d,}" % (GUARD_CHUNK, GUARD_RUN))
 
 
 @dataclass
@@ -54,6 +70,36 @@ def split_for_parsing(text: str, chunk_chars: int) -> List[str]:
         start += cut
     pieces.append(text[start:])
     return pieces
+
+
+def guarded_doc(nlp, text: str):
+    """The tokenised ``Doc`` of ``text`` (no pipeline component run yet):
+    ``nlp.make_doc(text)`` unless ``text`` holds a pathological run (module
+    docstring), which then becomes one token while the text around it is tokenised
+    by spaCy piece by piece. ``doc.text == text`` always; cost linear in
+    ``len(text)``."""
+    from spacy.tokens import Doc
+
+    if _GUARDED.search(text) is None:
+        return nlp.make_doc(text)
+    words: List[str] = []
+    spaces: List[bool] = []
+
+    def add_piece(piece: str) -> None:
+        if piece:
+            for token in nlp.tokenizer(piece):
+                words.append(token.text)
+                spaces.append(bool(token.whitespace_))
+
+    position = 0
+    for run in _GUARDED.finditer(text):
+        add_piece(text[position:run.start()])
+        words.append(run.group())
+        position = run.end()
+        spaces.append(text.startswith(" ", position))  # one following space is the token's own
+        position += spaces[-1]
+    add_piece(text[position:])
+    return Doc(nlp.vocab, words=words, spaces=spaces)
 
 
 class ParseCache:
@@ -149,13 +195,14 @@ class ParseCache:
 
         short = [t for t in texts if len(t) <= self.chunk_chars]
         docs: Dict[str, object] = {}
-        for text, doc in zip(short, self.nlp.pipe(short, batch_size=self.batch_size)):
+        tokenised = (guarded_doc(self.nlp, t) for t in short)
+        for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size)):
             docs[text] = doc
         for text in texts:
             if text in docs:
                 continue
             chunks = split_for_parsing(text, self.chunk_chars)
-            chunk_docs = list(self.nlp.pipe(chunks, batch_size=1))
+            chunk_docs = list(self.nlp.pipe((guarded_doc(self.nlp, c) for c in chunks), batch_size=1))
             docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False)
         self.parsed += len(texts)
         return [docs[t] for t in texts]

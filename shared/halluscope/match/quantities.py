@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+from bisect import bisect_left, bisect_right
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -143,6 +144,59 @@ class _Pool:
             value = unit.value * factor
             self.groups.setdefault(cls, []).append((unit, value))
             self.exact.setdefault((cls, float(f"{value:.12g}")), []).append(unit)
+        # value index per kind class: (sorted values, their positions in ``groups[cls]``)
+        self.by_value: Dict[Tuple[str, str], Tuple[List[float], List[int]]] = {}
+        for cls, members in self.groups.items():
+            order = sorted(range(len(members)), key=lambda k: members[k][1])
+            self.by_value[cls] = ([members[k][1] for k in order], order)
+        self._date_index = None
+
+    def near(self, cls: Tuple[str, str], value: float, epsilon: float) -> List[int]:
+        """Positions in ``groups[cls]`` of the values that can lie within relative
+        difference ``epsilon`` of ``value`` (a slightly wider band, by bisection;
+        callers test the exact condition), in pool order."""
+        index = self.by_value.get(cls)
+        if index is None:
+            return []
+        values, order = index
+        if value > 0:
+            low, high = value * (1 - epsilon), value / (1 - epsilon)
+        elif value < 0:
+            low, high = value / (1 - epsilon), value * (1 - epsilon)
+        else:
+            low = high = 0.0
+        slack = 1e-9 * max(abs(low), abs(high))
+        first, last = bisect_left(values, low - slack), bisect_right(values, high + slack)
+        return sorted(order[first:last])
+
+    def dates_around(self, start: str, end: str) -> List[int]:
+        """Positions in ``dates`` of the intervals that may contain [start, end] or lie
+        inside it: starts bisected in a start-sorted list (inside) and, per interval
+        length, in a list of that length (containing); callers test the exact condition."""
+        if self._date_index is None:
+            inside: List[Tuple[str, int]] = []
+            by_length: Dict[int, List[Tuple[int, int]]] = {}
+            for order, (_, other) in enumerate(self.dates):
+                if other is None:
+                    continue
+                inside.append((other[0], order))
+                first = _dt.date.fromisoformat(other[0]).toordinal()
+                length = _dt.date.fromisoformat(other[1]).toordinal() - first
+                by_length.setdefault(length, []).append((first, order))
+            inside.sort()
+            for group in by_length.values():
+                group.sort()
+            self._date_index = (inside, by_length)
+        inside, by_length = self._date_index
+        first, last = bisect_left(inside, (start, -1)), bisect_right(inside, (end, len(self.dates)))
+        found = {order for _, order in inside[first:last]}
+        q_first = _dt.date.fromisoformat(start).toordinal()
+        q_last = _dt.date.fromisoformat(end).toordinal()
+        for length, group in by_length.items():  # p_first <= q_first and p_first + length >= q_last
+            lo = bisect_left(group, (q_last - length, -1))
+            hi = bisect_right(group, (q_first, len(self.dates)))
+            found.update(order for _, order in group[lo:hi])
+        return sorted(found)
 
     # ------------------------------------------------------------ derived tables
 
@@ -273,7 +327,9 @@ class QuantityMatcher:
         if self.epsilon <= 0:
             return None
         best = None
-        for order, (unit, pvalue) in enumerate(pool.groups.get(cls, ())):
+        members = pool.groups.get(cls, ())
+        for order in pool.near(cls, value, self.epsilon):
+            unit, pvalue = members[order]
             err = _rel(value, pvalue)
             if err > self.epsilon:
                 continue
@@ -353,9 +409,8 @@ class QuantityMatcher:
             return None
         q_start, q_end = interval
         best = None
-        for order, (unit, other) in enumerate(pool.dates):
-            if other is None:
-                continue
+        for order in pool.dates_around(q_start, q_end):
+            unit, other = pool.dates[order]
             p_start, p_end = other
             if p_start <= q_start and q_end <= p_end:
                 relation = "equal to" if (p_start, p_end) == (q_start, q_end) else "inside"

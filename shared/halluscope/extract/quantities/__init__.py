@@ -45,7 +45,7 @@ noun); ``lexicon`` holds the word lists and unit tables.
 from __future__ import annotations
 
 import math
-from typing import List
+from typing import Dict, List
 
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
@@ -82,6 +82,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
     same quantity mentioned twice is one unit (first mention kept)."""
     units: List[QuantityUnit] = []
     text = doc.text
+    subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
     for start, end, label in _candidates(doc, text):
         surface = text[start:end]
         span = doc.char_span(start, end, alignment_mode="expand")
@@ -108,16 +109,17 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             if reading.value is not None and not math.isfinite(reading.value):
                 continue
             if reading.inside:
-                anchor_inside = anchor_inside if anchor_inside is not None else anchor_of(span, inside=True)
+                if anchor_inside is None:
+                    anchor_inside = anchor_of(span, inside=True, memo=subjects)
                 anchor = anchor_inside
             else:
-                anchor_plain = anchor_plain if anchor_plain is not None else anchor_of(span)
+                anchor_plain = anchor_plain if anchor_plain is not None else anchor_of(span, memo=subjects)
                 anchor = anchor_plain
             units.append(QuantityUnit(
                 qkind=reading.qkind, unit=reading.unit, value=reading.value, text=surface, span=(start, end),
                 anchor=anchor, interval=reading.interval, relative=reading.relative,
                 approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound))
-    units.extend(_multiplication_verbs(doc, text))
+    units.extend(_multiplication_verbs(doc, text, subjects))
     units.sort(key=lambda u: u.span)
     return dedupe(units)
 

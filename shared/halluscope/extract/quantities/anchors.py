@@ -1,6 +1,8 @@
 """Anchors: the head noun of the noun phrase a quantity belongs to."""
 from __future__ import annotations
 
+from typing import Dict, Optional
+
 from .lexicon import CURRENCY_WORDS, SCALE_WORDS, _TIME_UNIT_FORMS
 from .numbers import _HAS_DIGIT
 from .units import _lookup_unit
@@ -13,21 +15,30 @@ def _is_quantity_token(token) -> bool:
             or bool(_HAS_DIGIT.search(token.text)) or (token.is_alpha and _lookup_unit(token.text) is not None))
 
 
-def _subject_of(verb) -> str:
+def _subject_of(verb, memo: Optional[Dict[int, str]] = None) -> str:
+    """Lemma of the verb's nominal subject, "" when none. ``memo`` (token index ->
+    subject, for one Doc) keeps a verb that governs many quantities from being
+    searched once per quantity: its children span its whole subtree."""
+    if memo is not None and verb.i in memo:
+        return memo[verb.i]
+    subject = ""
     for child in verb.children:
         if child.dep_ in ("nsubj", "nsubjpass") and child.pos_ in ("NOUN", "PROPN"):
-            return child.lemma_.lower()
-    return ""
+            subject = child.lemma_.lower()
+            break
+    if memo is not None:
+        memo[verb.i] = subject
+    return subject
 
 
-def anchor_of(span, inside: bool = False) -> str:
+def anchor_of(span, inside: bool = False, memo: Optional[Dict[int, str]] = None) -> str:
     """Lemma of the head of the noun phrase a quantity belongs to (004 §3.4.1):
     the noun it modifies ("5 million people" -> people; "$4.2 billion acquisition
     price" -> price), the noun after "of" ("five of the players" -> player), the
     noun a preposition attaches it to ("revenue of $3.4 billion" -> revenue), or
     the subject of the verb it is an argument of ("Revenue grew 18%" -> revenue);
     "" when none. ``inside``: the mention's own head noun is what is counted
-    ("400 migrants")."""
+    ("400 migrants"). ``memo``: see :func:`_subject_of` (one dict per Doc)."""
     root = span.root
     if inside and root.pos_ in ("NOUN", "PROPN") and not _is_quantity_token(root):
         return root.lemma_.lower()
@@ -49,9 +60,9 @@ def anchor_of(span, inside: bool = False) -> str:
         if governor.pos_ in ("NOUN", "PROPN") and not _is_quantity_token(governor):
             return governor.lemma_.lower()
         if governor.pos_ in ("VERB", "AUX"):
-            return _subject_of(governor)
+            return _subject_of(governor, memo)
         return ""
     if head.pos_ in ("VERB", "AUX") and token.dep_ not in ("nsubj", "nsubjpass"):
-        return _subject_of(head)
+        return _subject_of(head, memo)
     return ""
 

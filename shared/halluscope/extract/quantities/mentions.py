@@ -4,7 +4,8 @@ multiplication."""
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Tuple
+from bisect import bisect_right
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ...units import QuantityUnit
 from .anchors import _subject_of
@@ -24,7 +25,7 @@ _SUPPLEMENT = re.compile(
     re.IGNORECASE,
 )
 _HASHTAG_BEFORE = re.compile(r"[#@]\s?$")
-_GLUED_UNIT = re.compile(r"\d[\d,]*(?:\.\d+)?([a-zA-Z]+)")
+_GLUED_UNIT = re.compile(r"(?<![\d,])\d[\d,]*(?:\.\d+)?([a-zA-Z]+)")  # used with fullmatch
 _DIGIT_RUN = re.compile(r"\d+")
 _MULTIPLY_RE = re.compile(r"\b(?:doubl|tripl|trebl|quadrupl|halv)(?:e|es|ed|ing)\b", re.I)
 
@@ -42,16 +43,24 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     for ent in doc.ents:
         if ent.label_ in NUMERIC_LABELS:
             spans.append([ent.start_char, ent.end_char, ent.label_])
+    # A supplement match overlaps an entity, widened or not, exactly when it overlaps the
+    # entity as spaCy gave it (entities do not overlap, nor do finditer's matches), and it
+    # never overlaps a match added before it: the overlapping entities are found by bisection.
+    n_entities = len(spans)
+    entity_starts = [item[0] for item in spans]
+    entity_ends = [item[1] for item in spans]
     for match in _SUPPLEMENT.finditer(text):
         start, end = match.span()
         label = "MONEY" if (match.group("cur") or match.group("hash")) else ("PERCENT" if match.group("pct") is not None else "CARDINAL")
         merged = False
-        for item in spans:
-            if item[0] < end and start < item[1]:
-                item[0], item[1] = min(item[0], start), max(item[1], end)
-                if label != "CARDINAL" and item[2] in ("CARDINAL", "MONEY", "QUANTITY", "DATE"):
-                    item[2] = label
-                merged = True
+        k = bisect_right(entity_ends, start)
+        while k < n_entities and entity_starts[k] < end:
+            item = spans[k]
+            item[0], item[1] = min(item[0], start), max(item[1], end)
+            if label != "CARDINAL" and item[2] in ("CARDINAL", "MONEY", "QUANTITY", "DATE"):
+                item[2] = label
+            merged = True
+            k += 1
         if not merged:
             spans.append([start, end, label])
     # right extension by tokens: "3.2 million euros", "4.5 per cent", "6" + "ft"
@@ -151,7 +160,7 @@ def _modifiers_before(span) -> str:
     return doc[first:span.start].text
 
 
-def _multiplication_verbs(doc, text: str) -> Iterable[QuantityUnit]:
+def _multiplication_verbs(doc, text: str, subjects: Optional[Dict[int, str]] = None) -> Iterable[QuantityUnit]:
     """"doubled" / "tripled" / "halved" as percent changes (100 / 200 / 50)."""
     for match in _MULTIPLY_RE.finditer(text):
         found = doc.char_span(match.start(), match.end(), alignment_mode="expand")
@@ -161,5 +170,5 @@ def _multiplication_verbs(doc, text: str) -> Iterable[QuantityUnit]:
         if token.pos_ == "VERB" and token.lemma_.lower() in MULTIPLY_VERBS:
             yield QuantityUnit(
                 qkind="percent", unit="", value=MULTIPLY_VERBS[token.lemma_.lower()], text=token.text,
-                span=(token.idx, token.idx + len(token.text)), anchor=_subject_of(token), approximate=False)
+                span=(token.idx, token.idx + len(token.text)), anchor=_subject_of(token, subjects), approximate=False)
 

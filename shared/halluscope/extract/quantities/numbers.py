@@ -16,6 +16,8 @@ _LITERAL = re.compile(
     re.IGNORECASE,
 )
 _HAS_DIGIT = re.compile(r"\d")
+_DIGIT_COMMA_RUN = re.compile(r"[\d,]+")
+_ORDINAL_SUFFIX = re.compile(r"\s?(?:st|nd|rd|th)\b", re.I)
 _WORD = re.compile(r"[a-z]+", re.I)
 
 
@@ -65,9 +67,12 @@ def words_to_number(text: str) -> Optional[float]:
 
 def _ordinal_value(text: str) -> Optional[float]:
     """"83rd" -> 83, "third" -> 3, "twenty-first" -> 21."""
-    match = re.search(r"(\d[\d,]*)\s?(?:st|nd|rd|th)\b", text, re.I)
-    if match:
-        return float(match.group(1).replace(",", ""))
+    # the leftmost "\d[\d,]*" followed by an ordinal suffix, found in linear time: every
+    # start inside one run of digits and commas ends where the run ends
+    for run in _DIGIT_COMMA_RUN.finditer(text):
+        first = _HAS_DIGIT.search(run.group())
+        if first is not None and _ORDINAL_SUFFIX.match(text, run.end()):
+            return float(run.group()[first.start():].replace(",", ""))
     words = [w for w in re.split(r"[\s-]+", text.lower()) if w and w not in ("the", "a")]
     if not words or words[-1] not in ORDINAL_WORDS:
         return None

@@ -9,8 +9,12 @@ from typing import List, Optional, Tuple
 from .lexicon import _TIME_UNIT_FORMS
 from .numbers import _HAS_DIGIT, _Reading, _money_or_number, _number_readings, words_to_number
 
+# Linear time: a number or word starts only where a run of digits / letters starts
+# (a start inside a run finds nothing its run's start would not find first), and the
+# separator "\s*-?\s*" is written "(?:\s*-)?\s*" (the same strings, without trying
+# every split of a whitespace run between its two halves).
 _DURATION = re.compile(
-    r"(?P<num>\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?|an?|half an?)\s*-?\s*(?P<unit>"
+    r"(?P<num>(?<!\d)\d+(?:\.\d+)?|(?<![a-z])[a-z]+(?:-[a-z]+)?|an?|half an?)(?:\s*-)?\s*(?P<unit>"
     + "|".join(sorted(_TIME_UNIT_FORMS, key=len, reverse=True)) + r")\b",
     re.I,
 )
@@ -89,6 +93,7 @@ def _lookup_unit(phrase: str) -> Optional[str]:
     return found[0][0] if found else None
 
 
+_NUMBER_TOKENS = 16
 _NUMBER_UNIT_GLUE = re.compile(r"(?<=\d)(?=[^\d\s,.%\-/x])")
 
 
@@ -108,7 +113,10 @@ def _measure_readings(surface: str) -> List[_Reading]:
                 found = (j, unit)
                 break
         if found is not None and i > last:
-            values = _number_readings(" ".join(tokens[last:i]), scale_m=False)
+            # the number is read from at most the last _NUMBER_TOKENS tokens before the unit
+            # ("one hundred and twenty-five thousand" is 6), so that a mention of many
+            # unit words and no number costs linear time
+            values = _number_readings(" ".join(tokens[max(last, i - _NUMBER_TOKENS):i]), scale_m=False)
             if values:
                 unit = found[1]
                 out.append(_Reading("measure", _TIME_UNIT_FORMS.get(unit, unit), values[-1]))

@@ -1,0 +1,104 @@
+"""Time chi on pathological inputs: does 4x the input cost at most 5x the time, and
+does every case stay within 2 s at the Space's caps?
+
+Each case builds a text of a given length (a run of ")" or of digits, a digit range
+of the kind "It happened in 99...9-99...9.", numbers only, dates only, ...). For each
+size the source is the case's text of that many characters and the summary the case's
+text of a quarter of it, so that work growing as summary x source shows as 16x
+per 4x. Every size is timed in this one run from a cold parse cache (the texts
+differ, so no other cache helps either), after a warm-up that loads every model;
+the time is the best of ``--repeats`` calls of ``score_chi``. Last column: the
+Space's caps (source 20,000 characters, summary 3,000; ``halluscope.space``).
+
+    python benchmarks/adversarial.py                 # every case
+    python benchmarks/adversarial.py --case rparen --case numbers --repeats 1
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Callable, Dict, List
+
+from halluscope import score_chi
+from halluscope.parsing import get_parse_cache
+from halluscope.space import MAX_SOURCE_CHARS, MAX_SUMMARY_CHARS
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda n: (unit * (n // len(unit) + 1))[:n]
+
+
+def _joined(item: Callable[[int], str], sep: str = " ") -> Callable[[int], str]:
+    def make(n: int) -> str:
+        parts: List[str] = []
+        size, i = 0, 0
+        while size < n:
+            parts.append(item(i))
+            size += len(parts[-1]) + len(sep)
+            i += 1
+        return sep.join(parts)[:n]
+    return make
+
+
+def _digit_range(n: int) -> str:
+    half = max(1, (n - len("It happened in -.")) // 2)
+    return "It happened in " + "9" * half + "-" + "9" * half + "."
+
+
+#: case name -> text of (about) n characters
+CASES: Dict[str, Callable[[int], str]] = {
+    "rparen": _repeat(")"),
+    "punctuation-mix": _repeat(")(?!,;"),
+    "digits": _repeat("1"),
+    "letters": _repeat("a"),
+    "digit-range": _digit_range,
+    "hyphen-chain": _repeat("a-"),
+    "whitespace": lambda n: "5" + " " * max(0, n - 10) + "years ago",
+    "numbers": _joined(lambda i: str(i)),
+    "percents": _joined(lambda i: f"{i % 97}.{i % 10}%"),
+    "signed-exponents": _joined(lambda i: ("-" if i % 2 else "") + f"{i % 9 + 1}e{i % 300}"),
+    "money": _joined(lambda i: f"${i * 37 % 1000}m"),
+    "durations": _joined(lambda i: f"{i % 50} years"),
+    "dates": _joined(lambda i: f"{i % 28 + 1} {MONTHS[i % 12]} {1990 + i % 30},"),
+    "year-words": _repeat("year "),
+}
+SIZES = (1000, 4000, 8000)
+
+
+def time_call(summary: str, source: str, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        get_parse_cache().clear()
+        start = time.perf_counter()
+        score_chi([summary], [source])
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--case", action="append", choices=sorted(CASES), help="run only these cases")
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    score_chi(["The company paid $5 million in 2015."], ["The company paid $5 million in 2015 to 40 staff."])
+    names = args.case or list(CASES)
+    head = " ".join(f"{n:>8,}" for n in SIZES)
+    print(f"{'case':<18}{head}  {'4k/1k':>6} {'8k/4k':>6}  {'caps':>7}  (seconds, best of {args.repeats})")
+    worst_ratio, worst_caps = 0.0, 0.0
+    for name in names:
+        make = CASES[name]
+        times = [time_call(make(n // 4), make(n), args.repeats) for n in SIZES]
+        caps = time_call(make(MAX_SUMMARY_CHARS), make(MAX_SOURCE_CHARS), args.repeats)
+        ratios = [times[1] / max(times[0], 1e-3), times[2] / max(times[1], 1e-3)]
+        worst_ratio, worst_caps = max(worst_ratio, ratios[0]), max(worst_caps, caps)
+        cells = " ".join(f"{t:8.3f}" for t in times)
+        print(f"{name:<18}{cells}  {ratios[0]:6.2f} {ratios[1]:6.2f}  {caps:7.3f}", flush=True)
+    print(f"worst 4k/1k ratio {worst_ratio:.2f} (target <= 5); worst time at the caps {worst_caps:.2f} s "
+          f"(target <= 2)")
+
+
+if __name__ == "__main__":
+    main()
