@@ -1,8 +1,12 @@
 """halluscope: hallucination indices for abstractive summaries.
 
-Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` (and later
-``dlsd_acu``). The public entry points are in :mod:`halluscope.api`.
+Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` and
+``dlsd_acu``. The public entry points: the functions of :mod:`halluscope.api`
+(``score_chi`` ...), :class:`halluscope.Scorer` (load once, score many) and their
+result, :class:`halluscope.ScoreResult`; options in :mod:`halluscope.options`.
 """
 __version__ = "0.1.0"
 
 from .api import score_chi, score_dlsd_acu, score_ehi, score_qhi, score_rhi  # noqa: E402,F401
+from .results import ScoreResult  # noqa: E402,F401
+from .scorer import Scorer  # noqa: E402,F401

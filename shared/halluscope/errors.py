@@ -22,6 +22,8 @@ class InputError(HalluscopeError, ValueError, TypeError):
     def __init__(self, message: str, *, row: Optional[int] = None, field: Optional[str] = None) -> None:
         self.row = row
         self.field = field
+        #: the message without the "row N: " prefix (for callers that renumber rows)
+        self.message = message
         prefix = f"row {row}: " if row is not None else ""
         super().__init__(prefix + message)
 

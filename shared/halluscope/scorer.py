@@ -1,0 +1,149 @@
+"""A scorer object: choose a metric and its options once, load its models once, score
+many batches (as ``bert_score.BERTScorer`` and SummaC's ``SummaCZS(...).score``).
+
+    >>> from halluscope import Scorer
+    >>> scorer = Scorer("chi")                       # options checked, models loaded here
+    >>> result = scorer.score(sources, summaries)    # a halluscope.results.ScoreResult
+    >>> for result in scorer.score_batches(rows, batch_size=64):   # a progress bar
+    ...     ...
+
+Options and presets are those of :mod:`halluscope.options`: an unknown name or a bad
+value is an :class:`halluscope.errors.OptionError` when the scorer is made, not when
+the first batch is scored. The models (spaCy, the sentence encoder, WordNet, the NLI
+model and decomposer) load in the constructor; they are the process's shared
+instances (:mod:`halluscope.registry`), so several scorers with the same models hold
+one copy.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
+
+from . import api
+from .errors import InputError
+from .options import METRICS, resolve
+from .results import ScoreResult
+
+#: a row of :meth:`Scorer.score_batches`: a mapping with "source" and "summary" (and
+#: optionally "reference", "publication_date"), or a (source, summary[, reference]) tuple
+Row = Any
+
+
+class Scorer:
+    """One metric with fixed options; :meth:`score` and :meth:`score_batches` use them.
+
+    ``metric``: one of :data:`halluscope.options.METRICS`; ``preset``: a name of
+    :data:`halluscope.options.PRESETS` (its values under ``options``); ``load``:
+    False defers model loading to the first batch (for a process that forks first).
+    """
+
+    def __init__(self, metric: str, *, preset: Optional[str] = None, load: bool = True, **options: Any) -> None:
+        self.metric = metric
+        self.preset = preset
+        self.options: Dict[str, Any] = dict(options)
+        #: every option's value, defaults and preset included (checked now)
+        self.resolved: Dict[str, Any] = resolve(metric, options, preset_name=preset)
+        self._function = getattr(api, f"score_{metric}")
+        self._signature: Optional[str] = None
+        if load:
+            self.load()
+
+    def __repr__(self) -> str:
+        given = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        preset = f", preset={self.preset!r}" if self.preset else ""
+        return f"Scorer({self.metric!r}{preset}{', ' + given if given else ''})"
+
+    def load(self) -> "Scorer":
+        """Load the models now (the constructor does unless ``load=False``) by scoring
+        one tiny example; the signature is known afterwards."""
+        probe = self._function(["Ada Lovelace wrote notes in 1843."], ["Ada Lovelace wrote notes in 1843."],
+                               None, preset=self.preset, **self.options)
+        self._signature = probe.signature
+        return self
+
+    @property
+    def signature(self) -> str:
+        """The signature every result of this scorer carries."""
+        if self._signature is None:
+            self.load()
+        return self._signature  # type: ignore[return-value]
+
+    def score(self, sources: Sequence[str], summaries: Sequence[str], references=None, *,
+              publication_dates: Optional[Sequence[Any]] = None, return_details: bool = False) -> ScoreResult:
+        """Score ``summaries`` against their ``sources`` (note the order: sources
+        first, as in SummaC), optionally with ``references`` (None: reference-free) and,
+        for qhi and chi, per-row ``publication_dates``."""
+        extra: Dict[str, Any] = {}
+        if publication_dates is not None:
+            if self.metric not in ("chi", "qhi"):
+                raise InputError(f"{self.metric} resolves no dates: `publication_dates` is for chi and qhi",
+                                 field="publication_dates")
+            extra["publication_dates"] = publication_dates
+        result = self._function(summaries, sources, references, return_details=return_details, preset=self.preset,
+                                **extra, **self.options)
+        self._signature = result.signature
+        return result
+
+    def score_batches(self, rows: Iterable[Row], *, batch_size: int = 64, return_details: bool = False,
+                      progress: bool = True, total: Optional[int] = None) -> Iterator[ScoreResult]:
+        """Score an iterable of rows in batches of ``batch_size``, yielding one result
+        per batch (merge them with :meth:`halluscope.results.ScoreResult.merge`); a
+        tqdm progress bar counts rows. Row numbers in errors count from the batch's
+        first row; the error says which batch."""
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise InputError(f"`batch_size` must be a positive integer, got {batch_size!r}", field="batch_size")
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, unit="row", disable=not progress, desc=self.metric)
+        try:
+            start = 0
+            for batch in _batches(rows, batch_size):
+                sources, summaries, references, dates = _columns(batch, start)
+                try:
+                    yield self.score(sources, summaries, references, publication_dates=dates,
+                                     return_details=return_details)
+                except InputError as error:
+                    raise InputError(f"{error.message} (in the batch starting at row {start})", field=error.field,
+                                     row=None if error.row is None else start + error.row) from None
+                start += len(batch)
+                bar.update(len(batch))
+        finally:
+            bar.close()
+
+
+def _batches(rows: Iterable[Row], size: int) -> Iterator[list]:
+    batch: list = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _columns(batch: Sequence[Row], start: int) -> Tuple[list, list, Optional[list], Optional[list]]:
+    sources, summaries, references, dates = [], [], [], []
+    for offset, row in enumerate(batch):
+        if isinstance(row, Mapping):
+            missing = [key for key in ("source", "summary") if key not in row]
+            if missing:
+                raise InputError(f"a row needs the keys 'source' and 'summary'; missing {missing}",
+                                 row=start + offset, field=missing[0])
+            sources.append(row["source"])
+            summaries.append(row["summary"])
+            references.append(row.get("reference") or "")
+            dates.append(row.get("publication_date"))
+        elif isinstance(row, (tuple, list)) and len(row) in (2, 3):
+            sources.append(row[0])
+            summaries.append(row[1])
+            references.append(row[2] if len(row) == 3 else "")
+            dates.append(None)
+        else:
+            raise InputError("a row must be a mapping with 'source' and 'summary' or a (source, summary"
+                             f"[, reference]) tuple, got {type(row).__name__}", row=start + offset, field="row")
+    has_refs = any(ref not in ("", None) for ref in references)
+    has_dates = any(date is not None for date in dates)
+    return sources, summaries, (references if has_refs else None), (dates if has_dates else None)
+
+
+__all__ = ["Scorer", "METRICS"]
