@@ -333,7 +333,7 @@ def test_bfloat16_on_cpu_agrees_and_bad_dtype_fails(models):
         NLIEngine(models["standard"], device="cpu", dtype="float8")
 
 
-def test_out_of_memory_halves_the_batch(models):
+def test_out_of_memory_halves_the_batch(models, caplog):
     engine = NLIEngine(models["standard"], device="cpu", batch_size=8)
     expected = NLIEngine(models["standard"], device="cpu", batch_size=8).score(PAIRS[:7])
     tried = []
@@ -346,9 +346,13 @@ def test_out_of_memory_halves_the_batch(models):
         return real_forward(batch)
 
     engine._forward = flaky
-    np.testing.assert_allclose(engine.score(PAIRS[:7]), expected, atol=1e-6)
+    with caplog.at_level("WARNING", logger="halluscope"):
+        np.testing.assert_allclose(engine.score(PAIRS[:7]), expected, atol=1e-6)
     assert tried == [7, 4, 2, 2, 2, 1]
     assert engine.oom_retries == 2 and engine.scored == 7
+    assert [r.getMessage() for r in caplog.records if r.name == "halluscope"] == [
+        "NLI: out of memory on cpu; retrying with batch size 4",
+        "NLI: out of memory on cpu; retrying with batch size 2"]
 
 
 def test_out_of_memory_at_batch_one_and_other_errors_propagate(models):

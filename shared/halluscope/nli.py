@@ -28,6 +28,7 @@ for the rest of the call); at batch size 1 the error is re-raised.
 """
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -38,6 +39,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .registry import NLI, REGISTRY, default_device, resolve
+
+LOGGER = logging.getLogger("halluscope")
 
 ENTAILMENT, NEUTRAL, CONTRADICTION = 0, 1, 2
 CLASSES = ("entailment", "neutral", "contradiction")
@@ -324,7 +327,9 @@ class NLIEngine:
             try:
                 encoded = tokenizer(premises, hyps, truncation=strategy, max_length=self.max_length)
                 flat = [{key: encoded[key][j] for key in encoded.keys()} for j in range(len(chosen))]
-            except Exception:  # a tokenizer whose pair tokens differ from the lone count
+            except Exception as error:  # a tokenizer whose pair tokens differ from the lone count
+                LOGGER.debug("NLI: batch tokenisation (%s) failed (%s: %s); encoding pair by pair",
+                             strategy, type(error).__name__, error)
                 flat = [self._encode_one(premise, hyp) for premise, hyp in zip(premises, hyps)]
             for i, feature in zip(chosen, flat):
                 features[i] = feature
@@ -334,7 +339,9 @@ class NLIEngine:
         try:
             return dict(self._tokenizer(premise, hypothesis, truncation="only_first",
                                         max_length=self.max_length))
-        except Exception:
+        except Exception as error:  # the premise alone cannot make room: cut both
+            LOGGER.debug("NLI: only_first truncation failed (%s: %s); truncating longest_first",
+                         type(error).__name__, error)
             return dict(self._tokenizer(premise, hypothesis, truncation="longest_first",
                                         max_length=self.max_length))
 
@@ -483,7 +490,9 @@ class NLIEngine:
         try:
             return self._tokenizer(premises, hypotheses, truncation="only_first", max_length=self.max_length,
                                    padding=True, return_tensors="pt")
-        except Exception:
+        except Exception as error:  # some pair needs the per-pair truncation
+            LOGGER.debug("NLI: padded batch tokenisation failed (%s: %s); per-pair encoding",
+                         type(error).__name__, error)
             return self._tokenizer.pad(self._encode(chunk), return_tensors="pt")
 
     def _run_model(self, pairs: List[Pair]) -> np.ndarray:
@@ -523,6 +532,7 @@ class NLIEngine:
                 ready.clear()  # built for the old batch size
                 batch_size = max(1, batch_size // 2)
                 self.oom_retries += 1
+                LOGGER.warning("NLI: out of memory on %s; retrying with batch size %d", self.device, batch_size)
                 if torch.cuda.is_available():
                     torch.cuda.empty_cache()
                 continue
@@ -558,7 +568,8 @@ def _pair_template(backend) -> Optional[tuple]:
             a, b = (backend.encode(text, add_special_tokens=False) for text in (first, second))
             out = backend.post_process(a, b, add_special_tokens=True)
             probes.append((a.ids, b.ids, out.ids, out.type_ids))
-    except Exception:
+    except Exception as error:  # a backend without this API: the engine asks per pair
+        LOGGER.debug("NLI: no pair template from the tokenizer backend (%s: %s)", type(error).__name__, error)
         return None
     a_ids, b_ids, out_ids, out_types = probes[0]
     if not a_ids or not b_ids:

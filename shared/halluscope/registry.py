@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import os
 import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple
+
+
+LOGGER = logging.getLogger("halluscope")
 
 
 class ModelNotAvailableError(RuntimeError):
@@ -161,6 +165,7 @@ class ModelRegistry:
         key = (role.name, name, device)
         with self._lock:
             if key not in self._models:
+                LOGGER.info("loading the %s model %s on %s", role.name, name, device)
                 try:
                     self._models[key] = loader(name, device)
                 except (OSError, ImportError, ValueError) as error:
