@@ -14,19 +14,17 @@ import inspect
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 from . import __version__
-from .options import api_signature
+from .options import METRIC_SPECS, api_signature
 from .options import resolve as resolve_options
 from .pipeline import ScoringOptions, score
 from .results import ScoreResult
 
-#: the dimensions each CHI-family metric scores; "chi" also fuses them
-_DIMENSIONS = {"ehi": ("ehi",), "rhi": ("rhi",), "qhi": ("qhi",), "chi": ("ehi", "rhi", "qhi")}
 
 
 def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
                   preset: Optional[str], options: Mapping[str, Any]) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
-    return score(_DIMENSIONS[metric], predictions, sources, references, options=scoring,
+    return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
                  publication_dates=publication_dates, return_details=return_details,
                  fuse=metric == "chi", metric_name=metric)
 

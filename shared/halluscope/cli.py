@@ -50,9 +50,11 @@ import threading
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, TextIO, Tuple
 
-METRICS = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
+from . import options as _options
+
+METRICS = _options.METRICS
 #: metrics whose API function takes ``device`` and ``batch_size``
-MODEL_METRICS = ("chi", "rhi", "dlsd_acu")
+MODEL_METRICS = tuple(metric for metric in METRICS if _options.uses_device(metric))
 DEFAULT_CHUNK_SIZE = 64
 
 #: the suffix of the file a run writes its records to until it ends
@@ -284,9 +286,7 @@ def api_keywords(metric: str) -> FrozenSet[str]:
 @functools.lru_cache(maxsize=None)
 def takes_dates(metric: str) -> bool:
     """Whether ``metric``'s API function takes ``publication_dates`` (qhi and chi)."""
-    import inspect
-
-    return "publication_dates" in inspect.signature(metric_function(metric)).parameters
+    return _options.METRIC_SPECS[metric].takes_dates
 
 
 def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[str, Any]]:

@@ -28,10 +28,38 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .errors import OptionError
 
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric: its ``name`` (``halluscope.api.score_<name>``, ``metrics/<name>/``),
+    a ``title``, the CHI ``dimensions`` it scores, the per-example ``outputs`` its
+    result may hold, and whether it takes ``publication_dates``."""
+
+    name: str
+    title: str
+    dimensions: Tuple[str, ...]
+    outputs: Tuple[str, ...]
+    takes_dates: bool = False
+
+
+#: the metric registry the surfaces (CLI, Trainer helper, Space, report) read
+METRIC_SPECS: Dict[str, MetricSpec] = {spec.name: spec for spec in (
+    MetricSpec("chi", "CHI: Composite Hallucination Index", ("ehi", "rhi", "qhi"), ("chi", "ehi", "rhi", "qhi"),
+               takes_dates=True),
+    MetricSpec("ehi", "EHI: Entity Hallucination Index", ("ehi",), ("ehi",)),
+    MetricSpec("rhi", "RHI: Relation Hallucination Index", ("rhi",), ("rhi", "rhi_norm")),
+    MetricSpec("qhi", "QHI: Quantity Hallucination Index", ("qhi",), ("qhi",), takes_dates=True),
+    MetricSpec("dlsd_acu", "dlsd_acu: NLI checks of atomic content units", (), ("dlsd_acu",)),
+)}
 #: the four metrics of the CHI family: one pipeline, one ScoringOptions
-CHI_FAMILY: Tuple[str, ...] = ("chi", "ehi", "rhi", "qhi")
+CHI_FAMILY: Tuple[str, ...] = tuple(name for name, spec in METRIC_SPECS.items() if spec.dimensions)
 #: every metric, in the order the surfaces list them
-METRICS: Tuple[str, ...] = CHI_FAMILY + ("dlsd_acu",)
+METRICS: Tuple[str, ...] = tuple(METRIC_SPECS)
+
+
+def uses_device(metric: str) -> bool:
+    """Whether ``metric`` runs a torch model whose device and batch size can be chosen."""
+    return "device" in options_for(metric)
+
 
 # choices whose single definition lives here (the modules that act on them import them)
 FORMULAS = ("support", "paper")

@@ -21,11 +21,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .highlight import (CSS as HIGHLIGHT_CSS, DIMENSIONS, acu_evidence_highlights, contradicted_units,
                         render_html, source_highlights, summary_highlights, unsupported_units)
+from .options import CHI_FAMILY
 
 #: a score column: (metric, score name), e.g. ("chi", "ehi") for ``scores.chi.ehi``
 Column = Tuple[str, str]
-
-CHI_FAMILY = ("chi", "ehi", "rhi", "qhi")
 
 
 def load_records(path: str) -> List[Dict[str, Any]]:

@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import highlight
 from .examples import load_examples
-from .options import CHI_FAMILY, METRICS, Option, space_controls
+from .options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
 from .registry import NLI, ModelNotAvailableError, resolve
 
 LOGGER = logging.getLogger(__name__)
@@ -429,13 +429,7 @@ METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
     app: tuple(OptionControl.of(option) for option in space_controls(app)) for app in CHI_FAMILY
 }
 
-_TITLES = {
-    "chi": "CHI: Composite Hallucination Index",
-    "ehi": "EHI: Entity Hallucination Index",
-    "rhi": "RHI: Relation Hallucination Index",
-    "qhi": "QHI: Quantity Hallucination Index",
-    "dlsd_acu": "dlsd_acu: NLI checks of atomic content units",
-}
+_TITLES = {name: spec.title for name, spec in METRIC_SPECS.items()}
 
 
 def _gradio():

@@ -31,10 +31,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 import numpy as np
 
 from . import api
+from .options import METRICS
 from .distributed import PER_ROW_OPTIONS, process_group_active, rank_and_world_size, score_distributed
 
-#: metric names and their ``halluscope.api`` functions
-METRIC_NAMES = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
+#: metric names and their ``halluscope.api`` functions (the registry in halluscope.options)
+METRIC_NAMES = METRICS
 
 #: Trainer's padding index for labels and for predictions gathered across processes
 IGNORE_INDEX = -100
