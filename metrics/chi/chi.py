@@ -14,7 +14,7 @@ verbs, adjectives, adverbs) that the source supports, by lemma or written form o
 through WordNet, and the share of its content tokens found in the source as written
 (lexical_weight: the units decide, the words order summaries the units tie),
 and a summary with no unit at all scores w (0 when empty). formula="paper" gives the
-seeds' softmax formulas (RHI* for relations) exactly, range about [0.16, 0.64], or
+papers' softmax formulas (RHI* for relations) exactly, range about [0.16, 0.64], or
 rescaled to [0, 1] with normalize="minmax".
 """
 

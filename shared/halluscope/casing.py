@@ -5,7 +5,7 @@ was killed ..."): 100% of CoGenSumm, FactCC and XSumFaith and 82-93% of SummEval
 and FRANK validation summaries have no capital letter, while their sources are
 cased. spaCy's tagger, parser and NER are trained on cased text and miss most
 lower-cased names ("mccoy", "j p mcmanus"), so EHI finds too few entities and
-relation triples are mis-parsed. Neither seed says what to do; we restore case
+relation triples are mis-parsed. Neither paper says what to do; we restore case
 from the source before parsing:
 
 * A text is truecased only when it has **no** upper-case letter and its source has

@@ -1,4 +1,5 @@
-"""CHI: harmonic fusion of the defined dimensions (004 eq. 21–22).
+"""CHI: harmonic fusion of the defined dimensions (CHI paper eq. 21–22; docs/papers.md#chi-fusion,
+#chi-fusion-edge-cases).
 
 CHI = Σ w_d / Σ (w_d / d) over the defined dimensions d ∈ {EHI, RHI*, QHI}
 (equal weights give eq. 21; dropping undefined ones is the adaptive eq. 22). A

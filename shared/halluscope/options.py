@@ -205,14 +205,14 @@ OPTIONS: Tuple[Option, ...] = (
         "wherever a reference is given. Rows without a reference are the supported share under "
         "both (docs/papers.md)."),
         control=Control("radio", "formula (support: share of summary units the source supports; "
-                        "paper: the seeds' factor formulas)")),
+                        "paper: the papers' factor formulas)")),
     Option("grounding", "text", "choice", choices=GROUNDINGS, metrics=_NO_QHI, doc=(
         '"text" (default) also accepts an entity found in the source\'s text, or a relation '
         "whose subject, object and verb share one source sentence without swapped roles, when "
         'the extractor missed the source\'s unit; "units" matches units against units only, '
         "as the papers do."),
         control=Control("radio", "grounding (text: also look for units in the source text; "
-                        "units: unit against unit, as the seeds do)")),
+                        "units: unit against unit, as the papers do)")),
     Option("variant", "linear", "choice", choices=RHI_VARIANTS, metrics=("rhi",), field="rhi_variant", doc=(
         '"linear" (default): the RHI paper\'s RHI; "softmax": the CHI paper\'s RHI*, the one CHI '
         'fuses. Matters under formula="paper" (and in the counts\' factors).'),

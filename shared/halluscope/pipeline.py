@@ -7,7 +7,7 @@ semantic relation matching), and only then are counts, factors and indices forme
 Several references per example: each reference is scored separately and, per
 dimension, the best-scoring reference is kept (as bert_score does for several
 references); details report which one. An example without references is scored
-reference-free (DESIGN §4.6).
+reference-free (docs/papers.md#reference-free-scoring).
 """
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ class ScoringOptions:
             object.__setattr__(self, "lexical_weight", LEXICAL_WEIGHT if self.formula == "support" else 0.0)
         if self.lexical_weight and self.formula != "support":
             raise OptionError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
-                              "formula=\"paper\" fuses the seeds' indices as they are", option="lexical_weight")
+                              "formula=\"paper\" fuses the papers' indices as they are", option="lexical_weight")
         check_weights(self.weights)
 
 
@@ -364,7 +364,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         g_units, i_units = jobs[gi].queries, jobs[gi].pool
         summary, source = parsed.predictions[row], parsed.sources[row]
         n_source = len(i_units) + sum(map(_is_text_grounded, g_in_i))
-        if not per_ref:  # reference-free (DESIGN §4.6)
+        if not per_ref:  # reference-free (docs/papers.md#reference-free-scoring)
             counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
             best = _support_result(dimension, variant, options, counts, list(g_in_i), None, g_units,
                                    summary, source)
@@ -500,7 +500,7 @@ def word_support(parsed: ParsedBatch, options: ScoringOptions) -> List[WordResul
 def _fused(results: Mapping[str, DimensionResult], words: Optional[WordResult], options: ScoringOptions) -> float:
     """CHI of one row from its dimensions' results and, under ``formula="support"``,
     its word-level support w (:class:`WordResult`; None under ``formula="paper"``,
-    which fuses the seeds' indices as they are, 004 eq. 21-22).
+    which fuses the papers' indices as they are, CHI paper eq. 21-22).
 
     Under ``formula="support"``: CHI = (1 - λ) H + λ w, H the harmonic fusion (eq.
     21-22) and λ ``options.lexical_weight`` (:data:`LEXICAL_WEIGHT`): the units
@@ -549,7 +549,7 @@ def score(
     per_dim: Dict[str, List[DimensionResult]] = {}
     per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
     for dimension in dimensions:
-        # CHI always fuses RHI* (004); the rhi metric picks its own variant
+        # CHI always fuses RHI* (CHI paper; docs/papers.md#two-versions-of-lf-and-lh); the rhi metric picks its own
         variant = "softmax" if fuse else options.rhi_variant
         per_dim[dimension], per_dim_details[dimension] = _score_dimension(
             dimension, parsed, options, dates, variant, return_details

@@ -1,4 +1,5 @@
-"""Atomic content units (ACUs) for dlsd_acu (seeds 000 DL-ACU/SD-ACU and 002 FIZZ).
+"""Atomic content units (ACUs) for dlsd_acu (Mind the Link and FIZZ; docs/papers.md#dl-acu,
+#sd-acu, #hosts-fizz-and-fenice).
 
 Summary and document-sentence decomposers (:mod:`.decompose`: a Hugging Face
 seq2seq claim extractor, the papers' default, and an offline rule-based
