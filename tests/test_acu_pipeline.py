@@ -206,9 +206,9 @@ def test_repeated_summary_sentences_across_examples_are_decomposed_once():
 def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
     """The pipeline's shortcuts give what spaCy gives: a sentence's text is sliced from
     its document (``Span.text``, also for a document parsed in chunks) and is listed
-    once per document object; the seeded in-context parses are ``Span.as_doc()``
-    byte for byte; texts the parse cache already holds are not seeded again."""
-    from halluscope.acu.pipeline import _seed_parses, _sentences
+    once per document object; the in-context parses lent to the decomposer are
+    ``Span.as_doc()`` byte for byte and never enter the shared parse cache."""
+    from halluscope.acu.pipeline import _context_builders, _sentences
     from halluscope.parsing import ParseCache, get_parse_cache
 
     nlp = get_parse_cache().nlp
@@ -230,13 +230,17 @@ def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
     for text, span in spans.items():
         assert span.text == text
 
-    cache = ParseCache(nlp)
-    first = list(spans)[:3]
-    cache.seed({first[0]: nlp(first[0])})  # already held: kept as it is
-    held = cache.get_many([first[0]])[0].doc
-    _seed_parses(cache, spans, list(spans))
-    assert cache.get_many([first[0]])[0].doc is held
+    builders = _context_builders(spans, list(spans) + ["not a sentence of these texts"])
+    assert set(builders) == set(spans)  # texts without a span get no builder
     for text, span in spans.items():
-        if text != first[0]:
-            assert cache.get_many([text])[0].doc.to_bytes() == span.as_doc().to_bytes(), text
-    assert cache.parsed == 0
+        assert builders[text]().to_bytes() == span.as_doc().to_bytes(), text
+    # the rule decomposer reads the in-context parses inside the block and leaves the
+    # shared parse cache alone
+    from halluscope.acu.decompose import RuleDecomposer, clear_decomposer_caches, context_parses
+
+    clear_decomposer_caches()
+    shared = get_parse_cache()
+    shared.clear()
+    with context_parses(builders):
+        RuleDecomposer().decompose(list(spans))
+    assert len(shared) == 0

@@ -82,6 +82,31 @@ def _cache_for(key: tuple, maxsize: int) -> _LRU:
         return cache
 
 
+#: in-context parses lent to the rule decomposer for the duration of one call
+#: (:func:`context_parses`), per thread: text -> a function building its ``Doc``
+_CONTEXT = threading.local()
+
+
+class context_parses:
+    """``with context_parses({text: build_doc, ...}): decomposer.decompose(texts)``: a
+    :class:`RuleDecomposer` parses a text listed here with ``build_doc()`` (the
+    sentence as parsed inside its document) instead of parsing it alone. The parses
+    live only for the ``with`` block, in this thread: they never enter the shared
+    parse cache, where another metric would read a sentence's in-context parse as the
+    parse of the same text on its own."""
+
+    def __init__(self, builders: Dict[str, object]) -> None:
+        self.builders = builders
+
+    def __enter__(self) -> "context_parses":
+        self.previous = getattr(_CONTEXT, "builders", None)
+        _CONTEXT.builders = self.builders
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _CONTEXT.builders = self.previous
+
+
 def clear_decomposer_caches() -> None:
     """Forget every cached decomposition (tests, or to free memory)."""
     with _CACHES_LOCK:
@@ -572,5 +597,7 @@ class RuleDecomposer(_CachedDecomposer):
     def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:
         from ..parsing import get_parse_cache
 
-        parsed = get_parse_cache(self.spacy_model).get_many(texts)
-        return [split_propositions(p.doc) for p in parsed]
+        builders = getattr(_CONTEXT, "builders", None) or {}
+        alone = [text for text in texts if text not in builders]
+        parsed = dict(zip(alone, get_parse_cache(self.spacy_model).get_many(alone))) if alone else {}
+        return [split_propositions(builders[text]() if text in builders else parsed[text].doc) for text in texts]

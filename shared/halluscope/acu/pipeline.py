@@ -39,6 +39,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
+from .decompose import context_parses
 from ..parsing import get_parse_cache
 from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
 from ..options import options_for
@@ -172,7 +173,7 @@ class _Example:
 def _sentences(doc, spans: Dict[str, object], memo: Optional[Dict[int, List[Premise]]] = None) -> List[Premise]:
     """The non-empty sentences of ``doc``; each sentence's span is recorded in
     ``spans`` (by text) so that the ones a decomposer will parse can be handed its
-    in-context parse instead (see :func:`_seed_parses`).
+    in-context parse instead (see :func:`_context_builders`).
 
     A sentence's text is sliced from the document's text (``Span.text`` joins the
     sentence's tokens again on every access; the slice is the same string), and
@@ -197,35 +198,35 @@ def _sentences(doc, spans: Dict[str, object], memo: Optional[Dict[int, List[Prem
     return out
 
 
-def _seed_parses(cache, spans: Dict[str, object], texts: Sequence[str]) -> None:
-    """Add the in-context parses of ``texts`` to the parse cache, so that a decomposer
-    parsing sentences (the rule decomposer) does not parse them a second time; only
-    the sentences about to be decomposed are copied (``Span.as_doc`` is not free).
+def _context_builders(spans: Dict[str, object], texts: Sequence[str]) -> Dict[str, Callable[[], object]]:
+    """For each of ``texts`` with a recorded sentence span, a function building its
+    in-context parse (``Span.as_doc``), handed to the decomposer through
+    :class:`halluscope.acu.decompose.context_parses` so that a decomposer parsing
+    sentences (the rule decomposer) does not parse them a second time. Nothing is
+    built unless the decomposer asks (the seq2seq decomposer never does, nor does a
+    cached decomposition), and nothing enters the shared parse cache: other metrics
+    parse the same text on its own and must not get a sentence's in-context parse.
 
-    Texts the cache already holds are skipped (``seed`` keeps an existing entry, so
-    their copy would be thrown away), and each document's attribute array, which
-    ``as_doc`` would otherwise rebuild for every sentence, is built once and handed
-    to ``as_doc`` as a copy (``as_doc`` edits the array it is given): the copies
-    are the same ``Doc``s as ``span.as_doc()``."""
-    entries = getattr(cache, "_entries", None)  # read only; None: seed every text
+    Each document's attribute array, which ``as_doc`` would otherwise rebuild for
+    every sentence, is built once and handed to ``as_doc`` as a copy (``as_doc``
+    edits the array it is given): the copies are the same ``Doc``s as
+    ``span.as_doc()``."""
     arrays: Dict[int, Tuple[Any, Any]] = {}
-    docs = {}
-    for text in dict.fromkeys(texts):
-        span = spans.get(text)
-        if span is None or (entries is not None and text in entries):
-            continue
-        doc = span.doc
-        array_attrs = getattr(doc, "_get_array_attrs", None)
-        if array_attrs is None:
-            docs[text] = span.as_doc()
-            continue
-        if id(doc) not in arrays:
-            head = array_attrs()
-            arrays[id(doc)] = (head, doc.to_array(head))
-        head, array = arrays[id(doc)]
-        docs[text] = span.as_doc(array_head=head, array=array.copy())
-    if docs:
-        cache.seed(docs)
+
+    def builder(span) -> Callable[[], object]:
+        def build():
+            doc = span.doc
+            array_attrs = getattr(doc, "_get_array_attrs", None)
+            if array_attrs is None:
+                return span.as_doc()
+            if id(doc) not in arrays:
+                head = array_attrs()
+                arrays[id(doc)] = (head, doc.to_array(head))
+            head, array = arrays[id(doc)]
+            return span.as_doc(array_head=head, array=array.copy())
+        return build
+
+    return {text: builder(spans[text]) for text in dict.fromkeys(texts) if text in spans}
 
 
 def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
@@ -274,9 +275,9 @@ def score_batch(
 
     # 3. summary ACUs, one decompose call for every summary sentence of the batch
     distinct_sentences = list(dict.fromkeys(s for ex in examples for s in ex.summary_sentences))
-    _seed_parses(cache, spans, distinct_sentences)
-    acus_of = dict(zip(distinct_sentences,
-                       decomposer.decompose(distinct_sentences) if distinct_sentences else []))
+    with context_parses(_context_builders(spans, distinct_sentences)):
+        acus_of = dict(zip(distinct_sentences,
+                           decomposer.decompose(distinct_sentences) if distinct_sentences else []))
     summary_calls = decomposer.calls - start_calls
     filter_pairs = [(s, a) for ex in examples for s in ex.summary_sentences for a in acus_of[s]]
     entailed = {}
@@ -317,8 +318,8 @@ def score_batch(
                 order = np.argsort(-ent, kind="stable") if len(ent) else np.array([], dtype=int)
                 wanted[(e, u)] = [int(j) for j in (order if options.top_k is None else order[: options.top_k])]
         to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
-        _seed_parses(cache, spans, to_decompose)
-        doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
+        with context_parses(_context_builders(spans, to_decompose)):
+            doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
         for (e, u), js in wanted.items():
             ex = examples[e]
             premises = []
