@@ -411,11 +411,46 @@ def test_negative_governor_is_read_the_same_way_in_the_source_text():
     assert rows[1] == [(["board", "not_approve", "merger"], "supported", "exact")]
 
 
-def test_a_converse_is_no_contradiction():
-    rows = _relation_units(["Globex bought the factory from Acme.", "Acme bought the factory."],
+def test_a_converse_of_a_transfer_supports_and_a_role_swap_contradicts():
+    # buy/sell are WordNet antonyms in verb.possession: Globex, only in the "to" phrase
+    # of "sold", bought the factory; Acme, the seller, did not buy it
+    rows = _relation_units(["Globex bought the factory from Acme.", "Acme bought the factory.",
+                            "Globex sold the factory."],
                            "Acme sold the factory to Globex in May.")
-    assert rows[0] == [(["globex", "buy", "factory"], "unsupported", None)]
+    assert rows[0] == [(["globex", "buy", "factory"], "supported",
+                        "the converse: subject in the predicate's other arguments, object in its object; "
+                        "buy ≠ sell (WordNet antonym), one transfer seen from the other party")]
     assert rows[1][0][:2] == (["acme", "buy", "factory"], "contradicted")
+    # the same verb with the parties swapped is neither
+    assert rows[2] == [(["globex", "sell", "factory"], "unsupported", None)]
+
+
+def test_an_antonym_outside_transfers_is_no_converse():
+    # open/close are antonyms but no transfer (verb.contact): the visitors in "to
+    # visitors" did not open the museum
+    rows = _relation_units(["The visitors opened the museum."], "The city closed the museum to visitors.")
+    assert rows == [[(["visitor", "open", "museum"], "unsupported", None)]]
+
+
+def test_transfers_possession(lex):
+    assert [lex.transfers_possession(v) for v in ("buy", "sell", "lend", "borrow", "lose", "open", "close")] == [
+        True, True, True, True, True, False, False]
+
+
+def test_a_rarer_verb_sense_counts_when_the_arguments_agree(lex):
+    # fire/dismiss share only their fourth senses (displace.v.03): not linked at word
+    # level or in the first three senses, linked for a triple whose subject and object match
+    assert lex.link("fire", "dismiss", "verb") is None
+    assert lex.widened().link("fire", "dismiss", "verb").text == "fire ~ dismiss (WordNet synonym)"
+    assert lex.widened() is lex.widened() and lex.widened().senses == 64
+    source = "Atlas Motors dismissed its finance chief on Friday."
+    rows = _relation_units(["Atlas Motors fired its finance chief.", "Atlas Motors fired its lawyer."], source)
+    assert rows[0] == [(["atlas motors", "fire", "finance chief"], "supported",
+                        "subject 1.00, verb 1.00, object 1.00; "
+                        "fire ~ dismiss (WordNet synonym, a rarer sense; the arguments agree)")]
+    assert rows[1] == [(["atlas motors", "fire", "lawyer"], "unsupported", None)]
+    words = content_words(parse("Atlas Motors fired its finance chief."))
+    assert support_words(words, parse(source), lex)[2] is None and words[2].key == "fire"
 
 
 def test_role_swap_through_a_preposition_is_not_grounded():

@@ -106,6 +106,9 @@ LEXNAMES = "".join(f"{number:02d}\t{name}\t{category}\n" for number, (name, cate
     ("adj.ppl", 3),
 )))
 
+#: Senses per word of :meth:`Lexicon.widened` (more than any WordNet 3.0 verb has: all).
+WIDE_SENSES = 64
+
 #: Database files a folder must hold to count as WordNet.
 REQUIRED_FILES: Tuple[str, ...] = tuple(
     f"{kind}.{pos}" for kind in ("data", "index") for pos in ("noun", "verb", "adj", "adv")
@@ -501,6 +504,7 @@ class Lexicon:
         self._supporters = _LRU(cache_size)
         self._antonyms = _LRU(cache_size)
         self._entailed_by: Optional[Dict[Any, Tuple[Any, ...]]] = None
+        self._wide: Optional["Lexicon"] = None
 
     @classmethod
     def load(cls, path: Optional[str] = None, **options: Any) -> "Lexicon":
@@ -540,6 +544,8 @@ class Lexicon:
         with self._lock:
             for cache in (self._senses, self._supporters, self._antonyms):
                 cache.data.clear()
+            if self._wide is not None:
+                self._wide.clear_cache()
 
     # -- public queries ------------------------------------------------------------------
 
@@ -587,6 +593,34 @@ class Lexicon:
         if self.reader is None or not summary:
             return frozenset()
         return self._antonym_set(summary, tag)
+
+    def widened(self) -> "Lexicon":
+        """A Lexicon over the same reader (and lock) that considers every WordNet sense of
+        a word (:data:`WIDE_SENSES`), made once and kept. For a relation whose subject
+        and object already match, the arguments pick the sense: "Atlas Motors fired its
+        CFO" meets "Atlas Motors dismissed its CFO" through fire/dismiss's shared fourth
+        sense (displace.v.03), which the first three senses of each leave out
+        (docs/lexical.md). Without WordNet it is this Lexicon."""
+        if self.reader is None or self.senses >= WIDE_SENSES:
+            return self
+        with self._lock:
+            if self._wide is None:
+                wide = Lexicon(self.reader, senses=WIDE_SENSES, up_depth=self.up_depth,
+                               down_depth=self.down_depth, cache_size=self.cache_size, source=self.source)
+                wide._lock = self._lock  # one reader, one lock
+                self._wide = wide
+            return self._wide
+
+    def transfers_possession(self, verb_lemma: str) -> bool:
+        """Whether one of the verb's considered senses is in WordNet's ``verb.possession``
+        lexicographer file (buy, sell, lend, borrow, win, lose, import, export): the
+        verbs whose antonyms are converses, one transfer seen from either party
+        ("Lakeside sold the warehouse to DHX" = "DHX bought the warehouse"). False
+        without WordNet."""
+        lemma = normalise_lemma(verb_lemma)
+        if self.reader is None or not lemma:
+            return False
+        return any(synset.lexname() == "verb.possession" for synset in self._considered(lemma, "v"))
 
     # -- internals: every reader access below runs under self._lock ----------------------
 

@@ -35,6 +35,7 @@ entity's words, or the whole sentence). A pool ``Doc`` is indexed once per proce
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import math
 import re
@@ -303,6 +304,27 @@ def _predicate_link(lemma: str, predicate: _Predicate, lexicon):
     return lexicon.link(lemma, predicate.lemma, "verb") or False
 
 
+def widen(link):
+    """The Link with its text saying it holds through a rarer WordNet sense
+    (:meth:`halluscope.lexical.Lexicon.widened`)."""
+    return dataclasses.replace(link, text=link.text[:-1] + ", a rarer sense; the arguments agree)")
+
+
+def _wide_link(lemma: str, predicate: _Predicate, lexicon):
+    """A supporting link between the unit's verb and the predicate's through any WordNet
+    sense (never an antonym), or False."""
+    link = lexicon.widened().link(lemma, predicate.lemma, "verb")
+    return False if link is None or link.relation == "antonym" else widen(link)
+
+
+def _converse(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
+    """The triple's subject is only in the predicate's prepositional or dative arguments
+    and its object on the object side: "DHX bought the warehouse" against "Lakeside sold
+    the warehouse to DHX"."""
+    return (set(subject) <= predicate.oblique_words and not any(w in predicate.subject_words for w in subject)
+            and set(obj) <= predicate.object_words)
+
+
 def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Match]:
     """The ``cooccurrence`` rule for a relation triple or a subject-verb pair (module
     docstring), or None. A triple without a subject is never grounded this way.
@@ -313,7 +335,17 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
     opposite meaning (the same verb under the other polarity, or an antonym under the
     same one) makes a ``contradicts`` match when nothing in the text supports the
     unit: "The council approved the plan" against "The council did not approve the
-    plan" or "The council rejected the plan"."""
+    plan" or "The council rejected the plan".
+
+    Two more rules need a ``lexicon`` and a triple with an object (docs/lexical.md):
+    a predicate with the unit's subject and object in their roles may be linked to its
+    verb through any WordNet sense, not only the first three (the arguments pick the
+    sense: "fired its CFO" for "dismissed its CFO"); and an antonym that transfers
+    possession (:meth:`~halluscope.lexical.Lexicon.transfers_possession`) with the
+    same polarity supports the unit as its **converse** when the unit's subject is
+    only in the predicate's prepositional or dative arguments and its object on the
+    object side: "DHX Freight bought the warehouse" from "Lakeside Books sold the
+    warehouse to DHX Freight"."""
     subject = [_stem(w) for w in _slot_words(unit.subject)]
     obj = [_stem(w) for w in _slot_words(unit.object)]
     if not subject:
@@ -328,10 +360,18 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
             continue
         for p in sentence.predicates:
             link = _predicate_link(lemma, p, lexicon)
+            if link is False and obj and lexicon is not None and linkable(lemma) and linkable(p.lemma) \
+                    and _in_roles(p, subject, obj, index, patient):
+                link = _wide_link(lemma, p, lexicon)
             if link is False:
                 continue
             opposite = link is not None and link.relation == "antonym"
             agrees = (p.negated == unit.negated) != opposite
+            if (opposite and obj and p.negated == unit.negated and _converse(p, subject, obj)
+                    and lexicon.transfers_possession(lemma) and lexicon.transfers_possession(p.lemma)):
+                return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
+                             f"the converse: subject in the predicate's other arguments, object in its "
+                             f"object; {link.text}, one transfer seen from the other party")
             if obj and not _swapped(p, subject, obj):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:

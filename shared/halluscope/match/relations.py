@@ -49,7 +49,7 @@ import numpy as np
 
 from ..units import Match, RelationUnit
 from . import MatchJob
-from .grounding import ground_unmatched, linkable, relation_in_sentence
+from .grounding import ground_unmatched, linkable, relation_in_sentence, widen
 
 MODES = ("slots", "sentence", "exact")
 
@@ -224,10 +224,13 @@ class RelationMatcher:
                              detail=f"sentence {value:.2f}"))
         return out
 
-    def _verb_links(self, qa: Sequence[str], pa: Sequence[str]) -> Dict[Tuple[int, int], object]:
+    def _verb_links(self, qa: Sequence[str], pa: Sequence[str],
+                    lexicon=None) -> Dict[Tuple[int, int], object]:
         """WordNet links (:meth:`halluscope.lexical.Lexicon.link`) between distinct query
-        and pool verbs, keyed by their positions; empty without a lexicon."""
-        if self.lexicon is None:
+        and pool verbs, keyed by their positions; empty without a lexicon. ``lexicon``
+        defaults to the matcher's."""
+        lexicon = self.lexicon if lexicon is None else lexicon
+        if lexicon is None:
             return {}
         links = {}
         for a, query in enumerate(qa):
@@ -235,10 +238,21 @@ class RelationMatcher:
                 continue
             for b, pooled in enumerate(pa):
                 if query != pooled and linkable(pooled):
-                    link = self.lexicon.link(query, pooled, "verb")
+                    link = lexicon.link(query, pooled, "verb")
                     if link is not None:
                         links[a, b] = link
         return links
+
+    def _wide_links(self, qa: Sequence[str], pa: Sequence[str],
+                    known: Dict[Tuple[int, int], object]) -> Dict[Tuple[int, int], object]:
+        """Supporting links through any WordNet sense (:meth:`Lexicon.widened`) between
+        verbs the first senses leave unlinked; for triples, whose matching subject and
+        object pick the sense (:func:`~halluscope.match.grounding.wide_link`)."""
+        if self.lexicon is None:
+            return {}
+        wide = self._verb_links(qa, pa, self.lexicon.widened())
+        return {position: widen(link) for position, link in wide.items()
+                if position not in known and link.relation != "antonym"}
 
     def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder):
         """(query rows, pool columns, verb similarities, links) of the pairs whose
@@ -250,18 +264,29 @@ class RelationMatcher:
         pa, pi = self._index([u.lemma for u in pool])
         verb = self._similarity(qa, pa, embedder)
         by_position = self._verb_links(qa, pa)
+        wide = self._wide_links(qa, pa, by_position)
         linked = np.zeros(verb.shape, dtype=bool)
         antonym = np.zeros(verb.shape, dtype=bool)
+        widely = np.zeros(verb.shape, dtype=bool)
         for (a, b), link in by_position.items():
             if link.relation == "antonym":
                 antonym[a, b] = True
             else:
                 linked[a, b] = True
                 verb[a, b] = 1.0
-        verb, linked, antonym = (m[np.ix_(qi, pi)] for m in (verb, linked, antonym))
-        passing = ((verb >= self.verb_threshold) & ~antonym) | linked | antonym
+        for a, b in wide:
+            widely[a, b] = True
+        verb, linked, antonym, widely = (m[np.ix_(qi, pi)] for m in (verb, linked, antonym, widely))
+        # a link through a rarer sense counts for triples only (a pair has no object)
+        widely &= np.array([bool(u.object) for u in queries], dtype=bool)[:, None]
+        verb = np.where(widely, 1.0, verb)
+        passing = ((verb >= self.verb_threshold) & ~antonym) | linked | antonym | widely
         rows, cols = np.nonzero(_same_kind(queries, pool) & passing)
-        links = [by_position.get((int(qi[r]), int(pi[c]))) for r, c in zip(rows, cols)]
+        links = []
+        for r, c in zip(rows, cols):
+            position = (int(qi[r]), int(pi[c]))
+            link = by_position.get(position)
+            links.append(wide.get(position) if link is None and widely[r, c] else link)
         return rows, cols, verb[rows, cols], links
 
     @staticmethod
