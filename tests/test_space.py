@@ -355,3 +355,82 @@ def test_app_files_and_space_cards_agree(repo_root):
     for name in space.METRIC_APPS:
         app = open(os.path.join(repo_root, "metrics", name, "app.py"), encoding="utf-8").read()
         assert f'build_metric_app("{name}")' in app
+
+
+# -- hygiene: user text is text, every request has a time budget, requests queue ----------
+
+TRACKER = '<img src="http://127.0.0.1:9/track.png">'
+
+
+def test_markdown_text_shows_markup_as_written():
+    assert space.markdown_text(TRACKER) == r'&lt;img src="http\://127\.0\.0\.1\:9/track\.png"&gt;'
+    assert space.markdown_text("**bold** [link](http://x) # h & `code`") == (
+        r"\*\*bold\*\* \[link\]\(http\://x\) \# h &amp; \`code\`")
+
+
+def test_a_publication_date_with_html_is_shown_as_text():
+    import gradio as gr
+
+    source, reference, summary, _ = _example("temporal-relative")
+    display = score_for_display(source, reference, summary, ["chi"], publication_date=TRACKER)
+    assert display["ok"] is False and TRACKER in display["message"]  # the message quotes it as given
+    status = space._chi_updates(gr, display)[0]
+    assert "<img" not in status and "&lt;img" in status
+    assert status == "**" + space.markdown_text(display["message"]) + "**"
+
+
+def test_guarded_callbacks_escape_the_error_text():
+    def failing(*args):
+        raise RuntimeError(TRACKER)
+
+    status, *rest = space._guarded(failing, 3)()
+    assert status == f"**Something went wrong (RuntimeError): {space.markdown_text(TRACKER)}**"
+    assert rest == [None, None]
+
+
+def test_a_request_past_its_time_budget_is_stopped_with_a_message():
+    import threading
+
+    stopped = threading.Event()
+
+    def runaway():
+        try:
+            while True:  # Python bytecode: the stop lands at once
+                pass
+        finally:
+            stopped.set()
+
+    with pytest.raises(space.BudgetExceeded, match=r"^Scoring took longer than 0\.2 s, this app's time budget"):
+        space.run_with_budget(runaway, budget=0.2)
+    assert stopped.wait(30)  # the thread really stopped
+    assert space.run_with_budget(lambda x: x + 1, 41, budget=30) == 42  # and the next request runs
+    with pytest.raises(ZeroDivisionError):  # the function's own errors are raised as they are
+        space.run_with_budget(lambda: 1 / 0, budget=30)
+
+
+def test_score_for_display_reports_an_exceeded_budget(monkeypatch):
+    def slow(*args, **kwargs):
+        while True:
+            pass
+
+    monkeypatch.setattr(space, "_run_chi_family", slow)
+    source, reference, summary, _ = _example("temporal-relative")
+    display = score_for_display(source, reference, summary, ["chi"], time_budget_s=0.2)
+    assert display["ok"] is False
+    assert display["message"].startswith("Scoring took longer than 0.2 s, this app's time budget per request")
+    monkeypatch.setenv(space.TIME_BUDGET_ENV, "12.5")
+    assert space.time_budget() == 12.5
+    monkeypatch.setenv(space.TIME_BUDGET_ENV, "-1")
+    assert space.time_budget() == space.DEFAULT_TIME_BUDGET
+
+
+def test_apps_queue_with_a_concurrency_limit(monkeypatch):
+    monkeypatch.setenv(space.CONCURRENCY_ENV, "2")
+    monkeypatch.setenv(space.QUEUE_SIZE_ENV, "5")
+    app = space.build_metric_app("qhi")
+    assert app._queue.max_size == 5 and app._queue.default_concurrency_limit == 2
+    monkeypatch.delenv(space.CONCURRENCY_ENV)
+    monkeypatch.delenv(space.QUEUE_SIZE_ENV)
+    default = space.build_space()
+    assert default._queue.max_size == space.DEFAULT_QUEUE_SIZE == 16
+    assert default._queue.default_concurrency_limit == space.DEFAULT_CONCURRENCY == 1

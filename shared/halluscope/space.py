@@ -25,13 +25,26 @@ Decisions:
   splitter so that the NLI model is the only model it needs;
 * the page CSS (:data:`PAGE_CSS`) is given to the Blocks constructor so that a bare
   ``demo.launch()`` applies it (gradio 6 also reads it from there, with a
-  deprecation warning that is silenced here).
+  deprecation warning that is silenced here);
+* user text is never markup: Markdown components show it through
+  :func:`markdown_text` (HTML and Markdown syntax escaped), the highlighted panels
+  through :func:`halluscope.highlight.render_html` (HTML-escaped), tables and the
+  signature as plain text;
+* each request scores within a time budget (:func:`run_with_budget`,
+  ``HALLUSCOPE_SPACE_SECONDS``, default 30 s) and the apps queue their requests
+  with a concurrency limit (``HALLUSCOPE_SPACE_CONCURRENCY``, default 1;
+  ``HALLUSCOPE_SPACE_QUEUE`` waiting requests, default 16), see docs/space.md.
 """
 from __future__ import annotations
 
+import ctypes
+import html
 import logging
 import math
 import os
+import re
+import threading
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -92,6 +105,99 @@ class InputProblem(ValueError):
     """Input the apps refuse; its text is shown to the user as it is."""
 
 
+# ------------------------------------------------------------ safety: text, time, load
+
+#: seconds one request may score (environment variable; default :data:`DEFAULT_TIME_BUDGET`)
+TIME_BUDGET_ENV = "HALLUSCOPE_SPACE_SECONDS"
+DEFAULT_TIME_BUDGET = 30.0
+#: requests scored at once, and requests waiting in the queue (environment variables)
+CONCURRENCY_ENV = "HALLUSCOPE_SPACE_CONCURRENCY"
+QUEUE_SIZE_ENV = "HALLUSCOPE_SPACE_QUEUE"
+DEFAULT_CONCURRENCY = 1
+DEFAULT_QUEUE_SIZE = 16
+
+_MARKDOWN_SYNTAX = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>:])")
+
+
+def markdown_text(text: str) -> str:
+    """``text`` for a Markdown component, shown as written: HTML special characters
+    become entities (an ``<img>`` is shown, never fetched) and Markdown syntax is
+    backslash-escaped (no links, emphasis or headings)."""
+    return _MARKDOWN_SYNTAX.sub(r"\\\1", html.escape(str(text), quote=False))
+
+
+def _env_number(name: str, default: float, kind: type = float) -> Any:
+    """A positive number from the environment variable ``name`` (``default`` when unset
+    or not a positive number)."""
+    try:
+        value = kind(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def time_budget() -> float:
+    """Seconds one request may score: ``HALLUSCOPE_SPACE_SECONDS`` or 30."""
+    return _env_number(TIME_BUDGET_ENV, DEFAULT_TIME_BUDGET)
+
+
+class BudgetExceeded(Exception):
+    """A request ran past its time budget; its text is shown to the user."""
+
+
+class _Stop(BaseException):
+    """Raised inside a scoring thread that ran past its budget (a BaseException, so
+    that no ``except Exception`` in the scoring code swallows it)."""
+
+
+#: one scoring thread at a time per process; a thread stopped for its budget holds it
+#: until it has really stopped, so runaway work never piles up
+_WORKER_GATE = threading.Lock()
+
+
+def _stop_thread(thread: threading.Thread) -> None:
+    """Raise :class:`_Stop` in ``thread`` at its next Python instruction (CPython's
+    ``PyThreadState_SetAsyncExc``; work inside one long C call stops when it returns)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stop))
+
+
+def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[float] = None,
+                    **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` in a scoring thread, waiting at most ``budget``
+    seconds (default :func:`time_budget`), counted from the call, so a wait for an
+    earlier stopped request counts too. Past the budget the thread is stopped and
+    :class:`BudgetExceeded` raised with a message for the page; the function's own
+    exceptions are raised as they are."""
+    budget = time_budget() if budget is None else budget
+    deadline = time.monotonic() + budget
+    if not _WORKER_GATE.acquire(timeout=budget):
+        raise BudgetExceeded(f"The app is still stopping an earlier request that ran past its time budget "
+                             f"({budget:g} s); try again in a moment.")
+    outcome: Dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = function(*args, **kwargs)
+        except _Stop:
+            pass
+        except BaseException as error:  # handed to the caller
+            outcome["error"] = error
+        finally:
+            _WORKER_GATE.release()
+
+    thread = threading.Thread(target=work, name="halluscope-space-scoring", daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    if thread.is_alive():
+        _stop_thread(thread)
+        raise BudgetExceeded(f"Scoring took longer than {budget:g} s, this app's time budget per request, and "
+                             "was stopped. Shorter texts score faster; the halluscope package and the "
+                             "evaluate metrics have no time limit.")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
 # --------------------------------------------------------------------------- inputs
 
 
@@ -115,7 +221,7 @@ def check_texts(source: str, summary: str, reference: str = "") -> None:
 
 def _problem_message(error: BaseException) -> str:
     """The page's text for an exception from scoring."""
-    if isinstance(error, InputProblem):
+    if isinstance(error, (InputProblem, BudgetExceeded)):
         return str(error)
     if isinstance(error, ModelNotAvailableError):
         return f"A model is not available: {error}"
@@ -264,20 +370,23 @@ def _empty_display(message: str) -> Dict[str, Any]:
 
 def score_for_display(source: str, reference: str, summary: str, metrics: Sequence[str] = ("chi",), *,
                       publication_date: Optional[str] = None,
-                      options: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+                      options: Optional[Mapping[str, Any]] = None,
+                      time_budget_s: Optional[float] = None) -> Dict[str, Any]:
     """Score one summary with the chosen CHI-family ``metrics`` and return what the
     page shows: ``scores`` (rows of :data:`SCORE_COLUMNS`, raw floats, None when
     undefined), ``chart`` (rows ``dimension, bar, value``) and ``chart_note``,
     ``summary_html`` / ``source_html`` (units and source evidence highlighted),
     ``signature``, ``reference_free``, ``ok`` and ``message`` ("" on success).
     ``reference`` "" scores reference-free; ``publication_date`` (ISO) resolves
-    relative dates (QHI); ``options`` go to the API function used. Never raises."""
+    relative dates (QHI); ``options`` go to the API function used; scoring stops after
+    ``time_budget_s`` seconds (default :func:`time_budget`) with a message. Never raises."""
     try:
         check_texts(source, summary, reference)
         chosen = _chosen_metrics(metrics)
         reference = reference or ""
         date = (publication_date or "").strip() or None
-        result = _run_chi_family(chosen, source, reference, summary, date, options or {})
+        result = run_with_budget(_run_chi_family, chosen, source, reference, summary, date, options or {},
+                                 budget=time_budget_s)
         row = result["details"][0]
         variant = (options or {}).get("variant", "softmax")
         rows = _score_rows(chosen, result, row, variant)
@@ -330,13 +439,15 @@ def nli_unavailable_message(model: str, error: BaseException) -> str:
 
 
 def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = None, host: str = "fizz",
-                    dl_acu: str = "auto", decomposer: str = SPACE_DECOMPOSER, nli_scorer=None) -> Dict[str, Any]:
+                    dl_acu: str = "auto", decomposer: str = SPACE_DECOMPOSER, nli_scorer=None,
+                    time_budget_s: Optional[float] = None) -> Dict[str, Any]:
     """Score one summary with dlsd_acu and return what the page shows: ``score``,
     ``units`` (rows of :data:`ACU_COLUMNS`; ``score`` is the unit's entailment
     probability), ``dropped`` (units the filter removed, with the reason),
     ``source_html`` (each unit's evidence highlighted), ``model``, ``signature``,
     ``ok`` and ``message``. ``nli_model`` must be one of :func:`allowed_nli_models`
-    (None: the first); ``nli_scorer`` replaces the model (tests). Never raises."""
+    (None: the first); ``nli_scorer`` replaces the model (tests); scoring stops after
+    ``time_budget_s`` seconds (default :func:`time_budget`). Never raises."""
     model = nli_model or allowed_nli_models()[0]
     empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model,
              "signature": ""}
@@ -348,9 +459,9 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
                                f"{SPACE_NLI_MODELS_ENV}).")
         from .api import score_dlsd_acu
 
-        result = score_dlsd_acu([summary], [source], host=host, dl_acu=dl_acu, decomposer=decomposer,
-                                nli_model=None if nli_scorer is not None else model, nli_scorer=nli_scorer,
-                                return_details=True)
+        result = run_with_budget(score_dlsd_acu, [summary], [source], host=host, dl_acu=dl_acu,
+                                 decomposer=decomposer, nli_model=None if nli_scorer is not None else model,
+                                 nli_scorer=nli_scorer, return_details=True, budget=time_budget_s)
         row = result["details"][0]
     except ModelNotAvailableError as error:
         return {**empty, "message": nli_unavailable_message(model, error)}
@@ -446,6 +557,14 @@ def _blocks(title: str):
         return gr.Blocks(title=title, css=PAGE_CSS, analytics_enabled=False)
 
 
+def queued(app):
+    """``app`` with its request queue: at most ``HALLUSCOPE_SPACE_CONCURRENCY``
+    requests (default 1) scored at once, ``HALLUSCOPE_SPACE_QUEUE`` (default 16)
+    waiting; a request beyond that is refused by gradio with "queue full"."""
+    return app.queue(max_size=_env_number(QUEUE_SIZE_ENV, DEFAULT_QUEUE_SIZE, int),
+                     default_concurrency_limit=_env_number(CONCURRENCY_ENV, DEFAULT_CONCURRENCY, int))
+
+
 def _control(gr, option: OptionControl):
     if option.kind == "radio":
         return gr.Radio(list(option.choices), value=option.default, label=option.label,
@@ -519,7 +638,7 @@ def _chi_updates(gr, display: Mapping[str, Any]) -> list:
                           for row in display["scores"]], columns=list(SCORE_COLUMNS))
     bars = pd.DataFrame(display["chart"], columns=["dimension", "bar", "value"])
     chart = gr.BarPlot(value=bars, sort=[b["bar"] for b in display["chart"]] or None)
-    status = f"**{display['message']}**" if display["message"] else "Scored."
+    status = f"**{markdown_text(display['message'])}**" if display["message"] else "Scored."
     return [status, headline_markdown(display), table, display["chart_note"], chart,
             display["summary_html"], display["source_html"], display["signature"]]
 
@@ -541,9 +660,9 @@ def _acu_updates(display: Mapping[str, Any]) -> list:
     headline = ""
     if display["ok"]:
         kept, dropped = len(display["units"]), len(display["dropped"])
-        headline = (f"DLSD_ACU **{format_score(display['score'])}** with `{display['model']}` "
+        headline = (f"DLSD_ACU **{format_score(display['score'])}** with {markdown_text(display['model'])} "
                     f"({kept} unit{'' if kept == 1 else 's'} scored, {dropped} dropped by the filter)")
-    status = f"**{display['message']}**" if display["message"] else "Scored."
+    status = f"**{markdown_text(display['message'])}**" if display["message"] else "Scored."
     return [status, headline, units, display["source_html"], display["signature"]]
 
 
@@ -554,7 +673,8 @@ def _guarded(callback: Callable[..., list], n_outputs: int) -> Callable[..., lis
             return callback(*args)
         except Exception as error:  # the page shows a message, the log keeps the traceback
             LOGGER.exception("app callback failed")
-            return [f"**Something went wrong ({type(error).__name__}): {error}**"] + [None] * (n_outputs - 1)
+            return ([f"**Something went wrong ({type(error).__name__}): {markdown_text(error)}**"]
+                    + [None] * (n_outputs - 1))
     return run
 
 
@@ -623,7 +743,7 @@ def build_space():
                 model, host, dl_acu, _ = _acu_controls(gr, with_decomposer=False)
                 acu_button = gr.Button("Score with dlsd_acu", variant="primary", elem_id="hs-acu-score")
                 _wire_acu(gr, acu_button, status, source, summary, model, host, dl_acu, None)
-    return demo
+    return queued(demo)
 
 
 def build_metric_app(name: str):
@@ -641,7 +761,7 @@ def build_metric_app(name: str):
             button = gr.Button("Score", variant="primary", elem_id="hs-acu-score")
             status = gr.Markdown(elem_id="hs-status")
             _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer)
-            return app
+            return queued(app)
         dated = name in ("chi", "qhi")
         source, reference, summary, date = _text_inputs(gr, with_date=dated)
         _examples(gr, source, reference, summary, date)
@@ -662,4 +782,4 @@ def build_metric_app(name: str):
 
         inputs = [source, reference, summary] + ([date] if dated else []) + controls
         button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs)
-    return app
+    return queued(app)
