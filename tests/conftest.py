@@ -37,3 +37,14 @@ def chromium_browser():
         browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+#: fixtures that start another process, a browser or a training run: a test using one
+#: is marked ``slow`` (``pytest -m "not slow"`` skips it; ``make test`` runs everything)
+SLOW_FIXTURES = frozenset({"chromium_browser", "page", "launched", "subprocess_run", "tiny_seq2seq"})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

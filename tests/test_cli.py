@@ -150,6 +150,7 @@ def test_csv_and_datasets_inputs_give_the_same_scores(subprocess_run, workdir):
         assert _scores_and_details(records) == expected
 
 
+@pytest.mark.slow
 def test_malformed_line_stops_the_command(data_jsonl, workdir):
     output = workdir / "stopped.jsonl"
     completed = subprocess.run([HALLUSCOPE, "score", "--input", data_jsonl, "--output", str(output),

@@ -42,6 +42,7 @@ def test_parse_cache_is_bounded_lru():
         cache.maxsize = old
 
 
+@pytest.mark.slow
 def test_long_document_is_chunked_with_exact_offsets():
     paragraph = ("The council approved a budget of $12 million for Leeds on Monday. "
                  "Officials said 300 homes would be built.\n\n")

@@ -273,6 +273,7 @@ def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatc
     assert evidence and all(text in source for text in evidence)
 
 
+@pytest.mark.slow
 def test_every_app_builds():
     import gradio as gr
 
