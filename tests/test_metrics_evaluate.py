@@ -136,3 +136,29 @@ def test_scripts_document_the_wordnet_option(name, repo_root):
     doc = " ".join(halluscope.options.options_doc(name).split())
     assert "wordnet (True, False, None or the path of a WordNet database folder; default None): WordNet 3.0" in doc
     assert "content_word_precision" not in script
+
+
+def test_references_can_be_left_out_and_add_takes_one_source(metrics, repo_root):
+    """evaluate conventions (issue 16): reference-free without a dummy column, and
+    ``add(prediction=, reference=, source=)`` for one example."""
+    metric = metrics["chi"]
+    free = metric.compute(predictions=PREDICTIONS, sources=SOURCES)
+    assert free["chi_scores"] == score_chi(PREDICTIONS, SOURCES, None)["chi_scores"]
+    assert free["chi_scores"] == metric.compute(predictions=PREDICTIONS, references=["", ""],
+                                                sources=SOURCES)["chi_scores"]
+    for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES):
+        metric.add(prediction=prediction, reference=reference, source=source)
+    assert metric.compute()["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]
+    from test_acu_pipeline import overlap_scorer
+
+    dlsd = evaluate.load(os.path.join(repo_root, "metrics", "dlsd_acu"), nli_scorer=overlap_scorer)
+    result = dlsd.compute(predictions=PREDICTIONS, sources=SOURCES, decomposer="rules", coref="none", dl_acu="none")
+    assert len(result["dlsd_acu_scores"]) == 2
+
+
+def test_combine_prefixes_names_that_collide(repo_root):
+    """evaluate.combine prefixes a key with its module's name when two modules return
+    it (chi also returns ehi): documented in the chi card; chi alone gives all four."""
+    combined = evaluate.combine([os.path.join(repo_root, "metrics", "chi"), os.path.join(repo_root, "metrics", "ehi")])
+    keys = set(combined.compute(predictions=PREDICTIONS[:1], references=[""], sources=SOURCES[:1]))
+    assert {"chi", "chi_ehi", "ehi_ehi", "rhi", "qhi"} <= keys
