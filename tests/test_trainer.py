@@ -199,6 +199,12 @@ def test_length_mismatch_names_both_numbers(tiny_seq2seq, eval_dataset):
     assert same(result["chi"], score_chi(decode(tokenizer, ids[:7]), SOURCES[:7])["chi"])
     with pytest.raises(KeyError, match="'document' is not a column"):
         make_compute_metrics(tokenizer, eval_dataset, source_field="document", warm_up=False)
+    # another split (trainer.predict on a test set): the same helper, told which dataset
+    assert compute_metrics.use(eval_dataset.select(range(3))) is compute_metrics
+    result = compute_metrics(Prediction(ids[:3]))
+    assert same(result["chi"], score_chi(decode(tokenizer, ids[:3]), SOURCES[:3])["chi"])
+    with pytest.raises(ValueError, match=r"call compute_metrics.use\(that_dataset\)"):
+        compute_metrics(Prediction(ids[:4]))
     with pytest.raises(ValueError, match="unknown metric"):
         make_compute_metrics(tokenizer, eval_dataset, metrics=("bleu",), warm_up=False)
 

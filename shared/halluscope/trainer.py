@@ -115,8 +115,11 @@ class HalluscopeComputeMetrics:
     def __init__(self, tokenizer: Any, sources: List[str], references: Optional[List[Any]],
                  metrics: Sequence[str], references_from_labels: bool,
                  metric_kwargs: Mapping[str, Mapping[str, Any]], main_process_only: bool,
-                 prefix: str, undefined_value: float) -> None:
+                 prefix: str, undefined_value: float, source_field: str = "source",
+                 reference_field: Optional[str] = None) -> None:
         self.tokenizer = tokenizer
+        self.source_field = source_field
+        self.reference_field = reference_field
         self.sources = sources
         self.references = references
         self.metrics = tuple(metrics)
@@ -128,6 +131,25 @@ class HalluscopeComputeMetrics:
         self.signatures: Dict[str, str] = {}
         self._predictions: List[str] = []
         self._labels: List[str] = []
+
+    def use(self, dataset: Any, *, source_field: Optional[str] = None,
+            reference_field: Optional[str] = None) -> "HalluscopeComputeMetrics":
+        """Score the next evaluations against ``dataset`` (another split), e.g. before
+        ``trainer.predict(test_dataset)``: its ``source_field`` column (default: the
+        field the helper was built with) and, when the helper reads references from a
+        column, its ``reference_field``. Models stay loaded; buffered rows are dropped.
+        Returns the helper, so ``trainer.compute_metrics = compute_metrics.use(test)``
+        reads naturally."""
+        self.source_field = source_field or self.source_field
+        if reference_field is not None:
+            if self.references_from_labels:
+                raise ValueError("this helper takes its references from the labels; reference_field does not apply")
+            self.reference_field = reference_field
+        self.sources = _column(dataset, self.source_field, "source_field")
+        self.references = (None if self.reference_field is None
+                           else _column(dataset, self.reference_field, "reference_field"))
+        self.reset()
+        return self
 
     # ------------------------------------------------------------------ buffering
     def reset(self) -> None:
@@ -145,9 +167,9 @@ class HalluscopeComputeMetrics:
             raise ValueError(self._mismatch(len(self._predictions)))
 
     def _mismatch(self, num_predictions: int) -> str:
-        return (f"compute_metrics received {num_predictions} predictions but the eval dataset it was "
-                f"built with has {len(self.sources)} rows; build it with the eval_dataset given to the "
-                "Trainer (one compute_metrics per eval dataset)")
+        return (f"compute_metrics received {num_predictions} predictions but the eval dataset it was built with "
+                f"has {len(self.sources)} rows; for another split call compute_metrics.use(that_dataset) "
+                "before trainer.evaluate(that_dataset) or trainer.predict(that_dataset)")
 
     def __call__(self, eval_pred: Any, compute_result: bool = True) -> Dict[str, float]:
         try:
@@ -286,7 +308,7 @@ def make_compute_metrics(tokenizer: Any, eval_dataset: Any, metrics: Sequence[st
     references = None if reference_field is None else _column(eval_dataset, reference_field, "reference_field")
     compute_metrics = HalluscopeComputeMetrics(
         tokenizer, sources, references, metrics, references_from_labels, metric_kwargs,
-        main_process_only, prefix, undefined_value)
+        main_process_only, prefix, undefined_value, source_field=source_field, reference_field=reference_field)
     if warm_up and (not main_process_only or rank_and_world_size()[0] == 0):
         compute_metrics.warm_up()
     return compute_metrics
