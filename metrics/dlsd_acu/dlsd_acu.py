@@ -1,7 +1,7 @@
 """dlsd_acu: NLI-based atomic-fact checking with selective document units, as an evaluate metric."""
 import evaluate
-import halluscope.evaluate_support
-import halluscope.options
+import halluscope.evaluate_support  # From: "halluscope[offline,nli] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
+import halluscope.options  # From: "halluscope[offline,nli] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 
 _DESCRIPTION = """\
 dlsd_acu decomposes each summary into atomic content units (ACUs), checks each unit

@@ -1,7 +1,7 @@
 """RHI, the Relation Hallucination Index, as a Hugging Face evaluate metric."""
 import evaluate
-import halluscope.evaluate_support
-import halluscope.options
+import halluscope.evaluate_support  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
+import halluscope.options  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 
 _DESCRIPTION = """\
 RHI scores the subject-verb-object triples of a summary against its source (and

@@ -5,7 +5,7 @@ Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` and
 (``score_chi`` ...), :class:`halluscope.Scorer` (load once, score many) and their
 result, :class:`halluscope.ScoreResult`; options in :mod:`halluscope.options`.
 """
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it
 
 from .api import score_chi, score_dlsd_acu, score_ehi, score_qhi, score_rhi  # noqa: E402,F401
 from .results import ScoreResult  # noqa: E402,F401
