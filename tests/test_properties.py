@@ -60,3 +60,67 @@ def test_harmonic_fusion_between_min_and_max(values):
     fused = harmonic_fusion(scores)
     assert min(values) - 1e-12 <= fused <= max(values) + 1e-12
     assert not math.isnan(fused)
+
+
+# ------------------------------------------------- numbers as written (QHI extraction)
+
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def renderings(value: int) -> list:
+    """Ways of writing the integer ``value``: digits, thousands commas, e-notation,
+    "×10^", "x 10^" and superscript powers of ten, a scale word; a minus sign as
+    "-" or U+2212 when negative."""
+    from decimal import Decimal
+
+    sign, magnitude = ("-" if value < 0 else ""), abs(value)
+    mantissa, _, exponent = format(Decimal(magnitude).normalize(), "E").partition("E")
+    exponent = str(int(exponent))
+    forms = [f"{magnitude}", f"{magnitude:,}", f"{mantissa}e{exponent}", f"{mantissa}E{exponent}",
+             f"{mantissa}×10^{exponent}", f"{mantissa} x 10^{exponent}",
+             f"{mantissa}×10{exponent.translate(SUPERSCRIPT)}"]
+    if magnitude % 1_000_000 == 0:
+        forms.append(f"{magnitude // 1_000_000:,} million")
+    return [(sign if i % 2 else sign.replace("-", "\u2212")) + form for i, form in enumerate(forms)]
+
+
+def written_numbers(text: str) -> list:
+    from halluscope.extract.quantities import extract_quantities
+    from halluscope.parsing import get_parse_cache
+
+    return [u for u in extract_quantities(get_parse_cache().get_many([text])[0].doc) if u.qkind == "number"]
+
+
+# four-digit numbers from 1000 to 2999 are left out: spaCy reads "was 2015." as a year
+values = st.one_of(st.integers(101, 10**12).filter(lambda v: not 1000 <= v < 3000),
+                   st.integers(1, 10**6).map(lambda k: k * 1_000_000)).flatmap(lambda v: st.sampled_from([v, -v]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(values, st.data())
+def test_same_value_in_two_renderings_matches_exactly(value, data):
+    from halluscope.match.quantities import QuantityMatcher
+
+    first, second = (data.draw(st.sampled_from(renderings(value))) for _ in range(2))
+    summary, source = written_numbers(f"They counted {first} people in all."), \
+        written_numbers(f"They counted {second} people in all.")
+    assert [u.value for u in summary] == [float(value)] and [u.value for u in source] == [float(value)]
+    match = QuantityMatcher(derived=False).match(summary, source)[0]
+    assert match is not None and match.mode == "exact"
+
+
+@settings(max_examples=60, deadline=None)
+@given(values, values, st.data())
+def test_different_values_in_any_renderings_do_not_match(value, other, data):
+    """Values more than 5% apart (and of different sign) never match; derivation is off
+    (a pool of one number derives its own multiples)."""
+    from halluscope.match.quantities import QuantityMatcher
+
+    if abs(value - other) <= 0.05 * max(abs(value), abs(other)):
+        other = -value
+    first = data.draw(st.sampled_from(renderings(value)))
+    second = data.draw(st.sampled_from(renderings(other)))
+    summary, source = written_numbers(f"They counted {first} people in all."), \
+        written_numbers(f"They counted {second} people in all.")
+    assert [u.value for u in summary] == [float(value)] and [u.value for u in source] == [float(other)]
+    assert QuantityMatcher(derived=False).match(summary, source) == [None]

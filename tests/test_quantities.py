@@ -327,3 +327,53 @@ def test_derived_cap_bounds_the_operands():
     assert QuantityMatcher().match(query, pool) == [None]  # only the first 60 are operands
     [m] = QuantityMatcher(derived_cap=61).match(query, pool)
     assert m.mode == "derived" and m.detail.startswith("7 x3 = 21")
+
+
+# ------------------------------------------------------------ numbers as written
+
+def test_minus_sign_is_read_and_negative_values_do_not_match_positive_ones():
+    assert triples("It was -40 degrees, not 40 degrees.") == [
+        ("measure", "degree angle", -40.0), ("measure", "degree angle", 40.0)]
+    assert [u.value for u in quantities("Temperatures fell to −5 and rose to (-3).")] == [-5.0, -3.0]
+    matcher = QuantityMatcher()
+    assert matcher.match(quantities("It was -40 degrees."), quantities("It was 40 degrees.")) == [None]
+    assert matcher.match(quantities("Revenue fell -3%."), quantities("Revenue fell 3%.")) == [None]
+
+
+def test_hyphens_between_numbers_are_not_signs():
+    assert [u.value for u in quantities("Between 10-20 people came.")] == [10.0, 20.0]
+    assert [u.value for u in quantities("They won 3-1 in the 2015-16 season.") if u.qkind == "number"] == [3.0, 1.0]
+
+
+def test_exponents_as_written():
+    assert triples("The total was 1e9 units.") == [("number", "", 1e9)]
+    assert triples("The total was 2.5E-3 units.") == [("number", "", 0.0025)]
+    assert triples("The sample held 3×10⁹ cells.") == [("number", "", 3e9)]
+    assert triples("The sample held 3 x 10^9 cells.") == [("number", "", 3e9)]
+    assert triples("There were 2^10 options.") == [("number", "", 1024.0)]
+    matcher = QuantityMatcher(derived=False)
+    assert matcher.match(quantities("The total was 1e9."), quantities("The total was 1e3.")) == [None]
+    match = matcher.match(quantities("The total was 1e9."), quantities("The total was 1,000,000,000."))[0]
+    assert match.mode == "exact" and match.detail.startswith("1e9 = 1e9;")
+
+
+def test_overflow_is_one_infinite_unit_matched_only_by_the_same_written_value():
+    # "10^400" was read as 10 and 400, "1e309" as 1
+    assert triples("The count was 10^400.") == [("number", "", float("inf"))]
+    assert triples("The count was -1e309.") == [("number", "", float("-inf"))]
+    matcher = QuantityMatcher()
+    same = matcher.match(quantities("The count was 1e400."), quantities("The count was 10^400."))[0]
+    assert same.mode == "exact" and same.score == 1.0
+    assert "1E+400, beyond floating point" in same.detail
+    assert matcher.match(quantities("The count was 1e309."), quantities("The count was 1e310.")) == [None]
+    assert matcher.match(quantities("The count was 1e309."), quantities("The count was -1e309.")) == [None]
+
+
+def test_decimal_comma_only_where_the_text_is_unambiguous():
+    assert triples("Die Quote lag bei 7,5 Prozent.") == [("number", "", 7.5)]
+    assert triples("Es kostet 3,25 Euro, also 3,1415 pro Stück.") == [("number", "", 3.25),  # "Euro": PERSON
+                                                                        ("number", "", 3.1415)]
+    # a thousands comma ("7,500") or a decimal point ("2.5") elsewhere: "7,5" stays two numbers
+    assert [u.value for u in quantities("The score was 7,5 and the fee 7,500 euros.")][:2] == [7.0, 5.0]
+    assert triples("It cost 7,500 euros.") == [("money", "EUR", 7500.0)]
+    assert [u.value for u in quantities("Values 7,5 and 2.5 were seen.")][:2] == [7.0, 5.0]

@@ -1,5 +1,5 @@
 """Quantity matching for QHI: the four tolerance-aware modes of the CHI paper
-(004 §3.4.2), tried in this order, the first that succeeds being reported:
+(CHI paper §3.4.2, docs/papers.md#qhi), tried in this order, the first that succeeds being reported:
 
 ``exact``
     Same kind class and the same value after normalisation ("2,500" = "2500" =
@@ -35,7 +35,12 @@ Kind classes (compatible units): numbers with numbers; money only with the same
 currency; percentages with percentages; ordinals with ordinals; clock times with
 clock times; measures of one dimension through ``UNIT_SCALE`` (a unit missing
 from it only with itself). Numbers and percentages never match each other, nor
-do USD and GBP.
+do USD and GBP. Signs count: -40 never matches 40.
+
+A value beyond floating point ("1e309", "10^400": ``value`` is +-inf, the unit's
+overflow flag) matches only a pool unit of its kind class with the same value as
+written (``extract.quantities.written_value``: "1e400" = "10^400"), in exact mode;
+never by tolerance or derivation.
 
 Evidence: the pool unit(s) used (both operands for a derivation). Anchors break
 ties: among several candidates of one mode, those whose anchor (every operand's,
@@ -52,7 +57,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..extract.quantities import UNIT_SCALE, resolve_relative
+from ..extract.quantities import UNIT_SCALE, resolve_relative, written_value
 from ..units import Match, QuantityUnit
 from . import MatchJob
 
@@ -74,7 +79,10 @@ def kind_class(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
 
 
 def fmt(value: float) -> str:
-    """Compact number: 2500 -> "2500", 1.2e9 -> "1.2e9", 0.5 -> "0.5"."""
+    """Compact number: 2500 -> "2500", 1.2e9 -> "1.2e9", 0.5 -> "0.5"; a value
+    beyond floating point: "inf" / "-inf"."""
+    if not math.isfinite(value):
+        return str(value)
     if value == int(value) and abs(value) < 1e6:
         return str(int(value))
     text = f"{value:.6g}"
@@ -126,6 +134,7 @@ class _Pool:
         self.groups: Dict[Tuple[str, str], List[Tuple[QuantityUnit, float]]] = {}
         self.exact: Dict[tuple, List[QuantityUnit]] = {}
         self.dates: List[Tuple[QuantityUnit, Optional[Tuple[str, str]]]] = []
+        self.overflow: Dict[tuple, List[QuantityUnit]] = {}
         self.publication_date = publication_date
         self._derived: Dict[Tuple[Tuple[str, str], str], tuple] = {}
         for unit in pool:
@@ -138,9 +147,12 @@ class _Pool:
                 self.dates.append((unit, interval))
                 self.exact.setdefault(unit.key, []).append(unit)
                 continue
-            if unit.value is None or not math.isfinite(unit.value):
+            if unit.value is None or math.isnan(unit.value):
                 continue
             cls, factor = kind_class(unit)
+            if math.isinf(unit.value):  # beyond floating point: compared as written only
+                self.overflow.setdefault((cls, written_value(unit.text)), []).append(unit)
+                continue
             value = unit.value * factor
             self.groups.setdefault(cls, []).append((unit, value))
             self.exact.setdefault((cls, float(f"{value:.12g}")), []).append(unit)
@@ -253,7 +265,7 @@ class _Pool:
 
 
 class QuantityMatcher:
-    """Tolerance-aware quantity matcher (004 §3.4.2): exact, epsilon, derived,
+    """Tolerance-aware quantity matcher (CHI paper §3.4.2, docs/papers.md#qhi): exact, epsilon, derived,
     temporal, in that order. See the module docstring for the rules."""
 
     def __init__(self, epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
@@ -300,9 +312,17 @@ class QuantityMatcher:
                 best = self._pick(query, exact)
                 return Match("exact", (best,), 1.0, f"same date {query.key[1:]!r}; " + _anchor_note(query, [best]))
             return self._temporal(query, pool) if self.temporal else None
-        if query.value is None or not math.isfinite(query.value):
+        if query.value is None or math.isnan(query.value):
             return None
         cls, factor = kind_class(query)
+        if math.isinf(query.value):
+            written = written_value(query.text)
+            found = pool.overflow.get((cls, written)) if written is not None else None
+            if not found:
+                return None
+            best = self._pick(query, found)
+            return Match("exact", (best,), 1.0, f"{query.text!r} = {best.text!r}: the same value as written "
+                         f"({written}, beyond floating point); " + _anchor_note(query, [best]))
         value = query.value * factor
         found = pool.exact.get((cls, float(f"{value:.12g}")))
         if found:

@@ -1,4 +1,4 @@
-"""Quantity extraction for QHI (CHI paper, 004 §3.4.1).
+"""Quantity extraction for QHI (CHI paper §3.4.1, docs/papers.md#qhi).
 
 ``extract_quantities(doc)`` returns the distinct quantities of a parsed text as
 ``QuantityUnit`` (kind, unit, value), each anchored to its governing noun phrase.
@@ -29,7 +29,7 @@ deal" -> year 5; ages are numbers: "the 19-year-old" -> 19 = "Ella, 19"), ``ordi
 Approximation words set ``approximate`` ("About 5 million" -> 5e6, approximate)
 and bounds set ``bound`` ("more than 150" -> 150, bound "lower"). Verbs of
 multiplication ("doubled", "tripled", "halved") are percent changes (100, 200,
-50) so that derived matching can relate them to source values (004 §3.4.2).
+50) so that derived matching can relate them to source values (CHI paper §3.4.2, docs/papers.md#qhi).
 Relative dates ("last Tuesday", "two weeks ago", "March 3") keep their
 expression in ``relative`` and are resolved only at matching time, against the
 example's publication date: never against today's date.
@@ -56,11 +56,11 @@ from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WO
                       SUBUNIT_WORDS, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS)
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal
 from .numbers import (_HAS_DIGIT, _Reading, _bound_and_approx, _currency, _is_percent, _money_or_number,
-                      _ordinal_value, words_to_number)
+                      _ordinal_value, uses_decimal_comma, words_to_number, written_value)
 from .units import _measure_readings, unit_lexicon
 
 
-def _readings(surface: str, label: str) -> List[_Reading]:
+def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:
     if label == "DATE":
         return _date_readings(surface)
     if label == "TIME":
@@ -73,16 +73,17 @@ def _readings(surface: str, label: str) -> List[_Reading]:
         if value is not None and words_to_number(surface) is None:
             return [_Reading("ordinal", "", value)]
     if label == "QUANTITY" and not _currency(surface, label)[0] and not _is_percent(surface):
-        return _measure_readings(surface)
-    return _money_or_number(surface, label)
+        return _measure_readings(surface, decimal_comma)
+    return _money_or_number(surface, label, decimal_comma)
 
 
 def extract_quantities(doc) -> List[QuantityUnit]:
-    """The distinct quantities of a parsed text (004 §3.4.1), in text order; the
+    """The distinct quantities of a parsed text (CHI paper §3.4.1, docs/papers.md#qhi), in text order; the
     same quantity mentioned twice is one unit (first mention kept)."""
     units: List[QuantityUnit] = []
     text = doc.text
     subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
+    decimal_comma = uses_decimal_comma(text)
     for start, end, label in _candidates(doc, text):
         surface = text[start:end]
         span = doc.char_span(start, end, alignment_mode="expand")
@@ -98,7 +99,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             surface, label = text[start:end], "CARDINAL"
             span = doc[span.start - 1:span.end]
         try:
-            readings = _readings(surface, label)
+            readings = _readings(surface, label, decimal_comma)
         except (ValueError, OverflowError, ArithmeticError):
             readings = []
         if not readings:
@@ -106,8 +107,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)
         anchor_plain = anchor_inside = None
         for reading in readings:
-            if reading.value is not None and not math.isfinite(reading.value):
-                continue
+            if reading.value is not None and math.isnan(reading.value):
+                continue  # a value beyond floating point is kept as +-inf (match.quantities)
             if reading.inside:
                 if anchor_inside is None:
                     anchor_inside = anchor_of(span, inside=True, memo=subjects)
@@ -130,5 +131,6 @@ __all__ = [
     # the lexicon and helpers, public names of the module this package replaces
     "APPROXIMATE", "CURRENCY_CODES", "CURRENCY_SYMBOLS", "CURRENCY_WORDS", "FRACTION_WORDS", "LOWER_BOUND",
     "MULTIPLY_VERBS", "ORDINAL_WORDS", "SCALE_WORDS", "SMALL_NUMBERS", "SUBUNIT_WORDS", "UPPER_BOUND",
-    "VAGUE_PLURALS", "canonical_date_expression", "year_interval", "unit_lexicon",
+    "VAGUE_PLURALS", "canonical_date_expression", "year_interval", "unit_lexicon", "uses_decimal_comma",
+    "written_value",
 ]

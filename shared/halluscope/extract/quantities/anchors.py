@@ -32,7 +32,7 @@ def _subject_of(verb, memo: Optional[Dict[int, str]] = None) -> str:
 
 
 def anchor_of(span, inside: bool = False, memo: Optional[Dict[int, str]] = None) -> str:
-    """Lemma of the head of the noun phrase a quantity belongs to (004 §3.4.1):
+    """Lemma of the head of the noun phrase a quantity belongs to (CHI paper §3.4.1, docs/papers.md#qhi):
     the noun it modifies ("5 million people" -> people; "$4.2 billion acquisition
     price" -> price), the noun after "of" ("five of the players" -> player), the
     noun a preposition attaches it to ("revenue of $3.4 billion" -> revenue), or

@@ -87,7 +87,7 @@ def parse_date(expression: str, base: Optional[_dt.date] = None) -> Optional[Tup
 
 def resolve_relative(expression: str, publication_date: Optional[_dt.date]) -> Optional[Tuple[str, str]]:
     """The calendar interval of a relative date expression given the publication
-    date (004 §3.4.2 temporal mode); ``None`` without a publication date."""
+    date (CHI paper §3.4.2, temporal mode; docs/papers.md#qhi); ``None`` without a publication date."""
     if publication_date is None:
         return None
     parsed = parse_date(expression, publication_date)

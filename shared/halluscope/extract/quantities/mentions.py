@@ -11,17 +11,24 @@ from ...units import QuantityUnit
 from .anchors import _subject_of
 from .dates import _CLOCK
 from .lexicon import CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS
-from .numbers import _NUM
+from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
 from .units import _lookup_unit
 
+# where a number (or its minus sign) may start
+_START = rf"(?:{_SIGN_BEFORE}{_SIGN}|(?<![\w.,]))"
+# numbers._EXPONENT without its named groups
+_EXPONENT_PLAIN = re.sub(r"\(\?P<\w+>", "(?:", _EXPONENT)
 _SYM = "|".join(re.escape(s) for s in sorted(CURRENCY_SYMBOLS, key=len, reverse=True))
 # what spaCy sm leaves out of (or never makes) a numeric entity
 _SUPPLEMENT = re.compile(
     rf"(?P<cur>{_SYM})\s?{_NUM}(?:\s?(?:thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
     # CNN/DailyMail's lower-cased text writes "£" as "#": "# 200million", "#32,000"
     rf"|(?P<hash>#)\s?(?:{_NUM}\s?(?:million|billion|bn|m|k)\b|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?)"
-    rf"|(?<![\w.,]){_NUM}\s?(?:k|bn|mn|b)\b(?P<mult>)"
-    rf"|(?<![\w.,]){_NUM}\s?(?:%|per ?cent\b)(?P<pct>)",
+    rf"|{_START}{_NUM}\s?(?:k|bn|mn|b)\b(?P<mult>)"
+    rf"|{_START}{_NUM}\s?(?:%|per ?cent\b)(?P<pct>)"
+    # numbers as written that spaCy cuts up or leaves out: "-40", "−5", "1e9", "10^400", "3×10⁹"
+    rf"|{_START}{_NUM}{_EXPONENT_PLAIN}(?P<sci>)"
+    rf"|{_SIGN_BEFORE}{_SIGN}{_NUM}(?P<signed>)",
     re.IGNORECASE,
 )
 _HASHTAG_BEFORE = re.compile(r"[#@]\s?$")
@@ -59,6 +66,8 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
             item[0], item[1] = min(item[0], start), max(item[1], end)
             if label != "CARDINAL" and item[2] in ("CARDINAL", "MONEY", "QUANTITY", "DATE"):
                 item[2] = label
+            elif match.group("sci") is not None and item[2] in ("ORDINAL", "DATE", "TIME"):
+                item[2] = "CARDINAL"  # a written exponent ("6.9×10⁵") is neither a rank nor a date
             merged = True
             k += 1
         if not merged:

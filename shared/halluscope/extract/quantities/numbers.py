@@ -2,7 +2,9 @@
 ordinals, currencies, percentages, bounds and approximation words."""
 from __future__ import annotations
 
+import math
 import re
+from decimal import Context, Decimal
 from typing import List, Optional, Tuple
 
 from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS,
@@ -10,11 +12,40 @@ from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WO
                       VAGUE_PLURALS)
 
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
-_LITERAL = re.compile(
-    rf"(?<![\w.])(?P<num>{_NUM}|\.\d+)(?P<ord>st|nd|rd|th)?"
-    rf"(?:\s?-?(?P<scale>hundred|thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?",
-    re.IGNORECASE,
-)
+#: a minus sign ("-" or U+2212) counts only where a word could start: "-40", "(-3)",
+#: never the hyphen of "3-1", "2015-16" or "covid-19"
+_SIGN_BEFORE = r"(?<![^\s(\[])"
+_SIGN = r"[-\u2212]"
+_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"  # superscript 0-9
+_SUPERSCRIPT_DIGITS = str.maketrans(_SUPERSCRIPTS + "\u207b\u207a", "0123456789-+")
+#: written exponents: "1e9", "2.5E-3", "3 x 10^9", "3×10⁹", "10^400", "2^10", and "10⁹"
+#: (a bare superscript only after a plain "10": elsewhere it is a footnote mark)
+_EXPONENT = (r"(?:[eE](?P<e>[-+\u2212]?\d+)"
+             rf"|\s?[x×]\s?10(?:\^(?P<t>[-+\u2212]?\d+)|(?P<ts>[\u207b\u207a]?[{_SUPERSCRIPTS}]+))"
+             rf"|\^(?P<p>[-+\u2212]?\d+)"
+             rf"|(?<=10)(?<![\d.,]10)(?P<s>[\u207b\u207a]?[{_SUPERSCRIPTS}]+))")
+_SCALE = r"(?:\s?-?(?P<scale>hundred|thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
+
+
+def _literal_pattern(decimal_comma: bool) -> "re.Pattern[str]":
+    """Digit literals with sign, exponent, ordinal suffix and multiplier; with
+    ``decimal_comma``, "7,5" and "3,1415" are decimals while "7,500" stays 7500."""
+    number = rf"{_NUM}|\.\d+"
+    if decimal_comma:
+        number = r"(?P<dc>\d+,(?:\d{1,2}|\d{4,})(?!\d|,\d))|" + number
+    return re.compile(rf"(?:{_SIGN_BEFORE}(?P<sign>{_SIGN})|(?<![\w.]))"
+                      rf"(?P<num>{number})(?:{_EXPONENT})?(?P<ord>st|nd|rd|th)?{_SCALE}", re.IGNORECASE)
+
+
+_LITERAL = _literal_pattern(False)
+_LITERAL_DECIMAL_COMMA = _literal_pattern(True)
+# evidence for decimal commas in a whole text (each starts only where its run starts)
+_COMMA_DECIMAL = re.compile(r"(?<![\d.,])\d+,(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
+_POINT_DECIMAL = re.compile(r"(?<![\d.,])\d+\.(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
+_COMMA_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d|[.,]\d)")
+#: exponents longer than this are not converted to int (Python refuses > 4,300 digits)
+_MAX_EXPONENT_DIGITS = 6
+_EXACT = Context(prec=60, Emax=10 ** 7, Emin=-10 ** 7)
 _HAS_DIGIT = re.compile(r"\d")
 _DIGIT_COMMA_RUN = re.compile(r"[\d,]+")
 _ORDINAL_SUFFIX = re.compile(r"\s?(?:st|nd|rd|th)\b", re.I)
@@ -80,12 +111,85 @@ def _ordinal_value(text: str) -> Optional[float]:
     return None if head is None else head + ORDINAL_WORDS[words[-1]]
 
 
-def _literals(surface: str, scale_m: bool) -> List[Tuple[float, Tuple[int, int]]]:
+def uses_decimal_comma(text: str) -> bool:
+    """Whether ``text`` writes decimals with a comma, unambiguously: it has a number
+    such as "7,5" or "3,1415" (a comma not followed by a group of three digits) and
+    neither a decimal point ("7.5") nor a thousands comma ("7,500", which a German
+    text would read as 7.5)."""
+    return (_COMMA_DECIMAL.search(text) is not None and _POINT_DECIMAL.search(text) is None
+            and _COMMA_THOUSANDS.search(text) is None)
+
+
+def _exponent(match: "re.Match[str]") -> Tuple[str, str]:
+    """(kind, exponent digits) of a literal: kind "" (none), "10" (times a power of
+    ten) or "^" (a power of the number itself)."""
+    for group, kind in (("e", "10"), ("t", "10"), ("ts", "10"), ("s", "^"), ("p", "^")):
+        written = match.group(group)
+        if written:
+            return kind, written.translate(_SUPERSCRIPT_DIGITS).replace("\u2212", "-")
+    return "", ""
+
+
+def _literal_value(match: "re.Match[str]") -> float:
+    """The value of one literal as written: sign, decimal comma, exponent. A value
+    beyond floating point ("1e309", "10^400") is +-inf, never a part of it."""
+    if match.group("dc") if "dc" in match.re.groupindex else None:
+        mantissa = match.group("num").replace(",", ".")
+    else:
+        mantissa = match.group("num").replace(",", "")
+    kind, exponent = _exponent(match)
+    digits = exponent.lstrip("+-")
+    if kind and len(digits.lstrip("0")) > _MAX_EXPONENT_DIGITS:  # 10^(a million digits)
+        base = float(mantissa)
+        grows = not exponent.startswith("-") and (kind == "10" or abs(base) > 1)
+        value = math.inf if grows and base != 0 else (0.0 if base != 1 or kind == "10" else 1.0)
+    elif kind == "10":
+        value = float(f"{mantissa}e{int(exponent)}")  # exact decimal rounding; inf beyond range
+    elif kind == "^":
+        base = float(mantissa)
+        if base == 10:
+            value = float(f"1e{int(exponent)}")
+        else:
+            try:
+                value = base ** int(exponent)
+            except OverflowError:
+                value = math.inf
+            except ZeroDivisionError:  # 0^-1
+                value = math.inf
+    else:
+        value = float(mantissa)
+    return -value if match.group("sign") else value
+
+
+def written_value(text: str) -> Optional[str]:
+    """A canonical exact form of the first literal in ``text`` whose value is beyond
+    floating point ("1e309" and "10^309" give "1E+309"), so that two such values
+    can still be compared as written; ``None`` when there is none."""
+    for pattern in (_LITERAL, _LITERAL_DECIMAL_COMMA):
+        for match in pattern.finditer(text):
+            if math.isfinite(_literal_value(match)):
+                continue
+            kind, exponent = _exponent(match)
+            sign = "-" if match.group("sign") else ""
+            mantissa = match.group("num").replace(",", "")
+            if kind == "^" and float(mantissa) == 10:
+                kind, mantissa = "10", "1"
+            if kind == "10" and len(exponent.lstrip("+-").lstrip("0")) <= _MAX_EXPONENT_DIGITS:
+                try:
+                    return sign + str(Decimal(f"{mantissa}e{int(exponent)}").normalize(_EXACT))
+                except ArithmeticError:
+                    pass
+            return f"{sign}{mantissa}{'e' if kind == '10' else '^'}{exponent.lstrip('+')}"
+    return None
+
+
+def _literals(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[Tuple[float, Tuple[int, int]]]:
     """Numeric literals in ``surface`` with their multiplier ("2.5K" -> 2500,
-    "3bn" -> 3e9; "m" counts as million only when ``scale_m``)."""
+    "3bn" -> 3e9; "m" counts as million only when ``scale_m``), sign ("-40") and
+    exponent ("1e9", "3×10⁹"); with ``decimal_comma`` "7,5" is 7.5."""
     out = []
-    for match in _LITERAL.finditer(surface):
-        value = float(match.group("num").replace(",", ""))
+    for match in (_LITERAL_DECIMAL_COMMA if decimal_comma else _LITERAL).finditer(surface):
+        value = _literal_value(match)
         scale = (match.group("scale") or "").lower()
         if scale == "m" and not scale_m:
             scale = ""
@@ -159,10 +263,10 @@ _NOT_NUMBER_WORDS = frozenset(
      "mn", "b", "tn"} | set(CURRENCY_WORDS) | set(SUBUNIT_WORDS) | set(CURRENCY_CODES))
 
 
-def _number_readings(surface: str, scale_m: bool) -> List[float]:
+def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[float]:
     """Values of the numbers in a mention: digit literals (with multipliers), else
     number words (quantulum3's words, read by ``words_to_number``)."""
-    values = [value for value, _ in _literals(surface, scale_m)]
+    values = [value for value, _ in _literals(surface, scale_m, decimal_comma)]
     if values:
         return values
     words = re.findall(r"[a-z]+(?:-[a-z]+)*", surface.lower())
@@ -181,11 +285,11 @@ def _number_readings(surface: str, scale_m: bool) -> List[float]:
     return [value for value in values if value is not None]
 
 
-def _money_or_number(surface: str, label: str) -> List[_Reading]:
+def _money_or_number(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:
     if _is_percent(surface):
-        return [_Reading("percent", "", v) for v in _number_readings(surface, scale_m=False)]
+        return [_Reading("percent", "", v) for v in _number_readings(surface, False, decimal_comma)]
     code, factor = _currency(surface, label)
     if code:
-        return [_Reading("money", code, v * factor) for v in _number_readings(surface, scale_m=True)]
-    return [_Reading("number", "", v) for v in _number_readings(surface, scale_m=False)]
+        return [_Reading("money", code, v * factor) for v in _number_readings(surface, True, decimal_comma)]
+    return [_Reading("number", "", v) for v in _number_readings(surface, False, decimal_comma)]
 

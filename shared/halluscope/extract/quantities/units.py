@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import List, Optional, Tuple
 
 from .lexicon import _TIME_UNIT_FORMS
-from .numbers import _HAS_DIGIT, _Reading, _money_or_number, _number_readings, words_to_number
+from .numbers import _HAS_DIGIT, _SIGN_BEFORE, _Reading, _money_or_number, _number_readings, words_to_number
 
 # Linear time: a number or word starts only where a run of digits / letters starts
 # (a start inside a run finds nothing its run's start would not find first), and the
@@ -94,15 +94,21 @@ def _lookup_unit(phrase: str) -> Optional[str]:
 
 
 _NUMBER_TOKENS = 16
-_NUMBER_UNIT_GLUE = re.compile(r"(?<=\d)(?=[^\d\s,.%\-/x])")
+_NUMBER_UNIT_GLUE = re.compile(r"(?<=\d)(?=[^\d\s,.%\-/x])"
+                               # not inside a written exponent: "1e9", "10^9", "3×10⁹"
+                               r"(?![eE][-+\u2212]?\d)(?![\^×\u00b2\u00b3\u00b9\u2070-\u207b])")
+# hyphens between words and numbers ("10-foot", "five-year") are spaces; a minus sign
+# ("-40", see numbers._SIGN) and an exponent's sign ("1e-3", "10^-3") are kept
+_HYPHEN = re.compile(rf"(?P<keep>{_SIGN_BEFORE}-(?=\d)|(?<=\d[eE^])-(?=\d))|-")
 
 
-def _measure_readings(surface: str) -> List[_Reading]:
+def _measure_readings(surface: str, decimal_comma: bool = False) -> List[_Reading]:
     """Number + physical unit pairs in a QUANTITY mention ("10 km", "6ft 2in",
     "more than 4,300 pounds" -> pound-mass); units from quantulum3's lexicon.
     A mention without a known unit counts things ("400 migrants"): a number
     anchored to its own noun."""
-    tokens = _NUMBER_UNIT_GLUE.sub(" ", surface).replace("-", " ").split()
+    glued = _NUMBER_UNIT_GLUE.sub(" ", surface)
+    tokens = _HYPHEN.sub(lambda m: m.group() if m.group("keep") else " ", glued).split()
     out: List[_Reading] = []
     i = last = 0
     while i < len(tokens):
@@ -116,7 +122,7 @@ def _measure_readings(surface: str) -> List[_Reading]:
             # the number is read from at most the last _NUMBER_TOKENS tokens before the unit
             # ("one hundred and twenty-five thousand" is 6), so that a mention of many
             # unit words and no number costs linear time
-            values = _number_readings(" ".join(tokens[max(last, i - _NUMBER_TOKENS):i]), scale_m=False)
+            values = _number_readings(" ".join(tokens[max(last, i - _NUMBER_TOKENS):i]), False, decimal_comma)
             if values:
                 unit = found[1]
                 out.append(_Reading("measure", _TIME_UNIT_FORMS.get(unit, unit), values[-1]))
@@ -126,7 +132,7 @@ def _measure_readings(surface: str) -> List[_Reading]:
     if out:
         return out
     return [_Reading(r.qkind, r.unit, r.value, inside=r.qkind == "number")
-            for r in _money_or_number(surface, "CARDINAL")]
+            for r in _money_or_number(surface, "CARDINAL", decimal_comma)]
 
 
 def _duration(surface: str) -> Optional[_Reading]:
