@@ -81,6 +81,26 @@ def test_every_folder_installs_halluscope_from_the_release_tag(repo_root):
             assert f'# From: "{line}" (install torch first; on CPU: pip install torch --index-url ' in text
 
 
+def test_every_release_tag_in_the_repository_is_this_version(repo_root):
+    """The install line appears in docs, cards and scripts: all name ``v<__version__>``,
+    so a version bump that forgets one fails here."""
+    import re
+
+    paths = [os.path.join(repo_root, name) for name in ("README.md", "CHANGELOG.md")]
+    paths += glob.glob(os.path.join(repo_root, "docs", "*.md"))
+    paths += glob.glob(os.path.join(repo_root, "metrics", "*", "*"))
+    paths += glob.glob(os.path.join(repo_root, "spaces", "halluscope", "*"))
+    tags = {}
+    for path in paths:
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                for tag in re.findall(r"github\.com/halluscope/halluscope@([^\s\"'`#]+)", handle.read()):
+                    tags.setdefault(tag, set()).add(os.path.relpath(path, repo_root))
+    assert set(tags) == {f"v{halluscope.__version__}"}, tags
+    assert {"README.md", "docs/hub.md", "metrics/qhi/qhi.py", "metrics/qhi/requirements.txt",
+            "spaces/halluscope/requirements.txt"} <= tags[f"v{halluscope.__version__}"]
+
+
 def _build(repo_root, outdir):
     subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), repo_root],
                    check=True, capture_output=True, text=True)
