@@ -89,6 +89,42 @@ def test_summary_without_units_shows_what_its_chi_is():
         "33% of its content tokens found as written")
 
 
+#: one relation (council, approve, budget) in the source and the reference, one quantity
+#: (5 million dollars) in the source only; no named entity anywhere; none in the summary
+BUDGET_SOURCE = "The council approved the new budget. It costs 5 million dollars."
+BUDGET_REFERENCE = "The council approved a budget."
+
+
+def test_undefined_notes_say_which_texts_lack_units():
+    display = score_for_display(BUDGET_SOURCE, BUDGET_REFERENCE, "A new budget.", ["chi"])
+    assert {row["metric"]: row["note"] for row in display["scores"][:3]} == {
+        "ehi": "undefined: no entities in the summary, the source or the reference",
+        "rhi": "undefined: no relations in the summary (1 in the source, 1 in the reference)",
+        "qhi": "undefined: no quantities in the summary or the reference (1 in the source)",
+    }
+    # reference-free: the reference is not named
+    free = score_for_display(BUDGET_SOURCE, "", "A new budget.", ["rhi"])
+    assert [(row["metric"], row["score"], row["note"]) for row in free["scores"]] == [
+        ("rhi", None, "undefined: no relations in the summary (1 in the source)")]
+    # formula="paper" with a reference: a dimension is undefined only when all three texts lack
+    # its units, so RHI and QHI are defined and EHI's note names all three texts
+    paper = score_for_display(BUDGET_SOURCE, BUDGET_REFERENCE, "A new budget.", ["chi"],
+                              options={"formula": "paper"})
+    notes = {row["metric"]: row["note"] for row in paper["scores"][:3]}
+    assert notes["ehi"] == "undefined: no entities in the summary, the source or the reference"
+    assert notes["rhi"] == "relations, RHI* softmax (CHI paper eq. 8-14)"
+
+
+def test_undefined_note_from_counts():
+    counts = {"counts": {"g": 0, "i": 3, "r": 0}}
+    assert space.undefined_note("rhi", counts, False) == (
+        "undefined: no relations in the summary or the reference (3 in the source)")
+    assert space.undefined_note("qhi", counts, True) == "undefined: no quantities in the summary (3 in the source)"
+    assert space.undefined_note("ehi", {"counts": {"g": 0, "i": 0, "r": 2}}, False) == (
+        "undefined: no entities in the summary or the source (2 in the reference)")
+    assert space.undefined_note("ehi", None, False) == "undefined: no entities to compare"
+
+
 #: "bought" against "sold" (same subject and object) and "fell" against "rose": WordNet antonyms
 CONTRADICTED_SOURCE = "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday."
 CONTRADICTED_SUMMARY = "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday."

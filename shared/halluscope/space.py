@@ -294,7 +294,7 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
             else "relations, linear RHI (RHI paper eq. 12)")
         score = _number(result[f"{dimension}_scores"][0])
         if score is None:
-            note = f"undefined: no {_UNIT_NAMES[dimension]} in any of the texts"
+            note = undefined_note(dimension, row.get(dimension), bool(row.get("reference_free")))
         rows.append({"metric": dimension, "score": score, "summary units": len(units),
                      "unsupported": sum(u["status"] == "unsupported" for u in units),
                      "contradicted": sum(u["status"] == "contradicted" for u in units), "note": note})
@@ -306,6 +306,25 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
                      "unsupported": None, "contradicted": None, "note": _chi_note(result, row)})
     return rows
+
+
+def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], reference_free: bool) -> str:
+    """The note of an undefined dimension: which of the texts have none of its units,
+    from the dimension's unit counts (``details[k][dimension]["counts"]``: ``g``
+    summary, ``i`` source, ``r`` reference), e.g. "undefined: no relations in the
+    summary or the reference (3 in the source)". The reference is left out of a
+    reference-free row."""
+    units = _UNIT_NAMES[dimension]
+    counts = (detail or {}).get("counts") or {}
+    texts = [("summary", counts.get("g")), ("source", counts.get("i"))]
+    if not reference_free:
+        texts.append(("reference", counts.get("r")))
+    if any(count is None for _, count in texts):
+        return f"undefined: no {units} to compare"
+    lacking = [f"the {name}" for name, count in texts if not count]
+    having = [f"{count} in the {name}" for name, count in texts if count]
+    listed = lacking[0] if len(lacking) == 1 else f"{', '.join(lacking[:-1])} or {lacking[-1]}"
+    return f"undefined: no {units} in {listed}" + (f" ({', '.join(having)})" if having else "")
 
 
 def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
