@@ -52,7 +52,7 @@ def test_dlsd_acu_leaves_only_whole_texts_in_the_shared_parse_cache():
     # the rule decomposer parsed the source sentences it decomposed (the extracts among
     # them) in their documents' context; none of those parses is left where score_chi
     # would read it as the parse of the same text on its own
-    assert set(get_parse_cache()._entries) == set(SOURCES) | set(PARAPHRASES)
+    assert set(get_parse_cache().keys()) == set(SOURCES) | set(PARAPHRASES)
 
 
 def test_scoring_dlsd_acu_first_does_not_change_chi():

@@ -68,10 +68,12 @@ import tempfile
 import threading
 import warnings
 import weakref
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass
 from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional,
                     Tuple)
+
+from .lru import LRU
 
 LOGGER = logging.getLogger("halluscope")
 
@@ -452,29 +454,6 @@ class Supporters(Mapping[str, Link]):
         return f"Supporters({self.summary!r}, {len(self)} lemmas)"
 
 
-class _LRU:
-    """A bounded mapping, oldest use evicted first; callers hold the Lexicon's lock."""
-
-    __slots__ = ("size", "data")
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.data: "OrderedDict[Any, Any]" = OrderedDict()
-
-    def get(self, key: Any) -> Any:
-        value = self.data.get(key)
-        if value is not None:
-            self.data.move_to_end(key)
-        return value
-
-    def put(self, key: Any, value: Any) -> Any:
-        if self.size:
-            self.data[key] = value
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
-        return value
-
-
 class Lexicon:
     """Relation queries over one WordNet reader (or none), with their caches.
 
@@ -500,9 +479,9 @@ class Lexicon:
         self.down_depth = down_depth
         self.cache_size = cache_size
         self._lock = threading.RLock()
-        self._senses = _LRU(cache_size)
-        self._supporters = _LRU(cache_size)
-        self._antonyms = _LRU(cache_size)
+        self._senses = LRU(cache_size)
+        self._supporters = LRU(cache_size)
+        self._antonyms = LRU(cache_size)
         self._entailed_by: Optional[Dict[Any, Tuple[Any, ...]]] = None
         self._wide: Optional["Lexicon"] = None
 

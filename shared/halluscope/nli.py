@@ -32,12 +32,13 @@ import logging
 import re
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from itertools import chain
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .lru import LRU
 from .registry import NLI, REGISTRY, default_device, resolve
 
 LOGGER = logging.getLogger("halluscope")
@@ -216,7 +217,7 @@ class NLIEngine:
             model_max = getattr(self._tokenizer, "model_max_length", None)
             if isinstance(model_max, int) and 4 <= model_max < 1_000_000:
                 self.max_length = min(self.max_length, model_max)
-        self._cache: "OrderedDict[Tuple[str, str, str], np.ndarray]" = OrderedDict()
+        self._cache: "LRU[np.ndarray]" = LRU(self.cache_size)
         self._lock = threading.RLock()
         self._pair_builder: Any = None  # the Rust tokenizer used to build pairs (lazily)
         self._encodings: Dict[str, Any] = {}  # text -> its tokens without special tokens
@@ -266,16 +267,12 @@ class NLIEngine:
                 if hit is None:
                     todo.append(u)
                 else:
-                    self._cache.move_to_end(key)
                     results[u] = hit
             if todo:
                 fresh = self._run([uniques[u] for u in todo])
                 results[todo] = fresh
-                if self.cache_size:
-                    for u, row in zip(todo, fresh):
-                        self._cache[(self.name,) + uniques[u]] = row.copy()
-                    while len(self._cache) > self.cache_size:
-                        self._cache.popitem(last=False)
+                for u, row in zip(todo, fresh):
+                    self._cache.put((self.name,) + uniques[u], row.copy())
             self.requested += len(checked)
             self.scored += len(todo)
             self.cached += len(checked) - len(todo)

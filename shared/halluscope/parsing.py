@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence
 
+from .lru import LRU
 from .registry import get_spacy, resolve, SPACY
 
 DEFAULT_CACHE_SIZE = 4096
@@ -111,11 +111,10 @@ class ParseCache:
     def __init__(self, nlp, maxsize: int = DEFAULT_CACHE_SIZE, chunk_chars: int = DEFAULT_CHUNK_CHARS,
                  batch_size: int = 64) -> None:
         self.nlp = nlp
-        self.maxsize = maxsize
         self.chunk_chars = chunk_chars
         self.batch_size = batch_size
         # keys: a text, or (analysed text, shown text) for get_shown_as
-        self._entries: "OrderedDict[object, ParsedText]" = OrderedDict()
+        self._entries: "LRU[ParsedText]" = LRU(maxsize)
         self._lock = threading.Lock()
         self.parsed = 0
         self.hits = 0
@@ -126,6 +125,12 @@ class ParseCache:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def keys(self) -> List[object]:
+        """The cached keys, least recent first: a text, or (analysed, shown) for
+        :meth:`get_shown_as`."""
+        with self._lock:
+            return list(self._entries)
+
     def get_many(self, texts: Sequence[str]) -> List[ParsedText]:
         """Parsed texts in the order given; every distinct missing text parsed once."""
         with self._lock:
@@ -134,7 +139,7 @@ class ParseCache:
             for text in texts:
                 if text in self._entries:
                     self.hits += 1
-                    self._entries.move_to_end(text)
+                    self._entries.get(text)  # now the most recent
                 elif text not in seen:
                     self.misses += 1
                     seen.add(text)
@@ -142,10 +147,12 @@ class ParseCache:
                 else:
                     self.hits += 1
             parsed = dict(zip(missing, self._parse(missing)))
-            for text, doc in parsed.items():
-                self._entries[text] = ParsedText(text=text, doc=doc)
-            result = [self._entries[text] for text in texts]
-            self._trim()
+            fresh = {text: ParsedText(text=text, doc=doc) for text, doc in parsed.items()}
+            # every text of the call is returned, even when the call holds more
+            # distinct texts than the cache keeps
+            result = [fresh[text] if text in fresh else self._entries.get(text) for text in texts]
+            for text, entry in fresh.items():
+                self._entries.put(text, entry)
             return result
 
     def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> List[ParsedText]:
@@ -166,9 +173,7 @@ class ParseCache:
             with self._lock:
                 entry = self._entries.get(key)
                 if entry is None:
-                    entry = self._entries[key] = ParsedText(text=view, doc=with_text(parse.doc, view))
-                self._entries.move_to_end(key)
-                self._trim()
+                    entry = self._entries.put(key, ParsedText(text=view, doc=with_text(parse.doc, view)))
             result.append(entry)
         return result
 
@@ -180,15 +185,18 @@ class ParseCache:
         with self._lock:
             for text, doc in docs.items():
                 if text not in self._entries:
-                    self._entries[text] = ParsedText(text=text, doc=doc)
+                    self._entries.put(text, ParsedText(text=text, doc=doc))
                     added += 1
-            self._trim()
         return added
 
-    def _trim(self) -> None:
-        """Drop the least recently used entries beyond ``maxsize`` (lock held)."""
-        while len(self._entries) > self.maxsize:
-            self._entries.popitem(last=False)
+    @property
+    def maxsize(self) -> int:
+        return self._entries.maxsize
+
+    @maxsize.setter
+    def maxsize(self, value: int) -> None:
+        with self._lock:
+            self._entries.resize(value)
 
     def _parse(self, texts: List[str]) -> Iterable:
         from spacy.tokens import Doc

@@ -29,10 +29,10 @@ from __future__ import annotations
 import bisect
 import importlib.util
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from ..lru import LRU
 from ..registry import COREF, REGISTRY, ModelNotAvailableError, default_device, resolve
 
 BACKENDS: Tuple[str, ...] = ("none", "rules", "maverick", "fastcoref")
@@ -539,9 +539,9 @@ def _edits(texts: List[str], backend: str, model: Optional[str], device: Optiona
     return [cluster_edits(t, c, p.doc) for t, c, p in zip(texts, clusters, parsed)]
 
 
-_CACHE: "OrderedDict[tuple, str]" = OrderedDict()
-_CACHE_LOCK = threading.Lock()
 CACHE_SIZE = 8192
+_CACHE: "LRU[str]" = LRU(CACHE_SIZE)
+_CACHE_LOCK = threading.Lock()
 
 
 def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: Optional[str] = None,
@@ -564,7 +564,7 @@ def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: 
         return texts
     key_of = {t: (backend, _model_name(backend, model), spacy_model, t) for t in texts}
     with _CACHE_LOCK:
-        done = {t: _CACHE[k] for t, k in key_of.items() if k in _CACHE}
+        done = {t: _CACHE.get(k) for t, k in key_of.items() if k in _CACHE}
     missing = [t for t in dict.fromkeys(texts) if t not in done]
     if missing:
         resolved = [_apply_edits(t, e) for t, e in zip(missing, _edits(missing, backend, model, device,
@@ -572,10 +572,7 @@ def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: 
         with _CACHE_LOCK:
             for text, out in zip(missing, resolved):
                 done[text] = out
-                _CACHE[key_of[text]] = out
-                _CACHE.move_to_end(key_of[text])
-            while len(_CACHE) > CACHE_SIZE:
-                _CACHE.popitem(last=False)
+                _CACHE.put(key_of[text], out)
     return [done[t] for t in texts]
 
 

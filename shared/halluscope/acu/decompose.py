@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
 from typing import Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Tuple, runtime_checkable
 
+from ..lru import LRU
 from ..registry import DECOMPOSER, REGISTRY, default_device, resolve
 
 DEFAULT_CACHE_SIZE = 16384
@@ -46,28 +46,17 @@ class Decomposer(Protocol):
 
 # -- cache ---------------------------------------------------------------------
 
-class _LRU:
-    """A bounded, thread-safe text -> units map (least recently used evicted)."""
+class _LRU(LRU):
+    """A text -> units map with the lock its users take (halluscope.lru.LRU)."""
+
+    __slots__ = ("lock",)
 
     def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._data: "OrderedDict[str, Tuple[str, ...]]" = OrderedDict()
+        super().__init__(maxsize)
         self.lock = threading.Lock()
 
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def get(self, text: str) -> Optional[Tuple[str, ...]]:
-        units = self._data.get(text)
-        if units is not None:
-            self._data.move_to_end(text)
-        return units
-
-    def put(self, text: str, units: Sequence[str]) -> None:
-        self._data[text] = tuple(units)
-        self._data.move_to_end(text)
-        while len(self._data) > self.maxsize:
-            self._data.popitem(last=False)
+    def put(self, text: str, units: Sequence[str]) -> Tuple[str, ...]:
+        return super().put(text, tuple(units))
 
 
 _CACHES: Dict[tuple, _LRU] = {}
