@@ -56,7 +56,7 @@ def main() -> None:
 
     def run_chi() -> float:
         cache.clear()
-        embedder._vectors.clear()
+        embedder.clear()
         lexicon.clear_cache()  # WordNet answers too (NLTK keeps the synsets it has read)
         parsed, encoded = cache.parsed, embedder.encoded
         start = time.perf_counter()

@@ -361,3 +361,17 @@ def test_ptb_bracket_tokens_are_punctuation_for_normalize():
     assert doc[0].lower_ == "-rrb-"
     assert normalize(doc[0]) is None
     assert normalize(doc[-1]) == "italian"
+
+
+def test_a_call_s_batch_size_never_changes_the_shared_embedder():
+    """The pipeline encodes with the call's batch_size through a view of the shared
+    embedder; the embedder's own setting stays what it was."""
+    from halluscope import score_rhi
+    from halluscope.embedding import get_embedder
+
+    shared = get_embedder()
+    before = shared.batch_size
+    score_rhi(["Police detained the suspect."], ["Police arrested the suspect on Monday."], batch_size=3)
+    assert shared.batch_size == before
+    view = shared.with_batch_size(3)
+    assert view.batch_size == 3 and view.encoded == shared.encoded and view.vector("police") is shared.vector("police")

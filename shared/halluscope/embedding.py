@@ -7,11 +7,11 @@ vectors with ``Embedder.vector``.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from typing import Dict, Iterable, Optional
+from typing import Any, Dict, Iterable, Optional
 
 import numpy as np
 
+from .lru import LRU
 from .registry import SENTENCE_ENCODER, default_device, get_sentence_encoder, resolve
 
 
@@ -26,8 +26,7 @@ class Embedder:
         self.model_name = resolve(SENTENCE_ENCODER, model)
         self.device = device or default_device()
         self.batch_size = batch_size
-        self.maxsize = maxsize
-        self._vectors: "OrderedDict[str, np.ndarray]" = OrderedDict()
+        self._vectors: "LRU[np.ndarray]" = LRU(maxsize)
         self._lock = threading.Lock()
         self.encoded = 0
         self.encode_calls = 0
@@ -36,32 +35,70 @@ class Embedder:
     def model(self):
         return get_sentence_encoder(self.model_name, self.device)
 
-    def prepare(self, strings: Iterable[str]) -> None:
-        """Encode, in one batched call, every string not yet cached."""
+    @property
+    def maxsize(self) -> int:
+        return self._vectors.maxsize
+
+    def prepare(self, strings: Iterable[str], batch_size: Optional[int] = None) -> None:
+        """Encode, in one batched call (``batch_size``: this call's, default the
+        embedder's), every string not yet cached."""
         with self._lock:
             todo = list(dict.fromkeys(s for s in strings if s not in self._vectors))
             if todo:
                 vectors = self.model.encode(
-                    todo, batch_size=self.batch_size, normalize_embeddings=True,
+                    todo, batch_size=batch_size or self.batch_size, normalize_embeddings=True,
                     convert_to_numpy=True, show_progress_bar=False,
                 )
                 for text, vector in zip(todo, vectors):
-                    self._vectors[text] = np.asarray(vector, dtype=np.float32)
+                    self._vectors.put(text, np.asarray(vector, dtype=np.float32))
                 self.encoded += len(todo)
                 self.encode_calls += 1
-            while len(self._vectors) > self.maxsize:
-                self._vectors.popitem(last=False)
 
     def vector(self, text: str) -> np.ndarray:
         """The cached vector of ``text`` (encoding it alone if it was not prepared)."""
-        if text not in self._vectors:
+        with self._lock:
+            found = self._vectors.get(text)
+        if found is None:
             self.prepare([text])
-        return self._vectors[text]
+            with self._lock:
+                found = self._vectors.get(text)
+        return found
+
+    def clear(self) -> None:
+        """Forget every cached vector."""
+        with self._lock:
+            self._vectors.clear()
+
+    def with_batch_size(self, batch_size: int) -> "BatchSized":
+        """This embedder (its model and cache) encoding with ``batch_size``, without
+        changing the shared embedder's own setting."""
+        return BatchSized(self, batch_size)
 
     def cosine(self, a: str, b: str) -> float:
         if a == b:
             return 1.0
         return float(np.dot(self.vector(a), self.vector(b)))
+
+
+class BatchSized:
+    """A shared :class:`Embedder` seen with one call's batch size: the same model,
+    cache and counters; only ``prepare`` encodes with ``batch_size``."""
+
+    def __init__(self, embedder: Embedder, batch_size: int) -> None:
+        self._embedder = embedder
+        self.batch_size = batch_size
+
+    def prepare(self, strings: Iterable[str]) -> None:
+        self._embedder.prepare(strings, batch_size=self.batch_size)
+
+    def vector(self, text: str) -> np.ndarray:
+        return self._embedder.vector(text)
+
+    def cosine(self, a: str, b: str) -> float:
+        return self._embedder.cosine(a, b)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._embedder, name)
 
 
 _EMBEDDERS: Dict[tuple, Embedder] = {}

@@ -161,8 +161,7 @@ def _matcher(dimension: str, options: ScoringOptions):
 
         embedder = None
         if options.relation_matching != "exact":
-            embedder = get_embedder(options.sentence_model, options.device)
-            embedder.batch_size = options.batch_size
+            embedder = get_embedder(options.sentence_model, options.device).with_batch_size(options.batch_size)
         return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
                                embedder=embedder, text_grounding=options.grounding == "text",
                                lexicon=lexicon_of(options))
