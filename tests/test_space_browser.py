@@ -10,6 +10,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import pytest  # noqa: E402
 
 from halluscope.examples import load_examples  # noqa: E402
+from halluscope.space import SCORE_COLUMNS  # noqa: E402
 
 EXAMPLE = {example["id"]: example for example in load_examples()}["entity-swap"]
 #: first scoring in a fresh process loads spaCy and MiniLM; later ones take about a second
@@ -46,6 +47,44 @@ def _marked(page, selector):
     return page.locator(selector).all_inner_texts()
 
 
+#: per header cell of a table: its text, the width of its longest word in the cell's own
+#: font (canvas measureText), the cell's content width (without padding) and its number of
+#: text lines (one client rect per line box)
+HEADER_WIDTHS_JS = """table => {
+  const context = document.createElement('canvas').getContext('2d');
+  return [...table.querySelectorAll('thead th')].map(cell => {
+    const style = getComputedStyle(cell);
+    context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const words = cell.textContent.trim().split(/\\s+/);
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return {header: cell.textContent.trim(),
+            word: Math.max(...words.map(word => context.measureText(word).width)),
+            content: cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+            lines: range.getClientRects().length};
+  });
+}"""
+
+#: whether any cell of a table, or the table itself, is wider than the room it is shown in
+OVERFLOW_JS = """wrap => ({
+  wrap: wrap.scrollWidth - wrap.clientWidth,
+  cells: Math.max(...[...wrap.querySelectorAll('td')].map(cell => cell.scrollWidth - cell.clientWidth)),
+  right: wrap.querySelector('table').getBoundingClientRect().right - wrap.getBoundingClientRect().right,
+})"""
+
+
+def _assert_readable_table(page, selector, headers):
+    """Every header on one line and no narrower than its longest word; no cell and no part
+    of the table cut off or scrolled out of view."""
+    cells = page.locator(f"{selector} table").evaluate(HEADER_WIDTHS_JS)
+    assert [cell["header"] for cell in cells] == list(headers)
+    for cell in cells:
+        assert cell["word"] > 0 and cell["word"] <= cell["content"] + 0.5, cell
+        assert cell["lines"] == 1, cell
+    overflow = page.locator(f"{selector} .hs-table-wrap").evaluate(OVERFLOW_JS)
+    assert max(overflow.values()) <= 0.5, overflow
+
+
 def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch):
     from halluscope.space import build_space
 
@@ -65,6 +104,13 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         assert headline == "EHI 0.2500 · RHI undefined · QHI undefined · CHI 0.2515"
         assert "0.2500" in page.locator("#hs-scores").inner_text()
         assert page.locator("#hs-status").inner_text() == "Scored."
+        # the notes say which texts lack units: the source has relations and quantities
+        notes = page.locator("#hs-scores tbody tr td:last-child").all_inner_texts()
+        assert notes[:3] == ["entities (CHI paper eq. 2-7)",
+                             "undefined: no relations in the summary or the reference (3 in the source)",
+                             "undefined: no quantities in the summary or the reference (2 in the source)"]
+        assert notes[3].startswith("harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 40%")
+        _assert_readable_table(page, "#hs-scores", SCORE_COLUMNS)
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
         assert _marked(page, "#hs-summary-html mark.hs-supported") == ["Barack Obama"]
         assert _marked(page, "#hs-source-html mark.hs-evidence") == ["Barack Obama"]
@@ -78,14 +124,25 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         data = shot.read_bytes()
         assert len(data) > 1000 and data.startswith(b"\x89PNG\r\n\x1a\n")
 
-        # the dlsd_acu tab without an NLI model: a message naming the model, no traceback
-        page.get_by_role("tab", name="dlsd_acu (NLI model)").click()
+        # the dlsd_acu tab without an NLI model: a plain message inside the tab, below its
+        # button, naming the model; nothing above the tabs, no bold, no traceback
+        tab = page.get_by_role("tab", name="dlsd_acu (NLI model)")
+        tab.click()
         page.locator("#hs-acu-score").click()
-        status = page.locator("#hs-status")
+        status = page.locator("#hs-acu-status")
         status.filter(has_text="is not available").wait_for(timeout=SCORE_TIMEOUT_MS)
-        text = status.inner_text()
-        assert text.startswith("The NLI model tals/albert-xlarge-vitaminc-mnli is not available")
+        assert status.inner_text() == (
+            "The NLI model tals/albert-xlarge-vitaminc-mnli is not available in this app, so dlsd_acu cannot "
+            "score here. The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, "
+            "run halluscope on your own computer (see the dlsd_acu metric card).")
+        assert status.locator("strong, b").count() == 0
+        assert status.evaluate("node => getComputedStyle(node.querySelector('p') || node).fontWeight") == "400"
+        panel = page.get_by_role("tabpanel")
+        assert panel.locator("#hs-acu-status").count() == 1
+        assert status.bounding_box()["y"] > page.locator("#hs-acu-score").bounding_box()["y"] > \
+            tab.bounding_box()["y"]
         assert "Traceback" not in page.content()
+        page.screenshot(path=str(tmp_path / "space-acu.png"), full_page=True)
 
 
 def test_chi_app_example_click_fills_the_boxes_and_scores(page):
@@ -103,6 +160,7 @@ def test_chi_app_example_click_fills_the_boxes_and_scores(page):
         page.locator("#hs-summary-html mark.hs-unsupported").first.wait_for(timeout=SCORE_TIMEOUT_MS)
         assert SCORE_NUMBER.search(page.locator("#hs-headline").inner_text())
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
+        _assert_readable_table(page, "#hs-scores", SCORE_COLUMNS)
 
         # an over-long summary: a message, and the boxes keep the text (nothing cut)
         long_summary = "word " * 700

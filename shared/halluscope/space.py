@@ -76,6 +76,13 @@ ACU_COLUMNS = ("unit", "type", "score", "evidence")
 
 PAGE_CSS = highlight.CSS + """\
 .hs-panel { border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; min-height: 3em; }
+.hs-table-wrap { overflow-x: auto; }
+.hs-table { width: 100%; border-collapse: collapse; table-layout: auto; margin: 0; }
+.hs-table th, .hs-table td { text-align: left; vertical-align: top; padding: 4px 10px;
+  border-bottom: 1px solid var(--border-color-primary, #e5e7eb); word-break: normal; overflow-wrap: normal; }
+.hs-table th { white-space: nowrap; font-weight: 600; }
+.hs-table td.hs-num { white-space: nowrap; text-align: right; font-variant-numeric: tabular-nums; }
+.hs-table td.hs-wide { min-width: 16em; }
 .hs-legend mark { margin-right: 6px; }
 .hs-legend mark.hs-plain { background: #f3f4f6; }
 """
@@ -446,15 +453,15 @@ def allowed_nli_models() -> List[str]:
 
 
 def nli_unavailable_message(model: str, error: BaseException) -> str:
-    """What the page says when the NLI model ``model`` cannot be loaded."""
+    """What the dlsd_acu tab tells a visitor when the NLI model ``model`` cannot be
+    loaded: in plain words, inside the tab; the loader's own words go to the server log
+    (how an owner installs a model: docs/space.md#nli-models-dlsd_acu)."""
     cause = error.__cause__ or error
     said = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-    return (f"The NLI model `{model}` is not available on this machine, so dlsd_acu cannot score. "
-            f"To get it: install the NLI extra (`pip install 'halluscope[nli]'`) where the Hugging Face Hub "
-            f"is reachable, or save the model (save_pretrained) to a local folder and point the "
-            f"`{NLI.env_var}` environment variable at it; a Space owner can also offer local folders or "
-            f"hub names here by listing them, comma-separated, in `{SPACE_NLI_MODELS_ENV}`. "
-            f"The loader said: {said}")
+    LOGGER.warning("NLI model %s could not be loaded: %s", model, said)
+    return (f"The NLI model {model} is not available in this app, so dlsd_acu cannot score here. "
+            "The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, run "
+            "halluscope on your own computer (see the dlsd_acu metric card).")
 
 
 def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = None, host: str = "fizz",
@@ -626,10 +633,47 @@ def _examples(gr, source, reference, summary, date) -> None:
                 label="Examples: click one to fill the boxes", cache_examples=False)
 
 
+def table_html(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric: Sequence[str] = (),
+               wide: Sequence[str] = (), elem_class: str = "hs-table") -> str:
+    """An HTML table of ``rows`` under ``columns``, every cell HTML-escaped text (None
+    is an empty cell). The browser sizes the columns: a header never wraps (no column
+    is narrower than its header), ``numeric`` columns are right-aligned and never
+    wrap, ``wide`` columns (notes, evidence) wrap at word boundaries and take the
+    room that is left, so nothing is cut off (the table scrolls sideways only on a
+    screen too narrow for its headers)."""
+    kinds = ["hs-num" if name in numeric else "hs-wide" if name in wide else "" for name in columns]
+    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in columns)
+    body = "".join(
+        "<tr>" + "".join((f'<td class="{kind}">' if kind else "<td>") + ("" if cell is None else html.escape(str(cell)))
+                         + "</td>" for kind, cell in zip(kinds, row)) + "</tr>"
+        for row in rows)
+    return (f'<div class="hs-table-wrap"><table class="{elem_class}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def score_table_html(display: Mapping[str, Any]) -> str:
+    """The CHI-family score table (:data:`SCORE_COLUMNS`) of a :func:`score_for_display`
+    result as HTML; "" when nothing was scored."""
+    if not display.get("scores"):
+        return ""
+    rows = [[row["metric"], format_score(row["score"]), row["summary units"], row["unsupported"],
+             row["contradicted"], row["note"]] for row in display["scores"]]
+    return table_html(SCORE_COLUMNS, rows, numeric=SCORE_COLUMNS[1:5], wide=("note",))
+
+
+def acu_table_html(display: Mapping[str, Any]) -> str:
+    """The dlsd_acu unit table (:data:`ACU_COLUMNS`) of an :func:`acu_for_display`
+    result as HTML; "" when no unit was scored."""
+    if not display.get("units"):
+        return ""
+    rows = [[u["unit"], u["type"], format_score(u["score"]), u["evidence"]] for u in display["units"]]
+    return table_html(ACU_COLUMNS, rows, numeric=("score",), wide=("unit", "evidence"))
+
+
 def _chi_outputs(gr):
     """Headline, score table, chart with its note, and the two highlighted panels."""
     headline = gr.Markdown(elem_id="hs-headline")
-    table = gr.Dataframe(headers=list(SCORE_COLUMNS), interactive=False, wrap=True, elem_id="hs-scores")
+    table = gr.HTML(elem_id="hs-scores")
     chart_note = gr.Markdown(elem_id="hs-chart-note")
     chart = gr.BarPlot(x="bar", y="value", color="dimension", label="Factor profile / unit counts",
                        elem_id="hs-chart", y_lim=None)
@@ -650,11 +694,7 @@ def _chi_updates(gr, display: Mapping[str, Any]) -> list:
     """Component values for :func:`_chi_outputs` plus the status line (first)."""
     import pandas as pd
 
-    table = pd.DataFrame([[row["metric"], format_score(row["score"]),
-                           "" if row["summary units"] is None else row["summary units"],
-                           "" if row["unsupported"] is None else row["unsupported"],
-                           "" if row["contradicted"] is None else row["contradicted"], row["note"]]
-                          for row in display["scores"]], columns=list(SCORE_COLUMNS))
+    table = score_table_html(display)
     bars = pd.DataFrame(display["chart"], columns=["dimension", "bar", "value"])
     chart = gr.BarPlot(value=bars, sort=[b["bar"] for b in display["chart"]] or None)
     status = f"**{markdown_text(display['message'])}**" if display["message"] else "Scored."
@@ -664,7 +704,7 @@ def _chi_updates(gr, display: Mapping[str, Any]) -> list:
 
 def _acu_outputs(gr):
     headline = gr.Markdown(elem_id="hs-acu-headline")
-    units = gr.Dataframe(headers=list(ACU_COLUMNS), interactive=False, wrap=True, elem_id="hs-acu-units")
+    units = gr.HTML(elem_id="hs-acu-units")
     gr.Markdown("**Source** (each unit's best evidence marked)")
     source_html = gr.HTML(elem_id="hs-acu-source-html", elem_classes=["hs-panel"])
     signature = gr.Textbox(label="signature", interactive=False, elem_id="hs-acu-signature")
@@ -672,16 +712,13 @@ def _acu_outputs(gr):
 
 
 def _acu_updates(display: Mapping[str, Any]) -> list:
-    import pandas as pd
-
-    units = pd.DataFrame([[u["unit"], u["type"], format_score(u["score"]), u["evidence"]] for u in display["units"]],
-                         columns=list(ACU_COLUMNS))
+    units = acu_table_html(display)
     headline = ""
     if display["ok"]:
         kept, dropped = len(display["units"]), len(display["dropped"])
         headline = (f"DLSD_ACU **{format_score(display['score'])}** with {markdown_text(display['model'])} "
                     f"({kept} unit{'' if kept == 1 else 's'} scored, {dropped} dropped by the filter)")
-    status = f"**{markdown_text(display['message'])}**" if display["message"] else "Scored."
+    status = markdown_text(display["message"]) if display["message"] else "Scored."
     return [status, headline, units, display["source_html"], display["signature"]]
 
 
@@ -737,7 +774,6 @@ def build_space():
                     "the opposite) purple.")
         source, reference, summary, date = _text_inputs(gr)
         _examples(gr, source, reference, summary, date)
-        status = gr.Markdown(elem_id="hs-status")
         with gr.Tabs():
             with gr.Tab("CHI family (offline models)", id="chi-family"):
                 metrics = gr.CheckboxGroup(list(CHI_FAMILY), value=["chi"], elem_id="hs-metrics",
@@ -745,6 +781,7 @@ def build_space():
                 with gr.Accordion("Options (each metric uses those it has)", open=False):
                     controls = [_control(gr, option) for option in METRIC_OPTIONS["chi"]]
                 score_button = gr.Button("Score", variant="primary", elem_id="hs-score")
+                status = gr.Markdown(elem_id="hs-status")
                 outputs = _chi_outputs(gr)
 
                 def run_chi(source_text, reference_text, summary_text, date_text, chosen, *shown):
@@ -761,7 +798,8 @@ def build_space():
                             "each is checked against the source by an NLI model. The reference box is not used.")
                 model, host, dl_acu, _ = _acu_controls(gr, with_decomposer=False)
                 acu_button = gr.Button("Score with dlsd_acu", variant="primary", elem_id="hs-acu-score")
-                _wire_acu(gr, acu_button, status, source, summary, model, host, dl_acu, None)
+                acu_status = gr.Markdown(elem_id="hs-acu-status")
+                _wire_acu(gr, acu_button, acu_status, source, summary, model, host, dl_acu, None)
     return queued(demo)
 
 
@@ -778,7 +816,7 @@ def build_metric_app(name: str):
             _examples(gr, source, None, summary, None)
             model, host, dl_acu, decomposer = _acu_controls(gr, with_decomposer=True)
             button = gr.Button("Score", variant="primary", elem_id="hs-acu-score")
-            status = gr.Markdown(elem_id="hs-status")
+            status = gr.Markdown(elem_id="hs-acu-status")
             _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer)
             return queued(app)
         dated = name in ("chi", "qhi")
