@@ -243,27 +243,16 @@ def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
     return out
 
 
-def score_batch(
-    predictions: Sequence[str],
-    sources: Sequence[str],
-    *,
-    engine: NLIEngine,
-    decomposer,
-    options: AcuOptions,
-    coref: Callable[[Sequence[str]], List[str]],
-    dl_units: Optional[Callable[[List[str], List[List[str]], NLIEngine],
-                                Tuple[List[List[str]], List[List[Dict[str, Any]]]]]] = None,
-    return_details: bool = False,
-) -> Dict[str, Any]:
-    """Score a validated batch; see the module docstring for the steps."""
-    preset = options.resolved
-    start_requested, start_scored, start_cached = engine.requested, engine.scored, engine.cached
-    start_calls = decomposer.calls
+Probabilities = Dict[Tuple[str, str], np.ndarray]
+UnitKey = Tuple[int, int]  # (example index, unit index)
 
+
+def _parse_examples(predictions: Sequence[str], sources: Sequence[str],
+                    coref: Callable[[Sequence[str]], List[str]]) -> Tuple[List[_Example], Dict[str, object]]:
+    """Steps 1-2: coreference, one parse of every text, the sentences of each side."""
     documents = coref(list(sources))
     summaries = coref(list(predictions))
-    cache = get_parse_cache()
-    parsed = cache.get_many(documents + summaries)
+    parsed = get_parse_cache().get_many(documents + summaries)
     spans: Dict[str, object] = {}
     memo: Dict[int, List[Premise]] = {}
     examples = []
@@ -272,13 +261,18 @@ def score_batch(
         ex.sentences = _sentences(parsed[k].doc, spans, memo)
         ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, spans, memo)]
         examples.append(ex)
+    return examples, spans
 
-    # 3. summary ACUs, one decompose call for every summary sentence of the batch
+
+def _summary_units(examples: List[_Example], spans: Dict[str, object], decomposer, engine: NLIEngine,
+                   options: AcuOptions) -> None:
+    """Step 3: summary ACUs, one decompose call for every summary sentence of the
+    batch; FIZZ's filter drops ACUs their sentence does not entail (a sentence keeps
+    itself when nothing is left)."""
     distinct_sentences = list(dict.fromkeys(s for ex in examples for s in ex.summary_sentences))
     with context_parses(_context_builders(spans, distinct_sentences)):
         acus_of = dict(zip(distinct_sentences,
                            decomposer.decompose(distinct_sentences) if distinct_sentences else []))
-    summary_calls = decomposer.calls - start_calls
     filter_pairs = [(s, a) for ex in examples for s in ex.summary_sentences for a in acus_of[s]]
     entailed = {}
     if options.filter_acus and filter_pairs:
@@ -295,65 +289,84 @@ def score_batch(
                                        "reason": "not entailed by its summary sentence"})
             ex.units.extend(kept or [Unit(sentence, "sentence", index)])
 
-    # 4. discourse-link units join the host units: dl_units(summaries, host unit texts,
-    #    engine) -> (extra unit texts, candidate decisions), one list of each per summary
-    if dl_units is not None:
-        extra, decisions = dl_units([ex.summary for ex in examples],
-                                    [[u.text for u in ex.units] for ex in examples], engine)
-        for ex, texts, decided in zip(examples, extra, decisions):
-            ex.units.extend(Unit(text, "dl_acu", -1) for text in texts)
-            ex.dl_candidates = list(decided)
 
-    # 5. every unit against every document sentence, one call for the batch
-    sentence_pairs = [(p.text, u.text) for ex in examples for u in ex.units for p in ex.sentences]
-    sentence_probs = dict(zip(sentence_pairs, engine.score(sentence_pairs))) if sentence_pairs else {}
+def _add_dl_units(examples: List[_Example], dl_units, engine: NLIEngine) -> None:
+    """Step 4: discourse-link units join the host units: dl_units(summaries, host unit
+    texts, engine) -> (extra unit texts, candidate decisions), one list of each per
+    summary."""
+    extra, decisions = dl_units([ex.summary for ex in examples],
+                                [[u.text for u in ex.units] for ex in examples], engine)
+    for ex, texts, decided in zip(examples, extra, decisions):
+        ex.units.extend(Unit(text, "dl_acu", -1) for text in texts)
+        ex.dl_candidates = list(decided)
 
-    # 6. SD-ACU: decompose the top-k sentences of each unit (all with top_k=None)
-    doc_acu_premises: Dict[Tuple[int, int], List[Premise]] = {}
-    if options.sd_acu:
-        wanted: Dict[Tuple[int, int], List[int]] = {}
-        for e, ex in enumerate(examples):
-            for u, unit in enumerate(ex.units):
-                ent = np.array([sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences])
-                order = np.argsort(-ent, kind="stable") if len(ent) else np.array([], dtype=int)
-                wanted[(e, u)] = [int(j) for j in (order if options.top_k is None else order[: options.top_k])]
-        to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
-        with context_parses(_context_builders(spans, to_decompose)):
-            doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
-        for (e, u), js in wanted.items():
-            ex = examples[e]
-            premises = []
-            for j in js:
-                sentence = ex.sentences[j]
-                for acu in doc_acus[sentence.text]:
-                    if acu != sentence.text:
-                        premises.append(Premise(acu, "document_acu", (j,), sentence.char_span))
-            doc_acu_premises[(e, u)] = premises
 
-    # 7. granularity expansion around the best sentence of weakly supported units
-    window_premises: Dict[Tuple[int, int], List[Premise]] = {}
-    if preset.expansion:
-        for e, ex in enumerate(examples):
-            for u, unit in enumerate(ex.units):
-                if not ex.sentences:
-                    continue
-                ent = [sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences]
-                best = int(np.argmax(ent))
-                if ent[best] < options.expansion_threshold:
-                    window_premises[(e, u)] = _window_premises(ex.sentences, best)
+def _scored(engine: NLIEngine, pairs: List[Tuple[str, str]]) -> Probabilities:
+    return dict(zip(pairs, engine.score(pairs))) if pairs else {}
 
-    extra_pairs = [(p.text, examples[e].units[u].text)
-                   for table in (doc_acu_premises, window_premises)
-                   for (e, u), premises in table.items() for p in premises]
-    extra_probs = dict(zip(extra_pairs, engine.score(extra_pairs))) if extra_pairs else {}
-    probabilities = {**sentence_probs, **extra_probs}
 
-    # 8. each unit's best premise, then the summary's aggregate
+def _document_acu_premises(examples: List[_Example], spans: Dict[str, object], decomposer,
+                           sentence_probs: Probabilities, options: AcuOptions) -> Dict[UnitKey, List[Premise]]:
+    """Step 6, SD-ACU: the document ACUs of each unit's top-k sentences (all with
+    top_k=None), one decompose call for the batch."""
+    wanted: Dict[UnitKey, List[int]] = {}
+    for e, ex in enumerate(examples):
+        for u, unit in enumerate(ex.units):
+            ent = np.array([sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences])
+            order = np.argsort(-ent, kind="stable") if len(ent) else np.array([], dtype=int)
+            wanted[(e, u)] = [int(j) for j in (order if options.top_k is None else order[: options.top_k])]
+    to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
+    with context_parses(_context_builders(spans, to_decompose)):
+        doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
+    premises_of: Dict[UnitKey, List[Premise]] = {}
+    for (e, u), js in wanted.items():
+        ex = examples[e]
+        premises = []
+        for j in js:
+            sentence = ex.sentences[j]
+            for acu in doc_acus[sentence.text]:
+                if acu != sentence.text:
+                    premises.append(Premise(acu, "document_acu", (j,), sentence.char_span))
+        premises_of[(e, u)] = premises
+    return premises_of
+
+
+def _expanded_premises(examples: List[_Example], sentence_probs: Probabilities,
+                       options: AcuOptions) -> Dict[UnitKey, List[Premise]]:
+    """Step 7: granularity expansion around the best sentence of weakly supported units."""
+    window_premises: Dict[UnitKey, List[Premise]] = {}
+    for e, ex in enumerate(examples):
+        for u, unit in enumerate(ex.units):
+            if not ex.sentences:
+                continue
+            ent = [sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences]
+            best = int(np.argmax(ent))
+            if ent[best] < options.expansion_threshold:
+                window_premises[(e, u)] = _window_premises(ex.sentences, best)
+    return window_premises
+
+
+def _unit_detail(unit: Unit, probs: np.ndarray, best: int, score: float, evidence: Premise) -> Dict[str, Any]:
+    return {
+        "text": unit.text, "type": unit.kind, "summary_sentence": unit.sentence_index, "score": score,
+        "probabilities": {"entailment": float(probs[best, ENTAILMENT]), "neutral": float(probs[best, NEUTRAL]),
+                          "contradiction": float(probs[best, CONTRADICTION])},
+        "evidence": {"text": evidence.text, "kind": evidence.kind,
+                     "sentence_indices": list(evidence.sentence_indices), "char_span": list(evidence.char_span)},
+    }
+
+
+def _aggregate_examples(examples: List[_Example], extra_premises: Sequence[Dict[UnitKey, List[Premise]]],
+                        probabilities: Probabilities, preset: HostPreset, options: AcuOptions,
+                        predictions: Sequence[str], sources: Sequence[str],
+                        return_details: bool) -> Tuple[List[float], List[Dict[str, Any]]]:
+    """Step 8: each unit's best premise under the host's alignment, then the
+    summary's aggregate."""
     scores, details = [], []
     for e, ex in enumerate(examples):
         unit_scores, unit_details = [], []
         for u, unit in enumerate(ex.units):
-            premises = ex.sentences + doc_acu_premises.get((e, u), []) + window_premises.get((e, u), [])
+            premises = ex.sentences + [p for table in extra_premises for p in table.get((e, u), [])]
             if not premises:
                 unit_scores.append(math.nan)
                 continue
@@ -362,17 +375,7 @@ def score_batch(
             best = int(np.argmax(aligned))
             unit_scores.append(float(aligned[best]))
             if return_details:
-                evidence = premises[best]
-                unit_details.append({
-                    "text": unit.text, "type": unit.kind, "summary_sentence": unit.sentence_index,
-                    "score": float(aligned[best]),
-                    "probabilities": {"entailment": float(probs[best, ENTAILMENT]),
-                                      "neutral": float(probs[best, NEUTRAL]),
-                                      "contradiction": float(probs[best, CONTRADICTION])},
-                    "evidence": {"text": evidence.text, "kind": evidence.kind,
-                                 "sentence_indices": list(evidence.sentence_indices),
-                                 "char_span": list(evidence.char_span)},
-                })
+                unit_details.append(_unit_detail(unit, probs, best, float(aligned[best]), premises[best]))
         defined = [s for s in unit_scores if not math.isnan(s)]
         scores.append(aggregate(defined, preset.aggregation, options.mix_weight))
         if return_details:
@@ -380,6 +383,43 @@ def score_batch(
                             "dl_acu_candidates": ex.dl_candidates,
                             "document_resolved": ex.document if ex.document != sources[e] else None,
                             "summary_resolved": ex.summary if ex.summary != predictions[e] else None})
+    return scores, details
+
+
+def score_batch(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    *,
+    engine: NLIEngine,
+    decomposer,
+    options: AcuOptions,
+    coref: Callable[[Sequence[str]], List[str]],
+    dl_units: Optional[Callable[[List[str], List[List[str]], NLIEngine],
+                                Tuple[List[List[str]], List[List[Dict[str, Any]]]]]] = None,
+    return_details: bool = False,
+) -> Dict[str, Any]:
+    """Score a validated batch; see the module docstring for the steps, one function
+    each: parse, summary units, discourse-link units, unit x sentence NLI, SD-ACU
+    premises, expansion premises, NLI of the extra premises, aggregation."""
+    preset = options.resolved
+    start_requested, start_scored, start_cached = engine.requested, engine.scored, engine.cached
+    start_calls = decomposer.calls
+
+    examples, spans = _parse_examples(predictions, sources, coref)
+    _summary_units(examples, spans, decomposer, engine, options)
+    summary_calls = decomposer.calls - start_calls
+    if dl_units is not None:
+        _add_dl_units(examples, dl_units, engine)
+    # 5. every unit against every document sentence, one call for the batch
+    sentence_probs = _scored(engine, [(p.text, u.text) for ex in examples for u in ex.units for p in ex.sentences])
+    doc_acu_premises = _document_acu_premises(examples, spans, decomposer, sentence_probs, options) \
+        if options.sd_acu else {}
+    window_premises = _expanded_premises(examples, sentence_probs, options) if preset.expansion else {}
+    extra_premises = (doc_acu_premises, window_premises)
+    extra_probs = _scored(engine, [(p.text, examples[e].units[u].text) for table in extra_premises
+                                   for (e, u), premises in table.items() for p in premises])
+    scores, details = _aggregate_examples(examples, extra_premises, {**sentence_probs, **extra_probs}, preset,
+                                          options, predictions, sources, return_details)
 
     result: Dict[str, Any] = {
         "scores": scores,
