@@ -699,6 +699,7 @@ The harness runs the four DL-ACU paper configurations (host, host+SD-ACU, host+D
 host+both: `score_dlsd_acu(sd_acu=..., dl_acu=...)`) with any NLI model. The paper's
 tables need the Hub models (a GPU helps; not reachable from the development machine):
 
+<!-- not run: needs the Hugging Face Hub -->
 ```bash
 python benchmarks/harness.py run --summac ../shared/data/summac/*_val.jsonl \\
     --frank ../shared/data/frank/frank_val.jsonl --config dlsd --host fizz \\
@@ -713,6 +714,7 @@ Here it was run only to prove the harness, with a random 2-layer NLI model
 (`--nli-model tiny`, scores meaningless) and `--decomposer rules` on the first 30 rows
 of summeval and FRANK: [benchmarks/dlsd-check.md](benchmarks/dlsd-check.md), made by
 
+<!-- not run: a long run (rewrites docs/benchmarks/dlsd-check) -->
 ```bash
 python benchmarks/harness.py run --summac ../shared/data/summac/summeval_val.jsonl \\
     --frank ../shared/data/frank/frank_val.jsonl --config dlsd --host fizz --nli-model tiny \\
