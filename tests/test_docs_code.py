@@ -33,6 +33,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -51,8 +52,9 @@ DOC_FILES = sorted(["README.md"] + [os.path.relpath(p, REPO) for p in glob.glob(
 #: Hub model names (as quoted in a block) -> the tiny local model that replaces them
 HUB_SUBSTITUTES = ("t5-small",)
 
-_FENCE = re.compile(r"^```(python|bash)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
-_MARKER = re.compile(r"^<!--\s*(not run|run as):\s*(.*?)\s*-->\s*$")
+#: a fence, possibly indented (a block inside a list item), closed at the same indentation
+_FENCE = re.compile(r"^([ \t]*)```(python|bash)[ \t]*\n(.*?)^\1```[ \t]*$", re.M | re.S)
+_MARKER = re.compile(r"^[ \t]*<!--\s*(not run|run as):\s*(.*?)\s*-->\s*$")
 _ANY_MARKER = re.compile(r"<!--\s*(not run|run as)\b")
 
 
@@ -75,7 +77,7 @@ def blocks_of(path: str) -> List[Block]:
         before = text[:match.start()]
         previous = before.rstrip("\n").rsplit("\n", 1)[-1] if before.endswith("\n") else ""
         marker = _MARKER.match(previous)
-        found.append(Block(path, before.count("\n") + 1, match.group(1), match.group(2),
+        found.append(Block(path, before.count("\n") + 1, match.group(2), textwrap.dedent(match.group(3)),
                            marker.group(1) if marker else None, marker.group(2) if marker else ""))
     return found
 
@@ -123,9 +125,11 @@ def workdir(tmp_path_factory):
 
 
 def _substituted(code: str, workdir) -> str:
+    """``code`` with each quoted name of :data:`HUB_SUBSTITUTES` replaced by the quoted
+    path of its tiny model."""
     for name in HUB_SUBSTITUTES:
-        code = code.replace(repr(name), repr(str(workdir / "tiny-t5"))).replace(f'"{name}"',
-                                                                                  repr(str(workdir / "tiny-t5")))
+        for quoted in (f'"{name}"', f"'{name}'"):
+            code = code.replace(quoted, repr(str(workdir / "tiny-t5")))
     return code
 
 
