@@ -206,7 +206,7 @@ def test_cli_bad_options_are_one_line(option, said, tmp_path, capsys):
     path = _jsonl(tmp_path / "in.jsonl", [GOOD])
     output = tmp_path / "out.jsonl"
     output.write_text("kept\n", encoding="utf-8")
-    assert main(["score", "--input", path, "--output", str(output), *ARGS, "--option", option]) == 1
+    assert main(["score", "--input", path, "--output", str(output), *ARGS, "--option", option]) == 2
     err = capsys.readouterr().err
     assert err.splitlines()[-1].startswith(f"error: {said}") and "Traceback" not in err
     assert output.read_text(encoding="utf-8") == "kept\n"

@@ -172,9 +172,8 @@ def test_malformed_line_stops_the_command(data_jsonl, workdir):
      ["--reference-field", "reference"],
      "line 1: field 'reference': `references` is None; use \"\" for a reference-free row "
      "or references=None for the whole call"),
-    ([{"id": "x", "text": "A text.", "summary": "A summary."}],
-     ["--source-field", "text", "--prediction-field", "summary", "--reference-field", "gold"],
-     "line 1: missing field 'gold'"),
+    ([EXAMPLES[0], {"id": "x", "text": "A text.", "summary": "A summary."}],
+     ["--reference-field", "reference"], "line 2: missing field 'source'"),
 ])
 def test_bad_rows_name_line_and_field(rows, arguments, message, workdir, capsys):
     path = _write_jsonl(workdir / "bad.jsonl", rows)
@@ -185,23 +184,40 @@ def test_bad_rows_name_line_and_field(rows, arguments, message, workdir, capsys)
 
 def test_bad_rows_are_skipped_and_listed(workdir, capsys):
     path = _write_jsonl(workdir / "skip.jsonl", [
-        {"source": "A text."}, {"source": "Sales rose 5%.", "prediction": 7},
-        {"source": "Sales rose 5%.", "prediction": "Sales rose 5%."}])
+        {"source": "Sales rose 5%.", "prediction": "Sales rose 5%."},
+        {"source": "A text."}, {"source": "Sales rose 5%.", "prediction": 7}])
     output = str(workdir / "skip-out.jsonl")
     assert main(["score", "--input", path, "--output", output, "--on-error", "skip"]) == 0
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [
-        f"skipped {path} line 1: missing field 'prediction'",
-        f"skipped {path} line 2: field 'prediction': `predictions` must be a string, got int"]
-    assert "skipped 2 lines: 1, 2" in captured.out
-    assert [r["line"] for r in _read_jsonl(output)] == [3]
+        f"skipped {path} line 2: missing field 'prediction'",
+        f"skipped {path} line 3: field 'prediction': `predictions` must be a string, got int"]
+    assert "skipped 2 lines: 2, 3" in captured.out
+    assert [r["line"] for r in _read_jsonl(output)] == [1]
 
 
 def test_csv_without_the_field_fails_at_once(workdir, capsys):
     path = workdir / "no-prediction.csv"
     path.write_text("id,source,summary\n1,A text.,A summary.\n", encoding="utf-8")
-    assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl"), "--on-error", "skip"]) == 1
+    assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl"), "--on-error", "skip"]) == 2
     assert capsys.readouterr().err == f"error: {path} has no field 'prediction' (fields: id, source, summary)\n"
+
+
+@pytest.mark.parametrize("rows, arguments, message", [
+    # a field missing from the first row is a mistake in the command (as a CSV header), whatever --on-error says
+    ([{"id": "x", "text": "A text.", "summary": "A summary."}],
+     ["--source-field", "text", "--prediction-field", "summary", "--reference-field", "gold"],
+     "line 1 has no field 'gold' (fields: id, text, summary)"),
+    # FRANK's layout: the document is 'article'; the hint names the field with the longest text
+    ([{"article": BERLIN_SOURCE, "summary": "Obama met Merkel.", "label": 1}], ["--prediction-field", "summary"],
+     "line 1 has no field 'source' (fields: article, summary, label); the documents look to be in 'article': "
+     "pass --source-field article"),
+])
+def test_a_field_missing_from_the_first_row_is_a_command_error(rows, arguments, message, workdir, capsys):
+    path = _write_jsonl(workdir / "first-row.jsonl", rows)
+    assert main(["score", "--input", path, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
+                 *arguments]) == 2
+    assert capsys.readouterr().err == f"error: {path} {message}\n"
 
 
 def test_options_reach_every_metric_that_takes_them(workdir, capsys):
@@ -231,7 +247,7 @@ def test_options_reach_every_metric_that_takes_them(workdir, capsys):
 ])
 def test_bad_options_are_refused_with_their_name(option, message, data_jsonl, workdir, capsys):
     assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
-                 "--option", option]) == 1
+                 "--option", option]) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith(f"error: {message}")
 
 
@@ -263,8 +279,9 @@ def test_publication_dates_resolve_relative_dates_for_qhi_and_chi(workdir, capsy
 
 
 def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):
-    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--metrics", "chi,bleu"]) == 1
-    assert "unknown metric 'bleu'" in capsys.readouterr().err
+    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--metrics", "chi,bleu"]) == 2
+    assert capsys.readouterr().err == ("error: --metrics: unknown metric 'bleu'; choose from chi, ehi, rhi, qhi, "
+                                       "dlsd_acu\n")
 
 
 def test_dlsd_acu_with_a_tiny_nli_model(workdir, capsys):
@@ -377,7 +394,7 @@ def test_a_failing_run_never_touches_the_existing_output(uninterrupted, workdir,
     output = workdir / "kept.jsonl"
     output.write_text("precious\n", encoding="utf-8")
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN,
-                 "--option", 'weights={"qhi": 0}']) == 1
+                 "--option", 'weights={"qhi": 0}']) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith(
         "error: --option weights (chi): `weights['qhi']` must be a positive finite number, got 0")
     assert output.read_text(encoding="utf-8") == "precious\n"
@@ -445,3 +462,218 @@ def test_sigterm_leaves_a_valid_partial_file_and_resume_matches(uninterrupted, w
     assert [r["line"] for r in records] == list(range(1, 25))
     assert [r["scores"] for r in records] == [r["scores"] for r in uninterrupted["records"]] * 6
     assert [r["details"] for r in records] == [r["details"] for r in uninterrupted["records"]] * 6
+
+
+# -- checked before scoring: device, models, fields; what the records hold; stdin/stdout ------------------
+
+def _no_scoring(monkeypatch):
+    """Record every API call the command makes (a check that fails first makes none)."""
+    import halluscope.cli as cli
+
+    calls = []
+    real = cli.metric_function
+
+    def recording(metric):
+        calls.append(metric)
+        return real(metric)
+    monkeypatch.setattr(cli, "metric_function", recording)
+    return calls
+
+
+def test_cuda_on_a_torch_without_it_is_one_line(uninterrupted, workdir, monkeypatch, capsys):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    calls = _no_scoring(monkeypatch)
+    output = workdir / "cuda.jsonl"
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--device", "cuda"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: --device cuda: CUDA is not available to this torch ({torch.__version__}); use --device cpu, "
+        "or auto (the default: CUDA when available, else the CPU)\n")
+    assert calls == [] and not output.exists()
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--device", "gpu0"]) == 2
+    assert capsys.readouterr().err == "error: --device gpu0: not a torch device; use auto, cpu, cuda or cuda:N\n"
+
+
+def test_device_auto_is_cuda_when_available_else_cpu(monkeypatch):
+    import torch
+
+    from halluscope.cli import resolve_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert resolve_device("auto", ["chi"]) == "cpu"
+    assert resolve_device("auto", ["ehi", "qhi"]) is None  # no torch model among them
+    assert resolve_device("cpu", ["dlsd_acu"]) == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    assert resolve_device("auto", ["rhi"]) == "cuda:0"
+
+
+def test_a_missing_nli_model_is_found_before_any_metric_scores(uninterrupted, workdir, monkeypatch, capsys):
+    calls = _no_scoring(monkeypatch)
+    missing = str(workdir / "no-such-nli-model")
+    output = workdir / "nli.jsonl"
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--metrics", "chi,dlsd_acu",
+                 "--decomposer", "rules", "--nli-model", missing]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: dlsd_acu: could not load the NLI model {missing!r}: ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert calls == []  # chi scored nothing either
+    assert not output.exists() and not os.path.exists(f"{output}.partial")
+
+
+GITHUB_DOCUMENT = GITHUB_SOURCE + "\nGitHub had 28 million developers at the time; Nat Friedman became its chief."
+BERLIN_DOCUMENT = BERLIN_SOURCE + " Merkel later told reporters that the talks had been constructive."
+#: SummaC's layout: 'source' names the file an example came from; the document is 'document'
+SUMMAC_ROWS = [
+    {"dataset": "cogensumm", "document": GITHUB_DOCUMENT, "claim": "Microsoft acquired GitHub in 2018.",
+     "label": 1, "source": "SummaCoz data/positive/cogensumm/0.txt"},
+    {"dataset": "cogensumm", "document": BERLIN_DOCUMENT, "claim": "Macron met Merkel in Paris.", "label": 0,
+     "source": "SummaCoz data/annot/cogensumm/1.txt"},
+]
+
+
+def test_a_source_field_of_labels_is_refused(workdir, capsys):
+    path = _write_jsonl(workdir / "summac.jsonl", SUMMAC_ROWS)
+    output = str(workdir / "summac-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, "--prediction-field", "claim"]) == 2
+    mean = (len(GITHUB_DOCUMENT) + len(BERLIN_DOCUMENT)) / 2
+    assert mean >= 4 * (len(SUMMAC_ROWS[0]["source"]) + len(SUMMAC_ROWS[1]["source"])) / 2  # the rule's ratio
+    assert capsys.readouterr().err == (
+        "error: the field 'source' looks like a label, not the document: its values are all at most 64 characters "
+        f"(e.g. 'SummaCoz data/positive/cogensumm/0.txt') while 'document' holds texts of {mean:.0f} characters on "
+        "average; pass --source-field document (or --source-field source to score 'source' anyway)\n")
+    assert not os.path.exists(output)
+    # named explicitly, either field is scored; every other input field is kept, 'source' included
+    assert main(["score", "--input", path, "--output", output, "--prediction-field", "claim",
+                 "--source-field", "document", "--no-progress"]) == 0
+    records = _read_jsonl(output)
+    assert [r["source"] for r in records] == [GITHUB_DOCUMENT, BERLIN_DOCUMENT]
+    assert [r["fields"] for r in records] == [{"dataset": "cogensumm", "label": row["label"], "source": row["source"]}
+                                              for row in SUMMAC_ROWS]
+    assert main(["score", "--input", path, "--output", output, "--prediction-field", "claim",
+                 "--source-field", "source", "--metrics", "ehi", "--no-progress"]) == 0
+
+
+def test_short_sources_without_a_longer_field_are_scored(workdir, capsys):
+    path = _write_jsonl(workdir / "short.jsonl", [{"source": "Sales rose 5%.", "prediction": "Sales rose 5%."}])
+    assert main(["score", "--input", path, "--output", str(workdir / "short-out.jsonl"), "--metrics", "qhi"]) == 0
+
+
+@pytest.fixture(scope="module")
+def kept_runs(workdir):
+    """The SummaC-like rows scored with --metrics ehi: all fields kept (the default),
+    none, one, and without sources."""
+    path = _write_jsonl(workdir / "keep.jsonl", SUMMAC_ROWS)
+    base = ["score", "--input", path, "--source-field", "document", "--prediction-field", "claim",
+            "--metrics", "ehi", "--no-progress"]
+    runs = {}
+    for name, extra in (("all", []), ("none", ["--keep-fields", "none"]), ("label", ["--keep-fields", "label"]),
+                        ("no-sources", ["--no-sources-in-output"])):
+        output = str(workdir / f"keep-{name}.jsonl")
+        assert main(base + ["--output", output] + extra) == 0
+        runs[name] = _read_jsonl(output)
+    return path, base, runs
+
+
+def test_keep_fields(kept_runs, workdir, capsys):
+    path, base, runs = kept_runs
+    assert [r["fields"] for r in runs["all"]] == [
+        {"dataset": "cogensumm", "label": 1, "source": "SummaCoz data/positive/cogensumm/0.txt"},
+        {"dataset": "cogensumm", "label": 0, "source": "SummaCoz data/annot/cogensumm/1.txt"}]
+    assert ["fields" in r for r in runs["none"]] == [False, False]
+    assert [r["fields"] for r in runs["label"]] == [{"label": 1}, {"label": 0}]
+    assert [r["scores"] for r in runs["none"]] == [r["scores"] for r in runs["all"]]
+    capsys.readouterr()
+    assert main(base + ["--output", str(workdir / "x.jsonl"), "--keep-fields", "label,lable"]) == 2
+    assert capsys.readouterr().err == "error: --keep-fields: no row has the field 'lable'\n"
+
+
+def test_no_sources_in_output(kept_runs):
+    _, _, runs = kept_runs
+    assert ["source" in r for r in runs["all"]] == [True, True]
+    assert ["source" in r for r in runs["no-sources"]] == [False, False]
+    assert ([{k: v for k, v in r.items() if k != "source"} for r in runs["all"]] == runs["no-sources"])
+
+
+def test_limit_reads_only_the_first_examples(workdir, capsys):
+    # line 3 is malformed, but --limit 2 stops reading before it
+    path = _write_jsonl(workdir / "limit.jsonl", EXAMPLES, malformed_at=3)
+    output = str(workdir / "limit-out.jsonl")
+    assert main(["score", "--input", path, "--output", output, "--metrics", "qhi", "--limit", "2"]) == 0
+    assert [r["line"] for r in _read_jsonl(output)] == [1, 2]
+    assert "scored 2 examples" in capsys.readouterr().out
+    assert main(["score", "--input", path, "--output", output, "--limit", "0"]) == 2
+    assert capsys.readouterr().err == ("error: halluscope score: argument --limit: must be a positive integer, "
+                                       "got 0 (see halluscope score --help)\n")
+
+
+def test_stdin_to_stdout(uninterrupted, workdir, monkeypatch, capsys):
+    import io
+
+    data = open(uninterrupted["input"], "rb").read()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    monkeypatch.chdir(workdir)
+    assert main(["score", "--input", "-", "--output", "-", *RUN]) == 0
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert records == uninterrupted["records"]  # the same records as from the file
+    assert "scored 4 examples from - into -" in captured.err  # the table goes to stderr
+    assert not os.path.exists(workdir / "-.partial") and not os.path.exists(workdir / "-.summary.json")
+    assert main(["score", "--input", uninterrupted["input"], "--output", "-", "--resume"]) == 2
+    assert capsys.readouterr().err == ("error: --resume needs an output file: with --output - the records go "
+                                       "straight to standard output, with no partial file to continue\n")
+
+
+def test_version_and_usage_errors_are_one_line(capsys):
+    from halluscope import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"halluscope {__version__}\n"
+    assert main(["score", "--input", "x.jsonl"]) == 2
+    assert capsys.readouterr().err == ("error: halluscope score: the following arguments are required: --output "
+                                       "(see halluscope score --help)\n")
+    assert main(["report", "--input", "s.jsonl", "--output", "r.html", "--cut", "half"]) == 2
+    assert capsys.readouterr().err == ("error: halluscope report: argument --cut: must be a number, got 'half' "
+                                       "(see halluscope report --help)\n")
+
+
+def test_every_option_has_help_and_shows_its_default():
+    import argparse
+
+    from halluscope.cli import _HelpFormatter, build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    formatter = _HelpFormatter("halluscope")
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, (name, action.option_strings)
+            shown = formatter._get_help_string(action) % {"default": action.default}
+            flag = isinstance(action, argparse._StoreTrueAction)
+            assert flag or action.required or "default" in shown, (name, action.option_strings, shown)
+    score_help = commands.choices["score"].format_help()
+    for default in ("(default: chi)", "(default: auto)", "(default: all)", "(default: stop)", "(default: 64)",
+                    "(default: seq2seq)", "(default: fizz)", "(default: prediction)", "(default: id)"):
+        assert default in " ".join(score_help.split()), default
+
+
+@pytest.mark.slow
+def test_the_installed_command_gives_no_traceback(uninterrupted, workdir):
+    """The installed command: --device cuda without CUDA, and a pipe from stdin to stdout."""
+    import torch
+
+    if not torch.cuda.is_available():
+        completed = subprocess.run([HALLUSCOPE, "score", "--input", uninterrupted["input"], "--output",
+                                    str(workdir / "cuda-sub.jsonl"), "--device", "cuda"],
+                                   capture_output=True, text=True, timeout=300)
+        assert completed.returncode == 2
+        assert completed.stderr.startswith("error: --device cuda: CUDA is not available to this torch")
+        assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr
+    with open(uninterrupted["input"], "rb") as stdin:
+        piped = subprocess.run([HALLUSCOPE, "score", "--input", "-", "--output", "-", *RUN], stdin=stdin,
+                               capture_output=True, timeout=600)
+    assert piped.returncode == 0, piped.stderr
+    assert [json.loads(line) for line in piped.stdout.decode("utf-8").splitlines()] == uninterrupted["records"]
