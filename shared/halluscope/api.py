@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-from . import __version__
+from . import __version__, budget
 from .options import METRIC_SPECS, api_signature
 from .options import resolve as resolve_options
 from .pipeline import ScoringOptions, score
@@ -24,6 +24,7 @@ from .results import ScoreResult
 def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
                   preset: Optional[str], options: Mapping[str, Any]) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
+    budget.apply(scoring.cache_mb)
     return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
                  publication_dates=publication_dates, return_details=return_details,
                  fuse=metric == "chi", metric_name=metric)
@@ -90,6 +91,7 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
 
     o = resolve_options("dlsd_acu", options, preset_name=preset)
     acu_options = AcuOptions(**{name: o[name] for name in ACU_FIELDS})
+    budget.apply(o["cache_mb"])
     threshold, device, dtype, batch_size, max_length = (o["threshold"], o["device"], o["dtype"],
                                                          o["batch_size"], o["max_length"])
     coref, dl_units, dl_acu = o["coref"], o["dl_units"], o["dl_acu"]

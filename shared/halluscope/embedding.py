@@ -11,12 +11,15 @@ from typing import Any, Dict, Iterable, Optional
 
 import numpy as np
 
+from . import budget
 from .lru import LRU
 from .registry import SENTENCE_ENCODER, default_device, get_sentence_encoder, resolve
 
 
 class Embedder:
-    """Unit-normalised embeddings from a sentence-transformers model, cached (LRU).
+    """Unit-normalised embeddings from a sentence-transformers model, cached (LRU of
+    at most ``maxsize`` strings within the embeddings' share of the memory budget,
+    :mod:`halluscope.budget`: a MiniLM vector weighs 1,536 bytes plus its key).
 
     Counters: ``encoded`` (strings run through the model), ``encode_calls``.
     """
@@ -26,8 +29,10 @@ class Embedder:
         self.model_name = resolve(SENTENCE_ENCODER, model)
         self.device = device or default_device()
         self.batch_size = batch_size
-        self._vectors: "LRU[np.ndarray]" = LRU(maxsize)
+        self._vectors: "LRU[np.ndarray]" = LRU(maxsize, weigh=budget.weigh_array)
         self._lock = threading.Lock()
+        budget.register("embeddings", self._vectors, self._lock)
+        self._pinned: Dict[str, np.ndarray] = {}  # the last prepare's vectors
         self.encoded = 0
         self.encode_calls = 0
 
@@ -43,31 +48,40 @@ class Embedder:
         """Encode, in one batched call (``batch_size``: this call's, default the
         embedder's), every string not yet cached."""
         with self._lock:
-            todo = list(dict.fromkeys(s for s in strings if s not in self._vectors))
+            wanted = list(dict.fromkeys(strings))
+            # this call's vectors stay readable until the next prepare even when the
+            # memory budget evicts them from the cache meanwhile (a small budget
+            # changes time, never a vector)
+            pinned = {s: v for s in wanted for v in (self._vectors.get(s),) if v is not None}
+            todo = [s for s in wanted if s not in pinned]
             if todo:
                 vectors = self.model.encode(
                     todo, batch_size=batch_size or self.batch_size, normalize_embeddings=True,
                     convert_to_numpy=True, show_progress_bar=False,
                 )
                 for text, vector in zip(todo, vectors):
-                    self._vectors.put(text, np.asarray(vector, dtype=np.float32))
+                    pinned[text] = self._vectors.put(text, np.asarray(vector, dtype=np.float32))
                 self.encoded += len(todo)
                 self.encode_calls += 1
+            self._pinned = pinned
 
     def vector(self, text: str) -> np.ndarray:
         """The cached vector of ``text`` (encoding it alone if it was not prepared)."""
         with self._lock:
             found = self._vectors.get(text)
+            if found is None:
+                found = self._pinned.get(text)
         if found is None:
             self.prepare([text])
             with self._lock:
-                found = self._vectors.get(text)
+                found = self._pinned[text]
         return found
 
     def clear(self) -> None:
         """Forget every cached vector."""
         with self._lock:
             self._vectors.clear()
+            self._pinned = {}
 
     def with_batch_size(self, batch_size: int) -> "BatchSized":
         """This embedder (its model and cache) encoding with ``batch_size``, without

@@ -73,6 +73,7 @@ from dataclasses import dataclass
 from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional,
                     Tuple)
 
+from . import budget
 from .lru import LRU
 
 LOGGER = logging.getLogger("halluscope")
@@ -479,9 +480,13 @@ class Lexicon:
         self.down_depth = down_depth
         self.cache_size = cache_size
         self._lock = threading.RLock()
-        self._senses = LRU(cache_size)
-        self._supporters = LRU(cache_size)
-        self._antonyms = LRU(cache_size)
+        # each at most cache_size answers within its part of the lexicon share of the
+        # memory budget (halluscope.budget)
+        self._senses = LRU(cache_size, weigh=budget.weigh_container)
+        self._supporters = LRU(cache_size, weigh=budget.weigh_container)
+        self._antonyms = LRU(cache_size, weigh=budget.weigh_container)
+        for cache in (self._senses, self._supporters, self._antonyms):
+            budget.register("lexicon", cache, self._lock)
         self._entailed_by: Optional[Dict[Any, Tuple[Any, ...]]] = None
         self._wide: Optional["Lexicon"] = None
 
@@ -522,7 +527,7 @@ class Lexicon:
         """Forget every cached answer."""
         with self._lock:
             for cache in (self._senses, self._supporters, self._antonyms):
-                cache.data.clear()
+                cache.clear()
             if self._wide is not None:
                 self._wide.clear_cache()
 

@@ -38,6 +38,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import budget
 from .lru import LRU
 from .registry import NLI, REGISTRY, default_device, resolve
 
@@ -217,8 +218,10 @@ class NLIEngine:
             model_max = getattr(self._tokenizer, "model_max_length", None)
             if isinstance(model_max, int) and 4 <= model_max < 1_000_000:
                 self.max_length = min(self.max_length, model_max)
-        self._cache: "LRU[np.ndarray]" = LRU(self.cache_size)
+        # at most cache_size pairs within the NLI share of the memory budget (halluscope.budget)
+        self._cache: "LRU[np.ndarray]" = LRU(self.cache_size, weigh=budget.weigh_array)
         self._lock = threading.RLock()
+        budget.register("nli", self._cache, self._lock)
         self._pair_builder: Any = None  # the Rust tokenizer used to build pairs (lazily)
         self._encodings: Dict[str, Any] = {}  # text -> its tokens without special tokens
         self._template: Optional[tuple] = None  # the pair template (see _pair_template)

@@ -351,6 +351,12 @@ OPTIONS: Tuple[Option, ...] = (
     Option("batch_size", 32, "int", bounds=(1, math.inf), metrics=_DL, doc="NLI batch size."),
     Option("max_length", 512, "int", bounds=(8, math.inf), metrics=_DL, doc=(
         "premise truncation in tokens.")),
+    # ---------------------------------------------------------------- every metric
+    Option("cache_mb", None, "int", bounds=(0, math.inf), allow_none=True, metrics=METRICS, model=True, doc=(
+        "memory budget of the process's caches (parses, text indexes, embeddings, NLI scores, "
+        "WordNet answers) in MB; None: the budget in force, $HALLUSCOPE_CACHE_MB or 512. "
+        "Shared by the process, so a value given stays in force for later calls; changes "
+        "memory and time, never a score (docs/scaling.md#memory).")),
 )
 
 

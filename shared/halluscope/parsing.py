@@ -24,6 +24,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence
 
+from . import budget
 from .lru import LRU
 from .registry import get_spacy, resolve, SPACY
 
@@ -103,19 +104,24 @@ def guarded_doc(nlp, text: str):
 
 
 class ParseCache:
-    """Bounded LRU of ``ParsedText`` for one spaCy pipeline.
+    """Bounded LRU of ``ParsedText`` for one spaCy pipeline: at most ``maxsize``
+    entries and, as a cache of the process (``budgeted``), the parse caches' share of
+    the memory budget (:mod:`halluscope.budget`; an entry weighs about 500 bytes a
+    token).
 
     Counters: ``parsed`` (texts actually run through spaCy), ``hits``, ``misses``.
     """
 
     def __init__(self, nlp, maxsize: int = DEFAULT_CACHE_SIZE, chunk_chars: int = DEFAULT_CHUNK_CHARS,
-                 batch_size: int = 64) -> None:
+                 batch_size: int = 64, budgeted: bool = True) -> None:
         self.nlp = nlp
         self.chunk_chars = chunk_chars
         self.batch_size = batch_size
         # keys: a text, or (analysed text, shown text) for get_shown_as
-        self._entries: "LRU[ParsedText]" = LRU(maxsize)
+        self._entries: "LRU[ParsedText]" = LRU(maxsize, weigh=budget.weigh_doc)
         self._lock = threading.Lock()
+        if budgeted:
+            budget.register("parses", self._entries, self._lock)
         self.parsed = 0
         self.hits = 0
         self.misses = 0

@@ -84,6 +84,8 @@ class ScoringOptions:
     sentence_model: Optional[str] = _default("sentence_model")
     device: Optional[str] = _default("device")
     batch_size: int = _default("batch_size")
+    # memory only (halluscope.budget): never in the signature
+    cache_mb: Optional[int] = _default("cache_mb")
 
     @classmethod
     def from_options(cls, metric: str, given: Mapping[str, Any], *,

@@ -40,13 +40,15 @@ import functools
 import math
 import re
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from .. import budget
 from ..extract.entities import QUOTE_MAP
+from ..lru import LRU
 from ..extract.relations import PTB_BRACKETS, effective_negation, predicate_arguments, verb_lemma
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
@@ -225,26 +227,26 @@ def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
             or only_on(obj, predicate.subject_words, predicate.object_words))
 
 
-_INDEXES: "OrderedDict[int, Tuple[object, TextIndex]]" = OrderedDict()
+#: id(doc) -> (doc, its index): the one LRU, at most 2048 documents and the text
+#: indexes' share of the memory budget (halluscope.budget; an entry weighs its index
+#: and the Doc it keeps alive)
 _INDEX_SIZE = 2048
-
-
 _INDEXES_LOCK = threading.Lock()
+_INDEXES: "LRU[Tuple[object, TextIndex]]" = budget.register(
+    "text_indexes", LRU(_INDEX_SIZE, weigh=budget.weigh_index), _INDEXES_LOCK)
 
 
 def text_index(doc) -> TextIndex:
-    """The index of ``doc``, built once per process (thread-safe LRU of 2048 documents;
-    an entry holds its ``Doc``, so an id is never reused while cached)."""
+    """The index of ``doc``, built once per process while cached (thread-safe LRU of
+    at most 2048 documents within the memory budget; an entry holds its ``Doc``, so
+    an id is never reused while cached)."""
     with _INDEXES_LOCK:
         entry = _INDEXES.get(id(doc))
         if entry is not None and entry[0] is doc:
-            _INDEXES.move_to_end(id(doc))
             return entry[1]
     index = build_text_index(doc)
     with _INDEXES_LOCK:
-        _INDEXES[id(doc)] = (doc, index)
-        while len(_INDEXES) > _INDEX_SIZE:
-            _INDEXES.popitem(last=False)
+        _INDEXES.put(id(doc), (doc, index))
     return index
 
 

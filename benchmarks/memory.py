@@ -1,0 +1,144 @@
+"""Memory of a long chi run: RSS growth while streaming rows under a cache budget.
+
+    python benchmarks/memory.py [--rows 10000] [--cache-mb MB] [--every 1000] [--max-minutes M]
+    python benchmarks/memory.py --measure [--rows 60]
+
+Streams distinct (document, summary) pairs of the SummaC validation files
+(``../shared/data/summac/*.jsonl``, cycled when ``--rows`` exceeds them; the script says
+how many are distinct) through ``halluscope.Scorer("chi", cache_mb=...).score_batches``
+and prints, every ``--every`` rows, the process's RSS (``/proc/self/status``), its
+growth over the RSS after the models were loaded, and the caches' estimated bytes
+(:func:`halluscope.budget.usage`). ``--measure`` instead scores ``--rows`` SummEval rows
+with the default budget and measures with ``tracemalloc`` what the parse cache and the
+text-index cache hold per token and per character: the numbers behind the entry weights
+of :mod:`halluscope.budget`. Numbers of one run, no assertion (docs/scaling.md#memory).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import glob
+import itertools
+import json
+import os
+import sys
+import time
+from typing import Dict, Iterator, List, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "shared"))
+DATA = os.path.join(HERE, "..", "..", "shared", "data", "summac")
+
+
+def rss_mb() -> float:
+    """The process's resident set size in MB (``VmRSS``)."""
+    with open("/proc/self/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def distinct_rows(data: str) -> List[Dict[str, str]]:
+    """Every distinct (document, summary) pair of the SummaC validation files, in file order."""
+    seen, rows = set(), []
+    for path in sorted(glob.glob(os.path.join(data, "*.jsonl"))):
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                pair = (record["document"], record["claim"])
+                if pair not in seen:
+                    seen.add(pair)
+                    rows.append({"source": pair[0], "summary": pair[1]})
+    return rows
+
+
+def stream(args: argparse.Namespace) -> None:
+    from halluscope import Scorer, budget
+
+    rows = distinct_rows(args.data)
+    print(f"{len(rows)} distinct rows in {args.data}; streaming {args.rows}"
+          + (" (cycled: rows repeat after the distinct ones)" if args.rows > len(rows) else ""), flush=True)
+    options = {} if args.cache_mb is None else {"cache_mb": args.cache_mb}
+    scorer = Scorer("chi", **options)
+    gc.collect()
+    base = rss_mb()
+    print(f"budget {budget.current_mb()} MB; RSS after loading the models: {base:.0f} MB", flush=True)
+    print("| rows | RSS MB | growth MB | caches' estimate MB | parses cached | indexes cached | s |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    start, done, peak = time.time(), 0, base
+    source: Iterator[Dict[str, str]] = itertools.islice(itertools.cycle(rows), args.rows)
+    for result in scorer.score_batches(source, batch_size=args.batch_size, progress=False):
+        before = done
+        done += len(result["chi_scores"])
+        peak = max(peak, rss_mb())
+        if done // args.every > before // args.every or done == args.rows:
+            usage = budget.usage()
+            held = sum(kind["bytes"] for kind in usage.values()) / budget.MB
+            now = rss_mb()
+            print(f"| {done:,} | {now:.0f} | {now - base:+.0f} | {held:.0f} | {usage['parses']['entries']} | "
+                  f"{usage['text_indexes']['entries']} | {time.time() - start:.0f} |", flush=True)
+        if args.max_minutes and time.time() - start > 60 * args.max_minutes:
+            print(f"stopped after {args.max_minutes} minutes at {done:,} rows", flush=True)
+            break
+    print(f"peak RSS {peak:.0f} MB, growth {peak - base:+.0f} MB over {done:,} rows "
+          f"({(time.time() - start) / max(done, 1):.2f} s a row)", flush=True)
+
+
+def measure(args: argparse.Namespace) -> None:
+    import tracemalloc
+
+    from halluscope import api, parsing
+    from halluscope.match import grounding
+
+    with open(os.path.join(args.data, "summeval_val.jsonl"), encoding="utf-8") as handle:
+        records = [json.loads(line) for line in itertools.islice(handle, args.rows)]
+    predictions, sources = [r["claim"] for r in records], [r["document"] for r in records]
+    api.score_chi(predictions[:1], sources[:1], cache_mb=4096)  # models loaded outside the trace
+    cache = parsing.get_parse_cache()
+    cache.clear()
+    with grounding._INDEXES_LOCK:
+        grounding._INDEXES.clear()
+    gc.collect()
+    tracemalloc.start()
+    api.score_chi(predictions, sources)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0]
+    tokens = sum(len(cache._entries.get(key).doc) for key in cache.keys())
+    entries = len(cache)
+    with grounding._INDEXES_LOCK:
+        indexes = len(grounding._INDEXES)
+        chars = sum(len(doc.text) for doc, _ in grounding._INDEXES.values())
+        grounding._INDEXES.clear()
+    gc.collect()
+    without_indexes = tracemalloc.get_traced_memory()[0]
+    cache.clear()
+    gc.collect()
+    without_parses = tracemalloc.get_traced_memory()[0]
+    index_bytes, parse_bytes = held - without_indexes, without_indexes - without_parses
+    print(f"{args.rows} SummEval rows: {entries} parse entries ({tokens:,} tokens) hold {parse_bytes / 1e6:.2f} MB: "
+          f"{parse_bytes / max(tokens, 1):.0f} bytes a token")
+    print(f"{indexes} text indexes ({chars:,} characters) hold {index_bytes / 1e6:.2f} MB besides their Docs: "
+          f"{index_bytes / max(chars, 1):.0f} bytes a character")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=DATA, help="folder of SummaC validation *.jsonl files")
+    parser.add_argument("--rows", type=int, default=None, help="rows to stream (default 10,000; --measure: 60)")
+    parser.add_argument("--cache-mb", type=int, default=None, help="the budget (default: the library's)")
+    parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--every", type=int, default=1000, help="print every N rows")
+    parser.add_argument("--max-minutes", type=float, default=None, help="stop streaming after this long")
+    parser.add_argument("--measure", action="store_true", help="measure entry sizes instead (tracemalloc)")
+    args = parser.parse_args()
+    if args.measure:
+        args.rows = args.rows or 60
+        measure(args)
+    else:
+        args.rows = args.rows or 10_000
+        stream(args)
+
+
+if __name__ == "__main__":
+    main()

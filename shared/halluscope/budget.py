@@ -1,0 +1,213 @@
+"""The memory budget of the process's caches (docs/scaling.md#memory).
+
+Every cache in halluscope is a :class:`halluscope.lru.LRU`; those that grow with the
+data (parses, text indexes, sentence embeddings, WordNet answers, NLI scores) weigh
+their entries in estimated bytes and register here under a *kind*. One number, the
+``cache_mb`` option (``HALLUSCOPE_CACHE_MB`` in the environment, ``--cache-mb`` on
+the command line; default :data:`DEFAULT_MB`), bounds them all:
+
+* each kind gets a fixed share of the budget, :data:`SHARES` (parses 50%, text
+  indexes 20%, embeddings 15%, NLI scores 10%, WordNet answers 5%);
+* a kind's share is split equally among its live caches (two spaCy models: two parse
+  caches with half the parse share each; a Lexicon's three query caches a third each);
+* a cache over its bound evicts its least recent entries at once.
+
+Caches are memoisation only, so a budget changes memory and time, never a score.
+Entry weights are estimates measured with ``tracemalloc`` on validation texts
+(``benchmarks/memory.py --measure`` prints them): see :data:`DOC_BYTES_PER_TOKEN` and
+the other constants below. The budget bounds the caches, not the process: models,
+spaCy's vocabulary and the Python heap come on top (docs/scaling.md#memory).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import weakref
+from typing import Any, Dict, Hashable, List, Optional, Tuple
+
+from .errors import OptionError
+
+#: the budget, in MB (2**20 bytes), when neither the option nor the environment sets one
+DEFAULT_MB = 512
+#: environment variable read when the option is not given
+ENV = "HALLUSCOPE_CACHE_MB"
+#: each kind's share of the budget (they sum to 1)
+SHARES: Dict[str, float] = {
+    "parses": 0.50,
+    "text_indexes": 0.20,
+    "embeddings": 0.15,
+    "nli": 0.10,
+    "lexicon": 0.05,
+}
+MB = 1 << 20
+
+# -- entry weights (bytes), measured by benchmarks/memory.py --measure -----------------
+#: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor, its
+#: extracted units) per token: 492 measured on SummEval sources and summaries
+DOC_BYTES_PER_TOKEN = 500
+#: a parsed text's fixed part (Doc, ParsedText, dicts)
+DOC_BYTES_FIXED = 2_000
+#: a text index (halluscope.match.grounding.TextIndex) per character of its text:
+#: 126 measured; an index entry also keeps its Doc alive, which is counted with it
+INDEX_BYTES_PER_CHAR = 130
+#: an array's object overhead besides its data
+ARRAY_OVERHEAD = 112
+#: one element of a cached container (a dict or set entry with its object)
+ELEMENT_BYTES = 100
+
+
+def _text_bytes(text: Any) -> int:
+    return sys.getsizeof(text) if isinstance(text, str) else 64
+
+
+def weigh_doc(key: Hashable, parsed: Any) -> int:
+    """Bytes of a parse-cache entry: ``key`` (a text or an (analysed, shown) pair)
+    and a :class:`halluscope.parsing.ParsedText` (or a bare ``Doc``)."""
+    doc = getattr(parsed, "doc", parsed)
+    keys = key if isinstance(key, tuple) else (key,)
+    return DOC_BYTES_FIXED + DOC_BYTES_PER_TOKEN * len(doc) + sum(_text_bytes(k) for k in keys)
+
+
+def weigh_index(key: Hashable, entry: Any) -> int:
+    """Bytes of a text-index entry ``(doc, index)``: the index by its text's length,
+    plus the ``Doc`` it keeps alive."""
+    doc = entry[0]
+    return INDEX_BYTES_PER_CHAR * len(doc.text) + weigh_doc(None, doc)
+
+
+def weigh_array(key: Hashable, array: Any) -> int:
+    """Bytes of a cached array (an embedding: 384 float32 = 1,536 bytes; an NLI row)
+    and its key (a string, or a tuple of strings)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    return int(array.nbytes) + ARRAY_OVERHEAD + 56 + sum(_text_bytes(k) for k in keys)
+
+
+def weigh_container(key: Hashable, value: Any) -> int:
+    """Bytes of a cached container (WordNet answers: synset tuples, frozensets,
+    supporter maps): its own size plus :data:`ELEMENT_BYTES` per element."""
+    keys = key if isinstance(key, tuple) else (key,)
+    try:
+        count = len(value)
+    except TypeError:
+        count = 1
+    return sys.getsizeof(value) + ELEMENT_BYTES * count + 56 + sum(_text_bytes(k) for k in keys)
+
+
+# -- the registry ------------------------------------------------------------------------
+
+_LOCK = threading.RLock()
+#: kind -> [(weak reference to the LRU, its owner's lock or None)]; locks are held
+#: strongly (they are small and cannot be weakly referenced), the caches weakly
+_CACHES: Dict[str, List[Tuple["weakref.ref", Any]]] = {kind: [] for kind in SHARES}
+#: the budget set by the last call that gave one (None: the environment or the default)
+_SET_MB: Optional[int] = None
+
+
+def check_mb(value: Any, option: str = "cache_mb") -> int:
+    """``value`` if it is an integer >= 0, else an :class:`OptionError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise OptionError(f"`{option}` must be an integer >= 0, got {value!r}", option=option)
+    return value
+
+
+def current_mb() -> int:
+    """The budget in force: the last one set (:func:`apply`), else ``$HALLUSCOPE_CACHE_MB``,
+    else :data:`DEFAULT_MB`."""
+    if _SET_MB is not None:
+        return _SET_MB
+    text = os.environ.get(ENV, "").strip()
+    if not text:
+        return DEFAULT_MB
+    try:
+        value = int(text)
+    except ValueError:
+        raise OptionError(f"{ENV} must be an integer number of MB >= 0, got {text!r}", option=ENV) from None
+    return check_mb(value, ENV)
+
+
+def shares(total_mb: int, counts: Optional[Dict[str, int]] = None) -> Dict[str, int]:
+    """Bytes per cache of each kind under a budget of ``total_mb``: the kind's share of
+    the budget divided by ``counts[kind]`` (its live caches; at least 1)."""
+    counts = counts or {}
+    return {kind: int(total_mb * MB * share) // max(1, counts.get(kind, 1)) for kind, share in SHARES.items()}
+
+
+def _live(kind: str) -> List[Tuple[Any, Any]]:
+    """The live caches of ``kind`` with their locks (dead references dropped)."""
+    alive = [(ref(), lock) for ref, lock in _CACHES[kind]]
+    alive = [(lru, lock) for lru, lock in alive if lru is not None]
+    _CACHES[kind] = [(weakref.ref(lru), lock) for lru, lock in alive]
+    return alive
+
+
+def _bound(plan: List[Tuple[Any, Any, int]]) -> None:
+    """Resize each (cache, lock, bound), under the cache's own lock; called without
+    :data:`_LOCK`, so that an owner creating a cache under its lock cannot deadlock
+    with a budget being applied."""
+    for lru, lock, bound in plan:
+        if lock is None:
+            lru.resize(max_weight=bound)
+        else:
+            with lock:
+                lru.resize(max_weight=bound)
+
+
+def _plan(kinds: Any, total_mb: int) -> List[Tuple[Any, Any, int]]:
+    plan = []
+    for kind in kinds:
+        live = _live(kind)
+        bound = shares(total_mb, {kind: len(live)})[kind]
+        plan.extend((lru, lock, bound) for lru, lock in live)
+    return plan
+
+
+def register(kind: str, lru: Any, lock: Any = None) -> Any:
+    """Put ``lru`` (weighted: it has a ``weigh``) under the budget as a cache of
+    ``kind`` (a key of :data:`SHARES`); ``lock``: the lock its owner holds around it,
+    taken while it is resized. Bounds it and the other caches of its kind now.
+    Returns ``lru``."""
+    if kind not in SHARES:
+        raise ValueError(f"unknown cache kind {kind!r}; kinds: {', '.join(SHARES)}")
+    with _LOCK:
+        _CACHES[kind].append((weakref.ref(lru), lock))
+        plan = _plan((kind,), current_mb())
+    _bound(plan)
+    return lru
+
+
+def apply(cache_mb: Optional[int] = None) -> int:
+    """Bound every registered cache by ``cache_mb`` (None: keep the budget in force,
+    :func:`current_mb`) and return the budget now in force. The caches are shared by
+    the process, so the budget is too: a value given to one call stays until another
+    call gives one. Shrinking evicts at once."""
+    global _SET_MB
+    with _LOCK:
+        if cache_mb is not None:
+            _SET_MB = check_mb(cache_mb)
+        total = current_mb()
+        plan = _plan(SHARES, total)
+    _bound(plan)
+    return total
+
+
+def reset() -> int:
+    """Forget the budget set by calls (back to the environment or the default) and
+    re-apply it; returns it."""
+    global _SET_MB
+    with _LOCK:
+        _SET_MB = None
+    return apply(None)
+
+
+def usage() -> Dict[str, Dict[str, int]]:
+    """Per kind: live caches, entries, estimated bytes held and the byte bound of each."""
+    with _LOCK:
+        total = current_mb()
+        result = {}
+        for kind in SHARES:
+            live = _live(kind)
+            result[kind] = {"caches": len(live), "entries": sum(len(lru) for lru, _ in live),
+                            "bytes": sum(lru.weight for lru, _ in live),
+                            "bound": shares(total, {kind: len(live)})[kind]}
+        return result

@@ -1,0 +1,110 @@
+"""halluscope.budget: one memory budget split among the process's caches
+(docs/scaling.md#memory)."""
+import sys
+
+import numpy as np
+import pytest
+
+from halluscope import api, budget, parsing
+from halluscope.errors import OptionError
+from halluscope.lru import LRU
+
+MB = 1 << 20
+
+
+@pytest.fixture
+def restore_budget(monkeypatch):
+    monkeypatch.delenv(budget.ENV, raising=False)
+    yield
+    budget.reset()
+
+
+def test_shares_split_the_budget_by_kind_then_by_cache():
+    assert budget.shares(100) == {"parses": 50 * MB, "text_indexes": 20 * MB, "embeddings": 15 * MB,
+                                  "nli": 10 * MB, "lexicon": 5 * MB}
+    split = budget.shares(512, {"parses": 2, "lexicon": 6})
+    assert split["parses"] == 128 * MB and split["lexicon"] == int(512 * MB * 0.05) // 6 == 4_473_924
+    assert split["embeddings"] == int(512 * MB * 0.15) == 80_530_636
+    assert sum(budget.SHARES.values()) == pytest.approx(1.0)
+
+
+def test_entry_weights():
+    vector = np.zeros(384, dtype=np.float32)
+    key = "a" * 10
+    assert budget.weigh_array(key, vector) == 1536 + 112 + 56 + sys.getsizeof(key) == 1763
+    assert budget.weigh_array(("nli", "p", "h"), np.zeros(3, dtype=np.float32)) == (
+        12 + 112 + 56 + 2 * sys.getsizeof("p") + sys.getsizeof("nli"))
+    doc = parsing.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
+    assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 500 * 6 + sys.getsizeof(
+        "Ada wrote notes in 1843.")
+    assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 500 * 6 + 64
+    assert budget.weigh_container(("buy", "v"), frozenset({"purchase", "acquire"})) == (
+        sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v"))
+
+
+def test_registered_caches_follow_the_budget(restore_budget):
+    first = budget.register("nli", LRU(100, weigh=lambda key, value: MB))
+    assert budget.apply(10) == 10 and budget.current_mb() == 10
+    live = budget.usage()["nli"]["caches"]
+    assert first.max_weight == MB * 10 // 10 // live      # 10% of 10 MB, split among the live NLI caches
+    for key in range(5):
+        first.put(key, None)
+    assert len(first) == 1 and first.evicted == 4
+    assert budget.apply(None) == 10                      # None keeps the budget in force
+    budget.apply(0)
+    assert len(first) == 0 and first.max_weight == 0
+
+
+def test_the_environment_sets_the_budget_unless_a_call_does(monkeypatch, restore_budget):
+    budget.reset()
+    assert budget.current_mb() == budget.DEFAULT_MB == 512
+    monkeypatch.setenv(budget.ENV, "64")
+    assert budget.reset() == 64
+    budget.apply(32)
+    assert budget.current_mb() == 32
+    monkeypatch.setenv(budget.ENV, "lots")
+    monkeypatch.setattr(budget, "_SET_MB", None)
+    with pytest.raises(OptionError, match="HALLUSCOPE_CACHE_MB must be an integer number of MB >= 0, got 'lots'"):
+        budget.current_mb()
+    monkeypatch.delenv(budget.ENV)
+
+
+def test_the_option_is_checked():
+    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer >= 0 or None, got -1"):
+        api.score_chi(["A b."], ["A b."], cache_mb=-1)
+    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer >= 0 or None, got 1.5"):
+        api.score_ehi(["A b."], ["A b."], cache_mb=1.5)
+
+
+SOURCES = [
+    "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion, and Nat Friedman became "
+    "its chief executive. GitHub had about 28 million developers at the time.",
+    "The city council of Springfield voted 7 to 2 on Tuesday to build a new bridge over the river. "
+    "Construction will cost $40 million and start next spring, the mayor said.",
+    "Heavy rain flooded parts of Lagos on Sunday, and officials said 12 people had died. The governor "
+    "ordered schools closed for three days.",
+]
+SUMMARIES = [
+    "Microsoft bought GitHub in 2019 for $7.5 billion.",
+    "Springfield's council approved a $40 million bridge by a vote of 7 to 2.",
+    "Floods in Lagos killed 21 people, and the governor closed schools for a week.",
+]
+
+
+def test_a_tiny_budget_evicts_and_leaves_every_score_unchanged(restore_budget):
+    budget.reset()
+    default = api.score_chi(SUMMARIES, SOURCES, return_details=False)
+    cache = parsing.get_parse_cache()
+    assert len(cache) >= 6                            # three sources and three summaries cached
+    tiny = api.score_chi(SUMMARIES, SOURCES, cache_mb=1)
+    # 1 MB: half of it for parses; a source parse of about 40 tokens weighs about 22 kB
+    assert cache._entries.max_weight == MB // 2 // budget.usage()["parses"]["caches"]
+    assert cache._entries.weight <= cache._entries.max_weight
+    zero = api.score_chi(SUMMARIES, SOURCES, cache_mb=0)
+    assert len(cache) == 0 and budget.usage()["text_indexes"]["entries"] == 0
+    assert budget.usage()["embeddings"]["entries"] == 0
+    for result in (tiny, zero):
+        assert result["chi_scores"] == default["chi_scores"]
+        for dimension in ("ehi", "rhi", "qhi"):
+            assert result[f"{dimension}_scores"] == default[f"{dimension}_scores"]
+        assert result["signature"] == default["signature"]
