@@ -10,36 +10,41 @@ import pytest
 
 from halluscope.cli import main
 from halluscope.highlight import render_html, summary_highlights
-from halluscope.report import column_stats, column_values, highlight_details, load_records
+from halluscope.report import (agreement, binary_label, build_report, column_stats, column_values,
+                               dimension_breakdown, highlight_details, load_records, roc_auc, shown_indices)
 
 EXAMPLES = [
     {"id": "faithful <id&1>",
      "source": "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
      "reference": "Microsoft acquired GitHub for $7.5 billion in 2018.",
-     "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018."},
+     "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018.", "label": 1},
     {"id": "entity-swap",
      "source": "Barack Obama met Angela Merkel in Berlin on Tuesday to discuss the World Health "
                "Organization's budget.",
      "reference": 'Obama & Merkel met in "Berlin" <on Tuesday>.',
-     "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris."},
+     "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris.", "label": 0},
     {"id": "markup", "source": "AT&T said profits rose 5% in 2023.", "reference": "",
-     "prediction": 'AT&T <script>alert(1)</script> said "profits rose 5%".'},
-    {"id": "empty", "source": "Sales rose 12% to $4.2 billion in 2023.", "reference": "", "prediction": ""},
+     "prediction": 'AT&T <script>alert(1)</script> said "profits rose 5%".', "label": 1},
+    {"id": "empty", "source": "Sales rose 12% to $4.2 billion in 2023.", "reference": "", "prediction": "",
+     "label": 1},
     {"id": "antonym", "source": "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday.",
      "reference": "Acme Corp sold the factory in March.",
-     "prediction": "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday."},
+     "prediction": "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday.", "label": 0},
 ]
+LABELS = [e["label"] for e in EXAMPLES]
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    """(records, HTML text, report path) for the examples scored with chi."""
+    """(records, HTML text, report path) for the examples scored with chi (their
+    ``label`` kept in ``fields``); a second page, ``paged.html``, has pages of 2 rows."""
     folder = tmp_path_factory.mktemp("report")
     data = folder / "data.jsonl"
     data.write_text("".join(json.dumps(e) + "\n" for e in EXAMPLES), encoding="utf-8")
     scores, page = folder / "scores.jsonl", folder / "report.html"
     assert main(["score", "--input", str(data), "--output", str(scores), "--reference-field", "reference"]) == 0
     assert main(["report", "--input", str(scores), "--output", str(page)]) == 0
+    assert main(["report", "--input", str(scores), "--output", str(folder / "paged.html"), "--page-size", "2"]) == 0
     return load_records(str(scores)), page.read_text(encoding="utf-8"), page
 
 
@@ -53,7 +58,7 @@ def test_report_is_self_contained(report):
 
 def test_one_row_per_example_with_escaped_texts(report):
     records, document, _ = report
-    assert re.findall(r'<tr class="example" data-position="(\d+)">', document) == ["1", "2", "3", "4", "5"]
+    assert re.findall(r'<tr class="example" data-position="(\d+)"', document) == ["1", "2", "3", "4", "5"]
     assert html.escape("faithful <id&1>") in document
     assert html.escape('Obama & Merkel met in "Berlin" <on Tuesday>.') in document
     assert "<script>alert(1)" not in document and "&lt;script&gt;alert(1)&lt;/script&gt;" in document
@@ -127,3 +132,147 @@ def test_sorting_by_clicking_a_header_in_chromium(report, chromium_browser, tmp_
         page.close()
     data = screenshot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+
+
+# -- agreement with labels, units per dimension, sampling, filter and pages ----------------------
+
+def test_roc_auc_and_best_threshold_by_hand():
+    # undefined counts as consistent (+inf). Positives 0.9, inf, 0.5; negatives 0.8, 0.3: of the six
+    # (positive, negative) pairs only 0.5 < 0.8 is ordered wrongly -> AUC 5/6
+    scores, labels = [0.9, 0.8, 0.3, math.nan, 0.5], [1, 0, 0, 1, 1]
+    assert roc_auc(scores, labels) == pytest.approx(5 / 6)
+    # balanced accuracy per threshold: 0.3 -> (1 + 0)/2, 0.5 -> (1 + 1/2)/2, 0.8 -> (2/3 + 1/2)/2,
+    # 0.9 -> (2/3 + 1)/2 = 5/6 (the best), inf -> (1/3 + 1)/2
+    result = agreement(scores, labels)
+    assert (result.threshold, result.tp, result.fn, result.fp, result.tn) == (0.9, 2, 1, 0, 2)
+    assert result.balanced_accuracy == pytest.approx(5 / 6)
+    assert (result.n, result.positives, result.undefined) == (5, 3, 1)
+    assert roc_auc([0.5, 0.5], [1, 0]) == 0.5  # a tie counts half
+    assert math.isnan(roc_auc([0.1, 0.2], [1, 1]))  # one class only
+    # equally good thresholds: 0.5 -> (2/2 + 1/2)/2 and 0.9 -> (1/2 + 2/2)/2; the lowest wins
+    tied = agreement([0.1, 0.5, 0.5, 0.9], [0, 0, 1, 1])
+    assert (tied.threshold, tied.balanced_accuracy, tied.tp, tied.fp) == (0.5, 0.75, 2, 1)
+    assert tied.auc == pytest.approx((1 + 1 + 0.5 + 1) / 4)  # (0.5 vs 0.1), (0.9 vs both), (0.5 vs 0.5): half
+
+
+@pytest.mark.parametrize("value, label", [
+    (1, 1), (0, 0), (True, 1), (False, 0), ("1", 1), (" 0 ", 0), ("true", 1), (1.0, 1), (0.0, 0),
+    (2, None), ("yes", None), (0.5, None), (None, None), ([1], None)])
+def test_binary_labels(value, label):
+    assert binary_label(value) == label
+
+
+def test_dimension_breakdown_by_hand():
+    def unit(status):
+        return {"text": "x", "status": status, "start": 0, "end": 1}
+
+    records = [
+        {"details": {"chi": {"ehi": {"units": [unit("supported"), unit("unsupported")]},
+                             "rhi": {"units": []}, "qhi": {"units": [unit("contradicted")]}}}},
+        {"details": {"chi": {"ehi": {"units": [unit("supported")]}, "rhi": {"units": [unit("supported")]},
+                             "qhi": None}}},
+        {"details": {"qhi": {"qhi": {"units": [unit("unsupported"), unit("supported")]}}}},
+    ]
+    rows = {row.dimension: row for row in dimension_breakdown(records)}
+    assert [(r.examples, r.units, r.supported, r.unsupported, r.contradicted, r.flagged)
+            for r in (rows["ehi"], rows["rhi"], rows["qhi"])] == [(2, 3, 2, 1, 0, 1), (1, 1, 1, 0, 0, 0),
+                                                                  (2, 3, 1, 1, 1, 2)]
+
+
+def test_shown_indices_are_an_even_sample():
+    assert shown_indices(4, 10) == [0, 1, 2, 3]
+    assert shown_indices(10, 4) == [0, 2, 5, 7]
+
+
+def test_agreement_table_confusion_and_dimensions(report):
+    records, document, _ = report
+    assert [r["fields"] for r in records] == [{"label": label} for label in LABELS]
+    assert ("<p>Labels from the field <code>label</code> (1 = consistent): 5 labelled examples, 3 consistent and 2 "
+            "inconsistent.</p>") in document
+    for column, label in ((("chi", "chi"), "chi"), (("chi", "qhi"), "chi.qhi")):
+        result = agreement(column_values(records, column), LABELS)
+        threshold = "+inf" if math.isinf(result.threshold) else f"{result.threshold:.4f}"
+        assert (f'<tr><td>{label}</td><td class="num">{result.auc:.4f}</td><td class="num">'
+                f'{result.balanced_accuracy:.4f}</td><td class="num">{threshold}</td><td class="num">{result.tp}</td>'
+                f'<td class="num">{result.fn}</td><td class="num">{result.fp}</td><td class="num">{result.tn}</td>'
+                f'<td class="num">{result.undefined}</td></tr>') in document
+        assert (f'<table class="confusion" data-score="{label}"><caption>{label} &ge; {threshold}</caption>'
+                in document)
+        assert (f'<tr><th>label 1</th><td class="num hit">{result.tp}</td><td class="num miss">'
+                f'{result.fn}</td></tr>') in document
+    # the faithful summary (1) scores above the entity swap and the antonyms (0): CHI separates them
+    chi = agreement(column_values(records, ("chi", "chi")), LABELS)
+    assert chi.auc > 0.5
+    for row in dimension_breakdown(records):
+        assert (f'<tr><td>{row.dimension}</td><td class="num">{row.examples}/5</td><td class="num">{row.units}</td>'
+                f'<td class="num">{row.supported}</td><td class="num">{row.unsupported}</td><td class="num">'
+                f'{row.contradicted}</td><td class="num">{row.flagged}</td></tr>') in document
+    assert [row.dimension for row in dimension_breakdown(records)] == ["ehi", "rhi", "qhi"]
+    assert re.findall(r'<tr class="example" data-position="\d+" data-label="(\d)">', document) == ["1", "0", "1", "1",
+                                                                                                   "0"]
+
+
+def test_no_labels_no_agreement_and_bad_labels_said(report):
+    records, _, _ = report
+    unlabelled = [{k: v for k, v in r.items() if k != "fields"} for r in records]
+    document = build_report(unlabelled)
+    assert "Agreement with labels" not in document and 'id="label-filter"' not in document
+    graded = [dict(r, fields={"label": 0.5}) for r in records]
+    assert ('<p class="note">The field <code>label</code> holds values that are not 0/1 labels: no agreement '
+            "view.</p>") in build_report(graded)
+
+
+def test_long_files_show_an_even_sample_and_say_so(report):
+    records, _, _ = report
+    document = build_report(records, max_examples=2)
+    assert re.findall(r'<tr class="example" data-position="(\d+)"', document) == ["1", "3"]
+    assert ('<p class="note" id="sampled">This page shows 2 of the 5 examples, an even sample (about one in 2.5, '
+            "the first included); the statistics, plots and agreement above use all of them. Write more with "
+            "<code>--max-examples</code>.</p>") in document
+    assert "5 labelled examples" in document  # the agreement still uses every record
+    assert 'id="sampled"' not in build_report(records)
+
+
+def test_sources_left_out_of_the_scores_file(report):
+    records, _, _ = report
+    document = build_report([{k: v for k, v in r.items() if k != "source"} for r in records])
+    assert document.count("source not in the scores file (--no-sources-in-output)") == 5
+    assert "<summary>source</summary>" not in document
+
+
+def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
+    records, _, page_path = report
+    lines = [r["line"] for r in records]
+    page = chromium_browser.new_page(viewport={"width": 1200, "height": 1600})
+    visible = "rows => rows.filter(row => !row.hidden).map(row => Number(row.dataset.position))"
+    try:
+        page.goto(page_path.with_name("paged.html").as_uri())
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == lines[:2]
+        assert page.inner_text("#page-info") == "page 1 of 3 (5 of 5 examples match)"
+        assert page.is_disabled("#page-previous") and not page.is_disabled("#page-next")
+        page.click("#page-next")
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == lines[2:4]
+        page.click("#page-next")
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == lines[4:]
+        assert page.is_disabled("#page-next")
+        # the label menu: the two inconsistent examples, one page
+        page.select_option("#label-filter", "0")
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == [
+            line for line, label in zip(lines, LABELS) if label == 0]
+        assert page.inner_text("#page-info") == "page 1 of 1 (2 of 5 examples match)"
+        page.select_option("#label-filter", "")
+        # the filter box searches every text of a row, the source included (case-insensitive)
+        page.fill("#filter", "macron")
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == [lines[1]]
+        page.fill("#filter", "angela merkel")  # only in the entity-swap's source
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == [lines[1]]
+        page.fill("#filter", "")
+        # sorting by label goes back to the first page: 0, 0 first
+        page.click("#examples th:text-is('label')")
+        assert page.eval_on_selector_all("#examples tbody tr", visible) == [
+            line for line, label in zip(lines, LABELS) if label == 0]
+        assert page.is_visible("#agreement") and page.is_visible(".confusion")
+        page.screenshot(path=str(page_path.with_name("paged.png")), full_page=True)
+    finally:
+        page.close()
+    assert page_path.with_name("paged.png").read_bytes().startswith(b"\x89PNG")

@@ -69,7 +69,7 @@ MODEL_METRICS = tuple(metric for metric in METRICS if _options.uses_device(metri
 DEFAULT_CHUNK_SIZE = 64
 #: the report's examples per page, and the most examples it writes into the page
 REPORT_PAGE_SIZE = 50
-REPORT_MAX_EXAMPLES = 2000
+REPORT_MAX_EXAMPLES = 1000
 
 #: the suffix of the file a run writes its records to until it ends
 PARTIAL_SUFFIX = ".partial"

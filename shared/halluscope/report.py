@@ -6,7 +6,16 @@ median, examples defined, share of defined scores below a cut, 0.5 by default, o
 each score's own scale), one distribution plot per score, and every example with its
 summary highlighted by :mod:`halluscope.highlight` (the source, reference and
 ``dlsd_acu`` units in collapsible ``<details>``). Clicking a score's column header
-sorts the examples by it (ascending, then descending; undefined scores last).
+sorts the examples by it (ascending, then descending; undefined scores last); a
+filter box and pages of ``page_size`` rows keep long files usable, and past
+``max_examples`` the page holds an even sample of the examples and says so (the
+statistics and plots still use every record).
+
+When the records carry a 0/1 label (``fields.label``, kept from the input by
+``halluscope score``; 1 = consistent), an agreement table gives per score the ROC-AUC,
+the balanced accuracy at its best threshold and the confusion counts there
+(:func:`agreement`); a per-dimension table counts the units of EHI, RHI and QHI by
+status (:func:`dimension_breakdown`). docs/cli.md, "halluscope report".
 """
 from __future__ import annotations
 
@@ -18,6 +27,8 @@ import math
 import statistics
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
 
 from .highlight import (CSS as HIGHLIGHT_CSS, DIMENSIONS, acu_evidence_highlights, contradicted_units,
                         render_html, source_highlights, summary_highlights, unsupported_units)
@@ -78,6 +89,144 @@ def column_stats(values: Sequence[float], cut: float = 0.5) -> ColumnStats:
         return ColumnStats(len(values), 0, None, None, cut, None)
     return ColumnStats(len(values), len(defined), sum(defined) / len(defined), statistics.median(defined),
                        cut, sum(v < cut for v in defined) / len(defined))
+
+
+# ------------------------------------------------------------------- agreement with labels
+
+def record_label(record: Mapping[str, Any], field: str = "label") -> Any:
+    """The record's ``field`` as kept from the input (``fields.<field>``, or a top-level
+    key of that name); None when absent."""
+    kept = record.get("fields")
+    if isinstance(kept, Mapping) and field in kept:
+        return kept[field]
+    return record.get(field)
+
+
+_BINARY = {0: 0, 1: 1, False: 0, True: 1, "0": 0, "1": 1, "false": 0, "true": 1, "0.0": 0, "1.0": 1}
+
+
+def binary_label(value: Any) -> Optional[int]:
+    """0 or 1 for a binary label (0/1, booleans, "0"/"1", "true"/"false"); None otherwise."""
+    if isinstance(value, str):
+        value = value.strip().lower()
+    if isinstance(value, float) and value in (0.0, 1.0):
+        value = int(value)
+    try:
+        return _BINARY.get(value)
+    except TypeError:  # an unhashable value (a list, a dict)
+        return None
+
+
+def undefined_as_top(values: Sequence[float]) -> np.ndarray:
+    """The scores with undefined (NaN) ones as +inf: a summary with nothing checkable
+    counts as consistent, as in the project's benchmarks (docs/benchmarks.md)."""
+    array = np.asarray(values, dtype=float)
+    return np.where(np.isnan(array), np.inf, array)
+
+
+def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
+    """P(a consistent summary (label 1) scores above an inconsistent one), ties counting
+    1/2: (R₁ − n₁(n₁+1)/2) / (n₁·n₀), R₁ the sum of the label-1 rows' average ranks
+    (Mann–Whitney U); undefined scores rank as +inf. NaN when a class is missing."""
+    from scipy.stats import rankdata
+
+    filled, y = undefined_as_top(scores), np.asarray(labels, dtype=int)
+    positives, negatives = int((y == 1).sum()), int((y == 0).sum())
+    if not positives or not negatives:
+        return math.nan
+    ranks = rankdata(filled)  # average ranks; +inf ties with +inf
+    return float((ranks[y == 1].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One score against binary labels: ``auc``; ``threshold``, the lowest threshold
+    with the best balanced accuracy ``balanced_accuracy`` (predicted consistent when
+    score >= threshold); the confusion counts there (``tp``: consistent predicted
+    consistent, ``fn``, ``fp``: inconsistent predicted consistent, ``tn``);
+    ``undefined``: labelled rows whose score is undefined (counted as +inf)."""
+
+    n: int
+    positives: int
+    auc: float
+    threshold: float
+    balanced_accuracy: float
+    tp: int
+    fn: int
+    fp: int
+    tn: int
+    undefined: int
+
+
+def agreement(scores: Sequence[float], labels: Sequence[int]) -> Agreement:
+    """ROC-AUC, best-threshold balanced accuracy and its confusion counts. Candidate
+    thresholds: every distinct score and +inf (everything predicted inconsistent);
+    among equally good ones the lowest wins. Balanced accuracy is the mean of the
+    recalls of the classes present."""
+    filled, y = undefined_as_top(scores), np.asarray(labels, dtype=int)
+    positives, negatives = filled[y == 1], filled[y == 0]
+    candidates = np.unique(np.append(filled, np.inf))
+    recalls = []
+    if len(positives):  # consistent rows predicted consistent: score >= t
+        below = np.searchsorted(np.sort(positives), candidates, side="left")
+        recalls.append(1.0 - below / len(positives))
+    if len(negatives):  # inconsistent rows predicted inconsistent: score < t
+        recalls.append(np.searchsorted(np.sort(negatives), candidates, side="left") / len(negatives))
+    if recalls:
+        balanced = np.mean(recalls, axis=0)
+        best = int(np.argmax(balanced))  # the first maximum: the lowest threshold
+        threshold, value = float(candidates[best]), float(balanced[best])
+    else:
+        threshold, value = math.inf, math.nan
+    tp = int((positives >= threshold).sum())
+    tn = int((negatives < threshold).sum())
+    return Agreement(len(filled), len(positives), roc_auc(scores, labels), threshold, value, tp,
+                     len(positives) - tp, len(negatives) - tn, tn, int(np.isinf(filled).sum()))
+
+
+# ------------------------------------------------------------------- units per dimension
+
+@dataclass(frozen=True)
+class DimensionCounts:
+    """One CHI-family dimension over the records: ``examples`` with at least one unit,
+    the ``units`` by status, and ``flagged``: examples with an unsupported or
+    contradicted unit."""
+
+    dimension: str
+    examples: int
+    units: int
+    supported: int
+    unsupported: int
+    contradicted: int
+    flagged: int
+
+
+def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionCounts]:
+    """Per dimension (ehi, rhi, qhi) present in the records' details, the units counted
+    by status (from :func:`highlight_details`: chi's units before those of ehi/rhi/qhi)."""
+    counts: Dict[str, Dict[str, int]] = {}
+    for record in records:
+        merged = highlight_details(record)
+        for dimension in DIMENSIONS:
+            if merged.get(dimension) is None:
+                continue
+            entry = counts.setdefault(dimension, dict.fromkeys(
+                ("examples", "units", "supported", "unsupported", "contradicted", "flagged"), 0))
+            statuses = [unit.get("status") for unit in merged[dimension].get("units", [])]
+            entry["examples"] += bool(statuses)
+            entry["units"] += len(statuses)
+            for status in ("supported", "unsupported", "contradicted"):
+                entry[status] += statuses.count(status)
+            entry["flagged"] += any(s in ("unsupported", "contradicted") for s in statuses)
+    return [DimensionCounts(d, **counts[d]) for d in DIMENSIONS if d in counts]
+
+
+def shown_indices(total: int, limit: int) -> List[int]:
+    """The records the page shows: all when ``total <= limit``, else ``limit`` evenly
+    spaced ones (the first included)."""
+    if total <= limit:
+        return list(range(total))
+    return [k * total // limit for k in range(limit)]
 
 
 def distribution_png(values: Sequence[float], label: str, cut: float) -> str:
@@ -158,9 +307,12 @@ def _example_cell(record: Mapping[str, Any]) -> str:
         parts.append('<div class="contradicted">contradicted words: ' + ", ".join(_text(w) for w in words)
                      + "</div>")
     source_marks = source_highlights(chi_details) + acu_evidence_highlights(acu_details)
-    parts.append("<details><summary>source</summary>"
-                 + render_html(record.get("source", ""), sorted(source_marks, key=lambda m: (m.start, m.end)))
-                 + "</details>")
+    if "source" in record:
+        parts.append("<details><summary>source</summary>"
+                     + render_html(record["source"], sorted(source_marks, key=lambda m: (m.start, m.end)))
+                     + "</details>")
+    else:
+        parts.append('<div class="label">source not in the scores file (--no-sources-in-output)</div>')
     for k, text in enumerate(r for r in references if r.strip()):
         parts.append(f"<details><summary>reference{f' {k + 1}' if len(references) > 1 else ''}</summary>"
                      f'<div class="hs-text">{_text(text)}</div></details>')
@@ -190,13 +342,54 @@ th[aria-sort="descending"]::after { content: " \\2193"; color: #111827; }
 .contradicted { font-size: 0.85rem; color: #6b21a8; margin: 2px 0; }
 .signature { font-family: monospace; font-size: 0.8rem; word-break: break-all; }
 details { margin: 2px 0; } summary { cursor: pointer; font-size: 0.85rem; color: #374151; }
+.controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 8px 0; }
+.controls input[type=search] { min-width: 18rem; padding: 3px 6px; }
+.confusions { display: flex; flex-wrap: wrap; gap: 16px; }
+.confusion caption { font-size: 0.85rem; font-weight: 600; text-align: left; }
+.confusion td.hit { background: #dcfce7; } .confusion td.miss { background: #fee2e2; }
+.note { background: #fef3c7; padding: 4px 8px; border-radius: 3px; }
 """
 
-#: click a header with data-col: sort the rows by that cell's data-value
-_SORT_JS = """\
+#: the examples table: click a header with data-col to sort the rows by that cell's
+#: data-value (undefined last); the filter box and label menu select rows; pages of
+#: data-page-size rows
+_TABLE_JS = """\
 (function () {
   var table = document.getElementById("examples");
   var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var pageSize = Number(table.dataset.pageSize);
+  var page = 0;
+  var filter = document.getElementById("filter");
+  var labelMenu = document.getElementById("label-filter");
+  var info = document.getElementById("page-info");
+  var previous = document.getElementById("page-previous");
+  var next = document.getElementById("page-next");
+  function matching() {
+    var query = filter.value.trim().toLowerCase();
+    var label = labelMenu ? labelMenu.value : "";
+    return rows.filter(function (row) {
+      if (label !== "" && row.dataset.label !== label) { return false; }
+      if (!query) { return true; }
+      if (row.searchText === undefined) { row.searchText = row.textContent.toLowerCase(); }
+      return row.searchText.indexOf(query) >= 0;
+    });
+  }
+  function render() {
+    var shown = matching();
+    var pages = Math.max(1, Math.ceil(shown.length / pageSize));
+    page = Math.max(0, Math.min(page, pages - 1));
+    var visible = new Set(shown.slice(page * pageSize, (page + 1) * pageSize));
+    rows.forEach(function (row) { row.hidden = !visible.has(row); });
+    info.textContent = "page " + (page + 1) + " of " + pages + " (" + shown.length + " of " + rows.length
+      + " examples match)";
+    previous.disabled = page === 0;
+    next.disabled = page >= pages - 1;
+  }
+  filter.addEventListener("input", function () { page = 0; render(); });
+  if (labelMenu) { labelMenu.addEventListener("change", function () { page = 0; render(); }); }
+  previous.addEventListener("click", function () { page -= 1; render(); });
+  next.addEventListener("click", function () { page += 1; render(); });
   var headers = table.querySelectorAll("th[data-col]");
   headers.forEach(function (header) {
     header.addEventListener("click", function () {
@@ -208,24 +401,107 @@ _SORT_JS = """\
         var text = row.cells[col].dataset.value;
         return text === "" ? NaN : Number(text);
       };
-      var rows = Array.prototype.slice.call(body.rows);
       rows.sort(function (a, b) {
         var x = value(a), y = value(b);
         if (isNaN(x) || isNaN(y)) { return isNaN(x) - isNaN(y); }  /* undefined last */
         return ascending ? x - y : y - x;
       });
       rows.forEach(function (row) { body.appendChild(row); });
+      page = 0;
+      render();
     });
   });
+  render();
 })();
 """
 
 
+def _labels(records: Sequence[Mapping[str, Any]], field: str) -> Tuple[List[Optional[int]], int]:
+    """Each record's binary label (None when absent or not binary), and how many
+    records have a value that is not binary."""
+    labels, other = [], 0
+    for record in records:
+        value = record_label(record, field)
+        label = binary_label(value)
+        other += value is not None and label is None
+        labels.append(label)
+    return labels, other
+
+
+def _threshold(value: float) -> str:
+    return "+inf" if math.isinf(value) else f"{value:.4f}"
+
+
+def _agreement_section(columns: Sequence[Column], values: Mapping[Column, List[float]],
+                       labels: Sequence[Optional[int]], other: int, field: str) -> List[str]:
+    labelled = [k for k, label in enumerate(labels) if label is not None]
+    y = [labels[k] for k in labelled]
+    positives = sum(y)
+    out = [f'<h2>Agreement with labels</h2><p>Labels from the field <code>{_text(field)}</code> (1 = consistent): '
+           f"{len(labelled)} labelled examples, {positives} consistent and {len(y) - positives} inconsistent"
+           + (f"; {len(labels) - len(labelled) - other} without a label" if len(labels) - len(labelled) - other
+              else "")
+           + (f"; {other} with a label that is not 0/1, left out" if other else "") + ".</p>",
+           '<table id="agreement"><thead><tr><th>score</th><th>ROC-AUC</th><th>balanced accuracy</th>'
+           "<th>best threshold</th><th>TP</th><th>FN</th><th>FP</th><th>TN</th><th>undefined</th></tr></thead><tbody>"]
+    results = {}
+    for column in columns:
+        result = agreement([values[column][k] for k in labelled], y)
+        results[column] = result
+        out.append(f"<tr><td>{_text(column_label(*column))}</td><td class=\"num\">{_number(result.auc)}</td>"
+                   f"<td class=\"num\">{_number(result.balanced_accuracy)}</td>"
+                   f"<td class=\"num\">{_threshold(result.threshold)}</td>"
+                   f"<td class=\"num\">{result.tp}</td><td class=\"num\">{result.fn}</td>"
+                   f"<td class=\"num\">{result.fp}</td><td class=\"num\">{result.tn}</td>"
+                   f"<td class=\"num\">{result.undefined}</td></tr>")
+    out.append("</tbody></table>")
+    out.append('<p class="label">ROC-AUC: the chance that a consistent summary scores above an inconsistent '
+               "one (ties count half). Balanced accuracy: the mean recall of the two classes, predicting "
+               "\"consistent\" when the score is at least the threshold, at the threshold that maximises it "
+               "(the lowest of equally good ones; tuned on these labels, so optimistic). Undefined scores count "
+               "as consistent (+inf), as in the project's benchmarks.</p>")
+    out.append('<h3>Confusion at the best threshold</h3><p class="label">Rows: the labels (1 = consistent); '
+               "columns: the prediction, 1 when the score is at least the threshold.</p><div class=\"confusions\">")
+    for column, result in results.items():
+        label = _text(column_label(*column))
+        out.append(f'<table class="confusion" data-score="{label}"><caption>{label} &ge; '
+                   f"{_threshold(result.threshold)}</caption><thead><tr><th></th><th>predicted 1</th>"
+                   "<th>predicted 0</th></tr></thead><tbody>"
+                   f'<tr><th>label 1</th><td class="num hit">{result.tp}</td>'
+                   f'<td class="num miss">{result.fn}</td></tr>'
+                   f'<tr><th>label 0</th><td class="num miss">{result.fp}</td>'
+                   f'<td class="num hit">{result.tn}</td></tr></tbody></table>')
+    out.append("</div>")
+    return out
+
+
+def _dimension_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
+    breakdown = dimension_breakdown(records)
+    if not breakdown:
+        return []
+    out = ['<h2>Per dimension</h2><table id="dimensions"><thead><tr><th>dimension</th><th>examples with units'
+           "</th><th>units</th><th>supported</th><th>unsupported</th><th>contradicted</th>"
+           "<th>examples flagged</th></tr></thead><tbody>"]
+    for row in breakdown:
+        out.append(f"<tr><td>{row.dimension}</td><td class=\"num\">{row.examples}/{len(records)}</td>"
+                   f"<td class=\"num\">{row.units}</td><td class=\"num\">{row.supported}</td>"
+                   f"<td class=\"num\">{row.unsupported}</td><td class=\"num\">{row.contradicted}</td>"
+                   f"<td class=\"num\">{row.flagged}</td></tr>")
+    out.append("</tbody></table><p class=\"label\">Units extracted from the summaries per dimension (entities, "
+               "relations, quantities) by status; an example is flagged when one of its units of that dimension "
+               "is unsupported or contradicted.</p>")
+    return out
+
+
 def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None,
-                 cut: float = 0.5, title: Optional[str] = None) -> str:
-    """The whole report as one HTML string."""
+                 cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
+                 page_size: int = 50, max_examples: int = 1000) -> str:
+    """The whole report as one HTML string (see the module's docstring)."""
     columns = score_columns(records)
     values = {column: column_values(records, column) for column in columns}
+    labels, other_labels = _labels(records, label_field)
+    has_labels = any(label is not None for label in labels)
+    shown = shown_indices(len(records), max_examples)
     title = title or "halluscope report"
     out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
            f"<title>{_text(title)}</title><style>{HIGHLIGHT_CSS}{_REPORT_CSS}</style></head><body>",
@@ -250,6 +526,12 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     out.append("</tbody></table>")
     out.append(f"<p class=\"label\">Means are over the examples where a score is defined; \"below {cut:g}\" is "
                "the share of those examples scoring under the cut (on each score's own scale).</p>")
+    if has_labels:
+        out.extend(_agreement_section(columns, values, labels, other_labels, label_field))
+    elif other_labels:
+        out.append(f'<p class="note">The field <code>{_text(label_field)}</code> holds values that are not 0/1 '
+                   "labels: no agreement view.</p>")
+    out.extend(_dimension_section(records))
     if summary and summary.get("metrics"):
         out.append("<h2>Signatures</h2><table><tbody>")
         for metric, entry in summary["metrics"].items():
@@ -267,41 +549,67 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     out.append("</div>")
 
     position_label = _position(records[0])[0] if records else "line"
-    out.append("<h2>Examples</h2><p class=\"label\">Click a score's header to sort. Marks: "
+    out.append("<h2>Examples</h2>")
+    if len(shown) < len(records):
+        out.append(f'<p class="note" id="sampled">This page shows {len(shown)} of the {len(records)} examples, '
+                   f"an even sample (about one in {len(records) / len(shown):.3g}, the first included); the "
+                   "statistics, plots and agreement above use all of them. Write more with "
+                   "<code>--max-examples</code>.</p>")
+    out.append("<p class=\"label\">Click a score's header to sort. Marks: "
                '<mark class="hs-span hs-supported">supported</mark> '
                '<mark class="hs-span hs-unsupported">unsupported</mark> '
                '<mark class="hs-span hs-contradicted">contradicted</mark> '
                '<mark class="hs-span hs-evidence">evidence in the source</mark> '
                '<mark class="hs-span hs-contradicting">contradicting text in the source</mark>; '
                "bold entity, italic relation, dotted underline quantity.</p>")
-    out.append(f'<table id="examples"><thead><tr><th data-col="0">{position_label}</th><th>id</th>')
+    controls = ['<div class="controls"><input id="filter" type="search" placeholder="filter: id or any text" '
+                'aria-label="filter the examples">']
+    if has_labels:
+        controls.append('<label>label <select id="label-filter"><option value="">all</option>'
+                        '<option value="1">1 (consistent)</option><option value="0">0 (inconsistent)</option>'
+                        "</select></label>")
+    controls.append('<button id="page-previous" type="button">previous</button><span id="page-info"></span>'
+                    '<button id="page-next" type="button">next</button></div>')
+    out.append("".join(controls))
+    first_score = 3 if has_labels else 2
+    out.append(f'<table id="examples" data-page-size="{page_size}"><thead><tr><th data-col="0">{position_label}'
+               "</th><th>id</th>" + ('<th data-col="2">label</th>' if has_labels else ""))
     for k, column in enumerate(columns):
-        out.append(f'<th data-col="{k + 2}">{_text(column_label(*column))}</th>')
+        out.append(f'<th data-col="{k + first_score}">{_text(column_label(*column))}</th>')
     out.append("<th>example</th></tr></thead><tbody>")
-    for index, record in enumerate(records):
+    for index in shown:
+        record = records[index]
         _, position = _position(record)
         cells = [f'<td class="num" data-value="{_text(position)}">{_text(position)}</td>',
                  f"<td>{_text(record.get('id'))}</td>"]
+        label_value = labels[index]
+        if has_labels:
+            shown_label = "–" if label_value is None else label_value
+            cells.append(f'<td class="num" data-value="{"" if label_value is None else label_value}">'
+                         f"{_text(shown_label)}</td>")
         for column in columns:
             value = values[column][index]
             defined = not math.isnan(value)
             cells.append(f'<td class="num" data-value="{repr(value) if defined else ""}">'
                          f"{_number(value if defined else None, 3)}</td>")
         cells.append(f'<td class="text">{_example_cell(record)}</td>')
-        out.append(f'<tr class="example" data-position="{_text(position)}">{"".join(cells)}</tr>')
-    out.append(f"</tbody></table><script>{_SORT_JS}</script></body></html>")
+        label_attribute = f' data-label="{label_value}"' if label_value is not None else ""
+        out.append(f'<tr class="example" data-position="{_text(position)}"{label_attribute}>{"".join(cells)}</tr>')
+    out.append(f"</tbody></table><script>{_TABLE_JS}</script></body></html>")
     return "\n".join(out)
 
 
 def write_report(input_path: str, output_path: str, summary_path: Optional[str] = None,
-                 cut: float = 0.5, title: Optional[str] = None) -> int:
+                 cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
+                 page_size: int = 50, max_examples: int = 1000) -> int:
     """Write the report of ``input_path`` to ``output_path``; return the number of examples."""
     records = load_records(input_path)
     summary = None
     if summary_path is not None:
         with open(summary_path, encoding="utf-8") as handle:
             summary = json.load(handle)
-    document = build_report(records, summary, cut=cut, title=title)
+    document = build_report(records, summary, cut=cut, title=title, label_field=label_field,
+                            page_size=page_size, max_examples=max_examples)
     with open(output_path, "w", encoding="utf-8") as handle:
         handle.write(document)
     return len(records)
