@@ -86,7 +86,7 @@ class MetricConfig:
         return METRIC_DIMENSIONS[self.metric]
 
 
-#: the seeds exactly: their formulas, unit-against-unit matching (halluscope >= the
+#: the papers exactly: their formulas, unit-against-unit matching (halluscope >= the
 #: `formula`/`grounding` options; older checkouts had only these behaviours)
 SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "relation_slots": "head",
               "intransitive": "none"}
@@ -96,7 +96,7 @@ SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "rela
 #: "chi-no-truecase", "chi-head-slots", "chi-no-intransitive", "chi-no-lexical" and
 #: "chi-no-wordnet"
 #: the default with one step off ("chi-all-pairs": subject-verb pairs for every
-#: object-less verb); "-paper", "-minmax" and the rhi variants are the seeds' formulas
+#: object-less verb); "-paper", "-minmax" and the rhi variants are the papers' formulas
 #: (chi-paper also with the CHI paper's sentence matching), as the issue asks to keep
 #: them reproducible (formula="paper" also turns the lexical weight off)
 NAMED_CONFIGS: Dict[str, Tuple[str, Dict[str, Any]]] = {

@@ -1,4 +1,4 @@
-"""The typed result every scoring function returns (docs/architecture.md#results).
+"""The typed result every scoring function returns (docs/architecture.md#results-resultspy).
 
 :class:`ScoreResult` is a ``dict`` with the keys the evaluate modules have always
 returned (``chi``, ``chi_scores``, ``ehi_defined``, ``signature``, ``details``, ...),

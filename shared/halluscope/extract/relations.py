@@ -1,6 +1,6 @@
 """Relation triples (RHI): grounded subject-verb-object extraction from a spaCy Doc.
 
-Implements the RHI paper (seed 001) Algorithms 1-4 over an already parsed ``Doc``
+Implements the RHI paper's Algorithms 1-4 (docs/papers.md#relation-extraction) over an already parsed ``Doc``
 in one pass per sentence (no re-parsing, no model calls):
 
 * **Algorithm 1** (ExtractRelationsWithGrounding): per sentence, verb relations
@@ -453,7 +453,7 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
     Algorithm 3; ``intransitive`` (``"none"`` | ``"passive"`` | ``"all"``) adds
     subject-verb pairs ``(subject, verb, "")`` for agentless passives or for every verb
     without an object. ``claims=True`` (our default under ``formula="support"``; the
-    seeds have neither rule) reads a phrasal verb as one predicate ("take over",
+    papers have neither rule) reads a phrasal verb as one predicate ("take over",
     :func:`verb_lemma`) and leaves quantity claims to QHI: no relation for a verb of
     :data:`QUANTITY_VERBS`, no nominal triple from a noun inside a numeric mention.
     See the module docstring for every rule and decision.

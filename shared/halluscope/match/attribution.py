@@ -6,7 +6,7 @@ Derby" is in the source, but "Derby" is in a sentence about another player. On
 FactCC, whose inconsistent claims swap an entity or a number for another one of
 the same article, unit support alone scores 60 balanced accuracy.
 
-``attribution=True`` (our default under ``formula="support"``; the seeds have no
+``attribution=True`` (our default under ``formula="support"``; the papers have no
 such step) weights each supported entity and quantity ``u`` of a summary sentence
 ``s`` by how well the source sentences that hold ``u`` also hold the rest of ``s``:
 

@@ -1,4 +1,4 @@
-"""Entity matching for EHI (CHI paper, 004 §3.2; DESIGN §4.4).
+"""Entity matching for EHI (CHI paper §3.2; docs/papers.md#ehi).
 
 A query entity is found in a pool when one of these holds, tried in order
 (the first that succeeds is reported):

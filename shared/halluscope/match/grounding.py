@@ -1,12 +1,12 @@
 """Text grounding: find a unit in the *text* of a pool when no pool unit matched it.
 
-The seeds match units against units, so a unit is "hallucinated" whenever the
+The papers match units against units, so a unit is "hallucinated" whenever the
 extractor missed its counterpart in the source: spaCy sm tags "Alaska Airlines" in
 a cased article but "alaska" in a lower-cased summary, or parses "Apple's purchase
 of Beats" with no subject-verb-object triple at all. On the SummaC and FRANK
 validation sets most "unsupported" entities of *consistent* summaries were of this
 kind (error analysis in docs/benchmarks.md). ``grounding="text"`` (our default;
-``"units"`` is the seeds' behaviour) adds one last rule to the entity and relation
+``"units"`` is the papers' behaviour) adds one last rule to the entity and relation
 matchers:
 
 ``text`` (entities)

@@ -8,7 +8,7 @@ For each query triple, in order:
    **same polarity** (a ``not_`` triple never matches a plain one, in any mode) and
    the **same arity** (a subject-verb pair, object ``""``, only matches pairs):
 
-   * ``"sentence"`` (CHI paper, seed 004 §3.3): cosine >= ``threshold`` between the
+   * ``"sentence"`` (CHI paper §3.3, docs/papers.md#relation-matching): cosine >= ``threshold`` between the
      ``as_sentence()`` strings ("police arrest suspect"). Blind to swapped roles:
      "police arrest suspect" vs "suspect arrest police" scores 0.97 with MiniLM.
    * ``"slots"`` (our default): subject~subject, verb~verb (lemmas, polarity
