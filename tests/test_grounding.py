@@ -62,10 +62,12 @@ def test_subject_verb_pair_is_grounded_only_with_its_subject():
                                                                            "the predicate with this subject")
     # "he vanished": "he" is grounded to Thomas by the extractor, in source and summary alike
     assert result["details"][3]["rhi"]["units"][0]["in_source"]["mode"] == "exact"
-    # the seeds' triples need an object: none of these summaries has a relation; the
-    # default pairs only agentless passives, and none of these is one
-    for mode in ("none", "passive"):
-        assert all(math.isnan(x) for x in score_rhi(summaries, [source] * 5, None, intransitive=mode)["rhi_scores"])
+    # the papers' triples need an object: none of these summaries has a relation
+    assert all(math.isnan(x) for x in score_rhi(summaries, [source] * 5, None, intransitive="none")["rhi_scores"])
+    # the default pairs agentless passives (none here) and keeps an active pair only when
+    # the source contradicts it: "has not widened" against "has widened" (rhi 0)
+    default = score_rhi(summaries, [source] * 5, None, intransitive="passive")["rhi_scores"]
+    assert [None if math.isnan(x) else x for x in default] == [None, None, 0.0, None, None]
 
 
 def test_agentless_passive_pair_is_the_default():

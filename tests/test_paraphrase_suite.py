@@ -123,11 +123,7 @@ def test_parse_option_reads_json_values():
 #: unfaithful edit (measured; benchmarks/paraphrase.py lists them with their scores). Each
 #: is a strict xfail: a case that starts passing must be moved out of this set.
 KNOWN_PAIR_FAILURES = frozenset({
-    "alias-03",
-    "alias-05",
-    "antonym-04",
     "antonym-05",
-    "antonym-06",
     "negation-03",
     "negation-04",
     "negation-05",

@@ -146,16 +146,22 @@ def test_support_words_names_the_relation(lex, case):
 
 
 def test_antonym_contradicts_a_word(lex):
-    words = content_words(parse("The firm sold a bakery."))
-    matches = support_words(words, parse(FIRM), lex)
-    assert [w.key for w in words] == ["firm", "sell", "bakery"]
-    sell = matches[1]
-    assert (sell.mode, sell.score, sell.contradicts, sell.detail) == (
-        "antonym", 0.0, True, "sell ≠ buy (WordNet antonym)")
-    assert (sell.evidence[0].text, sell.evidence[0].span) == ("bought", (9, 15))
+    source = parse("The city opened a museum in May.")
+    words = content_words(parse("The city closed a museum."))
+    matches = support_words(words, source, lex)
+    assert [w.key for w in words] == ["city", "close", "museum"]
+    closed = matches[1]
+    assert (closed.mode, closed.score, closed.contradicts, closed.detail) == (
+        "antonym", 0.0, True, "close ≠ open (WordNet antonym)")
+    assert (closed.evidence[0].text, closed.evidence[0].span) == ("opened", (9, 15))
     assert [m.contradicts for m in matches] == [False, True, False]
-    # no lexicon, no antonymy: "sold" is merely unsupported
-    assert support_words(words, parse(FIRM), None)[1] is None
+    # no lexicon, no antonymy: "closed" is merely unsupported
+    assert support_words(words, source, None)[1] is None
+    # verbs that transfer possession: "sold" against "bought" may be the converse (the
+    # buyer's seller), so the word alone is unsupported, not contradicted
+    sold = content_words(parse("The firm sold a bakery."))
+    assert [w.key for w in sold] == ["firm", "sell", "bakery"]
+    assert support_words(sold, parse(FIRM), lex)[1] is None
 
 
 def test_proper_nouns_get_no_wordnet_support(lex):
@@ -216,10 +222,12 @@ def test_antonym_verb_makes_a_relation_unit_contradicted(scored):
         "mode": "antonym", "score": 0.0,
         "detail": "subject 1.00, object 1.00; reject ≠ approve (WordNet antonym)",
         "evidence": [{"text": "council approved the plan", "span": [4, 29]}]}
-    # contradicted counts as unsupported: RHI 0, no unit in I∩G, CHI = 0.01 x w (w = 1/2)
+    # contradicted: RHI 0, no unit in I∩G; words council, plan supported, quickly
+    # unsupported, reject contradicted (counted twice): support 2/5, written 2/4, w = 0.45;
+    # CHI = 0.01 x w, halved for the contradiction
     rhi = scored["details"][3]["rhi"]
     assert (rhi["score"], rhi["counts"]["g"], rhi["counts"]["ig"]) == (0.0, 1, 0)
-    assert scored["chi_scores"][3] == pytest.approx(0.01 * 0.5)
+    assert scored["chi_scores"][3] == pytest.approx(0.5 * 0.01 * 0.45, abs=1e-12)
 
 
 def test_without_wordnet_the_antonym_is_only_unsupported(scored_plain):
@@ -355,8 +363,8 @@ def test_word_details_count_supported_words(scored):
         ("reject", "verb", "rejected", [20, 28], "contradicted"),
         ("plan", "noun", "plan", [33, 37], "supported"),
     ]
-    # a contradicted word is not supported: w = 2/4
-    assert words["score"] == 0.5
+    # a contradicted word is not supported and counts twice: support 2/5, written 2/4
+    assert words["score"] == pytest.approx((2 / 5 + 2 / 4) / 2, abs=1e-12)
     rejected = words["units"][2]["in_source"]
     assert rejected == {"mode": "antonym", "score": 0.0, "detail": "reject ≠ approve (WordNet antonym)",
                         "evidence": [{"text": "approved", "span": [12, 20]}]}
@@ -369,13 +377,15 @@ def test_word_statuses_and_scores_of_every_row(scored):
         units = detail["words"]["units"]
         assert {u["status"] for u in units} <= statuses
         supported = sum(u["status"] == "supported" for u in units)
-        assert detail["words"]["support_share"] == pytest.approx(supported / len(units))
+        contradicted = sum(u["status"] == "contradicted" for u in units)
+        assert detail["words"]["support_share"] == pytest.approx(supported / (len(units) + contradicted))
         assert detail["words"]["score"] == pytest.approx(
             (detail["words"]["support_share"] + detail["words"]["written_share"]) / 2)
         assert not math.isnan(detail["chi"])
-    # rows 0, 1, 4: every word supported (bought/purchased by WordNet); row 5: "took" ~ "took"
+    # rows 0, 1, 4: every word supported (bought/purchased by WordNet); row 5: "took" ~ "took";
+    # row 3: 2 of 4 words supported, "rejected" contradicted and counted twice: 2/5
     assert [d["words"]["support_share"] for d in scored["details"]] == pytest.approx(
-        [1.0, 1.0, 2 / 3, 0.5, 1.0, 1.0])
+        [1.0, 1.0, 2 / 3, 2 / 5, 1.0, 1.0])
     bought = scored["details"][0]["words"]["units"][1]
     assert (bought["key"], bought["in_source"]["mode"], bought["in_source"]["detail"]) == (
         "buy", "troponym", "buy ⊂ acquire (WordNet troponym)")
@@ -494,3 +504,80 @@ def test_wordnet_links_within_one_part_of_speech(lex):
     assert support_words(content_words(parse("Prices rose.")), parse("A fall in prices."), lex)[1] is None
     rose = support_words(content_words(parse("Prices rose.")), parse("Prices fell."), lex)[1]
     assert (rose.mode, rose.contradicts, rose.evidence[0].text) == ("antonym", True, "fell")
+
+
+# -- 9. contradictions: active subject-verb pairs, their weight, negation's direction ------------
+
+TEAM = "The team won on Sunday."
+
+
+def test_active_pairs_count_only_when_the_source_contradicts_them(lex):
+    result = score_chi(["The team lost.", "The team won.", "The team collapsed."], [TEAM] * 3, None,
+                       return_details=True)
+    rows = [[(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"]]
+    # "lost" against "won": the pair is kept, contradicted (lose ≠ win, WordNet antonym)
+    assert rows[0] == [(["team", "lose", ""], "contradicted")]
+    # a supported or unfound active pair is left out of the counts
+    assert rows[1] == [] and rows[2] == []
+    # row 0: rhi = 0 supported / (1 unit + 1 more for the contradiction) = 0, so H = 0;
+    # words: team supported, lose unsupported (win/lose transfer possession: a word alone
+    # is no contradiction) -> support 1/2, written {team, lost}: 1/2 -> w = 1/2;
+    # CHI = 0.01 w, halved for the contradicted unit
+    assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 0.5, abs=1e-12)
+    # row 1: no unit in any dimension -> CHI = w = 1; row 2: w = (1/2 + 1/2) / 2
+    assert result["chi_scores"][1:] == pytest.approx([1.0, 0.5], abs=1e-12)
+    # every object-less verb as a unit (intransitive="all"): "collapsed" is unsupported
+    counted = score_chi(["The team collapsed."], [TEAM], None, intransitive="all")
+    assert counted["chi_scores"][0] == pytest.approx(0.01 * 0.5, abs=1e-12)
+
+
+def test_paper_formula_makes_no_active_pairs(lex):
+    result = score_chi(["The team lost."], [TEAM], None, formula="paper", return_details=True)
+    assert result["details"][0]["rhi"]["units"] == []
+
+
+def test_a_contradicted_unit_counts_as_two_unsupported(lex):
+    result = score_chi(["Acme lost the cup and signed Jones."],
+                       ["Acme won the cup in May. Acme signed Jones in June."], None, return_details=True)
+    units = [(u["key"], u["status"]) for u in result["details"][0]["rhi"]["units"]]
+    assert units == [(["acme", "lose", "cup"], "contradicted"), (["acme", "sign", "jones"], "supported")]
+    # 1 supported of 2 units, the contradicted one counted twice: 1/3
+    assert result["rhi_scores"][0] == pytest.approx(1 / 3, abs=1e-12)
+
+
+@pytest.mark.parametrize("unit, source, expected", [
+    # "would not discuss" does not deny "spoke" (speak ⊃ discuss: more general)
+    (RelationUnit("rodgers", "speak", "", "", (0, 0), "intransitive"), "Rodgers would not discuss the case.", None),
+    # "discussed" denies "did not speak" (discussing is speaking)
+    (RelationUnit("rodgers", "not_speak", "", "", (0, 0), "intransitive"), "Rodgers discussed the case.",
+     "the predicate with this subject; speak ⊃ discuss (WordNet hypernym); opposite polarity"),
+    # "did not acquire" denies "bought" (buy ⊂ acquire), "bought" denies "did not acquire",
+    # but "did not buy" does not deny "acquired" (it may have been acquired otherwise)
+    (RelationUnit("microsoft", "buy", "github", "", (0, 0)), "Microsoft did not acquire GitHub.",
+     "subject, object and predicate in one sentence; buy ⊂ acquire (WordNet troponym); opposite polarity"),
+    (RelationUnit("microsoft", "not_acquire", "github", "", (0, 0)), "Microsoft bought GitHub.",
+     "subject, object and predicate in one sentence; acquire ⊃ buy (WordNet hypernym); opposite polarity"),
+    (RelationUnit("microsoft", "acquire", "github", "", (0, 0)), "Microsoft did not buy GitHub.", None),
+    # the same verb under the other polarity
+    (RelationUnit("rodgers", "discuss", "", "", (0, 0), "intransitive"), "Rodgers did not discuss it.",
+     "the predicate with this subject; opposite polarity"),
+])
+def test_negation_contradicts_only_when_the_positive_verb_implies_the_other(lex, unit, source, expected):
+    match = relation_in_sentence(unit, parse(source), lex)
+    if expected is None:
+        assert match is None
+    else:
+        assert (match.contradicts, match.detail) == (True, expected)
+
+
+def test_an_acronym_is_supported_by_its_expansion_in_the_source(lex):
+    source = parse("The Federal Bureau of Investigation arrested a man in Austin.")
+    words = content_words(parse("The FBI and the CIA arrested him."))
+    matches = dict(zip([w.key for w in words], support_words(words, source, lex)))
+    assert (matches["fbi"].mode, matches["fbi"].detail) == (
+        "acronym", "FBI = The Federal Bureau of Investigation (acronym)")
+    assert matches["fbi"].evidence[0].span == (0, 35)
+    assert matches["cia"] is None
+    # as written in a lower-cased summary
+    [fbi] = [w for w in content_words(parse("the fbi arrested him.")) if w.key == "fbi"]
+    assert support_words([fbi], source, lex)[0].mode == "acronym"

@@ -25,7 +25,7 @@ from .indices import linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
 from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
 from .parsing import ParsedText, get_parse_cache
-from .units import Match, TextEvidence
+from .units import PASSIVE_PAIR, Match, TextEvidence
 from .errors import OptionError
 from .results import ScoreResult
 from .validation import ValidatedBatch, validate_inputs
@@ -124,10 +124,23 @@ def _extractor(dimension: str, options: ScoringOptions) -> Callable:
         from .extract.relations import extract_relations
 
         return functools.partial(extract_relations, compound=options.relation_slots == "compound",
-                                 intransitive=options.intransitive, claims=options.formula == "support")
+                                 intransitive=_pair_mode(options), claims=options.formula == "support")
     from .extract.quantities import extract_quantities
 
     return extract_quantities
+
+
+def _contradiction_only(options: ScoringOptions) -> bool:
+    """Whether active subject-verb pairs are extracted to be checked for contradictions
+    only: under formula="support" with intransitive="passive" ("How matching works" in
+    metrics/chi/README.md)."""
+    return options.formula == "support" and options.intransitive == "passive"
+
+
+def _pair_mode(options: ScoringOptions) -> str:
+    """The extractor's ``intransitive`` mode: every object-less verb when active pairs
+    are checked for contradictions (:func:`_contradiction_only`), else the option's."""
+    return "all" if _contradiction_only(options) else options.intransitive
 
 
 def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> list:
@@ -135,7 +148,7 @@ def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> lis
     and cached with it."""
     key: tuple = (dimension,)
     if dimension == "rhi":
-        key += (options.relation_slots, options.intransitive, options.formula == "support")
+        key += (options.relation_slots, _pair_mode(options), options.formula == "support")
     if key not in parsed.units:
         parsed.units[key] = _extractor(dimension, options)(parsed.doc)
     return parsed.units[key]
@@ -234,6 +247,7 @@ class DimensionResult:
     extra: Dict[str, float] = field(default_factory=dict)  # e.g. rhi_norm for the linear RHI
     supported: Optional[List[bool]] = None  # per G unit, when the score is a support share
     attributions: Optional[List[Optional[float]]] = None  # per G unit a(u), with attribution
+    contradicted: int = 0  # G units the source contradicts (formula="support")
 
 
 def _index(dimension: str, counts: VennCounts, options: ScoringOptions, variant: str) -> Tuple[float, Dict[str, float], Dict[str, float]]:
@@ -277,29 +291,43 @@ def source_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[
     return support
 
 
+#: how many unsupported units a unit the source contradicts counts as in its share
+#: under formula="support" (a contradiction is evidence against, not a missing match)
+CONTRADICTION_WEIGHT = 2
+#: CHI is multiplied by this under formula="support" when the source contradicts a unit
+#: or a verb of the summary (:func:`_fused`)
+CONTRADICTION_FACTOR = 0.5
+
+
 def _support_result(dimension: str, variant: str, options: ScoringOptions, counts: VennCounts,
                     support: List[Optional[Match]], reference_index: Optional[int], g_units: Sequence[Any],
-                    summary: ParsedText, source: ParsedText) -> DimensionResult:
+                    summary: ParsedText, source: ParsedText,
+                    contradicted: Sequence[bool] = ()) -> DimensionResult:
     """The share of supported G units (NaN without units), entities and quantities
     weighted by their attribution credit when ``options.attribution``
-    (:mod:`halluscope.match.attribution`).
+    (:mod:`halluscope.match.attribution`). Under ``formula="support"`` a unit the
+    source contradicts (``contradicted``, per G unit) counts as
+    :data:`CONTRADICTION_WEIGHT` unsupported units: "lost" against "won" weighs more
+    than a verb the source does not mention.
     The linear RHI keeps its [0, 2] scale under ``formula="paper"`` (rhi = 2 x share,
     rhi_norm = share, so that rhi_norm = rhi/2 on every row); under ``"support"`` rhi
     and rhi_norm are the share."""
     flags = [match is not None for match in support]
+    n_against = sum(bool(c) and not f for c, f in zip(contradicted, flags)) if options.formula == "support" else 0
+    extra_weight = [0.0] * ((CONTRADICTION_WEIGHT - 1) * n_against)
     attributed = None
     if options.attribution and dimension in ATTRIBUTED_DIMENSIONS:
         attributed = attributions(g_units, support, summary.doc, source.doc)
-        share = support_share([credit(a) for a in attributed])
+        share = support_share([credit(a) for a in attributed] + extra_weight)
     else:
-        share = support_share(flags)
+        share = support_share(flags + extra_weight)
     extra: Dict[str, float] = {}
     score = share
     if dimension == "rhi" and variant == "linear":
         extra["rhi_norm"] = share
         if options.formula == "paper":
             score = 2 * share
-    return DimensionResult(score, counts, {}, reference_index, extra, flags, attributed)
+    return DimensionResult(score, counts, {}, reference_index, extra, flags, attributed, n_against)
 
 
 @dataclass
@@ -354,6 +382,8 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         plan.append((gi, per_ref))
 
     found = _matcher(dimension, options).match_batch(jobs)
+    if dimension == "rhi" and _contradiction_only(options):
+        jobs, found = _keep_contradicted_pairs(jobs, found, plan)
     # a contradicted unit is found but not supported: it counts as unmatched, and its
     # match is kept for the details (status "contradicted")
     matches = [[None if m is not None and m.contradicts else m for m in row] for row in found]
@@ -362,13 +392,14 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
     details: List[Dict[str, Any]] = []
     for row, (gi, per_ref) in enumerate(plan):
         g_in_i = matches[gi]
+        against = [m is not None and m.contradicts for m in found[gi]]
         g_units, i_units = jobs[gi].queries, jobs[gi].pool
         summary, source = parsed.predictions[row], parsed.sources[row]
         n_source = len(i_units) + sum(map(_is_text_grounded, g_in_i))
         if not per_ref:  # reference-free (docs/papers.md#reference-free-scoring)
             counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
             best = _support_result(dimension, variant, options, counts, list(g_in_i), None, g_units,
-                                   summary, source)
+                                   summary, source, against)
             best_ref_matches = None
         else:
             best, best_ref_matches = None, None
@@ -381,7 +412,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
                 if options.formula == "support":
                     support = source_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
                     candidate = _support_result(dimension, variant, options, counts, support, j, g_units,
-                                                summary, source)
+                                                summary, source, against)
                 else:
                     value, factors, extra = _index(dimension, counts, options, variant)
                     candidate = DimensionResult(value, counts, factors, j, extra)
@@ -392,6 +423,28 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         if want_details:
             details.append(_dimension_details(best, g_units, g_in_i, best_ref_matches, found[gi]))
     return results, details
+
+
+def _active_pair(unit) -> bool:
+    return not unit.object and unit.source != PASSIVE_PAIR
+
+
+def _keep_contradicted_pairs(jobs: List[MatchJob], found: List[List[Optional[Match]]], plan):
+    """Each row's summary units without its active subject-verb pairs that the source
+    does not contradict: such a pair counts only as a contradicted unit. The summary's
+    jobs (against the source and each reference) lose the same units."""
+    jobs, found = list(jobs), list(found)
+    for gi, per_ref in plan:
+        row = found[gi]
+        keep = [k for k, unit in enumerate(jobs[gi].queries)
+                if not _active_pair(unit) or (row[k] is not None and row[k].contradicts)]
+        if len(keep) == len(row):
+            continue
+        for j in [gi] + [gr for gr, _ in per_ref]:
+            job = jobs[j]
+            jobs[j] = MatchJob([job.queries[k] for k in keep], job.pool, job.context)
+            found[j] = [found[j][k] for k in keep]
+    return jobs, found
 
 
 def _unit_json(unit) -> Dict[str, Any]:
@@ -466,7 +519,14 @@ class WordResult:
     @property
     def support_share(self) -> float:
         supported = [m is not None and not m.contradicts for m in self.matches]
-        return sum(supported) / len(supported) if supported else 0.0
+        against = sum(m is not None and m.contradicts for m in self.matches)
+        return sum(supported) / (len(supported) + (CONTRADICTION_WEIGHT - 1) * against) if supported else 0.0
+
+    @property
+    def contradicted_verb(self) -> bool:
+        """Whether the source contradicts one of the summary's verbs (a WordNet antonym)."""
+        return any(m is not None and m.contradicts and unit.pos == "verb"
+                   for unit, m in zip(self.units, self.matches))
 
     @property
     def score(self) -> float:
@@ -510,14 +570,22 @@ def _fused(results: Mapping[str, DimensionResult], words: Optional[WordResult], 
     scores w itself: 0 for an empty or content-free one (it states nothing the source
     can support, and must never outscore a real summary), 1 for a source sentence
     copied or paraphrased without a name, relation or number; eq. 22 leaves such a row
-    undefined."""
+    undefined. When the source contradicts a unit of any dimension or one of the
+    summary's verbs (a WordNet antonym, or the same verb under the other polarity), CHI
+    is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
+    the summary, not a missing match (adjective antonyms do not count: "old" against
+    "new" fires on faithful summaries, "the 72-year-old")."""
     fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, options.weights)
     if words is None:
         return fused
     w = words.score
     if all(r.counts is not None and r.counts.g == 0 for r in results.values()):
-        return w
-    return (1 - options.lexical_weight) * fused + options.lexical_weight * w
+        value = w
+    else:
+        value = (1 - options.lexical_weight) * fused + options.lexical_weight * w
+    if words.contradicted_verb or any(r.contradicted for r in results.values()):
+        value *= CONTRADICTION_FACTOR
+    return value
 
 
 def score(

@@ -319,6 +319,26 @@ def _wide_link(lemma: str, predicate: _Predicate, lexicon):
     return False if link is None or link.relation == "antonym" else widen(link)
 
 
+#: links under which the source's verb, negated, denies a positive summary verb: the
+#: summary's verb implies it (the same lemma, a synonym, a more specific verb)
+_DENIED_BY_NEGATED_SOURCE = frozenset({"synonym", "troponym", "hyponym"})
+#: links under which a positive source verb denies a negated summary verb: the source's
+#: verb implies the summary's (a synonym, a more general summary verb, an entailment)
+_DENIED_BY_POSITIVE_SOURCE = frozenset({"synonym", "hypernym", "entailment"})
+
+
+def _negation_contradicts(link, unit_negated: bool) -> bool:
+    """Whether a predicate under the other polarity contradicts the unit: only when the
+    positive side's verb implies the negated side's. "did not acquire" denies "bought"
+    (buy ⊂ acquire), but "would not discuss" does not deny "spoke" (speak ⊃ discuss:
+    speaking without discussing is possible); "snored" denies "did not sleep"
+    (entailment), "slept" does not deny "did not snore". ``link`` None: the same lemma."""
+    if link is None:
+        return True
+    allowed = _DENIED_BY_POSITIVE_SOURCE if unit_negated else _DENIED_BY_NEGATED_SOURCE
+    return link.relation in allowed
+
+
 def _converse(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
     """The triple's subject is only in the predicate's prepositional or dative arguments
     and its object on the object side: "DHX bought the warehouse" against "Lakeside sold
@@ -387,7 +407,8 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
             evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
             if agrees:
                 return Match("cooccurrence", evidence, 1.0, detail)
-            if contradiction is None and _in_roles(p, subject, obj, index, patient):
+            if contradiction is None and _in_roles(p, subject, obj, index, patient) \
+                    and (opposite or _negation_contradicts(link, unit.negated)):
                 contradiction = Match("contradiction", evidence, 0.0, detail, contradicts=True)
         nominal = _nominalisation(subject, obj, sentence, derived) if derived is not None else None
         if nominal is not None:

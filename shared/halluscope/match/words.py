@@ -19,7 +19,12 @@ checks every content word of the summary against the source (docs/lexical.md):
   noun "wound" the verb "shot"), or a derivational form across parts of speech
   ("acquisition" ~ "acquire", "death" ~ "die");
 * it is **contradicted** when it is not supported and the source holds one of its
-  WordNet antonyms in the same part of speech ("fell" against "rose");
+  WordNet antonyms in the same part of speech ("fell" against "rose"), except for two
+  verbs that transfer possession (buy/sell, lend/borrow, win/lose:
+  :meth:`~halluscope.lexical.Lexicon.transfers_possession`), where a word without its
+  arguments cannot tell a converse ("Moldova will borrow from Germany" for "Germany
+  will lend to Moldova") from a contradiction: the relation units, which have roles,
+  decide those;
 * else it is **unsupported**.
 
 Each supported word's :class:`~halluscope.units.Match` says which relation held
@@ -31,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..extract.entities import acronym_form, initials, surface_form
 from ..units import Match, TextEvidence
 from .grounding import is_content, linkable, text_index
 
@@ -85,6 +91,9 @@ class SourceWords:
     forms: Dict[str, Tuple[str, Tuple[int, int]]]
     content: Dict[str, Tuple[str, Tuple[int, int]]]
     by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = field(default_factory=dict)
+    # the initials of the source's multi-word names ("FBI" for "Federal Bureau of
+    # Investigation"), each with the first name that has them
+    acronyms: Dict[str, Tuple[str, Tuple[int, int]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc) -> "SourceWords":
@@ -102,7 +111,20 @@ class SourceWords:
                     content.setdefault(form, where)
                     if pos is not None:
                         by_pos[pos].setdefault(form, where)
-        return cls(forms, content, by_pos)
+        acronyms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
+        for ent in doc.ents:
+            for letters in sorted(initials(surface_form(ent.text, ent.label_))):
+                acronyms.setdefault(letters, (ent.text, (ent.start_char, ent.end_char)))
+        return cls(forms, content, by_pos, acronyms)
+
+
+def _acronym(text: str) -> Optional[str]:
+    """The acronym a summary word spells: an all-caps (or dotted) form (:func:`acronym_form`),
+    or a lower-case word of 2-6 letters as written in a lower-cased summary ("fbi")."""
+    letters = acronym_form(text)
+    if letters is None and text.isalpha() and text.islower() and 2 <= len(text) <= 6:
+        letters = text.upper()
+    return letters
 
 
 def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
@@ -111,6 +133,10 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
         hit = source.forms.get(form)
         if hit is not None:
             return Match("same", (TextEvidence(*hit),), 1.0, f"'{hit[0]}' in the source")
+    letters = _acronym(word.text)
+    if letters is not None and letters in source.acronyms:
+        name, span = source.acronyms[letters]
+        return Match("acronym", (TextEvidence(name, span),), 1.0, f"{word.text} = {name} (acronym)")
     if lexicon is None or word.proper:
         return None
     supporters = lexicon.supporters(word.key, word.pos)
@@ -126,6 +152,8 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
         where = same_pos.get(lemma) if link.relation != "derivation" else source.content[lemma]
         return Match(link.relation, (TextEvidence(*where),), 1.0, link.text)
     for lemma in sorted(lexicon.antonyms(word.key, word.pos) & same_pos.keys()):
+        if word.pos == "verb" and lexicon.transfers_possession(word.key) and lexicon.transfers_possession(lemma):
+            continue  # a converse or a contradiction: a word alone has no roles to tell
         link = lexicon.link(word.key, lemma, word.pos)
         return Match("antonym", (TextEvidence(*same_pos[lemma]),), 0.0, link.text, contradicts=True)
     return None
