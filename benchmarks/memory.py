@@ -62,8 +62,21 @@ def stream(args: argparse.Namespace) -> None:
     options = {} if args.cache_mb is None else {"cache_mb": args.cache_mb}
     scorer = Scorer("chi", **options)
     gc.collect()
+    loaded = rss_mb()
+    # resources loaded on first use (WordNet's index, quantulum3, dateparser) belong to the
+    # models, not to growth: one warm-up row outside the data, its cache entries dropped
+    scorer.score(["Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."],
+                 ["Acme bought the factory in May 2019 and its stock fell."])
+    budget.apply(0)
+    if args.cache_mb is None:
+        budget.reset()
+    else:
+        budget.apply(args.cache_mb)
+    gc.collect()
+    budget.release_free_memory()
     base = rss_mb()
-    print(f"budget {budget.current_mb()} MB; RSS after loading the models: {base:.0f} MB", flush=True)
+    print(f"budget {budget.current_mb()} MB; RSS after loading the models: {loaded:.0f} MB, after the "
+          f"resources loaded on first use: {base:.0f} MB (growth is counted from there)", flush=True)
     print("| rows | RSS MB | growth MB | caches' estimate MB | parses cached | indexes cached | s |")
     print("|---|---|---|---|---|---|---|", flush=True)
     start, done, peak = time.time(), 0, base

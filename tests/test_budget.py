@@ -57,7 +57,7 @@ def test_registered_caches_follow_the_budget(restore_budget):
 
 def test_the_environment_sets_the_budget_unless_a_call_does(monkeypatch, restore_budget):
     budget.reset()
-    assert budget.current_mb() == budget.DEFAULT_MB == 512
+    assert budget.current_mb() == budget.DEFAULT_MB == 256
     monkeypatch.setenv(budget.ENV, "64")
     assert budget.reset() == 64
     budget.apply(32)
@@ -108,3 +108,36 @@ def test_a_tiny_budget_evicts_and_leaves_every_score_unchanged(restore_budget):
         for dimension in ("ehi", "rhi", "qhi"):
             assert result[f"{dimension}_scores"] == default[f"{dimension}_scores"]
         assert result["signature"] == default["signature"]
+
+
+def test_every_scoring_call_returns_freed_memory(monkeypatch):
+    if not sys.platform.startswith("linux"):
+        pytest.skip("malloc_trim is glibc's")
+    assert budget._TRIM is not None
+    calls = []
+    monkeypatch.setattr(budget, "release_free_memory", lambda: calls.append(1) or True)
+    api.score_qhi(["It cost $5."], ["It cost $5."])
+    api.score_chi(["It cost $5."], ["It cost $5."])
+    assert len(calls) == 2
+    # and after a failing call too: the batch's memory is freed either way
+    with pytest.raises(OptionError):
+        api.score_chi(["It cost $5."], ["It cost $5."], cache_mb=-1)
+    assert len(calls) == 2  # options are checked before anything is scored or allocated
+
+
+def test_malloc_trim_returns_a_freed_large_block():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("malloc_trim is glibc's")
+
+    def rss_mb() -> float:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            return next(int(line.split()[1]) / 1024 for line in handle if line.startswith("VmRSS:"))
+
+    # many small blocks (below glibc's mmap threshold) freed: the heap keeps them
+    blocks = [bytearray(60_000) for _ in range(3000)]  # ~180 MB
+    for block in blocks:
+        block[::4096] = b"x" * len(block[::4096])  # touch every page
+    held = rss_mb()
+    del blocks
+    budget.release_free_memory()
+    assert rss_mb() < held - 100

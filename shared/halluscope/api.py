@@ -25,9 +25,12 @@ def _score_family(metric: str, predictions, sources, references, publication_dat
                   preset: Optional[str], options: Mapping[str, Any]) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
     budget.apply(scoring.cache_mb)
-    return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
-                 publication_dates=publication_dates, return_details=return_details,
-                 fuse=metric == "chi", metric_name=metric)
+    try:
+        return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
+                     publication_dates=publication_dates, return_details=return_details,
+                     fuse=metric == "chi", metric_name=metric)
+    finally:
+        budget.release_free_memory()
 
 
 def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
@@ -109,9 +112,12 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
 
         dl_acu = resolve_backend(dl_acu)
         dl_units = DiscourseLinkUnits(dl_acu, tau=o["tau"], delta=o["delta"], coref=coref, device=device)
-    result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
-                         options=acu_options, coref=coreference_step(coref), dl_units=dl_units,
-                         return_details=return_details)
+    try:
+        result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
+                             options=acu_options, coref=coreference_step(coref), dl_units=dl_units,
+                             return_details=return_details)
+    finally:
+        budget.release_free_memory()
     scores = result.pop("scores")
     details = result.pop("details", None)
     labels = None if threshold is None else [None if math.isnan(s) else int(s >= threshold) for s in scores]

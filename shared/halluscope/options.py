@@ -356,7 +356,7 @@ OPTIONS: Tuple[Option, ...] = (
     # ---------------------------------------------------------------- every metric
     Option("cache_mb", None, "int", bounds=(0, math.inf), allow_none=True, metrics=METRICS, model=True, doc=(
         "memory budget of the process's caches (parses, text indexes, embeddings, NLI scores, "
-        "WordNet answers) in MB; None: the budget in force, $HALLUSCOPE_CACHE_MB or 512. "
+        "WordNet answers) in MB; None: the budget in force, $HALLUSCOPE_CACHE_MB or 256. "
         "Shared by the process, so a value given stays in force for later calls; changes "
         "memory and time, never a score (docs/scaling.md#memory).")),
 )
