@@ -1,4 +1,4 @@
-"""Every scoring option, declared once (docs/architecture.md#options).
+"""Every scoring option, declared once (docs/architecture.md#options-optionspy).
 
 An :class:`Option` holds what every surface needs to know about one keyword: its
 kind and allowed values, its default, the metrics that take it, its documentation,
