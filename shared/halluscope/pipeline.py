@@ -430,20 +430,27 @@ def _active_pair(unit) -> bool:
 
 
 def _keep_contradicted_pairs(jobs: List[MatchJob], found: List[List[Optional[Match]]], plan):
-    """Each row's summary units without its active subject-verb pairs that the source
-    does not contradict: such a pair counts only as a contradicted unit. The summary's
-    jobs (against the source and each reference) lose the same units."""
+    """Each row's summary and reference units without their active subject-verb pairs
+    that the source does not contradict: such a pair counts only as a contradicted
+    unit. The summary's jobs (against the source and each reference) lose the same
+    units, and so does each reference's job against the source (its units are R)."""
     jobs, found = list(jobs), list(found)
-    for gi, per_ref in plan:
-        row = found[gi]
-        keep = [k for k, unit in enumerate(jobs[gi].queries)
+
+    def drop(against_source: int, same_queries: List[int]) -> None:
+        row = found[against_source]
+        keep = [k for k, unit in enumerate(jobs[against_source].queries)
                 if not _active_pair(unit) or (row[k] is not None and row[k].contradicts)]
         if len(keep) == len(row):
-            continue
-        for j in [gi] + [gr for gr, _ in per_ref]:
+            return
+        for j in same_queries:
             job = jobs[j]
             jobs[j] = MatchJob([job.queries[k] for k in keep], job.pool, job.context)
             found[j] = [found[j][k] for k in keep]
+
+    for gi, per_ref in plan:
+        drop(gi, [gi] + [gr for gr, _ in per_ref])
+        for _, ri in per_ref:
+            drop(ri, [ri])
     return jobs, found
 
 
