@@ -31,7 +31,7 @@ test: setup
 	$(PY) -m pytest -q tests
 
 bench: setup
-	$(PY) benchmarks/speed_chi.py --data ../shared/data/summac/summeval_val.jsonl -n 200
+	$(PY) -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 200
 
 clean:
 	rm -rf $(VENV) .pytest_cache

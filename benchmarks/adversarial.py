@@ -10,8 +10,8 @@ differ, so no other cache helps either), after a warm-up that loads every model;
 the time is the best of ``--repeats`` calls of ``score_chi``. Last column: the
 Space's caps (source 20,000 characters, summary 3,000; ``halluscope.space``).
 
-    python benchmarks/adversarial.py                 # every case
-    python benchmarks/adversarial.py --case rparen --case numbers --repeats 1
+    python -m benchmarks.adversarial                 # every case
+    python -m benchmarks.adversarial --case rparen --case numbers --repeats 1
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ first/second half, even/odd rows, ``>`` instead of ``>=``, midpoint thresholds, 
 the in-sample optimum (threshold tuned and tested on the whole file: an upper bound
 for every split protocol on average).
 
-    python benchmarks/harness.py baseline-study --summac ../shared/data/summac/*_val.jsonl \\
+    python -m benchmarks.harness baseline-study --summac ../shared/data/summac/*_val.jsonl \\
         --frank ../shared/data/frank/frank_val.jsonl
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ import math
 import statistics
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from _common import load_dataset, unigram_precision
-from measures import balanced_accuracy, half_split, tune_threshold
+from benchmarks._common import load_dataset, unigram_precision
+from benchmarks.measures import balanced_accuracy, half_split, tune_threshold
 
 Split = Tuple[List[int], List[int]]
 

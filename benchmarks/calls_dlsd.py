@@ -15,18 +15,15 @@ the pipeline's bookkeeping are outside. On a shared or small machine run with
 ``OMP_NUM_THREADS=1``: torch's threads waiting on each other make forward passes many
 times slower and the share meaningless.
 
-    python benchmarks/calls_dlsd.py --data ../shared/data/summac/summeval_val.jsonl -n 100 \\
+    python -m benchmarks.calls_dlsd --data ../shared/data/summac/summeval_val.jsonl -n 100 \\
         --nli-model /path/to/nli --decomposer rules
 """
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))
-from _common import read_jsonl, resolve_nli_model, triples  # noqa: E402
+from benchmarks._common import read_jsonl, resolve_nli_model, triples
 
 from halluscope import score_dlsd_acu  # noqa: E402
 from halluscope.acu.decompose import clear_decomposer_caches  # noqa: E402

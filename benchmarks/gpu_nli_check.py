@@ -6,7 +6,7 @@ CUDA vs CPU. Without CUDA the CUDA parts are skipped with a message and the CPU
 numbers are still printed. The model is random: the numbers measure plumbing
 and throughput, not NLI quality.
 
-    python benchmarks/gpu_nli_check.py [--pairs 4000] [--hidden 32] [--layers 2]
+    python -m benchmarks.gpu_nli_check [--pairs 4000] [--hidden 32] [--layers 2]
 """
 from __future__ import annotations
 

@@ -5,16 +5,16 @@ labelled files and writes one JSON file per (tag, configuration); ``render`` tur
 JSON file of a folder into docs/benchmarks.md with tables and plots.
 
     # SummaC reference-free, FRANK with references; chi, chi-paper and linear RHI
-    python benchmarks/harness.py run --summac ../shared/data/summac/*_val.jsonl \\
+    python -m benchmarks.harness run --summac ../shared/data/summac/*_val.jsonl \\
         --frank ../shared/data/frank/frank_val.jsonl --config chi --config chi-paper \\
         --config rhi-linear --tag current --out docs/benchmarks
-    python benchmarks/harness.py render --results docs/benchmarks --out docs/benchmarks.md
+    python -m benchmarks.harness render --results docs/benchmarks --out docs/benchmarks.md
     # "before" numbers from an older checkout (halluscope is imported normally):
-    PYTHONPATH=/path/to/old/shared python benchmarks/harness.py run ... --tag before
+    PYTHONPATH=/path/to/old/shared python -m benchmarks.harness run ... --tag before
     # dlsd_acu: host, +SD-ACU, +DL-ACU, +both with any NLI model ("tiny": random, offline)
-    python benchmarks/harness.py run --summac ... --config dlsd --nli-model tiny --decomposer rules
+    python -m benchmarks.harness run --summac ... --config dlsd --nli-model tiny --decomposer rules
     # the leave-one-dataset-out table of one tag, as markdown on stdout
-    python benchmarks/harness.py lodo-table --results docs/benchmarks --tag current
+    python -m benchmarks.harness lodo-table --results docs/benchmarks --tag current
 
 Lead measure: leave-one-dataset-out (LODO). Every row of the results carries its
 per-example scores per fold (a SummaC file = one fold, FRANK = one fold per value of
@@ -44,11 +44,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import (SUMMAC_FOLDS, Dataset, alnum_precision, dataset_name, fold_exclusions,  # noqa: E402
+from benchmarks._common import (SUMMAC_FOLDS, Dataset, alnum_precision, dataset_name, fold_exclusions,
                      fold_indices, fold_name, load_dataset, load_folds, resolve_nli_model, shared_pair_counts,
                      unigram_precision)
-from measures import (error_type_rates, half_split_balanced_accuracy, held_out_predictions,  # noqa: E402
+from benchmarks.measures import (error_type_rates, half_split_balanced_accuracy, held_out_predictions,
                       rank_pseudo_systems, roc_auc, summary_level_correlation, system_level_correlation,
                       transfer_balanced_accuracy, tune_threshold, undefined_as_top)
 
@@ -622,14 +621,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "render":
-        from report import render_markdown
+        from benchmarks.report import render_markdown
 
         tags = args.tags.split(",") if args.tags else None
         path = render_markdown(args.results, args.out, tags=tags, plots=not args.no_plots, brief=args.brief)
         print(f"wrote {path}")
         return 0
     if args.command == "lodo-table":
-        from report import load_results, lodo_markdown
+        from benchmarks.report import load_results, lodo_markdown
 
         text = lodo_markdown(load_results(args.results), args.tag, choices=[c.split(",") for c in args.choose])
         if not text:
@@ -654,8 +653,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.lodo and missing_lodo_files(args.summac, args.frank):
         parser.error("--lodo needs the eight folds; missing: " + ", ".join(missing_lodo_files(args.summac, args.frank)))
     if args.parse_store:
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "studies"))
-        from parse_store import seed_cache
+        from benchmarks.studies.parse_store import seed_cache
 
         print(f"seeded {seed_cache(args.parse_store)} parses from {args.parse_store}", file=sys.stderr)
     exclusions = lodo_exclusions(args.summac, args.frank)
@@ -666,7 +664,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for path in paths:
         print(f"wrote {path}")
     if args.lodo:
-        from report import load_results, lodo_markdown
+        from benchmarks.report import load_results, lodo_markdown
 
         print("\n" + lodo_markdown(load_results(args.out), args.tag))
     if FAILURES:

@@ -1,7 +1,7 @@
 """Memory of a long chi run: RSS growth while streaming rows under a cache budget.
 
-    python benchmarks/memory.py [--rows 10000] [--cache-mb MB] [--every 1000] [--max-minutes M]
-    python benchmarks/memory.py --measure [--rows 60]
+    python -m benchmarks.memory [--rows 10000] [--cache-mb MB] [--every 1000] [--max-minutes M]
+    python -m benchmarks.memory --measure [--rows 60]
 
 Streams distinct (document, summary) pairs of the SummaC validation files
 (``../shared/data/summac/*.jsonl``, cycled when ``--rows`` exceeds them; the script says
@@ -21,12 +21,10 @@ import glob
 import itertools
 import json
 import os
-import sys
 import time
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "shared"))
 DATA = os.path.join(HERE, "..", "..", "shared", "data", "summac")
 
 

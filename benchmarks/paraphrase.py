@@ -17,8 +17,8 @@ one call. Printed, per category and overall:
 
 Then every case that chi ranks wrongly (id, both scores, the note).
 
-    python benchmarks/paraphrase.py
-    python benchmarks/paraphrase.py --option lexical_weight=0 --json /tmp/paraphrase.json
+    python -m benchmarks.paraphrase
+    python -m benchmarks.paraphrase --option lexical_weight=0 --json /tmp/paraphrase.json
 """
 from __future__ import annotations
 
@@ -31,8 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from _common import alnum_precision  # noqa: E402
+from benchmarks._common import alnum_precision
 
 DEFAULT_SUITE = os.path.join(HERE, "paraphrase_suite.jsonl")
 #: chi first, then the dimensions it fuses

@@ -2,7 +2,7 @@
 SummaC-format files, beside the unigram-precision baseline: a thin wrapper over
 ``harness.py run`` (results in benchmarks/results/, tag ``quality-chi``).
 
-    python benchmarks/quality_chi.py ../shared/data/summac/*_val.jsonl --limit 300
+    python -m benchmarks.quality_chi ../shared/data/summac/*_val.jsonl --limit 300
 """
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import os
 import sys
 from typing import List, Optional, Sequence
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import harness  # noqa: E402
+from benchmarks import harness
 
 
 def harness_arguments(argv: Optional[Sequence[str]] = None) -> List[str]:

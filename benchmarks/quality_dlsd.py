@@ -3,7 +3,7 @@
 FP_T/N_T; results in benchmarks/results/, tag ``quality-dlsd``).
 
     # the paper's setting (needs the Hub models or local copies of them):
-    python benchmarks/quality_dlsd.py ../shared/data/summac/*_val.jsonl \\
+    python -m benchmarks.quality_dlsd ../shared/data/summac/*_val.jsonl \\
         --frank ../shared/data/frank/frank_val.jsonl --host fizz \\
         --nli-model tals/albert-xlarge-vitaminc-mnli \\
         --decomposer-model Babelscape/t5-base-summarization-claim-extractor
@@ -16,8 +16,7 @@ import os
 import sys
 from typing import List, Optional, Sequence
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import harness  # noqa: E402
+from benchmarks import harness
 
 
 def harness_arguments(argv: Optional[Sequence[str]] = None) -> List[str]:

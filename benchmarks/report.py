@@ -10,11 +10,9 @@ import glob
 import json
 import math
 import os
-import sys
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measures import LodoResult, fold_margin, lodo_evaluate  # noqa: E402
+from benchmarks.measures import LodoResult, fold_margin, lodo_evaluate
 
 BASELINE = "baseline"
 #: the two whitespace readings of the half-split tables ("beats baseline" = above both)
@@ -665,7 +663,7 @@ use the half-split protocol (secondary: its thresholds are tuned on the same fil
 
 ### The issue's baseline numbers (61.6 SummaC, 74.8 FRANK)
 
-`python benchmarks/harness.py baseline-study --summac ../shared/data/summac/*_val.jsonl
+`python -m benchmarks.harness baseline-study --summac ../shared/data/summac/*_val.jsonl
 --frank ../shared/data/frank/frank_val.jsonl` prints what was tried (balanced accuracy
 %, six-set SummaC mean / FRANK val):
 
@@ -701,13 +699,13 @@ tables need the Hub models (a GPU helps; not reachable from the development mach
 
 <!-- not run: needs the Hugging Face Hub -->
 ```bash
-python benchmarks/harness.py run --summac ../shared/data/summac/*_val.jsonl \\
+python -m benchmarks.harness run --summac ../shared/data/summac/*_val.jsonl \\
     --frank ../shared/data/frank/frank_val.jsonl --config dlsd --host fizz \\
     --nli-model tals/albert-xlarge-vitaminc-mnli --decomposer seq2seq \\
     --decomposer-model Babelscape/t5-base-summarization-claim-extractor \\
     --dl-acu amr --tag paper --out docs/benchmarks
 # FENICE host: the same with --host fenice; then
-python benchmarks/harness.py render
+python -m benchmarks.harness render
 ```
 
 Here it was run only to prove the harness, with a random 2-layer NLI model
@@ -716,10 +714,10 @@ of summeval and FRANK: [benchmarks/dlsd-check.md](benchmarks/dlsd-check.md), mad
 
 <!-- not run: a long run (rewrites docs/benchmarks/dlsd-check) -->
 ```bash
-python benchmarks/harness.py run --summac ../shared/data/summac/summeval_val.jsonl \\
+python -m benchmarks.harness run --summac ../shared/data/summac/summeval_val.jsonl \\
     --frank ../shared/data/frank/frank_val.jsonl --config dlsd --host fizz --nli-model tiny \\
     --decomposer rules --limit 30 --tag harness-check --out docs/benchmarks/dlsd-check
-python benchmarks/harness.py render --brief --results docs/benchmarks/dlsd-check --out docs/benchmarks/dlsd-check.md
+python -m benchmarks.harness render --brief --results docs/benchmarks/dlsd-check --out docs/benchmarks/dlsd-check.md
 ```
 """
 

@@ -4,17 +4,14 @@ Both are measured in this one run (the machine is shared and noisy), each from a
 parse cache (and cold encoder and WordNet caches), after a warm-up that loads every
 model; the best of ``--repeats`` runs of each is kept. Prints per-example times and the ratio chi / floor.
 
-    python benchmarks/speed_chi.py --data ../shared/data/summac/summeval_val.jsonl -n 200
+    python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 200
 """
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))
-from _common import read_jsonl, triples  # noqa: E402
+from benchmarks._common import read_jsonl, triples
 
 from halluscope import score_chi  # noqa: E402
 from halluscope.embedding import get_embedder  # noqa: E402

@@ -5,17 +5,11 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 
 import pytest
 
-BENCHMARKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-sys.path.insert(0, BENCHMARKS)
-
-import harness  # noqa: E402
-import measures  # noqa: E402
-import report  # noqa: E402
-from _common import unigram_precision  # noqa: E402
+from benchmarks import harness, measures, report
+from benchmarks._common import unigram_precision
 
 NAN = math.nan
 
@@ -241,7 +235,7 @@ def test_smoke_run_of_chi_reference_free(tmp_path):
 
 
 def test_evaluate_dimension_half_split_and_test_split():
-    from _common import Dataset
+    from benchmarks._common import Dataset
 
     data = Dataset(name="d", path="d.jsonl", sources=["s1", "s1", "s2", "s2", "s3", "s3"], predictions=["p"] * 6,
                    labels=LABELS, systems=["X", "Y"] * 3, human_scores=[1.0, 0.0, 0.0, 1.0, 1.0, 0.0],
@@ -337,7 +331,7 @@ def test_lodo_evaluate_leaves_excluded_folds_out_of_tuning():
 
 
 def test_exclusion_rule_on_synthetic_folds(tmp_path):
-    from _common import Dataset, fold_exclusions, load_folds, shared_pair_counts
+    from benchmarks._common import Dataset, fold_exclusions, load_folds, shared_pair_counts
 
     def fold(name, pairs):
         return Dataset(name=name, path=name, sources=[p[0] for p in pairs], predictions=[p[1] for p in pairs],
@@ -370,7 +364,7 @@ def test_exclusion_rule_on_synthetic_folds(tmp_path):
 
 
 def test_alnum_types_baseline():
-    from _common import alnum_precision
+    from benchmarks._common import alnum_precision
 
     # summary types {the, u, s, economy, grew, 3, it, said}: 5 in the source (the, economy, grew, 3, said)
     summary, source = "The U.S. economy grew 3%, it's said.", "Economy: the US grew by 3 percent, said officials"

@@ -3,16 +3,11 @@ parts of its benchmark (benchmarks/paraphrase.py): structure only, no scoring.""
 from __future__ import annotations
 
 import math
-import os
-import sys
 
 import pytest
 
-BENCHMARKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-sys.path.insert(0, BENCHMARKS)
-
-import paraphrase  # noqa: E402
-from paraphrase import Case, load_suite, parse_option, suite_table, word_overlap  # noqa: E402
+from benchmarks import paraphrase
+from benchmarks.paraphrase import Case, load_suite, parse_option, suite_table, word_overlap
 
 NAN = math.nan
 CATEGORIES = ("verb-synonym", "verb-hypernym", "nominalisation", "voice", "phrasal-verb", "preposition-role",

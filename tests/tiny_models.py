@@ -2,9 +2,7 @@
 by the test files that need them."""
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from typing import Iterable, Tuple
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,11 +36,6 @@ def tiny_t5(words: Iterable[str], seed: int) -> Tuple[object, object]:
 def tiny_nli_model(folder) -> str:
     """The benchmarks' tiny NLI model (``benchmarks/_common.py``: a random BERT with
     all-MiniLM-L6-v2's vocabulary), saved to ``folder``."""
-    name = "benchmarks_common"
-    common = sys.modules.get(name)
-    if common is None:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, "benchmarks", "_common.py"))
-        common = importlib.util.module_from_spec(spec)
-        sys.modules[name] = common  # its dataclasses look their module up there
-        spec.loader.exec_module(common)
-    return common.tiny_nli_model(str(folder))
+    from benchmarks._common import tiny_nli_model as build
+
+    return build(str(folder))

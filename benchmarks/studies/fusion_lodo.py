@@ -3,7 +3,7 @@ features (``fusion_study.py dump``), compared by leave-one-dataset-out balanced 
 and ROC-AUC beside the word-overlap baseline, with the harness's own LODO
 (:func:`measures.lodo_evaluate`) and fold exclusions (:func:`_common.fold_exclusions`).
 
-    python benchmarks/studies/fusion_lodo.py /tmp/feat.jsonl [/tmp/other.jsonl ...]
+    python -m benchmarks.studies.fusion_lodo /tmp/feat.jsonl [/tmp/other.jsonl ...]
 """
 from __future__ import annotations
 
@@ -16,10 +16,8 @@ from collections import defaultdict
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
-from _common import fold_exclusions  # noqa: E402
-from measures import lodo_evaluate, roc_auc  # noqa: E402
+from benchmarks._common import fold_exclusions
+from benchmarks.measures import lodo_evaluate, roc_auc
 
 FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc")
 

@@ -1,7 +1,7 @@
 """One-off study: per-row features of the CHI family on every validation fold, dumped
 once (parses from parse_store), then candidate fusions compared by leave-one-dataset-out.
 
-    python benchmarks/studies/fusion_study.py dump --parses /tmp/hs-parses --out /tmp/feat.jsonl [--option k=v]
+    python -m benchmarks.studies.fusion_study dump --parses /tmp/hs-parses --out /tmp/feat.jsonl [--option k=v]
 """
 from __future__ import annotations
 
@@ -12,10 +12,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
-from _common import alnum_precision, load_folds  # noqa: E402
-from parse_store import DATA  # noqa: E402
+from benchmarks._common import alnum_precision, load_folds
+from benchmarks.studies.parse_store import DATA
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
 
@@ -58,7 +56,7 @@ def word_rows(predictions, sources, references):
 
 def dump(parses: str, out: str, options: dict, limit=None) -> None:
     from halluscope import api
-    from parse_store import seed_cache
+    from benchmarks.studies.parse_store import seed_cache
 
     seeded = seed_cache(parses) if parses else 0
     print(f"seeded {seeded}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """Parse every validation text once and keep the parses on disk (a spaCy DocBin), so
 that studies which change matching or fusion, not parsing, re-run in seconds.
 
-    python benchmarks/studies/parse_store.py build --out /tmp/hs-parses   # once (~10 min)
+    python -m benchmarks.studies.parse_store build --out /tmp/hs-parses   # once (~10 min)
     # in a study:  from parse_store import seed_cache; seed_cache("/tmp/hs-parses")
 
 The keys are the texts the pipeline parses (truecased summaries and references, as
@@ -14,12 +14,10 @@ import argparse
 import glob
 import json
 import os
-import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-from _common import load_folds  # noqa: E402
+from benchmarks._common import load_folds
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data")
 
