@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from halluscope import score_chi, score_ehi
+from halluscope.errors import OptionError
 from halluscope.trainer import decode, make_compute_metrics, scalar_metrics, token_ids
 from tiny_models import tiny_t5
 
@@ -207,6 +208,12 @@ def test_length_mismatch_names_both_numbers(tiny_seq2seq, eval_dataset):
         compute_metrics(Prediction(ids[:4]))
     with pytest.raises(ValueError, match="unknown metric"):
         make_compute_metrics(tokenizer, eval_dataset, metrics=("bleu",), warm_up=False)
+    # a bad option fails when the helper is made, not at the first evaluation of a run
+    with pytest.raises(OptionError) as caught:
+        make_compute_metrics(tokenizer, eval_dataset, metric_kwargs={"chi": {"epsilon": -1}}, warm_up=False)
+    assert caught.value.option == "epsilon"
+    with pytest.raises(OptionError, match="lexical_wieght"):
+        make_compute_metrics(tokenizer, eval_dataset, metric_kwargs={"chi": {"lexical_wieght": 0.1}}, warm_up=False)
 
 
 def test_scalar_metrics_keys_and_undefined_means():

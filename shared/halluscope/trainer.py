@@ -2,7 +2,8 @@
 
 :func:`make_compute_metrics` builds a callable that decodes the evaluation
 predictions, pairs them with the sources (and optional references) of the eval
-dataset, scores them with ``halluscope.api.score_<metric>`` and returns scalars.
+dataset, scores them with one :class:`halluscope.Scorer` per metric (options checked
+when the helper is made, models loaded once) and returns scalars.
 
 What it accepts as ``EvalPrediction.predictions`` (numpy arrays or torch tensors):
 
@@ -30,8 +31,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from . import api
 from .options import METRICS
+from .scorer import Scorer
 from .distributed import PER_ROW_OPTIONS, process_group_active, rank_and_world_size, score_distributed
 
 #: metric names and their ``halluscope.api`` functions (the registry in halluscope.options)
@@ -40,16 +41,9 @@ METRIC_NAMES = METRICS
 #: Trainer's padding index for labels and for predictions gathered across processes
 IGNORE_INDEX = -100
 
-#: a short example that loads every model the CHI family uses (spaCy and, since its
-#: relations need semantic matching, the sentence encoder)
-_WARM_UP = (["The police detained two men in Paris."], ["Police arrested two men in Paris on Monday."],
-            ["Officers arrested two men."])
-
-
-def _score_function(name: str):
+def _check_metric(name: str) -> None:
     if name not in METRIC_NAMES:
         raise ValueError(f"unknown metric {name!r}; choose from {METRIC_NAMES}")
-    return getattr(api, f"score_{name}")
 
 
 def _column(dataset: Any, field: str, role: str) -> List[Any]:
@@ -125,6 +119,12 @@ class HalluscopeComputeMetrics:
         self.metrics = tuple(metrics)
         self.references_from_labels = references_from_labels
         self.metric_kwargs = {name: dict(metric_kwargs.get(name, {})) for name in self.metrics}
+        #: one halluscope.Scorer per metric: its options are checked here, before training
+        #: starts; per-row options (publication dates) go with each call
+        self.scorers: Dict[str, Scorer] = {
+            name: Scorer(name, load=False, **{k: v for k, v in self.metric_kwargs[name].items()
+                                               if k not in PER_ROW_OPTIONS})
+            for name in self.metrics}
         self.main_process_only = main_process_only
         self.prefix = prefix
         self.undefined_value = undefined_value
@@ -213,22 +213,26 @@ class HalluscopeComputeMetrics:
     def _score_here(self, predictions: List[str], references: Optional[List[Any]], sharded: bool) -> Dict[str, float]:
         results = {}
         for name in self.metrics:
-            score_fn = _score_function(name)
+            scorer = self.scorers[name]
+            per_row = {k: v for k, v in self.metric_kwargs[name].items() if k in PER_ROW_OPTIONS}
+
+            def score_fn(predictions, sources, references=None, *, _scorer=scorer, **rows):
+                return _scorer.score(sources, predictions, references, **rows)
+
             if sharded:
                 result = score_distributed(score_fn, predictions, self.sources, references, all_ranks=True,
-                                           **self.metric_kwargs[name])
+                                           **per_row)
             else:
-                result = score_fn(predictions, self.sources, references, **self.metric_kwargs[name])
+                result = score_fn(predictions, self.sources, references, **per_row)
             self.signatures[name] = result.get("signature", "")
             results[name] = result
         return scalar_metrics(results, prefix=self.prefix, undefined_value=self.undefined_value)
 
     def warm_up(self) -> None:
-        """Load every model once by scoring a short example with each metric's options
-        (per-row options left out)."""
-        for name in self.metrics:
-            options = {k: v for k, v in self.metric_kwargs[name].items() if k not in PER_ROW_OPTIONS}
-            _score_function(name)(*_WARM_UP, **options)
+        """Load every model once (each metric's :class:`halluscope.Scorer` scores a short
+        example with its options)."""
+        for scorer in self.scorers.values():
+            scorer.load()
 
 
 def scalar_metrics(results: Mapping[str, Mapping[str, Any]], prefix: str = "",
@@ -279,7 +283,8 @@ def make_compute_metrics(tokenizer: Any, eval_dataset: Any, metrics: Sequence[st
             reference-free row, or a list of strings per row); None: reference-free.
         references_from_labels: use the decoded labels as references instead
             (exclusive with ``reference_field``).
-        metric_kwargs: options per metric, passed to ``halluscope.api.score_<metric>``,
+        metric_kwargs: options per metric (:mod:`halluscope.options`), checked now by each
+            metric's :class:`halluscope.Scorer`; ``publication_dates`` goes with every call,
             e.g. ``{"chi": {"device": "cuda"}, "rhi": {"variant": "softmax"}}``.
         main_process_only: under ``torch.distributed``, score on rank 0 only and
             broadcast the numbers, so every rank returns the same dict (Trainer reads
@@ -295,7 +300,7 @@ def make_compute_metrics(tokenizer: Any, eval_dataset: Any, metrics: Sequence[st
     if isinstance(metrics, str):
         raise TypeError("`metrics` must be a sequence of metric names, e.g. (\"chi\",)")
     for name in metrics:
-        _score_function(name)
+        _check_metric(name)
     if not metrics or len(set(metrics)) != len(metrics):
         raise ValueError(f"`metrics` must name each metric once, got {list(metrics)}")
     metric_kwargs = dict(metric_kwargs or {})
