@@ -14,7 +14,7 @@ the command line; default :data:`DEFAULT_MB`), bounds them all:
 
 Caches are memoisation only, so a budget changes memory and time, never a score.
 Entry weights are estimates measured with ``tracemalloc`` on validation texts
-(``benchmarks/memory.py --measure`` prints them): see :data:`DOC_BYTES_PER_TOKEN` and
+(``python -m benchmarks.memory --measure`` prints them): see :data:`DOC_BYTES_PER_TOKEN` and
 the other constants below. The budget bounds the caches, not the process: models,
 spaCy's vocabulary and the Python heap come on top (docs/scaling.md#memory).
 
@@ -49,7 +49,7 @@ SHARES: Dict[str, float] = {
 }
 MB = 1 << 20
 
-# -- entry weights (bytes), measured by benchmarks/memory.py --measure -----------------
+# -- entry weights (bytes), measured by python -m benchmarks.memory --measure ---------
 #: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor, its
 #: extracted units) per token: 492 measured on SummEval sources and summaries
 DOC_BYTES_PER_TOKEN = 500
