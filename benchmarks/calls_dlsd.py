@@ -25,10 +25,10 @@ import time
 
 from benchmarks._common import read_jsonl, resolve_nli_model, triples
 
-from halluscope import score_dlsd_acu  # noqa: E402
-from halluscope.acu.decompose import clear_decomposer_caches  # noqa: E402
-from halluscope.nli import NLIEngine  # noqa: E402
-from halluscope.parsing import get_parse_cache  # noqa: E402
+from halluscope import score_dlsd_acu
+from halluscope.acu.decompose import clear_decomposer_caches
+from halluscope.nli import NLIEngine
+from halluscope.parsing import get_parse_cache
 
 
 def fresh_decomposer(kind: str, model):

@@ -13,10 +13,10 @@ import time
 
 from benchmarks._common import read_jsonl, triples
 
-from halluscope import score_chi  # noqa: E402
-from halluscope.embedding import get_embedder  # noqa: E402
-from halluscope.lexical import get_lexicon  # noqa: E402
-from halluscope.parsing import get_parse_cache  # noqa: E402
+from halluscope import score_chi
+from halluscope.embedding import get_embedder
+from halluscope.lexical import get_lexicon
+from halluscope.parsing import get_parse_cache
 
 
 def main() -> None:

@@ -103,6 +103,10 @@ def test_minmax_rescales_into_unit_interval():
 def test_support_share():
     assert support_share([True, True, False, True]) == 0.75
     assert math.isnan(support_share([]))
+    # 3 supported of 4, the unsupported one contradicted: it counts twice, 3 / 5
+    assert support_share([True, True, False, True], contradicted=1) == 0.6
+    # attribution credits: (0.5 + 1) / (3 + 1)
+    assert support_share([0.5, 1.0, 0.0], contradicted=1) == 0.375
 
 
 def test_harmonic_fusion_adaptive_zero_and_weights():

@@ -58,11 +58,21 @@ def normalized_rhi(rhi: float) -> float:
     return rhi / 2
 
 
-def support_share(supported: Sequence[float]) -> float:
+#: how many unsupported units a unit the source contradicts counts as in a support
+#: share under formula="support": a contradiction is evidence against the summary, not
+#: a missing match ("How matching works" in metrics/chi/README.md)
+CONTRADICTION_WEIGHT = 2
+
+
+def support_share(supported: Sequence[float], contradicted: int = 0) -> float:
     """Share of the summary's units that are supported: the reference-free index
     (docs/papers.md#reference-free-scoring: 1 − NH with R = ∅, i.e. |I∩G|/|G|) and
     every row's index under ``formula="support"``. Each entry is a flag (True = 1) or, with attribution, a
-    credit in [0, 1] (:mod:`halluscope.match.attribution`): the share is their mean.
+    credit in [0, 1] (:mod:`halluscope.match.attribution`): the share is their mean,
+    except that each of the ``contradicted`` units (unsupported entries the source
+    contradicts) counts :data:`CONTRADICTION_WEIGHT` times in the denominator.
     NaN for a summary without units of this dimension."""
-    return sum(float(s) for s in supported) / len(supported) if len(supported) else math.nan
+    if not len(supported):
+        return math.nan
+    return sum(float(s) for s in supported) / (len(supported) + (CONTRADICTION_WEIGHT - 1) * contradicted)
 

@@ -291,9 +291,6 @@ def source_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[
     return support
 
 
-#: how many unsupported units a unit the source contradicts counts as in its share
-#: under formula="support" (a contradiction is evidence against, not a missing match)
-CONTRADICTION_WEIGHT = 2
 #: CHI is multiplied by this under formula="support" when the source contradicts a unit
 #: or a verb of the summary (:func:`_fused`)
 CONTRADICTION_FACTOR = 0.5
@@ -307,20 +304,19 @@ def _support_result(dimension: str, variant: str, options: ScoringOptions, count
     weighted by their attribution credit when ``options.attribution``
     (:mod:`halluscope.match.attribution`). Under ``formula="support"`` a unit the
     source contradicts (``contradicted``, per G unit) counts as
-    :data:`CONTRADICTION_WEIGHT` unsupported units: "lost" against "won" weighs more
-    than a verb the source does not mention.
+    :data:`halluscope.indices.CONTRADICTION_WEIGHT` unsupported units: "lost" against
+    "won" weighs more than a verb the source does not mention.
     The linear RHI keeps its [0, 2] scale under ``formula="paper"`` (rhi = 2 x share,
     rhi_norm = share, so that rhi_norm = rhi/2 on every row); under ``"support"`` rhi
     and rhi_norm are the share."""
     flags = [match is not None for match in support]
     n_against = sum(bool(c) and not f for c, f in zip(contradicted, flags)) if options.formula == "support" else 0
-    extra_weight = [0.0] * ((CONTRADICTION_WEIGHT - 1) * n_against)
     attributed = None
     if options.attribution and dimension in ATTRIBUTED_DIMENSIONS:
         attributed = attributions(g_units, support, summary.doc, source.doc)
-        share = support_share([credit(a) for a in attributed] + extra_weight)
+        share = support_share([credit(a) for a in attributed], n_against)
     else:
-        share = support_share(flags + extra_weight)
+        share = support_share(flags, n_against)
     extra: Dict[str, float] = {}
     score = share
     if dimension == "rhi" and variant == "linear":
@@ -527,7 +523,7 @@ class WordResult:
     def support_share(self) -> float:
         supported = [m is not None and not m.contradicts for m in self.matches]
         against = sum(m is not None and m.contradicts for m in self.matches)
-        return sum(supported) / (len(supported) + (CONTRADICTION_WEIGHT - 1) * against) if supported else 0.0
+        return support_share(supported, against) if supported else 0.0
 
     @property
     def contradicted_verb(self) -> bool:

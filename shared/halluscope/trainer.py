@@ -26,6 +26,7 @@ equal the dataset length, else ``ValueError`` naming both numbers.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
@@ -40,6 +41,13 @@ METRIC_NAMES = METRICS
 
 #: Trainer's padding index for labels and for predictions gathered across processes
 IGNORE_INDEX = -100
+
+def _score_in_api_order(scorer: Scorer, predictions: Sequence[str], sources: Sequence[str],
+                        references: Optional[Sequence[Any]] = None, **per_row: Any) -> Any:
+    """``scorer.score`` called as the ``score_*`` functions are (predictions first), the
+    form :func:`halluscope.distributed.score_distributed` shards."""
+    return scorer.score(sources, predictions, references, **per_row)
+
 
 def _check_metric(name: str) -> None:
     if name not in METRIC_NAMES:
@@ -213,12 +221,8 @@ class HalluscopeComputeMetrics:
     def _score_here(self, predictions: List[str], references: Optional[List[Any]], sharded: bool) -> Dict[str, float]:
         results = {}
         for name in self.metrics:
-            scorer = self.scorers[name]
+            score_fn = functools.partial(_score_in_api_order, self.scorers[name])
             per_row = {k: v for k, v in self.metric_kwargs[name].items() if k in PER_ROW_OPTIONS}
-
-            def score_fn(predictions, sources, references=None, *, _scorer=scorer, **rows):
-                return _scorer.score(sources, predictions, references, **rows)
-
             if sharded:
                 result = score_distributed(score_fn, predictions, self.sources, references, all_ranks=True,
                                            **per_row)

@@ -130,6 +130,15 @@ def acronym_form(surface: str) -> Optional[str]:
     return None
 
 
+def lowercase_acronym(surface: str, longest: int) -> Optional[str]:
+    """An all-lowercase word of 2 to ``longest`` letters read as an acronym, as
+    lowercased corpora write them ("fbi" -> "FBI"); None otherwise. Callers decide when
+    a lower-case word may be one (an entity label, a source name with those initials)."""
+    if 2 <= len(surface) <= longest and surface.isalpha() and surface.islower():
+        return surface.upper()
+    return None
+
+
 def initials(surface: str) -> FrozenSet[str]:
     """Upper-case initials of the content words of a multi-word name (of/the/and/for/&
     skipped), with and without splitting hyphenated words: "World Health

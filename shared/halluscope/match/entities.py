@@ -44,7 +44,8 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
-from ..extract.entities import acronym_form, canonical_entity, initials, surface_form, undotted
+from ..extract.entities import (acronym_form, canonical_entity, initials, lowercase_acronym, surface_form,
+                                undotted)
 from ..units import EntityUnit, Match
 from . import MatchJob
 from .grounding import entity_in_text, ground_unmatched
@@ -81,10 +82,7 @@ LOWERCASE_ACRONYM_LABELS = frozenset({"ORG", "GPE", "LOC", "NORP", "FAC"})
 def _lowercase_acronym(surface: str, label: str) -> Optional[str]:
     """In a lowercased corpus "us"/"uk" (tagged GPE/ORG/...) is an acronym: a single
     all-lowercase token of 2-5 letters under :data:`LOWERCASE_ACRONYM_LABELS`."""
-    if label in LOWERCASE_ACRONYM_LABELS and 2 <= len(surface) <= 5 and surface.isalpha() \
-            and surface.islower():
-        return surface.upper()
-    return None
+    return lowercase_acronym(surface, 5) if label in LOWERCASE_ACRONYM_LABELS else None
 
 
 def _capitalised(word: str) -> bool:

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..extract.entities import acronym_form, initials, surface_form
+from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
 from ..units import Match, TextEvidence
 from .grounding import is_content, linkable, text_index
 
@@ -121,10 +121,7 @@ class SourceWords:
 def _acronym(text: str) -> Optional[str]:
     """The acronym a summary word spells: an all-caps (or dotted) form (:func:`acronym_form`),
     or a lower-case word of 2-6 letters as written in a lower-cased summary ("fbi")."""
-    letters = acronym_form(text)
-    if letters is None and text.isalpha() and text.islower() and 2 <= len(text) <= 6:
-        letters = text.upper()
-    return letters
+    return acronym_form(text) or lowercase_acronym(text, 6)
 
 
 def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
