@@ -463,12 +463,83 @@ def test_a_rarer_verb_sense_counts_when_the_arguments_agree(lex):
     assert support_words(words, parse(source), lex)[2] is None and words[2].key == "fire"
 
 
-def test_role_swap_through_a_preposition_is_not_grounded():
-    # the captain is only in the source verb's "to" phrase: a swap, not a grounding
+def test_role_swap_through_a_preposition_is_contradicted():
+    # the captain is only in the source verb's "to" phrase: the parties of the transfer
+    # are swapped (docs/lexical.md#transfers), a contradiction, not a grounding
     source = "The coach gave the trophy to the captain."
     rows = _relation_units(["The captain gave the trophy to the coach.", "The coach gave the trophy."], source)
-    assert rows == [[(["captain", "give", "trophy"], "unsupported", None)],
+    assert rows == [[(["captain", "give", "trophy"], "contradicted", "giver and receiver swapped ('give' gives, "
+                      "'give' gives)")],
                     [(["coach", "give", "trophy"], "supported", "exact")]]
+
+
+def test_transfer_direction(lex):
+    verbs = ("give", "donate", "sell", "lend", "ship", "export", "receive", "buy", "borrow", "win",
+             "steal", "sign", "move")
+    assert [lex.transfer_direction(v) for v in verbs] == [
+        "gives", "gives", "gives", "gives", "gives", "gives", "receives", "receives", "receives", "receives",
+        None, None, None]
+
+
+#: what the default pipeline extracts: every object-less verb is paired, to be checked
+#: for contradictions only (intransitive="passive" under formula="support")
+WITH_ACTIVE_PAIRS = {**PIPELINE_EXTRACTION, "intransitive": "all"}
+
+
+def test_a_verb_keeps_its_to_and_from_arguments_as_roles():
+    [lend] = extract_relations(parse("Germany will lend 400 million euros to Moldova."), **WITH_ACTIVE_PAIRS)
+    assert (lend.key, lend.roles) == (("germany", "lend", "euro"), (("to", "moldova"),))
+    # a dative noun is a "to" argument; objects that are all quantities leave a pair
+    # with its roles (counted only when the source contradicts it, under "passive")
+    [give] = extract_relations(parse("The company gave the hospital $10 million."), **WITH_ACTIVE_PAIRS)
+    assert (give.key, give.source, give.roles) == (("company", "give", ""), "intransitive", (("to", "hospital"),))
+    [borrow] = extract_relations(parse("Moldova will borrow €400 million from Germany."), **WITH_ACTIVE_PAIRS)
+    assert (borrow.key, borrow.roles) == (("moldova", "borrow", ""), (("from", "germany"),))
+    # roles are not part of the key: no role, no new unit
+    assert extract_relations(parse("Moldova will borrow €400 million."), **WITH_ACTIVE_PAIRS) == []
+
+
+LOAN = "Germany will lend 400 million euros to Moldova to upgrade its power grid."
+ARM = "The Canadian Space Agency shipped a robotic arm to JAXA last month."
+TRADE = "Acme sold a truck to Globex. Globex sold a van to Acme."
+
+
+def test_a_transfer_is_checked_by_its_parties(lex):
+    rows = _relation_units(["Moldova will borrow €400 million from Germany.",
+                            "Moldova will lend €400 million to Germany."], LOAN)
+    # the converse states the same transfer: an active pair that is not contradicted
+    # counts nowhere; the swapped parties contradict it
+    assert rows == [[], [(["moldova", "lend", ""], "contradicted",
+                          "giver and receiver swapped ('lend' gives, 'lend' gives)")]]
+    rows = _relation_units(["JAXA received a robotic arm from the Canadian Space Agency.",
+                            "The Canadian Space Agency received a robotic arm from JAXA."], ARM)
+    assert rows == [[(["jaxa", "receive", "arm"], "supported",
+                      "the same transfer: the same giver and receiver ('receive' receives, 'ship' gives)")],
+                    [(["canadian space agency", "receive", "arm"], "contradicted",
+                      "giver and receiver swapped ('receive' receives, 'ship' gives)")]]
+
+
+def test_a_transfer_needs_its_object_and_a_trade_is_no_swap(lex):
+    rows = _relation_units(["Globex sold a car to Acme.", "Acme sold a van to Globex."], TRADE)
+    # another object is another transfer: neither supported nor swapped
+    assert rows[0] == [(["globex", "sell", "car"], "unsupported", None)]
+    # the van went from Globex to Acme: Acme selling it to Globex swaps the parties
+    assert rows[1] == [(["acme", "sell", "van"], "contradicted",
+                        "giver and receiver swapped ('sell' gives, 'sell' gives)")]
+    # the truck went from Acme to Globex, which the swapped van sale does not deny
+    assert _relation_units(["Acme sold a truck to Globex."], TRADE) == [[(["acme", "sell", "truck"], "supported",
+                                                                           "exact")]]
+
+
+def test_a_swapped_transfer_halves_chi(lex):
+    result = score_chi(["Moldova will lend €400 million to Germany."], [LOAN], None, return_details=True)
+    # rhi: 0 supported of 1 unit (counted twice, contradicted) -> 0, so H = 0;
+    # words: moldova, lend, germany all in the source -> support share 1; written: 5 of
+    # the 6 content tokens (Moldova lend € 400 million Germany; "€" is not in the source)
+    # -> w = (1 + 5/6) / 2 = 11/12; CHI = 0.01 w, halved for the contradicted unit
+    assert result["details"][0]["words"]["score"] == pytest.approx(11 / 12, abs=1e-12)
+    assert result["rhi_scores"][0] == 0.0
+    assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 11 / 12, abs=1e-12)
 
 
 def test_nominalised_predicate_grounds_a_triple_in_its_roles():

@@ -606,6 +606,32 @@ class Lexicon:
             return False
         return any(synset.lexname() == "verb.possession" for synset in self._considered(lemma, "v"))
 
+    def transfer_direction(self, verb_lemma: str) -> Optional[str]:
+        """Which party of a transfer the verb's subject is: "gives" when the first of its
+        considered senses that lies under a transfer root is under one of
+        :data:`_GIVING_ROOTS` (give, donate, award, sell, lend, pay, hand, offer, send,
+        ship, export: the receiver is its "to" argument), "receives" when that sense is under get.v.01
+        (receive, get, acquire, buy, borrow, accept, win, earn: the giver is its "from"
+        argument); None for any other verb and without WordNet (docs/lexical.md#transfers)."""
+        lemma = normalise_lemma(verb_lemma)
+        if self.reader is None or not lemma:
+            return None
+        key = ("direction", lemma)
+        with self._lock:
+            hit = self._senses.get(key)
+            if hit is None:
+                hit = self._senses.put(key, (self._direction(lemma),))
+            return hit[0]
+
+    def _direction(self, lemma: str) -> Optional[str]:
+        for synset in self._considered(lemma, "v"):
+            above = {synset.name()} | {s.name() for s in synset.closure(lambda s: s.hypernyms())}
+            if above & _RECEIVING_ROOTS:
+                return "receives"
+            if above & _GIVING_ROOTS:
+                return "gives"
+        return None
+
     # -- internals: every reader access below runs under self._lock ----------------------
 
     def _offsets(self, form: str, tag: str) -> Tuple[int, ...]:
@@ -751,6 +777,14 @@ def _tag(pos: str) -> str:
 
 
 # -- process default -------------------------------------------------------------------
+
+#: WordNet synsets under which a verb's subject receives (get.v.01: "come into the
+#: possession of something") or gives or sends (give.v.01, give.v.03, give.v.08,
+#: transfer.v.05: "cause to change ownership"; send.v.01, transport.v.04 "ship",
+#: transfer.v.02 "move from one place to another"): :meth:`Lexicon.transfer_direction`
+_RECEIVING_ROOTS = frozenset({"get.v.01"})
+_GIVING_ROOTS = frozenset({"give.v.01", "give.v.03", "give.v.08", "transfer.v.05",
+                           "send.v.01", "transport.v.04", "transfer.v.02"})
 
 _DEFAULT_LOCK = threading.Lock()
 _DEFAULTS: Dict[Optional[str], Lexicon] = {}

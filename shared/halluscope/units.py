@@ -43,6 +43,15 @@ class RelationUnit:
     # | passive-intransitive (PASSIVE_PAIR: a pair whose subject is the verb's patient)
     source: str = "verb"
     kind: str = field(default="relation", init=False)
+    #: the verb's prepositional and dative arguments that name a party of a transfer,
+    #: as (preposition, slot key): ("to", "moldova") for "lent ... to Moldova" or "gave
+    #: Moldova ...", ("from", "germany") for "borrowed ... from Germany"; not part of the
+    #: key (docs/lexical.md#transfers)
+    roles: Tuple[Tuple[str, str], ...] = field(default=(), compare=False)
+
+    def role(self, preposition: str) -> str:
+        """The slot key of the argument introduced by ``preposition`` ("" when none)."""
+        return next((key for name, key in self.roles if name == preposition), "")
 
     @property
     def key(self) -> Tuple[str, str, str]:

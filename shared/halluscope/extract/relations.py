@@ -118,6 +118,11 @@ INTRANSITIVE_MODES: Tuple[str, ...] = ("none", "passive", "all")
 #: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
 NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
 
+#: Prepositions whose object is a party of a transfer ("lent 400 million euros to
+#: Moldova", "borrowed ... from Germany"): kept as ``RelationUnit.roles``; a ``dative``
+#: noun ("gave the hospital $10 million") counts as "to".
+ROLE_PREPOSITIONS: FrozenSet[str] = frozenset({"to", "from"})
+
 #: Entity labels that can ground a generic subject (Algorithm 4 line 15).
 GROUNDING_LABELS: FrozenSet[str] = frozenset({"PERSON", "ORG", "GPE", "NORP"})
 
@@ -321,23 +326,37 @@ class _Extractor:
             return
         _, objects, _, _ = self.own_arguments(verb)
         objects = passive_objects + objects
-        if not objects:
+        roles = self.roles(verb)
+        slotted = [(o, *self.slot(o)) for o in objects]
+        slotted = [(o, key, toks) for o, key, toks in slotted if key is not None]
+        # a verb whose objects are all quantities ("lent 400 million euros" keeps "euro";
+        # "lent €400 million" keeps nothing) is paired when it names a party of a transfer
+        if not objects or (roles and not slotted):
             if self.pairs_alone(verb, lemma):
                 source = PASSIVE_PAIR if self.agentless_passive(verb) else "intransitive"
                 for s in subjects:
                     s_key, s_toks = self.ground(s, sent_ents, ())
                     if s_key is not None:
-                        out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source))
+                        out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source, roles))
             return
         for s in subjects:
-            for o in objects:
-                o_key, o_toks = self.slot(o)
-                if o_key is None:
-                    continue
+            for o, o_key, o_toks in slotted:
                 s_key, s_toks = self.ground(s, sent_ents, (o,))
                 if s_key is None:
                     continue
-                out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source))
+                out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles))
+
+    def roles(self, verb) -> Tuple[Tuple[str, str], ...]:
+        """The verb's "to"/"from" arguments (:data:`ROLE_PREPOSITIONS`; a ``dative``
+        noun counts as "to") as (preposition, slot key), in text order."""
+        found = []
+        for child in verb.children:
+            if child.dep_ == "dative" and child.pos_ != "ADP":
+                found.append(("to", child))
+            elif child.dep_ in ("prep", "dative") and child.lower_ in ROLE_PREPOSITIONS:
+                found.extend((child.lower_, g) for g in child.children if g.dep_ == "pobj")
+        keyed = ((name, self.slot(token)[0]) for name, token in found)
+        return tuple((name, key) for name, key in keyed if key is not None)
 
     def pairs_alone(self, verb, lemma: str) -> bool:
         """Whether an object-less verb makes a subject-verb pair (module docstring)."""
@@ -403,11 +422,12 @@ class _Extractor:
                 out.append(self.unit(s_key, prep.lemma_.lower(), o_key,
                                      s_toks + [prep] + o_toks, "nominal"))
 
-    def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str) -> RelationUnit:
+    def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
+             roles: Tuple[Tuple[str, str], ...] = ()) -> RelationUnit:
         start = min(t.idx for t in tokens)
         end = max(t.idx + len(t) for t in tokens)
         return RelationUnit(subject=s, verb=v, object=o, text=self.text[start:end],
-                            span=(start, end), source=source)
+                            span=(start, end), source=source, roles=roles)
 
     def run(self) -> List[RelationUnit]:
         out: List[RelationUnit] = []

@@ -49,7 +49,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
-from ..extract.relations import PTB_BRACKETS, effective_negation, predicate_arguments, verb_lemma
+from ..extract.relations import (PTB_BRACKETS, ROLE_PREPOSITIONS, effective_negation, predicate_arguments,
+                                 verb_lemma)
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -69,6 +70,10 @@ class _Predicate:
     subject_words: FrozenSet[str]
     object_words: FrozenSet[str]
     oblique_words: FrozenSet[str] = frozenset()  # prepositional (not "by") and dative arguments
+    # the parties of a transfer (docs/lexical.md#transfers): the words of the "to"
+    # arguments (datives included) and of the "from" arguments
+    to_words: FrozenSet[str] = frozenset()
+    from_words: FrozenSet[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,26 @@ def _side_words(token, deps: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(words)
 
 
+def _role_words(token) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """The words of a verb's "to" arguments (a ``dative`` noun, or the object of a "to"
+    preposition or dative) and of its "from" arguments, as
+    :meth:`~halluscope.extract.relations._Extractor.roles` reads them."""
+    to_words: set = set()
+    from_words: set = set()
+    for child in token.children:
+        if child.dep_ == "dative" and child.pos_ != "ADP":
+            parts, side = [child], to_words
+        elif child.dep_ in ("prep", "dative") and child.lower_ in ROLE_PREPOSITIONS:
+            parts = [g for g in child.children if g.dep_ == "pobj"]
+            side = to_words if child.lower_ == "to" else from_words
+        else:
+            continue
+        for part in parts:
+            for t in part.subtree:
+                side |= token_forms(t)
+    return frozenset(to_words), frozenset(from_words)
+
+
 def build_text_index(doc) -> TextIndex:
     """Index a spaCy ``Doc``: one entry per sentence (``doc.sents``)."""
     sentences = []
@@ -202,10 +227,11 @@ def build_text_index(doc) -> TextIndex:
             if is_content(token):
                 content |= forms
             if token.pos_ in ("VERB", "AUX", "ADP"):
+                to_words, from_words = _role_words(token) if token.pos_ == "VERB" else (frozenset(), frozenset())
                 predicates.append(_Predicate(token.i, verb_lemma(token), effective_negation(token),
                                              _side_words(token, _SUBJECT_SIDE),
                                              _side_words(token, _OBJECT_SIDE),
-                                             _side_words(token, _OBLIQUE)))
+                                             _side_words(token, _OBLIQUE), to_words, from_words))
             elif token.pos_ == "NOUN" and any(c.dep_ == "prep" for c in token.children):
                 nominals.append(_Predicate(token.i, token.lemma_.lower(), False, frozenset(),
                                            _side_words(token, _OBLIQUE)))
@@ -367,14 +393,27 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
     same polarity supports the unit as its **converse** when the unit's subject is
     only in the predicate's prepositional or dative arguments and its object on the
     object side: "DHX Freight bought the warehouse" from "Lakeside Books sold the
-    warehouse to DHX Freight"."""
+    warehouse to DHX Freight". Last, a transfer of possession is checked by its parties
+    (:func:`transfer_in_text`), which also catches a giver and receiver swapped through
+    "to"/"from"."""
+    index = text_index(doc)
+    found = _cooccurrence(unit, index, lexicon)
+    if found is not None and not found.contradicts:
+        return found
+    transfer = transfer_in_text(unit, index, lexicon)
+    if transfer is not None and (found is None or not transfer.contradicts):
+        return transfer
+    return found
+
+
+def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+    """The ``cooccurrence`` rule of :func:`relation_in_sentence`, without transfers."""
     subject = [_stem(w) for w in _slot_words(unit.subject)]
     obj = [_stem(w) for w in _slot_words(unit.object)]
     if not subject:
         return None
     lemma = unit.lemma.lower()
     patient = unit.subject_is_patient
-    index = text_index(doc)
     derived = _derived_nouns(unit, lemma, obj, lexicon)
     contradiction: Optional[Match] = None
     for sentence in index.sentences:
@@ -413,6 +452,77 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
         nominal = _nominalisation(subject, obj, sentence, derived) if derived is not None else None
         if nominal is not None:
             return nominal
+    return contradiction
+
+
+def _placed(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
+    """Every word on ``side``, and not every word on ``other`` (two parties may share
+    words: "the Canadian Space Agency" and "the Japanese space agency JAXA")."""
+    return all(w in side for w in words) and not all(w in other for w in words)
+
+
+def _parties(direction: str, subject, to_side, from_side):
+    """(giver, receiver) of a transfer whose verb's subject ``direction``s."""
+    return (subject, to_side) if direction == "gives" else (from_side, subject)
+
+
+def _same_transfer(unit: RelationUnit, obj: List[str], predicate: _Predicate, lexicon) -> bool:
+    """Whether a source predicate may state the unit's transfer: the unit's object on
+    its object side, whatever the verb ("received a robotic arm" and "shipped a robotic
+    arm"); for a unit without an object, the same verb or one WordNet links to it (a
+    synonym, a hypernym, or the antonym that sees the transfer from the other party:
+    lend/borrow, sell/buy)."""
+    if obj:
+        return all(w in predicate.object_words for w in obj)
+    if predicate.lemma == unit.lemma:
+        return True
+    return (linkable(unit.lemma) and linkable(predicate.lemma)
+            and lexicon.link(unit.lemma, predicate.lemma, "verb") is not None)
+
+
+def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+    """A transfer of possession checked by its parties (docs/lexical.md#transfers).
+
+    A positive unit whose verb gives ("lend", "donate", "sell") or receives ("borrow",
+    "receive", "buy") (:meth:`~halluscope.lexical.Lexicon.transfer_direction`) and that
+    names both parties (its subject, and its "to" argument for a giving verb or its
+    "from" argument for a receiving one: ``RelationUnit.roles``) is supported by a positive
+    source predicate of the same transfer (:func:`_same_transfer`) with the same giver
+    and receiver, whichever verb states it ("Moldova will borrow €400 million from
+    Germany" from "Germany will lend 400 million euros to Moldova"), and contradicted by
+    one with the giver and the receiver swapped ("Moldova will lend €400 million to
+    Germany"). None otherwise, and without a lexicon."""
+    if lexicon is None or unit.negated or unit.subject_is_patient:
+        return None
+    direction = lexicon.transfer_direction(unit.lemma)
+    if direction is None:
+        return None
+    subject = [_stem(w) for w in _slot_words(unit.subject)]
+    party = [_stem(w) for w in _slot_words(unit.role("to" if direction == "gives" else "from"))]
+    if not subject or not party:
+        return None
+    obj = [_stem(w) for w in _slot_words(unit.object)]
+    giver, receiver = _parties(direction, subject, party, party)
+    contradiction: Optional[Match] = None
+    for sentence in index.sentences:
+        if not all(w in sentence.words for w in subject + party):
+            continue
+        for p in sentence.predicates:
+            if p.negated:
+                continue
+            stated = lexicon.transfer_direction(p.lemma)
+            if stated is None or not _same_transfer(unit, obj, p, lexicon):
+                continue
+            p_giver, p_receiver = _parties(stated, p.subject_words, p.to_words, p.from_words)
+            evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
+            verbs = f"'{unit.lemma}' {direction}, '{p.lemma}' {stated}"
+            if _placed(giver, p_giver, p_receiver) and _placed(receiver, p_receiver, p_giver):
+                return Match("cooccurrence", evidence, 1.0,
+                             f"the same transfer: the same giver and receiver ({verbs})")
+            if contradiction is None and _placed(giver, p_receiver, p_giver) \
+                    and _placed(receiver, p_giver, p_receiver):
+                contradiction = Match("contradiction", evidence, 0.0,
+                                      f"giver and receiver swapped ({verbs})", contradicts=True)
     return contradiction
 
 
