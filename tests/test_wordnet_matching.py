@@ -495,8 +495,9 @@ def test_a_verb_keeps_its_to_and_from_arguments_as_roles():
     assert (give.key, give.source, give.roles) == (("company", "give", ""), "intransitive", (("to", "hospital"),))
     [borrow] = extract_relations(parse("Moldova will borrow €400 million from Germany."), **WITH_ACTIVE_PAIRS)
     assert (borrow.key, borrow.roles) == (("moldova", "borrow", ""), (("from", "germany"),))
-    # roles are not part of the key: no role, no new unit
+    # no role, no new unit; nor for an object that is no quantity but has no slot (a pronoun)
     assert extract_relations(parse("Moldova will borrow €400 million."), **WITH_ACTIVE_PAIRS) == []
+    assert extract_relations(parse("The company gave it to the hospital."), **WITH_ACTIVE_PAIRS) == []
 
 
 LOAN = "Germany will lend 400 million euros to Moldova to upgrade its power grid."

@@ -331,7 +331,7 @@ class _Extractor:
         slotted = [(o, key, toks) for o, key, toks in slotted if key is not None]
         # a verb whose objects are all quantities ("lent 400 million euros" keeps "euro";
         # "lent €400 million" keeps nothing) is paired when it names a party of a transfer
-        if not objects or (roles and not slotted):
+        if not objects or (roles and not slotted and all(_is_quantity(o) for o in objects)):
             if self.pairs_alone(verb, lemma):
                 source = PASSIVE_PAIR if self.agentless_passive(verb) else "intransitive"
                 for s in subjects:
@@ -445,6 +445,11 @@ class _Extractor:
                 for noun in nouns:
                     self.nominal_relations(noun, out)
         return dedupe(out)
+
+
+def _is_quantity(token) -> bool:
+    """A number, or a token inside a numeric mention ("€400 million", "5%")."""
+    return token.pos_ == "NUM" or token.ent_type_ in NUMERIC_LABELS
 
 
 def _entity_key(ent) -> str:
