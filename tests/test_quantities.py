@@ -139,6 +139,16 @@ def test_ages_durations_ordinals_times_and_measures():
     assert triples("The truck weighed more than 4,300 pounds.") == [("measure", "pound-mass", 4300.0)]
 
 
+def test_a_scale_before_a_currency_word_is_money():
+    # "950m kroner" is 950 million kroner, not 950 metres; "12bn", tagged ORDINAL by
+    # spaCy sm, is a number; the Danish/Norwegian krone has one code (the word is one)
+    assert triples("Profit was 12bn kroner, up from 950m kroner.") == [
+        ("money", "NOK", 12e9), ("money", "NOK", 9.5e8)]
+    assert triples("Sales reached 4.5 billion Swedish kronor.") == [("money", "SEK", 4.5e9)]
+    # without a currency after it a glued "m" stays a metre
+    assert triples("He won the 800m in Oslo.") == [("measure", "metre", 800.0)]
+
+
 def test_cnn_dailymail_hash_is_pound_sterling():
     # the lower-cased CNN/DailyMail text writes "£" as "#"
     assert triples("it is not connected to the # 200million sponsorship deal .") == [("money", "GBP", 2e8)]

@@ -128,6 +128,14 @@ SUPPORT_CASES = {
 }
 
 
+def test_numbers_as_written_are_no_content_words():
+    # numbers are QHI's, scales and currency words written with them too
+    words = content_words(parse("Norvik paid 12bn kroner and 750m dollars for 10k shares, or 400 euros each."))
+    assert [w.text for w in words] == ["Norvik", "paid", "shares"]
+    # a currency word or scale elsewhere is a word
+    assert [w.text for w in content_words(parse("The dollars were worth millions."))] == ["dollars", "worth", "millions"]
+
+
 @pytest.mark.parametrize("case", list(SUPPORT_CASES))
 def test_support_words_names_the_relation(lex, case):
     source, summary, expected = SUPPORT_CASES[case]

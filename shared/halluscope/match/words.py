@@ -7,7 +7,8 @@ checks every content word of the summary against the source (docs/lexical.md):
 
 * a **content word** is a token that is not a stop word, punctuation or space, whose
   part of speech is in :data:`WORD_POS` (nouns, verbs, adjectives, adverbs; proper
-  nouns too, see below) and which is not a number (numbers are QHI's); one unit per
+  nouns too, see below) and which is not part of a number as written (numbers are
+  QHI's: "1.2bn", the "m" of "750m", the "dollars" of "750m dollars"); one unit per
   distinct lemma, its first mention;
 * it is **supported** by the source when the source has a token of the same lemma or
   written form (relation ``same``, any part of speech), or, through WordNet
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
+from ..extract.quantities.lexicon import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
 from ..units import Match, TextEvidence
 from .grounding import is_content, linkable, text_index
 
@@ -59,7 +61,23 @@ class WordUnit:
 
 def _is_word(token) -> bool:
     return (token.pos_ in WORD_POS and is_content(token) and not token.like_num
-            and any(c.isalpha() for c in token.text))
+            and any(c.isalpha() for c in token.text) and not _writes_a_number(token))
+
+
+def _writes_a_number(token) -> bool:
+    """Whether the token is part of a number as written: a number with its scale glued
+    on ("1.2bn"), a scale glued to the number before it (the "m" of "750m"), or a
+    currency word right after a number or its scale ("750m dollars", "400 kroner")."""
+    if SCALED_NUMBER.fullmatch(token.text):
+        return True
+    if token.i == 0:
+        return False
+    before = token.doc[token.i - 1]
+    low = token.lower_
+    if low in SCALE_WORDS and before.like_num and before.idx + len(before.text) == token.idx:
+        return True
+    return low in CURRENCY_WORDS and (before.like_num or before.lower_ in SCALE_WORDS
+                                      or bool(SCALED_NUMBER.fullmatch(before.text)))
 
 
 def content_words(doc, proper: bool = True) -> List[WordUnit]:

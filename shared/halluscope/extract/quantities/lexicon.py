@@ -3,6 +3,8 @@ words (quantulum3's English lists), ordinals, bound and approximation phrases,
 time units and the unit scale used to compare measures of one dimension."""
 from __future__ import annotations
 
+import re
+
 from quantulum3._lang.en_US import regex as _QUANTULUM_WORDS
 
 NUMERIC_LABELS = frozenset({"CARDINAL", "MONEY", "PERCENT", "QUANTITY", "DATE", "TIME", "ORDINAL"})
@@ -23,7 +25,14 @@ CURRENCY_WORDS = {
     "yuan": "CNY", "renminbi": "CNY", "rupee": "INR", "rupees": "INR", "franc": "CHF",
     "francs": "CHF", "rouble": "RUB", "roubles": "RUB", "ruble": "RUB", "rubles": "RUB",
     "rand": "ZAR", "peso": "MXN", "pesos": "MXN", "sterling": "GBP",
-    # "pound(s)" is also a unit of mass: a currency only inside a MONEY mention
+    # currencies quantulum3's list lacks, written after the number in news ("950m kroner");
+    # Danish and Norwegian kroner share one code here: the word cannot tell them apart
+    "krone": "NOK", "kroner": "NOK", "krona": "SEK", "kronor": "SEK", "zloty": "PLN",
+    "zlotys": "PLN", "forint": "HUF", "forints": "HUF", "lira": "TRY", "liras": "TRY",
+    "shekel": "ILS", "shekels": "ILS", "dirham": "AED", "dirhams": "AED", "riyal": "SAR",
+    "riyals": "SAR", "naira": "NGN", "ringgit": "MYR", "baht": "THB", "rupiah": "IDR",
+    # "pound(s)" is also a unit of mass, "real"/"won" are English words: a currency
+    # only inside a MONEY mention
 }
 SUBUNIT_WORDS = {"cent": ("USD", 0.01), "cents": ("USD", 0.01), "pence": ("GBP", 0.01), "p": ("GBP", 0.01)}
 SCALE_WORDS = {
@@ -31,6 +40,9 @@ SCALE_WORDS = {
     "k": 1e3, "mn": 1e6, "mln": 1e6, "bn": 1e9, "bln": 1e9, "b": 1e9, "tn": 1e12,
     "m": 1e6,  # only next to a currency: "100m" alone is metres
 }
+#: a number with a short scale word glued on, as one token: "12bn", "1.2bn", "750m", "10k"
+SCALED_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:" + "|".join(
+    sorted((w for w in SCALE_WORDS if w.isalpha() and len(w) <= 3), key=len, reverse=True)) + r")", re.I)
 # number words: quantulum3's own English lists (its language module only: importing
 # it loads neither quantulum's parser nor inflect nor scikit-learn)
 SMALL_NUMBERS = {

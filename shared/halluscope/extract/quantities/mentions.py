@@ -10,7 +10,8 @@ from typing import Dict, Iterable, List, Optional, Tuple
 from ...units import QuantityUnit
 from .anchors import _subject_of
 from .dates import _CLOCK
-from .lexicon import CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS
+from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
+                      SCALE_WORDS, SCALED_NUMBER)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
 from .units import _lookup_unit
 
@@ -49,7 +50,10 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     spans: List[List] = []
     for ent in doc.ents:
         if ent.label_ in NUMERIC_LABELS:
-            spans.append([ent.start_char, ent.end_char, ent.label_])
+            label = ent.label_
+            if label == "ORDINAL" and SCALED_NUMBER.fullmatch(ent.text):
+                label = "CARDINAL"  # spaCy sm tags "12bn" ORDINAL
+            spans.append([ent.start_char, ent.end_char, label])
     # A supplement match overlaps an entity, widened or not, exactly when it overlaps the
     # entity as spaCy gave it (entities do not overlap, nor do finditer's matches), and it
     # never overlaps a match added before it: the overlapping entities are found by bisection.
@@ -81,8 +85,11 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
             continue
         i = span.end
         if item[2] in ("CARDINAL", "QUANTITY") and i < len(doc) and _unit_token(doc[i]):
-            item[1], item[2] = doc[i].idx + len(doc[i].text), "QUANTITY"
-            continue
+            if _scale_before_currency(doc, i):
+                item[2] = "MONEY"  # "950m kroner": million kroner, not 950 metres
+            else:
+                item[1], item[2] = doc[i].idx + len(doc[i].text), "QUANTITY"
+                continue
         if item[2] == "QUANTITY":
             continue
         while i < len(doc):
@@ -136,6 +143,13 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
             continue
         out.append((start, end, label))
     return out
+
+
+def _scale_before_currency(doc, i: int) -> bool:
+    """A scale word at token ``i`` ("m", "bn") followed by a currency word or code: the
+    "m" of "950m kroner" is a million, not a metre."""
+    return (doc[i].lower_ in SCALE_WORDS and i + 1 < len(doc)
+            and (doc[i + 1].lower_ in CURRENCY_WORDS or doc[i + 1].text in CURRENCY_CODES))
 
 
 def _unit_token(token) -> bool:
