@@ -347,15 +347,8 @@ class _Extractor:
                 out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles))
 
     def roles(self, verb) -> Tuple[Tuple[str, str], ...]:
-        """The verb's "to"/"from" arguments (:data:`ROLE_PREPOSITIONS`; a ``dative``
-        noun counts as "to") as (preposition, slot key), in text order."""
-        found = []
-        for child in verb.children:
-            if child.dep_ == "dative" and child.pos_ != "ADP":
-                found.append(("to", child))
-            elif child.dep_ in ("prep", "dative") and child.lower_ in ROLE_PREPOSITIONS:
-                found.extend((child.lower_, g) for g in child.children if g.dep_ == "pobj")
-        keyed = ((name, self.slot(token)[0]) for name, token in found)
+        """The verb's :func:`role_arguments` as (preposition, slot key), in text order."""
+        keyed = ((name, self.slot(token)[0]) for name, token in role_arguments(verb))
         return tuple((name, key) for name, key in keyed if key is not None)
 
     def pairs_alone(self, verb, lemma: str) -> bool:
@@ -445,6 +438,19 @@ class _Extractor:
                 for noun in nouns:
                     self.nominal_relations(noun, out)
         return dedupe(out)
+
+
+def role_arguments(verb) -> List[Tuple[str, "Token"]]:
+    """The verb's "to" and "from" arguments (:data:`ROLE_PREPOSITIONS`) as (preposition,
+    head token), in text order: the object of a "to"/"from" preposition or dative, and a
+    ``dative`` noun as "to" ("gave the hospital $10 million")."""
+    found = []
+    for child in verb.children:
+        if child.dep_ == "dative" and child.pos_ != "ADP":
+            found.append(("to", child))
+        elif child.dep_ in ("prep", "dative") and child.lower_ in ROLE_PREPOSITIONS:
+            found.extend((child.lower_, g) for g in child.children if g.dep_ == "pobj")
+    return found
 
 
 def _is_quantity(token) -> bool:

@@ -49,7 +49,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
-from ..extract.relations import (PTB_BRACKETS, ROLE_PREPOSITIONS, effective_negation, predicate_arguments,
+from ..extract.relations import (PTB_BRACKETS, effective_negation, predicate_arguments, role_arguments,
                                  verb_lemma)
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
@@ -195,23 +195,13 @@ def _side_words(token, deps: FrozenSet[str]) -> FrozenSet[str]:
 
 
 def _role_words(token) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-    """The words of a verb's "to" arguments (a ``dative`` noun, or the object of a "to"
-    preposition or dative) and of its "from" arguments, as
-    :meth:`~halluscope.extract.relations._Extractor.roles` reads them."""
-    to_words: set = set()
-    from_words: set = set()
-    for child in token.children:
-        if child.dep_ == "dative" and child.pos_ != "ADP":
-            parts, side = [child], to_words
-        elif child.dep_ in ("prep", "dative") and child.lower_ in ROLE_PREPOSITIONS:
-            parts = [g for g in child.children if g.dep_ == "pobj"]
-            side = to_words if child.lower_ == "to" else from_words
-        else:
-            continue
-        for part in parts:
-            for t in part.subtree:
-                side |= token_forms(t)
-    return frozenset(to_words), frozenset(from_words)
+    """The words of a verb's "to" arguments and of its "from" arguments
+    (:func:`~halluscope.extract.relations.role_arguments`), whole phrases."""
+    sides: Dict[str, set] = {"to": set(), "from": set()}
+    for name, head in role_arguments(token):
+        for t in head.subtree:
+            sides[name] |= token_forms(t)
+    return frozenset(sides["to"]), frozenset(sides["from"])
 
 
 def build_text_index(doc) -> TextIndex:
@@ -462,7 +452,8 @@ def _placed(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bo
 
 
 def _parties(direction: str, subject, to_side, from_side):
-    """(giver, receiver) of a transfer whose verb's subject ``direction``s."""
+    """(giver, receiver) of a transfer whose verb's subject gives or receives
+    (``direction``), from its subject side and its "to" and "from" sides."""
     return (subject, to_side) if direction == "gives" else (from_side, subject)
 
 
