@@ -104,7 +104,7 @@ def test_the_unit_cache_is_bounded_and_keeps_no_parse_alive():
     cache.get(parsed, ("qhi",), extract)
     cache.get(parsed, ("rhi",), extract)
     assert len(cache) == 2 and cache._entries.evicted == 1 and cache.extracted == 3
-    assert cache._entries.weight == 2 * (budget.UNIT_ENTRY_FIXED + 2 * budget.UNIT_BYTES) == 2 * 1180
+    assert cache._entries.weight == 2 * (budget.UNIT_ENTRY_FIXED + 2 * budget.UNIT_BYTES) == 2 * 1220
     ident = id(parsed)
     del parsed
     gc.collect()

@@ -52,17 +52,18 @@ SHARES: Dict[str, float] = {
 MB = 1 << 20
 
 # -- entry weights (bytes), measured by python -m benchmarks.memory --measure ---------
-#: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor, its
-#: extracted units) per token: 492 measured on SummEval sources and summaries
-DOC_BYTES_PER_TOKEN = 500
+#: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor) per token: 454
+#: measured on SummEval sources and summaries (499 with the units extracted from it,
+#: which the unit cache holds and weighs apart)
+DOC_BYTES_PER_TOKEN = 450
 #: a parsed text's fixed part (Doc, ParsedText, dicts)
 DOC_BYTES_FIXED = 2_000
 #: a text index (halluscope.match.grounding.TextIndex) per character of its text:
 #: 126 measured; an index entry also keeps its Doc alive, which is counted with it
 INDEX_BYTES_PER_CHAR = 130
 #: an extracted unit (halluscope.units: an entity, relation triple or quantity with its
-#: strings): 441 measured on SummEval sources and summaries
-UNIT_BYTES = 440
+#: strings): 461 measured on SummEval sources and summaries
+UNIT_BYTES = 460
 #: a unit-cache entry's fixed part (its key, list and weak reference)
 UNIT_ENTRY_FIXED = 300
 #: an array's object overhead besides its data
