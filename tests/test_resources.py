@@ -49,6 +49,9 @@ def test_two_resources_share_no_cache_but_the_models():
     assert first.embedder().model is second.embedder().model
     assert first.lexicon().reader is second.lexicon().reader is get_lexicon().reader
     assert first.lexicon()._lock is second.lexicon()._lock  # one reader, one lock
+    first.clear()
+    assert (len(parses), len(first.unit_cache), len(first.index_cache)) == (0, 0, 0)
+    assert first.parse_cache().nlp is second.parse_cache().nlp  # models stay loaded
 
 
 def test_a_scorer_with_its_own_resources_scores_as_the_api():
