@@ -9,9 +9,9 @@ how many are distinct) through ``halluscope.Scorer("chi", cache_mb=...).score_ba
 and prints, every ``--every`` rows, the process's RSS (``/proc/self/status``), its
 growth over the RSS after the models were loaded, and the caches' estimated bytes
 (:func:`halluscope.budget.usage`). ``--measure`` instead scores ``--rows`` SummEval rows
-with the default budget and measures with ``tracemalloc`` what the parse cache and the
-text-index cache hold per token and per character: the numbers behind the entry weights
-of :mod:`halluscope.budget`. Numbers of one run, no assertion (docs/scaling.md#memory).
+with the default budget and measures with ``tracemalloc`` what the parse cache, the unit cache
+and the text-index cache hold per token, per unit and per character: the numbers behind
+the entry weights of :mod:`halluscope.budget`. Numbers of one run, no assertion (docs/scaling.md#memory).
 """
 from __future__ import annotations
 
@@ -99,17 +99,18 @@ def stream(args: argparse.Namespace) -> None:
 def measure(args: argparse.Namespace) -> None:
     import tracemalloc
 
-    from halluscope import api, parsing
-    from halluscope.match import grounding
+    from halluscope import api
+    from halluscope.resources import get_resources
 
     with open(os.path.join(args.data, "summeval_val.jsonl"), encoding="utf-8") as handle:
         records = [json.loads(line) for line in itertools.islice(handle, args.rows)]
     predictions, sources = [r["claim"] for r in records], [r["document"] for r in records]
     api.score_chi(predictions[:1], sources[:1], cache_mb=4096)  # models loaded outside the trace
-    cache = parsing.get_parse_cache()
+    resources = get_resources()  # the one api.score_chi scores with
+    cache = resources.parse_cache()
     cache.clear()
-    with grounding._INDEXES_LOCK:
-        grounding._INDEXES.clear()
+    resources.unit_cache.clear()
+    resources.index_cache.clear()
     gc.collect()
     tracemalloc.start()
     api.score_chi(predictions, sources)
@@ -117,18 +118,26 @@ def measure(args: argparse.Namespace) -> None:
     held = tracemalloc.get_traced_memory()[0]
     tokens = sum(len(cache._entries.get(key).doc) for key in cache.keys())
     entries = len(cache)
-    with grounding._INDEXES_LOCK:
-        indexes = len(grounding._INDEXES)
-        chars = sum(len(doc.text) for doc, _ in grounding._INDEXES.values())
-        grounding._INDEXES.clear()
+    indexed = resources.index_cache.docs()
+    indexes, chars = len(indexed), sum(len(doc.text) for doc in indexed)
+    del indexed
+    resources.index_cache.clear()
     gc.collect()
     without_indexes = tracemalloc.get_traced_memory()[0]
+    unit_entries = len(resources.unit_cache)
+    units = sum(len(entry[1]) for entry in resources.unit_cache._entries.values())
+    resources.unit_cache.clear()
+    gc.collect()
+    without_units = tracemalloc.get_traced_memory()[0]
     cache.clear()
     gc.collect()
     without_parses = tracemalloc.get_traced_memory()[0]
-    index_bytes, parse_bytes = held - without_indexes, without_indexes - without_parses
+    index_bytes, unit_bytes = held - without_indexes, without_indexes - without_units
+    parse_bytes = without_units - without_parses
     print(f"{args.rows} SummEval rows: {entries} parse entries ({tokens:,} tokens) hold {parse_bytes / 1e6:.2f} MB: "
           f"{parse_bytes / max(tokens, 1):.0f} bytes a token")
+    print(f"{unit_entries} unit-cache entries ({units:,} units) hold {unit_bytes / 1e6:.2f} MB: "
+          f"{unit_bytes / max(units, 1):.0f} bytes a unit")
     print(f"{indexes} text indexes ({chars:,} characters) hold {index_bytes / 1e6:.2f} MB besides their Docs: "
           f"{index_bytes / max(chars, 1):.0f} bytes a character")
 

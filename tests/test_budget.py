@@ -20,10 +20,11 @@ def restore_budget(monkeypatch):
 
 
 def test_shares_split_the_budget_by_kind_then_by_cache():
-    assert budget.shares(100) == {"parses": 50 * MB, "text_indexes": 20 * MB, "embeddings": 15 * MB,
-                                  "nli": 10 * MB, "lexicon": 5 * MB}
+    assert budget.shares(100) == {"parses": 45 * MB, "units": 5 * MB, "text_indexes": 20 * MB,
+                                  "embeddings": 15 * MB, "nli": 10 * MB, "lexicon": 5 * MB}
     split = budget.shares(512, {"parses": 2, "lexicon": 6})
-    assert split["parses"] == 128 * MB and split["lexicon"] == int(512 * MB * 0.05) // 6 == 4_473_924
+    assert split["parses"] == int(512 * MB * 0.45) // 2 == 120_795_955
+    assert split["lexicon"] == int(512 * MB * 0.05) // 6 == 4_473_924
     assert split["embeddings"] == int(512 * MB * 0.15) == 80_530_636
     assert sum(budget.SHARES.values()) == pytest.approx(1.0)
 
@@ -35,9 +36,10 @@ def test_entry_weights():
     assert budget.weigh_array(("nli", "p", "h"), np.zeros(3, dtype=np.float32)) == (
         12 + 112 + 56 + 2 * sys.getsizeof("p") + sys.getsizeof("nli"))
     doc = parsing.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
-    assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 500 * 6 + sys.getsizeof(
+    assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 450 * 6 + sys.getsizeof(
         "Ada wrote notes in 1843.")
-    assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 500 * 6 + 64
+    assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 450 * 6 + 64
+    assert budget.weigh_units((1, ("ehi",)), (None, ["a unit", "another"])) == 300 + 2 * 460
     assert budget.weigh_container(("buy", "v"), frozenset({"purchase", "acquire"})) == (
         sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v"))
 
@@ -100,11 +102,12 @@ def test_a_tiny_budget_evicts_and_leaves_every_score_unchanged(restore_budget):
     cache = parsing.get_parse_cache()
     assert len(cache) >= 6                            # three sources and three summaries cached
     tiny = api.score_chi(SUMMARIES, SOURCES, cache_mb=1)
-    # 1 MB: half of it for parses; a source parse of about 40 tokens weighs about 22 kB
-    assert cache._entries.max_weight == MB // 2 // budget.usage()["parses"]["caches"]
+    # 1 MB: 45% of it for parses; a source parse of about 40 tokens weighs about 22 kB
+    assert cache._entries.max_weight == int(MB * 0.45) // budget.usage()["parses"]["caches"]
     assert cache._entries.weight <= cache._entries.max_weight
     zero = api.score_chi(SUMMARIES, SOURCES, cache_mb=0)
     assert len(cache) == 0 and budget.usage()["text_indexes"]["entries"] == 0
+    assert budget.usage()["units"]["entries"] == 0
     assert budget.usage()["embeddings"]["entries"] == 0
     for result in (tiny, zero):
         assert result["chi_scores"] == default["chi_scores"]

@@ -14,7 +14,7 @@ import pytest
 from halluscope.api import score_chi
 from halluscope.extract.relations import extract_relations, verb_lemma
 from halluscope.lexical import get_lexicon
-from halluscope.match.grounding import relation_in_sentence
+from halluscope.match.grounding import relation_in_sentence, text_index
 from halluscope.match.words import content_words, support_words
 from halluscope.parsing import get_parse_cache
 from halluscope.pipeline import ScoringOptions, signature
@@ -44,6 +44,11 @@ PIPELINE_EXTRACTION = {"compound": True, "intransitive": "passive", "claims": Tr
 
 def parse(text):
     return get_parse_cache().get_many([text])[0].doc
+
+
+def indexed(text):
+    """The text index of ``text``'s parse: what word support and grounding read."""
+    return text_index(parse(text))
 
 
 @pytest.fixture(scope="module")
@@ -141,14 +146,14 @@ def test_support_words_names_the_relation(lex, case):
     source, summary, expected = SUPPORT_CASES[case]
     words = content_words(parse(summary))
     assert [w.key for w in words] == [row[0] for row in expected]
-    matches = support_words(words, parse(source), lex)
+    matches = support_words(words, indexed(source), lex)
     found = [(w.key, None, None, None, None) if m is None else
              (w.key, m.mode, m.detail, m.evidence[0].text, m.evidence[0].span)
              for w, m in zip(words, matches)]
     assert found == expected
     assert all(m is None or (m.score == 1.0 and not m.contradicts) for m in matches)
     # without a lexicon only same-lemma / written-form support remains
-    plain = support_words(words, parse(source), None)
+    plain = support_words(words, indexed(source), None)
     assert [None if m is None else m.mode for m in plain] == [
         "same" if row[1] == "same" else None for row in expected]
 
@@ -156,7 +161,7 @@ def test_support_words_names_the_relation(lex, case):
 def test_antonym_contradicts_a_word(lex):
     source = parse("The city opened a museum in May.")
     words = content_words(parse("The city closed a museum."))
-    matches = support_words(words, source, lex)
+    matches = support_words(words, text_index(source), lex)
     assert [w.key for w in words] == ["city", "close", "museum"]
     closed = matches[1]
     assert (closed.mode, closed.score, closed.contradicts, closed.detail) == (
@@ -164,19 +169,19 @@ def test_antonym_contradicts_a_word(lex):
     assert (closed.evidence[0].text, closed.evidence[0].span) == ("opened", (9, 15))
     assert [m.contradicts for m in matches] == [False, True, False]
     # no lexicon, no antonymy: "closed" is merely unsupported
-    assert support_words(words, source, None)[1] is None
+    assert support_words(words, text_index(source), None)[1] is None
     # verbs that transfer possession: "sold" against "bought" may be the converse (the
     # buyer's seller), so the word alone is unsupported, not contradicted
     sold = content_words(parse("The firm sold a bakery."))
     assert [w.key for w in sold] == ["firm", "sell", "bakery"]
-    assert support_words(sold, parse(FIRM), lex)[1] is None
+    assert support_words(sold, indexed(FIRM), lex)[1] is None
 
 
 def test_proper_nouns_get_no_wordnet_support(lex):
     # a proper noun is the entities' business: only its own lemma or text supports it
     words = content_words(parse("Apple bought Beats."))
     assert [(w.key, w.proper) for w in words] == [("apple", True), ("buy", False), ("beats", True)]
-    matches = support_words(words, parse("The fruit company acquired the band."), lex)
+    matches = support_words(words, indexed("The fruit company acquired the band."), lex)
     assert [None if m is None else m.mode for m in matches] == [None, "troponym", None]
 
 
@@ -256,7 +261,7 @@ def test_text_grounding_finds_the_antonym_in_a_sentence(lex):
                  "span": (0, 65)}]
 
     def ground(verb, lexicon):
-        match = relation_in_sentence(RelationUnit("council", verb, "plan", "", (0, 0)), source, lexicon)
+        match = relation_in_sentence(RelationUnit("council", verb, "plan", "", (0, 0)), text_index(source), lexicon)
         if match is None:
             return None
         assert [{"text": e.text, "span": e.span} for e in match.evidence] == sentence
@@ -268,7 +273,7 @@ def test_text_grounding_finds_the_antonym_in_a_sentence(lex):
                                      "sentence; reject ≠ approve (WordNet antonym)")
     assert ground("endorse", lex) == (1.0, False, "subject, object and predicate in "
                                       "one sentence; endorse ⊂ approve (WordNet troponym)")
-    assert relation_in_sentence(RelationUnit("council", "endorse", "plan", "", (0, 0)), source,
+    assert relation_in_sentence(RelationUnit("council", "endorse", "plan", "", (0, 0)), text_index(source),
                                 lex).mode == "cooccurrence"
     assert ground("approve", lex) == (1.0, False, "subject, object and predicate in one sentence")
     # no lexicon: a different verb is unrelated, neither support nor contradiction
@@ -468,7 +473,7 @@ def test_a_rarer_verb_sense_counts_when_the_arguments_agree(lex):
                         "fire ~ dismiss (WordNet synonym, a rarer sense; the arguments agree)")]
     assert rows[1] == [(["atlas motors", "fire", "lawyer"], "unsupported", None)]
     words = content_words(parse("Atlas Motors fired its finance chief."))
-    assert support_words(words, parse(source), lex)[2] is None and words[2].key == "fire"
+    assert support_words(words, indexed(source), lex)[2] is None and words[2].key == "fire"
 
 
 def test_role_swap_through_a_preposition_is_contradicted():
@@ -569,20 +574,20 @@ def test_wordnet_links_within_one_part_of_speech(lex):
     words = content_words(parse("Unemployment climbed and the guard was shot."))
     assert [(w.key, w.pos) for w in words] == [
         ("unemployment", "noun"), ("climb", "verb"), ("guard", "noun"), ("shoot", "verb")]
-    matches = support_words(words, source, lex)
+    matches = support_words(words, text_index(source), lex)
     assert [None if m is None else m.mode for m in matches] == ["same", None, "same", None]
     # a verb of the source still supports it, and a derivation crosses parts of speech
     verbs = parse("Unemployment rose. Microsoft acquired GitHub.")
     words = content_words(parse("Unemployment climbed after the acquisition."))
     found = [(w.key, m.mode, m.detail, m.evidence[0].text)
-             for w, m in zip(words, support_words(words, verbs, lex))]
+             for w, m in zip(words, support_words(words, text_index(verbs), lex))]
     assert found == [("unemployment", "same", "'Unemployment' in the source", "Unemployment"),
                      ("climb", "troponym", "climb ⊂ rise (WordNet troponym)", "rose"),
                      ("acquisition", "derivation", "acquisition ↔ acquire (WordNet derivation)", "acquired")]
     # an antonym contradicts only in the word's own part of speech: the noun "fall"
     # does not contradict the verb "rise", the verb "fell" does
-    assert support_words(content_words(parse("Prices rose.")), parse("A fall in prices."), lex)[1] is None
-    rose = support_words(content_words(parse("Prices rose.")), parse("Prices fell."), lex)[1]
+    assert support_words(content_words(parse("Prices rose.")), indexed("A fall in prices."), lex)[1] is None
+    rose = support_words(content_words(parse("Prices rose.")), indexed("Prices fell."), lex)[1]
     assert (rose.mode, rose.contradicts, rose.evidence[0].text) == ("antonym", True, "fell")
 
 
@@ -643,7 +648,7 @@ def test_a_contradicted_unit_counts_as_two_unsupported(lex):
      "the predicate with this subject; opposite polarity"),
 ])
 def test_negation_contradicts_only_when_the_positive_verb_implies_the_other(lex, unit, source, expected):
-    match = relation_in_sentence(unit, parse(source), lex)
+    match = relation_in_sentence(unit, indexed(source), lex)
     if expected is None:
         assert match is None
     else:
@@ -653,11 +658,11 @@ def test_negation_contradicts_only_when_the_positive_verb_implies_the_other(lex,
 def test_an_acronym_is_supported_by_its_expansion_in_the_source(lex):
     source = parse("The Federal Bureau of Investigation arrested a man in Austin.")
     words = content_words(parse("The FBI and the CIA arrested him."))
-    matches = dict(zip([w.key for w in words], support_words(words, source, lex)))
+    matches = dict(zip([w.key for w in words], support_words(words, text_index(source), lex)))
     assert (matches["fbi"].mode, matches["fbi"].detail) == (
         "acronym", "FBI = The Federal Bureau of Investigation (acronym)")
     assert matches["fbi"].evidence[0].span == (0, 35)
     assert matches["cia"] is None
     # as written in a lower-cased summary
     [fbi] = [w for w in content_words(parse("the fbi arrested him.")) if w.key == "fbi"]
-    assert support_words([fbi], source, lex)[0].mode == "acronym"
+    assert support_words([fbi], text_index(source), lex)[0].mode == "acronym"

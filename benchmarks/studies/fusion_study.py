@@ -39,17 +39,18 @@ def word_rows(predictions, sources, references):
     """Per row, per content word of the summary: [pos, proper, relation or None]."""
     from halluscope.match.words import content_words, support_words
     from halluscope.pipeline import ScoringOptions, parse_batch
+    from halluscope.resources import get_resources
     from halluscope.validation import validate_inputs
+    resources = get_resources()
     try:
-        from halluscope.lexical import get_lexicon
-        lexicon = get_lexicon()
+        lexicon = resources.lexicon()
     except ImportError:
         lexicon = None
-    parsed = parse_batch(validate_inputs(predictions, sources, references), ScoringOptions())
+    parsed = parse_batch(validate_inputs(predictions, sources, references), ScoringOptions(), resources)
     out = []
     for summary, source in zip(parsed.predictions, parsed.sources):
         units = content_words(summary.doc)
-        matches = support_words(units, source.doc, lexicon)
+        matches = support_words(units, resources.text_index(source.doc), lexicon)
         out.append([[u.pos, u.proper, None if m is None else m.mode] for u, m in zip(units, matches)])
     return out
 

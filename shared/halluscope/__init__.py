@@ -3,10 +3,12 @@
 Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` and
 ``dlsd_acu``. The public entry points: the functions of :mod:`halluscope.api`
 (``score_chi`` ...), :class:`halluscope.Scorer` (load once, score many) and their
-result, :class:`halluscope.ScoreResult`; options in :mod:`halluscope.options`.
+result, :class:`halluscope.ScoreResult`; options in :mod:`halluscope.options`; the
+models and caches they score with, :class:`halluscope.Resources`.
 """
 __version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it
 
 from .api import score_chi, score_dlsd_acu, score_ehi, score_qhi, score_rhi  # noqa: E402,F401
+from .resources import Resources  # noqa: E402,F401
 from .results import ScoreResult  # noqa: E402,F401
 from .scorer import Scorer  # noqa: E402,F401

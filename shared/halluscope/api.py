@@ -7,6 +7,10 @@ function's ``__signature__`` lists them for ``help()`` and IDEs. The evaluate mo
 in ``metrics/<name>/`` are thin wrappers around these; they can also be called
 directly (``references=None`` selects the reference-free mode for the whole call,
 ``""`` for one row).
+
+These functions score with the process's default
+:class:`halluscope.resources.Resources` (its models and caches); :func:`score_metric`
+takes the resources to use, as :class:`halluscope.Scorer` does with its own.
 """
 from __future__ import annotations
 
@@ -14,23 +18,43 @@ import inspect
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 from . import __version__, budget
-from .options import METRIC_SPECS, api_signature
+from .errors import InputError
+from .options import METRIC_SPECS, api_signature, options_for
 from .options import resolve as resolve_options
 from .pipeline import ScoringOptions, score
+from .resources import Resources
 from .results import ScoreResult
 
 
 
 def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
-                  preset: Optional[str], options: Mapping[str, Any]) -> ScoreResult:
+                  preset: Optional[str], options: Mapping[str, Any], resources: Resources) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
     budget.apply(scoring.cache_mb)
     try:
         return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
-                     publication_dates=publication_dates, return_details=return_details,
+                     resources=resources, publication_dates=publication_dates, return_details=return_details,
                      fuse=metric == "chi", metric_name=metric)
     finally:
         budget.release_free_memory()
+
+
+def score_metric(metric: str, predictions: Sequence[str], sources: Sequence[str], references=None, *,
+                 resources: Optional[Resources] = None, publication_dates=None, return_details: bool = False,
+                 preset: Optional[str] = None, **options: Any) -> ScoreResult:
+    """``score_<metric>(...)`` with the given ``resources`` (None: the process's
+    default). The CHI family (ehi, rhi, qhi, chi) takes every model and cache from
+    them; dlsd_acu keeps its process-wide components (:mod:`halluscope.resources`).
+    ``publication_dates`` is for qhi and chi only."""
+    options_for(metric)  # an unknown metric is an OptionError
+    if metric == "dlsd_acu":
+        return score_dlsd_acu(predictions, sources, references, return_details=return_details, preset=preset,
+                              **options)
+    if publication_dates is not None and metric not in ("qhi", "chi"):
+        raise InputError(f"{metric} resolves no dates: `publication_dates` is for chi and qhi",
+                         field="publication_dates")
+    return _score_family(metric, predictions, sources, references, publication_dates, return_details, preset,
+                         options, Resources.default() if resources is None else resources)
 
 
 def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
@@ -38,7 +62,8 @@ def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=Non
     """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average.
     ``options``: :func:`halluscope.options.options_for` ``("ehi")``; ``preset``: a name
     of :data:`halluscope.options.PRESETS` whose values the options override."""
-    return _score_family("ehi", predictions, sources, references, None, return_details, preset, options)
+    return _score_family("ehi", predictions, sources, references, None, return_details, preset, options,
+                         Resources.default())
 
 
 def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
@@ -46,7 +71,8 @@ def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=Non
     """Relation Hallucination Index: linear (RHI paper eq. 12, with ``rhi_norm`` = RHI/2)
     or softmax RHI* (CHI paper eq. 14), by ``variant``. ``options``: those of
     :func:`halluscope.options.options_for` ``("rhi")``."""
-    return _score_family("rhi", predictions, sources, references, None, return_details, preset, options)
+    return _score_family("rhi", predictions, sources, references, None, return_details, preset, options,
+                         Resources.default())
 
 
 def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
@@ -56,7 +82,7 @@ def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=Non
     ``publication_dates``: per row, the date relative dates are resolved against.
     ``options``: those of :func:`halluscope.options.options_for` ``("qhi")``."""
     return _score_family("qhi", predictions, sources, references, publication_dates, return_details, preset,
-                         options)
+                         options, Resources.default())
 
 
 def score_chi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
@@ -70,7 +96,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     (:func:`halluscope.pipeline._fused`). ``options``: those of
     :func:`halluscope.options.options_for` ``("chi")``."""
     return _score_family("chi", predictions, sources, references, publication_dates, return_details, preset,
-                         options)
+                         options, Resources.default())
 
 
 def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], references=None, *,

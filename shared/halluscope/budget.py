@@ -1,15 +1,16 @@
 """The memory budget of the process's caches (docs/scaling.md#memory).
 
 Every cache in halluscope is a :class:`halluscope.lru.LRU`; those that grow with the
-data (parses, text indexes, sentence embeddings, WordNet answers, NLI scores) weigh
-their entries in estimated bytes and register here under a *kind*. One number, the
+data (parses, extracted units, text indexes, sentence embeddings, WordNet answers, NLI
+scores) weigh their entries in estimated bytes and register here under a *kind*. One number, the
 ``cache_mb`` option (``HALLUSCOPE_CACHE_MB`` in the environment, ``--cache-mb`` on
 the command line; default :data:`DEFAULT_MB`), bounds them all:
 
-* each kind gets a fixed share of the budget, :data:`SHARES` (parses 50%, text
-  indexes 20%, embeddings 15%, NLI scores 10%, WordNet answers 5%);
+* each kind gets a fixed share of the budget, :data:`SHARES` (parses 45%, units 5%,
+  text indexes 20%, embeddings 15%, NLI scores 10%, WordNet answers 5%);
 * a kind's share is split equally among its live caches (two spaCy models: two parse
-  caches with half the parse share each; a Lexicon's three query caches a third each);
+  caches with half the parse share each; a Lexicon's three query caches a third each;
+  two :class:`halluscope.resources.Resources`: two text-index caches);
 * a cache over its bound evicts its least recent entries at once.
 
 Caches are memoisation only, so a budget changes memory and time, never a score.
@@ -41,7 +42,8 @@ DEFAULT_MB = 256
 ENV = "HALLUSCOPE_CACHE_MB"
 #: each kind's share of the budget (they sum to 1)
 SHARES: Dict[str, float] = {
-    "parses": 0.50,
+    "parses": 0.45,
+    "units": 0.05,
     "text_indexes": 0.20,
     "embeddings": 0.15,
     "nli": 0.10,
@@ -50,14 +52,20 @@ SHARES: Dict[str, float] = {
 MB = 1 << 20
 
 # -- entry weights (bytes), measured by python -m benchmarks.memory --measure ---------
-#: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor, its
-#: extracted units) per token: 492 measured on SummEval sources and summaries
-DOC_BYTES_PER_TOKEN = 500
+#: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor) per token: 454
+#: measured on SummEval sources and summaries (499 with the units extracted from it,
+#: which the unit cache holds and weighs apart)
+DOC_BYTES_PER_TOKEN = 450
 #: a parsed text's fixed part (Doc, ParsedText, dicts)
 DOC_BYTES_FIXED = 2_000
 #: a text index (halluscope.match.grounding.TextIndex) per character of its text:
 #: 126 measured; an index entry also keeps its Doc alive, which is counted with it
 INDEX_BYTES_PER_CHAR = 130
+#: an extracted unit (halluscope.units: an entity, relation triple or quantity with its
+#: strings): 461 measured on SummEval sources and summaries
+UNIT_BYTES = 460
+#: a unit-cache entry's fixed part (its key, list and weak reference)
+UNIT_ENTRY_FIXED = 300
 #: an array's object overhead besides its data
 ARRAY_OVERHEAD = 112
 #: one element of a cached container (a dict or set entry with its object)
@@ -81,6 +89,12 @@ def weigh_index(key: Hashable, entry: Any) -> int:
     plus the ``Doc`` it keeps alive."""
     doc = entry[0]
     return INDEX_BYTES_PER_CHAR * len(doc.text) + weigh_doc(None, doc)
+
+
+def weigh_units(key: Hashable, entry: Any) -> int:
+    """Bytes of a unit-cache entry (:class:`halluscope.parsing.UnitCache`): ``entry``
+    is (a weak reference to the parse, its units)."""
+    return UNIT_ENTRY_FIXED + UNIT_BYTES * len(entry[1])
 
 
 def weigh_array(key: Hashable, array: Any) -> int:

@@ -1,4 +1,7 @@
-"""Sentence embeddings with a process-wide cache: each distinct string encoded once.
+"""Sentence embeddings with a cache: each distinct string encoded once while cached.
+
+A :class:`halluscope.resources.Resources` holds one :class:`Embedder` per (model,
+device); the model itself is loaded once per process by the registry and shared.
 
 Matchers first resolve what they can exactly, then hand every string still needed
 to ``Embedder.prepare`` (one batched ``encode`` per ``compute``), then read
@@ -13,7 +16,7 @@ import numpy as np
 
 from . import budget
 from .lru import LRU
-from .registry import SENTENCE_ENCODER, default_device, get_sentence_encoder, resolve
+from .registry import REGISTRY, SENTENCE_ENCODER, ModelRegistry, default_device, load_sentence_encoder, resolve
 
 
 class Embedder:
@@ -21,14 +24,18 @@ class Embedder:
     at most ``maxsize`` strings within the embeddings' share of the memory budget,
     :mod:`halluscope.budget`: a MiniLM vector weighs 1,536 bytes plus its key).
 
+    ``registry``: where the model is loaded (default: the process's
+    :data:`halluscope.registry.REGISTRY`, so embedders of several resources share it).
+
     Counters: ``encoded`` (strings run through the model), ``encode_calls``.
     """
 
     def __init__(self, model: Optional[str] = None, device: Optional[str] = None,
-                 batch_size: int = 64, maxsize: int = 200_000) -> None:
+                 batch_size: int = 64, maxsize: int = 200_000, registry: Optional[ModelRegistry] = None) -> None:
         self.model_name = resolve(SENTENCE_ENCODER, model)
         self.device = device or default_device()
         self.batch_size = batch_size
+        self.registry = REGISTRY if registry is None else registry
         self._vectors: "LRU[np.ndarray]" = LRU(maxsize, weigh=budget.weigh_array)
         self._lock = threading.Lock()
         budget.register("embeddings", self._vectors, self._lock)
@@ -38,7 +45,7 @@ class Embedder:
 
     @property
     def model(self):
-        return get_sentence_encoder(self.model_name, self.device)
+        return self.registry.get(SENTENCE_ENCODER, self.model_name, self.device, load_sentence_encoder)
 
     @property
     def maxsize(self) -> int:
@@ -115,15 +122,10 @@ class BatchSized:
         return getattr(self._embedder, name)
 
 
-_EMBEDDERS: Dict[tuple, Embedder] = {}
-_LOCK = threading.Lock()
-
-
 def get_embedder(model: Optional[str] = None, device: Optional[str] = None) -> Embedder:
-    """The process-wide embedder for (resolved model, device)."""
-    name = resolve(SENTENCE_ENCODER, model)
-    key = (name, device or default_device())
-    with _LOCK:
-        if key not in _EMBEDDERS:
-            _EMBEDDERS[key] = Embedder(name, key[1])
-        return _EMBEDDERS[key]
+    """The embedder of the process's default :class:`halluscope.resources.Resources`
+    for (resolved model, device). Kept for callers outside the pipeline, which takes
+    its resources as a parameter."""
+    from .resources import get_resources
+
+    return get_resources().embedder(model, device)

@@ -463,11 +463,12 @@ class Lexicon:
     of each word's WordNet senses are considered (most frequent first); ``up_depth``: how
     many hypernym steps the summary word may lie above a source word; ``down_depth``: how
     many steps below; ``cache_size``: entries per cache (0: no caching). Thread-safe: the
-    NLTK reader, which seeks in shared file handles, is only used under the lock."""
+    NLTK reader, which seeks in shared file handles, is only used under the lock;
+    ``lock``: that of every other Lexicon over the same reader (:meth:`over`)."""
 
     def __init__(self, reader: Any = None, *, senses: int = 3, up_depth: int = 2,
                  down_depth: int = 1, cache_size: int = 100_000,
-                 source: Optional[WordNetSource] = None) -> None:
+                 source: Optional[WordNetSource] = None, lock: Any = None) -> None:
         for name, value, least in (("senses", senses, 1), ("up_depth", up_depth, 0),
                                    ("down_depth", down_depth, 0),
                                    ("cache_size", cache_size, 0)):
@@ -479,7 +480,7 @@ class Lexicon:
         self.up_depth = up_depth
         self.down_depth = down_depth
         self.cache_size = cache_size
-        self._lock = threading.RLock()
+        self._lock = threading.RLock() if lock is None else lock
         # each at most cache_size answers within its part of the lexicon share of the
         # memory budget (halluscope.budget)
         self._senses = LRU(cache_size, weigh=budget.weigh_container)
@@ -499,6 +500,14 @@ class Lexicon:
             return cls(None, **options)
         reader, source = loaded
         return cls(reader, source=source, **options)
+
+    @classmethod
+    def over(cls, shared: Optional["SharedWordNet"], **options: Any) -> "Lexicon":
+        """A Lexicon with its own caches over a process-wide reader
+        (:func:`shared_wordnet`; None: no WordNet), holding the reader's lock."""
+        if shared is None:
+            return cls(None, **options)
+        return cls(shared.reader, source=shared.source, lock=shared.lock, **options)
 
     @property
     def available(self) -> bool:
@@ -589,10 +598,9 @@ class Lexicon:
             return self
         with self._lock:
             if self._wide is None:
-                wide = Lexicon(self.reader, senses=WIDE_SENSES, up_depth=self.up_depth,
-                               down_depth=self.down_depth, cache_size=self.cache_size, source=self.source)
-                wide._lock = self._lock  # one reader, one lock
-                self._wide = wide
+                self._wide = Lexicon(self.reader, senses=WIDE_SENSES, up_depth=self.up_depth,
+                                     down_depth=self.down_depth, cache_size=self.cache_size,
+                                     source=self.source, lock=self._lock)  # one reader, one lock
             return self._wide
 
     def transfers_possession(self, verb_lemma: str) -> bool:
@@ -776,7 +784,7 @@ def _tag(pos: str) -> str:
         raise ValueError(f"pos must be one of {', '.join(POS_TAGS)}; got {pos!r}") from None
 
 
-# -- process default -------------------------------------------------------------------
+# -- process-wide readers -----------------------------------------------------------------
 
 #: WordNet synsets under which a verb's subject receives (get.v.01: "come into the
 #: possession of something") or gives or sends (give.v.01, give.v.03, give.v.08,
@@ -786,25 +794,49 @@ _RECEIVING_ROOTS = frozenset({"get.v.01"})
 _GIVING_ROOTS = frozenset({"give.v.01", "give.v.03", "give.v.08", "transfer.v.05",
                            "send.v.01", "transport.v.04", "transfer.v.02"})
 
-_DEFAULT_LOCK = threading.Lock()
-_DEFAULTS: Dict[Optional[str], Lexicon] = {}
+@dataclass(frozen=True)
+class SharedWordNet:
+    """A WordNet reader loaded once for the process, where it was found, and the lock
+    every :class:`Lexicon` reading it holds (NLTK's reader seeks in shared file
+    handles). The reader is the model; the query caches belong to each Lexicon."""
+
+    reader: Any
+    source: WordNetSource
+    lock: Any
+
+
+_READERS_LOCK = threading.Lock()
+_READERS: Dict[Optional[str], Optional[SharedWordNet]] = {}
+
+
+def shared_wordnet(path: Optional[str] = None) -> Optional[SharedWordNet]:
+    """The process's WordNet reader for ``path`` (None: the resolution order), loaded
+    once per resolved folder and shared by every :class:`halluscope.resources.Resources`;
+    thread-safe. None without WordNet (the one warning is logged when first asked)."""
+    key = None if path is None else os.path.abspath(os.path.expanduser(os.fspath(path)))
+    with _READERS_LOCK:
+        if key in _READERS:
+            return _READERS[key]
+        if key is None:  # the folder the order picks may be loaded already
+            found = find_wordnet()
+            if found is not None and found.location in _READERS:
+                _READERS[None] = _READERS[found.location]
+                return _READERS[None]
+        loaded = _load(key)
+        shared = None if loaded is None else SharedWordNet(loaded[0], loaded[1], threading.RLock())
+        _READERS[key] = shared
+        if shared is not None:
+            _READERS.setdefault(shared.source.location, shared)
+        return shared
 
 
 def get_lexicon(path: Optional[str] = None) -> Lexicon:
-    """The process's Lexicon (default options) for ``path`` (None: the resolution order),
-    loaded once per resolved folder and shared; thread-safe. Without WordNet it is a
-    Lexicon that answers "same lemma" only, and the one warning was logged when it was
-    made."""
-    key = None if path is None else os.path.abspath(os.path.expanduser(os.fspath(path)))
-    with _DEFAULT_LOCK:
-        lexicon = _DEFAULTS.get(key)
-        if lexicon is None:
-            if key is None:  # the folder the order picks may be loaded already
-                found = find_wordnet()
-                lexicon = _DEFAULTS.get(found.location) if found is not None else None
-            if lexicon is None:
-                lexicon = Lexicon.load(key)
-            _DEFAULTS[key] = lexicon
-            if lexicon.source is not None:
-                _DEFAULTS.setdefault(lexicon.source.location, lexicon)
-        return lexicon
+    """The Lexicon (default options) of the process's default
+    :class:`halluscope.resources.Resources` for ``path`` (None: the resolution order):
+    one per resolved folder, over the process's reader (:func:`shared_wordnet`);
+    thread-safe. Without WordNet it is a Lexicon that answers "same lemma" only, and the
+    one warning was logged when it was made. Kept for callers outside the pipeline,
+    which takes its resources as a parameter."""
+    from .resources import get_resources
+
+    return get_resources().lexicon(path)

@@ -355,8 +355,8 @@ OPTIONS: Tuple[Option, ...] = (
         "premise truncation in tokens.")),
     # ---------------------------------------------------------------- every metric
     Option("cache_mb", None, "int", bounds=(0, math.inf), allow_none=True, metrics=METRICS, model=True, doc=(
-        "memory budget of the process's caches (parses, text indexes, embeddings, NLI scores, "
-        "WordNet answers) in MB; None: the budget in force, $HALLUSCOPE_CACHE_MB or 256. "
+        "memory budget of the process's caches (parses, units, text indexes, embeddings, NLI "
+        "scores, WordNet answers) in MB; None: the budget in force, $HALLUSCOPE_CACHE_MB or 256. "
         "Shared by the process, so a value given stays in force for later calls; changes "
         "memory and time, never a score (docs/scaling.md#memory).")),
 )

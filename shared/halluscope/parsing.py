@@ -1,7 +1,8 @@
-"""Parsed-document cache: each distinct text is parsed once per process.
+"""Parsed-document cache: each distinct text is parsed once while cached.
 
-All metrics share one ``ParseCache`` per spaCy model, so a source shared by 16
-systems' summaries is parsed once. The cache is a bounded LRU over texts; misses
+A :class:`halluscope.resources.Resources` holds one ``ParseCache`` per spaCy model (the
+process's default one serves the ``halluscope.score_*`` functions), so a source shared
+by 16 systems' summaries is parsed once. The cache is a bounded LRU over texts; misses
 of one call are parsed together with ``nlp.pipe``. Texts longer than
 ``chunk_chars`` are cut at whitespace into chunks that are parsed separately and
 joined with ``Doc.from_docs`` (character offsets are preserved exactly), so a
@@ -21,12 +22,12 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence
+import weakref
+from dataclasses import dataclass
+from typing import Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 from . import budget
 from .lru import LRU
-from .registry import get_spacy, resolve, SPACY
 
 DEFAULT_CACHE_SIZE = 4096
 DEFAULT_CHUNK_CHARS = 20_000
@@ -40,12 +41,11 @@ _GUARDED = re.compile(r"(?<!\S)\S{%d,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){%d,}" % (
 
 @dataclass
 class ParsedText:
-    """A text, its spaCy ``Doc`` and the units extracted from it (filled lazily,
-    keyed by extractor name and its options)."""
+    """A text and its spaCy ``Doc``. Nothing is written onto it after parsing: the units
+    extracted from it are memoised in a :class:`UnitCache` beside the parse cache."""
 
     text: str
     doc: object
-    units: Dict[tuple, list] = field(default_factory=dict)
 
 
 def split_for_parsing(text: str, chunk_chars: int) -> List[str]:
@@ -125,8 +125,10 @@ class ParseCache:
         self.parsed = 0
         self.hits = 0
         self.misses = 0
-        # chunks are parsed one at a time, so spaCy's own length guard never trips
-        self.nlp.max_length = max(self.nlp.max_length, chunk_chars * 2)
+        # chunks are parsed one at a time, so spaCy's own length guard never trips (the
+        # pipeline may be shared: its limit is only ever raised, and only when needed)
+        if self.nlp.max_length < chunk_chars * 2:
+            self.nlp.max_length = chunk_chars * 2
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -251,18 +253,64 @@ def with_text(doc, text: str):
     return view
 
 
-_CACHES: Dict[str, ParseCache] = {}
-_CACHES_LOCK = threading.Lock()
+#: entries of a unit cache: a parse and an extractor setting each (three dimensions, one
+#: setting each, for every text of a full parse cache)
+DEFAULT_UNIT_CACHE_SIZE = 3 * DEFAULT_CACHE_SIZE
+
+
+class UnitCache:
+    """The units extracted from parsed texts, once per (parse, extractor setting): a
+    bounded LRU (at most ``maxsize`` entries and, ``budgeted``, the units' share of the
+    memory budget, :mod:`halluscope.budget`) beside the parse cache, so that the parse
+    objects stay read-only.
+
+    Keyed by the identity of the :class:`ParsedText` (whose ``Doc`` the units come
+    from) and the setting; an entry keeps only a weak reference to its parse, so it
+    never keeps a ``Doc`` alive, and it answers only for that very parse (an id reused
+    by a later parse misses). Counters: ``extracted`` (extractor runs), ``hits``."""
+
+    def __init__(self, maxsize: int = DEFAULT_UNIT_CACHE_SIZE, budgeted: bool = True) -> None:
+        self._entries: "LRU[Tuple[weakref.ref, list]]" = LRU(maxsize, weigh=budget.weigh_units)
+        self._lock = threading.Lock()
+        if budgeted:
+            budget.register("units", self._entries, self._lock)
+        self.extracted = 0
+        self.hits = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def maxsize(self) -> int:
+        return self._entries.maxsize
+
+    def get(self, parsed: ParsedText, setting: Hashable, extract: Callable[[object], list]) -> list:
+        """The units of ``parsed`` under ``setting``: cached, else ``extract(parsed.doc)``
+        (run outside the lock) and cached."""
+        key = (id(parsed), setting)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0]() is parsed:
+                self.hits += 1
+                return entry[1]
+        units = extract(parsed.doc)
+        with self._lock:
+            self.extracted += 1
+            self._entries.put(key, (weakref.ref(parsed), units))
+        return units
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
 
 
 def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = None) -> ParseCache:
-    """The process-wide cache for the resolved spaCy model (created on first use)."""
-    name = resolve(SPACY, spacy_model)
-    with _CACHES_LOCK:
-        cache = _CACHES.get(name)
-        if cache is None:
-            cache = ParseCache(get_spacy(name), maxsize=maxsize or DEFAULT_CACHE_SIZE)
-            _CACHES[name] = cache
-        elif maxsize is not None:
-            cache.maxsize = maxsize
-        return cache
+    """The parse cache of the process's default :class:`halluscope.resources.Resources`
+    for the resolved spaCy model (created on first use); ``maxsize`` resizes it. Kept
+    for callers outside the pipeline, which takes its resources as a parameter."""
+    from .resources import get_resources
+
+    cache = get_resources().parse_cache(spacy_model)
+    if maxsize is not None:
+        cache.maxsize = maxsize
+    return cache

@@ -1,8 +1,12 @@
 """The CHI-family pipeline: texts -> parses -> units -> matches -> counts -> indices.
 
-One call scores a whole batch: every distinct text is parsed once (shared cache),
-each dimension's matcher sees every example's jobs at once (one batched encode for
-semantic relation matching), and only then are counts, factors and indices formed.
+One call scores a whole batch: every distinct text is parsed once (the parse cache of
+the call's :class:`halluscope.resources.Resources`), each dimension's matcher sees every
+example's jobs at once (one batched encode for semantic relation matching), and only
+then are counts, factors and indices formed. Data flows one way: this module gets
+parses, units, text indexes, the embedder and the lexicon from the resources it is
+given and hands them down; matchers and indices never reach back for them
+(docs/architecture.md#resources).
 
 Several references per example: each reference is scored separately and, per
 dimension, the best-scoring reference is kept (as bert_score does for several
@@ -11,6 +15,7 @@ reference-free (docs/papers.md#reference-free-scoring).
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import functools
 import math
@@ -24,14 +29,13 @@ from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
 from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
-from .parsing import ParsedText, get_parse_cache
+from .parsing import ParsedText
+from .resources import Resources
 from .units import PASSIVE_PAIR, Match, TextEvidence
 from .errors import OptionError
 from .results import ScoreResult
 from .validation import ValidatedBatch, validate_inputs
 from .venn import VennCounts, venn_counts
-
-from .options import FORMULAS, RELATION_MATCHING, RELATION_SLOTS, RHI_VARIANTS  # noqa: F401 (re-exported)
 from .options import CHI_FAMILY, OPTIONS, Option
 from .options import fields as option_fields
 from .options import resolve as resolve_options
@@ -143,43 +147,61 @@ def _pair_mode(options: ScoringOptions) -> str:
     return "all" if _contradiction_only(options) else options.intransitive
 
 
-def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions) -> list:
-    """The deduplicated units of one parsed text, extracted once per extractor setting
-    and cached with it."""
+def unit_setting(dimension: str, options: ScoringOptions) -> tuple:
+    """What the units of ``dimension`` depend on besides the parse: the key of the
+    unit cache (:class:`halluscope.parsing.UnitCache`)."""
     key: tuple = (dimension,)
     if dimension == "rhi":
         key += (options.relation_slots, _pair_mode(options), options.formula == "support")
-    if key not in parsed.units:
-        parsed.units[key] = _extractor(dimension, options)(parsed.doc)
-    return parsed.units[key]
+    return key
 
 
-def lexicon_of(options: ScoringOptions):
-    """The :class:`halluscope.lexical.Lexicon` the options ask for, or None when
-    ``wordnet`` is off. A Lexicon without WordNet (not installed) answers "same lemma"
-    only; the signature then says ``wn:none``."""
+def units_of(parsed: ParsedText, dimension: str, options: ScoringOptions, resources: Resources) -> list:
+    """The deduplicated units of one parsed text, extracted once per extractor setting
+    while the resources' unit cache keeps them."""
+    return resources.units(parsed, unit_setting(dimension, options), _extractor(dimension, options))
+
+
+def _units_reader(dimension: str, options: ScoringOptions, resources: Resources) -> Callable[[ParsedText], list]:
+    """:func:`units_of` for one call's parses: each parse's units are looked up once
+    in the resources and then kept for the call (a parse is extracted once per call
+    even when the memory budget keeps no unit)."""
+    setting, extract = unit_setting(dimension, options), _extractor(dimension, options)
+    seen: Dict[int, list] = {}  # id of a parse the call holds -> its units
+
+    def read(parsed: ParsedText) -> list:
+        found = seen.get(id(parsed))
+        if found is None:
+            found = seen[id(parsed)] = resources.units(parsed, setting, extract)
+        return found
+
+    return read
+
+
+def lexicon_of(options: ScoringOptions, resources: Resources):
+    """The :class:`halluscope.lexical.Lexicon` the options ask for, from ``resources``,
+    or None when ``wordnet`` is off. A Lexicon without WordNet (not installed) answers
+    "same lemma" only; the signature then says ``wn:none``."""
     if options.wordnet is False:
         return None
-    from .lexical import get_lexicon
-
-    return get_lexicon(options.wordnet if isinstance(options.wordnet, str) else None)
+    return resources.lexicon(options.wordnet if isinstance(options.wordnet, str) else None)
 
 
-def _matcher(dimension: str, options: ScoringOptions):
+def _matcher(dimension: str, options: ScoringOptions, resources: Resources):
     if dimension == "ehi":
         from .match.entities import EntityMatcher
 
         return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text")
     if dimension == "rhi":
-        from .embedding import get_embedder
         from .match.relations import RelationMatcher
 
         embedder = None
         if options.relation_matching != "exact":
-            embedder = get_embedder(options.sentence_model, options.device).with_batch_size(options.batch_size)
+            # a view with this call's batch size: the resources' embedder is not changed
+            embedder = resources.embedder(options.sentence_model, options.device).with_batch_size(options.batch_size)
         return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
                                embedder=embedder, text_grounding=options.grounding == "text",
-                               lexicon=lexicon_of(options))
+                               lexicon=lexicon_of(options, resources))
     from .match.quantities import QuantityMatcher
 
     return QuantityMatcher(
@@ -298,7 +320,7 @@ CONTRADICTION_FACTOR = 0.5
 
 def _support_result(dimension: str, variant: str, options: ScoringOptions, counts: VennCounts,
                     support: List[Optional[Match]], reference_index: Optional[int], g_units: Sequence[Any],
-                    summary: ParsedText, source: ParsedText,
+                    summary: ParsedText, source: ParsedText, resources: Resources,
                     contradicted: Sequence[bool] = ()) -> DimensionResult:
     """The share of supported G units (NaN without units), entities and quantities
     weighted by their attribution credit when ``options.attribution``
@@ -313,7 +335,11 @@ def _support_result(dimension: str, variant: str, options: ScoringOptions, count
     n_against = sum(bool(c) and not f for c, f in zip(contradicted, flags)) if options.formula == "support" else 0
     attributed = None
     if options.attribution and dimension in ATTRIBUTED_DIMENSIONS:
-        attributed = attributions(g_units, support, summary.doc, source.doc)
+        if any(flags):  # only a supported unit is attributed: its texts' indexes are needed
+            attributed = attributions(g_units, support, resources.text_index(summary.doc),
+                                      resources.text_index(source.doc))
+        else:
+            attributed = [None] * len(support)
         share = support_share([credit(a) for a in attributed], n_against)
     else:
         share = support_share(flags, n_against)
@@ -338,8 +364,9 @@ class ParsedBatch:
         return len(self.predictions)
 
 
-def parse_batch(batch: ValidatedBatch, options: ScoringOptions) -> ParsedBatch:
-    """Parse every distinct text of the batch once, in one call of the shared cache.
+def parse_batch(batch: ValidatedBatch, options: ScoringOptions, resources: Resources) -> ParsedBatch:
+    """Parse every distinct text of the batch once, in one call of the resources' parse
+    cache.
     With ``options.truecase``, lower-cased predictions and references are parsed
     truecased against their row's source (:mod:`halluscope.casing`) but keep the
     caller's text, so units, spans and evidence show what the caller wrote."""
@@ -350,34 +377,45 @@ def parse_batch(batch: ValidatedBatch, options: ScoringOptions) -> ParsedBatch:
         source_of = list(batch.sources) + [s for refs, s in zip(batch.references, batch.sources) for _ in refs]
         analysed = [truecase(text, source) for text, source in zip(summaries, source_of)]
     shown = summaries + list(batch.sources)
-    parses = get_parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
+    parses = resources.parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
     flat_references = iter(parses[n_rows:len(parses) - n_rows])
     return ParsedBatch(parses[:n_rows], parses[len(parses) - n_rows:],
                        [tuple(next(flat_references) for _ in refs) for refs in batch.references])
 
 
-def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOptions,
+def _pool_index(dimension: str, options: ScoringOptions, resources: Resources, parsed: ParsedText):
+    """The pool's text index for the matchers that ground units in the text
+    (``grounding="text"``: entities and relations), else None."""
+    if options.grounding != "text" or dimension not in ("ehi", "rhi"):
+        return None
+    return resources.text_index(parsed.doc)
+
+
+def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
                      dates: List[Optional[_dt.date]], variant: str, want_details: bool):
     """Results (and unit diagnostics) of one dimension for every example."""
+    units = _units_reader(dimension, options, resources)
     jobs: List[MatchJob] = []
     plan = []  # per row: (job index G->I, [(job G->R_j, job R_j->I), ...])
     for row in range(len(parsed)):
         date = dates[row]
         source = parsed.sources[row]
-        g_units = units_of(parsed.predictions[row], dimension, options)
-        i_units = units_of(source, dimension, options)
-        in_source = {"publication_date": date, "pool_doc": source.doc}
-        jobs.append(MatchJob(g_units, i_units, in_source))
+        g_units = units(parsed.predictions[row])
+        i_units = units(source)
+        in_source = {"publication_date": date}
+        source_index = _pool_index(dimension, options, resources, source)
+        jobs.append(MatchJob(g_units, i_units, in_source, source_index))
         gi = len(jobs) - 1
         per_ref = []
         for reference in parsed.references[row]:
-            r_units = units_of(reference, dimension, options)
-            jobs.append(MatchJob(g_units, r_units, {"publication_date": date, "pool_doc": reference.doc}))
-            jobs.append(MatchJob(r_units, i_units, in_source))
+            r_units = units(reference)
+            jobs.append(MatchJob(g_units, r_units, {"publication_date": date},
+                                 _pool_index(dimension, options, resources, reference)))
+            jobs.append(MatchJob(r_units, i_units, in_source, source_index))
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
 
-    found = _matcher(dimension, options).match_batch(jobs)
+    found = _matcher(dimension, options, resources).match_batch(jobs)
     if dimension == "rhi" and _contradiction_only(options):
         jobs, found = _keep_contradicted_pairs(jobs, found, plan)
     # a contradicted unit is found but not supported: it counts as unmatched, and its
@@ -395,7 +433,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         if not per_ref:  # reference-free (docs/papers.md#reference-free-scoring)
             counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
             best = _support_result(dimension, variant, options, counts, list(g_in_i), None, g_units,
-                                   summary, source, against)
+                                   summary, source, resources, against)
             best_ref_matches = None
         else:
             best, best_ref_matches = None, None
@@ -408,7 +446,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
                 if options.formula == "support":
                     support = source_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
                     candidate = _support_result(dimension, variant, options, counts, support, j, g_units,
-                                                summary, source, against)
+                                                summary, source, resources, against)
                 else:
                     value, factors, extra = _index(dimension, counts, options, variant)
                     candidate = DimensionResult(value, counts, factors, j, extra)
@@ -440,7 +478,7 @@ def _keep_contradicted_pairs(jobs: List[MatchJob], found: List[List[Optional[Mat
             return
         for j in same_queries:
             job = jobs[j]
-            jobs[j] = MatchJob([job.queries[k] for k in keep], job.pool, job.context)
+            jobs[j] = dataclasses.replace(job, queries=[job.queries[k] for k in keep])
             found[j] = [found[j][k] for k in keep]
 
     for gi, per_ref in plan:
@@ -547,17 +585,18 @@ class WordResult:
                 "units": units}
 
 
-def word_support(parsed: ParsedBatch, options: ScoringOptions) -> List[WordResult]:
-    """Per row, the summary's content words checked against its source."""
+def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resources) -> List[WordResult]:
+    """Per row, the summary's content words checked against its (indexed) source."""
     from .match.grounding import content_word_precision
     from .match.words import content_words, support_words
 
-    lexicon = lexicon_of(options)
+    lexicon = lexicon_of(options, resources)
     out = []
     for summary, source in zip(parsed.predictions, parsed.sources):
         units = content_words(summary.doc)
-        out.append(WordResult(units, support_words(units, source.doc, lexicon),
-                              content_word_precision(summary.doc, source.doc)))
+        index = resources.text_index(source.doc)
+        out.append(WordResult(units, support_words(units, index, lexicon),
+                              content_word_precision(summary.doc, index)))
     return out
 
 
@@ -598,12 +637,16 @@ def score(
     references=None,
     *,
     options: Optional[ScoringOptions] = None,
+    resources: Optional[Resources] = None,
     publication_dates=None,
     return_details: bool = False,
     fuse: bool = False,
     metric_name: Optional[str] = None,
 ) -> ScoreResult:
     """Score a batch on ``dimensions`` (subset of ehi/rhi/qhi); ``fuse`` adds CHI.
+    ``resources``: the models and caches to score with (None: the process's default,
+    :meth:`halluscope.resources.Resources.default`); everything below takes them from
+    this call.
 
     Returns a :class:`halluscope.results.ScoreResult`: per-example scores of each
     dimension (and ``chi``, ``rhi_norm``), their means over the defined rows, the
@@ -611,12 +654,13 @@ def score(
     ``return_details``, one dict per example with counts, factors and units.
     """
     options = options or ScoringOptions()
+    resources = Resources.default() if resources is None else resources
     unknown = set(dimensions) - set(DIMENSIONS)
     if unknown:
         raise ValueError(f"unknown dimensions {sorted(unknown)}")
     batch = validate_inputs(predictions, sources, references)
     dates = validate_publication_dates(publication_dates, len(batch))
-    parsed = parse_batch(batch, options)
+    parsed = parse_batch(batch, options, resources)
 
     per_dim: Dict[str, List[DimensionResult]] = {}
     per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
@@ -624,14 +668,14 @@ def score(
         # CHI always fuses RHI* (CHI paper; docs/papers.md#two-versions-of-lf-and-lh); the rhi metric picks its own
         variant = "softmax" if fuse else options.rhi_variant
         per_dim[dimension], per_dim_details[dimension] = _score_dimension(
-            dimension, parsed, options, dates, variant, return_details
+            dimension, parsed, options, resources, dates, variant, return_details
         )
 
     per_example: Dict[str, List[float]] = {}
     words: List[Optional[WordResult]] = [None] * len(batch)
     if fuse:
         if options.formula == "support":
-            words = word_support(parsed, options)
+            words = word_support(parsed, options, resources)
         per_example["chi"] = [_fused({d: per_dim[d][row] for d in dimensions}, words[row], options)
                               for row in range(len(batch))]
     for dimension in dimensions:
@@ -651,15 +695,13 @@ def score(
         ]
     metric = metric_name or ("chi" if fuse else "+".join(dimensions))
     return ScoreResult(metric=metric, per_example=per_example, defined_names=tuple(dimensions),
-                       signature=signature(metric, dimensions, options, fuse), details=details)
+                       signature=signature(metric, dimensions, options, fuse, resources), details=details)
 
 
 # ------------------------------------------------------------------------- signature
 
-def _spacy_id(name: Optional[str]) -> str:
-    from .registry import SPACY, get_spacy, resolve
-
-    nlp = get_spacy(resolve(SPACY, name))
+def _spacy_id(name: Optional[str], resources: Resources) -> str:
+    nlp = resources.nlp(name)
     return f"{nlp.meta.get('lang', 'xx')}_{nlp.meta.get('name', '?')}-{nlp.meta.get('version', '?')}"
 
 
@@ -672,9 +714,13 @@ def _encoder_id(name: Optional[str]) -> str:
     return resolved.rstrip("/").split("/")[-1] if resolved.startswith("/") else resolved
 
 
-def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool) -> str:
-    """A sacrebleu-style string: two scores are comparable only if signatures agree."""
-    parts = [f"halluscope:{__version__}", f"metric:{metric}", f"spacy:{_spacy_id(options.spacy_model)}",
+def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool,
+              resources: Optional[Resources] = None) -> str:
+    """A sacrebleu-style string: two scores are comparable only if signatures agree.
+    ``resources``: where the spaCy model and the lexicon it names are (None: the
+    process's default)."""
+    resources = Resources.default() if resources is None else resources
+    parts = [f"halluscope:{__version__}", f"metric:{metric}", f"spacy:{_spacy_id(options.spacy_model, resources)}",
              f"case:{'source' if options.truecase else 'as-is'}", f"formula:{options.formula}",
              f"norm:{options.normalize}", f"ground:{options.grounding}",
              f"attr:{'sentence' if options.attribution else 'none'}", "refs:max"]
@@ -685,7 +731,7 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
         parts.append(f"rel:{options.relation_matching}")
         parts.append(f"slots:{options.relation_slots}")
         parts.append(f"pairs:{options.intransitive}")
-        lexicon = lexicon_of(options)
+        lexicon = lexicon_of(options, resources)
         parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
         if options.relation_matching != "exact":
             parts.append(f"sim:{options.similarity_threshold:g}")

@@ -185,13 +185,15 @@ class ModelRegistry:
 REGISTRY = ModelRegistry()
 
 
-def _load_spacy(name: str, device: str):
+def load_spacy(name: str, device: str):
+    """Loader of spaCy pipelines for :meth:`ModelRegistry.get`."""
     import spacy
 
     return spacy.load(name)
 
 
-def _load_sentence_encoder(name: str, device: str):
+def load_sentence_encoder(name: str, device: str):
+    """Loader of sentence-transformers encoders for :meth:`ModelRegistry.get`."""
     from sentence_transformers import SentenceTransformer
 
     return SentenceTransformer(name, device=device)
@@ -204,10 +206,10 @@ def get_spacy(name: Optional[str] = None):
     GPU speed-up does not pay for the transfer; the encoder uses ``device``.
     """
     resolved = resolve(SPACY, name)
-    return REGISTRY.get(SPACY, resolved, "cpu", _load_spacy)
+    return REGISTRY.get(SPACY, resolved, "cpu", load_spacy)
 
 
 def get_sentence_encoder(name: Optional[str] = None, device: Optional[str] = None):
     """The sentence-transformers encoder for ``name`` (resolved), loaded once per device."""
     resolved = resolve(SENTENCE_ENCODER, name)
-    return REGISTRY.get(SENTENCE_ENCODER, resolved, device or default_device(), _load_sentence_encoder)
+    return REGISTRY.get(SENTENCE_ENCODER, resolved, device or default_device(), load_sentence_encoder)

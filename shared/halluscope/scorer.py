@@ -9,10 +9,15 @@ many batches (as ``bert_score.BERTScorer`` and SummaC's ``SummaCZS(...).score``)
 
 Options and presets are those of :mod:`halluscope.options`: an unknown name or a bad
 value is an :class:`halluscope.errors.OptionError` when the scorer is made, not when
-the first batch is scored. The models (spaCy, the sentence encoder, WordNet, the NLI
-model and decomposer) load in the constructor; they are the process's shared
-instances (:mod:`halluscope.registry`), so several scorers with the same models hold
-one copy.
+the first batch is scored. A scorer holds its :class:`halluscope.resources.Resources`
+(``resources=``; default: the process's default, which the ``halluscope.score_*``
+functions use): the caches it scores with (parses, units, text indexes, embeddings,
+WordNet answers) and the models they read. The models (spaCy, the sentence encoder,
+WordNet, the NLI model and decomposer) load in the constructor; they are the process's
+shared instances (:mod:`halluscope.registry`), so several scorers with the same models
+hold one copy, each with its own caches when each has its own Resources::
+
+    >>> private = Scorer("chi", resources=Resources())   # caches of its own
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, T
 from . import api
 from .errors import InputError
 from .options import METRICS, resolve
+from .resources import Resources
 from .results import ScoreResult
 
 #: a row of :meth:`Scorer.score_batches`: a mapping with "source" and "summary" (and
@@ -33,16 +39,21 @@ class Scorer:
 
     ``metric``: one of :data:`halluscope.options.METRICS`; ``preset``: a name of
     :data:`halluscope.options.PRESETS` (its values under ``options``); ``load``:
-    False defers model loading to the first batch (for a process that forks first).
+    False defers model loading to the first batch (for a process that forks first);
+    ``resources``: the :class:`halluscope.resources.Resources` to score with (None:
+    the process's default). dlsd_acu keeps its process-wide components whatever
+    ``resources`` says (:mod:`halluscope.resources`).
     """
 
-    def __init__(self, metric: str, *, preset: Optional[str] = None, load: bool = True, **options: Any) -> None:
+    def __init__(self, metric: str, *, preset: Optional[str] = None, load: bool = True,
+                 resources: Optional[Resources] = None, **options: Any) -> None:
         self.metric = metric
         self.preset = preset
         self.options: Dict[str, Any] = dict(options)
         #: every option's value, defaults and preset included (checked now)
         self.resolved: Dict[str, Any] = resolve(metric, options, preset_name=preset)
-        self._function = getattr(api, f"score_{metric}")
+        #: the models and caches this scorer scores with
+        self.resources: Resources = Resources.default() if resources is None else resources
         self._signature: Optional[str] = None
         if load:
             self.load()
@@ -55,8 +66,9 @@ class Scorer:
     def load(self) -> "Scorer":
         """Load the models now (the constructor does unless ``load=False``) by scoring
         one tiny example; the signature is known afterwards."""
-        probe = self._function(["Ada Lovelace wrote notes in 1843."], ["Ada Lovelace wrote notes in 1843."],
-                               None, preset=self.preset, **self.options)
+        probe = api.score_metric(self.metric, ["Ada Lovelace wrote notes in 1843."],
+                                 ["Ada Lovelace wrote notes in 1843."], None, resources=self.resources,
+                                 preset=self.preset, **self.options)
         self._signature = probe.signature
         return self
 
@@ -72,14 +84,9 @@ class Scorer:
         """Score ``summaries`` against their ``sources`` (note the order: sources
         first, as in SummaC), optionally with ``references`` (None: reference-free) and,
         for qhi and chi, per-row ``publication_dates``."""
-        extra: Dict[str, Any] = {}
-        if publication_dates is not None:
-            if self.metric not in ("chi", "qhi"):
-                raise InputError(f"{self.metric} resolves no dates: `publication_dates` is for chi and qhi",
-                                 field="publication_dates")
-            extra["publication_dates"] = publication_dates
-        result = self._function(summaries, sources, references, return_details=return_details, preset=self.preset,
-                                **extra, **self.options)
+        result = api.score_metric(self.metric, summaries, sources, references, resources=self.resources,
+                                  publication_dates=publication_dates, return_details=return_details,
+                                  preset=self.preset, **self.options)
         self._signature = result.signature
         return result
 

@@ -10,14 +10,23 @@ one list per job, one entry per query unit, ``None`` when unmatched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .grounding import TextIndex
 
 
 @dataclass(frozen=True)
 class MatchJob:
     """Match each of ``queries`` against ``pool``. ``context`` holds per-example
-    information a matcher may use (e.g. ``publication_date`` for relative dates)."""
+    information a matcher may use (e.g. ``publication_date`` for relative dates).
+    ``pool_index``: the :class:`~halluscope.match.grounding.TextIndex` of the pool's
+    text, which the pipeline builds (from its resources) when the matcher grounds
+    units in the text (``grounding="text"``); None: no text grounding for this job.
+    Data flows one way: a matcher reads its jobs and returns matches, and never
+    reaches back for parses or caches (docs/architecture.md#resources)."""
 
     queries: Sequence[Any]
     pool: Sequence[Any]
     context: Dict[str, Any] = field(default_factory=dict)
+    pool_index: Optional["TextIndex"] = None

@@ -43,7 +43,7 @@ import math
 from typing import FrozenSet, List, Optional, Sequence
 
 from ..units import Match
-from .grounding import TextIndex, is_content, text_index, token_forms
+from .grounding import TextIndex, is_content, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
 #: the dimensions whose units are weighted (relation triples are not: module docstring)
@@ -68,14 +68,13 @@ def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> 
     return math.fsum(idf[w] for w in context & sentence_content)
 
 
-def attribution(unit, evidence: Match, summary_doc, source_doc) -> float:
-    """a(u) of the module docstring, in [0, 1]."""
-    source: TextIndex = text_index(source_doc)
-    summary: TextIndex = text_index(summary_doc)
+def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) -> float:
+    """a(u) of the module docstring, in [0, 1], from the text indexes of the summary
+    and of its source."""
     at = summary.sentence_at(unit.span[0])
     if at is None or not source.sentences:
         return 1.0
-    words = unit_words(unit, summary_doc)
+    words = unit_words(unit, summary.doc)
     context = summary.sentences[at].content - words
     idf = source.idf
     scores = [_overlap(context, s.content, idf) for s in source.sentences]
@@ -89,10 +88,10 @@ def attribution(unit, evidence: Match, summary_doc, source_doc) -> float:
     return max((scores[k] for k in holding), default=0.0) / best
 
 
-def attributions(units: Sequence, evidence: Sequence[Optional[Match]], summary_doc,
-                 source_doc) -> List[Optional[float]]:
+def attributions(units: Sequence, evidence: Sequence[Optional[Match]], summary: TextIndex,
+                 source: TextIndex) -> List[Optional[float]]:
     """a(u) of each unit with evidence (a supported unit), None for the others."""
-    return [None if match is None else attribution(unit, match, summary_doc, source_doc)
+    return [None if match is None else attribution(unit, match, summary, source)
             for unit, match in zip(units, evidence)]
 
 

@@ -146,7 +146,7 @@ class EntityMatcher:
     """Match query entities against a pool: exact, synonym, acronym, partial_name
     (in that order; see the module docstring for each rule), then, with
     ``text_grounding``, the ``text`` rule of :mod:`halluscope.match.grounding`
-    against ``job.context["pool_doc"]`` when a job carries one.
+    against ``job.pool_index`` when a job carries one.
 
     ``synonyms`` maps a name to its canonical name ({"Big Apple": "New York City"});
     ``acronyms`` and ``partial_names`` switch those modes off when False."""
@@ -193,9 +193,8 @@ class EntityMatcher:
             if index is None:
                 index = indexes[pool_key] = _PoolIndex([profile(u) for u in pool_key])
             row = [self._match_one(profile(q), index) for q in job.queries]
-            pool_doc = job.context.get("pool_doc")
-            if self.text_grounding and pool_doc is not None:
-                ground_unmatched(row, job.queries, pool_doc, entity_in_text)
+            if self.text_grounding and job.pool_index is not None:
+                ground_unmatched(row, job.queries, job.pool_index, entity_in_text)
             results.append(row)
         return results
 

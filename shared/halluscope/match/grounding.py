@@ -29,8 +29,10 @@ matchers:
     the infant".
 
 Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
-entity's words, or the whole sentence). A pool ``Doc`` is indexed once per process
-(:func:`text_index`, an LRU keyed by the ``Doc`` object).
+entity's words, or the whole sentence). The rules read a pool through its
+:class:`TextIndex`, which the pipeline gets from its resources' :class:`TextIndexCache`
+(each ``Doc`` indexed once while cached) and hands to the matchers in the
+:class:`~halluscope.match.MatchJob` (docs/architecture.md#resources).
 """
 from __future__ import annotations
 
@@ -92,7 +94,9 @@ class IndexedSentence:
 @dataclass
 class TextIndex:
     """One pool text, prepared for grounding: its lower-cased text (same length as
-    the original, so offsets agree) and its sentences' words and predicates."""
+    the original, so offsets agree) and its sentences' words and predicates. It keeps
+    its ``Doc`` for what needs tokens (:attr:`tokens`, :meth:`arguments_of`, the words
+    of :mod:`halluscope.match.words`)."""
 
     lowered: str
     sentences: List[IndexedSentence]
@@ -102,6 +106,11 @@ class TextIndex:
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
     _tokens: Optional[FrozenSet[str]] = None
     _memo: Dict[str, object] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The indexed text as written."""
+        return self.doc.text
 
     def memo(self, name: str, build: Callable[[], object]) -> object:
         """``build()`` once per index under ``name``: what other stages derive from this
@@ -243,27 +252,57 @@ def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
             or only_on(obj, predicate.subject_words, predicate.object_words))
 
 
-#: id(doc) -> (doc, its index): the one LRU, at most 2048 documents and the text
-#: indexes' share of the memory budget (halluscope.budget; an entry weighs its index
-#: and the Doc it keeps alive)
-_INDEX_SIZE = 2048
-_INDEXES_LOCK = threading.Lock()
-_INDEXES: "LRU[Tuple[object, TextIndex]]" = budget.register(
-    "text_indexes", LRU(_INDEX_SIZE, weigh=budget.weigh_index), _INDEXES_LOCK)
+#: entries of a text-index cache
+DEFAULT_INDEX_CACHE_SIZE = 2048
+
+
+class TextIndexCache:
+    """The text indexes of parsed ``Doc``\ s, each built once while cached: a thread-safe
+    LRU keyed by the ``Doc`` object (an entry holds its ``Doc``, so an id is never
+    reused while cached) of at most ``maxsize`` documents and, ``budgeted``, the text
+    indexes' share of the memory budget (:mod:`halluscope.budget`; an entry weighs its
+    index and the ``Doc`` it keeps alive). One lives in each
+    :class:`halluscope.resources.Resources`."""
+
+    def __init__(self, maxsize: int = DEFAULT_INDEX_CACHE_SIZE, budgeted: bool = True) -> None:
+        self._lock = threading.Lock()
+        self._entries: "LRU[Tuple[object, TextIndex]]" = LRU(maxsize, weigh=budget.weigh_index)
+        if budgeted:
+            budget.register("text_indexes", self._entries, self._lock)
+        self.built = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, doc) -> TextIndex:
+        """The index of ``doc``: cached, else built (outside the lock) and cached."""
+        with self._lock:
+            entry = self._entries.get(id(doc))
+            if entry is not None and entry[0] is doc:
+                return entry[1]
+        index = build_text_index(doc)
+        with self._lock:
+            self.built += 1
+            self._entries.put(id(doc), (doc, index))
+        return index
+
+    def docs(self) -> List[object]:
+        """The cached ``Doc``\ s, least recent first."""
+        with self._lock:
+            return [doc for doc, _ in self._entries.values()]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
 
 
 def text_index(doc) -> TextIndex:
-    """The index of ``doc``, built once per process while cached (thread-safe LRU of
-    at most 2048 documents within the memory budget; an entry holds its ``Doc``, so
-    an id is never reused while cached)."""
-    with _INDEXES_LOCK:
-        entry = _INDEXES.get(id(doc))
-        if entry is not None and entry[0] is doc:
-            return entry[1]
-    index = build_text_index(doc)
-    with _INDEXES_LOCK:
-        _INDEXES.put(id(doc), (doc, index))
-    return index
+    """The index of ``doc`` from the process's default
+    :class:`halluscope.resources.Resources` (for callers outside the pipeline, which
+    takes its resources as a parameter and passes indexes on)."""
+    from ..resources import get_resources
+
+    return get_resources().text_index(doc)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -275,17 +314,19 @@ def _pattern(key: str) -> Optional["re.Pattern[str]"]:
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
 
 
-def entity_in_text(unit: EntityUnit, doc) -> Optional[Match]:
-    """The ``text`` rule for an entity (module docstring), or None."""
+def entity_in_text(unit: EntityUnit, index: TextIndex) -> Optional[Match]:
+    """The ``text`` rule for an entity (module docstring) in the indexed pool text, or
+    None."""
     pattern = _pattern(unit.key)
     if pattern is None:
         return None
-    found = pattern.search(text_index(doc).lowered)
+    found = pattern.search(index.lowered)
     if found is None:
         return None
     start, end = found.span()
-    return Match("text", (TextEvidence(doc.text[start:end], (start, end)),), 1.0,
-                 f"found in the text as '{doc.text[start:end]}'")
+    text = index.text
+    return Match("text", (TextEvidence(text[start:end], (start, end)),), 1.0,
+                 f"found in the text as '{text[start:end]}'")
 
 
 def _slot_words(slot: str) -> List[str]:
@@ -363,9 +404,9 @@ def _converse(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool
             and set(obj) <= predicate.object_words)
 
 
-def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Match]:
+def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> Optional[Match]:
     """The ``cooccurrence`` rule for a relation triple or a subject-verb pair (module
-    docstring), or None. A triple without a subject is never grounded this way.
+    docstring) in the indexed pool text, or None. A triple without a subject is never grounded this way.
     With a ``lexicon`` (:class:`halluscope.lexical.Lexicon`) the predicate may be a
     verb WordNet links to the unit's (the match's detail names the relation), and an
     antonym under the opposite polarity supports it ("did not approve" for
@@ -386,7 +427,6 @@ def relation_in_sentence(unit: RelationUnit, doc, lexicon=None) -> Optional[Matc
     warehouse to DHX Freight". Last, a transfer of possession is checked by its parties
     (:func:`transfer_in_text`), which also catches a giver and receiver swapped through
     "to"/"from"."""
-    index = text_index(doc)
     found = _cooccurrence(unit, index, lexicon)
     if found is not None and not found.contradicts:
         return found
@@ -542,20 +582,20 @@ def _nominalisation(subject: List[str], obj: List[str], sentence: IndexedSentenc
     return None
 
 
-def content_word_precision(doc, pool_doc) -> float:
+def content_word_precision(doc, pool: TextIndex) -> float:
     """The share of ``doc``'s content tokens (:func:`is_content`) whose lower-cased
-    text is a token of ``pool_doc``; 0.0 when ``doc`` has none. Words are compared as
+    text is a token of the indexed ``pool`` text; 0.0 when ``doc`` has none. Words are compared as
     written, not as lemmas: "won" for "wins" is a change the units may not see. Half of
     CHI's w (``WordResult`` in :mod:`halluscope.pipeline`)."""
     content = [token for token in doc if is_content(token)]
     if not content:
         return 0.0
-    pool = text_index(pool_doc).tokens
-    return sum(token.lower_ in pool for token in content) / len(content)
+    tokens = pool.tokens
+    return sum(token.lower_ in tokens for token in content) / len(content)
 
 
-def ground_unmatched(row: List[Optional[Match]], queries, doc, finder) -> None:
-    """Fill each ``None`` of ``row`` (one entry per query) with ``finder(query, doc)``."""
+def ground_unmatched(row: List[Optional[Match]], queries, index: TextIndex, finder) -> None:
+    """Fill each ``None`` of ``row`` (one entry per query) with ``finder(query, index)``."""
     for position, (match, unit) in enumerate(zip(row, queries)):
         if match is None:
-            row[position] = finder(unit, doc)
+            row[position] = finder(unit, index)

@@ -72,8 +72,9 @@ class RelationMatcher:
     ``mode``: ``"slots"`` (default), ``"sentence"`` or ``"exact"``;
     ``threshold``: cosine needed by a semantic match (0.85, the CHI paper's tau);
     ``verb_threshold``: the verb slot's threshold in slots mode (default ``threshold``);
-    ``embedder``: an :class:`halluscope.embedding.Embedder` (default: the
-    process-wide one, loaded only when a semantic comparison is needed);
+    ``embedder``: an :class:`halluscope.embedding.Embedder` (default: that of the
+    process's default :class:`halluscope.resources.Resources`, loaded only when a
+    semantic comparison is needed; the pipeline passes its own);
     ``text_grounding``: try the ``cooccurrence`` rule last (see ``match_batch``).
     """
 
@@ -104,13 +105,12 @@ class RelationMatcher:
     def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
         """One list per job, one ``Match`` or ``None`` per query, in query order.
         With ``text_grounding``, a query left unmatched is tried last against the
-        sentences of ``job.context["pool_doc"]`` (the ``cooccurrence`` rule)."""
+        sentences of ``job.pool_index`` (the ``cooccurrence`` rule)."""
         results = self._match_units(jobs)
         if self.text_grounding:
             for job, row in zip(jobs, results):
-                pool_doc = job.context.get("pool_doc")
-                if pool_doc is not None:
-                    ground_unmatched(row, job.queries, pool_doc,
+                if job.pool_index is not None:
+                    ground_unmatched(row, job.queries, job.pool_index,
                                      functools.partial(relation_in_sentence, lexicon=self.lexicon))
         return results
 

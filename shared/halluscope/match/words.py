@@ -40,7 +40,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
 from ..extract.quantities.lexicon import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
 from ..units import Match, TextEvidence
-from .grounding import is_content, linkable, text_index
+from .grounding import TextIndex, is_content, linkable
 
 #: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
 WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
@@ -174,14 +174,14 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
     return None
 
 
-def source_words(doc) -> SourceWords:
-    """:meth:`SourceWords.of` the source, built once per source and kept with its text
-    index (:func:`halluscope.match.grounding.text_index`): a source shared by 16
-    summaries is read once."""
-    return text_index(doc).memo("source_words", lambda: SourceWords.of(doc))
+def source_words(index: TextIndex) -> SourceWords:
+    """:meth:`SourceWords.of` the indexed source, built once per source and kept with
+    its text index (:class:`halluscope.match.grounding.TextIndex`): a source shared by
+    16 summaries is read once."""
+    return index.memo("source_words", lambda: SourceWords.of(index.doc))
 
 
-def support_words(words: Sequence[WordUnit], source_doc, lexicon=None) -> List[Optional[Match]]:
-    """:func:`support_word` for each word against one source."""
-    source = source_words(source_doc)
+def support_words(words: Sequence[WordUnit], source: TextIndex, lexicon=None) -> List[Optional[Match]]:
+    """:func:`support_word` for each word against one indexed source."""
+    source = source_words(source)
     return [support_word(word, source, lexicon) for word in words]

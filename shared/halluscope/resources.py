@@ -1,0 +1,169 @@
+"""The models and caches the CHI family scores with, in one object.
+
+A :class:`Resources` owns, each made on first use:
+
+* a :class:`~halluscope.parsing.ParseCache` per spaCy model (texts -> ``ParsedText``),
+* a :class:`~halluscope.parsing.UnitCache` (the units extracted from each parse, per
+  extractor setting; the parses themselves stay read-only),
+* a :class:`~halluscope.match.grounding.TextIndexCache` (the text indexes that
+  grounding, attribution and word support read),
+* an :class:`~halluscope.embedding.Embedder` per (sentence model, device),
+* a :class:`~halluscope.lexical.Lexicon` per WordNet folder.
+
+The pipeline (:func:`halluscope.pipeline.score`) takes one as a parameter and hands
+what it gets from it on to the matchers (docs/architecture.md#resources); nothing in it
+reaches for a process-wide cache. The simple ``halluscope.score_*`` functions use the
+process's default (:meth:`Resources.default`, :func:`get_resources`);
+:class:`halluscope.Scorer` holds one (``Scorer(metric, resources=...)``), as
+``bert_score.BERTScorer`` holds its model. Two Resources share no cache.
+
+Models are the process's: spaCy pipelines and sentence encoders are loaded once per
+(name, device) by ``registry`` (default :data:`halluscope.registry.REGISTRY`; pass a
+fresh :class:`~halluscope.registry.ModelRegistry` for private copies) and WordNet's
+reader once per folder (:func:`halluscope.lexical.shared_wordnet`); none of their
+settings is changed by a Resources. Every cache registers with
+:mod:`halluscope.budget`, so the ``cache_mb`` budget bounds them all: a kind's share is
+split among the live caches of that kind, those of every Resources together.
+
+dlsd_acu (:mod:`halluscope.acu`) keeps its own process-wide components (NLI engines,
+decomposers, coreference); it parses through the default Resources' parse cache.
+"""
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Callable, Dict, Hashable, Optional, Tuple
+
+from .registry import REGISTRY, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .embedding import Embedder
+    from .lexical import Lexicon
+    from .match.grounding import TextIndex
+    from .parsing import ParseCache, ParsedText
+
+
+class Resources:
+    """Loaded models and their caches for the CHI family (module docstring).
+
+    ``registry``: where models are loaded (default: the process's); the sizes are
+    each cache's entry bound (the memory budget bounds them in bytes as well)."""
+
+    _default: Optional["Resources"] = None
+    _default_lock = threading.Lock()
+
+    def __init__(self, *, registry: Optional[ModelRegistry] = None, parse_cache_size: Optional[int] = None,
+                 unit_cache_size: Optional[int] = None, index_cache_size: Optional[int] = None) -> None:
+        from .match.grounding import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
+        from .parsing import DEFAULT_CACHE_SIZE, DEFAULT_UNIT_CACHE_SIZE, UnitCache
+
+        self.registry = REGISTRY if registry is None else registry
+        self._parse_cache_size = DEFAULT_CACHE_SIZE if parse_cache_size is None else parse_cache_size
+        self._lock = threading.Lock()
+        self._parse_caches: Dict[str, "ParseCache"] = {}
+        self._embedders: Dict[Tuple[str, str], "Embedder"] = {}
+        self._lexicons: Dict[Optional[str], "Lexicon"] = {}
+        #: the units of each parse per extractor setting
+        self.unit_cache: "UnitCache" = UnitCache(DEFAULT_UNIT_CACHE_SIZE if unit_cache_size is None
+                                                 else unit_cache_size)
+        #: the text index of each parsed Doc
+        self.index_cache: "TextIndexCache" = TextIndexCache(DEFAULT_INDEX_CACHE_SIZE if index_cache_size is None
+                                                            else index_cache_size)
+
+    @classmethod
+    def default(cls) -> "Resources":
+        """The process's default Resources (made on first use), which the
+        ``halluscope.score_*`` functions and the module-level getters
+        (``get_parse_cache``, ``get_embedder``, ``get_lexicon``, ``text_index``) use."""
+        with cls._default_lock:
+            if cls._default is None:
+                cls._default = cls()
+            return cls._default
+
+    def __repr__(self) -> str:
+        return (f"Resources(parse caches {sorted(self._parse_caches)}, embedders {sorted(self._embedders)}, "
+                f"lexicons {len(self._lexicons)}, {len(self.unit_cache)} unit entries, "
+                f"{len(self.index_cache)} text indexes)")
+
+    # -- models and their caches ------------------------------------------------------
+
+    def nlp(self, spacy_model: Optional[str] = None):
+        """The spaCy pipeline for ``spacy_model`` (resolved), loaded once per process
+        (spaCy runs on the CPU: :func:`halluscope.registry.get_spacy`)."""
+        return self.registry.get(SPACY, resolve(SPACY, spacy_model), "cpu", load_spacy)
+
+    def parse_cache(self, spacy_model: Optional[str] = None) -> "ParseCache":
+        """This Resources' parse cache for the resolved spaCy model."""
+        from .parsing import ParseCache
+
+        name = resolve(SPACY, spacy_model)
+        with self._lock:
+            cache = self._parse_caches.get(name)
+        if cache is None:
+            nlp = self.nlp(name)  # loaded outside this lock: the registry has its own
+            with self._lock:
+                cache = self._parse_caches.get(name)
+                if cache is None:
+                    cache = self._parse_caches[name] = ParseCache(nlp, maxsize=self._parse_cache_size)
+        return cache
+
+    def embedder(self, model: Optional[str] = None, device: Optional[str] = None) -> "Embedder":
+        """This Resources' embedder for (resolved sentence model, device); the model
+        loads when it first encodes. A call that wants another batch size takes a view
+        (:meth:`halluscope.embedding.Embedder.with_batch_size`), never changes this one."""
+        from .embedding import Embedder
+
+        key = (resolve(SENTENCE_ENCODER, model), device or default_device())
+        with self._lock:
+            embedder = self._embedders.get(key)
+            if embedder is None:
+                embedder = self._embedders[key] = Embedder(key[0], key[1], registry=self.registry)
+            return embedder
+
+    def lexicon(self, path: Optional[str] = None) -> "Lexicon":
+        """This Resources' WordNet :class:`~halluscope.lexical.Lexicon` (default options)
+        for ``path`` (None: the resolution order, docs/lexical.md): its own query caches
+        over the process's reader (:func:`halluscope.lexical.shared_wordnet`); one per
+        resolved folder. Without WordNet, a Lexicon that answers "same lemma" only."""
+        from .lexical import Lexicon, shared_wordnet
+
+        shared = shared_wordnet(path)
+        key = None if shared is None else shared.source.location
+        with self._lock:
+            lexicon = self._lexicons.get(key)
+            if lexicon is None:
+                lexicon = self._lexicons[key] = Lexicon.over(shared)
+            return lexicon
+
+    # -- derived data -----------------------------------------------------------------
+
+    def text_index(self, doc) -> "TextIndex":
+        """The :class:`~halluscope.match.grounding.TextIndex` of a parsed ``Doc``, built
+        once while cached."""
+        return self.index_cache.get(doc)
+
+    def units(self, parsed: "ParsedText", setting: Hashable, extract: Callable[[object], list]) -> list:
+        """The units of ``parsed`` under an extractor ``setting`` (a hashable naming the
+        extractor and its options), ``extract(parsed.doc)`` once while cached."""
+        return self.unit_cache.get(parsed, setting, extract)
+
+    def clear(self) -> None:
+        """Empty every cache (models stay loaded)."""
+        with self._lock:
+            parse_caches, embedders, lexicons = (list(self._parse_caches.values()), list(self._embedders.values()),
+                                                 list(self._lexicons.values()))
+        for cache in parse_caches:
+            cache.clear()
+        for embedder in embedders:
+            embedder.clear()
+        for lexicon in lexicons:
+            lexicon.clear_cache()
+        self.unit_cache.clear()
+        self.index_cache.clear()
+
+
+def get_resources() -> Resources:
+    """The process's default :class:`Resources` (:meth:`Resources.default`)."""
+    return Resources.default()
+
+
+__all__ = ["Resources", "get_resources"]
