@@ -162,3 +162,25 @@ def test_the_getters_answer_from_the_default_resources():
     assert get_lexicon() is default.lexicon()
     doc = get_parse_cache().get_many(["Ada wrote notes in 1843."])[0].doc
     assert text_index(doc) is default.text_index(doc) is default.index_cache.get(doc)
+
+
+def test_dlsd_acu_scores_with_the_engine_and_parses_of_its_resources(tmp_path):
+    from halluscope.api import score_dlsd_acu, score_metric
+    from tiny_models import tiny_nli_model
+
+    folder = tiny_nli_model(tmp_path / "nli")
+    options = {"nli_model": folder, "device": "cpu", "decomposer": "rules", "coref": "none", "dl_acu": "none"}
+    own = Resources()
+    result = score_metric("dlsd_acu", SUMMARIES, SOURCES, resources=own, **options)
+    engine = own.nli_engine(folder, device="cpu")
+    # its own engine scored the pairs; the default Resources' engine is another one
+    assert engine.requested > 0 and engine is not get_resources().nli_engine(folder, device="cpu")
+    assert get_resources().nli_engine(folder, device="cpu").requested == 0
+    # the documents and summaries were parsed in its parse cache (no coreference rewrite)
+    assert set(SOURCES) | set(SUMMARIES) <= set(own.parse_cache().keys())
+    # the same scores as the default Resources, whose engine then scores the same pairs
+    default = score_dlsd_acu(SUMMARIES, SOURCES, **options)
+    assert default.per_example["dlsd_acu"] == result.per_example["dlsd_acu"]
+    assert get_resources().nli_engine(folder, device="cpu").requested == engine.requested
+    own.clear()
+    assert len(own.parse_cache()) == 0

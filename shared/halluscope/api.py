@@ -15,9 +15,9 @@ takes the resources to use, as :class:`halluscope.Scorer` does with its own.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
-from . import __version__, budget
+from . import budget
 from .errors import InputError
 from .options import METRIC_SPECS, api_signature, options_for
 from .options import resolve as resolve_options
@@ -44,12 +44,12 @@ def score_metric(metric: str, predictions: Sequence[str], sources: Sequence[str]
                  preset: Optional[str] = None, **options: Any) -> ScoreResult:
     """``score_<metric>(...)`` with the given ``resources`` (None: the process's
     default). The CHI family (ehi, rhi, qhi, chi) takes every model and cache from
-    them; dlsd_acu keeps its process-wide components (:mod:`halluscope.resources`).
+    them, dlsd_acu its NLI engine and parses (:mod:`halluscope.resources`).
     ``publication_dates`` is for qhi and chi only."""
     options_for(metric)  # an unknown metric is an OptionError
     if metric == "dlsd_acu":
-        return score_dlsd_acu(predictions, sources, references, return_details=return_details, preset=preset,
-                              **options)
+        return _score_dlsd_acu(predictions, sources, references, return_details, preset, options,
+                               Resources.default() if resources is None else resources)
     if publication_dates is not None and metric not in ("qhi", "chi"):
         raise InputError(f"{metric} resolves no dates: `publication_dates` is for chi and qhi",
                          field="publication_dates")
@@ -111,11 +111,18 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
     ``"auto"`` (AMR when an AMR model is installed, else dep), kept when the summary
     entails them (P >= ``tau``) and new (BERTScore F1 < ``delta`` to every host ACU);
     ``dl_units`` replaces that step with any callable of the same batch interface."""
+    return _score_dlsd_acu(predictions, sources, references, return_details, preset, options,
+                           Resources.default())
+
+
+def _score_dlsd_acu(predictions, sources, references, return_details: bool, preset: Optional[str],
+                    options: Mapping[str, Any], resources: Resources) -> ScoreResult:
+    """:func:`score_dlsd_acu` with the NLI engine and parse cache of ``resources``."""
     import math
 
     from .acu.components import coreference_step, get_decomposer
     from .acu.pipeline import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
-    from .nli import NLIEngine, get_nli_engine
+    from .nli import NLIEngine
     from .validation import validate_inputs
 
     o = resolve_options("dlsd_acu", options, preset_name=preset)
@@ -130,8 +137,8 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
     elif o["nli_scorer"] is not None:
         engine = NLIEngine(scorer=o["nli_scorer"], batch_size=batch_size)
     else:
-        engine = get_nli_engine(o["nli_model"], device=device, dtype=dtype, batch_size=batch_size,
-                                max_length=max_length)
+        engine = resources.nli_engine(o["nli_model"], device=device, dtype=dtype, batch_size=batch_size,
+                                      max_length=max_length)
     unit_decomposer = get_decomposer(o["decomposer"], model=o["decomposer_model"], device=device, dtype=dtype)
     if dl_units is None and dl_acu != "none":
         from .acu.discourse import DiscourseLinkUnits, resolve_backend
@@ -141,7 +148,7 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
     try:
         result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
                              options=acu_options, coref=coreference_step(coref), dl_units=dl_units,
-                             return_details=return_details)
+                             return_details=return_details, parse_cache=resources.parse_cache())
     finally:
         budget.release_free_memory()
     scores = result.pop("scores")

@@ -8,7 +8,9 @@ A :class:`Resources` owns, each made on first use:
 * a :class:`~halluscope.match.grounding.TextIndexCache` (the text indexes that
   grounding, attribution and word support read),
 * an :class:`~halluscope.embedding.Embedder` per (sentence model, device),
-* a :class:`~halluscope.lexical.Lexicon` per WordNet folder.
+* a :class:`~halluscope.lexical.Lexicon` per WordNet folder,
+* an :class:`~halluscope.nli.NLIEngine` per (NLI model, device, dtype, max length,
+  label map), with its cache of scored pairs (dlsd_acu).
 
 The pipeline (:func:`halluscope.pipeline.score`) takes one as a parameter and hands
 what it gets from it on to the matchers (docs/architecture.md#resources); nothing in it
@@ -25,13 +27,15 @@ settings is changed by a Resources. Every cache registers with
 :mod:`halluscope.budget`, so the ``cache_mb`` budget bounds them all: a kind's share is
 split among the live caches of that kind, those of every Resources together.
 
-dlsd_acu (:mod:`halluscope.acu`) keeps its own process-wide components (NLI engines,
-decomposers, coreference); it parses through the default Resources' parse cache.
+dlsd_acu (:mod:`halluscope.acu`) takes its NLI engine and the parses of its
+documents and summaries from the Resources it is given; its decomposers, coreference
+and discourse-link components stay process-wide and parse through the default
+Resources.
 """
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Callable, Dict, Hashable, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Hashable, Mapping, Optional, Tuple
 
 from .registry import REGISTRY, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
 
@@ -39,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .embedding import Embedder
     from .lexical import Lexicon
     from .match.grounding import TextIndex
+    from .nli import NLIEngine
     from .parsing import ParseCache, ParsedText
 
 
@@ -62,6 +67,7 @@ class Resources:
         self._parse_caches: Dict[str, "ParseCache"] = {}
         self._embedders: Dict[Tuple[str, str], "Embedder"] = {}
         self._lexicons: Dict[Optional[str], "Lexicon"] = {}
+        self._nli_engines: Dict[tuple, "NLIEngine"] = {}
         #: the units of each parse per extractor setting
         self.unit_cache: "UnitCache" = UnitCache(DEFAULT_UNIT_CACHE_SIZE if unit_cache_size is None
                                                  else unit_cache_size)
@@ -81,7 +87,8 @@ class Resources:
 
     def __repr__(self) -> str:
         return (f"Resources(parse caches {sorted(self._parse_caches)}, embedders {sorted(self._embedders)}, "
-                f"lexicons {len(self._lexicons)}, {len(self.unit_cache)} unit entries, "
+                f"lexicons {len(self._lexicons)}, NLI engines {len(self._nli_engines)}, "
+                f"{len(self.unit_cache)} unit entries, "
                 f"{len(self.index_cache)} text indexes)")
 
     # -- models and their caches ------------------------------------------------------
@@ -134,6 +141,27 @@ class Resources:
                 lexicon = self._lexicons[key] = Lexicon.over(shared)
             return lexicon
 
+    def nli_engine(self, model: Optional[str] = None, *, device: Optional[str] = None, dtype: str = "float32",
+                   batch_size: int = 32, max_length: int = 512,
+                   label_map: Optional[Mapping[str, str]] = None) -> "NLIEngine":
+        """This Resources' NLI engine for (resolved model, device, dtype, max_length,
+        label_map), with its own cache of scored pairs over the process's model (loaded
+        once by the registry when it first scores). ``batch_size`` changes no score and
+        is not part of the key: the engine keeps the one it was made with."""
+        from .nli.engine import NLIEngine, check_dtype, normalise_device
+        from .registry import NLI
+
+        name = resolve(NLI, model)
+        key = (name, normalise_device(device), check_dtype(dtype), max_length,
+               tuple(sorted(label_map.items())) if label_map else None)
+        with self._lock:
+            engine = self._nli_engines.get(key)
+            if engine is None:
+                engine = self._nli_engines[key] = NLIEngine(name, device=key[1], dtype=key[2],
+                                                            batch_size=batch_size, max_length=max_length,
+                                                            label_map=label_map)
+            return engine
+
     # -- derived data -----------------------------------------------------------------
 
     def text_index(self, doc) -> "TextIndex":
@@ -151,12 +179,15 @@ class Resources:
         with self._lock:
             parse_caches, embedders, lexicons = (list(self._parse_caches.values()), list(self._embedders.values()),
                                                  list(self._lexicons.values()))
+            engines = list(self._nli_engines.values())
         for cache in parse_caches:
             cache.clear()
         for embedder in embedders:
             embedder.clear()
         for lexicon in lexicons:
             lexicon.clear_cache()
+        for engine in engines:
+            engine.clear_cache()
         self.unit_cache.clear()
         self.index_cache.clear()
 

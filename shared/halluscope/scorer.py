@@ -41,8 +41,9 @@ class Scorer:
     :data:`halluscope.options.PRESETS` (its values under ``options``); ``load``:
     False defers model loading to the first batch (for a process that forks first);
     ``resources``: the :class:`halluscope.resources.Resources` to score with (None:
-    the process's default). dlsd_acu keeps its process-wide components whatever
-    ``resources`` says (:mod:`halluscope.resources`).
+    the process's default). dlsd_acu takes its NLI engine and parses from them; its
+    decomposer, coreference and discourse-link components stay process-wide
+    (:mod:`halluscope.resources`).
     """
 
     def __init__(self, metric: str, *, preset: Optional[str] = None, load: bool = True,

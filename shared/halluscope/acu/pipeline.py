@@ -4,7 +4,7 @@ Link and FIZZ; docs/papers.md#sd-acu, #hosts-fizz-and-fenice).
 For a whole batch at once:
 
 1. coreference on documents and summaries (pluggable, :mod:`.coref`);
-2. sentences from the shared spaCy parse cache;
+2. sentences from the given spaCy parse cache (the default Resources' unless told);
 3. summary ACUs: every summary sentence decomposed (:mod:`.decompose`), then kept only
    if the sentence entails it (FIZZ's filter: P(ent) is the largest of the three
    probabilities); a sentence whose ACUs are all dropped is kept as its own unit, so
@@ -40,7 +40,7 @@ import numpy as np
 
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
 from .decompose import context_parses
-from ..parsing import get_parse_cache
+from ..parsing import ParseCache, get_parse_cache
 from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
 from ..options import options_for
 from ..validation import validate_inputs
@@ -248,11 +248,12 @@ UnitKey = Tuple[int, int]  # (example index, unit index)
 
 
 def _parse_examples(predictions: Sequence[str], sources: Sequence[str],
-                    coref: Callable[[Sequence[str]], List[str]]) -> Tuple[List[_Example], Dict[str, object]]:
+                    coref: Callable[[Sequence[str]], List[str]],
+                    parse_cache: ParseCache) -> Tuple[List[_Example], Dict[str, object]]:
     """Steps 1-2: coreference, one parse of every text, the sentences of each side."""
     documents = coref(list(sources))
     summaries = coref(list(predictions))
-    parsed = get_parse_cache().get_many(documents + summaries)
+    parsed = parse_cache.get_many(documents + summaries)
     spans: Dict[str, object] = {}
     memo: Dict[int, List[Premise]] = {}
     examples = []
@@ -397,15 +398,19 @@ def score_batch(
     dl_units: Optional[Callable[[List[str], List[List[str]], NLIEngine],
                                 Tuple[List[List[str]], List[List[Dict[str, Any]]]]]] = None,
     return_details: bool = False,
+    parse_cache: Optional[ParseCache] = None,
 ) -> Dict[str, Any]:
     """Score a validated batch; see the module docstring for the steps, one function
     each: parse, summary units, discourse-link units, unit x sentence NLI, SD-ACU
-    premises, expansion premises, NLI of the extra premises, aggregation."""
+    premises, expansion premises, NLI of the extra premises, aggregation.
+    ``parse_cache``: where the documents and summaries are parsed (None: the default
+    :class:`halluscope.resources.Resources`' cache for the default spaCy model)."""
     preset = options.resolved
     start_requested, start_scored, start_cached = engine.requested, engine.scored, engine.cached
     start_calls = decomposer.calls
 
-    examples, spans = _parse_examples(predictions, sources, coref)
+    examples, spans = _parse_examples(predictions, sources, coref,
+                                      get_parse_cache() if parse_cache is None else parse_cache)
     _summary_units(examples, spans, decomposer, engine, options)
     summary_calls = decomposer.calls - start_calls
     if dl_units is not None:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import logging
 
-from . import engine, features, labels
+from . import features, labels
 from .engine import NLIEngine, check_pairs, get_nli_engine
 from .features import Pair, pair_template
 from .forward import is_out_of_memory
@@ -63,5 +63,3 @@ _load = load
 _scorer_name = scorer_name
 _PROBES = features._PROBES
 _LABEL_SYNONYMS = labels._LABEL_SYNONYMS
-_ENGINES = engine._ENGINES
-_ENGINES_LOCK = engine._ENGINES_LOCK

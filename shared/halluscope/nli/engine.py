@@ -208,24 +208,18 @@ def check_pairs(pairs: Sequence[Tuple[str, str]]) -> List[Pair]:
     return checked
 
 
-_ENGINES: Dict[tuple, NLIEngine] = {}
-_ENGINES_LOCK = threading.Lock()
-
-
 def get_nli_engine(model: Optional[str] = None, *, device: Optional[str] = None,
                    dtype: str = "float32", batch_size: int = 32, max_length: int = 512,
                    label_map: Optional[Mapping[str, str]] = None) -> NLIEngine:
-    """The process-wide engine for (resolved model, device, dtype, max_length, label_map).
+    """The engine of the process's default :class:`halluscope.resources.Resources` for
+    (resolved model, device, dtype, max_length, label_map)
+    (:meth:`~halluscope.resources.Resources.nli_engine`).
 
     ``batch_size`` does not change scores, so it is not part of the key: the
     engine keeps the batch size it was created with (set ``engine.batch_size``
     to change it).
     """
-    name = resolve(NLI, model)
-    key = (name, normalise_device(device), check_dtype(dtype), max_length,
-           tuple(sorted(label_map.items())) if label_map else None)
-    with _ENGINES_LOCK:
-        if key not in _ENGINES:
-            _ENGINES[key] = NLIEngine(name, device=key[1], dtype=key[2], batch_size=batch_size,
+    from ..resources import get_resources
+
+    return get_resources().nli_engine(model, device=device, dtype=dtype, batch_size=batch_size,
                                       max_length=max_length, label_map=label_map)
-        return _ENGINES[key]
