@@ -43,7 +43,6 @@ from .decompose import context_parses
 from ..parsing import ParseCache, get_parse_cache
 from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
 from ..options import options_for
-from ..validation import validate_inputs
 
 EXPANSION_WINDOW = 3
 
