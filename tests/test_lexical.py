@@ -185,6 +185,20 @@ def test_thread_safe_queries(lex):
 # -- without WordNet ---------------------------------------------------------------
 
 
+def test_nltk_synset_cache_is_emptied_past_its_cap(lex, monkeypatch):
+    # NLTK's reader keeps every synset it parses; past READER_SYNSET_CAP a query that
+    # reads WordNet empties that cache, and the answers stay the same
+    fresh = Lexicon.over(lexical.shared_wordnet())
+    before = fresh.link("buy", "acquire", "verb")
+    cache = fresh.reader._synset_offset_cache
+    assert sum(len(per_pos) for per_pos in cache.values()) > 3
+    monkeypatch.setattr(lexical, "READER_SYNSET_CAP", 3)
+    again = Lexicon.over(lexical.shared_wordnet())
+    assert again.link("buy", "acquire", "verb") == before
+    assert sum(len(per_pos) for per_pos in cache.values()) <= 3
+    assert again.link("sell", "buy", "verb").relation == "antonym"
+
+
 def test_lexicon_without_wordnet_answers_same_lemma_only():
     lexicon = Lexicon()
     assert not lexicon.available and lexicon.signature_id == "wn:none" and lexicon.root is None
