@@ -14,6 +14,16 @@ def repo_root() -> str:
     return REPO
 
 
+@pytest.fixture
+def restore_budget(monkeypatch):
+    """No HALLUSCOPE_CACHE_MB during the test, and the default memory budget after it."""
+    from halluscope import budget
+
+    monkeypatch.delenv(budget.ENV, raising=False)
+    yield
+    budget.reset()
+
+
 def _chromium_path():
     import shutil
 

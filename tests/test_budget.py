@@ -12,13 +12,6 @@ from halluscope.lru import LRU
 MB = 1 << 20
 
 
-@pytest.fixture
-def restore_budget(monkeypatch):
-    monkeypatch.delenv(budget.ENV, raising=False)
-    yield
-    budget.reset()
-
-
 def test_shares_split_the_budget_by_kind_then_by_cache():
     assert budget.shares(100) == {"parses": 45 * MB, "units": 5 * MB, "text_indexes": 20 * MB,
                                   "embeddings": 15 * MB, "nli": 10 * MB, "lexicon": 5 * MB}

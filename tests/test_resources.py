@@ -24,13 +24,6 @@ SUMMARIES = ["Microsoft bought GitHub in 2019 for $7.5 billion.", "Floods in Lag
 REFERENCES = ["Microsoft bought GitHub for $7.5 billion in 2018.", "Floods killed 12 people in Lagos."]
 
 
-@pytest.fixture
-def restore_budget(monkeypatch):
-    monkeypatch.delenv(budget.ENV, raising=False)
-    yield
-    budget.reset()
-
-
 def test_two_resources_share_no_cache_but_the_models():
     first, second = Resources(), Resources()
     Scorer("chi", resources=first).score(SOURCES, SUMMARIES)

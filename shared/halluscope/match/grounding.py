@@ -533,7 +533,7 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
     if not subject or not party:
         return None
     obj = [_stem(w) for w in _slot_words(unit.object)]
-    giver, receiver = _parties(direction, subject, party, party)
+    giver, receiver = (subject, party) if direction == "gives" else (party, subject)
     contradiction: Optional[Match] = None
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + party):
