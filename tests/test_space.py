@@ -10,7 +10,8 @@ import pytest  # noqa: E402
 
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
-from halluscope.space import (MAX_REFERENCE_CHARS, MAX_SOURCE_CHARS, MAX_SUMMARY_CHARS,  # noqa: E402
+from halluscope.space import (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS, MAX_SOURCE_CHARS,  # noqa: E402
+                              MAX_SOURCE_TOKENS, MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS, count_tokens,
                               acu_for_display, allowed_nli_models, check_texts, headline_markdown,
                               score_for_display)
 from tiny_models import tiny_nli_model  # noqa: E402
@@ -234,6 +235,23 @@ def test_over_long_input_gives_a_message_not_a_truncation(field, limit):
                                          f"accepts at most {limit:,}. Shorten it (nothing was cut)")
     texts[field] = "a" * limit
     check_texts(texts["source"], texts["summary"], texts["reference"])  # at the cap: accepted
+
+
+@pytest.mark.parametrize("field, limit", [("source", MAX_SOURCE_TOKENS), ("reference", MAX_REFERENCE_TOKENS),
+                                          ("summary", MAX_SUMMARY_TOKENS)])
+def test_text_of_many_tokens_within_the_character_cap_is_refused(field, limit):
+    # "$1m " is three tokens in four characters: 0.75 a character, where prose has about 0.2
+    assert (limit // 3 + 1) * 4 <= {"source": MAX_SOURCE_CHARS}.get(field, MAX_SUMMARY_CHARS)
+    texts = {"source": "The cat sat.", "reference": "", "summary": "The cat sat."}
+    texts[field] = "$1m " * (limit // 3 + 1)
+    assert count_tokens(texts[field]) == limit // 3 * 3 + 3
+    display = score_for_display(texts["source"], texts["reference"], texts["summary"], ["chi"])
+    assert display["ok"] is False and display["scores"] == []
+    assert display["message"].startswith(f"The {field} is too long: {limit // 3 * 3 + 3:,} tokens (words, numbers "
+                                         f"and symbols), this app accepts at most {limit:,}. Shorten it")
+    texts[field] = "$1m " * (limit // 3) + "x" * (limit % 3)  # exactly the cap: accepted
+    assert count_tokens(texts[field]) == limit
+    check_texts(texts["source"], texts["summary"], texts["reference"])
 
 
 @pytest.mark.parametrize("source, summary, metrics, message", [

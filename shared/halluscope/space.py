@@ -13,8 +13,10 @@ Two layers, kept apart so that the logic is tested without a browser:
 
 Decisions:
 
-* inputs are capped (:data:`MAX_SOURCE_CHARS`, :data:`MAX_REFERENCE_CHARS`,
-  :data:`MAX_SUMMARY_CHARS`); a longer text is refused with a message, never cut;
+* inputs are capped in characters (:data:`MAX_SOURCE_CHARS`, :data:`MAX_REFERENCE_CHARS`,
+  :data:`MAX_SUMMARY_CHARS`) and in spaCy tokens (:data:`MAX_SOURCE_TOKENS`, ...), since
+  parsing costs time per token and a text of numbers and symbols holds twice the tokens
+  of prose of its length; a longer text is refused with a message, never cut;
 * several CHI-family metrics are scored with one ``score_chi`` call (its EHI, RHI*
   and QHI equal the single-metric calls); a single metric uses its own function.
   The Space's RHI is RHI* (softmax), the variant CHI fuses, unless ``variant`` is
@@ -60,6 +62,16 @@ LOGGER = logging.getLogger(__name__)
 MAX_SOURCE_CHARS = 20_000
 MAX_REFERENCE_CHARS = 3_000
 MAX_SUMMARY_CHARS = 3_000
+#: ... and in spaCy tokens (:func:`count_tokens`): the most of prose within the character
+#: caps (at most 0.30 tokens a character over the SummaC and FRANK texts), while a text
+#: of amounts ("$37m $74m ...") holds 0.51 a character and would take 2.2 s at the
+#: character caps on a 2-core CPU (docs/space.md#input-caps)
+MAX_SOURCE_TOKENS = 6_000
+MAX_REFERENCE_TOKENS = 1_000
+MAX_SUMMARY_TOKENS = 1_000
+#: text -> (character cap, token cap)
+CAPS = {"source": (MAX_SOURCE_CHARS, MAX_SOURCE_TOKENS), "reference": (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS),
+        "summary": (MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS)}
 
 #: every metric with an app of its own (``metrics/<name>/app.py``)
 METRIC_APPS = METRICS
@@ -208,22 +220,36 @@ def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[f
 # --------------------------------------------------------------------------- inputs
 
 
+def count_tokens(text: str) -> int:
+    """The number of spaCy tokens of ``text`` as the default pipeline's tokenizer
+    (with the parser's guard against pathological runs) splits it; linear time."""
+    from .parsing import get_parse_cache, guarded_doc
+
+    return len(guarded_doc(get_parse_cache().nlp, text))
+
+
 def check_texts(source: str, summary: str, reference: str = "") -> None:
-    """Raise :class:`InputProblem` for an empty source or summary or an over-long text."""
-    for label, text in (("source", source), ("summary", summary), ("reference", reference)):
+    """Raise :class:`InputProblem` for an empty source or summary or an over-long text
+    (:data:`CAPS`: characters first, then tokens)."""
+    texts = {"source": source, "summary": summary, "reference": reference}
+    for label, text in texts.items():
         if text is not None and not isinstance(text, str):
             raise InputProblem(f"The {label} must be text, got {type(text).__name__}.")
     if not (source or "").strip():
         raise InputProblem("The source is empty: paste the document the summary was written from.")
     if not (summary or "").strip():
         raise InputProblem("The summary is empty: paste the summary to check.")
-    for label, text, limit in (("source", source, MAX_SOURCE_CHARS),
-                               ("reference", reference or "", MAX_REFERENCE_CHARS),
-                               ("summary", summary, MAX_SUMMARY_CHARS)):
-        if len(text) > limit:
+    advice = ("Shorten it (nothing was cut); for longer texts use the halluscope package or the evaluate "
+              "metric directly.")
+    for label, (max_chars, max_tokens) in CAPS.items():
+        text = texts[label] or ""
+        if len(text) > max_chars:
             raise InputProblem(f"The {label} is too long: {len(text):,} characters, this app accepts at "
-                               f"most {limit:,}. Shorten it (nothing was cut); for longer texts use the "
-                               "halluscope package or the evaluate metric directly.")
+                               f"most {max_chars:,}. {advice}")
+        tokens = count_tokens(text) if text else 0
+        if tokens > max_tokens:
+            raise InputProblem(f"The {label} is too long: {tokens:,} tokens (words, numbers and symbols), this "
+                               f"app accepts at most {max_tokens:,}. {advice}")
 
 
 def _problem_message(error: BaseException) -> str:
