@@ -29,9 +29,9 @@ def test_entry_weights():
     assert budget.weigh_array(("nli", "p", "h"), np.zeros(3, dtype=np.float32)) == (
         12 + 112 + 56 + 2 * sys.getsizeof("p") + sys.getsizeof("nli"))
     doc = parsing.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
-    assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 450 * 6 + sys.getsizeof(
+    assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 180 * 6 + sys.getsizeof(
         "Ada wrote notes in 1843.")
-    assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 450 * 6 + 64
+    assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 180 * 6 + 64
     assert budget.weigh_units((1, ("ehi",)), (None, ["a unit", "another"])) == 300 + 2 * 460
     assert budget.weigh_container(("buy", "v"), frozenset({"purchase", "acquire"})) == (
         sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v"))

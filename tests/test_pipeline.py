@@ -6,7 +6,7 @@ import pytest
 
 from halluscope import score_chi, score_ehi, score_qhi, score_rhi
 from halluscope.examples import load_examples
-from halluscope.parsing import get_parse_cache, split_for_parsing
+from halluscope.parsing import ParseCache, get_parse_cache, split_for_parsing
 from halluscope.registry import REGISTRY
 
 SOURCE = ("Barack Obama met Angela Merkel in Berlin on Tuesday. The two leaders discussed "
@@ -40,6 +40,25 @@ def test_parse_cache_is_bounded_lru():
         assert cache.parsed == before + 1  # oldest was evicted
     finally:
         cache.maxsize = old
+
+
+def test_cached_parses_keep_their_annotations_but_not_the_tok2vec_tensor():
+    nlp = get_parse_cache().nlp
+    cache = ParseCache(nlp, chunk_chars=60, budgeted=False)  # the second text is parsed in two chunks
+    short = "Barack Obama met Angela Merkel in Berlin on Tuesday."
+    long = short + " The two leaders discussed a budget of $4.2 billion."
+    assert split_for_parsing(long, 60) == [short + " ", "The two leaders discussed a budget of $4.2 billion."]
+    spacy_doc = nlp(short)
+    assert spacy_doc.tensor.shape == (len(spacy_doc), 96)  # what en_core_web_sm leaves on a Doc
+    parsed = cache.get_many([short, long])
+    assert [p.doc.tensor.size for p in parsed] == [0, 0]
+
+    def annotations(doc):
+        return [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_, t.ent_iob_, t.ent_type_) for t in doc]
+
+    assert annotations(parsed[0].doc) == annotations(spacy_doc)
+    assert annotations(parsed[1].doc)[:len(spacy_doc)] == annotations(spacy_doc)
+    assert parsed[1].doc.text == long
 
 
 @pytest.mark.slow

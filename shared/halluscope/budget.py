@@ -52,10 +52,10 @@ SHARES: Dict[str, float] = {
 MB = 1 << 20
 
 # -- entry weights (bytes), measured by python -m benchmarks.memory --measure ---------
-#: a parsed text (spaCy Doc with en_core_web_sm's annotations and tensor) per token: 454
-#: measured on SummEval sources and summaries (499 with the units extracted from it,
-#: which the unit cache holds and weighs apart)
-DOC_BYTES_PER_TOKEN = 450
+#: a parsed text (spaCy Doc with en_core_web_sm's annotations; its tok2vec tensor is
+#: dropped after parsing, halluscope.parsing.without_tensor) per token: 178 measured on
+#: SummEval sources and summaries (454 while the tensor was kept)
+DOC_BYTES_PER_TOKEN = 180
 #: a parsed text's fixed part (Doc, ParsedText, dicts)
 DOC_BYTES_FIXED = 2_000
 #: a text index (halluscope.match.grounding.TextIndex) per character of its text:

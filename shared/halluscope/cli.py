@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import (Any, BinaryIO, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, TextIO,
                     Tuple)
 
+from . import budget
 from . import options as _options
 from .errors import HalluscopeError
 
@@ -1081,7 +1082,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--batch-size", type=_positive_int, default=None,
                        help="model batch size (default: the API's, 64 for the encoder, 32 for NLI)")
     score.add_argument("--cache-mb", type=_positive_int, default=None, metavar="MB",
-                       help="memory budget of the caches in MB (default: $HALLUSCOPE_CACHE_MB or 256; "
+                       help=f"memory budget of the caches in MB (default: ${budget.ENV} or {budget.DEFAULT_MB}; "
                             "docs/scaling.md#memory)")
     score.add_argument("--nli-model", default=None,
                        help="dlsd_acu: NLI model name or local folder (default: the API's, "

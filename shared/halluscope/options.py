@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
+from . import budget
 from .errors import OptionError
 
 @dataclass(frozen=True)
@@ -356,7 +357,7 @@ OPTIONS: Tuple[Option, ...] = (
     # ---------------------------------------------------------------- every metric
     Option("cache_mb", None, "int", bounds=(0, math.inf), allow_none=True, metrics=METRICS, model=True, doc=(
         "memory budget of the process's caches (parses, units, text indexes, embeddings, NLI "
-        "scores, WordNet answers) in MB; None: the budget in force, $HALLUSCOPE_CACHE_MB or 256. "
+        f"scores, WordNet answers) in MB; None: the budget in force, ${budget.ENV} or {budget.DEFAULT_MB}. "
         "Shared by the process, so a value given stays in force for later calls; changes "
         "memory and time, never a score (docs/scaling.md#memory).")),
 )

@@ -26,6 +26,8 @@ import weakref
 from dataclasses import dataclass
 from typing import Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
+import numpy
+
 from . import budget
 from .lru import LRU
 
@@ -101,6 +103,19 @@ def guarded_doc(nlp, text: str):
         position += spaces[-1]
     add_piece(text[position:])
     return Doc(nlp.vocab, words=words, spaces=spaces)
+
+
+#: what a ``Doc`` holds when no component has set a tensor (spaCy's own empty value)
+_NO_TENSOR = numpy.zeros((0,), dtype="float32")
+
+
+def without_tensor(doc):
+    """``doc`` without the tok2vec output its pipeline left on it (``doc.tensor``, 96
+    floats a token with en_core_web_sm): the tagger, parser and recogniser have used it,
+    and nothing halluscope reads after parsing does (en_core_web_sm has no word vectors,
+    so no ``Token.vector`` falls back to it). A cached parse keeps only its annotations."""
+    doc.tensor = _NO_TENSOR
+    return doc
 
 
 class ParseCache:
@@ -193,7 +208,7 @@ class ParseCache:
         with self._lock:
             for text, doc in docs.items():
                 if text not in self._entries:
-                    self._entries.put(text, ParsedText(text=text, doc=doc))
+                    self._entries.put(text, ParsedText(text=text, doc=without_tensor(doc)))
                     added += 1
         return added
 
@@ -221,7 +236,7 @@ class ParseCache:
             chunk_docs = list(self.nlp.pipe((guarded_doc(self.nlp, c) for c in chunks), batch_size=1))
             docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False)
         self.parsed += len(texts)
-        return [docs[t] for t in texts]
+        return [without_tensor(docs[t]) for t in texts]
 
     def clear(self) -> None:
         with self._lock:
