@@ -8,8 +8,8 @@ text of a quarter of it, so that work growing as summary x source shows as 16x
 per 4x. Every size is timed in this one run from a cold parse cache (the texts
 differ, so no other cache helps either), after a warm-up that loads every model;
 the time is the best of ``--repeats`` calls of ``score_chi``. Last column: the
-Space's caps, the longest texts of the case the Space accepts (source 20,000
-characters and 6,000 tokens, summary 3,000 and 1,000; ``halluscope.space.CAPS``).
+Space's caps, the longest texts of the case the Space accepts (its caps in characters
+and in tokens, ``halluscope.space.CAPS``).
 
     python -m benchmarks.adversarial                 # every case
     python -m benchmarks.adversarial --case rparen --case numbers --repeats 1

@@ -249,7 +249,7 @@ def test_text_of_many_tokens_within_the_character_cap_is_refused(field, limit):
     assert display["ok"] is False and display["scores"] == []
     assert display["message"].startswith(f"The {field} is too long: {limit // 3 * 3 + 3:,} tokens (words, numbers "
                                          f"and symbols), this app accepts at most {limit:,}. Shorten it")
-    texts[field] = "$1m " * (limit // 3) + "x" * (limit % 3)  # exactly the cap: accepted
+    texts[field] = "$1m " * (limit // 3) + "x " * (limit % 3)  # exactly the cap: accepted
     assert count_tokens(texts[field]) == limit
     check_texts(texts["source"], texts["summary"], texts["reference"])
 
