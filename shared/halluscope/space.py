@@ -55,6 +55,7 @@ from . import highlight
 from .examples import load_examples
 from .options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
 from .registry import NLI, ModelNotAvailableError, resolve
+from .validation import validate_inputs
 
 LOGGER = logging.getLogger(__name__)
 
@@ -231,7 +232,8 @@ def count_tokens(text: str) -> int:
 
 def check_texts(source: str, summary: str, reference: str = "") -> None:
     """Raise :class:`InputProblem` for an empty source or summary or an over-long text
-    (:data:`CAPS`: characters first, then tokens)."""
+    (:data:`CAPS`: characters first, then tokens), and the API's
+    :class:`~halluscope.errors.InputError` for a text no model can read."""
     texts = {"source": source, "summary": summary, "reference": reference}
     for label, text in texts.items():
         if text is not None and not isinstance(text, str):
@@ -242,12 +244,14 @@ def check_texts(source: str, summary: str, reference: str = "") -> None:
         raise InputProblem("The summary is empty: paste the summary to check.")
     advice = ("Shorten it (nothing was cut); for longer texts use the halluscope package or the evaluate "
               "metric directly.")
-    for label, (max_chars, max_tokens) in CAPS.items():
-        text = texts[label] or ""
-        if len(text) > max_chars:
-            raise InputProblem(f"The {label} is too long: {len(text):,} characters, this app accepts at "
+    for label, (max_chars, _) in CAPS.items():
+        if len(texts[label] or "") > max_chars:
+            raise InputProblem(f"The {label} is too long: {len(texts[label]):,} characters, this app accepts at "
                                f"most {max_chars:,}. {advice}")
-        tokens = count_tokens(text) if text else 0
+    # the API's own checks (lone surrogates, invisible-only texts) before spaCy's tokenizer sees the texts
+    validate_inputs([summary], [source], [reference] if reference else None)
+    for label, (_, max_tokens) in CAPS.items():
+        tokens = count_tokens(texts[label]) if texts[label] else 0
         if tokens > max_tokens:
             raise InputProblem(f"The {label} is too long: {tokens:,} tokens (words, numbers and symbols), this "
                                f"app accepts at most {max_tokens:,}. {advice}")
