@@ -55,7 +55,7 @@ def test_registered_caches_follow_the_budget(restore_budget):
 
 def test_the_environment_sets_the_budget_unless_a_call_does(monkeypatch, restore_budget):
     budget.reset()
-    assert budget.current_mb() == budget.DEFAULT_MB == 256
+    assert budget.current_mb() == budget.DEFAULT_MB == 96
     monkeypatch.setenv(budget.ENV, "64")
     assert budget.reset() == 64
     budget.apply(32)

@@ -37,7 +37,7 @@ from typing import Any, Dict, Hashable, List, Optional, Tuple
 from .errors import OptionError
 
 #: the budget, in MB (2**20 bytes), when neither the option nor the environment sets one
-DEFAULT_MB = 256
+DEFAULT_MB = 96
 #: environment variable read when the option is not given
 ENV = "HALLUSCOPE_CACHE_MB"
 #: each kind's share of the budget (they sum to 1)
