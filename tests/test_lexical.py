@@ -337,3 +337,11 @@ def test_lexnames_table_matches_the_man_page():
             table = [line.split("\t")[:2] for line in handle if re.match(r"\d\d\t", line)]
         assert [[number, name.strip()] for number, name in table] == \
             [line.split("\t")[:2] for line in lines]
+
+
+def test_knows_says_whether_wordnet_has_the_word_in_that_part_of_speech(lex):
+    assert lex.knows("buy", "verb") and lex.knows("bought", "verb")  # base forms count
+    assert lex.knows("take over", "verb") and lex.knows("startup", "noun")
+    assert not lex.knows("rebrand", "verb") and not lex.knows("unfriend", "verb")
+    assert not lex.knows("quickly", "verb") and not lex.knows("", "verb")
+    assert not Lexicon(None).knows("buy", "verb")

@@ -375,3 +375,30 @@ def test_a_call_s_batch_size_never_changes_the_shared_embedder():
     assert shared.batch_size == before
     view = shared.with_batch_size(3)
     assert view.batch_size == 3 and view.encoded == shared.encoded and view.vector("police") is shared.vector("police")
+
+
+def test_wordnet_decides_the_verbs_it_knows_and_minilm_compares_the_rest():
+    from halluscope.lexical import get_lexicon
+
+    pool = [rel("police", "arrest", "suspect"), rel("company", "buy", "startup"),
+            rel("company", "rebranding", "startup")]
+    queries = [rel("police", "detain", "suspect"), rel("company", "purchase", "startup"),
+               rel("company", "rebrand", "startup")]  # WordNet 3.0 has neither "rebrand" nor "rebranding"
+    emb = fresh()
+    matcher = RelationMatcher(embedder=emb, lexicon=get_lexicon())
+    assert matcher._verbs_to_encode(queries, pool) == ["rebrand", "rebranding"]
+    detain, purchase, rebrand = matcher.match_batch([MatchJob(queries, pool)])[0]
+    assert detain is None  # arrest/detain: WordNet knows both and links them not, so no cosine
+    assert purchase.mode == "synonym" and purchase.score == 1.0
+    assert purchase.detail == "subject 1.00, verb 1.00, object 1.00; purchase ~ buy (WordNet synonym)"
+    assert rebrand.mode == "slots" and rebrand.evidence == (pool[2],)  # the cosine, where WordNet knows neither
+    assert rebrand.detail == "subject 1.00, verb 0.96, object 1.00"
+    assert (emb.encoded, emb.encode_calls) == (2, 1)
+    # without WordNet every verb pair is compared by its cosine, as before
+    emb = fresh()
+    no_wordnet = RelationMatcher(embedder=emb)
+    assert no_wordnet._verbs_to_encode(queries, pool) == ["detain", "purchase", "rebrand", "arrest", "buy", "rebranding"]
+    detain, purchase, rebrand = no_wordnet.match_batch([MatchJob(queries, pool)])[0]
+    assert detain is None and rebrand.evidence == (pool[2],)
+    assert purchase.detail == "subject 1.00, verb 0.87, object 1.00"
+    assert emb.encoded == 6

@@ -542,6 +542,13 @@ class Lexicon:
 
     # -- public queries ------------------------------------------------------------------
 
+    def knows(self, lemma: str, pos: str) -> bool:
+        """Whether WordNet has the word in ``pos`` (its own senses or those of its base
+        forms, as :meth:`link` considers them); False without WordNet. Where WordNet
+        knows both words, :meth:`link` alone decides whether one supports the other."""
+        word = normalise_lemma(lemma)
+        return self.reader is not None and bool(word) and bool(self._considered(word, _tag(pos)))
+
     def link(self, summary_lemma: str, source_lemma: str, pos: str) -> Optional[Link]:
         """How the source word supports (or contradicts) the summary word, or None.
 

@@ -30,15 +30,20 @@ For each query triple, in order:
    pool verb never supports ("sell" for "buy", cosine 0.76; "lose" for "win"): when
    the subject and object slots match such a pool triple and nothing supports the
    query, it is ``contradicted`` (a ``Match`` with ``contradicts=True`` and the pool
-   triple as evidence), never rescued by an embedding cosine.
+   triple as evidence), never rescued by an embedding cosine. Where the lexicon knows
+   either verb (:meth:`~halluscope.lexical.Lexicon.knows`), its links alone decide and
+   no cosine is taken: the verb cosine compares only pairs WordNet knows neither word
+   of (the prepositions of two nominal triples, "rebrand" and "rebadge"), and only
+   those are encoded. Without a lexicon every verb pair is compared by its cosine.
 
 Performance: exact matching runs first; only what it leaves unresolved, in *all*
 jobs of a ``match_batch``, is embedded. Sentence mode encodes every needed string
 in one ``Embedder.prepare`` call. Slots mode makes two batched calls: first the
-verbs, then only the subjects and objects of the pairs whose verb passed and whose
+verbs WordNet cannot compare, then only the subjects and objects of the pairs whose verb passed and whose
 strings differ (equal strings score 1.0 without encoding). The result is the same as
 comparing all three slots of every pair, for a fraction of the encoding: on 200
-SummEval summaries, 757 strings became a few hundred (see benchmarks/speed_chi.py).
+SummEval summaries, 757 strings became 582, and 354 once WordNet decided the verbs it
+knows (1,512 -> 1,085 on 200 FRANK rows with references; see benchmarks/speed_chi.py).
 """
 from __future__ import annotations
 
@@ -156,12 +161,13 @@ class RelationMatcher:
                     results[j][q] = match
             return results
 
-        # slots: verbs first (one batched encode), then only the subjects and objects
-        # of pairs whose verb passed and whose strings differ (a second, small encode)
+        # slots: the verbs WordNet cannot compare first (one batched encode), then only
+        # the subjects and objects of pairs whose verb passed and whose strings differ
+        # (a second, small encode)
         embedder.prepare(list(dict.fromkeys(
-            unit.lemma
+            lemma
             for j, queries, pool in pending
-            for unit in [jobs[j].queries[i] for i in queries] + [jobs[j].pool[i] for i in pool]
+            for lemma in self._verbs_to_encode([jobs[j].queries[i] for i in queries], [jobs[j].pool[i] for i in pool])
         )))
         staged = []
         second: Dict[str, None] = {}
@@ -254,15 +260,55 @@ class RelationMatcher:
         return {position: widen(link) for position, link in wide.items()
                 if position not in known and link.relation != "antonym"}
 
+    def _known(self, lemmas: Sequence[str]) -> np.ndarray:
+        """Per lemma: whether WordNet has it as a verb (:meth:`halluscope.lexical.Lexicon.knows`);
+        all False without a lexicon."""
+        if self.lexicon is None:
+            return np.zeros(len(lemmas), dtype=bool)
+        return np.array([self.lexicon.knows(lemma, "verb") for lemma in lemmas], dtype=bool)
+
+    def _cosine_needed(self, qa: Sequence[str], pa: Sequence[str]) -> np.ndarray:
+        """Which (distinct query verb, distinct pool verb) pairs a MiniLM cosine
+        compares: those where WordNet knows neither word (docs/lexical.md#in-the-scores),
+        such as two prepositions of nominal triples ("rise in demand") or two verbs it
+        lacks ("rebrand"). Where it knows a word, its links alone decide (stop verbs such
+        as "be" and "have" link to nothing but themselves), so "buy" and "sell" (cosine
+        0.76) or "arrest" and "detain" (0.61) are never compared by an encoder that does
+        not separate synonyms from antonyms. Without a lexicon: every pair."""
+        known_q, known_p = self._known(qa), self._known(pa)
+        return ~known_q[:, None] & ~known_p[None, :]
+
+    def _verbs_to_encode(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> List[str]:
+        """The distinct verbs of a job that :meth:`_cosine_needed` pairs with a different verb."""
+        qa, pa = self._index([u.lemma for u in queries])[0], self._index([u.lemma for u in pool])[0]
+        needed = self._cosine_needed(qa, pa) & (np.array(qa, dtype=object)[:, None] != np.array(pa, dtype=object)[None, :])
+        return [qa[a] for a in np.nonzero(needed.any(axis=1))[0]] + [pa[b] for b in np.nonzero(needed.any(axis=0))[0]]
+
+    def _verb_similarity(self, qa: Sequence[str], pa: Sequence[str], embedder) -> np.ndarray:
+        """Verb similarity between distinct query and pool verbs: 1.0 for equal verbs,
+        the cosine where :meth:`_cosine_needed`, 0.0 elsewhere (WordNet decides those)."""
+        equal = np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]
+        needed = self._cosine_needed(qa, pa) & ~equal
+        verb = np.zeros((len(qa), len(pa)), dtype=np.float32)
+        rows, cols = np.nonzero(needed.any(axis=1))[0], np.nonzero(needed.any(axis=0))[0]
+        if rows.size:
+            va = np.stack([embedder.vector(qa[a]) for a in rows])
+            vb = np.stack([embedder.vector(pa[b]) for b in cols])
+            verb[np.ix_(rows, cols)] = va @ vb.T
+        verb = np.where(needed, verb, 0.0).astype(np.float32)
+        verb[equal] = 1.0
+        return verb
+
     def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder):
         """(query rows, pool columns, verb similarities, links) of the pairs whose
-        polarity and arity agree and whose verb reaches ``verb_threshold`` or is linked
-        by WordNet (``links[k]``: the Link of candidate k, None for a cosine match); a
+        polarity and arity agree and whose verb is the same, is linked by WordNet, or,
+        where WordNet knows neither verb, reaches ``verb_threshold`` by cosine
+        (``links[k]``: the Link of candidate k, None for a cosine match); a
         WordNet-supported verb scores 1.0, an antonym's pair stays a candidate (for
-        contradiction) with its cosine, and never passes on its cosine alone."""
+        contradiction) and never passes on its similarity alone."""
         qa, qi = self._index([u.lemma for u in queries])
         pa, pi = self._index([u.lemma for u in pool])
-        verb = self._similarity(qa, pa, embedder)
+        verb = self._verb_similarity(qa, pa, embedder)
         by_position = self._verb_links(qa, pa)
         wide = self._wide_links(qa, pa, by_position)
         linked = np.zeros(verb.shape, dtype=bool)
