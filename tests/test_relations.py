@@ -397,7 +397,8 @@ def test_wordnet_decides_the_verbs_it_knows_and_minilm_compares_the_rest():
     # without WordNet every verb pair is compared by its cosine, as before
     emb = fresh()
     no_wordnet = RelationMatcher(embedder=emb)
-    assert no_wordnet._verbs_to_encode(queries, pool) == ["detain", "purchase", "rebrand", "arrest", "buy", "rebranding"]
+    assert no_wordnet._verbs_to_encode(queries, pool) == ["detain", "purchase", "rebrand",
+                                                          "arrest", "buy", "rebranding"]
     detain, purchase, rebrand = no_wordnet.match_batch([MatchJob(queries, pool)])[0]
     assert detain is None and rebrand.evidence == (pool[2],)
     assert purchase.detail == "subject 1.00, verb 0.87, object 1.00"

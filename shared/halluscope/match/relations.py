@@ -33,14 +33,14 @@ For each query triple, in order:
    triple as evidence), never rescued by an embedding cosine. Where the lexicon knows
    either verb (:meth:`~halluscope.lexical.Lexicon.knows`), its links alone decide and
    no cosine is taken: the verb cosine compares only pairs WordNet knows neither word
-   of (the prepositions of two nominal triples, "rebrand" and "rebadge"), and only
+   of (the prepositions of two nominal triples, "rebrand" and "rebranding"), and only
    those are encoded. Without a lexicon every verb pair is compared by its cosine.
 
 Performance: exact matching runs first; only what it leaves unresolved, in *all*
 jobs of a ``match_batch``, is embedded. Sentence mode encodes every needed string
 in one ``Embedder.prepare`` call. Slots mode makes two batched calls: first the
-verbs WordNet cannot compare, then only the subjects and objects of the pairs whose verb passed and whose
-strings differ (equal strings score 1.0 without encoding). The result is the same as
+verbs WordNet cannot compare, then only the subjects and objects of the pairs whose
+verb passed and whose strings differ (equal strings score 1.0 without encoding). The result is the same as
 comparing all three slots of every pair, for a fraction of the encoding: on 200
 SummEval summaries, 757 strings became 582, and 354 once WordNet decided the verbs it
 knows (1,512 -> 1,085 on 200 FRANK rows with references; see benchmarks/speed_chi.py).
@@ -167,7 +167,8 @@ class RelationMatcher:
         embedder.prepare(list(dict.fromkeys(
             lemma
             for j, queries, pool in pending
-            for lemma in self._verbs_to_encode([jobs[j].queries[i] for i in queries], [jobs[j].pool[i] for i in pool])
+            for lemma in self._verbs_to_encode([jobs[j].queries[i] for i in queries],
+                                               [jobs[j].pool[i] for i in pool])
         )))
         staged = []
         second: Dict[str, None] = {}
@@ -278,25 +279,29 @@ class RelationMatcher:
         known_q, known_p = self._known(qa), self._known(pa)
         return ~known_q[:, None] & ~known_p[None, :]
 
+    def _cosine_pairs(self, qa: Sequence[str], pa: Sequence[str]) -> np.ndarray:
+        """:meth:`_cosine_needed` for two different verbs (equal verbs score 1.0 unencoded)."""
+        different = np.array(qa, dtype=object)[:, None] != np.array(pa, dtype=object)[None, :]
+        return self._cosine_needed(qa, pa) & different
+
     def _verbs_to_encode(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> List[str]:
-        """The distinct verbs of a job that :meth:`_cosine_needed` pairs with a different verb."""
+        """The distinct verbs of a job that :meth:`_cosine_pairs` compares."""
         qa, pa = self._index([u.lemma for u in queries])[0], self._index([u.lemma for u in pool])[0]
-        needed = self._cosine_needed(qa, pa) & (np.array(qa, dtype=object)[:, None] != np.array(pa, dtype=object)[None, :])
-        return [qa[a] for a in np.nonzero(needed.any(axis=1))[0]] + [pa[b] for b in np.nonzero(needed.any(axis=0))[0]]
+        pairs = self._cosine_pairs(qa, pa)
+        return [qa[a] for a in np.nonzero(pairs.any(axis=1))[0]] + [pa[b] for b in np.nonzero(pairs.any(axis=0))[0]]
 
     def _verb_similarity(self, qa: Sequence[str], pa: Sequence[str], embedder) -> np.ndarray:
         """Verb similarity between distinct query and pool verbs: 1.0 for equal verbs,
-        the cosine where :meth:`_cosine_needed`, 0.0 elsewhere (WordNet decides those)."""
-        equal = np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]
-        needed = self._cosine_needed(qa, pa) & ~equal
+        the cosine for :meth:`_cosine_pairs`, 0.0 elsewhere (WordNet decides those)."""
+        pairs = self._cosine_pairs(qa, pa)
         verb = np.zeros((len(qa), len(pa)), dtype=np.float32)
-        rows, cols = np.nonzero(needed.any(axis=1))[0], np.nonzero(needed.any(axis=0))[0]
+        rows, cols = np.nonzero(pairs.any(axis=1))[0], np.nonzero(pairs.any(axis=0))[0]
         if rows.size:
             va = np.stack([embedder.vector(qa[a]) for a in rows])
             vb = np.stack([embedder.vector(pa[b]) for b in cols])
             verb[np.ix_(rows, cols)] = va @ vb.T
-        verb = np.where(needed, verb, 0.0).astype(np.float32)
-        verb[equal] = 1.0
+        verb = np.where(pairs, verb, 0.0).astype(np.float32)
+        verb[np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]] = 1.0
         return verb
 
     def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder):
