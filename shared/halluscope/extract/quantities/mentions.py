@@ -107,6 +107,13 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     for start, end, _ in spans:
         covered.update(range(start, end))
     done = set()
+    # names holding a number, by token: a non-numeric entity with a word ("Apollo 11"), or
+    # of numbers only right after a proper noun ("Boeing 747", where spaCy tags "747"
+    # PRODUCT); numbers alone elsewhere are a number spaCy mislabelled ("counted
+    # 3,878,793,156 people", tagged PRODUCT)
+    in_name = {i for ent in doc.ents if ent.label_ not in NUMERIC_LABELS
+               and (not all(t.like_num for t in ent) or (ent.start > 0 and doc[ent.start - 1].pos_ == "PROPN"))
+               for i in range(ent.start, ent.end)}
     for match in _DIGIT_RUN.finditer(text):  # digit tokens outside every mention
         if match.start() in covered:
             continue
@@ -126,7 +133,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
                 label = "QUANTITY"  # "10km"
             else:
                 continue
-        if token.ent_type_ and token.ent_type_ not in NUMERIC_LABELS:  # "Apollo 11", "Boeing 747"
+        if token.i in in_name:
             continue
         if token.like_url or token.like_email or (token.i > 0 and doc[token.i - 1].text in ("#", "@")):
             continue
