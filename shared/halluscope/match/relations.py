@@ -48,6 +48,7 @@ knows (1,512 -> 1,085 on 200 FRANK rows with references; see benchmarks/speed_ch
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -69,6 +70,25 @@ def _same_kind(queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) ->
     q = np.array([_kind(u) for u in queries], dtype=bool).reshape(-1, 2)
     p = np.array([_kind(u) for u in pool], dtype=bool).reshape(-1, 2)
     return (q[:, None, :] == p[None, :, :]).all(axis=2)
+
+
+@dataclass(frozen=True)
+class _VerbPlan:
+    """One job's verbs for the slots mode (:meth:`RelationMatcher._verb_plan`): the
+    distinct query and pool verbs, each unit's index into them, and which (query verb,
+    pool verb) pairs a MiniLM cosine compares."""
+
+    query_verbs: List[str]
+    query_index: np.ndarray
+    pool_verbs: List[str]
+    pool_index: np.ndarray
+    cosine_pairs: np.ndarray  # bool, (distinct query verbs, distinct pool verbs)
+
+    def to_encode(self) -> List[str]:
+        """The verbs some cosine pair needs, query verbs first."""
+        pairs = self.cosine_pairs
+        return ([self.query_verbs[a] for a in np.nonzero(pairs.any(axis=1))[0]]
+                + [self.pool_verbs[b] for b in np.nonzero(pairs.any(axis=0))[0]])
 
 
 class RelationMatcher:
@@ -164,19 +184,16 @@ class RelationMatcher:
         # slots: the verbs WordNet cannot compare first (one batched encode), then only
         # the subjects and objects of pairs whose verb passed and whose strings differ
         # (a second, small encode)
-        embedder.prepare(list(dict.fromkeys(
-            lemma
-            for j, queries, pool in pending
-            for lemma in self._verbs_to_encode([jobs[j].queries[i] for i in queries],
-                                               [jobs[j].pool[i] for i in pool])
-        )))
+        plans = []
+        for j, queries, pool in pending:
+            q_units = [jobs[j].queries[i] for i in queries]
+            p_units = [jobs[j].pool[i] for i in pool]
+            plans.append((j, queries, q_units, p_units, self._verb_plan(q_units, p_units)))
+        embedder.prepare(list(dict.fromkeys(lemma for *_, plan in plans for lemma in plan.to_encode())))
         staged = []
         second: Dict[str, None] = {}
-        for j, queries, pool in pending:
-            job = jobs[j]
-            q_units = [job.queries[i] for i in queries]
-            p_units = [job.pool[i] for i in pool]
-            rows, cols, verb, links = self._verb_candidates(q_units, p_units, embedder)
+        for j, queries, q_units, p_units, plan in plans:
+            rows, cols, verb, links = self._verb_candidates(q_units, p_units, embedder, plan)
             for r, c in zip(rows, cols):
                 for name in ("subject", "object"):
                     a, b = getattr(q_units[r], name), getattr(p_units[c], name)
@@ -279,21 +296,25 @@ class RelationMatcher:
         known_q, known_p = self._known(qa), self._known(pa)
         return ~known_q[:, None] & ~known_p[None, :]
 
-    def _cosine_pairs(self, qa: Sequence[str], pa: Sequence[str]) -> np.ndarray:
-        """:meth:`_cosine_needed` for two different verbs (equal verbs score 1.0 unencoded)."""
+    def _verb_plan(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> "_VerbPlan":
+        """A job's distinct query and pool verbs and the pairs of them a cosine compares:
+        :meth:`_cosine_needed` for two different verbs (equal verbs score 1.0 unencoded).
+        Computed once per job: it says what to encode and then where to read cosines."""
+        qa, qi = self._index([u.lemma for u in queries])
+        pa, pi = self._index([u.lemma for u in pool])
         different = np.array(qa, dtype=object)[:, None] != np.array(pa, dtype=object)[None, :]
-        return self._cosine_needed(qa, pa) & different
+        return _VerbPlan(qa, qi, pa, pi, self._cosine_needed(qa, pa) & different)
 
     def _verbs_to_encode(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> List[str]:
-        """The distinct verbs of a job that :meth:`_cosine_pairs` compares."""
-        qa, pa = self._index([u.lemma for u in queries])[0], self._index([u.lemma for u in pool])[0]
-        pairs = self._cosine_pairs(qa, pa)
-        return [qa[a] for a in np.nonzero(pairs.any(axis=1))[0]] + [pa[b] for b in np.nonzero(pairs.any(axis=0))[0]]
+        """The distinct verbs of a job that a cosine compares (:meth:`_verb_plan`)."""
+        return self._verb_plan(queries, pool).to_encode()
 
-    def _verb_similarity(self, qa: Sequence[str], pa: Sequence[str], embedder) -> np.ndarray:
-        """Verb similarity between distinct query and pool verbs: 1.0 for equal verbs,
-        the cosine for :meth:`_cosine_pairs`, 0.0 elsewhere (WordNet decides those)."""
-        pairs = self._cosine_pairs(qa, pa)
+    @staticmethod
+    def _verb_similarity(plan: "_VerbPlan", embedder) -> np.ndarray:
+        """Verb similarity between the plan's distinct query and pool verbs: 1.0 for
+        equal verbs, the cosine for the plan's pairs, 0.0 elsewhere (WordNet decides
+        those)."""
+        qa, pa, pairs = plan.query_verbs, plan.pool_verbs, plan.cosine_pairs
         verb = np.zeros((len(qa), len(pa)), dtype=np.float32)
         rows, cols = np.nonzero(pairs.any(axis=1))[0], np.nonzero(pairs.any(axis=0))[0]
         if rows.size:
@@ -304,16 +325,17 @@ class RelationMatcher:
         verb[np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]] = 1.0
         return verb
 
-    def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder):
+    def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder,
+                         plan: Optional["_VerbPlan"] = None):
         """(query rows, pool columns, verb similarities, links) of the pairs whose
         polarity and arity agree and whose verb is the same, is linked by WordNet, or,
         where WordNet knows neither verb, reaches ``verb_threshold`` by cosine
         (``links[k]``: the Link of candidate k, None for a cosine match); a
         WordNet-supported verb scores 1.0, an antonym's pair stays a candidate (for
         contradiction) and never passes on its similarity alone."""
-        qa, qi = self._index([u.lemma for u in queries])
-        pa, pi = self._index([u.lemma for u in pool])
-        verb = self._verb_similarity(qa, pa, embedder)
+        plan = self._verb_plan(queries, pool) if plan is None else plan
+        qa, qi, pa, pi = plan.query_verbs, plan.query_index, plan.pool_verbs, plan.pool_index
+        verb = self._verb_similarity(plan, embedder)
         by_position = self._verb_links(qa, pa)
         wide = self._wide_links(qa, pa, by_position)
         linked = np.zeros(verb.shape, dtype=bool)
