@@ -234,7 +234,8 @@ class ParseCache:
                 continue
             chunks = split_for_parsing(text, self.chunk_chars)
             chunk_docs = list(self.nlp.pipe((guarded_doc(self.nlp, c) for c in chunks), batch_size=1))
-            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False)
+            # the chunks' tensors are dropped anyway (:func:`without_tensor`): not concatenated
+            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False, exclude=["tensor"])
         self.parsed += len(texts)
         return [without_tensor(docs[t]) for t in texts]
 
