@@ -432,15 +432,10 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
     object side: "DHX Freight bought the warehouse" from "Lakeside Books sold the
     warehouse to DHX Freight". Last, a transfer of possession is checked by its parties
     (:func:`transfer_in_text`), which also catches a giver and receiver swapped through
-    "to"/"from". A nominal triple may also be stated by its noun's verb
-    (:func:`_verbal_form`): "the approval of a judicial reform" in "The Senate approved
-    a judicial reform"."""
+    "to"/"from"."""
     found = _cooccurrence(unit, index, lexicon)
     if found is not None and not found.contradicts:
         return found
-    verbal = _verbal_form(unit, index, lexicon)
-    if verbal is not None:
-        return verbal
     transfer = transfer_in_text(unit, index, lexicon)
     if transfer is not None and (found is None or not transfer.contradicts):
         return transfer
@@ -615,46 +610,6 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
                 contradiction = Match("contradiction", evidence, 0.0,
                                       f"giver and receiver swapped ({verbs})", contradicts=True)
     return contradiction
-
-
-#: prepositions of a nominal triple whose object may be its verb's subject as well as
-#: its object: "the death of the singer" (the singer died), "a rise in demand" (demand
-#: rose); after any other the object is the verb's object or in its prepositional
-#: arguments ("an attack on the convoy", "a crackdown on protesters")
-_EITHER_SIDE_PREPOSITIONS = frozenset({"of", "in"})
-
-
-def _verbal_form(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
-    """A nominal triple ``(noun, preposition, object)`` stated with a verb: a positive
-    predicate of one sentence whose lemma is the noun itself used as a verb ("rise") or
-    a verb WordNet derives it from ("approval" -> "approve", "death" -> "die"), with the
-    triple's object among the verb's arguments (:data:`_EITHER_SIDE_PREPOSITIONS`) and
-    the noun's modifiers in the sentence: "the approval of a judicial reform" in "The
-    Senate approved a judicial reform", "a rise in demand" in "demand rose". The
-    converse of :func:`_nominalisation`; needs a lexicon. None otherwise."""
-    if lexicon is None or unit.source != "nominal" or not unit.object:
-        return None
-    words = _slot_words(unit.subject)
-    head, modifiers = words[-1], [_stem(w) for w in words[:-1]]
-    supporters = lexicon.supporters(head, "noun")
-    verbs = {lemma for lemma in supporters if supporters.relation(lemma) in ("same", "derivation")
-             and linkable(lemma) and lexicon.knows(lemma, "verb")}
-    if not verbs:
-        return None
-    obj = [_stem(w) for w in _slot_words(unit.object)]
-    either = unit.verb in _EITHER_SIDE_PREPOSITIONS
-    for sentence in index.sentences:
-        if not all(w in sentence.words for w in modifiers + obj):
-            continue
-        for p in sentence.predicates:
-            if p.lemma not in verbs or p.negated:
-                continue
-            sides = p.object_words | p.oblique_words | (p.subject_words if either else frozenset())
-            if all(w in sides for w in obj):
-                how = "the noun used as a verb" if p.lemma == head else supporters[p.lemma].text
-                return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
-                             f"the noun's verb with the object among its arguments in one sentence; {how}")
-    return None
 
 
 def _derived_nouns(unit: RelationUnit, lemma: str, obj: List[str], lexicon):
