@@ -26,9 +26,7 @@ matchers:
     an active pair, as its patient (an agentless passive's subject, or any object)
     for a passive pair. "Thomas was arrested" is grounded by "Police arrested
     Thomas"; "Lane's husband was found" is not grounded by "Lane's husband found
-    the infant". A slot word the sentence lacks may be the initials of a name the
-    sentence spells out ("(fbi, arrest, brandt)" in "The Federal Bureau of Investigation
-    arrested Kyle Brandt"); the name's words then stand in its place.
+    the infant".
 
 Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
 entity's words, or the whole sentence). The rules read a pool through its
@@ -51,17 +49,13 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from .. import budget
-from ..extract.entities import QUOTE_MAP, initials, lowercase_acronym, surface_form
+from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
 from ..extract.relations import (PTB_BRACKETS, effective_negation, predicate_arguments, role_arguments,
                                  verb_lemma)
 from ..units import EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
-
-#: the longest lower-case word read as an acronym ("fbi", "nasa"): slots and summary
-#: words are compared in lower case (:func:`_with_names`, :mod:`halluscope.match.words`)
-ACRONYM_LETTERS = 6
 
 
 
@@ -444,20 +438,15 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
 
 def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
     """The ``cooccurrence`` rule of :func:`relation_in_sentence`, without transfers."""
-    subject = unit_subject = [_stem(w) for w in _slot_words(unit.subject)]
-    obj = unit_obj = [_stem(w) for w in _slot_words(unit.object)]
+    subject = [_stem(w) for w in _slot_words(unit.subject)]
+    obj = [_stem(w) for w in _slot_words(unit.object)]
     if not subject:
         return None
     lemma = unit.lemma.lower()
     patient = unit.subject_is_patient
     derived = _derived_nouns(unit, lemma, obj, lexicon)
     contradiction: Optional[Match] = None
-    spelled = _spelled_out_names(index) if any(_acronym_word(w) for w in subject + obj) else {}
-    for position, sentence in enumerate(index.sentences):
-        names: List[str] = []
-        if spelled:
-            subject, obj = (_with_names(words, sentence, position, spelled, names)
-                            for words in (unit_subject, unit_obj))
+    for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
             continue
         for p in sentence.predicates:
@@ -482,8 +471,6 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
                 continue
             if link is not None:
                 detail = f"{detail}; {link.text}"
-            if names:
-                detail += "; " + "; ".join(names)
             if p.negated != unit.negated:
                 detail += "; opposite polarity"
             evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
@@ -496,48 +483,6 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
         if nominal is not None:
             return nominal
     return contradiction
-
-
-def _acronym_word(word: str) -> Optional[str]:
-    """The acronym a slot word may be (slots are lower case: "fbi" -> "FBI")."""
-    return lowercase_acronym(word, ACRONYM_LETTERS)
-
-
-def _spelled_out_names(index: TextIndex) -> Dict[str, Dict[int, Tuple[str, Tuple[str, ...]]]]:
-    """Initials -> {sentence position: (a name of that sentence with those initials, its
-    words)}, from the pool's named entities ("FBI" -> "Federal Bureau of
-    Investigation"); built once per index."""
-    def build() -> Dict[str, Dict[int, Tuple[str, Tuple[str, ...]]]]:
-        names: Dict[str, Dict[int, Tuple[str, Tuple[str, ...]]]] = {}
-        for ent in index.doc.ents:
-            position = index.sentence_at(ent.start_char)
-            if position is None:
-                continue
-            words = tuple(_stem(token.lower_) for token in ent if is_content(token))
-            for letters in initials(surface_form(ent.text, ent.label_)):
-                names.setdefault(letters, {}).setdefault(position, (ent.text, words))
-        return names
-
-    return index.memo("spelled_out_names", build)
-
-
-def _with_names(words: List[str], sentence: IndexedSentence, position: int,
-                spelled: Dict[str, Dict[int, Tuple[str, Tuple[str, ...]]]], notes: List[str]) -> List[str]:
-    """``words`` with each word the sentence lacks but spells out as a name replaced by
-    that name's words (``notes`` gets "FBI = Federal Bureau of Investigation"):
-    "(fbi, arrest, brandt)" is read in "The Federal Bureau of Investigation arrested
-    Kyle Brandt" as "(federal bureau investigation, arrest, brandt)", so the rest of the
-    rule places the name's words as it would the acronym's."""
-    out: List[str] = []
-    for word in words:
-        letters = _acronym_word(word) if word not in sentence.words else None
-        name = spelled.get(letters, {}).get(position) if letters else None
-        if name is None:
-            out.append(word)
-        else:
-            out.extend(name[1])
-            notes.append(f"{letters} = {name[0]} (acronym)")
-    return out
 
 
 def _placed(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:

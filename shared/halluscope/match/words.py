@@ -40,7 +40,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
 from ..extract.quantities.lexicon import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
 from ..units import Match, TextEvidence
-from .grounding import ACRONYM_LETTERS, TextIndex, is_content, linkable
+from .grounding import TextIndex, is_content, linkable
 
 #: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
 WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
@@ -139,7 +139,7 @@ class SourceWords:
 def _acronym(text: str) -> Optional[str]:
     """The acronym a summary word spells: an all-caps (or dotted) form (:func:`acronym_form`),
     or a lower-case word of 2-6 letters as written in a lower-cased summary ("fbi")."""
-    return acronym_form(text) or lowercase_acronym(text, ACRONYM_LETTERS)
+    return acronym_form(text) or lowercase_acronym(text, 6)
 
 
 def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
