@@ -72,6 +72,28 @@ def test_scores_do_not_depend_on_which_resources_or_how_warm():
     assert fresh.unit_cache.hits >= 12
 
 
+def test_a_call_indexes_each_text_once_whatever_the_index_cache_holds():
+    # the dimensions and the word support each read every row's text indexes in turn: a
+    # cache that holds one index must not make the call build the others again
+    tiny = Resources(index_cache_size=1)
+    result = Scorer("chi", resources=tiny, load=False).score(SOURCES, SUMMARIES, REFERENCES)
+    # indexed: the two sources, the two references (pools) and the two summaries (attribution)
+    assert tiny.index_cache.built == 6 and len(tiny.index_cache) == 1
+    assert result == score_chi(SUMMARIES, SOURCES, REFERENCES)
+
+
+def test_a_call_holds_text_indexes_up_to_the_budget(restore_budget):
+    budget.apply(0)  # nothing cached and nothing held: each reader of an index builds it
+    bare = Resources()
+    result = Scorer("chi", resources=bare, load=False).score(SOURCES, SUMMARIES, REFERENCES)
+    # grounding in ehi and rhi reads the two sources and the two references (2 x 4); the
+    # words read the two sources (2); attribution reads a summary and its source in each
+    # dimension where the summary has a supported unit: both summaries in ehi, the first
+    # alone in qhi (2 x 3)
+    assert bare.index_cache.built == 2 * 4 + 2 + 2 * 3 and len(bare.index_cache) == 0
+    assert result == score_chi(SUMMARIES, SOURCES, REFERENCES)
+
+
 def test_the_pipeline_writes_nothing_onto_a_parse():
     assert [f.name for f in dataclasses.fields(ParsedText)] == ["text", "doc"]
     own = Resources()

@@ -29,6 +29,7 @@ from .fusion import DIMENSIONS, check_weights, harmonic_fusion
 from .indices import linear_rhi, normalized_rhi, softmax_index, support_share
 from .match import MatchJob
 from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
+from .match.grounding import TextIndex
 from .parsing import ParsedText
 from .resources import Resources
 from .units import PASSIVE_PAIR, Match, TextEvidence
@@ -320,7 +321,7 @@ CONTRADICTION_FACTOR = 0.5
 
 def _support_result(dimension: str, variant: str, options: ScoringOptions, counts: VennCounts,
                     support: List[Optional[Match]], reference_index: Optional[int], g_units: Sequence[Any],
-                    summary: ParsedText, source: ParsedText, resources: Resources,
+                    summary: ParsedText, source: ParsedText, index: CallIndexes,
                     contradicted: Sequence[bool] = ()) -> DimensionResult:
     """The share of supported G units (NaN without units), entities and quantities
     weighted by their attribution credit when ``options.attribution``
@@ -336,8 +337,7 @@ def _support_result(dimension: str, variant: str, options: ScoringOptions, count
     attributed = None
     if options.attribution and dimension in ATTRIBUTED_DIMENSIONS:
         if any(flags):  # only a supported unit is attributed: its texts' indexes are needed
-            attributed = attributions(g_units, support, resources.text_index(summary.doc),
-                                      resources.text_index(source.doc))
+            attributed = attributions(g_units, support, index(summary), index(source))
         else:
             attributed = [None] * len(support)
         share = support_share([credit(a) for a in attributed], n_against)
@@ -352,13 +352,46 @@ def _support_result(dimension: str, variant: str, options: ScoringOptions, count
     return DimensionResult(score, counts, {}, reference_index, extra, flags, attributed, n_against)
 
 
+class CallIndexes:
+    """The text indexes one scoring call reads, each taken from the resources' cache
+    (:meth:`halluscope.resources.Resources.text_index`) once and held until the call
+    ends, up to the memory budget's size (``cache_mb``) on top of the caches. The
+    dimensions and the word support each read every row's indexes in turn, so a batch
+    whose indexes outgrew the index cache's share of the budget was indexed again for
+    each of them (200 FRANK rows with references: 737 indexes built for 335 texts at the
+    default budget, 335 when the call holds them). Past the limit a call reads the cache
+    as before, so a very large call's memory stays bounded (docs/scaling.md#memory)."""
+
+    def __init__(self, resources: Resources) -> None:
+        from . import budget
+
+        self._resources = resources
+        self._held: Dict[int, Tuple[object, TextIndex]] = {}  # id(doc) -> (doc, index): the doc kept, its id unique
+        self._room = budget.current_mb() * budget.MB  # bytes the call may still hold
+        self._bytes_per_char = budget.INDEX_BYTES_PER_CHAR  # the index alone: the call holds its parses anyway
+
+    def __call__(self, parsed: ParsedText) -> TextIndex:
+        """The index of one of the call's parsed texts."""
+        held = self._held.get(id(parsed.doc))
+        if held is not None:
+            return held[1]
+        entry = (parsed.doc, self._resources.text_index(parsed.doc))
+        weight = self._bytes_per_char * len(parsed.doc.text)
+        if weight <= self._room:
+            self._room -= weight
+            self._held[id(parsed.doc)] = entry
+        return entry[1]
+
+
 @dataclass
 class ParsedBatch:
-    """Every text of a batch, parsed: one entry per row (a tuple per row for references)."""
+    """Every text of a batch, parsed: one entry per row (a tuple per row for references),
+    and ``index``, the text indexes the call reads (:class:`CallIndexes`)."""
 
     predictions: List[ParsedText]
     sources: List[ParsedText]
     references: List[Tuple[ParsedText, ...]]
+    index: CallIndexes = field(repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -380,15 +413,16 @@ def parse_batch(batch: ValidatedBatch, options: ScoringOptions, resources: Resou
     parses = resources.parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
     flat_references = iter(parses[n_rows:len(parses) - n_rows])
     return ParsedBatch(parses[:n_rows], parses[len(parses) - n_rows:],
-                       [tuple(next(flat_references) for _ in refs) for refs in batch.references])
+                       [tuple(next(flat_references) for _ in refs) for refs in batch.references],
+                       CallIndexes(resources))
 
 
-def _pool_index(dimension: str, options: ScoringOptions, resources: Resources, parsed: ParsedText):
+def _pool_index(dimension: str, options: ScoringOptions, index: CallIndexes, parsed: ParsedText):
     """The pool's text index for the matchers that ground units in the text
     (``grounding="text"``: entities and relations), else None."""
     if options.grounding != "text" or dimension not in ("ehi", "rhi"):
         return None
-    return resources.text_index(parsed.doc)
+    return index(parsed)
 
 
 def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
@@ -403,14 +437,14 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         g_units = units(parsed.predictions[row])
         i_units = units(source)
         in_source = {"publication_date": date}
-        source_index = _pool_index(dimension, options, resources, source)
+        source_index = _pool_index(dimension, options, parsed.index, source)
         jobs.append(MatchJob(g_units, i_units, in_source, source_index))
         gi = len(jobs) - 1
         per_ref = []
         for reference in parsed.references[row]:
             r_units = units(reference)
             jobs.append(MatchJob(g_units, r_units, {"publication_date": date},
-                                 _pool_index(dimension, options, resources, reference)))
+                                 _pool_index(dimension, options, parsed.index, reference)))
             jobs.append(MatchJob(r_units, i_units, in_source, source_index))
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
@@ -433,7 +467,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         if not per_ref:  # reference-free (docs/papers.md#reference-free-scoring)
             counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
             best = _support_result(dimension, variant, options, counts, list(g_in_i), None, g_units,
-                                   summary, source, resources, against)
+                                   summary, source, parsed.index, against)
             best_ref_matches = None
         else:
             best, best_ref_matches = None, None
@@ -446,7 +480,7 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
                 if options.formula == "support":
                     support = source_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
                     candidate = _support_result(dimension, variant, options, counts, support, j, g_units,
-                                                summary, source, resources, against)
+                                                summary, source, parsed.index, against)
                 else:
                     value, factors, extra = _index(dimension, counts, options, variant)
                     candidate = DimensionResult(value, counts, factors, j, extra)
@@ -594,7 +628,7 @@ def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resour
     out = []
     for summary, source in zip(parsed.predictions, parsed.sources):
         units = content_words(summary.doc)
-        index = resources.text_index(source.doc)
+        index = parsed.index(source)
         out.append(WordResult(units, support_words(units, index, lexicon),
                               content_word_precision(summary.doc, index)))
     return out
