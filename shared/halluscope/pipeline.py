@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import __version__
+from . import __version__, budget
 from .casing import truecase
 from .factors import entity_factors, quantity_factors, relation_linear_factors, relation_softmax_factors
 from .fusion import DIMENSIONS, check_weights, harmonic_fusion
@@ -363,8 +363,6 @@ class CallIndexes:
     as before, so a very large call's memory stays bounded (docs/scaling.md#memory)."""
 
     def __init__(self, resources: Resources) -> None:
-        from . import budget
-
         self._resources = resources
         self._held: Dict[int, Tuple[object, TextIndex]] = {}  # id(doc) -> (doc, index): the doc kept, its id unique
         self._room = budget.current_mb() * budget.MB  # bytes the call may still hold
