@@ -2,13 +2,16 @@
 
 Both are measured in this one run (the machine is shared and noisy), each from a cold
 parse cache (and cold encoder and WordNet caches), after a warm-up that loads every
-model; the best of ``--repeats`` runs of each is kept. Prints per-example times and the ratio chi / floor.
+model; the best of ``--repeats`` runs of each is kept. Prints per-example times, the ratio chi / floor
+of the bests, and each repeat's chi against the floor run just before it (their median and spread
+say how much of a difference this shared machine's noise can make).
 
     python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 200
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 from benchmarks._common import read_jsonl, triples
@@ -73,6 +76,10 @@ def main() -> None:
     print(f"chi (ehi+rhi*+qhi):     {chi / n * 1000:8.2f} ms/example  ({chi:.2f} s)")
     print(f"chi parsed {counters['parsed']} texts and encoded {counters['encoded']} strings per run")
     print(f"ratio chi / floor:      {chi / floor:8.3f}  (target <= 1.25)")
+    # each repeat's chi against the floor measured just before it: the machine's drift hits
+    # both, so their spread says how far the ratio above can be trusted
+    paired = sorted(c / f for c, f in zip(chi_times, floor_times))
+    print(f"paired ratios:          {', '.join(f'{r:.3f}' for r in paired)}  (median {statistics.median(paired):.3f})")
 
 
 if __name__ == "__main__":
