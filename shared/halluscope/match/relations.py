@@ -82,7 +82,8 @@ class _VerbPlan:
     query_index: np.ndarray
     pool_verbs: List[str]
     pool_index: np.ndarray
-    cosine_pairs: np.ndarray  # bool, (distinct query verbs, distinct pool verbs)
+    equal: np.ndarray  # bool, (distinct query verbs, distinct pool verbs): the same verb
+    cosine_pairs: np.ndarray  # bool, same shape: two different verbs a cosine compares
 
     def to_encode(self) -> List[str]:
         """The verbs some cosine pair needs, query verbs first."""
@@ -302,8 +303,8 @@ class RelationMatcher:
         Computed once per job: it says what to encode and then where to read cosines."""
         qa, qi = self._index([u.lemma for u in queries])
         pa, pi = self._index([u.lemma for u in pool])
-        different = np.array(qa, dtype=object)[:, None] != np.array(pa, dtype=object)[None, :]
-        return _VerbPlan(qa, qi, pa, pi, self._cosine_needed(qa, pa) & different)
+        equal = np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]
+        return _VerbPlan(qa, qi, pa, pi, equal, self._cosine_needed(qa, pa) & ~equal)
 
     def _verbs_to_encode(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> List[str]:
         """The distinct verbs of a job that a cosine compares (:meth:`_verb_plan`)."""
@@ -322,18 +323,18 @@ class RelationMatcher:
             vb = np.stack([embedder.vector(pa[b]) for b in cols])
             verb[np.ix_(rows, cols)] = va @ vb.T
         verb = np.where(pairs, verb, 0.0).astype(np.float32)
-        verb[np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]] = 1.0
+        verb[plan.equal] = 1.0
         return verb
 
     def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder,
-                         plan: Optional["_VerbPlan"] = None):
+                         plan: "_VerbPlan"):
         """(query rows, pool columns, verb similarities, links) of the pairs whose
         polarity and arity agree and whose verb is the same, is linked by WordNet, or,
         where WordNet knows neither verb, reaches ``verb_threshold`` by cosine
         (``links[k]``: the Link of candidate k, None for a cosine match); a
         WordNet-supported verb scores 1.0, an antonym's pair stays a candidate (for
-        contradiction) and never passes on its similarity alone."""
-        plan = self._verb_plan(queries, pool) if plan is None else plan
+        contradiction) and never passes on its similarity alone. ``plan``: the job's
+        :meth:`_verb_plan`, whose cosines the embedder has already encoded."""
         qa, qi, pa, pi = plan.query_verbs, plan.query_index, plan.pool_verbs, plan.pool_index
         verb = self._verb_similarity(plan, embedder)
         by_position = self._verb_links(qa, pa)
