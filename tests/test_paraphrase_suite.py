@@ -118,7 +118,6 @@ def test_parse_option_reads_json_values():
 #: unfaithful edit (measured; benchmarks/paraphrase.py lists them with their scores). Each
 #: is a strict xfail: a case that starts passing must be moved out of this set.
 KNOWN_PAIR_FAILURES = frozenset({
-    "antonym-05",
     "negation-03",
     "negation-04",
     "negation-05",

@@ -224,15 +224,19 @@ def test_small_counts_must_be_equal():
 
 
 def test_derived_sum():
-    queries, [m] = match("H1 revenue reached $2.5 billion.",
+    queries, [m] = match("H1 revenue reached a combined $2.5 billion.",
                          "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    assert queries[0].derivations == frozenset({"sum"})
     assert m.mode == "derived"
     assert [e.text for e in m.evidence] == ["$1.2 billion", "$1.3 billion"]
     assert m.detail.startswith("1.2e9 + 1.3e9 = 2.5e9")
     assert "anchor 'revenue' = 'revenue'" in m.detail
-    _, [m] = match("H1 revenue reached $2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.",
-                   derived=False)
+    _, [m] = match("H1 revenue reached a combined $2.5 billion.",
+                   "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.", derived=False)
     assert m is None
+    # the summary's words state no sum: a bare amount is never the sum of two others
+    queries, [m] = match("H1 revenue reached $2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    assert queries[0].derivations == frozenset() and m is None
 
 
 def test_derived_doubled_and_percent_change():
@@ -244,34 +248,43 @@ def test_derived_doubled_and_percent_change():
         assert m.detail.startswith("(20 - 10) / 10 = 100% change")
     _, [m] = match("Membership rose 60%.", source)
     assert m is None
+    # a percentage with no change word is not a percent change
+    _, [m] = match("Membership was 100%.", source)
+    assert m is None
 
 
 def test_derived_number_needs_an_anchored_operand():
     _, [m] = match("The clubs have 200 members in all.", "One club has 120 members and the other 80 members.")
     assert m.mode == "derived" and m.detail.startswith("120 + 80 = 200 ~ 200")
+    _, [m] = match("The clubs have 200 members.", "One club has 120 members and the other 80 members.")
+    assert m is None  # no "in all", "total", "combined": not a sum
     assert [q.anchor for q in quantities("She rode 8 trains and 105 buses.")] == ["train", "bus"]
-    _, [m] = match("She owns 113 cars.", "She rode 8 trains and 105 buses.")
+    _, [m] = match("She owns 113 cars in total.", "She rode 8 trains and 105 buses.")
     assert m is None  # 8 + 105, but neither operand counts cars
     _, [m] = match("The ten-year deal.", "A five-year deal.")
     assert m is None  # durations are not derived
 
 
 def test_derived_measure_is_reported_in_the_query_unit():
-    _, [m] = match("The route is 15 km long.", "It runs 10 km, then 5,000 metres more.")
+    _, [m] = match("The route is 15 km long in total.", "It runs 10 km, then 5,000 metres more.")
     assert m.mode == "derived" and m.detail.startswith("10 kilometre + 5000 metre = 15 kilometre ~ 15 kilometre")
 
 
 def test_derived_small_multiple():
-    _, [m] = match("Profit was $8.4 million.", "Profit was $4.2 million last year.")
+    _, [m] = match("Profit was twice that, $8.4 million.", "Profit was $4.2 million last year.")
     assert m.mode == "derived" and m.detail.startswith("4.2e6 x2 = 8.4e6")
     assert len(m.evidence) == 1
+    # a doubled or halved amount the words do not call a multiple is a wrong amount
+    for summary in ("Profit was $8.4 million.", "Profit was $2.1 million."):
+        _, [m] = match(summary, "Profit was $4.2 million last year.")
+        assert m is None
 
 
 def test_derived_prefers_operands_with_the_query_anchor():
     source = "Costs were $2 billion in March and $3 billion in April. Revenue was $1 billion in March and $4 billion in April."
     assert [(u.value, u.anchor) for u in quantities(source) if u.qkind == "money"] == [
         (2e9, "cost"), (3e9, "cost"), (1e9, "revenue"), (4e9, "revenue")]
-    _, [m] = match("Revenue reached $5 billion.", source)
+    _, [m] = match("Revenue reached $5 billion in total.", source)
     assert m.mode == "derived"
     assert [e.value for e in m.evidence] == [1e9, 4e9]  # not the costs 2e9 + 3e9, earlier in the text
     assert m.detail == "1e9 + 4e9 = 5e9 ~ USD 5e9 (rel. error 0.0000); anchor 'revenue' = 'revenue'"
@@ -322,7 +335,7 @@ def test_incompatible_units_never_match():
 
 def test_match_batch_shape_and_shared_pool():
     pool = quantities("Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
-    q1 = quantities("H1 revenue reached $2.5 billion.")
+    q1 = quantities("H1 revenue reached a combined $2.5 billion.")
     q2 = quantities("Q1 revenue was $1.2 billion.")
     jobs = [MatchJob(q1, pool, {}), MatchJob(q2, pool, {"publication_date": None}), MatchJob([], pool, {}),
             MatchJob(q1, [], {})]
@@ -333,7 +346,7 @@ def test_match_batch_shape_and_shared_pool():
 def test_derived_cap_bounds_the_operands():
     values = [1e6 * (i + 1) for i in range(60)] + [7.0]  # $7 is the 61st money value of the pool
     pool = [QuantityUnit("money", "USD", v, f"${v:g}", (i, i + 1)) for i, v in enumerate(values)]
-    query = [QuantityUnit("money", "USD", 21.0, "$21", (0, 3))]
+    query = [QuantityUnit("money", "USD", 21.0, "$21", (0, 3), derivations=frozenset({"multiple"}))]
     assert QuantityMatcher().match(query, pool) == [None]  # only the first 60 are operands
     [m] = QuantityMatcher(derived_cap=61).match(query, pool)
     assert m.mode == "derived" and m.detail.startswith("7 x3 = 21")
@@ -387,3 +400,55 @@ def test_decimal_comma_only_where_the_text_is_unambiguous():
     assert [u.value for u in quantities("The score was 7,5 and the fee 7,500 euros.")][:2] == [7.0, 5.0]
     assert triples("It cost 7,500 euros.") == [("money", "EUR", 7500.0)]
     assert [u.value for u in quantities("Values 7,5 and 2.5 were seen.")][:2] == [7.0, 5.0]
+
+
+# ------------------------------------------------- issue 25: only the right amount
+
+def test_temperatures_convert_with_their_offset_and_never_match_across_scales():
+    assert triples("It was 80 °F, then 30 degrees Celsius and -5°C.") == [
+        ("measure", "fahrenheit", 80.0), ("measure", "celsius", 30.0), ("measure", "celsius", -5.0)]
+    _, [m] = match("Temperatures reached 80 °C.", "Temperatures reached 80 °F.")
+    assert m is None  # 80 °F is 26.7 °C
+    _, [m] = match("Temperatures reached 27 °C.", "Temperatures reached 80 °F.")
+    assert m.mode == "epsilon" and m.detail.startswith("|27 - 26.6667| / 27 = 0.0123 <= 0.05")
+
+
+def test_an_ordinal_after_its_verb_is_a_rank():
+    assert triples("Smith finished third.") == [("ordinal", "", 3.0)]
+    assert triples("He was first arrested in 2001.") == [("date", "year", None)]  # an adverb before the verb
+    _, [m] = match("Smith finished first.", "Smith finished third.")
+    assert m is None
+
+
+def test_opposite_directions_and_bounds_contradict():
+    queries, [m] = match("Sales fell 5%.", "Sales rose 5%.")
+    assert (queries[0].direction, m.contradicts) == ("down", True)
+    assert m.detail == "5% = 5% but direction down vs up; anchor 'sale' = 'sale'"
+    _, [m] = match("Sales grew 5%.", "Sales rose 5%.")
+    assert m.mode == "exact" and not m.contradicts
+    _, [m] = match("Shares were down 3%.", "Shares were up 3%.")
+    assert m.contradicts
+    _, [m] = match("Fewer than 150 people came.", "More than 150 people came.")
+    assert m.contradicts and "bound upper vs lower" in m.detail
+    # the same value agreeing somewhere in the source wins over a contradicting mention
+    _, [m] = match("Sales rose 5%.", "Costs fell 5% and sales rose 5%.")
+    assert m.mode == "exact" and not m.contradicts
+
+
+def test_a_number_moved_to_another_thing_is_contradicted():
+    queries, [m] = match("Three people died in the crash.", "Five people died and 3 cars burned in the crash.")
+    assert queries[0].anchor == "people" and m.contradicts
+    assert m.detail == "3 is in the source, but not as 'people': the source's 'people' is 5"
+    # a source silent about the query's thing does not contradict it
+    _, [m] = match("The firm has a workforce of 5 million.", "The firm employs 5 million people.")
+    assert m.mode == "exact" and not m.contradicts
+
+
+def test_derivation_words_are_read_around_the_number():
+    def stated(text):
+        return [(q.text, sorted(q.derivations)) for q in quantities(text)]
+
+    assert stated("The two deals were worth a combined $2.5bn.") == [("two", []), ("$2.5bn", ["sum"])]
+    assert stated("Profits fell by $3m.") == [("$3m", ["change", "difference"])]
+    assert stated("Turnout was 60% of voters.") == [("60%", ["share"])]
+    assert stated("The deal was worth $800 million.") == [("$800 million", [])]

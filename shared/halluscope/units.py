@@ -8,7 +8,7 @@ was extracted from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Optional, Sequence, Tuple
+from typing import FrozenSet, Hashable, Optional, Sequence, Tuple
 
 Span = Tuple[int, int]
 
@@ -86,8 +86,9 @@ class QuantityUnit:
     ``date``, ``time``; ``unit`` the currency code or physical unit (``""`` when
     dimensionless); ``value`` a float. Dates carry ``interval`` (ISO start, ISO end,
     both inclusive) instead of relying on ``value``. ``anchor`` is the lemma of the
-    governing noun phrase head (CHI paper §3.4.1, docs/papers.md#qhi), used for tie-breaking and
-    reported in diagnostics.
+    governing noun phrase head (CHI paper §3.4.1, docs/papers.md#qhi): it breaks ties,
+    tells a moved number (:mod:`halluscope.match.quantities`) and, with ``direction``,
+    is part of a number's key (5 people and 5 cars are two units).
     """
 
     qkind: str
@@ -103,6 +104,11 @@ class QuantityUnit:
     relative: str = ""
     # "lower" for "more than 150", "upper" for "up to 150", "" otherwise
     bound: str = ""
+    # "up" / "down" when the sentence makes the quantity a change ("rose 5%", "a 5% fall"),
+    # "" otherwise; the derivations its own words state ("sum" for "a combined $2.5bn"):
+    # what derived matching may use (extract.quantities.context, docs/papers.md#qhi)
+    direction: str = field(default="", compare=False)
+    derivations: FrozenSet[str] = field(default=frozenset(), compare=False)
     kind: str = field(default="quantity", init=False)
 
     @property
@@ -111,7 +117,9 @@ class QuantityUnit:
             return (self.qkind, "relative", self.relative)
         if self.interval is not None:
             return (self.qkind, self.interval)
-        return (self.qkind, self.unit, self.value)
+        # one amount of two things, or in two directions, is two facts ("5% of costs fell and
+        # sales rose 5%"): anchor and direction are part of a number's identity when given
+        return (self.qkind, self.unit, self.value) + tuple(part for part in (self.anchor, self.direction) if part)
 
 
 @dataclass(frozen=True)

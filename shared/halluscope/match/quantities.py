@@ -14,27 +14,41 @@
     casualties is a swapped number, not rounding).
 ``derived``
     The value equals, within ``epsilon``, an arithmetic combination of pool
-    quantities of the same kind class: a sum or difference of two, a small
-    multiple of one (x2, x3, x4, x0.5), a ratio of two (numbers only); for a
-    percentage, the percent change between two values ("doubled" is a 100%
-    change: 10 -> 20), the share one is of another, or the difference or sum of
-    two percentages. Pool Q1 $1.2B and Q2 $1.3B derive a query $2.5B ("1.2e9 +
-    1.3e9 = 2.5e9"). Bounded: only the first ``derived_cap`` (60) pool values of
-    a kind class, in text order, are operands (at most 60·59 ordered pairs per
-    operation, evaluated with numpy). Guards against chance hits (with 60 values
-    there are 1,770 pair sums): whole numbers below ``exact_below`` are not
-    derived (every small count is a sum of smaller ones); a plain number is
-    derived only from operands of which at least one has the query's anchor (8
-    trains + 105 years do not make "the age of 113"); durations are not derived.
+    quantities of the same kind class, and **only an operation the summary's own
+    words state** (``QuantityUnit.derivations``, read by
+    :mod:`halluscope.extract.quantities.context`): a sum or difference of two ("a
+    combined $2.5bn", "in total"; "rose by", "the gap"), a small multiple of one
+    (x2, x3, x4, x0.5: "doubled", "twice", "half"), a ratio of two (numbers only:
+    "times", "per"); for a percentage, the percent change between two values ("rose
+    20%", "doubled" is a 100% change: 10 -> 20), the share one is of another ("20%
+    of"), or the difference or sum of two percentages ("points"). A bare "$800
+    million" is never derived from a source "$400 million": with ten amounts in a
+    source, unstated sums and multiples "supported" most wrong amounts. Pool Q1 $1.2B
+    and Q2 $1.3B derive "a combined $2.5B" ("1.2e9 + 1.3e9 = 2.5e9"). Bounded: only
+    the first ``derived_cap`` (60) pool values of a kind class, in text order, are
+    operands (at most 60·59 ordered pairs per operation, evaluated with numpy).
+    Guards against chance hits: whole numbers below ``exact_below`` are not derived
+    (every small count is a sum of smaller ones); a plain number, or an amount or
+    measure with an anchor, is derived only from operands of which at least one has
+    the query's anchor (8 trains + 105 years do not make "the age of 113");
+    durations and temperatures are not derived.
 ``temporal``
     Dates: the query's calendar interval lies inside a pool interval or contains
     one ("March 2015" ~ "2015"). Relative dates ("last Tuesday") are resolved
     against ``job.context["publication_date"]``, never against today's date.
 
+Contradictions (``Match.contradicts``, status ``contradicted``): the same amount in
+the opposite direction ("fell 5%" against "rose 5%") or with the opposite bound ("fewer
+than 150" against "more than 150"), when no mention of that amount agrees; and a
+**moved number**: the query's value is in the pool only as the count of other things
+(every candidate anchored elsewhere) while the pool gives the query's own anchor
+another value ("3 people died" against "5 people died and 3 cars burned").
+
 Kind classes (compatible units): numbers with numbers; money only with the same
 currency; percentages with percentages; ordinals with ordinals; clock times with
 clock times; measures of one dimension through ``UNIT_SCALE`` (a unit missing
-from it only with itself). Numbers and percentages never match each other, nor
+from it only with itself); temperatures through ``TEMPERATURE_SCALES``, an affine
+conversion (80 °F = 26.7 °C, never 80 °C). Numbers and percentages never match each other, nor
 do USD and GBP. Signs count: -40 never matches 40.
 
 A value beyond floating point ("1e309", "10^400": ``value`` is +-inf, the unit's
@@ -57,7 +71,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..extract.quantities import UNIT_SCALE, resolve_relative, written_value
+from ..extract.quantities import TEMPERATURE_SCALES, UNIT_SCALE, resolve_relative, written_value
 from ..units import Match, QuantityUnit
 from . import MatchJob
 
@@ -67,15 +81,50 @@ NUMERIC_CLASSES = frozenset({"number", "money", "percent", "measure"})
 
 
 def kind_class(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
-    """(compatibility class, factor to that class's base unit) of a quantity."""
+    """(compatibility class, factor to that class's base unit) of a quantity; a
+    temperature's conversion also has an offset (:func:`base_value`)."""
     if unit.qkind == "money":
         return ("money", unit.unit), 1.0
+    if unit.qkind == "measure" and unit.unit in TEMPERATURE_SCALES:
+        return ("measure", "temperature"), TEMPERATURE_SCALES[unit.unit][0]
     if unit.qkind == "measure":
         scale = UNIT_SCALE.get(unit.unit)
         if scale is not None:
             return ("measure", scale[0]), scale[1]
         return ("measure", "unit:" + unit.unit), 1.0
     return (unit.qkind, ""), 1.0
+
+
+def base_value(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
+    """(compatibility class, value in that class's base unit): "10 km" -> 10,000 metres,
+    "80 °F" -> 26.7 degrees Celsius (a conversion with an offset)."""
+    cls, factor = kind_class(unit)
+    offset = TEMPERATURE_SCALES[unit.unit][1] if cls == ("measure", "temperature") else 0.0
+    return cls, unit.value * factor + offset
+
+
+def opposed(query: QuantityUnit, other: QuantityUnit) -> str:
+    """Why two mentions of one amount contradict each other ("" when they do not): opposite
+    directions ("rose 5%" against "fell 5%") or opposite bounds ("more than 150" against
+    "fewer than 150"), each side stating its own (extract.quantities.context)."""
+    if query.direction and other.direction and query.direction != other.direction:
+        return f"direction {query.direction} vs {other.direction}"
+    if query.bound and other.bound and query.bound != other.bound:
+        return f"bound {query.bound} vs {other.bound}"
+    return ""
+
+
+#: the derivation family (extract.quantities.context.FAMILIES) each operation needs the
+#: query's own words to state; a sum or difference of percentages also counts as "points"
+OPERATION_FAMILY = {"+": "sum", "-": "difference", "x2": "multiple", "x3": "multiple", "x4": "multiple",
+                    "x0.5": "multiple", "/": "ratio", "change": "change", "share": "share"}
+
+
+def stated(query: QuantityUnit, operation: str, family: str) -> bool:
+    """Whether the query's words state ``operation`` (of the derived table ``family``)."""
+    if family == "points" and "points" in query.derivations:
+        return True
+    return OPERATION_FAMILY[operation] in query.derivations
 
 
 def fmt(value: float) -> str:
@@ -149,11 +198,10 @@ class _Pool:
                 continue
             if unit.value is None or math.isnan(unit.value):
                 continue
-            cls, factor = kind_class(unit)
+            cls, value = base_value(unit)
             if math.isinf(unit.value):  # beyond floating point: compared as written only
                 self.overflow.setdefault((cls, written_value(unit.text)), []).append(unit)
                 continue
-            value = unit.value * factor
             self.groups.setdefault(cls, []).append((unit, value))
             self.exact.setdefault((cls, float(f"{value:.12g}")), []).append(unit)
         # value index per kind class: (sorted values, their positions in ``groups[cls]``)
@@ -314,7 +362,7 @@ class QuantityMatcher:
             return self._temporal(query, pool) if self.temporal else None
         if query.value is None or math.isnan(query.value):
             return None
-        cls, factor = kind_class(query)
+        cls, value = base_value(query)
         if math.isinf(query.value):
             written = written_value(query.text)
             found = pool.overflow.get((cls, written)) if written is not None else None
@@ -323,17 +371,48 @@ class QuantityMatcher:
             best = self._pick(query, found)
             return Match("exact", (best,), 1.0, f"{query.text!r} = {best.text!r}: the same value as written "
                          f"({written}, beyond floating point); " + _anchor_note(query, [best]))
-        value = query.value * factor
         found = pool.exact.get((cls, float(f"{value:.12g}")))
+        against = None  # the first same-valued mention that contradicts the query
         if found:
-            best = self._pick(query, found)
-            return Match("exact", (best,), 1.0, f"{show(query)} = {show(best)}; " + _anchor_note(query, [best]))
+            agreeing = [unit for unit in found if not opposed(query, unit)]
+            moved = self._moved(query, agreeing, cls, pool)
+            if moved is not None:
+                return Match("exact", (moved,), 1.0, f"{show(query)} is in the source, but not as {query.anchor!r}: "
+                             f"the source's {query.anchor!r} is {show(moved)}", contradicts=True)
+            if agreeing:
+                best = self._pick(query, agreeing)
+                return Match("exact", (best,), 1.0, f"{show(query)} = {show(best)}; " + _anchor_note(query, [best]))
+            against = Match("exact", (found[0],), 1.0, f"{show(query)} = {show(found[0])} but "
+                            f"{opposed(query, found[0])}; " + _anchor_note(query, [found[0]]), contradicts=True)
         if cls[0] not in NUMERIC_CLASSES:
-            return None
+            return against
         match = self._epsilon(query, value, cls, pool)
-        if match is None and self.derived:
+        moved = self._moved(query, match.evidence, cls, pool) if match is not None else None
+        if moved is not None:
+            return Match("epsilon", (moved,), 1.0, f"{show(query)} is near {show(match.evidence[0])} of the source, "
+                         f"but not as {query.anchor!r}: the source's {query.anchor!r} is {show(moved)}",
+                         contradicts=True)
+        if match is not None and match.contradicts:
+            against, match = against or match, None
+        if match is None and self.derived and cls != ("measure", "temperature"):
             match = self._derived(query, value, cls, pool)
-        return match
+        return match if match is not None else against
+
+    @staticmethod
+    def _moved(query: QuantityUnit, candidates: Sequence[QuantityUnit], cls, pool: _Pool) -> Optional[QuantityUnit]:
+        """A moved number: the query's value is in the pool only as the count of other
+        things (every candidate anchored elsewhere) while the pool gives the query's own
+        anchor another value ("3 people" against "5 people died and 3 cars burned").
+        Returns that pool mention, or None (no query anchor, a candidate with the query's
+        anchor or with none, or a pool silent about the query's anchor)."""
+        if not query.anchor or not candidates:
+            return None
+        if any(unit.anchor == query.anchor or not unit.anchor for unit in candidates):
+            return None
+        for unit, _ in pool.groups.get(cls, ()):
+            if unit.anchor == query.anchor and not opposed(query, unit):
+                return unit
+        return None
 
     @staticmethod
     def _pick(query: QuantityUnit, candidates: Sequence[QuantityUnit]) -> QuantityUnit:
@@ -356,19 +435,23 @@ class QuantityMatcher:
             if (_is_count(query, value, self.exact_below) and _is_count(unit, pvalue, self.exact_below)
                     and not (query.approximate or unit.approximate)):
                 continue
-            rank = (-_anchor_hits(query, [unit]), err, order)
+            # an agreeing mention before any contradicting one, then anchors, error, order
+            rank = (bool(opposed(query, unit)), -_anchor_hits(query, [unit]), err, order)
             if best is None or rank < best[0]:
                 best = (rank, unit, pvalue, err)
         if best is None:
             return None
         _, unit, pvalue, err = best
+        why = opposed(query, unit)
         detail = (f"|{fmt(value)} - {fmt(pvalue)}| / {fmt(max(abs(value), abs(pvalue)))} = {err:.4f} "
-                  f"<= {self.epsilon:g}; " + _anchor_note(query, [unit]))
-        return Match("epsilon", (unit,), 1.0 - err, detail)
+                  f"<= {self.epsilon:g}" + (f" but {why}" if why else "") + "; " + _anchor_note(query, [unit]))
+        return Match("epsilon", (unit,), 1.0 - err, detail, contradicts=bool(why))
 
     def _derived(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
         if value == 0 or _is_count(query, value, self.exact_below) or cls == ("measure", "time"):
             return None
+        if not query.derivations:
+            return None  # the summary's words state no arithmetic: "$800 million" is not "x2 of $400 million"
         if cls[0] == "number" and not query.anchor:
             return None  # counts of different things do not add up: a number needs an anchored operand
         if cls[0] == "percent":
@@ -382,10 +465,10 @@ class QuantityMatcher:
             values, ops, ii, jj, members = pool.derived_table(source_cls, family)
             if not len(values):
                 continue
-            if family == "value" and cls[0] != "number":
-                keep = ops != "/"  # a ratio of two amounts is a plain number
-            else:
-                keep = np.ones(len(values), dtype=bool)
+            # only the operations the query's words state; a ratio of two amounts is a plain number
+            allowed = [op for op in OPERATION_FAMILY if stated(query, op, family)
+                       and not (op == "/" and (family != "value" or cls[0] != "number"))]
+            keep = np.isin(ops, np.array(allowed, dtype=object)) if allowed else np.zeros(len(values), dtype=bool)
             scale = np.maximum(np.abs(values), abs(value))
             with np.errstate(divide="ignore", invalid="ignore"):
                 err = np.where(scale > 0, np.abs(values - value) / scale, 0.0)
@@ -397,8 +480,8 @@ class QuantityMatcher:
                 i, j = int(ii[k]), int(jj[k])
                 operands = [members[i][0]] if i == j else [members[i][0], members[j][0]]
                 hits = _anchor_hits(query, operands)
-                if cls[0] == "number" and not hits:
-                    continue
+                if (cls[0] == "number" or (query.anchor and family == "value")) and not hits:
+                    continue  # a derivation of the query's own thing: an operand with its anchor
                 rank = (-hits / len(operands), float(err[k]), i, j)
                 if best is None or rank < best[0]:
                     best = (rank, str(ops[k]), members[i], members[j], float(values[k]), float(err[k]))

@@ -45,19 +45,26 @@ noun); ``lexicon`` holds the word lists and unit tables.
 from __future__ import annotations
 
 import math
+import re
 from typing import Dict, List
 
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
+from .context import derivations_of, direction_of
 from .dates import (_date_readings, _time_readings, canonical_date_expression, parse_date, resolve_relative,
                     year_interval)
 from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS,
                       LOWER_BOUND, MULTIPLY_VERBS, NUMERIC_LABELS, ORDINAL_WORDS, SCALE_WORDS, SMALL_NUMBERS,
-                      SUBUNIT_WORDS, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS)
+                      SUBUNIT_WORDS, TEMPERATURE_SCALES, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS,
+                      temperature_scale)
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal
 from .numbers import (_HAS_DIGIT, _Reading, _bound_and_approx, _currency, _is_percent, _money_or_number,
                       _ordinal_value, uses_decimal_comma, words_to_number, written_value)
 from .units import _measure_readings, unit_lexicon
+
+
+#: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
+_TEMPERATURE_UNIT_START = re.compile(r"\s?(?:°|º|˚|\bdeg)", re.I)
 
 
 def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:
@@ -72,6 +79,10 @@ def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Re
         value = _ordinal_value(surface)  # spaCy sm sometimes calls "eighth" CARDINAL
         if value is not None and words_to_number(surface) is None:
             return [_Reading("ordinal", "", value)]
+    if label == "QUANTITY" and temperature_scale(surface) is not None:
+        number = _TEMPERATURE_UNIT_START.split(surface, 1)[0]
+        values = [r for r in _money_or_number(number, "CARDINAL", decimal_comma) if r.value is not None]
+        return [_Reading("measure", temperature_scale(surface), values[0].value)] if values else []
     if label == "QUANTITY" and not _currency(surface, label)[0] and not _is_percent(surface):
         return _measure_readings(surface, decimal_comma)
     return _money_or_number(surface, label, decimal_comma)
@@ -91,8 +102,9 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             continue
         if label == "CARDINAL" and _year_like_cardinal(span):
             label = "DATE"
-        elif label == "ORDINAL" and len(span) == 1 and span[0].dep_ == "advmod" and span[0].head.pos_ == "VERB":
-            continue  # "was first arrested", "first met": an adverb, not a rank
+        elif label == "ORDINAL" and len(span) == 1 and span[0].dep_ == "advmod" and span[0].head.pos_ == "VERB" \
+                and span[0].i < span[0].head.i:
+            continue  # "was first arrested", "first met": an adverb, not a rank ("finished third" is one)
         elif label == "ORDINAL" and span.start > 0 and surface.lower() in FRACTION_WORDS and \
                 doc[span.start - 1].lower_ in ("a", "an", "one"):  # "a third of" is a fraction
             start = doc[span.start - 1].idx
@@ -105,6 +117,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
         if not readings:
             continue
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)
+        direction = direction_of(span)
+        derivations = derivations_of(span, direction)
         anchor_plain = anchor_inside = None
         for reading in readings:
             if reading.value is not None and math.isnan(reading.value):
@@ -119,7 +133,9 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             units.append(QuantityUnit(
                 qkind=reading.qkind, unit=reading.unit, value=reading.value, text=surface, span=(start, end),
                 anchor=anchor, interval=reading.interval, relative=reading.relative,
-                approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound))
+                approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound,
+                direction="" if reading.qkind == "date" else direction,
+                derivations=frozenset() if reading.qkind == "date" else derivations))
     units.extend(_multiplication_verbs(doc, text, subjects))
     units.sort(key=lambda u: u.span)
     return dedupe(units)
@@ -127,7 +143,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
 
 __all__ = [
     "extract_quantities", "anchor_of", "parse_date", "resolve_relative", "words_to_number", "UNIT_SCALE",
-    "TIME_UNITS", "NUMERIC_LABELS",
+    "TIME_UNITS", "NUMERIC_LABELS", "TEMPERATURE_SCALES",
     # the lexicon and helpers, public names of the module this package replaces
     "APPROXIMATE", "CURRENCY_CODES", "CURRENCY_SYMBOLS", "CURRENCY_WORDS", "FRACTION_WORDS", "LOWER_BOUND",
     "MULTIPLY_VERBS", "ORDINAL_WORDS", "SCALE_WORDS", "SMALL_NUMBERS", "SUBUNIT_WORDS", "UPPER_BOUND",

@@ -99,6 +99,25 @@ UNIT_SCALE = {
     "mile per hour": ("speed", 0.44704), "knot": ("speed", 1852 / 3600),
 }
 
+#: temperature scales: name -> (factor, offset) to degrees Celsius (an affine conversion,
+#: not a factor: 80 °F is 26.7 °C, and never 80 °C)
+TEMPERATURE_SCALES = {"celsius": (1.0, 0.0), "fahrenheit": (5.0 / 9.0, -160.0 / 9.0), "kelvin": (1.0, -273.15)}
+#: a temperature's unit after its number: "°F", " °C", "º C", " degrees Celsius", "K" only after "°"
+TEMPERATURE_PATTERN = (r"\s?(?:(?:°|º|˚)\s?(?:C|F|K)\b|(?:°|º|˚|degrees?\s|deg\s)\s?"
+                       r"(?:celsius|centigrade|fahrenheit|kelvin)\b)")
+_TEMPERATURE_UNIT = re.compile(r"(celsius|centigrade|fahrenheit|kelvin|(?<=[°º˚])\s?[CFK]|(?<=[°º˚]\s)[CFK])\s*$",
+                               re.I)
+
+
+def temperature_scale(surface: str):
+    """The temperature scale a mention ends with ("80 °F" -> "fahrenheit"), None when none."""
+    found = _TEMPERATURE_UNIT.search(surface)
+    if found is None:
+        return None
+    letter = found.group(1).strip()[:1].upper()
+    return {"C": "celsius", "F": "fahrenheit", "K": "kelvin"}[letter]
+
+
 FRACTION_WORDS = {  # denominators, from quantulum3's DECIMALS ("fifth": 0.2 -> 5), singular and plural
     **{word: round(1 / value) for word, value in _QUANTULUM_WORDS.DECIMALS.items()},
     **{word + "s": round(1 / value) for word, value in _QUANTULUM_WORDS.DECIMALS.items() if word != "half"},

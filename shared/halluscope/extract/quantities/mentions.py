@@ -11,7 +11,7 @@ from ...units import QuantityUnit
 from .anchors import _subject_of
 from .dates import _CLOCK
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
-                      SCALE_WORDS, SCALED_NUMBER)
+                      SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
 from .units import _lookup_unit
 
@@ -27,6 +27,8 @@ _SUPPLEMENT = re.compile(
     rf"|(?P<hash>#)\s?(?:{_NUM}\s?(?:million|billion|bn|m|k)\b|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?)"
     rf"|{_START}{_NUM}\s?(?:k|bn|mn|b)\b(?P<mult>)"
     rf"|{_START}{_NUM}\s?(?:%|per ?cent\b)(?P<pct>)"
+    # temperatures: "80 °F", "-5°C", "30 degrees Celsius" (lexicon.TEMPERATURE_SCALES)
+    rf"|{_START}{_NUM}{TEMPERATURE_PATTERN}(?P<temp>)"
     # numbers as written that spaCy cuts up or leaves out: "-40", "−5", "1e9", "10^400", "3×10⁹"
     rf"|{_START}{_NUM}{_EXPONENT_PLAIN}(?P<sci>)"
     rf"|{_SIGN_BEFORE}{_SIGN}{_NUM}(?P<signed>)",
@@ -62,7 +64,14 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     entity_ends = [item[1] for item in spans]
     for match in _SUPPLEMENT.finditer(text):
         start, end = match.span()
-        label = "MONEY" if (match.group("cur") or match.group("hash")) else ("PERCENT" if match.group("pct") is not None else "CARDINAL")
+        if match.group("cur") or match.group("hash"):
+            label = "MONEY"
+        elif match.group("pct") is not None:
+            label = "PERCENT"
+        elif match.group("temp") is not None:
+            label = "QUANTITY"
+        else:
+            label = "CARDINAL"
         merged = False
         k = bisect_right(entity_ends, start)
         while k < n_entities and entity_starts[k] < end:
@@ -198,7 +207,9 @@ def _multiplication_verbs(doc, text: str, subjects: Optional[Dict[int, str]] = N
             continue
         token = found[0]
         if token.pos_ == "VERB" and token.lemma_.lower() in MULTIPLY_VERBS:
+            lemma = token.lemma_.lower()
             yield QuantityUnit(
-                qkind="percent", unit="", value=MULTIPLY_VERBS[token.lemma_.lower()], text=token.text,
-                span=(token.idx, token.idx + len(token.text)), anchor=_subject_of(token, subjects), approximate=False)
+                qkind="percent", unit="", value=MULTIPLY_VERBS[lemma], text=token.text,
+                span=(token.idx, token.idx + len(token.text)), anchor=_subject_of(token, subjects), approximate=False,
+                direction="down" if lemma == "halve" else "up", derivations=frozenset({"change", "multiple"}))
 
