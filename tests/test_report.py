@@ -89,7 +89,9 @@ def test_contradicted_units_and_words_are_marked(report):
     assert re.search(r'<mark class="hs-span hs-contradicting[^"]*hs-rhi[^"]*" title="[^"]*rhi contradicts '
                      r'&#x27;Acme Corp bought the factory&#x27;[^"]*buy ≠ sell \(WordNet antonym\)"> sold the factory'
                      r'</mark>', document)
-    assert '<div class="contradicted">contradicted: rhi: Acme Corp bought the factory, shares fell</div>' in document
+    # and "fell 5%" against "rose 5%": the amount in the opposite direction (issue 25)
+    assert ('<div class="contradicted">contradicted: rhi: Acme Corp bought the factory, shares fell; qhi: 5%</div>'
+            in document)
     # buy/sell transfer possession: the word alone may be the converse, the relation decides
     assert '<div class="contradicted">contradicted words: fell</div>' in document
     assert '<mark class="hs-span hs-contradicted">contradicted</mark>' in document  # the legend

@@ -147,7 +147,8 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
     # (acme corp, buy, factory) against "sold", and the active pair (share, fall) against
     # "rose": an active subject-verb pair counts only when the source contradicts it
     assert (rows["rhi"]["summary units"], rows["rhi"]["unsupported"], rows["rhi"]["contradicted"]) == (2, 0, 2)
-    assert (rows["ehi"]["contradicted"], rows["qhi"]["contradicted"], rows["chi"]["contradicted"]) == (0, 0, None)
+    # "fell 5%" against "rose 5%": the same amount in the opposite direction (issue 25)
+    assert (rows["ehi"]["contradicted"], rows["qhi"]["contradicted"], rows["chi"]["contradicted"]) == (0, 1, None)
     assert rows["rhi"]["score"] == 0.0  # a contradicted unit counts as unsupported
     # the chi note: the words score, and the words the source contradicts ("bought" is not
     # one: buy/sell transfer possession, so a word alone may be the converse); w = (7/10 +
@@ -157,10 +158,10 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
         "words the source supports, 80% of its content tokens found as written; contradicted by the source: "
         "fell")
     assert re.findall(r'<mark class="hs-span hs-contradicted[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \
-        == ["Acme Corp", " bought the factory", "shares fell"]
+        == ["Acme Corp", " bought the factory", "shares fell", "5%"]
     assert "hs-unsupported" not in display["summary_html"]
     assert re.findall(r'<mark class="hs-span hs-contradicting[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
-        == ["Acme Corp", " sold the factory", "shares rose"]
+        == ["Acme Corp", " sold the factory", "shares rose", "5%"]
     assert "buy ≠ sell (WordNet antonym)" in display["source_html"]
     assert {"dimension": "rhi", "bar": "RHI contradicted", "value": 2.0} in display["chart"]
     assert not any(bar["bar"] == "EHI contradicted" for bar in display["chart"])  # only where there are any

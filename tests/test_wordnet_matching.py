@@ -175,6 +175,13 @@ def test_antonym_contradicts_a_word(lex):
     sold = content_words(parse("The firm sold a bakery."))
     assert [w.key for w in sold] == ["firm", "sell", "bakery"]
     assert support_words(sold, indexed(FIRM), lex)[1] is None
+    # and "lost" against "won" (one match seen from its two sides) ...
+    lost = content_words(parse("The team lost the match."))
+    assert support_words(lost, indexed("The team won the match."), lex)[1] is None
+    # ... but "accepted" (receives) against "rejected" (no direction) is no converse: contradicted
+    accepted = content_words(parse("The starlet accepted a move."))
+    match = support_words(accepted, indexed("The starlet rejected a move to Chelsea."), lex)[1]
+    assert (match.mode, match.contradicts, match.detail) == ("antonym", True, "accept ≠ reject (WordNet antonym)")
 
 
 def test_proper_nouns_get_no_wordnet_support(lex):

@@ -25,7 +25,7 @@ FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-fra
 @functools.lru_cache(maxsize=1)
 def exclusions() -> dict:
     """The harness's exclusion rule on the validation folds (folds sharing summaries)."""
-    from fusion_study import folds
+    from benchmarks.studies.fusion_study import folds
 
     return fold_exclusions(folds())
 

@@ -21,9 +21,9 @@ checks every content word of the summary against the source (docs/lexical.md):
   ("acquisition" ~ "acquire", "death" ~ "die");
 * it is **contradicted** when it is not supported and the source holds one of its
   WordNet antonyms in the same part of speech ("fell" against "rose"), except for two
-  verbs that transfer possession (buy/sell, lend/borrow, win/lose:
-  :meth:`~halluscope.lexical.Lexicon.transfers_possession`), where a word without its
-  arguments cannot tell a converse ("Moldova will borrow from Germany" for "Germany
+  verbs that may be the two sides of one transfer (buy/sell, lend/borrow with opposite
+  :meth:`~halluscope.lexical.Lexicon.transfer_direction`, and win/lose; not
+  accept/reject), where a word without its arguments cannot tell a converse ("Moldova will borrow from Germany" for "Germany
   will lend to Moldova") from a contradiction: the relation units, which have roles,
   decide those;
 * else it is **unsupported**.
@@ -167,11 +167,29 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
         where = same_pos.get(lemma) if link.relation != "derivation" else source.content[lemma]
         return Match(link.relation, (TextEvidence(*where),), 1.0, link.text)
     for lemma in sorted(lexicon.antonyms(word.key, word.pos) & same_pos.keys()):
-        if word.pos == "verb" and lexicon.transfers_possession(word.key) and lexicon.transfers_possession(lemma):
+        if word.pos == "verb" and _may_be_converse(word.key, lemma, lexicon):
             continue  # a converse or a contradiction: a word alone has no roles to tell
         link = lexicon.link(word.key, lemma, word.pos)
         return Match("antonym", (TextEvidence(*same_pos[lemma]),), 0.0, link.text, contradicts=True)
     return None
+
+
+#: a transfer pair WordNet gives no opposite directions to ("lose" has none) that is still
+#: one event seen from either party: "Chelsea lost to Arsenal" = "Arsenal won"
+_CONVERSE_PAIRS = frozenset({frozenset({"win", "lose"})})
+
+
+def _may_be_converse(a: str, b: str, lexicon) -> bool:
+    """Whether two antonym verbs may state one transfer from its two parties: both in
+    WordNet's possession verbs with opposite directions (sell gives, buy receives;
+    :meth:`~halluscope.lexical.Lexicon.transfer_direction`), or a pair of
+    :data:`_CONVERSE_PAIRS`. "accept" (receives) against "reject" (no direction) is a
+    contradiction: the starlet who rejected a move did not accept it."""
+    if frozenset({a, b}) in _CONVERSE_PAIRS:
+        return True
+    if not (lexicon.transfers_possession(a) and lexicon.transfers_possession(b)):
+        return False
+    return {lexicon.transfer_direction(a), lexicon.transfer_direction(b)} == {"gives", "receives"}
 
 
 def source_words(index: TextIndex) -> SourceWords:
