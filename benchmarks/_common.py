@@ -2,11 +2,17 @@
 leave-one-dataset-out folds (:func:`load_folds`, :func:`fold_exclusions`), the
 unigram-precision baselines and the tiny NLI model that proves the dlsd harness.
 
+The lockbox (:func:`lockbox_half`): a seeded half of the validation rows, chosen by
+their source document, kept aside from design work; ``half="design"`` /
+``half="lockbox"`` in :func:`load_dataset` / :func:`load_folds` (``--half`` in the
+scripts) selects one side.
+
 The agreement measures (balanced accuracy, ROC-AUC, error rates, correlations) live in
 ``measures.py``; the harness that runs metrics on data in ``harness.py``.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -27,6 +33,10 @@ SUMMAC_FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "fra
 FOLD_RENAMES = {"frank": "summac-frank"}
 #: prefix of the FRANK file's folds: ``frank-cnndm``, ``frank-bbc``
 FRANK_FOLD_PREFIX = "frank-"
+#: the seed of the lockbox split (:func:`lockbox_half`)
+LOCKBOX_SEED = 2025
+#: the values of ``half`` / ``--half``: every row, the rows outside the lockbox, the lockbox rows
+HALVES = ("all", "design", "lockbox")
 
 
 def read_jsonl(path: str, limit: Optional[int] = None) -> List[Dict]:
@@ -101,25 +111,43 @@ def dataset_name(path: str) -> str:
     return name
 
 
+def _first_rows(rows: List[Dict], limit: Optional[int], per_group: bool) -> List[Dict]:
+    """The first ``limit`` rows (all when None); with ``per_group`` the first ``limit``
+    of each value of :data:`GROUP_COLUMN`, in file order."""
+    if limit is None:
+        return rows
+    if not per_group:
+        return rows[:limit]
+    seen: Dict[str, int] = {}
+    kept = []
+    for row in rows:
+        group = str(row.get(GROUP_COLUMN))
+        if seen.get(group, 0) < limit:
+            seen[group] = seen.get(group, 0) + 1
+            kept.append(row)
+    return kept
+
+
 def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = None,
-                 limit_per_group: bool = False) -> Dataset:
+                 limit_per_group: bool = False, half: Optional[str] = None) -> Dataset:
     """Read a SummaC-format (document, claim, label) or FRANK-format (article, summary,
     reference, label, model_name, Factuality, has_<T>, dataset) file, first ``limit``
     rows; with ``limit_per_group`` the first ``limit`` rows of each value of
     :data:`GROUP_COLUMN` (FRANK's first rows are all CNN/DM: a plain limit would leave
-    its BBC fold empty). ``groups`` is set when every row has that column."""
-    if limit_per_group and limit is not None:
-        seen: Dict[str, int] = {}
-        rows = []
-        for row in read_jsonl(path):
-            group = str(row.get(GROUP_COLUMN))
-            if seen.get(group, 0) < limit:
-                seen[group] = seen.get(group, 0) + 1
-                rows.append(row)
+    its BBC fold empty). ``groups`` is set when every row has that column.
+
+    ``half``: None or ``"all"`` every row; ``"design"`` the rows outside the lockbox,
+    ``"lockbox"`` the lockbox rows (:func:`lockbox_half` of each row's source), the
+    split applied before ``limit``."""
+    side = select_half(half)
+    if side is None:
+        rows = _first_rows(read_jsonl(path), limit, True) if limit_per_group else read_jsonl(path, limit)
     else:
-        rows = read_jsonl(path, limit)
+        rows = read_jsonl(path)
+        flags = lockbox_half([r.get("document", r.get("article")) for r in rows])
+        rows = _first_rows([r for r, boxed in zip(rows, flags) if boxed == side], limit, limit_per_group)
     if not rows:
-        raise ValueError(f"{path}: no rows")
+        raise ValueError(f"{path}: no rows" + (f" in the {half} half" if side is not None else ""))
     groups = [str(r[GROUP_COLUMN]) for r in rows] if all(GROUP_COLUMN in r for r in rows) else None
     sources, predictions, references, labels = triples(rows)
     system_column = next((c for c in SYSTEM_COLUMNS if all(c in r for r in rows)), None)
@@ -133,6 +161,34 @@ def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = N
         error_flags=flags or None,
         groups=groups,
     )
+
+
+# ------------------------------------------------------------------------------ lockbox
+
+
+def in_lockbox(source: str, seed: int = LOCKBOX_SEED) -> bool:
+    """Whether a row whose source document is ``source`` is a lockbox row: the first
+    byte of ``sha256(f"{seed}:{normalise_text(source)}")`` (UTF-8) is odd. Depends on
+    the source text only (whitespace-normalised), so every summary of one document,
+    in any file, falls on the same side."""
+    digest = hashlib.sha256(f"{seed}:{normalise_text(source)}".encode("utf-8")).digest()
+    return bool(digest[0] & 1)
+
+
+def lockbox_half(sources: Sequence[str], seed: int = LOCKBOX_SEED) -> List[bool]:
+    """Per row, True when it is in the lockbox (:func:`in_lockbox` of its source): the
+    rows kept aside from design work; the others (False) are the design half."""
+    return [in_lockbox(source, seed) for source in sources]
+
+
+def select_half(half: Optional[str]) -> Optional[bool]:
+    """``half`` -> the :func:`lockbox_half` flag of the rows it keeps: None for every
+    row (None or ``"all"``), False for ``"design"``, True for ``"lockbox"``."""
+    if half is None or half == "all":
+        return None
+    if half not in HALVES:
+        raise ValueError(f"half must be one of {', '.join(HALVES)} (or None), not {half!r}")
+    return half == "lockbox"
 
 
 # ------------------------------------------------------------------ leave-one-dataset-out
@@ -164,21 +220,22 @@ def fold_indices(data: Dataset, frank: bool) -> Dict[str, List[int]]:
 
 
 def load_folds(summac_paths: Sequence[str], frank_path: Optional[str],
-               limit: Optional[int] = None) -> Dict[str, Dataset]:
+               limit: Optional[int] = None, half: Optional[str] = None) -> Dict[str, Dataset]:
     """The leave-one-dataset-out folds: every SummaC file one fold (reference-free;
     ``frank`` -> ``summac-frank``) and the FRANK file split by its ``dataset`` column
     (``frank-cnndm``, ``frank-bbc``; with references, systems, ``Factuality`` and
     error flags), in that order. ``limit``: the first N rows of every fold (FRANK:
-    of each of its parts)."""
+    of each of its parts). ``half``: None / ``"all"``, ``"design"`` or ``"lockbox"``
+    (:func:`load_dataset`; the split comes before ``limit``)."""
     folds: Dict[str, Dataset] = {}
     for path in summac_paths:
-        data = load_dataset(path, limit)
+        data = load_dataset(path, limit, half=half)
         for name, indices in fold_indices(data, frank=False).items():
             if name in folds:
                 raise ValueError(f"two files give the fold {name!r}: {folds[name].path}, {path}")
             folds[name] = data.subset(indices, name) if name != data.name else data
     if frank_path:
-        data = load_dataset(frank_path, limit, name="FRANK", limit_per_group=True)
+        data = load_dataset(frank_path, limit, name="FRANK", limit_per_group=True, half=half)
         for name, indices in fold_indices(data, frank=True).items():
             if name in folds:
                 raise ValueError(f"the fold {name!r} twice ({folds[name].path}, {frank_path})")

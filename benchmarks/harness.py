@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
-from benchmarks._common import (SUMMAC_FOLDS, Dataset, alnum_precision, dataset_name, fold_exclusions,
+from benchmarks._common import (HALVES, SUMMAC_FOLDS, Dataset, alnum_precision, dataset_name, fold_exclusions,
                      fold_indices, fold_name, load_dataset, load_folds, resolve_nli_model, shared_pair_counts,
                      unigram_precision)
 from benchmarks.measures import (error_type_rates, half_split_balanced_accuracy, held_out_predictions,
@@ -484,7 +484,8 @@ def write_results(folder: str, tag: str, config: Optional[MetricConfig], rows: L
         "config": {"name": name, "metric": config.metric if config else "unigram_precision",
                    "kwargs": dict(config.kwargs) if config else {}},
         **meta,
-        "rows": kept + [{**r, "created": meta["created"], "halluscope": meta["halluscope"]} for r in rows],
+        "rows": kept + [{**r, "created": meta["created"], "halluscope": meta["halluscope"],
+                        "half": meta.get("half", "all")} for r in rows],
     }
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(compact_number_lists(json.dumps(json_safe(document), indent=1, sort_keys=False)))
@@ -504,14 +505,14 @@ def compact_number_lists(text: str) -> str:
 
 def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str,
         protocol: Optional[Protocol] = None, limit: Optional[int] = None, command: Optional[str] = None,
-        log: Callable[[str], None] = _print) -> List[str]:
+        log: Callable[[str], None] = _print, half: Optional[str] = None) -> List[str]:
     """Run every job (files outer, configurations inner: the parse cache serves all
     configurations of a file); after each file, merge its rows into the JSON file of
     every configuration (so an interrupted run keeps the files done). Returns the
     paths written."""
     protocol = protocol or Protocol()
     meta = {"created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "halluscope": halluscope_provenance(), "limit": limit, "command": command}
+            "halluscope": halluscope_provenance(), "limit": limit, "half": half or "all", "command": command}
     by_name = {c.name: c for c in configs}
     paths: List[str] = []
     for job in jobs:
@@ -526,15 +527,17 @@ def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str
 
 def build_jobs(summac: Sequence[str], frank: Optional[str], tests: Sequence[Sequence[str]],
                limit: Optional[int], references: str, pseudo: bool,
-               exclusions: Optional[Mapping[str, Sequence[str]]] = None) -> List[Job]:
+               exclusions: Optional[Mapping[str, Sequence[str]]] = None, half: Optional[str] = None) -> List[Job]:
     """SummaC files reference-free, the FRANK file with its references (unless
     ``references == "none"``), each paired with its ``--test`` file if any. ``limit``:
-    the first N rows of every fold (FRANK: of each of its ``dataset`` parts). Each job
-    knows its LODO folds (:func:`_common.fold_indices`) and their ``exclusions``."""
+    the first N rows of every fold (FRANK: of each of its ``dataset`` parts). ``half``
+    (``all``/None, ``design``, ``lockbox``; :func:`_common.lockbox_half`): which rows of
+    the validation files, chosen before ``limit``; a ``--test`` file is not split. Each
+    job knows its LODO folds (:func:`_common.fold_indices`) and their ``exclusions``."""
     test_of = {os.path.abspath(val): test for val, test in tests}
     jobs = []
     for path, name, is_frank in [(p, None, False) for p in summac] + ([(frank, "FRANK", True)] if frank else []):
-        data = load_dataset(path, limit, name, limit_per_group=is_frank)
+        data = load_dataset(path, limit, name, limit_per_group=is_frank, half=half)
         test_path = test_of.get(os.path.abspath(path))
         test = load_dataset(test_path, limit, data.name, limit_per_group=is_frank) if test_path else None
         jobs.append(Job(data, test, with_references=is_frank and references == "auto", pseudo=pseudo,
@@ -579,6 +582,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     runner.add_argument("--out", default=os.path.join(REPOSITORY, "benchmarks", "results"),
                         help="result folder (docs/benchmarks for the published results)")
     runner.add_argument("--limit", type=int, help="first N rows of every fold (FRANK: of each of its cnndm/bbc parts)")
+    runner.add_argument("--half", default="all", choices=list(HALVES),
+                        help="rows of the validation files: all, design (outside the lockbox) or lockbox "
+                             "(_common.lockbox_half: by a seeded hash of the source document; before --limit)")
     runner.add_argument("--lodo", action="store_true",
                         help="require the eight LODO folds (the six SummaC files and --frank) and print the LODO "
                              "table at the end (fold scores are written by every run)")
@@ -658,9 +664,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"seeded {seed_cache(args.parse_store)} parses from {args.parse_store}", file=sys.stderr)
     exclusions = lodo_exclusions(args.summac, args.frank)
     jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo,
-                      exclusions)
+                      exclusions, half=args.half)
     paths = run(jobs, configs, args.tag, args.out, Protocol(args.splits, args.seed, args.resamples),
-                args.limit, command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])))
+                args.limit, command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])),
+                half=args.half)
     for path in paths:
         print(f"wrote {path}")
     if args.lodo:

@@ -363,6 +363,54 @@ def test_exclusion_rule_on_synthetic_folds(tmp_path):
     assert {name: len(data) for name, data in limited.items()} == {"summac-frank": 1, "frank-cnndm": 1, "frank-bbc": 1}
 
 
+def test_lockbox_split_by_source_document(tmp_path):
+    from benchmarks._common import LOCKBOX_SEED, fold_exclusions, load_dataset, load_folds, lockbox_half
+
+    # first byte of sha256("2025:<source>"): doc a 0x0c, doc b 0x45, doc c 0x34, doc d 0x6a,
+    # doc e 0xeb, doc f 0xd3 -> odd (lockbox) for b, e, f
+    sources = ["doc a", "doc b", "doc c", "doc d", "doc e", "doc f"]
+    assert LOCKBOX_SEED == 2025
+    assert lockbox_half(sources) == [False, True, False, False, True, True]
+    assert lockbox_half(sources) == lockbox_half(list(sources))  # deterministic
+    assert lockbox_half([" doc\n  b ", "doc  a"]) == [True, False]  # whitespace-normalised
+    assert lockbox_half(["doc a", "doc b"], seed=7) == [True, False]  # "7:doc a" 0x0b, "7:doc b" 0x70
+    # a file: several summaries per document; the halves partition the rows, a document's
+    # summaries all on one side, and --limit counts rows of the half
+    rows = [("doc a", "s1"), ("doc b", "s2"), ("doc a", "s3"), ("doc e", "s4"), ("doc c", "s5"), ("doc b", "s6")]
+    path = tmp_path / "summeval_val.jsonl"
+    path.write_text("".join(json.dumps({"document": d, "claim": c, "label": 1}) + "\n" for d, c in rows),
+                    encoding="utf-8")
+    every = load_dataset(str(path))
+    design = load_dataset(str(path), half="design")
+    lockbox = load_dataset(str(path), half="lockbox")
+    assert every.predictions == load_dataset(str(path), half="all").predictions == [c for _, c in rows]
+    assert design.predictions == ["s1", "s3", "s5"] and design.sources == ["doc a", "doc a", "doc c"]
+    assert lockbox.predictions == ["s2", "s4", "s6"]
+    assert sorted(design.predictions + lockbox.predictions) == sorted(every.predictions)
+    assert not set(design.sources) & set(lockbox.sources)
+    assert load_dataset(str(path), limit=2, half="lockbox").predictions == ["s2", "s4"]  # split, then limit
+    with pytest.raises(ValueError):
+        load_dataset(str(path), half="test")
+    # folds: FRANK split before its per-part limit; exclusions still compare pairs
+    frank = tmp_path / "frank.jsonl"
+    frank.write_text("".join(json.dumps({"article": d, "summary": s, "reference": "R", "label": 0, "dataset": g,
+                                         "model_name": "m", "Factuality": 0.5}) + "\n"
+                             for d, s, g in [("doc b", "s2", "cnndm"), ("doc a", "f1", "cnndm"),
+                                             ("doc f", "f2", "bbc"), ("doc d", "f3", "bbc"), ("doc e", "f4", "bbc")]),
+                     encoding="utf-8")
+    boxed = load_folds([str(path)], str(frank), half="lockbox")
+    assert {name: data.predictions for name, data in boxed.items()} == {
+        "summeval": ["s2", "s4", "s6"], "frank-cnndm": ["s2"], "frank-bbc": ["f2", "f4"]}
+    assert fold_exclusions(boxed) == {"summeval": ["frank-cnndm"], "frank-cnndm": ["summeval"], "frank-bbc": []}
+    designed = load_folds([str(path)], str(frank), limit=1, half="design")
+    assert {name: data.predictions for name, data in designed.items()} == {
+        "summeval": ["s1"], "frank-cnndm": ["f1"], "frank-bbc": ["f3"]}
+    assert {n: len(d) for n, d in load_folds([str(path)], str(frank)).items()} == {
+        "summeval": 6, "frank-cnndm": 2, "frank-bbc": 3}
+    jobs = harness.build_jobs([str(path)], None, [], None, "auto", False, half="design")
+    assert jobs[0].data.predictions == ["s1", "s3", "s5"]
+
+
 def test_alnum_types_baseline():
     from benchmarks._common import alnum_precision
 

@@ -2,6 +2,7 @@
 once (parses from parse_store), then candidate fusions compared by leave-one-dataset-out.
 
     python -m benchmarks.studies.fusion_study dump --parses /tmp/hs-parses --out /tmp/feat.jsonl [--option k=v]
+        [--half {all,design,lockbox}]
 """
 from __future__ import annotations
 
@@ -12,16 +13,17 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from benchmarks._common import alnum_precision, load_folds
+from benchmarks._common import HALVES, alnum_precision, load_folds
 from benchmarks.studies.parse_store import DATA
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
 
 
-def folds(data: str = DATA, limit=None):
-    """The harness's eight LODO folds (:func:`_common.load_folds`)."""
+def folds(data: str = DATA, limit=None, half=None):
+    """The harness's eight LODO folds (:func:`_common.load_folds`); ``half``: all / None,
+    design or lockbox (:func:`_common.lockbox_half`)."""
     return load_folds([os.path.join(data, "summac", f"{name}_val.jsonl") for name in SUMMAC],
-                      os.path.join(data, "frank", "frank_val.jsonl"), limit)
+                      os.path.join(data, "frank", "frank_val.jsonl"), limit, half=half)
 
 
 def dim_features(detail) -> dict:
@@ -55,14 +57,14 @@ def word_rows(predictions, sources, references):
     return out
 
 
-def dump(parses: str, out: str, options: dict, limit=None) -> None:
+def dump(parses: str, out: str, options: dict, limit=None, half=None) -> None:
     from halluscope import api
     from benchmarks.studies.parse_store import seed_cache
 
     seeded = seed_cache(parses) if parses else 0
     print(f"seeded {seeded}", file=sys.stderr)
     with open(out, "w") as handle:
-        for fold, data in folds(limit=limit).items():
+        for fold, data in folds(limit=limit, half=half).items():
             sources, predictions, references, labels = data.sources, data.predictions, data.references, data.labels
             start = time.time()
             result = api.score_chi(predictions, sources, references, return_details=True, **options)
@@ -86,6 +88,8 @@ if __name__ == "__main__":
     d.add_argument("--parses")
     d.add_argument("--out", required=True)
     d.add_argument("--limit", type=int)
+    d.add_argument("--half", default="all", choices=list(HALVES),
+                   help="rows: all, design (outside the lockbox) or lockbox (before --limit)")
     d.add_argument("--option", action="append", default=[])
     args = parser.parse_args()
     opts = {}
@@ -95,4 +99,4 @@ if __name__ == "__main__":
             opts[k] = json.loads(v)
         except ValueError:
             opts[k] = v
-    dump(args.parses, args.out, opts, args.limit)
+    dump(args.parses, args.out, opts, args.limit, args.half)

@@ -40,7 +40,7 @@
 Contradictions (``Match.contradicts``, status ``contradicted``): the same amount in
 the opposite direction ("fell 5%" against "rose 5%") or with the opposite bound ("fewer
 than 150" against "more than 150"), when no mention of that amount agrees; and a
-**moved number**: the query's value is in the pool only as the count of other things
+**moved number** (counts only): the query's value is in the pool only as the count of other things
 (every candidate anchored elsewhere) while the pool gives the query's own anchor
 another value ("3 people died" against "5 people died and 3 cars burned").
 
@@ -405,8 +405,8 @@ class QuantityMatcher:
         anchor another value ("3 people" against "5 people died and 3 cars burned").
         Returns that pool mention, or None (no query anchor, a candidate with the query's
         anchor or with none, or a pool silent about the query's anchor)."""
-        if not query.anchor or not candidates:
-            return None
+        if query.qkind != "number" or not query.anchor or not candidates:
+            return None  # counts only: the anchors of amounts and percentages are too loose ("5% of people")
         if any(unit.anchor == query.anchor or not unit.anchor for unit in candidates):
             return None
         for unit, _ in pool.groups.get(cls, ()):
