@@ -235,7 +235,8 @@ OPTIONS: Tuple[Option, ...] = (
         "relative tolerance of quantity matching."),
         control=Control("slider", "quantity tolerance epsilon", bounds=(0.0, 0.5, 0.01))),
     Option("derived", True, "bool", metrics=_QTY, field="derived_quantities", doc=(
-        "accept sums, differences and ratios of source quantities."),
+        "accept sums, differences, multiples and ratios of source quantities, only where the "
+        "summary's words state the operation (\"combined\", \"doubled\", \"rose by\")."),
         control=Control("checkbox", "derived quantities (sums, ratios)", apps=("qhi",))),
     Option("temporal", True, "bool", metrics=_QTY, field="temporal_quantities", doc=(
         "resolve relative and calendar dates against the publication date."),
