@@ -76,7 +76,9 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
         "content words the source supports, 38% of its content tokens found as written")
     paper = score_for_display(source, reference, summary, ["chi"],
                               options={"formula": "paper", "intransitive": "none"})
-    assert headline_markdown(paper) == "EHI **0.3673** · RHI **0.3333** · QHI **0.4000** · CHI **0.3649**"
+    # the reference says only "Obama": it no longer vouches for "Barack Obama" (issue 25: a longer
+    # name in the summary is a claim of its own)
+    assert headline_markdown(paper) == "EHI **0.3124** · RHI **0.3333** · QHI **0.4000** · CHI **0.3448**"
 
 
 def test_summary_without_units_shows_what_its_chi_is():

@@ -25,6 +25,29 @@ Rules:
   A merged unit takes the key, text and span of its longest form; units are listed
   in order of their first mention. A unit's ``label`` is the most frequent label of
   its mentions (ties go to the earliest), which smooths spaCy's label noise.
+* **Names in text written without capitals** (lower-cased corpora such as FRANK's
+  BART summaries). The pipeline parses such a text truecased against its source
+  (:mod:`halluscope.casing`), so the words the source writes are capitalised, but a
+  word the source never writes stays lower case and NER often cuts it off the name:
+  in "manchester united signed the striker." against a source about "Manchester
+  City", sm finds only "manchester", which the source vouches for. In a text with
+  no upper-case letter, an entity is therefore extended to the right over each
+  following token of its sentence that the parse reads as a proper noun (PROPN,
+  a word, outside every entity), that truecasing left in lower case (the source
+  never writes it capitalised; the parse's lemma keeps the truecased form), and of
+  which the entity's last word is a ``compound`` modifier, i.e. the head its name
+  was cut off from: "manchester united" is one unit, which the source does not
+  support. A word the source does capitalise was seen by NER, which left it out
+  ("alaska flight left" against "Alaska Airlines Flight 448" stays "alaska"). Only
+  to the right: the words before a
+  name that NER left out are mostly titles and roles ("director michael
+  redwood", "midfielder anna evans"), which are no part of it. Not caught: a
+  lower-case word the parse does not read as a proper noun ("joined manchester
+  united from ajax", "beat manchester united 2-1", where sm tags "united" as a
+  verb), a first name cut off on the left, and a name NER misses altogether (in
+  "barack obama visited paris." against "Obama visited Paris." the source writes
+  "Obama" only at a sentence start, so truecasing leaves "obama" lower case and sm
+  finds no name).
 * Mentions whose canonical form is empty are dropped.
 """
 from __future__ import annotations
@@ -59,6 +82,7 @@ _LEADING_THE = re.compile(r"^the\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?<=[\w.\\]) ?'s$", re.IGNORECASE)  # "Obama's", tokenised "obama 's"
 _PTB_BRACKETS = re.compile(r"-(lrb|rrb|lsb|rsb|lcb|rcb)-", re.IGNORECASE)
 _PTB_MAP = {"lrb": "(", "rrb": ")", "lsb": "[", "rsb": "]", "lcb": "{", "rcb": "}"}
+_WORDLIKE = re.compile(r"^\w+(?:[-'.]\w+)*\.?$")  # "united", "saint-germain", "jr."
 _DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]\.?$")  # "U.S", "u.s.", "D.C"
 
 
@@ -177,17 +201,45 @@ class _Mention:
         self.alias_of = alias_of  # order of the mention this one was introduced as "(ABBR)" of
 
 
+def _lowercase_end(ent) -> int:
+    """End (token index) of ``ent`` in a lower-cased text, extended over the proper
+    nouns that follow it as heads of its compound (module docstring): each next token
+    tagged PROPN, outside every entity, not starting a sentence, made of letters and
+    digits (inner hyphens, apostrophes, dots allowed: not the ``women\\`` of an
+    escaped "women\\'s"), with a lower-case lemma (the parse's lemma keeps the case of
+    the truecased text: "Flight" was written by the source), of which the token
+    before it is a ``compound`` modifier."""
+    doc = ent.doc
+    end = ent.end
+    while end < len(doc):
+        token = doc[end]
+        if token.pos_ != "PROPN" or token.ent_iob_ != "O" or token.is_sent_start \
+                or not _WORDLIKE.match(token.text) or not token.lemma_.islower():
+            break
+        if not (doc[end - 1].dep_ == "compound" and doc[end - 1].head.i == end):
+            break
+        end += 1
+    return end
+
+
 def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     """Mentions of ``doc.ents`` with ``labels``. An entity holding a parenthesis,
     "Name (ABBR)" (or spaCy's truncated "Name (ABBR"), is cut into the name, the
     parenthesised text and any text after it; a parenthesised acronym becomes an
-    alias of the name before it, anything else a mention of its own."""
+    alias of the name before it, anything else a mention of its own. In a text
+    without any upper-case letter an entity first takes in the proper nouns it is a
+    compound of (:func:`_lowercase_end`)."""
     out: List[_Mention] = []
+    lowercased = not any(c.isupper() for c in doc.text)
     for ent in doc.ents:
         label = ent.label_
         if label not in labels:
             continue
         text, start = ent.text, ent.start_char
+        if lowercased:
+            end = _lowercase_end(ent)
+            if end != ent.end:
+                text = doc[ent.start:end].text
         open_at = text.find("(")
         if open_at < 0:
             pieces = [(text, start, False)]

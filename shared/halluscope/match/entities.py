@@ -21,34 +21,86 @@ A query entity is found in a pool when one of these holds, tried in order
     an acronym ("uk" ~ "United Kingdom"), and an all-lowercase name has initials.
 ``partial_name``
     One name's tokens are a contiguous run of the other's, the longer having at
-    least two tokens ("Obama" ~ "Barack Obama", in both directions), the shorter
-    name being capitalised, i.e. every word has an upper-case letter (no common
-    words; an all-lowercase PERSON mention, as in lowercased corpora, is trusted as
-    a name), and so the matched words of a longer non-PERSON name. At least one
-    side must be PERSON; when only one is, the shorter name must end the longer
-    one (a surname), so "Paris" (GPE) does not match "Paris Hilton" (PERSON) and
-    "Washington" does not match "George Washington University", while a
-    mislabelled "Obama" (GPE) still matches "Barack Obama" (PERSON). Whole tokens
-    only: "Obama" never matches "Obamacare". Known limitation of that tolerance:
-    "Michael Jordan" (PERSON) also matches the country "Jordan" (GPE). A name
-    nested in a longer non-person name ("London" in "Westfield London") does not
-    match.
+    least two tokens ("Obama" ~ "Barack Obama"), the shorter name being
+    capitalised, i.e. every word has an upper-case letter (no common words; an
+    all-lowercase PERSON mention, as in lowercased corpora, is trusted as a name),
+    and so the matched words of a longer non-PERSON name. The shared words must
+    pick out the same entity:
+
+    * *a person's name part.* At least one side must be PERSON; when only one is,
+      the shorter name must end the longer one (a surname), so "Paris" (GPE) does
+      not match "Paris Hilton" (PERSON) and "Washington" does not match "George
+      Washington University", while a mislabelled "Obama" (GPE) still matches
+      "Barack Obama" (PERSON). Whole tokens only: "Obama" never matches
+      "Obamacare". A name nested in a longer non-person name ("London" in
+      "Westfield London") does not match.
+    * *a distinctive word.* The shared words may not all be generic words of
+      organisation and place names (:data:`GENERIC_NAME_WORDS`: "City", "United",
+      "Real", "Club", "Bank", "North", ...), which many entities share: "United"
+      does not match "Manchester United" (sm often labels clubs PERSON), nor
+      "Manchester United" the source's "United".
+    * *the summary's extra words are claims of their own.* When the query (the
+      summary's name) is the shorter one, the rules above suffice: "Obama" or
+      "Smith" names no more than the source's "Barack Obama" or "John Smith". When
+      the query is the **longer** one ("Barack Obama" against a source's "Obama",
+      "Atletico Madrid" against "Madrid"), its extra words must be stated in the
+      pool's text (``job.pool_index``; without one, as under ``grounding="units"``,
+      a longer query never matches this way). Some mention of the shorter name
+      (whole words, case ignored) must
+
+      - sit in a sentence that also writes each extra word *on its own*: outside
+        that mention, outside every named entity (any label) holding a word that
+        is not one of the query's ("Jeremy" of "Jeremy Hunt" is said of Hunt; the
+        entity "Barack" may vouch for "Barack Obama"), and not right beside
+        another name ("Madrid" of an untagged "Real Madrid");
+      - not show another name in the extra words' place: the token right before
+        the mention (for extra words before the shared ones) or right after it
+        (for extra words after them) may not be a proper noun (PROPN, or
+        capitalised and not sentence-initial) that is none of the query's words
+        and no title (:data:`TITLE_WORDS`: "Mr Corbyn", "President Obama").
+
+      So "Atletico Madrid" is supported neither by "Real Madrid beat Barcelona"
+      (no "Atletico"; "Real" stands before "Madrid") nor by "The match in Madrid
+      ended 2-1", and "Barack Obama" not by "Obama visited Paris.", nor "Jeremy
+      Corbyn" by "Corbyn spoke after Jeremy Hunt.": a first name the source never
+      gives its person is an extrinsic claim (on FRANK's validation set such names,
+      "john simpson", "sarah storey", "juan martin del potro" against a source's
+      "Simpson", "Storey", "Del Potro", were nearly all in summaries annotated
+      unfaithful). "Barack Obama" is supported by "Obama, whose first name is
+      Barack, visited Paris." and "Atletico Madrid" by "Atletico won the final in
+      Madrid." The rule holds for every pool, a reference included: a summary's
+      "Barack Obama" is not the reference's "Obama" unless the reference's text
+      says "Barack" too (so it cannot reach the source through the reference
+      either).
+
+    Known limitations: a short *place* name in the summary still matches a longer
+    name the NER labels PERSON ("Madrid" ~ "Atletico Madrid", "Jordan" ~ "Michael
+    Jordan"): nothing in the strings tells a place from a surname (the ``text``
+    rule would find those words in the source anyway); an extra word the source
+    says alone of someone else in the same sentence still counts ("Jane Smith"
+    matches the "Jane" of "Smith thanked Jane after the race."); and a correct
+    first name the source never writes is unsupported ("Alex Salmond" against "Mr
+    Salmond"). Under formula="paper" this lowers PH/EF when a summary names a
+    person more fully than the reference does.
 
 Evidence is one pool unit satisfying the rule (the first in pool order for
 exact, synonym and partial-name matches); score 1.0.
-Matching is pure string work: each pool is indexed once (keys, undotted keys,
+Matching is string work: each pool is indexed once (keys, undotted keys,
 acronyms, initials, token tuples), so a job costs O(|queries| + |queries|·|names|)
-dictionary look-ups and tuple comparisons.
+dictionary look-ups and tuple comparisons, plus, for a longer query that passes the
+name rules, one search of the pool's text for the shorter name.
 """
 from __future__ import annotations
 
+import functools
+import re
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
-from ..extract.entities import (acronym_form, canonical_entity, initials, lowercase_acronym, surface_form,
-                                undotted)
+from ..extract.entities import (HONORIFICS, QUOTE_MAP, acronym_form, canonical_entity, initials,
+                                lowercase_acronym, surface_form, undotted)
 from ..units import EntityUnit, Match
 from . import MatchJob
-from .grounding import entity_in_text, ground_unmatched
+from .grounding import TextIndex, entity_in_text, ground_unmatched
 
 
 class _Profile:
@@ -85,6 +137,40 @@ def _lowercase_acronym(surface: str, label: str) -> Optional[str]:
     return lowercase_acronym(surface, 5) if label in LOWERCASE_ACRONYM_LABELS else None
 
 
+#: words many organisation and place names share, which alone never identify one
+#: (the ``partial_name`` rule's "distinctive word"): "City" is in Manchester City and
+#: Leicester City, "United" in Manchester United and Leeds United. Casefolded.
+GENERIC_NAME_WORDS: FrozenSet[str] = frozenset({
+    # clubs
+    "city", "united", "real", "town", "county", "club", "fc", "afc", "cf", "sc", "ac",
+    "athletic", "sporting", "rovers", "wanderers", "albion", "olympic",
+    # organisations
+    "university", "college", "school", "academy", "bank", "group", "party", "company", "co",
+    "corp", "corporation", "inc", "ltd", "plc", "llc", "holdings", "association", "council",
+    "committee", "commission", "department", "ministry", "agency", "office", "institute",
+    "foundation", "society", "union", "league", "federation", "organisation", "organization",
+    "news", "times", "daily", "airlines", "airways", "motors", "sports", "media",
+    # places and qualifiers
+    "national", "international", "state", "states", "republic", "kingdom", "federal", "royal",
+    "new", "north", "south", "east", "west", "northern", "southern", "eastern", "western",
+    "central", "general", "saint", "st", "san", "santa", "de", "del", "la", "le", "los", "el",
+})
+
+
+#: words that stand before a name without being one ("Mr Corbyn", "President Obama"):
+#: not "a different name" in the slot of a longer query's extra words. Casefolded.
+TITLE_WORDS: FrozenSet[str] = HONORIFICS | frozenset({
+    "president", "senator", "sen", "rep", "congressman", "congresswoman", "governor", "gov",
+    "mayor", "minister", "premier", "chancellor", "secretary", "chairman", "chairwoman",
+    "chief", "judge", "justice", "officer", "coach", "manager", "boss", "captain", "capt",
+    "general", "gen", "colonel", "col", "sergeant", "sgt", "lieutenant", "lt", "major",
+    "admiral", "commander", "inspector", "detective", "det", "constable", "pc", "supt",
+    "pope", "king", "queen", "prince", "princess", "lord", "lady", "duke", "duchess",
+    "father", "fr", "sister", "brother", "saint", "st", "rabbi", "imam", "bishop",
+    "archbishop", "cardinal", "sheikh", "ceo", "professor",
+})
+
+
 def _capitalised(word: str) -> bool:
     """A name-like word: some letter is upper case ("Obama", "al-Douri", "McLean")."""
     return any(c.isupper() for c in word)
@@ -104,11 +190,12 @@ def _find_run(short: Tuple[str, ...], long: Tuple[str, ...]) -> int:
     return -1
 
 
-def _partial_name(a: _Profile, b: _Profile) -> Optional[str]:
-    """The partial-name rule (module docstring); returns a detail string or None."""
-    if not (a.person or b.person) or len(a.tokens) == len(b.tokens):
+def _partial_name(q: _Profile, p: _Profile, text: Optional[TextIndex]) -> Optional[str]:
+    """The partial-name rule (module docstring) for query ``q`` and pool name ``p``,
+    ``text`` the pool's text index (or None); returns a detail string or None."""
+    if not (q.person or p.person) or len(q.tokens) == len(p.tokens):
         return None
-    short, long = (a, b) if len(a.tokens) < len(b.tokens) else (b, a)
+    short, long = (q, p) if len(q.tokens) < len(p.tokens) else (p, q)
     if len(long.tokens) < 2 or not all(short.caps):
         return None
     start = _find_run(short.tokens, long.tokens)
@@ -119,7 +206,120 @@ def _partial_name(a: _Profile, b: _Profile) -> Optional[str]:
         return None
     if not (short.person and long.person) and end != len(long.tokens):
         return None  # mixed labels: only a surname-like ending counts
-    return f"partial name {short.surface} ~ {long.surface}"
+    if all(t in GENERIC_NAME_WORDS for t in short.tokens):
+        return None  # "City", "United": shared by many entities
+    detail = f"partial name {short.surface} ~ {long.surface}"
+    if short is q:
+        return detail
+    # the summary's name is the longer one: its extra words must be in the pool's text
+    if text is None:
+        return None
+    stated = _extra_words_stated(q.tokens[:start], short.tokens, q.tokens[end:], text)
+    return None if stated is None else f"{detail}; {stated}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _words_pattern(words: Tuple[str, ...]) -> "re.Pattern[str]":
+    """Whole-word, whitespace-tolerant pattern of lower-cased words."""
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
+
+
+def _lowered_words(tokens: Tuple[str, ...]) -> Tuple[str, ...]:
+    """Casefolded name tokens as :class:`TextIndex` lowers text (straight quotes, lower())."""
+    return tuple(t.translate(QUOTE_MAP).lower() for t in tokens)
+
+
+def _other_name(token, own: FrozenSet[str]) -> bool:
+    """Whether ``token`` is a proper noun that is none of the query's words ``own``
+    (lower-cased) and no title: tagged PROPN, or capitalised and not sentence-initial
+    ("Real" in "Real Madrid" for "Atletico Madrid"; not "Mr" or "President")."""
+    word = token.lower_.rstrip(".")
+    if token.is_punct or token.is_space or token.lower_ in own or word in TITLE_WORDS:
+        return False
+    return token.pos_ == "PROPN" or (_capitalised(token.text) and not token.is_sent_start)
+
+
+def _beside_other_name(doc, start: int, end: int, sentence, own: FrozenSet[str],
+                       before: bool = True, after: bool = True) -> Optional[bool]:
+    """Whether the characters ``[start, end)`` of ``doc`` stand right after (``before``)
+    or right before (``after``) another name (:func:`_other_name`) of their sentence;
+    None when they do not align with tokens."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return None
+    if before and span.start > 0 and doc[span.start - 1].idx >= sentence.start \
+            and _other_name(doc[span.start - 1], own):
+        return True
+    if after and span.end < len(doc) and doc[span.end].idx < sentence.end \
+            and _other_name(doc[span.end], own):
+        return True
+    return False
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _entity_ranges(text: TextIndex) -> List[Tuple[int, int, FrozenSet[str]]]:
+    """Character ranges of the NER mentions (every label) of the pool's ``Doc``, each
+    with the words of its canonical form."""
+    def build() -> List[Tuple[int, int, FrozenSet[str]]]:
+        return [(e.start_char, e.end_char, frozenset(_WORD.findall(canonical_entity(e.text))))
+                for e in text.doc.ents]
+
+    return text.memo("entities:mention_ranges", build)
+
+
+def _blanked(lowered: str, start: int, end: int, holes: List[Tuple[int, int]]) -> str:
+    """``lowered[start:end]`` with each range of ``holes`` turned into spaces."""
+    chars = list(lowered[start:end])
+    for a, b in holes:
+        for i in range(max(a, start), min(b, end)):
+            chars[i - start] = " "
+    return "".join(chars)
+
+
+def _said_alone(word: str, rest: str, doc, sentence, own: FrozenSet[str]) -> bool:
+    """Whether ``rest`` (the sentence's lowered text, other names blanked) writes
+    ``word`` somewhere not beside another name ("Madrid" of "Real Madrid" is not)."""
+    return any(_beside_other_name(doc, sentence.start + m.start(), sentence.start + m.end(),
+                                  sentence, own) is False
+               for m in _words_pattern((word,)).finditer(rest))
+
+
+def _extra_words_stated(prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix: Tuple[str, ...],
+                        text: TextIndex) -> Optional[str]:
+    """The longer-query test of ``partial_name`` (module docstring): a mention of
+    ``shared`` in the pool text whose sentence writes every word of ``prefix`` and
+    ``suffix`` outside that mention, outside every named entity holding a word that
+    is not the query's, and not beside another name, with no other name in their
+    place beside the mention. Returns the detail's tail, or None. Needs the index's
+    ``Doc``."""
+    doc = text.doc
+    if doc is None:
+        return None
+    prefix, shared, suffix = _lowered_words(prefix), _lowered_words(shared), _lowered_words(suffix)
+    own = frozenset(_WORD.findall(" ".join(prefix + shared + suffix)))
+    lowered = text.lowered
+    for found in _words_pattern(shared).finditer(lowered):
+        position = text.sentence_at(found.start())
+        if position is None:
+            continue
+        sentence = text.sentences[position]
+        # another name's words are said of it ("Jeremy" of "Jeremy Hunt"), unless that
+        # name is made of the query's own words ("Barack" for "Barack Obama")
+        holes = [(a, b) for a, b, words in _entity_ranges(text)
+                 if a < sentence.end and b > sentence.start and not words <= own]
+        rest = _blanked(lowered, sentence.start, sentence.end, holes + [found.span()])
+        if not all(_said_alone(w, rest, doc, sentence, own) for w in prefix + suffix):
+            continue
+        # no other name in the extra words' place ("Real Madrid" for "Atletico Madrid")
+        if _beside_other_name(doc, found.start(), found.end(), sentence, own,
+                              before=bool(prefix), after=bool(suffix)) is not False:
+            continue
+        said = sentence.text.strip()
+        said = said if len(said) <= 100 else said[:97] + "..."
+        return f"'{' '.join(prefix + suffix)}' in its source sentence '{said}'"
+    return None
 
 
 class _PoolIndex:
@@ -192,13 +392,13 @@ class EntityMatcher:
             index = indexes.get(pool_key)
             if index is None:
                 index = indexes[pool_key] = _PoolIndex([profile(u) for u in pool_key])
-            row = [self._match_one(profile(q), index) for q in job.queries]
+            row = [self._match_one(profile(q), index, job.pool_index) for q in job.queries]
             if self.text_grounding and job.pool_index is not None:
                 ground_unmatched(row, job.queries, job.pool_index, entity_in_text)
             results.append(row)
         return results
 
-    def _match_one(self, q: _Profile, index: _PoolIndex) -> Optional[Match]:
+    def _match_one(self, q: _Profile, index: _PoolIndex, text: Optional[TextIndex]) -> Optional[Match]:
         p = index.by_key.get(q.key)
         if p is not None:
             return Match("exact", (p.unit,), 1.0, f"exact {q.key}")
@@ -222,7 +422,7 @@ class EntityMatcher:
                     return Match("acronym", (p.unit,), 1.0, f"acronym {_shown(p)} = {q.surface}")
         if self.partial_names and any(q.caps):
             for p in index.names:
-                detail = _partial_name(q, p)
+                detail = _partial_name(q, p, text)
                 if detail is not None:
                     return Match("partial_name", (p.unit,), 1.0, detail)
         return None
