@@ -37,6 +37,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence
 
 from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset
+from benchmarks.harness import json_safe
 from benchmarks.measures import roc_auc
 
 #: the FRANK error types compared (``has_<T>``); ``any`` = every inconsistent summary
@@ -171,16 +172,6 @@ def markdown(results: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _json_safe(value):
-    if isinstance(value, float):
-        return round(value, 6) if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def git_state() -> Dict[str, Optional[str]]:
     """The repository's short commit and whether shared/ has uncommitted changes."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -241,7 +232,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         directory = os.path.dirname(os.path.abspath(args.json))
         os.makedirs(directory, exist_ok=True)
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(_json_safe(payload), handle, indent=1)
+            json.dump(json_safe(payload), handle, indent=1)
         print(f"\nwrote {args.json}")
     return 0
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, normalise_text
+from benchmarks.harness import json_safe
 
 # ------------------------------------------------------------------------- reading numbers
 
@@ -832,16 +833,6 @@ def run_suite(data: str, half: str, per_type: int, seed: int, types: Sequence[st
             "rows_used": used, "rows": rows, "seconds": time.perf_counter() - start}
 
 
-def _json_safe(value):
-    if isinstance(value, float):
-        return round(value, 6) if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, help="folder with summac/*_val.jsonl and frank/frank_val.jsonl")
@@ -894,7 +885,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         directory = os.path.dirname(os.path.abspath(args.json))
         os.makedirs(directory, exist_ok=True)
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(_json_safe(payload), handle, indent=1, ensure_ascii=False, default=str)
+            json.dump(json_safe(payload), handle, indent=1, ensure_ascii=False, default=str)
         print(f"\nwrote {args.json}")
     return 0
 

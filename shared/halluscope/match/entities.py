@@ -94,6 +94,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left, bisect_right
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from ..extract.entities import (HONORIFICS, QUOTE_MAP, acronym_form, canonical_entity, initials,
@@ -259,12 +260,13 @@ def _beside_other_name(doc, start: int, end: int, sentence, own: FrozenSet[str],
 _WORD = re.compile(r"\w+")
 
 
-def _entity_ranges(text: TextIndex) -> List[Tuple[int, int, FrozenSet[str]]]:
-    """Character ranges of the NER mentions (every label) of the pool's ``Doc``, each
-    with the words of its canonical form."""
-    def build() -> List[Tuple[int, int, FrozenSet[str]]]:
-        return [(e.start_char, e.end_char, frozenset(_WORD.findall(canonical_entity(e.text))))
-                for e in text.doc.ents]
+def _entity_ranges(text: TextIndex) -> Tuple[List[int], List[int], List[FrozenSet[str]]]:
+    """Starts, ends and canonical words of the NER mentions (every label) of the pool's
+    ``Doc``, in text order (mentions do not overlap, so both lists are sorted)."""
+    def build() -> Tuple[List[int], List[int], List[FrozenSet[str]]]:
+        ents = list(text.doc.ents)
+        return ([e.start_char for e in ents], [e.end_char for e in ents],
+                [frozenset(_WORD.findall(canonical_entity(e.text))) for e in ents])
 
     return text.memo("entities:mention_ranges", build)
 
@@ -278,12 +280,12 @@ def _blanked(lowered: str, start: int, end: int, holes: List[Tuple[int, int]]) -
     return "".join(chars)
 
 
-def _said_alone(word: str, rest: str, doc, sentence, own: FrozenSet[str]) -> bool:
-    """Whether ``rest`` (the sentence's lowered text, other names blanked) writes
-    ``word`` somewhere not beside another name ("Madrid" of "Real Madrid" is not)."""
-    return any(_beside_other_name(doc, sentence.start + m.start(), sentence.start + m.end(),
-                                  sentence, own) is False
-               for m in _words_pattern((word,)).finditer(rest))
+def _alone_spans(word: str, rest: str, doc, sentence, own: FrozenSet[str]) -> List[Tuple[int, int]]:
+    """Where ``rest`` (the sentence's lowered text, other names blanked) writes ``word``
+    not beside another name ("Madrid" of "Real Madrid" is beside one), relative to the
+    sentence's start."""
+    return [m.span() for m in _words_pattern((word,)).finditer(rest)
+            if _beside_other_name(doc, sentence.start + m.start(), sentence.start + m.end(), sentence, own) is False]
 
 
 def _extra_words_stated(prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix: Tuple[str, ...],
@@ -293,32 +295,40 @@ def _extra_words_stated(prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix
     ``suffix`` outside that mention, outside every named entity holding a word that
     is not the query's, and not beside another name, with no other name in their
     place beside the mention. Returns the detail's tail, or None. Needs the index's
-    ``Doc``."""
+    ``Doc``. Each sentence is read once, however many mentions of ``shared`` it holds."""
     doc = text.doc
     if doc is None:
         return None
     prefix, shared, suffix = _lowered_words(prefix), _lowered_words(shared), _lowered_words(suffix)
+    extra = prefix + suffix
     own = frozenset(_WORD.findall(" ".join(prefix + shared + suffix)))
     lowered = text.lowered
+    starts, ends, words_of = _entity_ranges(text)
+    said: Dict[int, List[List[Tuple[int, int]]]] = {}  # sentence -> per extra word, where it is said alone
     for found in _words_pattern(shared).finditer(lowered):
         position = text.sentence_at(found.start())
         if position is None:
             continue
         sentence = text.sentences[position]
-        # another name's words are said of it ("Jeremy" of "Jeremy Hunt"), unless that
-        # name is made of the query's own words ("Barack" for "Barack Obama")
-        holes = [(a, b) for a, b, words in _entity_ranges(text)
-                 if a < sentence.end and b > sentence.start and not words <= own]
-        rest = _blanked(lowered, sentence.start, sentence.end, holes + [found.span()])
-        if not all(_said_alone(w, rest, doc, sentence, own) for w in prefix + suffix):
+        spans = said.get(position)
+        if spans is None:
+            # another name's words are said of it ("Jeremy" of "Jeremy Hunt"), unless that
+            # name is made of the query's own words ("Barack" for "Barack Obama")
+            first, last = bisect_right(ends, sentence.start), bisect_left(starts, sentence.end)
+            holes = [(starts[k], ends[k]) for k in range(first, last) if not words_of[k] <= own]
+            rest = _blanked(lowered, sentence.start, sentence.end, holes)
+            spans = said[position] = [_alone_spans(w, rest, doc, sentence, own) for w in extra]
+        # each extra word said somewhere outside this mention of the shared words
+        a, b = found.start() - sentence.start, found.end() - sentence.start
+        if not all(any(end <= a or start >= b for start, end in where) for where in spans):
             continue
         # no other name in the extra words' place ("Real Madrid" for "Atletico Madrid")
         if _beside_other_name(doc, found.start(), found.end(), sentence, own,
                               before=bool(prefix), after=bool(suffix)) is not False:
             continue
-        said = sentence.text.strip()
-        said = said if len(said) <= 100 else said[:97] + "..."
-        return f"'{' '.join(prefix + suffix)}' in its source sentence '{said}'"
+        quoted = sentence.text.strip()
+        quoted = quoted if len(quoted) <= 100 else quoted[:97] + "..."
+        return f"'{' '.join(extra)}' in its source sentence '{quoted}'"
     return None
 
 

@@ -210,6 +210,16 @@ class _Pool:
             order = sorted(range(len(members)), key=lambda k: members[k][1])
             self.by_value[cls] = ([members[k][1] for k in order], order)
         self._date_index = None
+        self._by_anchor: Optional[Dict[tuple, List[QuantityUnit]]] = None  # (class, anchor) -> units
+
+    def anchored(self, cls: Tuple[str, str], anchor: str) -> List[QuantityUnit]:
+        """The values of ``cls`` anchored to ``anchor``, in pool order (indexed on first use)."""
+        if self._by_anchor is None:
+            self._by_anchor = {}
+            for key, members in self.groups.items():
+                for unit, _ in members:
+                    self._by_anchor.setdefault((key, unit.anchor), []).append(unit)
+        return self._by_anchor.get((cls, anchor), [])
 
     def near(self, cls: Tuple[str, str], value: float, epsilon: float) -> List[int]:
         """Positions in ``groups[cls]`` of the values that can lie within relative
@@ -409,8 +419,8 @@ class QuantityMatcher:
             return None  # counts only: the anchors of amounts and percentages are too loose ("5% of people")
         if any(unit.anchor == query.anchor or not unit.anchor for unit in candidates):
             return None
-        for unit, _ in pool.groups.get(cls, ()):
-            if unit.anchor == query.anchor and not opposed(query, unit):
+        for unit in pool.anchored(cls, query.anchor):
+            if not opposed(query, unit):
                 return unit
         return None
 

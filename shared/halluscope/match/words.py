@@ -167,7 +167,7 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
         where = same_pos.get(lemma) if link.relation != "derivation" else source.content[lemma]
         return Match(link.relation, (TextEvidence(*where),), 1.0, link.text)
     for lemma in sorted(lexicon.antonyms(word.key, word.pos) & same_pos.keys()):
-        if word.pos == "verb" and _may_be_converse(word.key, lemma, lexicon):
+        if word.pos == "verb" and may_be_converse(word.key, lemma, lexicon):
             continue  # a converse or a contradiction: a word alone has no roles to tell
         link = lexicon.link(word.key, lemma, word.pos)
         return Match("antonym", (TextEvidence(*same_pos[lemma]),), 0.0, link.text, contradicts=True)
@@ -179,7 +179,7 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
 _CONVERSE_PAIRS = frozenset({frozenset({"win", "lose"})})
 
 
-def _may_be_converse(a: str, b: str, lexicon) -> bool:
+def may_be_converse(a: str, b: str, lexicon) -> bool:
     """Whether two antonym verbs may state one transfer from its two parties: both in
     WordNet's possession verbs with opposite directions (sell gives, buy receives;
     :meth:`~halluscope.lexical.Lexicon.transfer_direction`), or a pair of

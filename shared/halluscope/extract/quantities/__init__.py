@@ -94,6 +94,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
     units: List[QuantityUnit] = []
     text = doc.text
     subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
+    particles: Dict[int, str] = {}  # verb index -> the direction its particle gives (context.direction_of)
     decimal_comma = uses_decimal_comma(text)
     for start, end, label in _candidates(doc, text):
         surface = text[start:end]
@@ -117,7 +118,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
         if not readings:
             continue
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)
-        direction = direction_of(span)
+        direction = direction_of(span, particles)
         derivations = derivations_of(span, direction)
         anchor_plain = anchor_inside = None
         for reading in readings:

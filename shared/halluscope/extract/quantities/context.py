@@ -18,7 +18,7 @@ elsewhere in the sentence does not lend its direction to an unrelated number.
 """
 from __future__ import annotations
 
-from typing import FrozenSet, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
 #: tokens on each side of a mention searched for derivation words
 WINDOW = 4
@@ -67,8 +67,28 @@ def _governors(span):
         yield token
 
 
-def direction_of(span) -> str:
-    """``"up"`` / ``"down"`` / ``""`` for one quantity mention (module docstring)."""
+def _particle_direction(verb, memo: Optional[Dict[int, str]]) -> str:
+    """The direction a verb's particle or adverb gives it ("went up", "came down"), ""
+    when none. ``memo`` (token index -> direction, one dict per Doc) keeps a verb that
+    governs many quantities from having its children read once per quantity."""
+    if memo is not None and verb.i in memo:
+        return memo[verb.i]
+    found = ""
+    for child in verb.children:
+        if child.dep_ in ("prt", "advmod") and child.lower_ in UP_PARTICLES:
+            found = "up"
+            break
+        if child.dep_ in ("prt", "advmod") and child.lower_ in DOWN_PARTICLES:
+            found = "down"
+            break
+    if memo is not None:
+        memo[verb.i] = found
+    return found
+
+
+def direction_of(span, memo: Optional[Dict[int, str]] = None) -> str:
+    """``"up"`` / ``"down"`` / ``""`` for one quantity mention (module docstring);
+    ``memo``: see :func:`_particle_direction`."""
     doc = span.doc
     before = doc[span.start - 1].lower_ if span.start > 0 else ""
     if before in UP_PARTICLES:
@@ -76,7 +96,7 @@ def direction_of(span) -> str:
     if before in DOWN_PARTICLES:
         return "down"
     for token in _governors(span):
-        if token.i >= span.start and token.i < span.end:
+        if span.start <= token.i < span.end:
             continue
         lemma = token.lemma_.lower()
         if token.pos_ in ("VERB", "NOUN"):
@@ -85,21 +105,28 @@ def direction_of(span) -> str:
             if lemma in DOWN_WORDS:
                 return "down"
             if token.pos_ == "VERB":
-                for child in token.children:
-                    if child.dep_ in ("prt", "advmod") and child.lower_ in UP_PARTICLES:
-                        return "up"
-                    if child.dep_ in ("prt", "advmod") and child.lower_ in DOWN_PARTICLES:
-                        return "down"
-                return ""  # a clause's verb: the chain stops here
+                return _particle_direction(token, memo)  # a clause's verb: the chain stops here
     return ""
+
+
+def _window(span) -> Tuple[int, int]:
+    """Token bounds of up to :data:`WINDOW` tokens on each side of the mention, inside
+    its sentence: found by stepping at most WINDOW tokens (``Span.sent`` would walk the
+    whole sentence, and ``Doc.has_annotation`` the whole text, once per mention)."""
+    doc = span.doc
+    first = span.start
+    while first > max(0, span.start - WINDOW) and not doc[first].is_sent_start:
+        first -= 1  # is_sent_start is None where no sentence is marked: the window runs on
+    last = span.end
+    while last < min(len(doc), span.end + WINDOW) and not doc[last].is_sent_start:
+        last += 1
+    return first, last
 
 
 def derivations_of(span, direction: str = "") -> FrozenSet[str]:
     """The derivation families the words around a mention state (module docstring)."""
     doc = span.doc
-    sentence = span.sent if doc.has_annotation("SENT_START") else doc[:]
-    first = max(sentence.start, span.start - WINDOW)
-    last = min(sentence.end, span.end + WINDOW)
+    first, last = _window(span)
     lemmas = {t.lemma_.lower() for t in doc[first:last]} | {t.lower_ for t in doc[first:last]}
     lemmas |= {t.lemma_.lower() for t in _governors(span)}
     found = set()
