@@ -588,6 +588,9 @@ class WordResult:
     units: List[Any]
     matches: List[Optional[Match]]
     written_share: float
+    #: words the aligned source sentence negates or turns into their opposite
+    #: (:mod:`halluscope.match.polarity`); a flipped content word's match is its flip
+    flips: List[Any] = field(default_factory=list)
 
     @property
     def support_share(self) -> float:
@@ -596,10 +599,11 @@ class WordResult:
         return support_share(supported, against) if supported else 0.0
 
     @property
-    def contradicted_verb(self) -> bool:
-        """Whether the source contradicts one of the summary's verbs (a WordNet antonym)."""
-        return any(m is not None and m.contradicts and unit.pos == "verb"
-                   for unit, m in zip(self.units, self.matches))
+    def contradicted(self) -> bool:
+        """Whether the source contradicts one of the summary's verbs (a WordNet antonym
+        anywhere in the source) or any word in its aligned sentence (a flip)."""
+        return bool(self.flips) or any(m is not None and m.contradicts and unit.pos == "verb"
+                                       for unit, m in zip(self.units, self.matches))
 
     @property
     def score(self) -> float:
@@ -613,13 +617,16 @@ class WordResult:
                      "status": "unsupported" if match is None else (
                          "contradicted" if match.contradicts else "supported")}
             units.append(entry)
+        flips = [{"text": f.text, "span": list(f.span), "in_source": _match_json(f.match), "status": "contradicted"}
+                 for f in self.flips]
         return {"score": self.score, "support_share": self.support_share, "written_share": self.written_share,
-                "units": units}
+                "units": units, "flips": flips}
 
 
 def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resources) -> List[WordResult]:
     """Per row, the summary's content words checked against its (indexed) source."""
     from .match.grounding import content_word_precision
+    from .match.polarity import sentence_flips
     from .match.words import content_words, support_words
 
     lexicon = lexicon_of(options, resources)
@@ -627,8 +634,13 @@ def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resour
     for summary, source in zip(parsed.predictions, parsed.sources):
         units = content_words(summary.doc)
         index = parsed.index(source)
-        out.append(WordResult(units, support_words(units, index, lexicon),
-                              content_word_precision(summary.doc, index)))
+        matches = support_words(units, index, lexicon)
+        flips = sentence_flips(parsed.index(summary), index, lexicon)
+        flipped = {f.lemma: f.match for f in flips}
+        # a word the whole source already contradicts keeps that reason (a WordNet antonym)
+        matches = [match if match is not None and match.contradicts else flipped.get(unit.key, match)
+                   for unit, match in zip(units, matches)]
+        out.append(WordResult(units, matches, content_word_precision(summary.doc, index), flips))
     return out
 
 
@@ -645,8 +657,9 @@ def _fused(results: Mapping[str, DimensionResult], words: Optional[WordResult], 
     can support, and must never outscore a real summary), 1 for a source sentence
     copied or paraphrased without a name, relation or number; eq. 22 leaves such a row
     undefined. When the source contradicts a unit of any dimension or one of the
-    summary's verbs (a WordNet antonym, or the same verb under the other polarity), CHI
-    is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
+    summary's verbs (a WordNet antonym, or the same verb under the other polarity), or its
+    aligned source sentence negates a word of it or has its opposite
+    (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
     the summary, not a missing match (adjective antonyms do not count: "old" against
     "new" fires on faithful summaries, "the 72-year-old")."""
     fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, options.weights)
@@ -657,7 +670,7 @@ def _fused(results: Mapping[str, DimensionResult], words: Optional[WordResult], 
         value = w
     else:
         value = (1 - options.lexical_weight) * fused + options.lexical_weight * w
-    if words.contradicted_verb or any(r.contradicted for r in results.values()):
+    if words.contradicted or any(r.contradicted for r in results.values()):
         value *= CONTRADICTION_FACTOR
     return value
 

@@ -1,0 +1,165 @@
+"""Contradictions inside aligned sentences: a negation added or dropped, a word turned
+into its opposite (docs/lexical.md#sentence-contradictions).
+
+Word support (:mod:`halluscope.match.words`) asks whether the source has a word
+anywhere; a summary that writes "before" where its source sentence says "after", or
+"was not" where it says "was", keeps every word the source has. This module compares
+each summary sentence with the source sentence that holds the most of its content
+(the idf-weighted overlap of :mod:`halluscope.match.attribution`, at least
+:data:`MIN_SHARED` content words in common) and reports, as a :class:`Flip`:
+
+* ``negation``: a verb, copula or preposition of the summary sentence whose lemma the
+  aligned sentence also has, every time with the other polarity ("has not used" against
+  "has used", "did win" against "did not win"; polarity as the relation extractor
+  reads it, :func:`halluscope.extract.relations.effective_negation`), unless either
+  sentence negates in a way that reading misses (:data:`NEGATIVE_WORDS`: "has no plans
+  to close" is "does not plan to close");
+* ``opposite``: a word whose opposite the aligned sentence has while it lacks the word
+  itself: a closed list of direction words (:data:`OPPOSITE_WORDS`: before/after,
+  first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of verbs,
+  adjectives and adverbs ("accepted" against "rejected", "lower" against "higher").
+  Two verbs that may be one transfer seen from its two parties ("sold"/"bought") are no
+  opposites (:func:`halluscope.match.words.may_be_converse`).
+
+A flip is evidence against the summary: CHI is multiplied by the contradiction factor
+(``pipeline.CONTRADICTION_FACTOR``), and a flipped content word is shown as
+contradicted. Only the best-aligned sentence is read, so an "after" elsewhere in a long
+source cannot contradict a summary's "before".
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Tuple
+
+from ..units import Match, TextEvidence
+from .grounding import IndexedSentence, TextIndex, token_forms
+
+#: content words a summary sentence and its aligned source sentence must share
+MIN_SHARED = 2
+
+#: direction words and their opposites (closed-class words WordNet has no antonyms for,
+#: or whose antonyms it files under another part of speech); symmetric
+_PAIRS = (
+    ("before", "after"), ("earlier", "later"), ("first", "last"), ("more", "less"), ("more", "fewer"),
+    ("most", "least"), ("up", "down"), ("above", "below"), ("higher", "lower"), ("highest", "lowest"),
+    ("inside", "outside"), ("ahead", "behind"), ("with", "without"), ("maximum", "minimum"),
+    ("always", "never"),
+)
+OPPOSITE_WORDS: Dict[str, FrozenSet[str]] = {}
+for _a, _b in _PAIRS:
+    OPPOSITE_WORDS[_a] = OPPOSITE_WORDS.get(_a, frozenset()) | {_b}
+    OPPOSITE_WORDS[_b] = OPPOSITE_WORDS.get(_b, frozenset()) | {_a}
+
+#: words that negate without a ``neg`` dependency ("has no plans to close" = "does not
+#: plan to close"): a sentence holding one on either side has no negation flips
+NEGATIVE_WORDS = frozenset({"no", "none", "nothing", "nobody", "neither", "nor", "without", "nowhere"})
+
+#: spaCy coarse tags whose WordNet antonyms count, with WordNet's part of speech
+_ANTONYM_POS = {"VERB": "verb", "ADJ": "adj", "ADV": "adv"}
+
+
+@dataclass(frozen=True)
+class Flip:
+    """One contradicted word of a summary: its ``text`` and character ``span`` in the
+    summary, its lemma, and ``match`` (mode ``negation`` or ``opposite``, the source
+    token as evidence, ``contradicts=True``)."""
+
+    text: str
+    span: Tuple[int, int]
+    lemma: str
+    match: Match
+
+
+def _overlap(a: FrozenSet[str], b: FrozenSet[str], idf: Dict[str, float]) -> float:
+    return math.fsum(idf.get(w, 0.0) for w in a & b)
+
+
+def aligned_sentence(sentence: IndexedSentence, source: TextIndex) -> Optional[int]:
+    """The source sentence holding the most of ``sentence``'s content (idf-weighted; ties:
+    the first), None when none shares :data:`MIN_SHARED` content words."""
+    idf = source.idf
+    best, best_score = None, 0.0
+    for k, candidate in enumerate(source.sentences):
+        shared = sentence.content & candidate.content
+        if len(shared) < MIN_SHARED:
+            continue
+        score = _overlap(sentence.content, candidate.content, idf)
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+def _evidence(token) -> Tuple[TextEvidence, ...]:
+    return (TextEvidence(token.text, (token.idx, token.idx + len(token.text))),)
+
+
+def _negation_flip(token, predicates, source: TextIndex) -> Optional[Match]:
+    """The summary predicate ``token`` against the aligned sentence's ``predicates`` of its
+    lemma: a flip when every one of them has the other polarity."""
+    from ..extract.relations import effective_negation, verb_lemma
+
+    lemma = verb_lemma(token)
+    same = [p for p in predicates if p.lemma == lemma]
+    negated = effective_negation(token)
+    if not same or any(p.negated == negated for p in same):
+        return None
+    there = source.doc[same[0].token]
+    mine, theirs = ("negated", "affirmed") if negated else ("affirmed", "negated")
+    detail = f"'{lemma}' {mine} here, {theirs} in the aligned source sentence ('{there.text}')"
+    return Match("negation", _evidence(there), 0.0, detail, contradicts=True)
+
+
+def _opposite_flip(token, sentence: IndexedSentence, source: TextIndex, lexicon) -> Optional[Match]:
+    """A word whose opposite the aligned ``sentence`` has while it lacks the word."""
+    from .words import may_be_converse
+
+    forms = token_forms(token)
+    if forms & sentence.words:
+        return None
+    lemma = token.lemma_.lower()
+    opposites = set(OPPOSITE_WORDS.get(token.lower_, ())) | set(OPPOSITE_WORDS.get(lemma, ()))
+    pos = _ANTONYM_POS.get(token.pos_)
+    if lexicon is not None and pos is not None:
+        antonyms = lexicon.antonyms(lemma, pos)
+        if pos == "verb":
+            antonyms = {a for a in antonyms if not may_be_converse(lemma, a, lexicon)}
+        opposites |= antonyms
+    hits = sorted(o for o in opposites if " " not in o and o in sentence.words)
+    if not hits:
+        return None
+    # the source token that writes the opposite, for the evidence
+    doc = source.doc
+    span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
+    there = next((t for t in span if token_forms(t) & set(hits)), None) if span is not None else None
+    if there is None:
+        return None
+    detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
+    return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
+
+
+def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[Flip]:
+    """Every :class:`Flip` of a summary against its source (module docstring), in text
+    order; at most one per summary token."""
+    flips: List[Flip] = []
+    if summary.doc is None or source.doc is None:
+        return flips
+    for sentence in summary.sentences:
+        at = aligned_sentence(sentence, source)
+        if at is None:
+            continue
+        aligned = source.sentences[at]
+        polarity_readable = not ((sentence.words | aligned.words) & NEGATIVE_WORDS)
+        span = summary.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
+        for token in span if span is not None else ():
+            if token.is_punct or token.is_space:
+                continue
+            match = None
+            if polarity_readable and token.pos_ in ("VERB", "AUX", "ADP"):
+                match = _negation_flip(token, aligned.predicates, source)
+            if match is None and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
+                                  or token.pos_ in _ANTONYM_POS):
+                match = _opposite_flip(token, aligned, source, lexicon)
+            if match is not None:
+                flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))
+    return flips
