@@ -77,3 +77,22 @@ def test_no_negation_flip_where_a_negative_word_negates(resources):
     # "has no plans to close" negates through a determiner, which effective_negation does not read
     source = "The bank has no plans to close any branches in Wales."
     assert flips(resources, "The bank does not plan to close any branches in Wales.", source) == []
+
+
+def test_an_opposite_must_be_said_of_the_same_thing(resources):
+    # "first" modifies "time", the source's "last" modifies "season": no opposite
+    source = "Hereford have been expelled from the Conference for the first time since the end of last season."
+    assert flips(resources, "Hereford have been expelled for the first time since last season.", source) == []
+    assert flips(resources, "Hereford have been expelled from the Conference for the last time.",
+                 "Hereford have been expelled from the Conference for the first time.") == [
+        ("last", (56, 60), "opposite", "first", "'last' against the opposite 'first' of the aligned source sentence")]
+    # a verb's opposite must share an argument with it
+    lexicon = resources.lexicon()
+    if not lexicon.available:
+        pytest.skip("WordNet 3.0 is not installed")
+    assert flips(resources, "Police detained the activists in Beijing on Monday.",
+                 "Police released the journalists in Beijing on Monday after the activists were detained.",
+                 lexicon) == []
+    assert [f[:3] for f in flips(resources, "Police detained the journalists in Beijing on Monday.",
+                                 "Police released the journalists in Beijing on Monday.", lexicon)] == [
+        ("detained", (7, 15), "opposite")]

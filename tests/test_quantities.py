@@ -452,3 +452,11 @@ def test_derivation_words_are_read_around_the_number():
     assert stated("Profits fell by $3m.") == [("$3m", ["change", "difference"])]
     assert stated("Turnout was 60% of voters.") == [("60%", ["share"])]
     assert stated("The deal was worth $800 million.") == [("$800 million", [])]
+
+
+def test_only_a_count_of_its_anchor_can_be_moved():
+    # "28" of "Phillip Pama, 28" is no count of anything: its anchor says little
+    queries = quantities("Leon Yeaman, 55, was killed by Phillip Pama, 28, in Brisbane.")
+    assert [(q.value, q.counted) for q in queries if q.qkind == "number"] == [(55.0, False), (28.0, False)]
+    assert [(q.value, q.anchor, q.counted) for q in quantities("Five people died and 3 cars burned.")] == [
+        (5.0, "people", True), (3.0, "car", True)]

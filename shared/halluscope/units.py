@@ -109,6 +109,9 @@ class QuantityUnit:
     # what derived matching may use (extract.quantities.context, docs/papers.md#qhi)
     direction: str = field(default="", compare=False)
     derivations: FrozenSet[str] = field(default=frozenset(), compare=False)
+    # a count of its anchor: the number modifies that common noun ("5 people", "400
+    # migrants"), rather than an anchor reached through a name or a verb ("Pama, 28")
+    counted: bool = field(default=False, compare=False)
     kind: str = field(default="quantity", init=False)
 
     @property

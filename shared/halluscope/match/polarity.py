@@ -9,13 +9,16 @@ each summary sentence with the source sentence that holds the most of its conten
 :data:`MIN_SHARED` content words in common) and reports, as a :class:`Flip`:
 
 * ``negation``: a verb, copula or preposition of the summary sentence whose lemma the
-  aligned sentence also has, every time with the other polarity ("has not used" against
+  aligned sentence also has with a subject or object word in common (the same claim),
+  every time with the other polarity ("has not used" against
   "has used", "did win" against "did not win"; polarity as the relation extractor
   reads it, :func:`halluscope.extract.relations.effective_negation`), unless either
   sentence negates in a way that reading misses (:data:`NEGATIVE_WORDS`: "has no plans
   to close" is "does not plan to close");
 * ``opposite``: a word whose opposite the aligned sentence has while it lacks the word
-  itself: a closed list of direction words (:data:`OPPOSITE_WORDS`: before/after,
+  itself, said of the same thing (a verb's opposite shares a subject or object word with
+  it; another word's opposite has the same head: "first race" against "last race", not
+  "first time" against "last season"): a closed list of direction words (:data:`OPPOSITE_WORDS`: before/after,
   first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of verbs,
   adjectives and adverbs ("accepted" against "rejected", "lower" against "higher").
   Two verbs that may be one transfer seen from its two parties ("sold"/"bought") are no
@@ -32,8 +35,10 @@ import math
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
+from ..extract.relations import effective_negation, verb_lemma
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, token_forms
+from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
 MIN_SHARED = 2
@@ -94,26 +99,43 @@ def _evidence(token) -> Tuple[TextEvidence, ...]:
     return (TextEvidence(token.text, (token.idx, token.idx + len(token.text))),)
 
 
-def _negation_flip(token, predicates, source: TextIndex) -> Optional[Match]:
-    """The summary predicate ``token`` against the aligned sentence's ``predicates`` of its
-    lemma: a flip when every one of them has the other polarity."""
-    from ..extract.relations import effective_negation, verb_lemma
+#: words too common to tie two predicates to one claim
+_FILLER = frozenset({"the", "a", "an", "of", "to", "in", "on", "at", "and", "or", "for", "by", "with", "'s"})
 
+
+def _arguments(predicate) -> FrozenSet[str]:
+    """The words of a predicate's subject and object sides, fillers left out."""
+    return (predicate.subject_words | predicate.object_words) - _FILLER
+
+
+def _same_claim(mine, theirs) -> bool:
+    """Whether two predicates state one claim: they share a subject or object word (a
+    predicate without arguments on either side shares none)."""
+    return mine is not None and bool(_arguments(mine) & _arguments(theirs))
+
+
+def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match]:
+    """The summary predicate ``token`` (its indexed predicate ``mine``) against the
+    aligned sentence's ``predicates`` of its lemma: a flip when one of them states the
+    same claim (:func:`_same_claim`) and none has the summary's polarity."""
     lemma = verb_lemma(token)
-    same = [p for p in predicates if p.lemma == lemma]
     negated = effective_negation(token)
-    if not same or any(p.negated == negated for p in same):
+    if any(p.lemma == lemma and p.negated == negated for p in predicates):
+        return None  # the sentence says it with this polarity too (of whatever subject)
+    same = [p for p in predicates if p.lemma == lemma and _same_claim(mine, p)]
+    if not same:
         return None
     there = source.doc[same[0].token]
-    mine, theirs = ("negated", "affirmed") if negated else ("affirmed", "negated")
-    detail = f"'{lemma}' {mine} here, {theirs} in the aligned source sentence ('{there.text}')"
+    side, other = ("negated", "affirmed") if negated else ("affirmed", "negated")
+    detail = f"'{lemma}' {side} here, {other} in the aligned source sentence ('{there.text}')"
     return Match("negation", _evidence(there), 0.0, detail, contradicts=True)
 
 
-def _opposite_flip(token, sentence: IndexedSentence, source: TextIndex, lexicon) -> Optional[Match]:
-    """A word whose opposite the aligned ``sentence`` has while it lacks the word."""
-    from .words import may_be_converse
-
+def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon) -> Optional[Match]:
+    """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
+    the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
+    indexed predicate), any other word's opposite has the same head ("first race" against
+    "last race", not "first time" against "last season")."""
     forms = token_forms(token)
     if forms & sentence.words:
         return None
@@ -125,17 +147,24 @@ def _opposite_flip(token, sentence: IndexedSentence, source: TextIndex, lexicon)
         if pos == "verb":
             antonyms = {a for a in antonyms if not may_be_converse(lemma, a, lexicon)}
         opposites |= antonyms
-    hits = sorted(o for o in opposites if " " not in o and o in sentence.words)
+    hits = {o for o in opposites if " " not in o and o in sentence.words}
     if not hits:
         return None
-    # the source token that writes the opposite, for the evidence
     doc = source.doc
     span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
-    there = next((t for t in span if token_forms(t) & set(hits)), None) if span is not None else None
-    if there is None:
-        return None
-    detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
-    return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
+    at = {p.token: p for p in sentence.predicates}
+    for there in span if span is not None else ():
+        if not token_forms(there) & hits:
+            continue
+        if token.pos_ == "VERB":
+            said_of_it = _same_claim(mine, at.get(there.i))
+        else:
+            said_of_it = there.head.i != there.i and token.head.i != token.i and \
+                there.head.lemma_.lower() == token.head.lemma_.lower()
+        if said_of_it:
+            detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
+            return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
+    return None
 
 
 def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[Flip]:
@@ -151,15 +180,16 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
         aligned = source.sentences[at]
         polarity_readable = not ((sentence.words | aligned.words) & NEGATIVE_WORDS)
         span = summary.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
+        mine = {p.token: p for p in sentence.predicates}
         for token in span if span is not None else ():
             if token.is_punct or token.is_space:
                 continue
             match = None
             if polarity_readable and token.pos_ in ("VERB", "AUX", "ADP"):
-                match = _negation_flip(token, aligned.predicates, source)
+                match = _negation_flip(token, mine.get(token.i), aligned.predicates, source)
             if match is None and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):
-                match = _opposite_flip(token, aligned, source, lexicon)
+                match = _opposite_flip(token, mine.get(token.i), aligned, source, lexicon)
             if match is not None:
                 flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))
     return flips

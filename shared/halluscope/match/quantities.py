@@ -410,17 +410,18 @@ class QuantityMatcher:
 
     @staticmethod
     def _moved(query: QuantityUnit, candidates: Sequence[QuantityUnit], cls, pool: _Pool) -> Optional[QuantityUnit]:
-        """A moved number: the query's value is in the pool only as the count of other
-        things (every candidate anchored elsewhere) while the pool gives the query's own
-        anchor another value ("3 people" against "5 people died and 3 cars burned").
+        """A moved number: the query, a count of its anchor (``QuantityUnit.counted``), has
+        its value in the pool only as the count of other things (every candidate anchored
+        elsewhere) while the pool counts the query's own anchor with another value ("3
+        people" against "5 people died and 3 cars burned").
         Returns that pool mention, or None (no query anchor, a candidate with the query's
         anchor or with none, or a pool silent about the query's anchor)."""
-        if query.qkind != "number" or not query.anchor or not candidates:
-            return None  # counts only: the anchors of amounts and percentages are too loose ("5% of people")
+        if not query.counted or not query.anchor or not candidates:
+            return None  # counts only: other anchors are too loose ("5% of people", "Pama, 28")
         if any(unit.anchor == query.anchor or not unit.anchor for unit in candidates):
             return None
         for unit in pool.anchored(cls, query.anchor):
-            if not opposed(query, unit):
+            if unit.counted and not opposed(query, unit):
                 return unit
         return None
 

@@ -120,6 +120,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)
         direction = direction_of(span, particles)
         derivations = derivations_of(span, direction)
+        root = span.root
+        counts_head = root.dep_ == "nummod" and root.head.pos_ == "NOUN"
         anchor_plain = anchor_inside = None
         for reading in readings:
             if reading.value is not None and math.isnan(reading.value):
@@ -136,7 +138,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
                 anchor=anchor, interval=reading.interval, relative=reading.relative,
                 approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound,
                 direction="" if reading.qkind == "date" else direction,
-                derivations=frozenset() if reading.qkind == "date" else derivations))
+                derivations=frozenset() if reading.qkind == "date" else derivations,
+                counted=reading.qkind == "number" and (reading.inside or counts_head)))
     units.extend(_multiplication_verbs(doc, text, subjects))
     units.sort(key=lambda u: u.span)
     return dedupe(units)
