@@ -96,3 +96,13 @@ def test_an_opposite_must_be_said_of_the_same_thing(resources):
     assert [f[:3] for f in flips(resources, "Police detained the journalists in Beijing on Monday.",
                                  "Police released the journalists in Beijing on Monday.", lexicon)] == [
         ("detained", (7, 15), "opposite")]
+
+
+def test_a_verbs_opposite_written_as_another_part_of_speech_is_no_flip(resources):
+    # "okay" (an antonym of the verb "reject") is an adjective here: no predicate, no
+    # shared argument, no flip (and no crash: found on the lockbox half)
+    lexicon = resources.lexicon()
+    if not lexicon.available:
+        pytest.skip("WordNet 3.0 is not installed")
+    assert flips(resources, "The council rejected the plan on Tuesday.",
+                 "The council said the plan was okay on Tuesday.", lexicon) == []

@@ -110,8 +110,9 @@ def _arguments(predicate) -> FrozenSet[str]:
 
 def _same_claim(mine, theirs) -> bool:
     """Whether two predicates state one claim: they share a subject or object word (a
-    predicate without arguments on either side shares none)."""
-    return mine is not None and bool(_arguments(mine) & _arguments(theirs))
+    predicate without arguments on either side shares none, and so does a word that is no
+    predicate: None)."""
+    return mine is not None and theirs is not None and bool(_arguments(mine) & _arguments(theirs))
 
 
 def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match]:
