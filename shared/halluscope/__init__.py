@@ -6,7 +6,7 @@ Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` and
 result, :class:`halluscope.ScoreResult`; options in :mod:`halluscope.options`; the
 models and caches they score with, :class:`halluscope.Resources`.
 """
-__version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it
+from .version import __version__  # noqa: F401  (written once, in version.py)
 
 from .api import score_chi, score_dlsd_acu, score_ehi, score_qhi, score_rhi  # noqa: E402,F401
 from .resources import Resources  # noqa: E402,F401

@@ -1033,7 +1033,7 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``halluscope`` command (every option has help text;
     defaults are shown by the help formatter)."""
-    from . import __version__
+    from .version import __version__
     from .options import DECOMPOSERS, HOSTS, PRESETS
 
     parser = _Parser(prog="halluscope", description="Hallucination metrics for summaries (docs/cli.md).",

@@ -1,5 +1,5 @@
 """The errors halluscope raises on purpose, each carrying what the caller needs to
-point at the mistake (docs/architecture.md, "Errors and logging").
+point at the mistake (docs/architecture.md#input-validationpy-errorspy).
 
 Both classes subclass ``ValueError`` *and* ``TypeError``: callers written against the
 plain built-in errors this package raised before keep working, whichever of the two

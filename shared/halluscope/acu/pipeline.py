@@ -102,7 +102,7 @@ class AcuOptions:
 def dlsd_signature(options: AcuOptions, *, decomposer: str, nli: str, dtype: str, max_length: int,
                    dl: Optional[str]) -> str:
     """A sacrebleu-style string of everything that changes a dlsd_acu score."""
-    from .. import __version__
+    from ..version import __version__
 
     preset = options.resolved
     sd = "no" if not options.sd_acu else ("all" if options.top_k is None else f"top{options.top_k}")
