@@ -17,6 +17,8 @@ import random
 from dataclasses import dataclass
 from typing import Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
+from halluscope.report import roc_auc as package_roc_auc
+
 # ----------------------------------------------------------------------- undefined scores
 
 
@@ -129,26 +131,10 @@ def held_out_predictions(scores: Sequence[float], labels: Sequence[int], seed: i
 
 def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
     """AUC = P(score of a consistent summary > score of an inconsistent one), ties
-    counting 1/2: (R₁ − n₁(n₁+1)/2) / (n₁·n₀) with R₁ the sum of the consistent rows'
-    average ranks (Mann–Whitney U). NaN when a class is missing."""
-    filled = undefined_as_top(scores)
-    order = sorted(range(len(filled)), key=lambda i: filled[i])
-    ranks = [0.0] * len(filled)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and filled[order[end + 1]] == filled[order[start]]:
-            end += 1
-        average_rank = (start + end) / 2 + 1  # ranks start at 1
-        for k in range(start, end + 1):
-            ranks[order[k]] = average_rank
-        start = end + 1
-    n_pos = sum(1 for y in labels if int(y) == 1)
-    n_neg = len(labels) - n_pos
-    if not n_pos or not n_neg:
-        return math.nan
-    rank_sum = sum(r for r, y in zip(ranks, labels) if int(y) == 1)
-    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    counting 1/2 (Mann–Whitney U, undefined scores ranked as +inf); NaN when a class is
+    missing. The package's own (:func:`halluscope.report.roc_auc`), so that a report and
+    a benchmark read one definition."""
+    return package_roc_auc(scores, labels)
 
 
 # ----------------------------------------------------------------------- FRANK error types
