@@ -279,7 +279,7 @@ def test_errors_inside_scoring_become_messages(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(api, "score_chi", broken)
+    monkeypatch.setattr(api, "score_metric", broken)  # the Space scores through score_metric
     failed = score_for_display(source, reference, summary, ["chi"])
     assert (failed["ok"], failed["message"]) == (False, "Scoring failed (RuntimeError): boom")
 

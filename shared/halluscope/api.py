@@ -50,8 +50,9 @@ def score_metric(metric: str, predictions: Sequence[str], sources: Sequence[str]
     if metric == "dlsd_acu":
         return _score_dlsd_acu(predictions, sources, references, return_details, preset, options,
                                Resources.default() if resources is None else resources)
-    if publication_dates is not None and metric not in ("qhi", "chi"):
-        raise InputError(f"{metric} resolves no dates: `publication_dates` is for chi and qhi",
+    if publication_dates is not None and not METRIC_SPECS[metric].takes_dates:
+        dated = " and ".join(sorted(name for name, spec in METRIC_SPECS.items() if spec.takes_dates))
+        raise InputError(f"{metric} resolves no dates: `publication_dates` is for {dated}",
                          field="publication_dates")
     return _score_family(metric, predictions, sources, references, publication_dates, return_details, preset,
                          options, Resources.default() if resources is None else resources)
@@ -169,7 +170,7 @@ def _declare_signatures() -> None:
                              ("dlsd_acu", score_dlsd_acu)):
         leading = [inspect.Parameter("predictions", positional), inspect.Parameter("sources", positional),
                    inspect.Parameter("references", positional, default=None)]
-        if metric in ("qhi", "chi"):
+        if METRIC_SPECS[metric].takes_dates:
             leading.append(inspect.Parameter("publication_dates", keyword, default=None))
         leading += [inspect.Parameter("return_details", keyword, default=False),
                     inspect.Parameter("preset", keyword, default=None)]

@@ -301,21 +301,17 @@ def _chosen_metrics(metrics: Sequence[str]) -> List[str]:
 
 def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary: str,
                     publication_date: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
-    """One API call covering ``chosen``: ``score_chi`` for chi or several dimensions,
-    else the single metric's own function."""
+    """One API call covering ``chosen`` (:func:`halluscope.api.score_metric`): chi for chi
+    or several dimensions, else the single metric; the publication date only for a metric
+    that takes dates (``MetricSpec.takes_dates``)."""
     from . import api
 
     call_options = dict(options)
-    dated = {"publication_dates": [publication_date]} if publication_date else {}
-    if "chi" in chosen or len(chosen) > 1:
-        return api.score_chi([summary], [source], [reference], return_details=True, **dated, **call_options)
-    metric = chosen[0]
-    if metric == "ehi":
-        return api.score_ehi([summary], [source], [reference], return_details=True, **call_options)
-    if metric == "rhi":
+    metric = "chi" if "chi" in chosen or len(chosen) > 1 else chosen[0]
+    if metric == "rhi":  # the Space shows RHI* (the softmax RHI that CHI fuses) unless asked
         call_options.setdefault("variant", "softmax")
-        return api.score_rhi([summary], [source], [reference], return_details=True, **call_options)
-    return api.score_qhi([summary], [source], [reference], return_details=True, **dated, **call_options)
+    dated = {"publication_dates": [publication_date]} if publication_date and METRIC_SPECS[metric].takes_dates else {}
+    return api.score_metric(metric, [summary], [source], [reference], return_details=True, **dated, **call_options)
 
 
 def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[str, Any],
