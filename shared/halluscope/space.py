@@ -846,7 +846,7 @@ def build_metric_app(name: str):
             status = gr.Markdown(elem_id="hs-acu-status")
             _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer)
             return queued(app)
-        dated = name in ("chi", "qhi")
+        dated = METRIC_SPECS[name].takes_dates
         source, reference, summary, date = _text_inputs(gr, with_date=dated)
         _examples(gr, source, reference, summary, date)
         option_specs = METRIC_OPTIONS[name]
