@@ -186,3 +186,25 @@ def test_signature_records_versions_models_and_options():
         score_chi(["Obama met Merkel."], [SOURCE], None, intransitive=True)
     lin = score_rhi(["Obama met Merkel."], [SOURCE], None)["signature"]
     assert "metric:rhi" in lin and "rhi:linear" in lin and "rel:slots" in lin
+
+
+def test_a_sentence_contradiction_is_a_contradicted_relation():
+    # "was not in fine form" makes no triple; its flip joins RHI as a contradicted unit
+    source = "The German star was in fine form on Sunday. Germany beat Georgia 2-0 in Tbilisi."
+    summary = "Ozil was not in fine form on Sunday. Germany beat Georgia 2-0 in Tbilisi."
+    result = score_rhi([summary], [source], return_details=True)
+    units = result["details"][0]["rhi"]["units"]
+    assert [(u["key"], u["status"]) for u in units] == [
+        (["germany", "beat", "georgia"], "supported"), (["", "be", ""], "contradicted")]
+    assert units[1]["span"] == [5, 8] and units[1]["in_source"]["mode"] == "negation"
+    # 1 supported of 2 units, the contradicted one counting twice (CONTRADICTION_WEIGHT)
+    assert result["rhi_scores"] == [1 / 3]
+    # without the flip: both units of the same summary supported, nothing added
+    assert score_rhi([summary.replace("was not", "was")], [source])["rhi_scores"] == [1.0]
+    # a triple whose verb is the flipped word is that relation, contradicted (no unit added)
+    units = score_rhi(["Germany did not beat Georgia in Tbilisi."], [source],
+                      return_details=True)["details"][0]["rhi"]["units"]
+    assert [(u["key"], u["status"]) for u in units] == [(["germany", "not_beat", "georgia"], "contradicted")]
+    # the papers' formulas look for no sentence contradiction
+    paper = score_rhi([summary], [source], formula="paper", return_details=True)["details"][0]["rhi"]["units"]
+    assert [u["key"] for u in paper] == [["germany", "beat", "georgia"]]

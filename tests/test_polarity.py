@@ -106,3 +106,53 @@ def test_a_verbs_opposite_written_as_another_part_of_speech_is_no_flip(resources
         pytest.skip("WordNet 3.0 is not installed")
     assert flips(resources, "The council rejected the plan on Tuesday.",
                  "The council said the plan was okay on Tuesday.", lexicon) == []
+
+
+def test_a_negated_copula_shares_its_prepositional_argument(resources):
+    # the subjects differ ("Ozil", "The German star"): the claim is tied by "fine form"
+    source = "The German star was in fine form as the World Cup winners beat Georgia 2-0 on Sunday."
+    assert flips(resources, "Ozil was not in fine form as Germany beat Georgia 2-0.", source) == [
+        ("was", (5, 8), "negation", "was", "'be' negated here, affirmed in the aligned source sentence ('was')")]
+    # a shared preposition alone ties nothing
+    assert flips(resources, "The team was not in trouble after the World Cup winners beat Georgia.",
+                 "The German star was in fine form as the World Cup winners beat Georgia 2-0 on Sunday.") == []
+
+
+def test_a_negative_word_negates_only_what_it_governs(resources):
+    # "none" hangs under "inspired", not over "revealed": the negation of "revealed" is read
+    source = "Julia Louis-Dreyfus has revealed that her hairstyle in Veep was inspired by none other than Hillary Clinton."
+    summary = "Julia Louis-Dreyfus has not revealed that her hairstyle in Veep was inspired by Hillary Clinton."
+    assert [f[:3] for f in flips(resources, summary, source)] == [("revealed", (28, 36), "negation")]
+    # "Nobody" is the subject of the source's "arrested", which no "not" negates: its
+    # polarity is not readable, and the summary's "did not arrest" is no flip
+    assert flips(resources, "Police did not arrest the men after the protest in the capital.",
+                 "Nobody arrested the men after the protest in the capital.") == []
+
+
+def test_the_same_polarity_elsewhere_in_the_sentence_blocks_only_the_same_claim(resources):
+    # the source affirms "be able to see" of the same places; its "won't be" is said of "it"
+    source = ("Parts of South America, India and Russia will be able to see the eclipse, "
+              "but it won't be visible in Greenland.")
+    assert [f[:3] for f in flips(resources, "Parts of South America, India and Russia will not be able to see the eclipse.",
+                                 source)] == [("be", (50, 52), "negation")]
+    # said with the summary's polarity of the same thing: no flip
+    assert flips(resources, "The eclipse will not be visible in Greenland.", source) == []
+
+
+def test_a_direction_word_with_the_same_object_wherever_it_attaches(resources):
+    # "before" hangs on "are", "after" on "host": their object, "wins", is the same
+    source = "The Foxes host Swansea on Saturday three points from safety after back-to-back wins."
+    assert [f[:4] for f in flips(resources, "The Foxes are three points from safety before back-to-back wins.",
+                                 source)] == [("before", (39, 45), "opposite", "after")]
+    # an opposite with another object and another head says nothing of this one
+    assert flips(resources, "Members arrived at the hall before the vote.",
+                 "Members arrived at the hall on Monday and left after the debate.") == []
+
+
+def test_converse_verbs_of_the_same_subject_are_opposites(resources):
+    lexicon = resources.lexicon()
+    if not lexicon.available:
+        pytest.skip("WordNet 3.0 is not installed")
+    source = "Author Florian Huber has sold thousands of copies of his book."
+    assert [f[:4] for f in flips(resources, "Florian Huber has bought thousands of copies of his book.", source,
+                                 lexicon)] == [("bought", (18, 24), "opposite", "sold")]

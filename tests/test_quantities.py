@@ -460,3 +460,15 @@ def test_only_a_count_of_its_anchor_can_be_moved():
     assert [(q.value, q.counted) for q in queries if q.qkind == "number"] == [(55.0, False), (28.0, False)]
     assert [(q.value, q.anchor, q.counted) for q in quantities("Five people died and 3 cars burned.")] == [
         (5.0, "people", True), (3.0, "car", True)]
+
+
+def test_an_ordinal_moved_to_another_thing_is_contradicted():
+    # "third" ranks "shot"; the source's "third" ranks "goal" and its shot is the first
+    source = "Bale curled his first shot over the wall. His third goal of the season came late."
+    queries, [m] = match("Bale's third shot curled over the wall.", source)
+    assert (queries[0].anchor, queries[0].counted) == ("shot", True) and m.contradicts
+    assert m.detail == "3rd is in the source, but not as 'shot': the source's 'shot' is 1st"
+    _, [m] = match("Bale scored his third goal of the season.", source)
+    assert m.mode == "exact" and not m.contradicts
+    # a rank after its verb ranks no noun: not a moved ordinal
+    assert [(q.qkind, q.counted) for q in quantities("Hamilton finished third in Malaysia.")] == [("ordinal", False)]

@@ -13,7 +13,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from benchmarks._common import HALVES, alnum_precision, load_folds
+from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_folds
 from benchmarks.studies.parse_store import DATA
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
@@ -74,6 +74,10 @@ def dump(parses: str, out: str, options: dict, limit=None, half=None) -> None:
                        "alnum": alnum_precision(predictions[i], sources[i]),
                        "cwp": (detail.get("words") or {}).get("written_share"),
                        **{k: v for k, v in detail.items() if k.startswith("word")}}
+                words_detail = detail.get("words") or {}
+                row["w"] = words_detail.get("score")
+                row["flips"] = len(words_detail.get("flips") or ())
+                row["n_alnum"] = len(set(alnum_tokens(predictions[i])))
                 for d in ("ehi", "rhi", "qhi"):
                     row[d] = dim_features(detail[d])
                 row["words"] = words[i]

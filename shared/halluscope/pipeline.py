@@ -33,7 +33,7 @@ from .match.attribution import ATTRIBUTED_DIMENSIONS, attributions, credit
 from .match.grounding import TextIndex
 from .parsing import ParsedText
 from .resources import Resources
-from .units import PASSIVE_PAIR, Match, TextEvidence
+from .units import PASSIVE_PAIR, Match, RelationUnit, TextEvidence
 from .errors import OptionError
 from .results import ScoreResult
 from .validation import ValidatedBatch, validate_inputs
@@ -425,8 +425,12 @@ def _pool_index(dimension: str, options: ScoringOptions, index: CallIndexes, par
 
 
 def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
-                     dates: List[Optional[_dt.date]], variant: str, want_details: bool):
-    """Results (and unit diagnostics) of one dimension for every example."""
+                     dates: List[Optional[_dt.date]], variant: str, want_details: bool,
+                     flips: Optional[List[List[Any]]] = None):
+    """Results (and unit diagnostics) of one dimension for every example. ``flips``:
+    per row, the summary's sentence contradictions (:func:`sentence_contradictions`),
+    which the relation dimension counts as contradicted relations
+    (:func:`_contradicted_relations`); None: none looked for."""
     units = _units_reader(dimension, options, resources)
     jobs: List[MatchJob] = []
     plan = []  # per row: (job index G->I, [(job G->R_j, job R_j->I), ...])
@@ -451,6 +455,8 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
     found = _matcher(dimension, options, resources).match_batch(jobs)
     if dimension == "rhi" and _contradiction_only(options):
         jobs, found = _keep_contradicted_pairs(jobs, found, plan)
+    if dimension == "rhi" and flips is not None:
+        jobs, found = _contradicted_relations(jobs, found, plan, flips)
     # a contradicted unit is found but not supported: it counts as unmatched, and its
     # match is kept for the details (status "contradicted")
     matches = [[None if m is not None and m.contradicts else m for m in row] for row in found]
@@ -490,6 +496,70 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         if want_details:
             details.append(_dimension_details(best, g_units, g_in_i, best_ref_matches, found[gi]))
     return results, details
+
+
+#: ``RelationUnit.source`` of a relation that is a sentence contradiction no extracted
+#: triple covers (:func:`_contradicted_relations`)
+CONTRADICTION_UNIT = "contradiction"
+
+
+def _flip_relation(flip) -> RelationUnit:
+    """The relation a sentence contradiction states when no extracted triple holds its
+    word ("was not in fine form", "before the boss ripped his trousers"): the flipped
+    predicate itself, with its span and text."""
+    return RelationUnit(subject="", verb=flip.lemma, object="", text=flip.text, span=tuple(flip.span),
+                        source=CONTRADICTION_UNIT)
+
+
+def _contradicted_relations(jobs: List[MatchJob], found: List[List[Optional[Match]]], plan,
+                            flips: List[List[Any]]):
+    """Sentence contradictions (:mod:`halluscope.match.polarity`: a negation added or
+    dropped, a word turned into its opposite, against the aligned source sentence) are
+    contradicted relations: a flip is a predicate said with the other polarity or
+    direction. A summary triple whose predicate is the flipped word (same lemma, the word
+    inside the triple's span) takes the flip as its source match, status contradicted;
+    a flip no triple holds (a copula, a preposition, a direction word) joins the row's
+    relations as a unit of its own (:func:`_flip_relation`), contradicted, and its
+    reference jobs find nothing for it. So RHI sees what the word-level check sees
+    (docs/lexical.md#sentence-contradictions)."""
+    jobs, found = list(jobs), [list(row) for row in found]
+    for (gi, per_ref), row_flips in zip(plan, flips):
+        if not row_flips:
+            continue
+        queries = list(jobs[gi].queries)
+        keys = {unit.key for unit in queries}
+        extra = []
+        for flip in row_flips:
+            holder = next((k for k, unit in enumerate(queries)
+                           if unit.lemma == flip.lemma and unit.span[0] <= flip.span[0] and flip.span[1] <= unit.span[1]),
+                          None)
+            if holder is not None:
+                if found[gi][holder] is None or not found[gi][holder].contradicts:
+                    found[gi][holder] = flip.match
+                continue
+            unit = _flip_relation(flip)
+            if unit.key not in keys:
+                keys.add(unit.key)
+                extra.append((unit, flip.match))
+        if not extra:
+            continue
+        jobs[gi] = dataclasses.replace(jobs[gi], queries=queries + [unit for unit, _ in extra])
+        found[gi] = found[gi] + [match for _, match in extra]
+        for gr, _ in per_ref:
+            jobs[gr] = dataclasses.replace(jobs[gr], queries=jobs[gi].queries)
+            found[gr] = found[gr] + [None] * len(extra)
+    return jobs, found
+
+
+def sentence_contradictions(parsed: ParsedBatch, options: ScoringOptions, resources: Resources) -> List[List[Any]]:
+    """Per row, the summary's sentence contradictions against its source
+    (:func:`halluscope.match.polarity.sentence_flips`), found once per call for the
+    relation dimension and the word-level support."""
+    from .match.polarity import sentence_flips
+
+    lexicon = lexicon_of(options, resources)
+    return [sentence_flips(parsed.index(summary), parsed.index(source), lexicon)
+            for summary, source in zip(parsed.predictions, parsed.sources)]
 
 
 def _active_pair(unit) -> bool:
@@ -624,19 +694,22 @@ class WordResult:
                 "units": units, "flips": flips}
 
 
-def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resources) -> List[WordResult]:
-    """Per row, the summary's content words checked against its (indexed) source."""
+def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
+                 contradictions: Optional[List[List[Any]]] = None) -> List[WordResult]:
+    """Per row, the summary's content words checked against its (indexed) source, with
+    its sentence contradictions (``contradictions``, per row, when the call has found
+    them already: :func:`sentence_contradictions`)."""
     from .match.grounding import content_word_precision
-    from .match.polarity import sentence_flips
     from .match.words import content_words, support_words
 
     lexicon = lexicon_of(options, resources)
+    if contradictions is None:
+        contradictions = sentence_contradictions(parsed, options, resources)
     out = []
-    for summary, source in zip(parsed.predictions, parsed.sources):
+    for summary, source, flips in zip(parsed.predictions, parsed.sources, contradictions):
         units = content_words(summary.doc)
         index = parsed.index(source)
         matches = support_words(units, index, lexicon)
-        flips = sentence_flips(parsed.index(summary), index, lexicon)
         flipped = {f.lemma: f.match for f in flips}
         # a word the whole source already contradicts keeps that reason (a WordNet antonym)
         matches = [match if match is not None and match.contradicts else flipped.get(unit.key, match)
@@ -708,20 +781,25 @@ def score(
     dates = validate_publication_dates(publication_dates, len(batch))
     parsed = parse_batch(batch, options, resources)
 
+    # sentence contradictions, under formula="support": contradicted relations of RHI and
+    # contradicted words of the word-level support
+    flips = None
+    if options.formula == "support" and (fuse or "rhi" in dimensions):
+        flips = sentence_contradictions(parsed, options, resources)
     per_dim: Dict[str, List[DimensionResult]] = {}
     per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
     for dimension in dimensions:
         # CHI always fuses RHI* (CHI paper; docs/papers.md#two-versions-of-lf-and-lh); the rhi metric picks its own
         variant = "softmax" if fuse else options.rhi_variant
         per_dim[dimension], per_dim_details[dimension] = _score_dimension(
-            dimension, parsed, options, resources, dates, variant, return_details
+            dimension, parsed, options, resources, dates, variant, return_details, flips
         )
 
     per_example: Dict[str, List[float]] = {}
     words: List[Optional[WordResult]] = [None] * len(batch)
     if fuse:
         if options.formula == "support":
-            words = word_support(parsed, options, resources)
+            words = word_support(parsed, options, resources, flips)
         per_example["chi"] = [_fused({d: per_dim[d][row] for d in dimensions}, words[row], options)
                               for row in range(len(batch))]
     for dimension in dimensions:

@@ -110,7 +110,8 @@ class QuantityUnit:
     direction: str = field(default="", compare=False)
     derivations: FrozenSet[str] = field(default=frozenset(), compare=False)
     # a count of its anchor: the number modifies that common noun ("5 people", "400
-    # migrants"), rather than an anchor reached through a name or a verb ("Pama, 28")
+    # migrants"), rather than an anchor reached through a name or a verb ("Pama, 28");
+    # or a rank of it: an ordinal modifying the noun ("his third shot", not "finished third")
     counted: bool = field(default=False, compare=False)
     kind: str = field(default="quantity", init=False)
 

@@ -9,20 +9,23 @@ each summary sentence with the source sentence that holds the most of its conten
 :data:`MIN_SHARED` content words in common) and reports, as a :class:`Flip`:
 
 * ``negation``: a verb, copula or preposition of the summary sentence whose lemma the
-  aligned sentence also has with a subject or object word in common (the same claim),
-  every time with the other polarity ("has not used" against
-  "has used", "did win" against "did not win"; polarity as the relation extractor
-  reads it, :func:`halluscope.extract.relations.effective_negation`), unless either
-  sentence negates in a way that reading misses (:data:`NEGATIVE_WORDS`: "has no plans
-  to close" is "does not plan to close");
+  aligned sentence also has with a subject or object word, or a content word of a
+  prepositional argument, in common (the same claim), with the other polarity and never
+  with the summary's of the same claim ("has not used" against "has used", "was not in
+  fine form" against "was in fine form"; polarity as the relation extractor reads it,
+  :func:`halluscope.extract.relations.effective_negation`), unless a negative word
+  negates either predicate in a way that reading misses (:data:`NEGATIVE_WORDS`,
+  :func:`negated_by_word`: "has no plans to close" is "does not plan to close");
 * ``opposite``: a word whose opposite the aligned sentence has while it lacks the word
   itself, said of the same thing (a verb's opposite shares a subject or object word with
   it; another word's opposite has the same head: "first race" against "last race", not
-  "first time" against "last season"): a closed list of direction words (:data:`OPPOSITE_WORDS`: before/after,
-  first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of verbs,
-  adjectives and adverbs ("accepted" against "rejected", "lower" against "higher").
-  Two verbs that may be one transfer seen from its two parties ("sold"/"bought") are no
-  opposites (:func:`halluscope.match.words.may_be_converse`).
+  "first time" against "last season"; or the same object: "before the decision" against
+  "after the decision"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
+  before/after, first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
+  verbs, adjectives and adverbs ("accepted" against "rejected", "lower" against
+  "higher"). Two verbs that may be one transfer seen from its two parties
+  ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
+  said of the same subject ("Huber has bought copies" against "Huber has sold copies").
 
 A flip is evidence against the summary: CHI is multiplied by the contradiction factor
 (``pipeline.CONTRADICTION_FACTOR``), and a flipped content word is shown as
@@ -34,6 +37,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple
+
+from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..extract.relations import effective_negation, verb_lemma
 from ..units import Match, TextEvidence
@@ -104,26 +109,51 @@ _FILLER = frozenset({"the", "a", "an", "of", "to", "in", "on", "at", "and", "or"
 
 
 def _arguments(predicate) -> FrozenSet[str]:
-    """The words of a predicate's subject and object sides, fillers left out."""
-    return (predicate.subject_words | predicate.object_words) - _FILLER
+    """The words of a predicate's subject and object sides, fillers left out, and the
+    content words of its prepositional arguments ("in fine form", "for more than 80
+    years"; prepositions and other stop words left out, a shared "in" ties nothing)."""
+    oblique = {w for w in predicate.oblique_words if w not in STOP_WORDS and any(c.isalnum() for c in w)}
+    return ((predicate.subject_words | predicate.object_words) - _FILLER) | oblique
 
 
 def _same_claim(mine, theirs) -> bool:
-    """Whether two predicates state one claim: they share a subject or object word (a
-    predicate without arguments on either side shares none, and so does a word that is no
-    predicate: None)."""
+    """Whether two predicates state one claim: they share a subject or object word, or
+    a content word of a prepositional argument ("Ozil was not in fine form" and "The
+    German star was in fine form"); a predicate without arguments on either side shares
+    none, and so does a word that is no predicate (None)."""
     return mine is not None and theirs is not None and bool(_arguments(mine) & _arguments(theirs))
+
+
+def negated_by_word(token) -> bool:
+    """Whether a word of :data:`NEGATIVE_WORDS` negates ``token`` without a ``neg``
+    dependency: it depends on the token or on one of the token's governors ("has no
+    plans to close": "no" on "plans", which governs "close"; "Nobody was arrested").
+    A negative word elsewhere in the sentence ("inspired by none other than Clinton",
+    "no less than 13 of the players") says nothing of the token's polarity."""
+    for governor in (token, *token.ancestors):
+        if any(child.lower_ in NEGATIVE_WORDS for child in governor.children):
+            return True
+    return False
 
 
 def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match]:
     """The summary predicate ``token`` (its indexed predicate ``mine``) against the
     aligned sentence's ``predicates`` of its lemma: a flip when one of them states the
-    same claim (:func:`_same_claim`) and none has the summary's polarity."""
+    same claim (:func:`_same_claim`) with the other polarity and none of them states it
+    with the summary's polarity or states it without arguments (of whatever subject:
+    "will be able to see the eclipse, but it won't be visible" still contradicts "will
+    not be able to see the eclipse"). A negative word that negates the token or one of
+    those predicates (:func:`negated_by_word`) makes polarity unreadable: no flip."""
+    if negated_by_word(token):
+        return None
     lemma = verb_lemma(token)
     negated = effective_negation(token)
-    if any(p.lemma == lemma and p.negated == negated for p in predicates):
-        return None  # the sentence says it with this polarity too (of whatever subject)
-    same = [p for p in predicates if p.lemma == lemma and _same_claim(mine, p)]
+    of_lemma = [p for p in predicates if p.lemma == lemma]
+    if any(negated_by_word(source.doc[p.token]) for p in of_lemma):
+        return None
+    if any(p.negated == negated and (not _arguments(p) or _same_claim(mine, p)) for p in of_lemma):
+        return None  # the sentence says it with this polarity too
+    same = [p for p in of_lemma if p.negated != negated and _same_claim(mine, p)]
     if not same:
         return None
     there = source.doc[same[0].token]
@@ -132,21 +162,49 @@ def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match
     return Match("negation", _evidence(there), 0.0, detail, contradicts=True)
 
 
+def _same_subject(mine, theirs) -> bool:
+    """Whether two predicates share a subject word (fillers left out)."""
+    return mine is not None and theirs is not None and bool(
+        (mine.subject_words - _FILLER) & (theirs.subject_words - _FILLER))
+
+
+def _same_head(token, there) -> bool:
+    return there.head.i != there.i and token.head.i != token.i and \
+        there.head.lemma_.lower() == token.head.lemma_.lower()
+
+
+#: the dependents that say what a direction word is about ("before the decision",
+#: "after being dismissed")
+_OBJECT_DEPS = frozenset({"pobj", "pcomp", "dobj", "obj"})
+
+
+def _objects(token) -> FrozenSet[str]:
+    """The lemmas of a word's objects (:data:`_OBJECT_DEPS`)."""
+    return frozenset(child.lemma_.lower() for child in token.children if child.dep_ in _OBJECT_DEPS)
+
+
 def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon) -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
-    indexed predicate), any other word's opposite has the same head ("first race" against
-    "last race", not "first time" against "last season")."""
+    indexed predicate); two verbs that may be one transfer seen from its two parties
+    ("sold"/"bought", "won"/"lost": :func:`halluscope.match.words.may_be_converse`) share
+    a subject word (the same party cannot both sell and buy: "Huber has bought copies"
+    against "Huber has sold copies"; "Globex bought from Acme" against "Acme sold to
+    Globex" is no flip); any other word's opposite has the same head ("first race"
+    against "last race", not "first time" against "last season") or the same object
+    ("before back-to-back wins" against "after back-to-back wins", wherever the two
+    attach)."""
     forms = token_forms(token)
     if forms & sentence.words:
         return None
     lemma = token.lemma_.lower()
     opposites = set(OPPOSITE_WORDS.get(token.lower_, ())) | set(OPPOSITE_WORDS.get(lemma, ()))
     pos = _ANTONYM_POS.get(token.pos_)
+    converses: set = set()
     if lexicon is not None and pos is not None:
         antonyms = lexicon.antonyms(lemma, pos)
         if pos == "verb":
-            antonyms = {a for a in antonyms if not may_be_converse(lemma, a, lexicon)}
+            converses = {a for a in antonyms if may_be_converse(lemma, a, lexicon)}
         opposites |= antonyms
     hits = {o for o in opposites if " " not in o and o in sentence.words}
     if not hits:
@@ -155,13 +213,15 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
     span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
     at = {p.token: p for p in sentence.predicates}
     for there in span if span is not None else ():
-        if not token_forms(there) & hits:
+        found = token_forms(there) & hits
+        if not found:
             continue
-        if token.pos_ == "VERB":
+        if token.pos_ == "VERB" and found <= converses:
+            said_of_it = _same_subject(mine, at.get(there.i))
+        elif token.pos_ == "VERB":
             said_of_it = _same_claim(mine, at.get(there.i))
         else:
-            said_of_it = there.head.i != there.i and token.head.i != token.i and \
-                there.head.lemma_.lower() == token.head.lemma_.lower()
+            said_of_it = _same_head(token, there) or bool(_objects(token) & _objects(there))
         if said_of_it:
             detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
             return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
@@ -179,14 +239,13 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
         if at is None:
             continue
         aligned = source.sentences[at]
-        polarity_readable = not ((sentence.words | aligned.words) & NEGATIVE_WORDS)
         span = summary.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
         mine = {p.token: p for p in sentence.predicates}
         for token in span if span is not None else ():
             if token.is_punct or token.is_space:
                 continue
             match = None
-            if polarity_readable and token.pos_ in ("VERB", "AUX", "ADP"):
+            if token.pos_ in ("VERB", "AUX", "ADP"):
                 match = _negation_flip(token, mine.get(token.i), aligned.predicates, source)
             if match is None and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):

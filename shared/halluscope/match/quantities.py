@@ -40,9 +40,10 @@
 Contradictions (``Match.contradicts``, status ``contradicted``): the same amount in
 the opposite direction ("fell 5%" against "rose 5%") or with the opposite bound ("fewer
 than 150" against "more than 150"), when no mention of that amount agrees; and a
-**moved number** (counts only): the query's value is in the pool only as the count of other things
-(every candidate anchored elsewhere) while the pool gives the query's own anchor
-another value ("3 people died" against "5 people died and 3 cars burned").
+**moved number** (counts and ranks only): the query's value is in the pool only as the count or
+rank of other things (every candidate anchored elsewhere) while the pool gives the query's own
+anchor another value ("3 people died" against "5 people died and 3 cars burned", "his third
+shot" against "his first shot ... his third goal").
 
 Kind classes (compatible units): numbers with numbers; money only with the same
 currency; percentages with percentages; ordinals with ordinals; clock times with
@@ -146,6 +147,10 @@ def show(unit: QuantityUnit) -> str:
         return f"{fmt(unit.value)}%"
     if unit.qkind == "measure":
         return f"{fmt(unit.value)} {unit.unit}"
+    if unit.qkind == "ordinal" and unit.value is not None and math.isfinite(unit.value) and unit.value == int(unit.value):
+        number = int(unit.value)
+        suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+        return f"{number}{suffix}"
     return fmt(unit.value)
 
 
@@ -410,10 +415,11 @@ class QuantityMatcher:
 
     @staticmethod
     def _moved(query: QuantityUnit, candidates: Sequence[QuantityUnit], cls, pool: _Pool) -> Optional[QuantityUnit]:
-        """A moved number: the query, a count of its anchor (``QuantityUnit.counted``), has
-        its value in the pool only as the count of other things (every candidate anchored
-        elsewhere) while the pool counts the query's own anchor with another value ("3
-        people" against "5 people died and 3 cars burned").
+        """A moved number: the query, a count or rank of its anchor (``QuantityUnit.counted``),
+        has its value in the pool only as the count or rank of other things (every
+        candidate anchored elsewhere) while the pool counts or ranks the query's own anchor
+        with another value ("3 people" against "5 people died and 3 cars burned", "third
+        shot" against "first shot ... third goal").
         Returns that pool mention, or None (no query anchor, a candidate with the query's
         anchor or with none, or a pool silent about the query's anchor)."""
         if not query.counted or not query.anchor or not candidates:

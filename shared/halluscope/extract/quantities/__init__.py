@@ -122,6 +122,9 @@ def extract_quantities(doc) -> List[QuantityUnit]:
         derivations = derivations_of(span, direction)
         root = span.root
         counts_head = root.dep_ == "nummod" and root.head.pos_ == "NOUN"
+        # an ordinal of a noun ("his third shot", "the second season") ranks that noun as
+        # a count counts it: the same ordinal of another noun is another fact
+        ranks_head = root.dep_ == "amod" and root.head.pos_ == "NOUN"
         anchor_plain = anchor_inside = None
         for reading in readings:
             if reading.value is not None and math.isnan(reading.value):
@@ -139,7 +142,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
                 approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound,
                 direction="" if reading.qkind == "date" else direction,
                 derivations=frozenset() if reading.qkind == "date" else derivations,
-                counted=reading.qkind == "number" and (reading.inside or counts_head)))
+                counted=(reading.qkind == "number" and (reading.inside or counts_head))
+                or (reading.qkind == "ordinal" and ranks_head)))
     units.extend(_multiplication_verbs(doc, text, subjects))
     units.sort(key=lambda u: u.span)
     return dedupe(units)
