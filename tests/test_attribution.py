@@ -10,6 +10,11 @@ from halluscope.match.attribution import ATTRIBUTION_FLOOR, credit
 SOURCE = "Bueno played for Villa. Smith played for Derby. Bueno scored 3 goals on Sunday."
 
 
+def _units(doc):
+    from halluscope.extract.entities import extract_entities
+    return extract_entities(doc)
+
+
 def _attributions(result):
     return [(u["text"], u["attribution"]) for u in result["details"][0]["ehi"]["units"]]
 
@@ -25,9 +30,27 @@ def test_a_recombined_fact_is_credited_by_hand_computed_attribution():
     bueno = 2 * ln25 / (2 * ln25 + ln4)
     # Derby: context {bueno, play, played}; best is Villa's (3 ln 2.5), Derby's own has 2 ln 2.5
     derby = 2 / 3
-    assert _attributions(result) == [("Bueno", pytest.approx(bueno)), ("Derby", pytest.approx(derby))]
-    expected = ((0.5 + 0.5 * bueno) + (0.5 + 0.5 * derby)) / 2
-    assert result["ehi_scores"] == [pytest.approx(expected)]
+    # the default (formula="support") also reads Derby in its place: the aligned sentence
+    # "Bueno played for Villa" has Villa where the summary has Derby, a swap
+    # (halluscope.match.swaps): contradicted, no credit, counted twice
+    assert _attributions(result) == [("Bueno", pytest.approx(bueno)), ("Derby", None)]
+    derby_unit = result["details"][0]["ehi"]["units"][1]
+    assert (derby_unit["status"], derby_unit["in_source"]["mode"]) == ("contradicted", "swapped")
+    assert result["ehi_scores"] == [pytest.approx((0.5 + 0.5 * bueno) / 3)]
+    # Derby's attribution is read where no swap is looked for: the attribution weighs a
+    # supported unit found elsewhere (the function itself, on the same units)
+    from halluscope.match.attribution import attributions
+    from halluscope.resources import get_resources
+    resources = get_resources()
+    nlp = resources.nlp(None)
+    summary, source = nlp("Bueno played for Derby."), nlp(SOURCE)
+    from halluscope.match import MatchJob
+    from halluscope.match.entities import EntityMatcher
+    units = _units(summary)
+    [found] = EntityMatcher().match_batch([MatchJob(units, _units(source), {}, None)])
+    assert [m.mode for m in found] == ["exact", "exact"]
+    assert attributions(units, found, resources.text_index(summary), resources.text_index(source)) == [
+        pytest.approx(bueno), pytest.approx(derby)]
     assert ATTRIBUTION_FLOOR == 0.5 and credit(None) == 0.0 and credit(0.25) == 0.625
 
 
@@ -45,7 +68,8 @@ def test_a_unit_mentioned_twice_is_judged_by_its_best_mention():
 
 def test_attribution_off_and_under_the_paper_formula():
     plain = score_ehi(["Bueno played for Derby."], [SOURCE], None, attribution=False, return_details=True)
-    assert plain["ehi_scores"] == [1.0]
+    # Bueno counts 1 (no weight); Derby, swapped for Villa, is contradicted: 1 / (2 + 1)
+    assert plain["ehi_scores"] == [1 / 3]
     assert "attribution" not in plain["details"][0]["ehi"]["units"][0]
     assert "|attr:none|" in plain["signature"]
     assert "|attr:none|" in score_ehi(["Bueno played for Derby."], [SOURCE], None, formula="paper")["signature"]

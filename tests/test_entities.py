@@ -453,3 +453,30 @@ def test_lowercased_known_misses():
     assert ehi_units("the striker joined manchester united from ajax .",
                      "The striker joined Manchester City from Ajax.") == [
         ("manchester", "supported", "text"), ("ajax", "supported", "exact")]
+
+
+# -- entities swapped within the source (halluscope.match.swaps) ------------------------
+
+def test_an_entity_in_another_entitys_place_is_contradicted():
+    source = ("The footman was groped by a member of staff on his first day working at Clarence House. "
+              "He later wrote to Prince Charles about the incident at the Royal Household.")
+    # "the Royal Household" is in the source, but the sentence about the first day has
+    # "Clarence House" in its place (pobj of "at")
+    result = score_ehi(["The footman was groped on his first day working at the Royal Household."], [source],
+                       return_details=True)
+    [unit] = result["details"][0]["ehi"]["units"]
+    assert (unit["text"], unit["status"], unit["in_source"]["mode"]) == ("the Royal Household", "contradicted", "swapped")
+    assert unit["in_source"]["evidence"] == [{"text": "Clarence House", "span": [72, 86]}]
+    assert unit["in_source"]["detail"] == ("the aligned source sentence has 'Clarence House' where the summary has "
+                                           "'the Royal Household' (pobj of 'at')")
+    assert result["ehi_scores"] == [0.0]
+    # in its own place it is supported
+    assert ehi_units("The footman was groped on his first day working at Clarence House.", source) == [
+        ("Clarence House", "supported", "exact")]
+    # a summary sentence naming both says nothing of which is where: no swap
+    assert [u[1] for u in ehi_units("The footman working at Clarence House was groped on his first day "
+                                    "at the Royal Household.", source)] == ["supported", "supported"]
+    # the papers' formulas count units as found
+    paper = score_ehi(["The footman was groped on his first day working at the Royal Household."], [source],
+                      formula="paper", return_details=True)
+    assert [u["status"] for u in paper["details"][0]["ehi"]["units"]] == ["supported"]

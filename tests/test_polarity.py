@@ -59,6 +59,8 @@ def test_wordnet_antonyms_with_converse_transfers_left_out(resources):
         ("accepted", (12, 20), "opposite", "rejected",
          "'accept' against the opposite 'rejected' of the aligned source sentence")]
     assert flips(resources, "The starlet accepted a move to Chelsea last week.", source) == []  # no lexicon
+    # an opposite under a negation agrees with the source
+    assert flips(resources, "The starlet did not accept a move to Chelsea last week.", source, lexicon) == []
     # sold / bought: one transfer seen from its two parties
     assert flips(resources, "Globex bought the factory from Acme in March.", "Acme sold the factory to Globex in March.",
                  lexicon) == []

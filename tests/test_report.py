@@ -92,8 +92,9 @@ def test_contradicted_units_and_words_are_marked(report):
     # and "fell 5%" against "rose 5%": the amount in the opposite direction (issue 25)
     assert ('<div class="contradicted">contradicted: rhi: Acme Corp bought the factory, shares fell; qhi: 5%</div>'
             in document)
-    # buy/sell transfer possession: the word alone may be the converse, the relation decides
-    assert '<div class="contradicted">contradicted words: fell</div>' in document
+    # buy/sell transfer possession, but "bought" and "sold" are said of one subject (Acme
+    # Corp), which cannot be both buyer and seller: a sentence contradiction
+    assert '<div class="contradicted">contradicted words: bought, fell</div>' in document
     assert '<mark class="hs-span hs-contradicted">contradicted</mark>' in document  # the legend
 
 

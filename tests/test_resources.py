@@ -87,10 +87,13 @@ def test_a_call_holds_text_indexes_up_to_the_budget(restore_budget):
     bare = Resources()
     result = Scorer("chi", resources=bare, load=False).score(SOURCES, SUMMARIES, REFERENCES)
     # grounding in ehi and rhi reads the two sources and the two references (2 x 4); the
-    # words read the two sources and, for sentence contradictions (match.polarity), the two
-    # summaries (2 + 2); attribution reads a summary and its source in each dimension where
-    # the summary has a supported unit: both summaries in ehi, the first alone in qhi (2 x 3)
-    assert bare.index_cache.built == 2 * 4 + (2 + 2) + 2 * 3 and len(bare.index_cache) == 0
+    # sentence contradictions (match.polarity, once for rhi and the words) read the two
+    # summaries and the two sources (2 + 2), the words the two sources again (2); the swap
+    # check (match.swaps) reads a summary and its source where the summary has a supported
+    # entity, both rows (2 x 2); attribution reads a summary and its source in each
+    # dimension where the summary has a supported unit: both summaries in ehi, the first
+    # alone in qhi (2 x 3)
+    assert bare.index_cache.built == 2 * 4 + (2 + 2) + 2 + 2 * 2 + 2 * 3 and len(bare.index_cache) == 0
     assert result == score_chi(SUMMARIES, SOURCES, REFERENCES)
 
 

@@ -437,7 +437,10 @@ def test_negative_governor_is_read_the_same_way_in_the_source_text():
     # subject of its own, so it cannot place the roles for a contradiction either)
     rows = _relation_units(["The board approved the merger.", "The board did not approve the merger."],
                            "The board declined to approve the merger.")
-    assert rows[0] == [(["board", "approve", "merger"], "unsupported", None)]
+    # the sentence contradiction (halluscope.match.polarity) reads the same polarity and
+    # finds the claim by its object: the positive triple is contradicted
+    assert rows[0] == [(["board", "approve", "merger"], "contradicted",
+                        "'approve' affirmed here, negated in the aligned source sentence ('approve')")]
     assert rows[1] == [(["board", "not_approve", "merger"], "supported", "exact")]
 
 
@@ -459,7 +462,10 @@ def test_an_antonym_outside_transfers_is_no_converse():
     # open/close are antonyms but no transfer (verb.contact): the visitors in "to
     # visitors" did not open the museum
     rows = _relation_units(["The visitors opened the museum."], "The city closed the museum to visitors.")
-    assert rows == [[(["visitor", "open", "museum"], "unsupported", None)]]
+    # no converse; the aligned sentence's "closed" is said of the same museum: a
+    # sentence contradiction (halluscope.match.polarity), so the triple is contradicted
+    assert rows == [[(["visitor", "open", "museum"], "contradicted",
+                      "'open' against the opposite 'closed' of the aligned source sentence")]]
 
 
 def test_transfers_possession(lex):

@@ -85,16 +85,20 @@ def _overlap(a: FrozenSet[str], b: FrozenSet[str], idf: Dict[str, float]) -> flo
     return math.fsum(idf.get(w, 0.0) for w in a & b)
 
 
-def aligned_sentence(sentence: IndexedSentence, source: TextIndex) -> Optional[int]:
+def aligned_sentence(sentence: IndexedSentence, source: TextIndex,
+                     ignore: FrozenSet[str] = frozenset()) -> Optional[int]:
     """The source sentence holding the most of ``sentence``'s content (idf-weighted; ties:
-    the first), None when none shares :data:`MIN_SHARED` content words."""
+    the first), None when none shares :data:`MIN_SHARED` content words. ``ignore``:
+    content words (as indexed) that do not count, such as the words of a name whose
+    place is in question (:mod:`halluscope.match.swaps`)."""
     idf = source.idf
+    content = sentence.content - ignore if ignore else sentence.content
     best, best_score = None, 0.0
     for k, candidate in enumerate(source.sentences):
-        shared = sentence.content & candidate.content
+        shared = content & candidate.content
         if len(shared) < MIN_SHARED:
             continue
-        score = _overlap(sentence.content, candidate.content, idf)
+        score = _overlap(content, candidate.content, idf)
         if score > best_score:
             best, best_score = k, score
     return best
@@ -186,7 +190,8 @@ def _objects(token) -> FrozenSet[str]:
 def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon) -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
-    indexed predicate); two verbs that may be one transfer seen from its two parties
+    indexed predicate) and has its polarity (an opposite under one negation agrees: "did not
+    approve" and "rejected"); two verbs that may be one transfer seen from its two parties
     ("sold"/"bought", "won"/"lost": :func:`halluscope.match.words.may_be_converse`) share
     a subject word (the same party cannot both sell and buy: "Huber has bought copies"
     against "Huber has sold copies"; "Globex bought from Acme" against "Acme sold to
@@ -216,6 +221,8 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
         found = token_forms(there) & hits
         if not found:
             continue
+        if token.pos_ == "VERB" and effective_negation(token) != effective_negation(there):
+            continue  # "did not approve" agrees with "rejected"
         if token.pos_ == "VERB" and found <= converses:
             said_of_it = _same_subject(mine, at.get(there.i))
         elif token.pos_ == "VERB":

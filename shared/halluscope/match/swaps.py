@@ -1,0 +1,151 @@
+"""Entities swapped within the source: a summary name the source has, said where the
+source says another name (docs/papers.md#ehi-entities-swapped-within-the-source).
+
+Word overlap cannot see "Clarence House" replaced by "the Royal Household" when the
+source names both, and name matching finds the summary's name in the source and calls
+it supported. This module reads the name in its place: the summary sentence's aligned
+source sentence (:func:`halluscope.match.polarity.aligned_sentence`, the one holding
+most of the summary sentence's content, the name's own words left out) is the source's
+account of that sentence. A
+supported summary entity ``E`` is **swapped** when
+
+* that aligned sentence does not state ``E``: neither its words (whole, case ignored)
+  nor the source mention that supports it (an acronym, a partial name, a synonym:
+  "The World Health Organization" for "the WHO");
+* it has an entity ``E'`` of the same kind (:data:`KIND_OF_LABEL`: people; organisations
+  and places, which spaCy's small model confuses; nationalities and groups; anything
+  else only with its own label) in the same slot (:func:`_same_slot`): ``E'``'s head
+  token has ``E``'s dependency, an argument's (:data:`SLOT_DEPS`), on a word of the same
+  lemma, and for the object of a preposition the preposition hangs on the same word
+  ("working at Clarence House" and "working at the Royal Household": ``pobj`` of "at" of
+  "working");
+* ``E'`` shares no word with ``E`` (not "Obama" for "Barack Obama") and the summary
+  sentence does not name ``E'`` anywhere (then the sentence says both, and the order is
+  the relation dimension's business).
+
+The swap is a contradiction (status ``contradicted``, mode ``swapped``): the source
+states the same fact of another entity. Not caught: a swap whose slot the parser reads
+differently in the two sentences, a sentence aligned to the wrong source sentence, and
+swaps between sentences the summary fuses.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from ..extract.entities import canonical_entity
+from ..units import EntityUnit, Match, TextEvidence
+from .grounding import TextIndex, _stem
+from .polarity import aligned_sentence
+
+#: entity labels that may stand in for each other in a slot (spaCy's small model labels
+#: one club ORG in one sentence and GPE in the next); a label not listed is its own kind
+KIND_OF_LABEL: Dict[str, str] = {
+    "PERSON": "person",
+    "ORG": "organisation or place", "GPE": "organisation or place", "LOC": "organisation or place",
+    "FAC": "organisation or place",
+    "NORP": "group",
+}
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _kind(label: str) -> str:
+    return KIND_OF_LABEL.get(label, label)
+
+
+def _words(text: str) -> List[str]:
+    return _WORD.findall(text.lower())
+
+
+def _written_in(words: Sequence[str], lowered: str) -> bool:
+    """Whether ``words`` occur in ``lowered`` as a run of whole words."""
+    if not words:
+        return False
+    pattern = r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])"
+    return re.search(pattern, lowered) is not None
+
+
+def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
+    """Whether the source mention that supports the unit (``match``'s evidence, in any
+    form: an acronym, a partial name, a synonym) is written between ``start`` and
+    ``end``: a mention of the evidence's key there, or the evidence itself there."""
+    evidence = match.evidence[0]
+    if isinstance(evidence, TextEvidence):
+        return start <= evidence.span[0] and evidence.span[1] <= end
+    key = getattr(evidence, "key", None)
+    return any(start <= e.start_char and e.end_char <= end and canonical_entity(e.text, e.label_) == key
+               for e in source.doc.ents)
+
+
+#: the dependencies that make a slot: the arguments of a verb or preposition (a compound
+#: or possessive name only qualifies its head: "the Argentina striker" and "the
+#: Manchester City striker" may both be true)
+SLOT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "obj", "pobj", "attr", "dative", "agent"})
+
+
+def _same_slot(mine, theirs) -> bool:
+    """Whether two name heads fill the same slot: the same dependency of
+    :data:`SLOT_DEPS` on a word of the same lemma, and for the object of a preposition
+    the same word governing that preposition ("working at", not any "in": "starred in a
+    show" and "a folly in Langstone" are no slot)."""
+    if mine.dep_ not in SLOT_DEPS or theirs.dep_ != mine.dep_:
+        return False
+    for a, b in ((mine, theirs), (mine.head, theirs.head)):
+        if a.head.i == a.i or b.head.i == b.i or a.head.lemma_.lower() != b.head.lemma_.lower():
+            return False
+        if a.dep_ != "pobj":
+            return True
+    return True
+
+
+def _share_a_word(own: List[str], other: List[str]) -> bool:
+    """Whether two names share a word, or one's word ends the other's (a tokenisation
+    such as "linkTemperton" for "Temperton"; "Household" is not "House")."""
+    return any(a == b or (len(a) > 3 and b.endswith(a)) or (len(b) > 3 and a.endswith(b)) for a in own for b in other)
+
+
+def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: TextIndex) -> Optional[Match]:
+    """The swap of one summary entity that ``match`` finds in the source (module
+    docstring), as a contradicting :class:`~halluscope.units.Match` whose evidence is the
+    source's entity in its place, or None."""
+    if summary.doc is None or source.doc is None:
+        return None
+    at_sentence = summary.sentence_at(unit.span[0])
+    if at_sentence is None:
+        return None
+    sentence = summary.sentences[at_sentence]
+    own = _words(unit.text)
+    if not own:
+        return None
+    # the name's own words do not choose the sentence: they would pull it to where the
+    # source writes the name, whatever the rest of the summary sentence says
+    aligned_at = aligned_sentence(sentence, source, frozenset(_stem(w) for w in own))
+    if aligned_at is None:
+        return None
+    aligned = source.sentences[aligned_at]
+    if _written_in(own, source.lowered[aligned.start:aligned.end]) or _stated_in(match, aligned.start, aligned.end,
+                                                                                   source):
+        return None
+    mention = summary.doc.char_span(unit.span[0], unit.span[1], alignment_mode="expand")
+    if mention is None:
+        return None
+    root = mention.root
+    summary_sentence = summary.lowered[sentence.start:sentence.end]
+    for entity in source.doc.ents:
+        if entity.start_char < aligned.start or entity.end_char > aligned.end:
+            continue
+        if _kind(entity.label_) != _kind(unit.label):
+            continue
+        if not _same_slot(root, entity.root):
+            continue
+        other = _words(entity.text)
+        if not other or _share_a_word(own, other) or _written_in(other, summary_sentence):
+            continue
+        detail = (f"the aligned source sentence has {entity.text!r} where the summary has {unit.text!r} "
+                  f"({root.dep_} of {root.head.text!r})")
+        return Match("swapped", (TextEvidence(entity.text, (entity.start_char, entity.end_char)),), 0.0, detail,
+                     contradicts=True)
+    return None
+
+
