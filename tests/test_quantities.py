@@ -153,6 +153,9 @@ def test_cnn_dailymail_hash_is_pound_sterling():
     # the lower-cased CNN/DailyMail text writes "£" as "#"
     assert triples("it is not connected to the # 200million sponsorship deal .") == [("money", "GBP", 2e8)]
     assert triples("he posted #7minutes on twitter .") == []  # a hashtag
+    # also inside a mention that begins with a modifier (was a plain number 8e6 and 19)
+    assert triples("united are willing to sell for around # 8million .") == [("money", "GBP", 8e6)]
+    assert triples("he is valued at about # 21 by the club .") == [("money", "GBP", 21.0)]
 
 
 def test_relative_dates_are_keyed_canonically():

@@ -224,10 +224,15 @@ def _bound_and_approx(text: str) -> Tuple[str, bool]:
     return "", any((f" {p} " in low) if p[0].isalpha() else (p in low) for p in APPROXIMATE)
 
 
+_HASH_POUND = re.compile(r"(?:^|\s)#\s?\d")
+
+
 def _currency(surface: str, label: str) -> Tuple[str, float]:
     """(ISO code, factor) named in a money mention, ("", 1) when none."""
     stripped = surface.strip()
-    if stripped.startswith("#"):  # CNN/DailyMail's "#" for "£" (see _SUPPLEMENT)
+    # CNN/DailyMail's "#" for "£" (see _SUPPLEMENT), also inside a mention that starts with
+    # a modifier ("around # 8million", "about #19")
+    if _HASH_POUND.search(stripped):
         return "GBP", 1.0
     for symbol in sorted(CURRENCY_SYMBOLS, key=len, reverse=True):
         if symbol in stripped:
