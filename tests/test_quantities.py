@@ -475,3 +475,31 @@ def test_an_ordinal_moved_to_another_thing_is_contradicted():
     assert m.mode == "exact" and not m.contradicts
     # a rank after its verb ranks no noun: not a moved ordinal
     assert [(q.qkind, q.counted) for q in quantities("Hamilton finished third in Malaysia.")] == [("ordinal", False)]
+
+
+def test_a_number_in_another_numbers_place_is_contradicted():
+    from halluscope import score_qhi
+
+    source = ("Henderson rose to fame in 2012's series of The X Factor. In 2015 she signed with Syco. "
+              "United will sell him for around # 8million. He earns # 19,000 a week.")
+
+    def units(summary):
+        result = score_qhi([summary], [source], return_details=True)
+        return result["qhi_scores"], [(u["text"], u["status"], (u["in_source"] or {}).get("mode"),
+                                       (u["in_source"] or {}).get("detail")) for u in result["details"][0]["qhi"]["units"]]
+
+    # 2015 is in the source, but the sentence about her rise to fame has 2012 there
+    assert units("Henderson rose to fame in 2015's series of The X Factor.") == ([0.0], [
+        ("2015", "contradicted", "swapped",
+         "the aligned source sentence has '2012' where the summary has '2015' (poss of 'series')")])
+    assert units("Henderson rose to fame in 2012's series of The X Factor.")[0] == [1.0]
+    # # 19,000 is his weekly wage, not the fee: the object of "for" after "sell"
+    assert units("United will sell him for around # 19,000.") == ([0.0], [
+        ("around # 19,000", "contradicted", "swapped",
+         "the aligned source sentence has 'around # 8million' where the summary has 'around # 19,000' "
+         "(pobj of 'for')")])
+    # said where the source says it: supported
+    assert units("In 2015 she signed with Syco.")[0] == [1.0]
+    # the papers' formulas count it as found
+    assert score_qhi(["Henderson rose to fame in 2015's series of The X Factor."], [source],
+                     formula="paper")["qhi_scores"] == [1.0]

@@ -457,8 +457,8 @@ def _score_dimension(dimension: str, parsed: ParsedBatch, options: ScoringOption
         jobs, found = _keep_contradicted_pairs(jobs, found, plan)
     if dimension == "rhi" and flips is not None:
         jobs, found = _contradicted_relations(jobs, found, plan, flips)
-    if dimension == "ehi" and options.formula == "support":
-        found = _swapped_entities(jobs, found, plan, parsed)
+    if dimension in ("ehi", "qhi") and options.formula == "support":
+        found = _swapped_units(dimension, jobs, found, plan, parsed)
     # a contradicted unit is found but not supported: it counts as unmatched, and its
     # match is kept for the details (status "contradicted")
     matches = [[None if m is not None and m.contradicts else m for m in row] for row in found]
@@ -553,12 +553,12 @@ def _contradicted_relations(jobs: List[MatchJob], found: List[List[Optional[Matc
     return jobs, found
 
 
-def _swapped_entities(jobs: List[MatchJob], found: List[List[Optional[Match]]], plan,
-                      parsed: ParsedBatch) -> List[List[Optional[Match]]]:
-    """A summary entity the source supports but whose place in the aligned source
-    sentence another entity of its kind holds is contradicted
+def _swapped_units(dimension: str, jobs: List[MatchJob], found: List[List[Optional[Match]]], plan,
+                   parsed: ParsedBatch) -> List[List[Optional[Match]]]:
+    """A summary entity or quantity the source supports but whose place in the aligned
+    source sentence another unit of its kind holds is contradicted
     (:mod:`halluscope.match.swaps`): its source match is the swap."""
-    from .match.swaps import swapped_entity
+    from .match.swaps import swapped_entity, swapped_quantity
 
     found = [list(row) for row in found]
     for row, (gi, _) in enumerate(plan):
@@ -569,7 +569,10 @@ def _swapped_entities(jobs: List[MatchJob], found: List[List[Optional[Match]]], 
                 continue
             if summary is None:
                 summary, source = parsed.index(parsed.predictions[row]), parsed.index(parsed.sources[row])
-            swap = swapped_entity(unit, match, summary, source)
+            if dimension == "ehi":
+                swap = swapped_entity(unit, match, summary, source)
+            else:
+                swap = swapped_quantity(unit, match, jobs[gi].pool, summary, source)
             if swap is not None:
                 found[gi][k] = swap
     return found

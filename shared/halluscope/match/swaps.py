@@ -1,5 +1,6 @@
-"""Entities swapped within the source: a summary name the source has, said where the
-source says another name (docs/papers.md#ehi-entities-swapped-within-the-source).
+"""Units swapped within the source: a summary name or number the source has, said where
+the source says another one (docs/papers.md#ehi-entities-swapped-within-the-source;
+numbers: :func:`swapped_quantity`, docs/papers.md#qhi-what-the-words-around-a-number-say).
 
 Word overlap cannot see "Clarence House" replaced by "the Royal Household" when the
 source names both, and name matching finds the summary's name in the source and calls
@@ -31,10 +32,10 @@ swaps between sentences the summary fuses.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from ..extract.entities import canonical_entity
-from ..units import EntityUnit, Match, TextEvidence
+from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
 from .grounding import TextIndex, _stem
 from .polarity import aligned_sentence
 
@@ -149,3 +150,81 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     return None
 
 
+
+
+#: dependencies through which a number only qualifies a word ("17 people", "2012's
+#: series", "Euro 2016 qualifier"), so that the place is that word's place as well
+_MODIFIER_DEPS = frozenset({"nummod", "quantmod", "amod", "compound", "nmod", "poss", "npadvmod"})
+
+
+def _same_place(mine, theirs, depth: int = 3) -> bool:
+    """Whether two number heads hang in the same place: the same dependency on a word of
+    the same lemma, up the tree while the dependency only qualifies its head or is the
+    object of a preposition: "sold for #19" and "sold for #8million" (``pobj`` of "for"
+    of "sell"), "rose to fame in 2012's series" and "in 2015's series"; not "killing 17
+    people" and "among the 64 people wounded" (the people of two verbs)."""
+    a, b = mine, theirs
+    for _ in range(depth):
+        if a.dep_ != b.dep_ or a.head.i == a.i or b.head.i == b.i \
+                or a.head.lemma_.lower() != b.head.lemma_.lower():
+            return False
+        if a.dep_ not in _MODIFIER_DEPS and a.dep_ != "pobj":
+            return True
+        a, b = a.head, b.head
+    return True
+
+
+def _mention_root(doc, span):
+    mention = doc.char_span(span[0], span[1], alignment_mode="expand")
+    return mention.root if mention is not None else None
+
+
+def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex,
+                     source: TextIndex) -> Optional[Match]:
+    """A quantity swapped within the source: the summary's number is in the source
+    (``match``, exact or within tolerance), but not in the source sentence aligned to its
+    summary sentence (its own words left out of the alignment), which has another number
+    of the same kind and unit (a source unit of ``pool``) in its place: the same
+    dependency on a word of the same lemma (:func:`_same_place`), not written in the
+    summary sentence ("Henderson rose to fame in 2015's series" where the source's
+    sentence says "2012's series" and 2015 is elsewhere). Derived and temporal matches
+    are left alone (their operands are elsewhere by design). Returns a contradicting
+    :class:`~halluscope.units.Match` whose evidence is that source unit, or None."""
+    if match.mode not in ("exact", "epsilon") or summary.doc is None or source.doc is None:
+        return None
+    at_sentence = summary.sentence_at(unit.span[0])
+    if at_sentence is None:
+        return None
+    sentence = summary.sentences[at_sentence]
+    own = frozenset(_stem(w) for w in _words(unit.text))
+    aligned_at = aligned_sentence(sentence, source, own)
+    if aligned_at is None:
+        return None
+    aligned = source.sentences[aligned_at]
+
+    def inside(span) -> bool:
+        return aligned.start <= span[0] and span[1] <= aligned.end
+
+    if any(inside(e.span) for e in match.evidence if hasattr(e, "span")):
+        return None
+    found_keys = {getattr(e, "key", None) for e in match.evidence}
+    here = [p for p in pool if inside(p.span)]
+    if any(p.key in found_keys for p in here):
+        return None
+    root = _mention_root(summary.doc, unit.span)
+    if root is None:
+        return None
+    summary_sentence = summary.lowered[sentence.start:sentence.end]
+    for other in here:
+        if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key \
+                or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative):
+            continue  # another kind, or the same value said otherwise ("5 per cent" for "5%")
+        if _written_in(_words(other.text), summary_sentence):
+            continue
+        theirs = _mention_root(source.doc, other.span)
+        if theirs is None or not _same_place(root, theirs):
+            continue
+        detail = (f"the aligned source sentence has {other.text!r} where the summary has {unit.text!r} "
+                  f"({root.dep_} of {root.head.text!r})")
+        return Match("swapped", (other,), 0.0, detail, contradicts=True)
+    return None
