@@ -21,7 +21,8 @@ import time
 from typing import Callable, Dict, List
 
 from halluscope import score_chi
-from halluscope.parsing import get_parse_cache, guarded_doc
+from halluscope.parsing import guarded_doc
+from halluscope.resources import get_parse_cache
 from halluscope.space import CAPS
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

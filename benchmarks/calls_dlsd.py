@@ -28,7 +28,7 @@ from benchmarks._common import read_jsonl, resolve_nli_model, triples
 from halluscope import score_dlsd_acu
 from halluscope.acu.decompose import clear_decomposer_caches
 from halluscope.nli import NLIEngine
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 
 
 def fresh_decomposer(kind: str, model):

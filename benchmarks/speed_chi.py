@@ -17,9 +17,9 @@ import time
 from benchmarks._common import read_jsonl, triples
 
 from halluscope import score_chi
-from halluscope.embedding import get_embedder
-from halluscope.lexical import get_lexicon
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_embedder
+from halluscope.resources import get_lexicon
+from halluscope.resources import get_parse_cache
 
 
 def main() -> None:

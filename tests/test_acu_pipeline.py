@@ -209,7 +209,8 @@ def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
     once per document object; the in-context parses lent to the decomposer are
     ``Span.as_doc()`` byte for byte and never enter the shared parse cache."""
     from halluscope.acu.pipeline import _context_builders, _sentences
-    from halluscope.parsing import ParseCache, get_parse_cache
+    from halluscope.parsing import ParseCache
+    from halluscope.resources import get_parse_cache
 
     nlp = get_parse_cache().nlp
     texts = ["  Tim Cook, Apple's CEO, said on Monday that sales rose.  The firm, based in "

@@ -14,7 +14,8 @@ from halluscope.extract.quantities.dates import _DATE_RANGE_SPLIT, _date_reading
 from halluscope.extract.quantities.numbers import _ordinal_value
 from halluscope.extract.quantities.units import _duration, _measure_readings
 from halluscope.match.quantities import QuantityMatcher
-from halluscope.parsing import GUARD_CHUNK, GUARD_RUN, get_parse_cache, guarded_doc
+from halluscope.parsing import GUARD_CHUNK, GUARD_RUN, guarded_doc
+from halluscope.resources import get_parse_cache
 from halluscope.units import QuantityUnit
 
 

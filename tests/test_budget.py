@@ -5,7 +5,7 @@ import sys
 import numpy as np
 import pytest
 
-from halluscope import api, budget, parsing
+from halluscope import api, budget, resources
 from halluscope.errors import OptionError
 from halluscope.lru import LRU
 
@@ -28,7 +28,7 @@ def test_entry_weights():
     assert budget.weigh_array(key, vector) == 1536 + 112 + 56 + sys.getsizeof(key) == 1763
     assert budget.weigh_array(("nli", "p", "h"), np.zeros(3, dtype=np.float32)) == (
         12 + 112 + 56 + 2 * sys.getsizeof("p") + sys.getsizeof("nli"))
-    doc = parsing.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
+    doc = resources.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
     assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 180 * 6 + sys.getsizeof(
         "Ada wrote notes in 1843.")
     assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 180 * 6 + 64
@@ -92,7 +92,7 @@ SUMMARIES = [
 def test_a_tiny_budget_evicts_and_leaves_every_score_unchanged(restore_budget):
     budget.reset()
     default = api.score_chi(SUMMARIES, SOURCES, return_details=False)
-    cache = parsing.get_parse_cache()
+    cache = resources.get_parse_cache()
     assert len(cache) >= 6                            # three sources and three summaries cached
     tiny = api.score_chi(SUMMARIES, SOURCES, cache_mb=1)
     # 1 MB: 45% of it for parses; a source parse of about 40 tokens weighs about 22 kB

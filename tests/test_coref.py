@@ -19,7 +19,7 @@ import pytest
 from halluscope.acu import coref
 from halluscope.acu.coref import (BACKENDS, WINDOW, CorefBackendNotAvailable, replace_cluster_pronouns,
                                   resolve_coreference, resolve_in_context)
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 from halluscope.registry import ModelNotAvailableError
 
 

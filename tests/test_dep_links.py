@@ -2,7 +2,7 @@
 import pytest
 
 from halluscope.acu.dep_links import find_dependency_links
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 
 
 def links(text):

@@ -11,7 +11,7 @@ import pytest
 
 from halluscope import score_chi, score_dlsd_acu
 from halluscope.acu.decompose import clear_decomposer_caches
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUMMEVAL = "/work/shared/data/summac/summeval_val.jsonl"

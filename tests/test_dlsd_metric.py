@@ -66,7 +66,7 @@ def test_missing_nli_model_is_a_clear_error():
 
 
 def test_sentences_are_not_parsed_again_by_the_rule_decomposer():
-    from halluscope.parsing import get_parse_cache
+    from halluscope.resources import get_parse_cache
 
     cache = get_parse_cache()
     sources = ["Unique seed test: the mayor opened a bridge. Residents cheered loudly."]

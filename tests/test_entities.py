@@ -18,7 +18,8 @@ from halluscope.extract.entities import (NON_NUMERIC_LABELS, acronym_form, canon
 from halluscope.match import MatchJob
 from halluscope.match.entities import EntityMatcher
 from halluscope.match.grounding import build_text_index
-from halluscope.parsing import get_parse_cache, with_text
+from halluscope.parsing import with_text
+from halluscope.resources import get_parse_cache
 from halluscope.units import EntityUnit
 
 

@@ -15,8 +15,8 @@ import zipfile
 import pytest
 
 from halluscope import lexical
-from halluscope.lexical import (LEXNAMES, Lexicon, Link, WordNetSource, find_wordnet,
-                                get_lexicon, normalise_lemma)
+from halluscope.lexical import LEXNAMES, Lexicon, Link, WordNetSource, find_wordnet, normalise_lemma
+from halluscope.resources import get_lexicon
 
 NO_WORDNET = ("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
               "or pip install nltk && python -c 'import nltk; nltk.download(\"wordnet\")'")

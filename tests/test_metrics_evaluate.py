@@ -100,7 +100,7 @@ def test_docstring_examples_run(name, repo_root, monkeypatch):
 
 
 def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
-    from halluscope.lexical import get_lexicon
+    from halluscope.resources import get_lexicon
 
     default_id = get_lexicon().signature_id  # wn:3.0 with WordNet installed, wn:none without
     for name in ("chi", "rhi"):

@@ -9,9 +9,9 @@ import torch
 from transformers import (AutoModelForSequenceClassification, AutoTokenizer, BertConfig,
                           BertForSequenceClassification, BertTokenizer)
 
-from halluscope.nli import (CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine, get_nli_engine,
-                            label_columns)
+from halluscope.nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine, label_columns
 from halluscope.registry import NLI, REGISTRY, ModelNotAvailableError
+from halluscope.resources import get_nli_engine
 
 WORDS = ("the a cat dog man woman sat ran on in mat park house is was not did saw big small "
          "red blue and then because yesterday today").split()

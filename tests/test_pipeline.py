@@ -6,7 +6,8 @@ import pytest
 
 from halluscope import score_chi, score_ehi, score_qhi, score_rhi
 from halluscope.examples import load_examples
-from halluscope.parsing import ParseCache, get_parse_cache, split_for_parsing
+from halluscope.parsing import ParseCache, split_for_parsing
+from halluscope.resources import get_parse_cache
 from halluscope.registry import REGISTRY
 
 SOURCE = ("Barack Obama met Angela Merkel in Berlin on Tuesday. The two leaders discussed "

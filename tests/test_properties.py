@@ -86,7 +86,7 @@ def renderings(value: int) -> list:
 
 def written_numbers(text: str) -> list:
     from halluscope.extract.quantities import extract_quantities
-    from halluscope.parsing import get_parse_cache
+    from halluscope.resources import get_parse_cache
 
     return [u for u in extract_quantities(get_parse_cache().get_many([text])[0].doc) if u.qkind == "number"]
 

@@ -8,7 +8,7 @@ import pytest
 from halluscope.extract.quantities import extract_quantities, parse_date, resolve_relative, words_to_number
 from halluscope.match import MatchJob
 from halluscope.match.quantities import QuantityMatcher
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 from halluscope.units import QuantityUnit
 
 

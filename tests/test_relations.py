@@ -11,11 +11,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 
-from halluscope.embedding import Embedder, get_embedder
+from halluscope.embedding import Embedder
+from halluscope.resources import get_embedder
 from halluscope.extract.relations import extract_relations, predicate_arguments
 from halluscope.match import MatchJob
 from halluscope.match.relations import RelationMatcher
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 from halluscope.units import RelationUnit
 
 
@@ -367,7 +368,7 @@ def test_a_call_s_batch_size_never_changes_the_shared_embedder():
     """The pipeline encodes with the call's batch_size through a view of the shared
     embedder; the embedder's own setting stays what it was."""
     from halluscope import score_rhi
-    from halluscope.embedding import get_embedder
+    from halluscope.resources import get_embedder
 
     shared = get_embedder()
     before = shared.batch_size
@@ -378,7 +379,7 @@ def test_a_call_s_batch_size_never_changes_the_shared_embedder():
 
 
 def test_wordnet_decides_the_verbs_it_knows_and_minilm_compares_the_rest():
-    from halluscope.lexical import get_lexicon
+    from halluscope.resources import get_lexicon
 
     pool = [rel("police", "arrest", "suspect"), rel("company", "buy", "startup"),
             rel("company", "rebranding", "startup")]

@@ -76,7 +76,7 @@ def test_unsupported_units_are_marked(report):
 
 
 def test_contradicted_units_and_words_are_marked(report):
-    from halluscope.lexical import get_lexicon
+    from halluscope.resources import get_lexicon
 
     if not get_lexicon().available:
         pytest.skip("WordNet 3.0 is not installed (apt-get install wordnet-base wordnet-sense-index)")

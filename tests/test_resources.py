@@ -6,12 +6,14 @@ import gc
 import pytest
 
 from halluscope import Scorer, budget, score_chi
-from halluscope.embedding import get_embedder
-from halluscope.lexical import get_lexicon
+from halluscope.resources import get_embedder
+from halluscope.resources import get_lexicon
 from halluscope.match import MatchJob
 from halluscope.match.entities import EntityMatcher
-from halluscope.match.grounding import build_text_index, text_index
-from halluscope.parsing import ParsedText, UnitCache, get_parse_cache
+from halluscope.match.grounding import build_text_index
+from halluscope.resources import text_index
+from halluscope.parsing import ParsedText, UnitCache
+from halluscope.resources import get_parse_cache
 from halluscope.resources import Resources, get_resources
 from halluscope.units import EntityUnit
 

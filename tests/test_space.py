@@ -135,7 +135,7 @@ CONTRADICTED_SUMMARY = "Acme Corp bought the factory from Globex in March. Its s
 
 @pytest.fixture(scope="module")
 def wordnet():
-    from halluscope.lexical import get_lexicon
+    from halluscope.resources import get_lexicon
 
     if not get_lexicon().available:
         pytest.skip("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "

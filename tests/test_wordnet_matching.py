@@ -13,10 +13,11 @@ import pytest
 
 from halluscope.api import score_chi
 from halluscope.extract.relations import extract_relations, verb_lemma
-from halluscope.lexical import get_lexicon
-from halluscope.match.grounding import relation_in_sentence, text_index
+from halluscope.resources import get_lexicon
+from halluscope.match.grounding import relation_in_sentence
+from halluscope.resources import text_index
 from halluscope.match.words import content_words, support_words
-from halluscope.parsing import get_parse_cache
+from halluscope.resources import get_parse_cache
 from halluscope.pipeline import ScoringOptions, signature
 from halluscope.units import RelationUnit
 

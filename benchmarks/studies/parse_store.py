@@ -43,7 +43,7 @@ def analysed_texts(datasets) -> list:
 
 def build(out: str) -> None:
     from spacy.tokens import DocBin
-    from halluscope.parsing import get_parse_cache
+    from halluscope.resources import get_parse_cache
 
     datasets = all_datasets()
     texts = analysed_texts(datasets)
@@ -63,7 +63,7 @@ def build(out: str) -> None:
 def seed_cache(folder: str) -> int:
     """Load the stored parses into the process's parse cache (enlarged to hold them)."""
     from spacy.tokens import DocBin
-    from halluscope.parsing import get_parse_cache
+    from halluscope.resources import get_parse_cache
 
     with open(os.path.join(folder, "keys.json")) as handle:
         keys = json.load(handle)

@@ -120,12 +120,3 @@ class BatchSized:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._embedder, name)
-
-
-def get_embedder(model: Optional[str] = None, device: Optional[str] = None) -> Embedder:
-    """The embedder of the process's default :class:`halluscope.resources.Resources`
-    for (resolved model, device). Kept for callers outside the pipeline, which takes
-    its resources as a parameter."""
-    from .resources import get_resources
-
-    return get_resources().embedder(model, device)

@@ -851,15 +851,3 @@ def shared_wordnet(path: Optional[str] = None) -> Optional[SharedWordNet]:
         if shared is not None:
             _READERS.setdefault(shared.source.location, shared)
         return shared
-
-
-def get_lexicon(path: Optional[str] = None) -> Lexicon:
-    """The Lexicon (default options) of the process's default
-    :class:`halluscope.resources.Resources` for ``path`` (None: the resolution order):
-    one per resolved folder, over the process's reader (:func:`shared_wordnet`);
-    thread-safe. Without WordNet it is a Lexicon that answers "same lemma" only, and the
-    one warning was logged when it was made. Kept for callers outside the pipeline,
-    which takes its resources as a parameter."""
-    from .resources import get_resources
-
-    return get_resources().lexicon(path)

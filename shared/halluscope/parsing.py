@@ -318,15 +318,3 @@ class UnitCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-
-
-def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = None) -> ParseCache:
-    """The parse cache of the process's default :class:`halluscope.resources.Resources`
-    for the resolved spaCy model (created on first use); ``maxsize`` resizes it. Kept
-    for callers outside the pipeline, which takes its resources as a parameter."""
-    from .resources import get_resources
-
-    cache = get_resources().parse_cache(spacy_model)
-    if maxsize is not None:
-        cache.maxsize = maxsize
-    return cache

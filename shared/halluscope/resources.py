@@ -78,8 +78,9 @@ class Resources:
     @classmethod
     def default(cls) -> "Resources":
         """The process's default Resources (made on first use), which the
-        ``halluscope.score_*`` functions and the module-level getters
-        (``get_parse_cache``, ``get_embedder``, ``get_lexicon``, ``text_index``) use."""
+        ``halluscope.score_*`` functions and this module's getters
+        (``get_parse_cache``, ``get_embedder``, ``get_lexicon``, ``get_nli_engine``,
+        ``text_index``) use."""
         with cls._default_lock:
             if cls._default is None:
                 cls._default = cls()
@@ -192,9 +193,50 @@ class Resources:
         self.index_cache.clear()
 
 
+# -- the process's default, for callers outside a scoring call --------------------------
+# A scoring call takes its Resources as a parameter and hands what it gets on
+# (docs/architecture.md#resources); the getters below are the one place the process
+# default is reached from, so no lower module imports this one.
+
 def get_resources() -> Resources:
     """The process's default :class:`Resources` (:meth:`Resources.default`)."""
     return Resources.default()
 
 
-__all__ = ["Resources", "get_resources"]
+def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = None) -> "ParseCache":
+    """The default Resources' parse cache for the resolved spaCy model (made on first
+    use); ``maxsize`` resizes it."""
+    cache = Resources.default().parse_cache(spacy_model)
+    if maxsize is not None:
+        cache.maxsize = maxsize
+    return cache
+
+
+def get_embedder(model: Optional[str] = None, device: Optional[str] = None) -> "Embedder":
+    """The default Resources' embedder for (resolved sentence model, device)."""
+    return Resources.default().embedder(model, device)
+
+
+def get_lexicon(path: Optional[str] = None) -> "Lexicon":
+    """The default Resources' WordNet :class:`~halluscope.lexical.Lexicon` for ``path``
+    (None: the resolution order, docs/lexical.md); without WordNet, a Lexicon that
+    answers "same lemma" only (one warning when it is made)."""
+    return Resources.default().lexicon(path)
+
+
+def get_nli_engine(model: Optional[str] = None, *, device: Optional[str] = None, dtype: str = "float32",
+                   batch_size: int = 32, max_length: int = 512,
+                   label_map: Optional[Mapping[str, str]] = None) -> "NLIEngine":
+    """The default Resources' NLI engine (:meth:`Resources.nli_engine`; ``batch_size``
+    changes no score and is not part of the key)."""
+    return Resources.default().nli_engine(model, device=device, dtype=dtype, batch_size=batch_size,
+                                          max_length=max_length, label_map=label_map)
+
+
+def text_index(doc) -> "TextIndex":
+    """The default Resources' text index of a parsed ``Doc``."""
+    return Resources.default().text_index(doc)
+
+
+__all__ = ["Resources", "get_embedder", "get_lexicon", "get_nli_engine", "get_parse_cache", "get_resources",
+           "text_index"]

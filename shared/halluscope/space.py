@@ -225,7 +225,8 @@ def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[f
 def count_tokens(text: str) -> int:
     """The number of spaCy tokens of ``text`` as the default pipeline's tokenizer
     (with the parser's guard against pathological runs) splits it; linear time."""
-    from .parsing import get_parse_cache, guarded_doc
+    from .parsing import guarded_doc
+    from .resources import get_parse_cache
 
     return len(guarded_doc(get_parse_cache().nlp, text))
 

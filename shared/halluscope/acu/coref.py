@@ -522,7 +522,7 @@ def _model_name(backend: str, model: Optional[str]) -> str:
 def _edits(texts: List[str], backend: str, model: Optional[str], device: Optional[str],
            spacy_model: Optional[str]) -> List[List[Tuple[int, int, str]]]:
     """Pronoun edits of each (distinct) text with a backend other than "none"."""
-    from ..parsing import get_parse_cache
+    from ..resources import get_parse_cache
 
     parsed = get_parse_cache(spacy_model).get_many(texts)
     if backend == "rules":

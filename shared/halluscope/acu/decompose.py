@@ -584,7 +584,7 @@ class RuleDecomposer(_CachedDecomposer):
         return f"RuleDecomposer({self.spacy_model!r})"
 
     def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:
-        from ..parsing import get_parse_cache
+        from ..resources import get_parse_cache
 
         builders = getattr(_CONTEXT, "builders", None) or {}
         alone = [text for text in texts if text not in builders]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..parsing import get_parse_cache
+from ..resources import get_parse_cache
 
 BACKENDS = ("dep", "amr")
 #: dlsd_acu's overlap threshold on the offline MiniLM raw-F1 scale (see the module docstring)

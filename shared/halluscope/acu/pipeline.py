@@ -40,7 +40,8 @@ import numpy as np
 
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
 from .decompose import context_parses
-from ..parsing import ParseCache, get_parse_cache
+from ..parsing import ParseCache
+from ..resources import get_parse_cache
 from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
 from ..options import options_for
 

@@ -296,16 +296,6 @@ class TextIndexCache:
             self._entries.clear()
 
 
-def text_index(doc) -> TextIndex:
-    """The index of ``doc`` from the process's default
-    :class:`halluscope.resources.Resources` (for callers outside the pipeline, which
-    takes its resources as a parameter and passes indexes on)."""
-    from ..resources import get_resources
-
-    return get_resources().text_index(doc)
-
-
-@functools.lru_cache(maxsize=4096)
 def _pattern(key: str) -> Optional["re.Pattern[str]"]:
     """Whole-word, whitespace-tolerant pattern of an entity key (compiled once)."""
     words = key.translate(QUOTE_MAP).lower().split()

@@ -98,9 +98,9 @@ class RelationMatcher:
     ``mode``: ``"slots"`` (default), ``"sentence"`` or ``"exact"``;
     ``threshold``: cosine needed by a semantic match (0.85, the CHI paper's tau);
     ``verb_threshold``: the verb slot's threshold in slots mode (default ``threshold``);
-    ``embedder``: an :class:`halluscope.embedding.Embedder` (default: that of the
-    process's default :class:`halluscope.resources.Resources`, loaded only when a
-    semantic comparison is needed; the pipeline passes its own);
+    ``embedder``: an :class:`halluscope.embedding.Embedder` (default: one of the
+    default sentence model over the process's loaded model, made only when a semantic
+    comparison is needed; the pipeline passes its Resources' own);
     ``text_grounding``: try the ``cooccurrence`` rule last (see ``match_batch``).
     """
 
@@ -123,9 +123,11 @@ class RelationMatcher:
     @property
     def embedder(self):
         if self._embedder is None:
-            from ..embedding import get_embedder
+            from ..embedding import Embedder
+            from ..registry import SENTENCE_ENCODER, default_device, resolve
 
-            self._embedder = get_embedder()
+            # the process's model (the registry loads it once), with a cache of this matcher's own
+            self._embedder = Embedder(resolve(SENTENCE_ENCODER, None), default_device())
         return self._embedder
 
     def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:

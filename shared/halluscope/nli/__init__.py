@@ -15,8 +15,10 @@ and goes through the same dedup, cache and counters.
 
 One module per step (docs/architecture.md#dlsd_acu-acu-nli):
 
-- :mod:`.engine`: ``NLIEngine`` (cache, counters, the order of the steps) and
-  ``get_nli_engine`` (one engine per model, device, dtype, length and label map);
+- :mod:`.engine`: ``NLIEngine`` (cache, counters, the order of the steps); one engine
+  per model, device, dtype, length and label map is held by a
+  :class:`halluscope.resources.Resources` (``Resources.nli_engine``,
+  ``halluscope.resources.get_nli_engine`` for the process's default);
 - :mod:`.loading`: dtype and device names, loading the tokenizer and model once;
 - :mod:`.labels`: model outputs to engine columns, by label name;
 - :mod:`.features`: tokenisation (cached encodings, the pair template, the
@@ -42,7 +44,7 @@ from __future__ import annotations
 import logging
 
 from . import features, labels
-from .engine import NLIEngine, check_pairs, get_nli_engine
+from .engine import NLIEngine, check_pairs
 from .features import Pair, pair_template
 from .forward import is_out_of_memory
 from .labels import CLASSES, CONTRADICTION, ENTAILMENT, NEUTRAL, label_columns, normalise_label
@@ -52,7 +54,7 @@ from .scorer import scorer_name
 LOGGER = logging.getLogger("halluscope")
 
 __all__ = ["CLASSES", "CONTRADICTION", "DTYPES", "ENTAILMENT", "LOGGER", "NEUTRAL", "NLIEngine", "Pair",
-           "check_dtype", "get_nli_engine", "is_out_of_memory", "label_columns", "normalise_device"]
+           "check_dtype", "is_out_of_memory", "label_columns", "normalise_device"]
 
 # the private names of the single module this package replaces (tests import _pair_template)
 _pair_template = pair_template

@@ -206,20 +206,3 @@ def check_pairs(pairs: Sequence[Tuple[str, str]]) -> List[Pair]:
                 raise TypeError(f"pair {i}: {field} must be str; got {type(value).__name__}")
         checked.append((str(premise), str(hypothesis)))
     return checked
-
-
-def get_nli_engine(model: Optional[str] = None, *, device: Optional[str] = None,
-                   dtype: str = "float32", batch_size: int = 32, max_length: int = 512,
-                   label_map: Optional[Mapping[str, str]] = None) -> NLIEngine:
-    """The engine of the process's default :class:`halluscope.resources.Resources` for
-    (resolved model, device, dtype, max_length, label_map)
-    (:meth:`~halluscope.resources.Resources.nli_engine`).
-
-    ``batch_size`` does not change scores, so it is not part of the key: the
-    engine keeps the batch size it was created with (set ``engine.batch_size``
-    to change it).
-    """
-    from ..resources import get_resources
-
-    return get_resources().nli_engine(model, device=device, dtype=dtype, batch_size=batch_size,
-                                      max_length=max_length, label_map=label_map)
