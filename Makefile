@@ -23,7 +23,7 @@ $(VENV)/.installed: $(VENV)/.torch pyproject.toml
 setup: $(VENV)/.installed
 
 demo: setup
-	@$(PY) -c "import sys; from halluscope.lexical import find_wordnet; sys.exit(find_wordnet() is None)" 2>/dev/null \
+	@$(PY) -c "import sys; from halluscope.wordnet import find_wordnet; sys.exit(find_wordnet() is None)" 2>/dev/null \
 		|| echo "WordNet 3.0 not found (lexical relations off): apt-get install wordnet-base wordnet-sense-index, or $(PY) -c 'import nltk; nltk.download(\"wordnet\")'"
 	$(PY) -m halluscope.demo
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 import gzip
 import logging
 import os
+import shutil
 import re
 import threading
 import zipfile
 
 import pytest
 
-from halluscope import lexical
-from halluscope.lexical import LEXNAMES, Lexicon, Link, WordNetSource, find_wordnet, normalise_lemma
+from halluscope import lexical, wordnet
+from halluscope.lexical import Lexicon, Link, normalise_lemma
+from halluscope.wordnet import LEXNAMES, WordNetSource, find_wordnet
 from halluscope.resources import get_lexicon
 
 NO_WORDNET = ("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
@@ -33,11 +35,11 @@ def lex() -> Lexicon:
 @pytest.fixture()
 def wordnet_files() -> str:
     """Debian's WordNet folder (the tests that build folders from its files need it)."""
-    if lexical._missing_files(lexical.DEBIAN_WORDNET):
+    if wordnet._missing_files(wordnet.DEBIAN_WORDNET):
         pytest.skip("Debian's WordNet folder is not installed "
                     "(apt-get install wordnet-base wordnet-sense-index)")
     pytest.importorskip("nltk", reason="NLTK is not installed (pip install nltk)")
-    return lexical.DEBIAN_WORDNET
+    return wordnet.DEBIAN_WORDNET
 
 
 @pytest.fixture()
@@ -188,12 +190,12 @@ def test_thread_safe_queries(lex):
 def test_nltk_synset_cache_is_emptied_past_its_cap(lex, monkeypatch):
     # NLTK's reader keeps every synset it parses; past READER_SYNSET_CAP a query that
     # reads WordNet empties that cache, and the answers stay the same
-    fresh = Lexicon.over(lexical.shared_wordnet())
+    fresh = Lexicon.over(wordnet.shared_wordnet())
     before = fresh.link("buy", "acquire", "verb")
     cache = fresh.reader._synset_offset_cache
     assert sum(len(per_pos) for per_pos in cache.values()) > 3
     monkeypatch.setattr(lexical, "READER_SYNSET_CAP", 3)
-    again = Lexicon.over(lexical.shared_wordnet())
+    again = Lexicon.over(wordnet.shared_wordnet())
     assert again.link("buy", "acquire", "verb") == before
     assert sum(len(per_pos) for per_pos in cache.values()) <= 3
     assert again.link("sell", "buy", "verb").relation == "antonym"
@@ -214,7 +216,7 @@ def test_lexicon_without_wordnet_answers_same_lemma_only():
 
 def test_nothing_found_logs_one_warning(monkeypatch, own_nltk_path, caplog, tmp_path):
     own_nltk_path[:] = []
-    monkeypatch.setattr(lexical, "DEBIAN_WORDNET", str(tmp_path / "no-wordnet"))
+    monkeypatch.setattr(wordnet, "DEBIAN_WORDNET", str(tmp_path / "no-wordnet"))
     assert find_wordnet() is None
     with caplog.at_level(logging.WARNING, logger="halluscope"):
         lexicon = Lexicon.load()
@@ -241,10 +243,10 @@ def test_missing_explicit_path_is_a_value_error(tmp_path):
 def test_explicit_path_wins(wordnet_files, own_nltk_path, monkeypatch, tmp_path):
     folder = tmp_path / "wn"
     folder.mkdir()
-    for name in lexical.REQUIRED_FILES + lexical.OPTIONAL_FILES:
+    for name in wordnet.REQUIRED_FILES + wordnet.OPTIONAL_FILES:
         (folder / name).symlink_to(os.path.join(wordnet_files, name))
     (folder / "lexnames").write_text(LEXNAMES)
-    monkeypatch.setenv(lexical.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(wordnet.CACHE_ENV, str(tmp_path / "cache"))
     assert find_wordnet(str(folder)) == WordNetSource("explicit", str(folder))
     lexicon = Lexicon.load(str(folder))
     assert lexicon.source == WordNetSource("explicit", str(folder))
@@ -256,20 +258,20 @@ def test_explicit_path_wins(wordnet_files, own_nltk_path, monkeypatch, tmp_path)
 def test_folder_with_plain_files_is_read_in_place(wordnet_files, tmp_path):
     folder = tmp_path / "wn"
     folder.mkdir()
-    assert not lexical._readable_in_place(wordnet_files)  # Debian's: no lexnames
-    for name in lexical.REQUIRED_FILES:
+    assert not wordnet._readable_in_place(wordnet_files)  # Debian's: no lexnames
+    for name in wordnet.REQUIRED_FILES:
         (folder / name).write_bytes(b"")
     (folder / "lexnames").write_text(LEXNAMES)
-    assert lexical._readable_in_place(str(folder))
+    assert wordnet._readable_in_place(str(folder))
     os.chmod(folder / "data.verb", 0o666)  # NLTK refuses a world-writable corpus file
-    assert not lexical._readable_in_place(str(folder))
+    assert not wordnet._readable_in_place(str(folder))
 
 
 def test_nltk_data_zip_before_debian(wordnet_files, own_nltk_path, tmp_path):
     data = tmp_path / "nltk_data"
     (data / "corpora").mkdir(parents=True)
     with zipfile.ZipFile(data / "corpora" / "wordnet.zip", "w", zipfile.ZIP_STORED) as archive:
-        for name in lexical.REQUIRED_FILES:
+        for name in wordnet.REQUIRED_FILES:
             archive.write(os.path.join(wordnet_files, name), f"wordnet/{name}")
         archive.writestr("wordnet/lexnames", LEXNAMES)
     own_nltk_path[:] = [str(data)]
@@ -283,7 +285,7 @@ def test_nltk_data_zip_before_debian(wordnet_files, own_nltk_path, tmp_path):
 def test_debian_is_last_and_process_default_is_shared(lex):
     assert get_lexicon() is lex
     if lex.source.kind == "debian":
-        assert get_lexicon(lexical.DEBIAN_WORDNET) is lex
+        assert get_lexicon(wordnet.DEBIAN_WORDNET) is lex
 
 
 # -- the cache copy -------------------------------------------------------------------
@@ -291,25 +293,25 @@ def test_debian_is_last_and_process_default_is_shared(lex):
 
 def _fake_wordnet(folder):
     folder.mkdir()
-    for name in lexical.REQUIRED_FILES:
+    for name in wordnet.REQUIRED_FILES:
         (folder / name).write_text(f"{name}\n")
     return str(folder)
 
 
 def test_cache_copy_is_reused_and_rebuilt_when_stale(monkeypatch, tmp_path):
     source = _fake_wordnet(tmp_path / "src")
-    monkeypatch.setenv(lexical.CACHE_ENV, str(tmp_path / "cache"))
-    copy, temporary = lexical._prepared_copy(source)
+    monkeypatch.setenv(wordnet.CACHE_ENV, str(tmp_path / "cache"))
+    copy, temporary = wordnet._prepared_copy(source)
     assert not temporary and os.path.dirname(copy) == str(tmp_path / "cache")
     with open(os.path.join(copy, "lexnames"), encoding="utf-8") as handle:
         assert handle.read() == LEXNAMES
-    assert lexical._readable_in_place(copy)
+    assert wordnet._readable_in_place(copy)
     stamp = os.stat(os.path.join(copy, "data.verb")).st_mtime_ns
-    assert lexical._prepared_copy(source) == (copy, False)
+    assert wordnet._prepared_copy(source) == (copy, False)
     assert os.stat(os.path.join(copy, "data.verb")).st_mtime_ns == stamp  # not copied again
     with open(os.path.join(source, "data.verb"), "w", encoding="utf-8") as handle:
         handle.write("changed\n")
-    assert lexical._prepared_copy(source) == (copy, False)
+    assert wordnet._prepared_copy(source) == (copy, False)
     with open(os.path.join(copy, "data.verb"), encoding="utf-8") as handle:
         assert handle.read() == "changed\n"
     assert sorted(os.listdir(tmp_path / "cache")) == [os.path.basename(copy)]
@@ -318,12 +320,12 @@ def test_cache_copy_is_reused_and_rebuilt_when_stale(monkeypatch, tmp_path):
 def test_unwritable_cache_falls_back_to_a_temporary_folder(monkeypatch, tmp_path):
     source = _fake_wordnet(tmp_path / "src")
     (tmp_path / "a-file").write_text("")
-    monkeypatch.setenv(lexical.CACHE_ENV, str(tmp_path / "a-file" / "cache"))
-    copy, temporary = lexical._prepared_copy(source)
+    monkeypatch.setenv(wordnet.CACHE_ENV, str(tmp_path / "a-file" / "cache"))
+    copy, temporary = wordnet._prepared_copy(source)
     try:
         assert temporary and os.path.isfile(os.path.join(copy, "lexnames"))
     finally:
-        lexical.shutil.rmtree(copy, ignore_errors=True)
+        shutil.rmtree(copy, ignore_errors=True)
 
 
 def test_lexnames_table_matches_the_man_page():

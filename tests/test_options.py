@@ -12,7 +12,8 @@ import pytest
 from halluscope import api, options
 from halluscope.acu.pipeline import ACU_FIELDS, AcuOptions
 from halluscope.errors import OptionError
-from halluscope.pipeline import ScoringOptions, signature
+from halluscope.scoring_options import ScoringOptions
+from halluscope.signature import signature
 
 SOURCE = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."]
 SUMMARY = ["Microsoft bought GitHub in 2019 for $7.5 billion."]

@@ -18,7 +18,8 @@ from halluscope.match.grounding import relation_in_sentence
 from halluscope.resources import text_index
 from halluscope.match.words import content_words, support_words
 from halluscope.resources import get_parse_cache
-from halluscope.pipeline import ScoringOptions, signature
+from halluscope.scoring_options import ScoringOptions
+from halluscope.signature import signature
 from halluscope.units import RelationUnit
 
 NO_WORDNET = ("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "

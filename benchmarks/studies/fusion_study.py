@@ -40,7 +40,8 @@ def dim_features(detail) -> dict:
 def word_rows(predictions, sources, references):
     """Per row, per content word of the summary: [pos, proper, relation or None]."""
     from halluscope.match.words import content_words, support_words
-    from halluscope.pipeline import ScoringOptions, parse_batch
+    from halluscope.batch import parse_batch
+    from halluscope.scoring_options import ScoringOptions
     from halluscope.resources import get_resources
     from halluscope.validation import validate_inputs
     resources = get_resources()

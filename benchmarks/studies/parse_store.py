@@ -5,7 +5,7 @@ that studies which change matching or fusion, not parsing, re-run in seconds.
     # in a study:  from parse_store import seed_cache; seed_cache("/tmp/hs-parses")
 
 The keys are the texts the pipeline parses (truecased summaries and references, as
-``halluscope.pipeline.parse_batch`` analyses them, and sources), so a seeded cache
+``halluscope.batch.parse_batch`` analyses them, and sources), so a seeded cache
 answers every request of a run with the default ``truecase=True`` without parsing.
 """
 from __future__ import annotations

@@ -21,7 +21,8 @@ from . import budget
 from .errors import InputError
 from .options import METRIC_SPECS, api_signature, options_for
 from .options import resolve as resolve_options
-from .pipeline import ScoringOptions, score
+from .pipeline import score
+from .scoring_options import ScoringOptions
 from .resources import Resources
 from .results import ScoreResult
 
@@ -94,7 +95,7 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     mixed with the summary's word-level support w (the share of its content words the
     source supports by lemma or WordNet, :mod:`halluscope.match.words`),
     (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w
-    (:func:`halluscope.pipeline._fused`). ``options``: those of
+    (:func:`halluscope.fusion.fused_chi`). ``options``: those of
     :func:`halluscope.options.options_for` ``("chi")``."""
     return _score_family("chi", predictions, sources, references, publication_dates, return_details, preset,
                          options, Resources.default())

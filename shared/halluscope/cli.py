@@ -329,7 +329,7 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
     :class:`CommandError` whatever ``on_error`` says (every row would be bad). Each
     example keeps the row's other fields (``keep=None``: all; else those named).
     """
-    from .pipeline import validate_publication_dates
+    from .dates import validate_publication_dates
     from .validation import validate_inputs
 
     required = [fields.source, fields.prediction] + [name for name in (fields.reference, fields.publication_date)

@@ -10,6 +10,7 @@ import math
 import os
 from typing import Any, Dict, List
 
+from .dimensions import DIMENSIONS
 from .examples import load_examples
 from .highlight import attribution_note
 
@@ -56,7 +57,7 @@ def main(argv=None) -> int:
     example, details = examples[worst], result["details"][worst]
     print(f"\nworst example: {example['id']} (CHI {_fmt(result['chi_scores'][worst])})")
     print(f"  summary: {example['prediction']}")
-    for dimension in ("ehi", "rhi", "qhi"):
+    for dimension in DIMENSIONS:
         d = details[dimension]
         print(f"  {dimension}: {_fmt(d['score'])}  counts {d['counts']}")
         for unit in d["units"]:

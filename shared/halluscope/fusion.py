@@ -8,9 +8,16 @@ defined dimension equal to 0 makes CHI 0; no defined dimension makes CHI NaN.
 from __future__ import annotations
 
 import math
-from typing import Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-DIMENSIONS = ("ehi", "rhi", "qhi")
+from .dimensions import names
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scoring_options import ScoringOptions
+
+#: CHI is multiplied by this under formula="support" when the source contradicts a unit
+#: or a verb of the summary (:func:`fused_chi`)
+CONTRADICTION_FACTOR = 0.5
 
 
 #: weights are relative: the smallest may be at most this many times smaller than the
@@ -19,23 +26,24 @@ MAX_WEIGHT_RATIO = 1e12
 
 
 def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]:
-    """Validate user weights: keys among ehi/rhi/qhi, finite positive numbers at most
+    """Validate user weights: keys among the registered dimensions (ehi/rhi/qhi), finite positive numbers at most
     ``MAX_WEIGHT_RATIO`` apart (an :class:`halluscope.errors.OptionError` naming
     ``weights`` otherwise). Weights are relative, so they are returned divided by the
     power of two at or below the largest: 1e308 weighs like 1 and the fusion's sums
     cannot overflow, while dividing by a power of two changes no bit of CHI."""
     from .errors import OptionError
 
+    dimensions = names()
     if weights is None:
-        return {d: 1.0 for d in DIMENSIONS}
+        return {d: 1.0 for d in dimensions}
     if not isinstance(weights, Mapping):
         raise OptionError("`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, "
                           f"got {type(weights).__name__}", option="weights")
-    unknown = [name for name in weights if name not in DIMENSIONS]
+    unknown = [name for name in weights if name not in dimensions]
     if unknown:
-        raise OptionError(f"`weights` has unknown dimensions {sorted(map(str, unknown))}; use {DIMENSIONS}",
+        raise OptionError(f"`weights` has unknown dimensions {sorted(map(str, unknown))}; use {dimensions}",
                           option="weights")
-    out = {d: 1.0 for d in DIMENSIONS}
+    out = {d: 1.0 for d in dimensions}
     for name, value in weights.items():
         number = None
         if not isinstance(value, bool) and isinstance(value, (int, float)):
@@ -66,3 +74,35 @@ def harmonic_fusion(scores: Mapping[str, float], weights: Optional[Mapping[str, 
     if any(s <= 0 for s in defined.values()):
         return 0.0
     return sum(weights[d] for d in defined) / sum(weights[d] / s for d, s in defined.items())
+
+
+def fused_chi(results: Mapping[str, Any], words: Optional[Any], options: "ScoringOptions") -> float:
+    """CHI of one row from its dimensions' results (:class:`halluscope.pipeline.DimensionResult`)
+    and, under ``formula="support"``, its word-level support w
+    (:class:`halluscope.word_support.WordResult`; None under ``formula="paper"``,
+    which fuses the papers' indices as they are, CHI paper eq. 21-22).
+
+    Under ``formula="support"``: CHI = (1 - λ) H + λ w, H the harmonic fusion (eq.
+    21-22) and λ ``options.lexical_weight`` (:data:`halluscope.scoring_options.LEXICAL_WEIGHT`): the units
+    decide, and among summaries they tie (every unit supported, or none) the one whose
+    words the source holds ranks first. A summary with no unit in any dimension
+    scores w itself: 0 for an empty or content-free one (it states nothing the source
+    can support, and must never outscore a real summary), 1 for a source sentence
+    copied or paraphrased without a name, relation or number; eq. 22 leaves such a row
+    undefined. When the source contradicts a unit of any dimension or one of the
+    summary's verbs (a WordNet antonym, or the same verb under the other polarity), or its
+    aligned source sentence negates a word of it or has its opposite
+    (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
+    the summary, not a missing match (adjective antonyms do not count: "old" against
+    "new" fires on faithful summaries, "the 72-year-old")."""
+    fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, options.weights)
+    if words is None:
+        return fused
+    w = words.score
+    if all(r.counts is not None and r.counts.g == 0 for r in results.values()):
+        value = w
+    else:
+        value = (1 - options.lexical_weight) * fused + options.lexical_weight * w
+    if words.contradicted or any(r.contradicted for r in results.values()):
+        value *= CONTRADICTION_FACTOR
+    return value

@@ -19,8 +19,7 @@ import html
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Sequence
 
-#: the CHI-family dimensions, in display order
-DIMENSIONS = ("ehi", "rhi", "qhi")
+from .dimensions import names  # the CHI-family dimensions, in display order
 
 #: the statuses a mark can have, strongest first: a piece of text covered by marks of
 #: several statuses takes the colour of the first (``contradicted`` and ``unsupported``
@@ -66,7 +65,7 @@ def attribution_note(unit: Mapping[str, Any]) -> str:
 def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     """Every unit of every CHI-family dimension in one row of ``details``."""
     marks = []
-    for dimension in DIMENSIONS:
+    for dimension in names():
         for unit in (row_details.get(dimension) or {}).get("units", []):
             start, end = unit["span"]
             note = f"{dimension}: {unit['status']} ({unit['text']})"
@@ -82,7 +81,7 @@ def source_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     only): ``evidence`` for a unit it supports, ``contradicting`` for a contradicted
     unit (the source text that says the opposite)."""
     marks = []
-    for dimension in DIMENSIONS:
+    for dimension in names():
         for unit in (row_details.get(dimension) or {}).get("units", []):
             match = unit.get("in_source")
             if not match:
@@ -140,7 +139,7 @@ def render_html(text: str, marks: Sequence[Highlight]) -> str:
 def units_with_status(row_details: Mapping[str, Any], status: str) -> Dict[str, List[str]]:
     """The texts of the units of each CHI-family dimension that have ``status``."""
     return {d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == status]
-            for d in DIMENSIONS if row_details.get(d) is not None}
+            for d in names() if row_details.get(d) is not None}
 
 
 def unsupported_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:

@@ -30,7 +30,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .highlight import (CSS as HIGHLIGHT_CSS, DIMENSIONS, acu_evidence_highlights, contradicted_units,
+from .dimensions import names
+from .highlight import (CSS as HIGHLIGHT_CSS, acu_evidence_highlights, contradicted_units,
                         render_html, source_highlights, summary_highlights, unsupported_units)
 from .options import CHI_FAMILY
 
@@ -207,7 +208,7 @@ def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionC
     counts: Dict[str, Dict[str, int]] = {}
     for record in records:
         merged = highlight_details(record)
-        for dimension in DIMENSIONS:
+        for dimension in names():
             if merged.get(dimension) is None:
                 continue
             entry = counts.setdefault(dimension, dict.fromkeys(
@@ -218,7 +219,7 @@ def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionC
             for status in ("supported", "unsupported", "contradicted"):
                 entry[status] += statuses.count(status)
             entry["flagged"] += any(s in ("unsupported", "contradicted") for s in statuses)
-    return [DimensionCounts(d, **counts[d]) for d in DIMENSIONS if d in counts]
+    return [DimensionCounts(d, **counts[d]) for d in names() if d in counts]
 
 
 def shown_indices(total: int, limit: int) -> List[int]:
@@ -261,7 +262,7 @@ def highlight_details(record: Mapping[str, Any]) -> Dict[str, Any]:
     merged: Dict[str, Any] = {}
     for metric in CHI_FAMILY:
         row = details.get(metric) or {}
-        for dimension in DIMENSIONS:
+        for dimension in names():
             if row.get(dimension) is not None:
                 merged.setdefault(dimension, row[dimension])
         if "reference_free" in row:

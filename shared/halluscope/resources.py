@@ -22,7 +22,7 @@ process's default (:meth:`Resources.default`, :func:`get_resources`);
 Models are the process's: spaCy pipelines and sentence encoders are loaded once per
 (name, device) by ``registry`` (default :data:`halluscope.registry.REGISTRY`; pass a
 fresh :class:`~halluscope.registry.ModelRegistry` for private copies) and WordNet's
-reader once per folder (:func:`halluscope.lexical.shared_wordnet`); none of their
+reader once per folder (:func:`halluscope.wordnet.shared_wordnet`); none of their
 settings is changed by a Resources. Every cache registers with
 :mod:`halluscope.budget`, so the ``cache_mb`` budget bounds them all: a kind's share is
 split among the live caches of that kind, those of every Resources together.
@@ -130,9 +130,10 @@ class Resources:
     def lexicon(self, path: Optional[str] = None) -> "Lexicon":
         """This Resources' WordNet :class:`~halluscope.lexical.Lexicon` (default options)
         for ``path`` (None: the resolution order, docs/lexical.md): its own query caches
-        over the process's reader (:func:`halluscope.lexical.shared_wordnet`); one per
+        over the process's reader (:func:`halluscope.wordnet.shared_wordnet`); one per
         resolved folder. Without WordNet, a Lexicon that answers "same lemma" only."""
-        from .lexical import Lexicon, shared_wordnet
+        from .lexical import Lexicon
+        from .wordnet import shared_wordnet
 
         shared = shared_wordnet(path)
         key = None if shared is None else shared.source.location

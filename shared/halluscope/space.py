@@ -52,6 +52,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import highlight
+from .dimensions import get as get_dimension
+from .dimensions import names
 from .examples import load_examples
 from .options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
 from .registry import NLI, ModelNotAvailableError, resolve
@@ -114,12 +116,7 @@ LEGEND_HTML = (
     "</div>"
 )
 
-_DIMENSION_NOTES = {
-    "ehi": "entities (CHI paper eq. 2-7)",
-    "qhi": "quantities (CHI paper eq. 15-20)",
-    "chi": "harmonic mean of the defined dimensions (eq. 21-22)",
-}
-_UNIT_NAMES = {"ehi": "entities", "rhi": "relations", "qhi": "quantities"}
+_CHI_NOTE = "harmonic mean of the defined dimensions (eq. 21-22)"
 
 
 class InputProblem(ValueError):
@@ -320,23 +317,21 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
     """One row per chosen dimension, every dimension when chi is chosen (then
     rhi_norm for linear RHI, then chi)."""
     rows = []
-    for dimension in highlight.DIMENSIONS:
+    for dimension in names():
         if dimension not in chosen and "chi" not in chosen:
             continue
         units = (row.get(dimension) or {}).get("units", [])
-        note = _DIMENSION_NOTES.get(dimension) or (
-            "relations, RHI* softmax (CHI paper eq. 8-14)" if rhi_variant == "softmax"
-            else "relations, linear RHI (RHI paper eq. 12)")
+        note = get_dimension(dimension).note(rhi_variant)
         score = _number(result[f"{dimension}_scores"][0])
         if score is None:
             note = undefined_note(dimension, row.get(dimension), bool(row.get("reference_free")))
         rows.append({"metric": dimension, "score": score, "summary units": len(units),
                      "unsupported": sum(u["status"] == "unsupported" for u in units),
                      "contradicted": sum(u["status"] == "contradicted" for u in units), "note": note})
-        if dimension == "rhi" and "rhi_norm_scores" in result:
-            rows.append({"metric": "rhi_norm", "score": _number(result["rhi_norm_scores"][0]),
-                         "summary units": None, "unsupported": None, "contradicted": None,
-                         "note": "RHI / 2, in [0, 1]"})
+        for extra, extra_note in get_dimension(dimension).extra_notes.items():
+            if f"{extra}_scores" in result:
+                rows.append({"metric": extra, "score": _number(result[f"{extra}_scores"][0]),
+                             "summary units": None, "unsupported": None, "contradicted": None, "note": extra_note})
     if "chi" in chosen:
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
                      "unsupported": None, "contradicted": None, "note": _chi_note(result, row)})
@@ -349,7 +344,7 @@ def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], referenc
     summary, ``i`` source, ``r`` reference), e.g. "undefined: no relations in the
     summary or the reference (3 in the source)". The reference is left out of a
     reference-free row."""
-    units = _UNIT_NAMES[dimension]
+    units = get_dimension(dimension).units
     counts = (detail or {}).get("counts") or {}
     texts = [("summary", counts.get("g")), ("source", counts.get("i"))]
     if not reference_free:
@@ -365,7 +360,7 @@ def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], referenc
 def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
     """The chi row's note: the fusion, and the word-level support w it is mixed with
     (``details["words"]``, under formula="support"), naming the contradicted words."""
-    note = _DIMENSION_NOTES["chi"]
+    note = _CHI_NOTE
     words = row.get("words") or {}
     share = words.get("score")
     if share is None:
@@ -374,7 +369,7 @@ def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
     supported = sum(u["status"] == "supported" for u in units)
     counted = (f"w = {share:.0%}: {supported} of {len(units)} of the summary's content words the source "
                f"supports, {words.get('written_share', 0.0):.0%} of its content tokens found as written")
-    if all(_number(result[f"{d}_scores"][0]) is None for d in highlight.DIMENSIONS):
+    if all(_number(result[f"{d}_scores"][0]) is None for d in names()):
         note = f"no units in any dimension: {counted}"
     else:
         note += f", mixed with {counted}"
@@ -390,7 +385,7 @@ def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dic
     default support formula, and reference-free rows); and a note saying which."""
     bars: List[Dict[str, Any]] = []
     profiled, counted = [], []
-    for dimension in highlight.DIMENSIONS:
+    for dimension in names():
         detail = row.get(dimension)
         if not detail or (dimension not in chosen and "chi" not in chosen):
             continue
@@ -445,7 +440,7 @@ def score_for_display(source: str, reference: str, summary: str, metrics: Sequen
         variant = (options or {}).get("variant", "softmax")
         rows = _score_rows(chosen, result, row, variant)
         bars, note = _chart_rows(chosen, row)
-        shown = {d: row[d] for d in highlight.DIMENSIONS if d in row and ("chi" in chosen or d in chosen)}
+        shown = {d: row[d] for d in names() if d in row and ("chi" in chosen or d in chosen)}
     except Exception as error:  # every failure becomes a message on the page
         return _empty_display(_problem_message(error))
     return {

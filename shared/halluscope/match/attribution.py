@@ -25,7 +25,8 @@ the forms :mod:`halluscope.match.grounding` indexes (lower case and lemma, a plu
 "s" dropped). An unsupported unit has credit 0; the dimension's score is the mean
 credit (:func:`halluscope.indices.support_share`).
 
-Relation triples are not weighted (:data:`ATTRIBUTED_DIMENSIONS`): a triple states
+Relation triples are not weighted (``Dimension.attributed`` is off for RHI,
+:mod:`halluscope.dimensions.relations`): a triple states
 its own combination (subject, verb and object), and its grounding already asks for
 them in one source sentence; weighting it as well would only penalise faithful
 sentence fusion ("Police arrested the suspect who had robbed a bank" from two source
@@ -46,8 +47,6 @@ from ..units import Match
 from .grounding import TextIndex, is_content, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
-#: the dimensions whose units are weighted (relation triples are not: module docstring)
-ATTRIBUTED_DIMENSIONS = ("ehi", "qhi")
 
 
 def unit_words(unit, summary_doc) -> FrozenSet[str]:

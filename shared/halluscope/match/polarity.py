@@ -28,7 +28,7 @@ each summary sentence with the source sentence that holds the most of its conten
   said of the same subject ("Huber has bought copies" against "Huber has sold copies").
 
 A flip is evidence against the summary: CHI is multiplied by the contradiction factor
-(``pipeline.CONTRADICTION_FACTOR``), and a flipped content word is shown as
+(``fusion.CONTRADICTION_FACTOR``), and a flipped content word is shown as
 contradicted. Only the best-aligned sentence is read, so an "after" elsewhere in a long
 source cannot contradict a summary's "before".
 """

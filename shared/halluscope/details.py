@@ -1,0 +1,54 @@
+"""The per-example details of ``return_details=True``: units, their matches and status,
+as JSON-ready dicts (the fields are listed in metrics/chi/README.md)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Optional
+
+
+def unit_json(unit) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"text": unit.text, "span": list(unit.span)}
+    key = unit.key
+    out["key"] = list(key) if isinstance(key, tuple) else key
+    for name in ("label", "qkind", "unit", "value", "anchor", "interval", "source"):
+        if hasattr(unit, name):
+            value = getattr(unit, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def match_json(match) -> Optional[Dict[str, Any]]:
+    if match is None:
+        return None
+    return {
+        "mode": match.mode,
+        "score": match.score,
+        "detail": match.detail,
+        "evidence": [{"text": e.text, "span": list(e.span)} for e in match.evidence],
+    }
+
+
+def dimension_details(result, g_units, g_in_i, ref_matches, found) -> Dict[str, Any]:
+    units = []
+    for k, unit in enumerate(g_units):
+        entry = unit_json(unit)
+        entry["in_source"] = match_json(g_in_i[k] if g_in_i[k] is not None else found[k])
+        entry["in_reference"] = match_json(ref_matches[0][k]) if ref_matches else None
+        if result.supported is not None:
+            supported = result.supported[k]
+        else:  # the paper's formulas: found in the source or in the reference
+            supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
+        contradicted = not supported and found[k] is not None and found[k].contradicts
+        entry["status"] = "supported" if supported else ("contradicted" if contradicted else "unsupported")
+        if result.attributions is not None:
+            entry["attribution"] = result.attributions[k]
+        units.append(entry)
+    return {
+        "score": result.score,
+        "defined": not math.isnan(result.score),
+        "reference_index": result.reference_index,
+        "counts": result.counts.as_dict() if result.counts else None,
+        "factors": result.factors,
+        **result.extra,
+        "units": units,
+    }

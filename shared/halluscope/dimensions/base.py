@@ -1,0 +1,149 @@
+"""What a dimension of the CHI family is: everything of one index in one object
+(docs/architecture.md#dimensions).
+
+A :class:`Dimension` says how its units are extracted from a parse (and what the unit
+cache keys them by), which matcher finds them in a pool, what it does to the matches
+before they are counted (swaps, sentence contradictions), how a Venn count becomes
+its factors and index, and what of its options goes into the signature. The engine
+(:mod:`halluscope.pipeline`) runs every dimension the same way and names none of them;
+fusion, the report, the Space and the metric specs read the registry
+(:mod:`halluscope.dimensions`).
+
+A dimension reads resolved options (:class:`halluscope.scoring_options.ScoringOptions`)
+and the call's resources; it holds no default or bound of its own.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..batch import ParsedBatch
+    from ..match import MatchJob
+    from ..resources import Resources
+    from ..scoring_options import ScoringOptions
+    from ..units import Match
+    from ..venn import VennCounts
+
+#: per row: (job index of G -> I, [(job G -> R_j, job R_j -> I), ...]) (:func:`halluscope.pipeline.score`)
+Plan = List[Tuple[int, List[Tuple[int, int]]]]
+Found = List[List[Optional["Match"]]]
+
+
+class Dimension:
+    """One index of the CHI family. Subclasses set the class attributes and implement
+    :meth:`extractor`, :meth:`matcher` and :meth:`factors`; the other methods have
+    the defaults most dimensions want."""
+
+    #: the score's name: the metric, the key of its scores and details
+    name: str = ""
+    #: the metric's title (metric cards, the Space)
+    title: str = ""
+    #: what its units are, in a plural noun ("entities")
+    units: str = ""
+    #: where its index is defined, for the Space's notes ("CHI paper eq. 2-7")
+    equations: str = ""
+    #: the attribution credit a(u) weights its support share (formula="support",
+    #: :mod:`halluscope.match.attribution`)
+    attributed: bool = False
+    #: with grounding="text" its matcher also searches the pool's text
+    text_grounded: bool = False
+    #: its jobs carry the row's publication date (relative dates)
+    takes_dates: bool = False
+    #: its refine step reads the call's sentence contradictions (:mod:`halluscope.match.polarity`)
+    reads_contradictions: bool = False
+
+    # -- units ------------------------------------------------------------------------
+
+    def unit_setting(self, options: "ScoringOptions") -> tuple:
+        """What its units depend on besides the parse: the unit cache's key
+        (:class:`halluscope.parsing.UnitCache`). An option that changes extraction
+        must be in it."""
+        return (self.name,)
+
+    def extractor(self, options: "ScoringOptions") -> Callable[[Any], list]:
+        """``Doc -> units`` under ``options``."""
+        raise NotImplementedError
+
+    # -- matching ---------------------------------------------------------------------
+
+    def matcher(self, options: "ScoringOptions", resources: "Resources"):
+        """An object with ``match_batch(jobs) -> one list of Match-or-None per job``."""
+        raise NotImplementedError
+
+    def refine(self, jobs: List["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
+               options: "ScoringOptions", contradictions: Optional[List[List[Any]]]) -> Tuple[List["MatchJob"], Found]:
+        """The matches after what the dimension knows beyond the matcher (a unit in
+        another's place, a sentence contradiction), before they are counted. Rows and
+        jobs keep their order; a job may gain or lose units, its matches with them."""
+        return jobs, found
+
+    # -- counts to index --------------------------------------------------------------
+
+    def variant(self, options: "ScoringOptions", fuse: bool) -> Optional[str]:
+        """The variant of the index scored (None: the dimension has one)."""
+        return None
+
+    def extra_scores(self, options: "ScoringOptions", fuse: bool) -> Tuple[str, ...]:
+        """Per-example scores besides its own that the result carries (e.g. ``rhi_norm``)."""
+        return ()
+
+    def factors(self, counts: "VennCounts") -> Dict[str, float]:
+        """Its factors of one Venn count (the papers' equations)."""
+        raise NotImplementedError
+
+    def index(self, counts: "VennCounts", options: "ScoringOptions",
+              variant: Optional[str]) -> Tuple[float, Dict[str, float], Dict[str, float]]:
+        """(index, factors, extra values) for one reference-based Venn count; NaN
+        where the count leaves it undefined."""
+        from ..indices import softmax_index
+
+        if counts.undefined:
+            return math.nan, {}, {}
+        factors = self.factors(counts)
+        return softmax_index(factors, options.normalize), factors, {}
+
+    def support_score(self, share: float, options: "ScoringOptions",
+                      variant: Optional[str]) -> Tuple[float, Dict[str, float]]:
+        """(score, extra values) of a support share (formula="support", and the
+        reference-free rows)."""
+        return share, {}
+
+    # -- signature ----------------------------------------------------------------------
+
+    def signature_parts(self, options: "ScoringOptions", fuse: bool, resources: "Resources") -> List[str]:
+        """Its options that change a score, as signature fields."""
+        return []
+
+    # -- display ------------------------------------------------------------------------
+
+    def note(self, variant: Optional[str]) -> str:
+        """One line on what the score of ``variant`` is (the Space's score table)."""
+        return f"{self.units} ({self.equations})"
+
+    #: a line on each of its extra scores (:meth:`extra_scores`)
+    extra_notes: Dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"<dimension {self.name}: {self.units}>"
+
+
+def swapped_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
+                  swapped: Callable[..., Optional["Match"]]) -> Found:
+    """A summary unit the source supports but whose place in the aligned source sentence
+    another unit of its kind holds is contradicted (:mod:`halluscope.match.swaps`): its
+    source match becomes the swap. ``swapped(unit, match, pool, summary_index,
+    source_index)``: the swap or None."""
+    found = [list(row) for row in found]
+    for row, (gi, _) in enumerate(plan):
+        summary, source = None, None
+        for k, unit in enumerate(jobs[gi].queries):
+            match = found[gi][k]
+            if match is None or match.contradicts:
+                continue
+            if summary is None:
+                summary, source = parsed.index(parsed.predictions[row]), parsed.index(parsed.sources[row])
+            swap = swapped(unit, match, jobs[gi].pool, summary, source)
+            if swap is not None:
+                found[gi][k] = swap
+    return found

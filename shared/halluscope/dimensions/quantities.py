@@ -1,0 +1,49 @@
+"""QHI, the quantity dimension (CHI paper eq. 15-20; docs/papers.md): numbers, amounts,
+dates and ranks of the summary found in the source exactly, within epsilon, by a
+derivation the summary states or a relative date; a number in another's place
+contradicted (docs/papers.md)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List
+
+from .base import Dimension, swapped_units
+
+
+class Quantities(Dimension):
+    name = "qhi"
+    title = "QHI: Quantity Hallucination Index"
+    units = "quantities"
+    equations = "CHI paper eq. 15-20"
+    attributed = True
+    takes_dates = True
+
+    def extractor(self, options) -> Callable[[Any], list]:
+        from ..extract.quantities import extract_quantities
+
+        return extract_quantities
+
+    def matcher(self, options, resources):
+        from ..match.quantities import QuantityMatcher
+
+        return QuantityMatcher(epsilon=options.epsilon, derived=options.derived_quantities,
+                               temporal=options.temporal_quantities)
+
+    def refine(self, jobs, found, plan, parsed, options, contradictions):
+        if options.formula != "support":
+            return jobs, found
+        from ..match.swaps import swapped_quantity
+
+        return jobs, swapped_units(jobs, found, plan, parsed, swapped_quantity)
+
+    def factors(self, counts) -> Dict[str, float]:
+        from ..factors import quantity_factors
+
+        return quantity_factors(counts)
+
+    def signature_parts(self, options, fuse, resources) -> List[str]:
+        modes = "exact+eps" + ("+derived" if options.derived_quantities else "") + (
+            "+temporal" if options.temporal_quantities else "")
+        return [f"qty:{modes}@{options.epsilon:g}"]
+
+
+QUANTITIES = Quantities()

