@@ -3,6 +3,8 @@ engine, fusion and the metric specs read, and the steps of "How to add a dimensi
 walked through with a toy dimension (the capitalised words inside a sentence)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
 
 import pytest
@@ -21,11 +23,12 @@ def test_the_registry_holds_the_three_indices_in_order():
     assert dimensions.DIMENSIONS == ("ehi", "rhi", "qhi")
     assert [d.units for d in dimensions.REGISTRY.values()] == ["entities", "relations", "quantities"]
     assert [name for name, d in dimensions.REGISTRY.items() if d.attributed] == ["ehi", "qhi"]
-    assert [name for name, d in dimensions.REGISTRY.items() if d.takes_dates] == ["qhi"]
-    # the metric specs are made from the declarations
-    assert METRIC_SPECS["rhi"].outputs == ("rhi", "rhi_norm")
-    assert METRIC_SPECS["qhi"].takes_dates and not METRIC_SPECS["ehi"].takes_dates
-    assert METRIC_SPECS["chi"].dimensions == ("ehi", "rhi", "qhi")
+    # each shipped dimension's metric spec agrees with it: it scores that dimension and
+    # outputs its score and the extra scores it can carry; CHI fuses every one of them
+    for name, dimension in dimensions.REGISTRY.items():
+        assert METRIC_SPECS[name].dimensions == (name,)
+        assert METRIC_SPECS[name].outputs == (name,) + tuple(dimension.extra_notes)
+    assert METRIC_SPECS["chi"].dimensions == dimensions.DIMENSIONS
     with pytest.raises(ValueError, match="unknown dimension 'nope'"):
         dimensions.get("nope")
     with pytest.raises(ValueError, match="new name"):
@@ -108,6 +111,15 @@ def test_a_toy_dimension_scores_through_the_registry(toy):
     assert both.per_example["qhi"] == [pytest.approx(float("nan"), nan_ok=True)]
     assert both.per_example["chi"] == [pytest.approx(1 / 3)]  # qhi undefined (no number): toy alone
     assert check_weights({"toy": 2.0}) == {"ehi": 0.5, "rhi": 0.5, "qhi": 0.5, "toy": 1.0}
+
+
+def test_the_registry_is_filled_by_any_import_of_the_package():
+    # fusion reads the names from halluscope.dimension_registry, which imports nothing;
+    # importing any module of the package registers the shipped dimensions first
+    code = ("from halluscope.fusion import check_weights; "
+            "print(sorted(check_weights({'qhi': 2}).items()))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[('ehi', 0.5), ('qhi', 1.0), ('rhi', 0.5)]"
 
 
 def test_weights_refuse_a_dimension_that_is_not_registered():

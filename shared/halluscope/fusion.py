@@ -8,12 +8,9 @@ defined dimension equal to 0 makes CHI 0; no defined dimension makes CHI NaN.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping, Optional
+from typing import Any, Mapping, Optional
 
-from .dimensions import names
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .scoring_options import ScoringOptions
+from .dimension_registry import names
 
 #: CHI is multiplied by this under formula="support" when the source contradicts a unit
 #: or a verb of the summary (:func:`fused_chi`)
@@ -76,14 +73,15 @@ def harmonic_fusion(scores: Mapping[str, float], weights: Optional[Mapping[str, 
     return sum(weights[d] for d in defined) / sum(weights[d] / s for d, s in defined.items())
 
 
-def fused_chi(results: Mapping[str, Any], words: Optional[Any], options: "ScoringOptions") -> float:
+def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optional[Mapping[str, float]],
+              lexical_weight: float) -> float:
     """CHI of one row from its dimensions' results (:class:`halluscope.pipeline.DimensionResult`)
     and, under ``formula="support"``, its word-level support w
     (:class:`halluscope.word_support.WordResult`; None under ``formula="paper"``,
     which fuses the papers' indices as they are, CHI paper eq. 21-22).
 
     Under ``formula="support"``: CHI = (1 - λ) H + λ w, H the harmonic fusion (eq.
-    21-22) and λ ``options.lexical_weight`` (:data:`halluscope.scoring_options.LEXICAL_WEIGHT`): the units
+    21-22) and λ ``lexical_weight`` (the option) (:data:`halluscope.scoring_options.LEXICAL_WEIGHT`): the units
     decide, and among summaries they tie (every unit supported, or none) the one whose
     words the source holds ranks first. A summary with no unit in any dimension
     scores w itself: 0 for an empty or content-free one (it states nothing the source
@@ -95,14 +93,14 @@ def fused_chi(results: Mapping[str, Any], words: Optional[Any], options: "Scorin
     (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
     the summary, not a missing match (adjective antonyms do not count: "old" against
     "new" fires on faithful summaries, "the 72-year-old")."""
-    fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, options.weights)
+    fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, weights)
     if words is None:
         return fused
     w = words.score
     if all(r.counts is not None and r.counts.g == 0 for r in results.values()):
         value = w
     else:
-        value = (1 - options.lexical_weight) * fused + options.lexical_weight * w
+        value = (1 - lexical_weight) * fused + lexical_weight * w
     if words.contradicted or any(r.contradicted for r in results.values()):
         value *= CONTRADICTION_FACTOR
     return value

@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 from . import budget
-from .dimensions import DIMENSIONS, REGISTRY
-from .dimensions.base import Dimension
 from .errors import OptionError
 
 @dataclass(frozen=True)
@@ -44,18 +42,15 @@ class MetricSpec:
     takes_dates: bool = False
 
 
-#: the metric registry the surfaces (CLI, Trainer helper, Space, report) read
-def _dimension_spec(dimension: "Dimension") -> MetricSpec:
-    """A dimension's own metric, read from its declaration (:mod:`halluscope.dimensions`)."""
-    extras = tuple(dimension.extra_notes)  # the extra scores its default variant may carry
-    return MetricSpec(dimension.name, dimension.title, (dimension.name,), (dimension.name,) + extras,
-                      takes_dates=dimension.takes_dates)
-
-
+#: the metric registry the surfaces (CLI, Trainer helper, Space, report) read: each
+#: metric's title, the dimensions it scores (halluscope.dimensions, where each one's
+#: behaviour is), its outputs and whether it takes publication dates
 METRIC_SPECS: Dict[str, MetricSpec] = {spec.name: spec for spec in (
-    MetricSpec("chi", "CHI: Composite Hallucination Index", DIMENSIONS, ("chi",) + DIMENSIONS,
-               takes_dates=any(REGISTRY[d].takes_dates for d in DIMENSIONS)),
-    *(_dimension_spec(REGISTRY[d]) for d in DIMENSIONS),
+    MetricSpec("chi", "CHI: Composite Hallucination Index", ("ehi", "rhi", "qhi"), ("chi", "ehi", "rhi", "qhi"),
+               takes_dates=True),
+    MetricSpec("ehi", "EHI: Entity Hallucination Index", ("ehi",), ("ehi",)),
+    MetricSpec("rhi", "RHI: Relation Hallucination Index", ("rhi",), ("rhi", "rhi_norm")),
+    MetricSpec("qhi", "QHI: Quantity Hallucination Index", ("qhi",), ("qhi",), takes_dates=True),
     MetricSpec("dlsd_acu", "dlsd_acu: NLI checks of atomic content units", (), ("dlsd_acu",)),
 )}
 #: the four metrics of the CHI family: one pipeline, one ScoringOptions

@@ -263,8 +263,8 @@ def score(
     if fuse:
         if options.formula == "support":
             words = word_support(parsed, options, resources, contradictions)
-        per_example["chi"] = [fused_chi({d: per_dim[d][row] for d in dimensions}, words[row], options)
-                              for row in range(len(batch))]
+        per_example["chi"] = [fused_chi({d: per_dim[d][row] for d in dimensions}, words[row], options.weights,
+                                        options.lexical_weight) for row in range(len(batch))]
     for dimension in chosen:
         per_example[dimension.name] = [r.score for r in per_dim[dimension.name]]
     for dimension in chosen:

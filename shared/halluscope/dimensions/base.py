@@ -6,8 +6,9 @@ cache keys them by), which matcher finds them in a pool, what it does to the mat
 before they are counted (swaps, sentence contradictions), how a Venn count becomes
 its factors and index, and what of its options goes into the signature. The engine
 (:mod:`halluscope.pipeline`) runs every dimension the same way and names none of them;
-fusion, the report, the Space and the metric specs read the registry
-(:mod:`halluscope.dimensions`).
+fusion, the report and the Space read the registry (:mod:`halluscope.dimension_registry`,
+filled by :mod:`halluscope.dimensions`); a shipped dimension's metric (title, outputs,
+publication dates) is declared in :data:`halluscope.options.METRIC_SPECS`.
 
 A dimension reads resolved options (:class:`halluscope.scoring_options.ScoringOptions`)
 and the call's resources; it holds no default or bound of its own.
@@ -37,8 +38,6 @@ class Dimension:
 
     #: the score's name: the metric, the key of its scores and details
     name: str = ""
-    #: the metric's title (metric cards, the Space)
-    title: str = ""
     #: what its units are, in a plural noun ("entities")
     units: str = ""
     #: where its index is defined, for the Space's notes ("CHI paper eq. 2-7")
@@ -48,8 +47,6 @@ class Dimension:
     attributed: bool = False
     #: with grounding="text" its matcher also searches the pool's text
     text_grounded: bool = False
-    #: its jobs carry the row's publication date (relative dates)
-    takes_dates: bool = False
     #: its refine step reads the call's sentence contradictions (:mod:`halluscope.match.polarity`)
     reads_contradictions: bool = False
 

@@ -10,7 +10,6 @@ from .base import Dimension, swapped_units
 
 class Entities(Dimension):
     name = "ehi"
-    title = "EHI: Entity Hallucination Index"
     units = "entities"
     equations = "CHI paper eq. 2-7"
     attributed = True

@@ -11,11 +11,9 @@ from .base import Dimension, swapped_units
 
 class Quantities(Dimension):
     name = "qhi"
-    title = "QHI: Quantity Hallucination Index"
     units = "quantities"
     equations = "CHI paper eq. 15-20"
     attributed = True
-    takes_dates = True
 
     def extractor(self, options) -> Callable[[Any], list]:
         from ..extract.quantities import extract_quantities

@@ -111,7 +111,6 @@ def contradicted_relations(jobs, found, plan, flips: List[List[Any]]):
 
 class Relations(Dimension):
     name = "rhi"
-    title = "RHI: Relation Hallucination Index"
     units = "relations"
     equations = "CHI paper eq. 8-14"
     text_grounded = True
