@@ -13,7 +13,8 @@ import sys
 import pytest
 
 from halluscope import score_chi, score_dlsd_acu, score_qhi
-from halluscope.cli import json_safe, main
+from halluscope.cli import main
+from halluscope.cli.scoring import json_safe
 from tiny_models import tiny_nli_model
 
 HALLUSCOPE = os.path.join(os.path.dirname(sys.executable), "halluscope")
@@ -325,7 +326,7 @@ def uninterrupted(workdir):
 
 def _interrupt_at(monkeypatch, call, exception=KeyboardInterrupt):
     """Make the ``call``-th API call of the command raise ``exception``."""
-    import halluscope.cli as cli
+    import halluscope.cli.scoring as cli
 
     real, calls = cli.metric_function, []
 
@@ -468,7 +469,7 @@ def test_sigterm_leaves_a_valid_partial_file_and_resume_matches(uninterrupted, w
 
 def _no_scoring(monkeypatch):
     """Record every API call the command makes (a check that fails first makes none)."""
-    import halluscope.cli as cli
+    import halluscope.cli.scoring as cli
 
     calls = []
     real = cli.metric_function
@@ -498,7 +499,7 @@ def test_cuda_on_a_torch_without_it_is_one_line(uninterrupted, workdir, monkeypa
 def test_device_auto_is_cuda_when_available_else_cpu(monkeypatch):
     import torch
 
-    from halluscope.cli import resolve_device
+    from halluscope.cli.scoring import resolve_device
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert resolve_device("auto", ["chi"]) == "cpu"
@@ -641,7 +642,7 @@ def test_version_and_usage_errors_are_one_line(capsys):
 def test_every_option_has_help_and_shows_its_default():
     import argparse
 
-    from halluscope.cli import _HelpFormatter, build_parser
+    from halluscope.cli.parser import _HelpFormatter, build_parser
 
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

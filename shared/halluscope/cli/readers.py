@@ -1,0 +1,301 @@
+"""Reading the input: JSONL, CSV or a ``datasets`` folder, every row checked and turned
+into an :class:`Example` before any model loads (docs/cli.md)."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from .errors import CommandError, FileError, LineError
+
+
+#: ``--input -`` / ``--output -``: standard input (JSONL) / standard output
+STDIO = "-"
+
+
+@dataclass(frozen=True)
+class FieldNames:
+    """The input fields holding each text (``reference=None``: reference-free run)."""
+
+    source: str = "source"
+    prediction: str = "prediction"
+    reference: Optional[str] = None
+    id: str = "id"
+    publication_date: Optional[str] = None  # None: no dates (relative dates stay unresolved)
+
+    def of_api_column(self, column: str) -> Optional[str]:
+        """The input field behind an API column name (``predictions`` -> ``prediction``)."""
+        return {"predictions": self.prediction, "sources": self.source,
+                "references": self.reference, "publication_dates": self.publication_date}.get(column)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One valid input row."""
+
+    position: int
+    id: Any
+    source: str
+    prediction: str
+    reference: Any = None  # a string or a list of strings; None when the run has no references
+    publication_date: Any = None  # an ISO date string, "" or None
+    kept: Optional[Dict[str, Any]] = None  # the input's other fields kept in the record (--keep-fields)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    position: int
+    reason: str
+
+
+# ------------------------------------------------------------------------- reading
+
+@dataclass(frozen=True)
+class InputSource:
+    """Where rows come from: ``label`` is "line" (files) or "row" (datasets folder)."""
+
+    path: str
+    label: str
+    columns: Optional[List[str]]  # known up front for CSV and datasets; None for JSONL
+    rows: Iterator[Tuple[int, Any]]  # (position, dict of fields, or a str saying what is wrong)
+
+
+def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[int, Any]]:
+    """The rows of a JSONL file (or of ``handle``, e.g. standard input, named ``path``)."""
+    with (open(path, "rb") if handle is None else handle) as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                raise FileError(f"{path} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} at "
+                                f"byte {error.start + 1} of the line); save the file as UTF-8") from None
+            if not line.strip():
+                continue  # blank lines separate nothing and are not examples
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                yield number, f"not valid JSON ({error.msg} at column {error.pos + 1})"
+                continue
+            if not isinstance(value, dict):
+                yield number, f"expected a JSON object, got {type(value).__name__}"
+                continue
+            yield number, value
+
+
+def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
+    """The header of a CSV file and its records as dicts, each with the line it starts
+    on (records may span lines). Cells beyond the header are dropped; a short row
+    lacks its last fields."""
+    consumed: List[str] = []
+
+    def tracked_lines() -> Iterator[str]:
+        for number, raw in enumerate(handle, start=1):  # bytes: a bad byte names its line
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                raise FileError(f"{handle.name} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} "
+                                f"at byte {error.start + 1} of the line); save the file as UTF-8") from None
+            consumed.append(line)
+            yield line
+
+    reader = csv.reader(tracked_lines())
+    header = next(reader, [])
+
+    def records() -> Iterator[Tuple[int, Any]]:
+        lines_before = len(consumed)
+        consumed.clear()
+        for cells in reader:
+            blank = next((k for k, line in enumerate(consumed) if line.strip()), 0)
+            start = lines_before + blank + 1
+            lines_before += len(consumed)
+            consumed.clear()
+            if cells:  # the reader yields [] for a blank line
+                yield start, dict(zip(header, cells))
+        handle.close()
+
+    return header, records()
+
+
+def open_input(path: str, split: Optional[str] = None) -> InputSource:
+    """Rows of a ``.jsonl``/``.json`` file, a ``.csv`` file, a datasets folder or, for
+    ``-``, JSONL from standard input (named ``<stdin>`` in messages)."""
+    if path == STDIO:
+        return InputSource("<stdin>", "line", None, _jsonl_rows("<stdin>", sys.stdin.buffer))
+    if os.path.isdir(path):
+        import datasets
+
+        try:
+            loaded = datasets.load_from_disk(path)
+        except (FileNotFoundError, ValueError) as error:
+            raise CommandError(f"--input {path}: not a folder saved by datasets' save_to_disk ({error})") from None
+        if isinstance(loaded, datasets.DatasetDict):
+            splits = list(loaded)
+            if split is None and len(splits) == 1:
+                split = splits[0]
+            if split not in loaded:
+                raise CommandError(f"--input {path} holds the splits {splits}: choose one with --split")
+            loaded = loaded[split]
+        return InputSource(path, "row", list(loaded.column_names), iter(enumerate(loaded)))
+    if not os.path.isfile(path):
+        raise CommandError(f"--input {path}: no such file or folder")
+    extension = os.path.splitext(path)[1].lower()
+    if extension == ".csv":
+        header, records = _csv_rows(open(path, "rb"))
+        return InputSource(path, "line", header, records)
+    if extension in (".jsonl", ".json", ".ndjson"):
+        return InputSource(path, "line", None, _jsonl_rows(path))
+    raise CommandError(f"--input {path}: expected a .jsonl or .csv file, a datasets folder or - (JSONL on "
+                       "standard input)")
+
+
+def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
+    """(input position, message naming the input field) for an API
+    :class:`halluscope.errors.InputError` naming a row (its ``.row`` and ``.field``)."""
+    from ..errors import InputError as RowError
+
+    row = getattr(error, "row", None)
+    if not isinstance(error, RowError) or row is None or not 0 <= row < len(positions):
+        return None
+    message = str(error)
+    detail = message[len(f"row {row}: "):] if message.startswith(f"row {row}: ") else message
+    field = fields.of_api_column(error.field) if error.field else None
+    return positions[row], (f"field {field!r}: {detail}" if field else detail)
+
+
+#: the most characters every value of a label-like ``source`` field has (see :func:`check_source_field`)
+LABEL_MAX_CHARS = 64
+#: how many times longer, on average, another field's texts must be to be named as the documents
+DOCUMENT_LENGTH_RATIO = 4
+
+
+class TextLengths:
+    """Per input field, the count and total length of its string values (in the valid
+    rows), and the longest value of the source field: what
+    :func:`check_source_field` judges the source field by."""
+
+    def __init__(self) -> None:
+        self.count: Dict[str, int] = {}
+        self.total: Dict[str, int] = {}
+        self.rows = 0
+        self.longest_source = ""
+
+    def add(self, row: Mapping[str, Any], source_field: str) -> None:
+        self.rows += 1
+        for name, value in row.items():
+            if isinstance(value, str):
+                self.count[name] = self.count.get(name, 0) + 1
+                self.total[name] = self.total.get(name, 0) + len(value)
+        if len(row[source_field]) > len(self.longest_source):
+            self.longest_source = row[source_field]
+
+    def mean(self, name: str) -> float:
+        return self.total.get(name, 0) / self.count[name] if self.count.get(name) else 0.0
+
+    def document_field(self, fields: FieldNames, mean_at_least: float) -> Optional[str]:
+        """The field other than the chosen ones whose texts (a string in every row) are
+        the longest on average, if that average is at least ``mean_at_least``."""
+        used = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
+        candidates = [name for name, count in self.count.items() if count == self.rows and name not in used]
+        best = max(candidates, key=self.mean, default=None)
+        return best if best is not None and self.mean(best) >= max(mean_at_least, 1) else None
+
+
+def _document_hint(row: Mapping[str, Any], fields: FieldNames) -> str:
+    """For a row without the source field: the field holding its longest text, if any."""
+    used = {fields.prediction, fields.reference, fields.id, fields.publication_date}
+    texts = {name: len(value) for name, value in row.items() if isinstance(value, str) and name not in used}
+    if not texts:
+        return ""
+    best = max(texts, key=texts.__getitem__)
+    return f"; the documents look to be in {best!r}: pass --source-field {best}"
+
+
+def check_source_field(lengths: TextLengths, fields: FieldNames, explicit: bool) -> None:
+    """Refuse a default ``source`` field that holds labels, not documents.
+
+    The rule (docs/cli.md, "Which field is the source"): when ``--source-field`` was
+    not given, every value of ``source`` is at most :data:`LABEL_MAX_CHARS` characters,
+    and another field holds texts at least :data:`DOCUMENT_LENGTH_RATIO` times longer
+    on average, the run stops naming that field (SummaC's files have a provenance
+    field ``source`` beside the ``document``). Naming the field explicitly scores it.
+    """
+    if explicit or not lengths.rows or len(lengths.longest_source) > LABEL_MAX_CHARS:
+        return
+    document = lengths.document_field(fields, DOCUMENT_LENGTH_RATIO * lengths.mean(fields.source))
+    if document is None:
+        return
+    raise CommandError(
+        f"the field {fields.source!r} looks like a label, not the document: its values are all at most "
+        f"{LABEL_MAX_CHARS} characters (e.g. {lengths.longest_source!r}) while {document!r} holds texts of "
+        f"{lengths.mean(document):.0f} characters on average; pass --source-field {document} "
+        f"(or --source-field {fields.source} to score {fields.source!r} anyway)")
+
+
+def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
+                     report: Callable[[str], None], keep: Optional[Sequence[str]] = None,
+                     limit: Optional[int] = None) -> Tuple[List[Example], List[Skipped], TextLengths]:
+    """Every valid row, checked by the backend's validation one row at a time (the
+    first ``limit`` valid rows when ``limit`` is given: the rest is not read).
+
+    A malformed line, a missing field or a value the backend rejects raises
+    :class:`LineError` (``on_error="stop"``) or is skipped and reported. A field
+    missing from a CSV header, a datasets folder or the first row of a JSONL file is a
+    :class:`CommandError` whatever ``on_error`` says (every row would be bad). Each
+    example keeps the row's other fields (``keep=None``: all; else those named).
+    """
+    from ..dates import validate_publication_dates
+    from ..validation import validate_inputs
+
+    required = [fields.source, fields.prediction] + [name for name in (fields.reference, fields.publication_date)
+                                                     if name is not None]
+    written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
+    if source.columns is not None:
+        missing = [name for name in required if name not in source.columns]
+        if missing:
+            raise CommandError(f"{source.path} has no field {missing[0]!r} (fields: {', '.join(source.columns)})"
+                               + ("; pass --source-field" if missing[0] == fields.source else ""))
+
+    examples: List[Example] = []
+    skipped: List[Skipped] = []
+    lengths = TextLengths()
+    first = True
+    for position, row in source.rows:
+        problem = row if isinstance(row, str) else None
+        if problem is None:
+            absent = next((name for name in required if name not in row), None)
+            if absent is not None and first and source.columns is None:
+                hint = _document_hint(row, fields) if absent == fields.source else ""
+                raise CommandError(f"{source.path} {source.label} {position} has no field {absent!r} "
+                                   f"(fields: {', '.join(map(str, row))}){hint}")
+            first = False
+            if absent is not None:
+                problem = f"missing field {absent!r}"
+        if problem is None:
+            reference = None if fields.reference is None else row[fields.reference]
+            try:
+                validate_inputs([row[fields.prediction]], [row[fields.source]],
+                                None if fields.reference is None else [reference])
+                if fields.publication_date is not None:
+                    validate_publication_dates([row[fields.publication_date]], 1)
+            except (TypeError, ValueError) as error:
+                located = _located_api_error(error, [position], fields)
+                problem = located[1] if located else str(error)
+        if problem is None:
+            kept = {name: value for name, value in row.items()
+                    if name not in written and (keep is None or name in keep)}
+            examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
+                                    reference, None if fields.publication_date is None
+                                    else row[fields.publication_date], kept))
+            lengths.add(row, fields.source)
+            if limit is not None and len(examples) >= limit:
+                break
+            continue
+        message = f"{source.path} {source.label} {position}: {problem}"
+        if on_error == "stop":
+            raise LineError(message)
+        skipped.append(Skipped(position, problem))
+        report(f"skipped {message}")
+    return examples, skipped, lengths

@@ -1,0 +1,354 @@
+"""One run of ``halluscope score`` or ``halluscope report``: output paths, the partial
+file and its resume state, the summary (docs/cli.md, "Interrupted runs")."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import signal
+import sys
+import threading
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from .errors import CommandError, FileError
+from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
+from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
+                      parse_metrics, resolve_device, score_examples)
+
+
+REPORT_PAGE_SIZE = 50
+REPORT_MAX_EXAMPLES = 1000
+
+#: the suffix of the file a run writes its records to until it ends
+PARTIAL_SUFFIX = ".partial"
+#: beside it: the run's settings, signatures and counters, rewritten after each chunk
+STATE_SUFFIX = ".partial.json"
+
+
+def summary_path_for(output: str) -> str:
+    """``scores.jsonl`` -> ``scores.summary.json``."""
+    stem, extension = os.path.splitext(output)
+    return (stem if extension.lower() in (".jsonl", ".json", ".ndjson") else output) + ".summary.json"
+
+
+def format_summary(summary: Dict[str, Any]) -> str:
+    """The summary as a text table: score, mean, examples defined, signature."""
+    from ..report import column_label
+
+    n = summary["examples"]
+    rows = [("score", "mean", "defined", "signature")]
+    for metric, entry in summary["metrics"].items():
+        for k, (name, stats) in enumerate(entry["scores"].items()):
+            mean = "undefined" if stats["mean"] is None else f"{stats['mean']:.4f}"
+            signature = (entry["signature"] or "") if k == 0 else ""  # once per metric
+            rows.append((column_label(metric, name), mean, f"{stats['defined']}/{n}", signature))
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    lines = [("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]).rstrip()
+             for row in rows]
+    for metric, entry in summary["metrics"].items():
+        if entry.get("counters"):
+            lines.append(f"{metric} counters: " + ", ".join(f"{k}={v}" for k, v in entry["counters"].items()))
+    label = summary["position_label"]
+    skipped = summary["skipped"]
+    lines.append(f"scored {n} examples from {summary['input']} into {summary['output']}")
+    if skipped:
+        lines.append(f"skipped {len(skipped)} {label}{'s' if len(skipped) > 1 else ''}: "
+                     + ", ".join(str(s[label]) for s in skipped))
+    return "\n".join(lines)
+
+
+def _same_path(first: str, second: str) -> bool:
+    """Whether two paths name one file (compared resolved, and by inode when both exist)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def _check_writable(path: str, flag: str) -> None:
+    """``path`` can be created: its folder exists and it is not a folder itself."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileError(f"{flag} {path}: the folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise FileError(f"{flag} {path}: is a folder, not a file")
+
+
+def check_output_paths(args: argparse.Namespace) -> Optional[str]:
+    """Refuse outputs that would overwrite each other or the input, or that cannot be
+    created; return the summary path (None: no summary file, with ``--output -`` and
+    no ``--summary-output``)."""
+    if args.output == STDIO:
+        if args.resume:
+            raise CommandError("--resume needs an output file: with --output - the records go straight to "
+                               "standard output, with no partial file to continue")
+        if args.summary_output is not None:
+            _check_writable(args.summary_output, "--summary-output")
+            if args.input != STDIO and _same_path(args.summary_output, args.input):
+                raise FileError(f"--summary-output {args.summary_output} is the --input file; choose another name")
+        return args.summary_output
+    summary_output = args.summary_output or summary_path_for(args.output)
+    _check_writable(args.output, "--output")
+    _check_writable(summary_output, "--summary-output")
+    if _same_path(args.output, summary_output):
+        raise FileError(f"--summary-output {summary_output} is the --output file: the summary would "
+                        "overwrite the scores; choose another name")
+    for path, flag in ((args.output, "--output"), (summary_output, "--summary-output")):
+        if args.input != STDIO and _same_path(path, args.input):
+            raise FileError(f"{flag} {path} is the --input file; choose another name")
+    return summary_output
+
+
+def _run_settings(args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames,
+                  options: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+    """What a resumed run must share with the run that wrote the partial file: the
+    input, metrics, fields, what the records hold and every option that can change a
+    score (not the device, the batch or chunk size or ``--limit``, which change none)."""
+    scored = {metric: {key: value for key, value in sorted(chosen.items()) if key not in ("device", "batch_size")}
+              for metric, chosen in options.items()}
+    return json.loads(json.dumps({
+        "input": args.input if args.input == STDIO else os.path.abspath(args.input), "split": args.split, "metrics": list(metrics),
+        "fields": dataclasses.asdict(fields), "options": scored, "preset": args.preset,
+        "keep_fields": args.keep_fields, "sources_in_output": not args.no_sources_in_output}, default=repr))
+
+
+def _write_json_atomically(path: str, value: Any) -> None:
+    """Write JSON to a temporary file in ``path``'s folder, then rename it over ``path``."""
+    temporary = f"{path}.tmp-{os.getpid()}"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(value, handle, indent=2, ensure_ascii=False, allow_nan=False)
+        handle.write("\n")
+    os.replace(temporary, path)
+
+
+def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List[Dict[str, Any]], int]:
+    """The complete records of a partial output and the byte length they take (a last
+    line cut short by a kill is not complete)."""
+    records: List[Dict[str, Any]] = []
+    length = 0
+    with open(partial, "rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                break
+            if not isinstance(record, dict) or label not in record or set(record.get("scores", {})) != set(metrics):
+                raise FileError(f"{partial}: record {len(records) + 1} was not written by this run "
+                                f"(no '{label}' or other metrics); rerun without --resume to start over")
+            records.append(record)
+            length += len(raw)
+    return records, length
+
+
+def _resumed_totals(records: Sequence[Dict[str, Any]], state: Dict[str, Any],
+                    metrics: Sequence[str]) -> Dict[str, MetricTotals]:
+    """Totals of the records already written (scores from the records themselves;
+    signatures and counters from the state file)."""
+    totals = {metric: MetricTotals() for metric in metrics}
+    for metric in metrics:
+        saved = state.get("metrics", {}).get(metric, {})
+        totals[metric].signature = saved.get("signature")
+        totals[metric].counters = dict(saved.get("counters", {}))
+        for record in records:
+            for name, value in record["scores"][metric].items():
+                totals[metric].values.setdefault(name, []).append(math.nan if value is None else value)
+    return totals
+
+
+def _state(settings: Dict[str, Any], totals: Dict[str, MetricTotals], rows: int) -> Dict[str, Any]:
+    return {"settings": settings, "rows": rows,
+            "metrics": {metric: {"signature": t.signature, "counters": t.counters} for metric, t in totals.items()}}
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """``halluscope score``: check the command (metrics, options, device, output
+    paths), the input (every row, the fields) and the models, then score into
+    ``<output>.partial`` and rename it over ``--output`` at the end (``--resume``
+    continues an interrupted run); ``--output -`` writes the records to stdout."""
+    metrics = parse_metrics(args.metrics)
+    keep = parse_keep_fields(args.keep_fields)
+    fields = FieldNames(args.source_field or "source", args.prediction_field, args.reference_field, args.id_field,
+                        args.publication_date_field)
+    summary_output = check_output_paths(args)
+    chosen = api_options(args.option, metrics)
+    args.resolved_device = resolve_device(args.device, metrics)
+    options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
+    to_stdout = args.output == STDIO
+    log = sys.stderr
+
+    source = open_input(args.input, args.split)
+    examples, skipped, lengths = collect_examples(source, fields, args.on_error,
+                                                  lambda message: print(message, file=log), keep=keep,
+                                                  limit=args.limit)
+    check_source_field(lengths, fields, explicit=args.source_field is not None)
+    if keep:
+        absent = [name for name in keep if not any(name in e.kept for e in examples) and name not in
+                  {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}]
+        if absent and examples:
+            raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
+
+    settings = _run_settings(args, metrics, fields, options)
+    records: List[Dict[str, Any]] = []
+    state: Dict[str, Any] = {}
+    partial, state_path = args.output + PARTIAL_SUFFIX, args.output + STATE_SUFFIX
+    resuming = not to_stdout and args.resume and os.path.isfile(partial)
+    if resuming:
+        if os.path.isfile(state_path):
+            with open(state_path, encoding="utf-8") as handle:
+                state = json.load(handle)
+        if state.get("settings") != settings:
+            raise FileError(f"--resume: {partial} was written by a run with other settings (input, metrics, "
+                            "fields, kept fields or options); rerun that command with --resume, or this one "
+                            "without it")
+        records, length = read_partial(partial, metrics, source.label)
+        positions = {example.position for example in examples}
+        done = {record[source.label] for record in records}
+        if not done <= positions:
+            raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
+                            f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
+    # the command, the input and its fields are valid: now the models (slow), then the scoring
+    load_models(metrics, options, args.preset)
+    if resuming:
+        with open(partial, "r+b") as handle:
+            handle.truncate(length)  # drop a last line cut short
+        examples = [example for example in examples if example.position not in done]
+        print(f"resuming after {len(records)} scored examples in {partial}", file=log)
+    elif args.resume and not to_stdout:
+        print(f"--resume: no partial output {partial}; scoring from the first example", file=log)
+    elif not to_stdout and os.path.isfile(partial):
+        print(f"note: replacing the partial output {partial} of an earlier run (--resume would continue it)",
+              file=log)
+    totals = _resumed_totals(records, state, metrics)
+    scoring = dict(chunk_size=args.chunk_size, progress=not args.no_progress,
+                   sources_in_output=not args.no_sources_in_output, preset=args.preset)
+
+    def summary_of(totals: Dict[str, MetricTotals], examples_count: int) -> Dict[str, Any]:
+        return {"input": args.input, "output": args.output, "examples": examples_count,
+                "position_label": source.label,
+                "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
+                "metrics": {metric: totals[metric].as_dict() for metric in metrics}}
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, terminate) if in_main_thread else None
+    try:
+        if to_stdout:
+            return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring, summary_output,
+                                    summary_of)
+        written_before = len(records)
+
+        def save_state(current: Dict[str, MetricTotals], written: int) -> None:
+            _write_json_atomically(state_path, json_safe(_state(settings, current, written_before + written)))
+
+        try:
+            with open(partial, "a" if records else "w", encoding="utf-8") as output:
+                save_state(totals, 0)
+                if examples:
+                    totals = score_examples(examples, metrics, options, fields, source, output,
+                                            totals=totals, after_chunk=save_state, **scoring)
+        except KeyboardInterrupt:
+            done_records, _ = read_partial(partial, metrics, source.label)
+            total = written_before + len(examples)
+            print(f"interrupted: {len(done_records)} of {total} examples are scored in {partial}; run the same "
+                  "command with --resume to continue", file=log)
+            return 130
+        except BaseException:
+            if read_partial(partial, metrics, source.label)[0]:
+                print(f"note: the examples scored so far are kept in {partial}; run the same command with "
+                      "--resume to continue after fixing the problem", file=log)
+            else:  # nothing scored: leave no partial behind
+                for path in (partial, state_path):
+                    if os.path.exists(path):
+                        os.remove(path)
+            raise
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    summary = summary_of(totals, written_before + len(examples))
+    os.replace(partial, args.output)
+    assert summary_output is not None
+    _write_json_atomically(summary_output, json_safe(summary))
+    os.remove(state_path)
+    print(format_summary(json_safe(summary)))
+    return 0
+
+
+def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
+                     fields: FieldNames, source: InputSource, totals: Dict[str, MetricTotals],
+                     scoring: Dict[str, Any], summary_output: Optional[str],
+                     summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]]) -> int:
+    """``--output -``: the records go to stdout as they are scored (no partial file,
+    no ``--resume``); the summary table to stderr, the summary JSON only to
+    ``--summary-output``."""
+    written = [0]
+
+    def count(current: Dict[str, MetricTotals], rows: int) -> None:
+        written[0] = rows
+
+    try:
+        if examples:
+            totals = score_examples(examples, metrics, options, fields, source, sys.stdout, totals=totals,
+                                    after_chunk=count, **scoring)
+    except KeyboardInterrupt:
+        print(f"interrupted: {written[0]} of {len(examples)} examples were written to standard output "
+              "(--output - keeps no partial file: rerun with an output file to resume)", file=sys.stderr)
+        return 130
+    summary = summary_of(totals, len(examples))
+    if summary_output is not None:
+        _write_json_atomically(summary_output, json_safe(summary))
+    print(format_summary(json_safe(summary)), file=sys.stderr)
+    return 0
+
+
+def check_scores_file(path: str) -> None:
+    """Refuse a scores file ``report`` cannot read whole: a missing file, text that is
+    not UTF-8, a line that is not a JSON object (a run still going or interrupted)."""
+    if not os.path.isfile(path):
+        raise FileError(f"--input {path}: no such file")
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise FileError(f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
+                                "an interrupted `halluscope score` run finishes with --resume") from None
+            if not isinstance(record, dict) or not isinstance(record.get("scores"), dict):
+                raise FileError(f"{path} line {number}: not a record written by `halluscope score` (no scores)")
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """``halluscope report``."""
+    from ..report import write_report
+
+    check_scores_file(args.input)
+    _check_writable(args.output, "--output")
+    if _same_path(args.output, args.input):
+        raise FileError(f"--output {args.output} is the --input file; choose another name")
+    summary = args.summary
+    if summary is None and os.path.isfile(summary_path_for(args.input)):
+        summary = summary_path_for(args.input)
+    if summary is not None and not os.path.isfile(summary):
+        raise FileError(f"--summary {summary}: no such file")
+    temporary = f"{args.output}.tmp-{os.getpid()}"
+    try:
+        count = write_report(args.input, temporary, summary_path=summary, cut=args.cut, title=args.title,
+                             label_field=args.label_field, page_size=args.page_size,
+                             max_examples=args.max_examples)
+        os.replace(temporary, args.output)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise FileError(f"--summary {summary}: not a JSON summary ({type(error).__name__})") from None
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+    print(f"wrote {args.output} ({count} examples)")
+    return 0
