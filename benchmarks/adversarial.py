@@ -9,7 +9,7 @@ per 4x. Every size is timed in this one run from a cold parse cache (the texts
 differ, so no other cache helps either), after a warm-up that loads every model;
 the time is the best of ``--repeats`` calls of ``score_chi``. Last column: the
 Space's caps, the longest texts of the case the Space accepts (its caps in characters
-and in tokens, ``halluscope.space.CAPS``).
+and in tokens, ``halluscope.space.limits.CAPS``).
 
     python -m benchmarks.adversarial                 # every case
     python -m benchmarks.adversarial --case rparen --case numbers --repeats 1
@@ -23,7 +23,7 @@ from typing import Callable, Dict, List
 from halluscope import score_chi
 from halluscope.parsing import guarded_doc
 from halluscope.resources import get_parse_cache
-from halluscope.space import CAPS
+from halluscope.space.limits import CAPS
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")

@@ -249,15 +249,15 @@ def test_space_messages(source, summary, date, said):
 
     from halluscope import space
 
-    display = space.score_for_display(source, "", summary, ["chi"], publication_date=date)
+    display = space.display.score_for_display(source, "", summary, ["chi"], publication_date=date)
     assert display["ok"] is False and display["message"].startswith(said)
-    status = space._chi_updates(gr, display)[0]
+    status = space.app._chi_updates(gr, display)[0]
     assert "<" not in status  # shown as text, never as HTML
 
 
 def test_space_acu_refuses_bad_text():
     from halluscope import space
 
-    display = space.acu_for_display(SOURCE, "Broken \ud83d emoji.", nli_scorer=lambda p, h: None)
+    display = space.display.acu_for_display(SOURCE, "Broken \ud83d emoji.", nli_scorer=lambda p, h: None)
     assert display["ok"] is False
     assert display["message"].startswith("The input was refused: row 0: `predictions` holds a lone surrogate")

@@ -8,12 +8,14 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import pytest  # noqa: E402
 
+import halluscope.space.app  # noqa: E402,F401  (space.app, space.display, space.limits below)
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
-from halluscope.space import (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS, MAX_SOURCE_CHARS,  # noqa: E402
-                              MAX_SOURCE_TOKENS, MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS, count_tokens,
-                              acu_for_display, allowed_nli_models, check_texts, headline_markdown,
-                              score_for_display)
+from halluscope.space.display import (acu_for_display, allowed_nli_models, headline_markdown,  # noqa: E402
+                                      score_for_display)
+from halluscope.space.limits import (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS, MAX_SOURCE_CHARS,  # noqa: E402
+                                     MAX_SOURCE_TOKENS, MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS, check_texts,
+                                     count_tokens)
 from tiny_models import tiny_nli_model  # noqa: E402
 
 EXAMPLES = {example["id"]: example for example in load_examples()}
@@ -120,12 +122,12 @@ def test_undefined_notes_say_which_texts_lack_units():
 
 def test_undefined_note_from_counts():
     counts = {"counts": {"g": 0, "i": 3, "r": 0}}
-    assert space.undefined_note("rhi", counts, False) == (
+    assert space.display.undefined_note("rhi", counts, False) == (
         "undefined: no relations in the summary or the reference (3 in the source)")
-    assert space.undefined_note("qhi", counts, True) == "undefined: no quantities in the summary (3 in the source)"
-    assert space.undefined_note("ehi", {"counts": {"g": 0, "i": 0, "r": 2}}, False) == (
+    assert space.display.undefined_note("qhi", counts, True) == "undefined: no quantities in the summary (3 in the source)"
+    assert space.display.undefined_note("ehi", {"counts": {"g": 0, "i": 0, "r": 2}}, False) == (
         "undefined: no entities in the summary or the source (2 in the reference)")
-    assert space.undefined_note("ehi", None, False) == "undefined: no entities to compare"
+    assert space.display.undefined_note("ehi", None, False) == "undefined: no entities to compare"
 
 
 #: "bought" against "sold" (same subject and object) and "fell" against "rose": WordNet antonyms
@@ -168,22 +170,22 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
     assert "buy ≠ sell (WordNet antonym)" in display["source_html"]
     assert {"dimension": "rhi", "bar": "RHI contradicted", "value": 2.0} in display["chart"]
     assert not any(bar["bar"] == "EHI contradicted" for bar in display["chart"])  # only where there are any
-    assert "hs-contradicted" in space.LEGEND_HTML and "hs-contradicting" in space.LEGEND_HTML
+    assert "hs-contradicted" in space.display.LEGEND_HTML and "hs-contradicting" in space.display.LEGEND_HTML
 
 
 def test_wordnet_option_reaches_the_score(wordnet):
-    names = [option.name for option in space.METRIC_OPTIONS["rhi"]]
-    shown = [option.default for option in space.METRIC_OPTIONS["rhi"]]
+    names = [option.name for option in space.app.METRIC_OPTIONS["rhi"]]
+    shown = [option.default for option in space.app.METRIC_OPTIONS["rhi"]]
     shown[names.index("wordnet")] = "off"
     off = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["rhi"],
-                            options=space.app_options("rhi", shown))
+                            options=space.app.app_options("rhi", shown))
     assert "|wn:none|" in off["signature"]
     assert (off["scores"][0]["unsupported"], off["scores"][0]["contradicted"]) == (1, 0)
     assert "hs-contradicted" not in off["summary_html"] and "hs-unsupported" in off["summary_html"]
-    shown = [option.default for option in space.METRIC_OPTIONS["chi"]]
-    shown[[option.name for option in space.METRIC_OPTIONS["chi"]].index("wordnet")] = "off"
+    shown = [option.default for option in space.app.METRIC_OPTIONS["chi"]]
+    shown[[option.name for option in space.app.METRIC_OPTIONS["chi"]].index("wordnet")] = "off"
     chi_off = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["chi"],
-                                options=space.space_options(["chi"], shown))
+                                options=space.app.space_options(["chi"], shown))
     assert "|wn:none|" in chi_off["signature"] and "contradicted by the source" not in chi_off["scores"][-1]["note"]
 
 
@@ -287,16 +289,16 @@ def test_errors_inside_scoring_become_messages(monkeypatch):
 
 def test_allowed_nli_models_come_from_the_registry_and_the_owner(monkeypatch):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.delenv(space.SPACE_NLI_MODELS_ENV, raising=False)
+    monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
     assert allowed_nli_models() == [NLI_DEFAULT]
-    monkeypatch.setenv(space.SPACE_NLI_MODELS_ENV, " /models/a ,org/b,, /models/a")
+    monkeypatch.setenv(space.display.SPACE_NLI_MODELS_ENV, " /models/a ,org/b,, /models/a")
     monkeypatch.setenv("HALLUSCOPE_NLI_MODEL", "/models/main")
     assert allowed_nli_models() == ["/models/main", NLI_DEFAULT, "/models/a", "org/b"]
 
 
 def test_dlsd_without_a_model_says_so_in_plain_words(monkeypatch, caplog):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.delenv(space.SPACE_NLI_MODELS_ENV, raising=False)
+    monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
     source, _, summary, _ = _example("entity-swap")
     with caplog.at_level("WARNING", logger="halluscope.space"):
         display = acu_for_display(source, summary)
@@ -309,29 +311,29 @@ def test_dlsd_without_a_model_says_so_in_plain_words(monkeypatch, caplog):
     assert [record.getMessage().startswith(f"NLI model {NLI_DEFAULT} could not be loaded: ")
             for record in caplog.records] == [True]
     # shown as plain text in the tab: no bold, the model name escaped
-    status = space._acu_updates(display)[0]
-    assert status == space.markdown_text(display["message"]) and not status.startswith("**")
+    status = space.app._acu_updates(display)[0]
+    assert status == space.limits.markdown_text(display["message"]) and not status.startswith("**")
 
 
 def test_score_table_is_escaped_html_with_one_row_per_dimension():
     source, reference, summary, _ = _example("entity-swap")
-    table = space.score_table_html(score_for_display(source, reference, summary, ["ehi"]))
+    table = space.display.score_table_html(score_for_display(source, reference, summary, ["ehi"]))
     assert table == (
         '<div class="hs-table-wrap"><table class="hs-table"><thead><tr><th scope="col">metric</th>'
         '<th scope="col">score</th><th scope="col">summary units</th><th scope="col">unsupported</th>'
         '<th scope="col">contradicted</th><th scope="col">note</th></tr></thead><tbody><tr><td>ehi</td>'
         '<td class="hs-num">0.2500</td><td class="hs-num">4</td><td class="hs-num">3</td>'
         '<td class="hs-num">0</td><td class="hs-wide">entities (CHI paper eq. 2-7)</td></tr></tbody></table></div>')
-    assert space.table_html(["a", "b"], [["<b>x</b>", None]]) == (
+    assert space.display.table_html(["a", "b"], [["<b>x</b>", None]]) == (
         '<div class="hs-table-wrap"><table class="hs-table"><thead><tr><th scope="col">a</th>'
         '<th scope="col">b</th></tr></thead><tbody><tr><td>&lt;b&gt;x&lt;/b&gt;</td><td></td></tr></tbody>'
         '</table></div>')
-    assert space.score_table_html(space._empty_display("no")) == ""
+    assert space.display.score_table_html(space.display._empty_display("no")) == ""
 
 
 def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.delenv(space.SPACE_NLI_MODELS_ENV, raising=False)
+    monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
     display = acu_for_display("The cat sat.", "The cat sat.", nli_model="/etc")
     assert display["message"] == (f"The NLI model '/etc' is not one this app offers: choose among {NLI_DEFAULT} "
                                   "(the Space owner adds models with HALLUSCOPE_SPACE_NLI_MODELS).")
@@ -342,7 +344,7 @@ def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
 def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatch):
     model = tiny_nli_model(tmp_path / "tiny-nli")
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.setenv(space.SPACE_NLI_MODELS_ENV, model)
+    monkeypatch.setenv(space.display.SPACE_NLI_MODELS_ENV, model)
     source, _, summary, _ = _example("acquisition-faithful")
     display = acu_for_display(source, summary, nli_model=model)
     direct = api.score_dlsd_acu([summary], [source], nli_model=model, decomposer="rules", return_details=True)
@@ -361,11 +363,11 @@ def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatc
 def test_every_app_builds():
     import gradio as gr
 
-    assert isinstance(space.build_space(), gr.Blocks)
+    assert isinstance(space.app.build_space(), gr.Blocks)
     for name in ("chi", "ehi", "rhi", "qhi", "dlsd_acu"):
-        assert isinstance(space.build_metric_app(name), gr.Blocks), name
+        assert isinstance(space.app.build_metric_app(name), gr.Blocks), name
     with pytest.raises(ValueError, match="no app for metric 'bleu'"):
-        space.build_metric_app("bleu")
+        space.app.build_metric_app("bleu")
 
 
 def test_app_options_are_api_keywords_with_the_api_defaults():
@@ -374,46 +376,46 @@ def test_app_options_are_api_keywords_with_the_api_defaults():
     functions = {"chi": api.score_chi, "ehi": api.score_ehi, "rhi": api.score_rhi, "qhi": api.score_qhi}
     for name, function in functions.items():
         parameters = inspect.signature(function).parameters
-        controls = space.METRIC_OPTIONS[name]
+        controls = space.app.METRIC_OPTIONS[name]
         shown_defaults = [option.default for option in controls]
-        for keyword, value in space.app_options(name, shown_defaults).items():
+        for keyword, value in space.app.app_options(name, shown_defaults).items():
             assert keyword in parameters, (name, keyword)
             assert value == parameters[keyword].default, (name, keyword, value)
     assert {"truecase", "attribution", "relation_slots", "intransitive", "wordnet"} <= {
-        option.name for option in space.METRIC_OPTIONS["chi"]}
-    assert "wordnet" in {option.name for option in space.METRIC_OPTIONS["rhi"]}
-    assert "wordnet" not in {option.name for option in space.METRIC_OPTIONS["ehi"] + space.METRIC_OPTIONS["qhi"]}
+        option.name for option in space.app.METRIC_OPTIONS["chi"]}
+    assert "wordnet" in {option.name for option in space.app.METRIC_OPTIONS["rhi"]}
+    assert "wordnet" not in {option.name for option in space.app.METRIC_OPTIONS["ehi"] + space.app.METRIC_OPTIONS["qhi"]}
     for name in ("attribution", "wordnet"):
-        option = next(o for o in space.METRIC_OPTIONS["chi"] if o.name == name)
+        option = next(o for o in space.app.METRIC_OPTIONS["chi"] if o.name == name)
         assert [option.api_value(v) for v in ("default", "on", "off")] == [None, True, False]
 
 
 def test_app_option_values_reach_the_score():
     source = "The police search for Thomas has widened after he vanished on Monday."
-    shown = [option.default for option in space.METRIC_OPTIONS["rhi"]]
-    names = [option.name for option in space.METRIC_OPTIONS["rhi"]]
+    shown = [option.default for option in space.app.METRIC_OPTIONS["rhi"]]
+    names = [option.name for option in space.app.METRIC_OPTIONS["rhi"]]
     shown[names.index("intransitive")] = "all"
-    on = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app_options("rhi", shown))
+    on = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app.app_options("rhi", shown))
     shown[names.index("intransitive")] = "none"
-    off = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app_options("rhi", shown))
+    off = score_for_display(source, "", "Thomas vanished.", ["rhi"], options=space.app.app_options("rhi", shown))
     assert _scores(on)["rhi"] == 1.0 and _scores(off)["rhi"] is None  # no triple without the pair
     assert "|pairs:all|" in on["signature"] and "|pairs:none|" in off["signature"]
 
 
 def test_space_options_panel_gives_each_choice_the_options_it_takes():
-    shown = [option.default for option in space.METRIC_OPTIONS["chi"]]
-    names = [option.name for option in space.METRIC_OPTIONS["chi"]]
+    shown = [option.default for option in space.app.METRIC_OPTIONS["chi"]]
+    names = [option.name for option in space.app.METRIC_OPTIONS["chi"]]
     shown[names.index("formula")] = "paper"
     shown[names.index("epsilon")] = 0.2
-    every = space.app_options("chi", shown)
+    every = space.app.app_options("chi", shown)
     # chi, or several metrics, is one score_chi call: every option; a single metric: its app's
-    assert space.space_options(["chi"], shown) == every == space.space_options(["ehi", "qhi"], shown)
-    assert space.space_options(["ehi"], shown) == {"formula": "paper", "grounding": "text", "normalize": "paper",
+    assert space.app.space_options(["chi"], shown) == every == space.app.space_options(["ehi", "qhi"], shown)
+    assert space.app.space_options(["ehi"], shown) == {"formula": "paper", "grounding": "text", "normalize": "paper",
                                                    "truecase": True, "attribution": None}
-    assert space.space_options(["qhi"], shown)["epsilon"] == 0.2
-    assert "intransitive" not in space.space_options(["qhi"], shown)
+    assert space.app.space_options(["qhi"], shown)["epsilon"] == 0.2
+    assert "intransitive" not in space.app.space_options(["qhi"], shown)
     source, reference, summary, date = _example("entity-swap")
-    display = score_for_display(source, reference, summary, ["ehi"], options=space.space_options(["ehi"], shown))
+    display = score_for_display(source, reference, summary, ["ehi"], options=space.app.space_options(["ehi"], shown))
     assert display["ok"] and "|formula:paper|" in display["signature"]
 
 
@@ -428,7 +430,7 @@ def test_app_files_and_space_cards_agree(repo_root):
 
     major = gradio.__version__.split(".")[0]
     cards = [os.path.join(repo_root, "spaces", "halluscope", "README.md")]
-    cards += [os.path.join(repo_root, "metrics", name, "README.md") for name in space.METRIC_APPS]
+    cards += [os.path.join(repo_root, "metrics", name, "README.md") for name in space.app.METRIC_APPS]
     for card in cards:
         front = _front_matter(card)
         assert (front["sdk"], front["app_file"]) == ("gradio", "app.py"), card
@@ -437,7 +439,7 @@ def test_app_files_and_space_cards_agree(repo_root):
         assert os.path.isfile(os.path.join(folder, "app.py")), folder
         requirements = open(os.path.join(folder, "requirements.txt"), encoding="utf-8").read().splitlines()
         assert "gradio>=5,<7" in requirements or "halluscope[offline,nli,space]==0.1.0" in requirements, folder
-    for name in space.METRIC_APPS:
+    for name in space.app.METRIC_APPS:
         app = open(os.path.join(repo_root, "metrics", name, "app.py"), encoding="utf-8").read()
         assert f'build_metric_app("{name}")' in app
 
@@ -448,8 +450,8 @@ TRACKER = '<img src="http://127.0.0.1:9/track.png">'
 
 
 def test_markdown_text_shows_markup_as_written():
-    assert space.markdown_text(TRACKER) == r'&lt;img src="http\://127\.0\.0\.1\:9/track\.png"&gt;'
-    assert space.markdown_text("**bold** [link](http://x) # h & `code`") == (
+    assert space.limits.markdown_text(TRACKER) == r'&lt;img src="http\://127\.0\.0\.1\:9/track\.png"&gt;'
+    assert space.limits.markdown_text("**bold** [link](http://x) # h & `code`") == (
         r"\*\*bold\*\* \[link\]\(http\://x\) \# h &amp; \`code\`")
 
 
@@ -459,17 +461,17 @@ def test_a_publication_date_with_html_is_shown_as_text():
     source, reference, summary, _ = _example("temporal-relative")
     display = score_for_display(source, reference, summary, ["chi"], publication_date=TRACKER)
     assert display["ok"] is False and TRACKER in display["message"]  # the message quotes it as given
-    status = space._chi_updates(gr, display)[0]
+    status = space.app._chi_updates(gr, display)[0]
     assert "<img" not in status and "&lt;img" in status
-    assert status == "**" + space.markdown_text(display["message"]) + "**"
+    assert status == "**" + space.limits.markdown_text(display["message"]) + "**"
 
 
 def test_guarded_callbacks_escape_the_error_text():
     def failing(*args):
         raise RuntimeError(TRACKER)
 
-    status, *rest = space._guarded(failing, 3)()
-    assert status == f"**Something went wrong (RuntimeError): {space.markdown_text(TRACKER)}**"
+    status, *rest = space.app._guarded(failing, 3)()
+    assert status == f"**Something went wrong (RuntimeError): {space.limits.markdown_text(TRACKER)}**"
     assert rest == [None, None]
 
 
@@ -485,12 +487,12 @@ def test_a_request_past_its_time_budget_is_stopped_with_a_message():
         finally:
             stopped.set()
 
-    with pytest.raises(space.BudgetExceeded, match=r"^Scoring took longer than 0\.2 s, this app's time budget"):
-        space.run_with_budget(runaway, budget=0.2)
+    with pytest.raises(space.limits.BudgetExceeded, match=r"^Scoring took longer than 0\.2 s, this app's time budget"):
+        space.limits.run_with_budget(runaway, budget=0.2)
     assert stopped.wait(30)  # the thread really stopped
-    assert space.run_with_budget(lambda x: x + 1, 41, budget=30) == 42  # and the next request runs
+    assert space.limits.run_with_budget(lambda x: x + 1, 41, budget=30) == 42  # and the next request runs
     with pytest.raises(ZeroDivisionError):  # the function's own errors are raised as they are
-        space.run_with_budget(lambda: 1 / 0, budget=30)
+        space.limits.run_with_budget(lambda: 1 / 0, budget=30)
 
 
 def test_score_for_display_reports_an_exceeded_budget(monkeypatch):
@@ -498,24 +500,24 @@ def test_score_for_display_reports_an_exceeded_budget(monkeypatch):
         while True:
             pass
 
-    monkeypatch.setattr(space, "_run_chi_family", slow)
+    monkeypatch.setattr(space.display, "_run_chi_family", slow)
     source, reference, summary, _ = _example("temporal-relative")
     display = score_for_display(source, reference, summary, ["chi"], time_budget_s=0.2)
     assert display["ok"] is False
     assert display["message"].startswith("Scoring took longer than 0.2 s, this app's time budget per request")
-    monkeypatch.setenv(space.TIME_BUDGET_ENV, "12.5")
-    assert space.time_budget() == 12.5
-    monkeypatch.setenv(space.TIME_BUDGET_ENV, "-1")
-    assert space.time_budget() == space.DEFAULT_TIME_BUDGET
+    monkeypatch.setenv(space.limits.TIME_BUDGET_ENV, "12.5")
+    assert space.limits.time_budget() == 12.5
+    monkeypatch.setenv(space.limits.TIME_BUDGET_ENV, "-1")
+    assert space.limits.time_budget() == space.limits.DEFAULT_TIME_BUDGET
 
 
 def test_apps_queue_with_a_concurrency_limit(monkeypatch):
-    monkeypatch.setenv(space.CONCURRENCY_ENV, "2")
-    monkeypatch.setenv(space.QUEUE_SIZE_ENV, "5")
-    app = space.build_metric_app("qhi")
+    monkeypatch.setenv(space.limits.CONCURRENCY_ENV, "2")
+    monkeypatch.setenv(space.limits.QUEUE_SIZE_ENV, "5")
+    app = space.app.build_metric_app("qhi")
     assert app._queue.max_size == 5 and app._queue.default_concurrency_limit == 2
-    monkeypatch.delenv(space.CONCURRENCY_ENV)
-    monkeypatch.delenv(space.QUEUE_SIZE_ENV)
-    default = space.build_space()
-    assert default._queue.max_size == space.DEFAULT_QUEUE_SIZE == 16
-    assert default._queue.default_concurrency_limit == space.DEFAULT_CONCURRENCY == 1
+    monkeypatch.delenv(space.limits.CONCURRENCY_ENV)
+    monkeypatch.delenv(space.limits.QUEUE_SIZE_ENV)
+    default = space.app.build_space()
+    assert default._queue.max_size == space.limits.DEFAULT_QUEUE_SIZE == 16
+    assert default._queue.default_concurrency_limit == space.limits.DEFAULT_CONCURRENCY == 1

@@ -10,7 +10,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import pytest  # noqa: E402
 
 from halluscope.examples import load_examples  # noqa: E402
-from halluscope.space import SCORE_COLUMNS  # noqa: E402
+from halluscope.space.display import SCORE_COLUMNS  # noqa: E402
 
 EXAMPLE = {example["id"]: example for example in load_examples()}["entity-swap"]
 #: first scoring in a fresh process loads spaCy and MiniLM; later ones take about a second
@@ -86,7 +86,7 @@ def _assert_readable_table(page, selector, headers):
 
 
 def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch):
-    from halluscope.space import build_space
+    from halluscope.space.app import build_space
 
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
     monkeypatch.delenv("HALLUSCOPE_SPACE_NLI_MODELS", raising=False)
@@ -148,7 +148,7 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
 def test_chi_app_example_click_fills_the_boxes_and_scores(page):
     from playwright.sync_api import expect
 
-    from halluscope.space import build_metric_app
+    from halluscope.space.app import build_metric_app
 
     with _serving(build_metric_app("chi")) as url:
         page.goto(url)

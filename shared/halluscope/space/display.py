@@ -1,0 +1,346 @@
+"""The apps' pure layer: texts and options in, plain dicts out (score rows, chart rows,
+highlighted HTML, a ``message``); never raises (docs/space.md)."""
+from __future__ import annotations
+
+import html
+import logging
+import math
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from .. import highlight
+from ..dimensions import get as get_dimension
+from ..dimensions import names
+from ..options import CHI_FAMILY, METRIC_SPECS
+from ..registry import NLI, ModelNotAvailableError, resolve
+from .limits import InputProblem, _problem_message, check_texts, run_with_budget
+
+LOGGER = logging.getLogger("halluscope.space")
+
+
+#: comma-separated extra NLI models (local folders or hub names) a Space owner allows
+SPACE_NLI_MODELS_ENV = "HALLUSCOPE_SPACE_NLI_MODELS"
+#: the decomposer of the Space's dlsd_acu tab (offline: only the NLI model is needed)
+SPACE_DECOMPOSER = "rules"
+
+#: column names of the CHI-family score table
+SCORE_COLUMNS = ("metric", "score", "summary units", "unsupported", "contradicted", "note")
+#: column names of the dlsd_acu unit table
+ACU_COLUMNS = ("unit", "type", "score", "evidence")
+
+LEGEND_HTML = (
+    '<div class="hs-legend">'
+    '<mark class="hs-span hs-unsupported">unsupported</mark>'
+    '<mark class="hs-span hs-contradicted">contradicted (the source says the opposite)</mark>'
+    '<mark class="hs-span hs-supported">supported</mark>'
+    '<mark class="hs-span hs-evidence">source evidence</mark>'
+    '<mark class="hs-span hs-contradicting">contradicting source text</mark>'
+    '<mark class="hs-span hs-plain hs-ehi">entity (bold)</mark>'
+    '<mark class="hs-span hs-plain hs-rhi">relation (italic)</mark>'
+    '<mark class="hs-span hs-plain hs-qhi">quantity (dotted underline)</mark>'
+    "</div>"
+)
+
+_CHI_NOTE = "harmonic mean of the defined dimensions (eq. 21-22)"
+
+
+def _number(value: Any) -> Optional[float]:
+    """``value`` as a float, None when missing or NaN."""
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def format_score(value: Optional[float]) -> str:
+    """A score with four decimals, ``"undefined"`` for None/NaN."""
+    value = None if value is None else _number(value)
+    return "undefined" if value is None else f"{value:.4f}"
+
+
+# ------------------------------------------------------------------ CHI family
+
+
+def _chosen_metrics(metrics: Sequence[str]) -> List[str]:
+    """The chosen CHI-family metrics, deduplicated, in :data:`CHI_FAMILY` order."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    unknown = [m for m in metrics or () if m not in CHI_FAMILY]
+    if unknown:
+        raise InputProblem(f"Unknown metric {unknown[0]!r}: choose among {', '.join(CHI_FAMILY)}.")
+    chosen = [m for m in CHI_FAMILY if m in (metrics or ())]
+    if not chosen:
+        raise InputProblem("Choose at least one metric.")
+    return chosen
+
+
+def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary: str,
+                    publication_date: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
+    """One API call covering ``chosen`` (:func:`halluscope.api.score_metric`): chi for chi
+    or several dimensions, else the single metric; the publication date only for a metric
+    that takes dates (``MetricSpec.takes_dates``)."""
+    from .. import api
+
+    call_options = dict(options)
+    metric = "chi" if "chi" in chosen or len(chosen) > 1 else chosen[0]
+    if metric == "rhi":  # the Space shows RHI* (the softmax RHI that CHI fuses) unless asked
+        call_options.setdefault("variant", "softmax")
+    dated = {"publication_dates": [publication_date]} if publication_date and METRIC_SPECS[metric].takes_dates else {}
+    return api.score_metric(metric, [summary], [source], [reference], return_details=True, **dated, **call_options)
+
+
+def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[str, Any],
+                rhi_variant: str) -> List[Dict[str, Any]]:
+    """One row per chosen dimension, every dimension when chi is chosen (then
+    rhi_norm for linear RHI, then chi)."""
+    rows = []
+    for dimension in names():
+        if dimension not in chosen and "chi" not in chosen:
+            continue
+        units = (row.get(dimension) or {}).get("units", [])
+        note = get_dimension(dimension).note(rhi_variant)
+        score = _number(result[f"{dimension}_scores"][0])
+        if score is None:
+            note = undefined_note(dimension, row.get(dimension), bool(row.get("reference_free")))
+        rows.append({"metric": dimension, "score": score, "summary units": len(units),
+                     "unsupported": sum(u["status"] == "unsupported" for u in units),
+                     "contradicted": sum(u["status"] == "contradicted" for u in units), "note": note})
+        for extra, extra_note in get_dimension(dimension).extra_notes.items():
+            if f"{extra}_scores" in result:
+                rows.append({"metric": extra, "score": _number(result[f"{extra}_scores"][0]),
+                             "summary units": None, "unsupported": None, "contradicted": None, "note": extra_note})
+    if "chi" in chosen:
+        rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
+                     "unsupported": None, "contradicted": None, "note": _chi_note(result, row)})
+    return rows
+
+
+def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], reference_free: bool) -> str:
+    """The note of an undefined dimension: which of the texts have none of its units,
+    from the dimension's unit counts (``details[k][dimension]["counts"]``: ``g``
+    summary, ``i`` source, ``r`` reference), e.g. "undefined: no relations in the
+    summary or the reference (3 in the source)". The reference is left out of a
+    reference-free row."""
+    units = get_dimension(dimension).units
+    counts = (detail or {}).get("counts") or {}
+    texts = [("summary", counts.get("g")), ("source", counts.get("i"))]
+    if not reference_free:
+        texts.append(("reference", counts.get("r")))
+    if any(count is None for _, count in texts):
+        return f"undefined: no {units} to compare"
+    lacking = [f"the {name}" for name, count in texts if not count]
+    having = [f"{count} in the {name}" for name, count in texts if count]
+    listed = lacking[0] if len(lacking) == 1 else f"{', '.join(lacking[:-1])} or {lacking[-1]}"
+    return f"undefined: no {units} in {listed}" + (f" ({', '.join(having)})" if having else "")
+
+
+def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
+    """The chi row's note: the fusion, and the word-level support w it is mixed with
+    (``details["words"]``, under formula="support"), naming the contradicted words."""
+    note = _CHI_NOTE
+    words = row.get("words") or {}
+    share = words.get("score")
+    if share is None:
+        return note
+    units = words.get("units", [])
+    supported = sum(u["status"] == "supported" for u in units)
+    counted = (f"w = {share:.0%}: {supported} of {len(units)} of the summary's content words the source "
+               f"supports, {words.get('written_share', 0.0):.0%} of its content tokens found as written")
+    if all(_number(result[f"{d}_scores"][0]) is None for d in names()):
+        note = f"no units in any dimension: {counted}"
+    else:
+        note += f", mixed with {counted}"
+    contradicted = [u["text"] for u in units if u["status"] == "contradicted"]
+    if contradicted:
+        note += f"; contradicted by the source: {', '.join(contradicted)}"
+    return note
+
+
+def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dict[str, Any]], str]:
+    """Bars of each chosen dimension's factor profile, or of its supported/unsupported
+    unit counts (and contradicted ones, when it has any) when it has no factors (the
+    default support formula, and reference-free rows); and a note saying which."""
+    bars: List[Dict[str, Any]] = []
+    profiled, counted = [], []
+    for dimension in names():
+        detail = row.get(dimension)
+        if not detail or (dimension not in chosen and "chi" not in chosen):
+            continue
+        label = dimension.upper()
+        if detail.get("factors"):
+            profiled.append(label)
+            bars += [{"dimension": dimension, "bar": f"{label} {name}", "value": float(value)}
+                     for name, value in detail["factors"].items()]
+        else:
+            counted.append(label)
+            statuses = [u["status"] for u in detail.get("units", [])]
+            shown = ("supported", "unsupported") + (("contradicted",) if "contradicted" in statuses else ())
+            bars += [{"dimension": dimension, "bar": f"{label} {status}", "value": float(statuses.count(status))}
+                     for status in shown]
+    notes = []
+    if profiled:
+        notes.append(f"Factor profile of {', '.join(profiled)} (EF, PH, OF, NH, LF, LH "
+                     "as defined in the metric cards).")
+    if counted:
+        notes.append(f"Supported and unsupported summary units of {', '.join(counted)} (the score is the "
+                     "supported share; contradicted units, when there are any, count as unsupported and have "
+                     "a bar of their own; factor profiles exist only under formula=\"paper\" with a "
+                     "reference).")
+    return bars, " ".join(notes)
+
+
+def _empty_display(message: str) -> Dict[str, Any]:
+    return {"ok": False, "message": message, "scores": [], "chart": [], "chart_note": "",
+            "summary_html": "", "source_html": "", "signature": "", "reference_free": None}
+
+
+def score_for_display(source: str, reference: str, summary: str, metrics: Sequence[str] = ("chi",), *,
+                      publication_date: Optional[str] = None,
+                      options: Optional[Mapping[str, Any]] = None,
+                      time_budget_s: Optional[float] = None) -> Dict[str, Any]:
+    """Score one summary with the chosen CHI-family ``metrics`` and return what the
+    page shows: ``scores`` (rows of :data:`SCORE_COLUMNS`, raw floats, None when
+    undefined), ``chart`` (rows ``dimension, bar, value``) and ``chart_note``,
+    ``summary_html`` / ``source_html`` (units and source evidence highlighted),
+    ``signature``, ``reference_free``, ``ok`` and ``message`` ("" on success).
+    ``reference`` "" scores reference-free; ``publication_date`` (ISO) resolves
+    relative dates (QHI); ``options`` go to the API function used; scoring stops after
+    ``time_budget_s`` seconds (default :func:`time_budget`) with a message. Never raises."""
+    try:
+        check_texts(source, summary, reference)
+        chosen = _chosen_metrics(metrics)
+        reference = reference or ""
+        date = (publication_date or "").strip() or None
+        result = run_with_budget(_run_chi_family, chosen, source, reference, summary, date, options or {},
+                                 budget=time_budget_s)
+        row = result["details"][0]
+        variant = (options or {}).get("variant", "softmax")
+        rows = _score_rows(chosen, result, row, variant)
+        bars, note = _chart_rows(chosen, row)
+        shown = {d: row[d] for d in names() if d in row and ("chi" in chosen or d in chosen)}
+    except Exception as error:  # every failure becomes a message on the page
+        return _empty_display(_problem_message(error))
+    return {
+        "ok": True, "message": "", "scores": rows, "chart": bars, "chart_note": note,
+        "summary_html": highlight.render_html(summary, highlight.summary_highlights(shown)),
+        "source_html": highlight.render_html(source, highlight.source_highlights(shown)),
+        "signature": result.get("signature", ""), "reference_free": bool(row.get("reference_free")),
+    }
+
+
+def headline_markdown(display: Mapping[str, Any]) -> str:
+    """One line with every score of a :func:`score_for_display` result."""
+    if not display.get("ok"):
+        return ""
+    parts = [f"{row['metric'].upper()} **{format_score(row['score'])}**" for row in display["scores"]]
+    mode = " (reference-free)" if display.get("reference_free") else ""
+    return " · ".join(parts) + mode
+
+
+# --------------------------------------------------------------------- dlsd_acu
+
+
+def allowed_nli_models() -> List[str]:
+    """The NLI models a user may choose: the registry's choice (``HALLUSCOPE_NLI_MODEL``
+    or the paper's default), the paper's default, then the Space owner's list in
+    ``HALLUSCOPE_SPACE_NLI_MODELS`` (comma-separated); duplicates dropped."""
+    extra = [name.strip() for name in os.environ.get(SPACE_NLI_MODELS_ENV, "").split(",") if name.strip()]
+    names: List[str] = []
+    for name in (resolve(NLI), NLI.paper_default, *extra):
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def nli_unavailable_message(model: str, error: BaseException) -> str:
+    """What the dlsd_acu tab tells a visitor when the NLI model ``model`` cannot be
+    loaded: in plain words, inside the tab; the loader's own words go to the server log
+    (how an owner installs a model: docs/space.md#nli-models-dlsd_acu)."""
+    cause = error.__cause__ or error
+    said = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    LOGGER.warning("NLI model %s could not be loaded: %s", model, said)
+    return (f"The NLI model {model} is not available in this app, so dlsd_acu cannot score here. "
+            "The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, run "
+            "halluscope on your own computer (see the dlsd_acu metric card).")
+
+
+def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = None, host: str = "fizz",
+                    dl_acu: str = "auto", decomposer: str = SPACE_DECOMPOSER, nli_scorer=None,
+                    time_budget_s: Optional[float] = None) -> Dict[str, Any]:
+    """Score one summary with dlsd_acu and return what the page shows: ``score``,
+    ``units`` (rows of :data:`ACU_COLUMNS`; ``score`` is the unit's entailment
+    probability), ``dropped`` (units the filter removed, with the reason),
+    ``source_html`` (each unit's evidence highlighted), ``model``, ``signature``,
+    ``ok`` and ``message``. ``nli_model`` must be one of :func:`allowed_nli_models`
+    (None: the first); ``nli_scorer`` replaces the model (tests); scoring stops after
+    ``time_budget_s`` seconds (default :func:`time_budget`). Never raises."""
+    model = nli_model or allowed_nli_models()[0]
+    empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model,
+             "signature": ""}
+    try:
+        check_texts(source, summary)
+        if nli_scorer is None and model not in allowed_nli_models():
+            raise InputProblem(f"The NLI model {model!r} is not one this app offers: choose among "
+                               f"{', '.join(allowed_nli_models())} (the Space owner adds models with "
+                               f"{SPACE_NLI_MODELS_ENV}).")
+        from ..api import score_dlsd_acu
+
+        result = run_with_budget(score_dlsd_acu, [summary], [source], host=host, dl_acu=dl_acu,
+                                 decomposer=decomposer, nli_model=None if nli_scorer is not None else model,
+                                 nli_scorer=nli_scorer, return_details=True, budget=time_budget_s)
+        row = result["details"][0]
+    except ModelNotAvailableError as error:
+        return {**empty, "message": nli_unavailable_message(model, error)}
+    except ImportError as error:
+        return {**empty, "message": nli_unavailable_message(model, error)}
+    except Exception as error:  # every failure becomes a message on the page
+        return {**empty, "message": _problem_message(error)}
+    units = [{"unit": u["text"], "type": u["type"], "score": float(u["score"]), "evidence": u["evidence"]["text"]}
+             for u in row.get("units", [])]
+    message = "" if units else "The summary gave no units to check (nothing was scored)."
+    if row.get("document_resolved"):
+        message = ("Coreference rewrote the source before matching, so the evidence spans refer to the "
+                   "rewritten text and are not drawn on the source.")
+    return {
+        "ok": True, "message": message, "score": _number(result["dlsd_acu_scores"][0]), "units": units,
+        "dropped": [{"unit": d["text"], "reason": d["reason"]} for d in row.get("dropped_acus", [])],
+        "source_html": highlight.render_html(source, highlight.acu_evidence_highlights(row)),
+        "model": model, "signature": result.get("signature", ""),
+    }
+
+
+def table_html(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric: Sequence[str] = (),
+               wide: Sequence[str] = (), elem_class: str = "hs-table") -> str:
+    """An HTML table of ``rows`` under ``columns``, every cell HTML-escaped text (None
+    is an empty cell). The browser sizes the columns: a header never wraps (no column
+    is narrower than its header), ``numeric`` columns are right-aligned and never
+    wrap, ``wide`` columns (notes, evidence) wrap at word boundaries and take the
+    room that is left, so nothing is cut off (the table scrolls sideways only on a
+    screen too narrow for its headers)."""
+    kinds = ["hs-num" if name in numeric else "hs-wide" if name in wide else "" for name in columns]
+    head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in columns)
+    body = "".join(
+        "<tr>" + "".join((f'<td class="{kind}">' if kind else "<td>") + ("" if cell is None else html.escape(str(cell)))
+                         + "</td>" for kind, cell in zip(kinds, row)) + "</tr>"
+        for row in rows)
+    return (f'<div class="hs-table-wrap"><table class="{elem_class}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def score_table_html(display: Mapping[str, Any]) -> str:
+    """The CHI-family score table (:data:`SCORE_COLUMNS`) of a :func:`score_for_display`
+    result as HTML; "" when nothing was scored."""
+    if not display.get("scores"):
+        return ""
+    rows = [[row["metric"], format_score(row["score"]), row["summary units"], row["unsupported"],
+             row["contradicted"], row["note"]] for row in display["scores"]]
+    return table_html(SCORE_COLUMNS, rows, numeric=SCORE_COLUMNS[1:5], wide=("note",))
+
+
+def acu_table_html(display: Mapping[str, Any]) -> str:
+    """The dlsd_acu unit table (:data:`ACU_COLUMNS`) of an :func:`acu_for_display`
+    result as HTML; "" when no unit was scored."""
+    if not display.get("units"):
+        return ""
+    rows = [[u["unit"], u["type"], format_score(u["score"]), u["evidence"]] for u in display["units"]]
+    return table_html(ACU_COLUMNS, rows, numeric=("score",), wide=("unit", "evidence"))
