@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
-from halluscope.report import roc_auc as package_roc_auc
+from halluscope.report.stats import roc_auc as package_roc_auc
 
 # ----------------------------------------------------------------------- undefined scores
 
@@ -132,7 +132,7 @@ def held_out_predictions(scores: Sequence[float], labels: Sequence[int], seed: i
 def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
     """AUC = P(score of a consistent summary > score of an inconsistent one), ties
     counting 1/2 (Mann–Whitney U, undefined scores ranked as +inf); NaN when a class is
-    missing. The package's own (:func:`halluscope.report.roc_auc`), so that a report and
+    missing. The package's own (:func:`halluscope.report.stats.roc_auc`), so that a report and
     a benchmark read one definition."""
     return package_roc_auc(scores, labels)
 

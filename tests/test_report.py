@@ -10,8 +10,9 @@ import pytest
 
 from halluscope.cli import main
 from halluscope.highlight import render_html, summary_highlights
-from halluscope.report import (agreement, binary_label, build_report, column_stats, column_values,
-                               dimension_breakdown, highlight_details, load_records, roc_auc, shown_indices)
+from halluscope.report import build_report
+from halluscope.report.stats import (agreement, binary_label, column_stats, column_values, dimension_breakdown,
+                                     highlight_details, load_records, roc_auc, shown_indices)
 
 EXAMPLES = [
     {"id": "faithful <id&1>",

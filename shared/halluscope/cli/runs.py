@@ -35,7 +35,7 @@ def summary_path_for(output: str) -> str:
 
 def format_summary(summary: Dict[str, Any]) -> str:
     """The summary as a text table: score, mean, examples defined, signature."""
-    from ..report import column_label
+    from ..report.stats import column_label
 
     n = summary["examples"]
     rows = [("score", "mean", "defined", "signature")]

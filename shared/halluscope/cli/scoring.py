@@ -137,7 +137,7 @@ class MetricTotals:
         self.signature = self.signature or result.get("signature")
 
     def as_dict(self) -> Dict[str, Any]:
-        from ..report import column_stats
+        from ..report.stats import column_stats
 
         scores = {}
         for name, values in self.values.items():

@@ -1,0 +1,224 @@
+"""What the report computes from the records: score columns and their statistics,
+agreement with 0/1 labels (ROC-AUC, balanced accuracy), units per dimension
+(docs/cli.md, "halluscope report")."""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..dimensions import names
+from ..options import CHI_FAMILY
+
+#: a score column: (metric, score name), e.g. ("chi", "ehi") for ``scores.chi.ehi``
+Column = Tuple[str, str]
+
+
+def load_records(path: str) -> List[Dict[str, Any]]:
+    """The records of a scores JSONL file (blank lines ignored)."""
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def column_label(metric: str, name: str) -> str:
+    """``chi`` for the metric's own score, ``chi.ehi`` for a component (its JSON path)."""
+    return metric if name == metric else f"{metric}.{name}"
+
+
+def score_columns(records: Sequence[Mapping[str, Any]]) -> List[Column]:
+    """Every (metric, score) in the records, in order of first appearance."""
+    seen: Dict[Column, None] = {}
+    for record in records:
+        for metric, scores in record.get("scores", {}).items():
+            for name in scores:
+                seen.setdefault((metric, name), None)
+    return list(seen)
+
+
+def column_values(records: Sequence[Mapping[str, Any]], column: Column) -> List[float]:
+    """One float per record; NaN where the score is undefined (``null``) or absent."""
+    metric, name = column
+    values = []
+    for record in records:
+        value = record.get("scores", {}).get(metric, {}).get(name)
+        values.append(math.nan if value is None else float(value))
+    return values
+
+
+@dataclass(frozen=True)
+class ColumnStats:
+    """Statistics over the defined values of one score (``None`` when none is defined)."""
+
+    total: int
+    defined: int
+    mean: Optional[float]
+    median: Optional[float]
+    cut: float
+    share_below_cut: Optional[float]
+
+
+def column_stats(values: Sequence[float], cut: float = 0.5) -> ColumnStats:
+    """Mean (as the API computes it: sum of the defined values over their count),
+    median, defined count and the share of defined values below ``cut``."""
+    defined = [v for v in values if v is not None and not math.isnan(v)]
+    if not defined:
+        return ColumnStats(len(values), 0, None, None, cut, None)
+    return ColumnStats(len(values), len(defined), sum(defined) / len(defined), statistics.median(defined),
+                       cut, sum(v < cut for v in defined) / len(defined))
+
+
+# ------------------------------------------------------------------- agreement with labels
+
+def record_label(record: Mapping[str, Any], field: str = "label") -> Any:
+    """The record's ``field`` as kept from the input (``fields.<field>``, or a top-level
+    key of that name); None when absent."""
+    kept = record.get("fields")
+    if isinstance(kept, Mapping) and field in kept:
+        return kept[field]
+    return record.get(field)
+
+
+_BINARY = {0: 0, 1: 1, False: 0, True: 1, "0": 0, "1": 1, "false": 0, "true": 1, "0.0": 0, "1.0": 1}
+
+
+def binary_label(value: Any) -> Optional[int]:
+    """0 or 1 for a binary label (0/1, booleans, "0"/"1", "true"/"false"); None otherwise."""
+    if isinstance(value, str):
+        value = value.strip().lower()
+    if isinstance(value, float) and value in (0.0, 1.0):
+        value = int(value)
+    try:
+        return _BINARY.get(value)
+    except TypeError:  # an unhashable value (a list, a dict)
+        return None
+
+
+def undefined_as_top(values: Sequence[float]) -> np.ndarray:
+    """The scores with undefined (NaN) ones as +inf: a summary with nothing checkable
+    counts as consistent, as in the project's benchmarks (docs/benchmarks.md)."""
+    array = np.asarray(values, dtype=float)
+    return np.where(np.isnan(array), np.inf, array)
+
+
+def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
+    """P(a consistent summary (label 1) scores above an inconsistent one), ties counting
+    1/2: (R₁ − n₁(n₁+1)/2) / (n₁·n₀), R₁ the sum of the label-1 rows' average ranks
+    (Mann–Whitney U); undefined scores rank as +inf. NaN when a class is missing."""
+    from scipy.stats import rankdata
+
+    filled, y = undefined_as_top(scores), np.asarray(labels, dtype=int)
+    positives, negatives = int((y == 1).sum()), int((y == 0).sum())
+    if not positives or not negatives:
+        return math.nan
+    ranks = rankdata(filled)  # average ranks; +inf ties with +inf
+    return float((ranks[y == 1].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One score against binary labels: ``auc``; ``threshold``, the lowest threshold
+    with the best balanced accuracy ``balanced_accuracy`` (predicted consistent when
+    score >= threshold); the confusion counts there (``tp``: consistent predicted
+    consistent, ``fn``, ``fp``: inconsistent predicted consistent, ``tn``);
+    ``undefined``: labelled rows whose score is undefined (counted as +inf)."""
+
+    n: int
+    positives: int
+    auc: float
+    threshold: float
+    balanced_accuracy: float
+    tp: int
+    fn: int
+    fp: int
+    tn: int
+    undefined: int
+
+
+def agreement(scores: Sequence[float], labels: Sequence[int]) -> Agreement:
+    """ROC-AUC, best-threshold balanced accuracy and its confusion counts. Candidate
+    thresholds: every distinct score and +inf (everything predicted inconsistent);
+    among equally good ones the lowest wins. Balanced accuracy is the mean of the
+    recalls of the classes present."""
+    filled, y = undefined_as_top(scores), np.asarray(labels, dtype=int)
+    positives, negatives = filled[y == 1], filled[y == 0]
+    candidates = np.unique(np.append(filled, np.inf))
+    recalls = []
+    if len(positives):  # consistent rows predicted consistent: score >= t
+        below = np.searchsorted(np.sort(positives), candidates, side="left")
+        recalls.append(1.0 - below / len(positives))
+    if len(negatives):  # inconsistent rows predicted inconsistent: score < t
+        recalls.append(np.searchsorted(np.sort(negatives), candidates, side="left") / len(negatives))
+    if recalls:
+        balanced = np.mean(recalls, axis=0)
+        best = int(np.argmax(balanced))  # the first maximum: the lowest threshold
+        threshold, value = float(candidates[best]), float(balanced[best])
+    else:
+        threshold, value = math.inf, math.nan
+    tp = int((positives >= threshold).sum())
+    tn = int((negatives < threshold).sum())
+    return Agreement(len(filled), len(positives), roc_auc(scores, labels), threshold, value, tp,
+                     len(positives) - tp, len(negatives) - tn, tn, int(np.isinf(filled).sum()))
+
+
+# ------------------------------------------------------------------- units per dimension
+
+def highlight_details(record: Mapping[str, Any]) -> Dict[str, Any]:
+    """One details row with each CHI-family dimension, taken from the first metric of
+    the record that has it (``chi`` before ``ehi``/``rhi``/``qhi``: same units)."""
+    details = record.get("details", {})
+    merged: Dict[str, Any] = {}
+    for metric in CHI_FAMILY:
+        row = details.get(metric) or {}
+        for dimension in names():
+            if row.get(dimension) is not None:
+                merged.setdefault(dimension, row[dimension])
+        if "reference_free" in row:
+            merged.setdefault("reference_free", row["reference_free"])
+    return merged
+
+
+@dataclass(frozen=True)
+class DimensionCounts:
+    """One CHI-family dimension over the records: ``examples`` with at least one unit,
+    the ``units`` by status, and ``flagged``: examples with an unsupported or
+    contradicted unit."""
+
+    dimension: str
+    examples: int
+    units: int
+    supported: int
+    unsupported: int
+    contradicted: int
+    flagged: int
+
+
+def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionCounts]:
+    """Per dimension (ehi, rhi, qhi) present in the records' details, the units counted
+    by status (from :func:`highlight_details`: chi's units before those of ehi/rhi/qhi)."""
+    counts: Dict[str, Dict[str, int]] = {}
+    for record in records:
+        merged = highlight_details(record)
+        for dimension in names():
+            if merged.get(dimension) is None:
+                continue
+            entry = counts.setdefault(dimension, dict.fromkeys(
+                ("examples", "units", "supported", "unsupported", "contradicted", "flagged"), 0))
+            statuses = [unit.get("status") for unit in merged[dimension].get("units", [])]
+            entry["examples"] += bool(statuses)
+            entry["units"] += len(statuses)
+            for status in ("supported", "unsupported", "contradicted"):
+                entry[status] += statuses.count(status)
+            entry["flagged"] += any(s in ("unsupported", "contradicted") for s in statuses)
+    return [DimensionCounts(d, **counts[d]) for d in names() if d in counts]
+
+
+def shown_indices(total: int, limit: int) -> List[int]:
+    """The records the page shows: all when ``total <= limit``, else ``limit`` evenly
+    spaced ones (the first included)."""
+    if total <= limit:
+        return list(range(total))
+    return [k * total // limit for k in range(limit)]
