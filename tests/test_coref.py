@@ -17,8 +17,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import pytest
 
 from halluscope.acu import coref
-from halluscope.acu.coref import (BACKENDS, WINDOW, CorefBackendNotAvailable, replace_cluster_pronouns,
-                                  resolve_coreference, resolve_in_context)
+from halluscope.acu.coref import (BACKENDS, CorefBackendNotAvailable, replace_cluster_pronouns, resolve_coreference,
+                                  resolve_in_context)
+from halluscope.acu.coref_rules import WINDOW
 from halluscope.resources import get_parse_cache
 from halluscope.registry import ModelNotAvailableError
 
