@@ -66,3 +66,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def parse():
+    """``parse(text)``: the spaCy Doc of a text through the default parse cache (tests/parsed.py)."""
+    from parsed import parse as parse_text
+
+    return parse_text

@@ -17,6 +17,7 @@ from halluscope.match.quantities import QuantityMatcher
 from halluscope.parsing import GUARD_CHUNK, GUARD_RUN, guarded_doc
 from halluscope.resources import get_parse_cache
 from halluscope.units import QuantityUnit
+from parsed import parse
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +25,6 @@ def nlp():
     return get_parse_cache().nlp
 
 
-def parse(text):
-    return get_parse_cache().get_many([text])[0].doc
 
 
 # ------------------------------------------------------------ tokenisation guard

@@ -20,8 +20,8 @@ from halluscope.acu import coref
 from halluscope.acu.coref import (BACKENDS, CorefBackendNotAvailable, replace_cluster_pronouns, resolve_coreference,
                                   resolve_in_context)
 from halluscope.acu.coref_rules import WINDOW
-from halluscope.resources import get_parse_cache
 from halluscope.registry import ModelNotAvailableError
+from parsed import parse
 
 
 def rules(text: str) -> str:
@@ -219,7 +219,7 @@ def test_fastcoref_clusters_replace_pronouns(monkeypatch):
 
 def test_cluster_replacement_keeps_non_pronoun_mentions_and_skips_pronoun_only_clusters():
     text = "The company said it would appeal. The firm and its lawyers agreed. They met."
-    doc = get_parse_cache().get_many([text])[0].doc
+    doc = parse(text)
     clusters = [[(0, 11), (17, 19), (34, 42), (47, 50)], [(67, 71)]]
     assert replace_cluster_pronouns(text, clusters, doc) == \
         "The company said the company would appeal. The firm and the company's lawyers agreed. They met."

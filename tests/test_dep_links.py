@@ -2,11 +2,11 @@
 import pytest
 
 from halluscope.acu.dep_links import find_dependency_links
-from halluscope.resources import get_parse_cache
+from parsed import parse
 
 
 def links(text):
-    return find_dependency_links(get_parse_cache().get_many([text])[0].doc)
+    return find_dependency_links(parse(text))
 
 
 def triples(text):

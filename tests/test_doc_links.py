@@ -19,9 +19,14 @@ USER_FACING = sorted(
     + list((ROOT / "spaces").rglob("*.py"))
     + list((ROOT / "shared" / "halluscope").rglob("*.py"))
 )
+# the pointers of the benchmarks and the tests are checked too (they may also cite the
+# project's source documents, which users never read)
+LINKED = USER_FACING + sorted(list((ROOT / "benchmarks").rglob("*.py")) + list((ROOT / "tests").glob("*.py")))
 # "docs/papers.md#softmax-index", "papers.md#ehi" (from inside docs/)
 ANCHOR_REF = re.compile(r"(?:docs/)?([a-z_]+\.md)#([a-z0-9_-]+)")
 MD_LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
+# 'docs/cli.md, "Interrupted runs"': a section named by its heading, quoted
+QUOTED_SECTION = re.compile(r"docs/([a-z_]+\.md),\s+\"([^\"]+)\"")
 INTERNAL = re.compile(r"DESIGN(?:\.md)? ?§|\bseed 00\d|\b00[0-4] §")
 
 
@@ -30,6 +35,12 @@ def slug(heading: str) -> str:
     hyphens, spaces to hyphens."""
     text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
     return text.replace(" ", "-")
+
+
+def headings(path: pathlib.Path) -> list:
+    """The file's headings in plain words: lower case, without "#" and backticks."""
+    return [line.lstrip("#").replace("`", "").strip().lower() for line in path.read_text().splitlines()
+            if line.startswith("#")]
 
 
 def anchors(path: pathlib.Path) -> set:
@@ -42,7 +53,7 @@ def test_slug_follows_github():
     assert slug("DL-ACU entailment premise") == "dl-acu-entailment-premise"
 
 
-@pytest.mark.parametrize("path", USER_FACING, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", LINKED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_anchors_and_links_resolve(path):
     text = path.read_text()
     broken = []
@@ -50,6 +61,12 @@ def test_anchors_and_links_resolve(path):
         target = ROOT / "docs" / name
         if target.exists() and anchor not in anchors(target):
             broken.append(f"{name}#{anchor}")
+    for name, section in QUOTED_SECTION.findall(text):
+        target = ROOT / "docs" / name
+        wanted = " ".join(section.replace("`", "").lower().split())
+        # the heading itself, or its start ("Interrupted runs" for "Interrupted runs: nothing is lost")
+        if target.exists() and not any(h == wanted or h.startswith(wanted + ":") for h in headings(target)):
+            broken.append(f'{name}, "{section}"')
     if path.suffix == ".md":
         for link in MD_LINK.findall(text):
             if not link.startswith("http") and not (path.parent / link).resolve().exists():
@@ -66,3 +83,5 @@ def test_the_checks_find_what_they_look_for():
     assert ANCHOR_REF.findall("see docs/papers.md#ehi and papers.md#qhi") == [("papers.md", "ehi"), ("papers.md", "qhi")]
     assert MD_LINK.findall("[p](../../docs/papers.md#ehi) [w](https://x.org/a.md)") == ["../../docs/papers.md", "https://x.org/a.md"]
     assert INTERNAL.findall("(DESIGN §4.4) and seed 004 and 000 §3.1") == ["DESIGN §", "seed 004", "000 §"]
+    quoted = '(docs/cli.md, "Interrupted runs") and docs/' + 'cli.md, "x"'  # split: this file is checked too
+    assert QUOTED_SECTION.findall(quoted) == [("cli.md", "Interrupted runs"), ("cli.md", "x")]

@@ -19,12 +19,10 @@ from halluscope.match import MatchJob
 from halluscope.match.entities import EntityMatcher
 from halluscope.match.grounding import build_text_index
 from halluscope.parsing import with_text
-from halluscope.resources import get_parse_cache
 from halluscope.units import EntityUnit
+from parsed import parse
 
 
-def parse(text):
-    return get_parse_cache().get_many([text])[0].doc
 
 
 def ents(text, **options):

@@ -8,6 +8,7 @@ from halluscope.factors import entity_factors, relation_linear_factors, relation
 from halluscope.fusion import harmonic_fusion
 from halluscope.indices import linear_rhi, softmax_bounds, softmax_index, support_share
 from halluscope.venn import VennCounts
+from parsed import parse
 
 
 @st.composite
@@ -86,9 +87,8 @@ def renderings(value: int) -> list:
 
 def written_numbers(text: str) -> list:
     from halluscope.extract.quantities import extract_quantities
-    from halluscope.resources import get_parse_cache
 
-    return [u for u in extract_quantities(get_parse_cache().get_many([text])[0].doc) if u.qkind == "number"]
+    return [u for u in extract_quantities(parse(text)) if u.qkind == "number"]
 
 
 

@@ -8,12 +8,12 @@ import pytest
 from halluscope.extract.quantities import extract_quantities, parse_date, resolve_relative, words_to_number
 from halluscope.match import MatchJob
 from halluscope.match.quantities import QuantityMatcher
-from halluscope.resources import get_parse_cache
 from halluscope.units import QuantityUnit
+from parsed import parse
 
 
 def quantities(text):
-    return extract_quantities(get_parse_cache().get_many([text])[0].doc)
+    return extract_quantities(parse(text))
 
 
 def triples(text):

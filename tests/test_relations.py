@@ -16,12 +16,10 @@ from halluscope.resources import get_embedder
 from halluscope.extract.relations import extract_relations, predicate_arguments
 from halluscope.match import MatchJob
 from halluscope.match.relations import RelationMatcher
-from halluscope.resources import get_parse_cache
 from halluscope.units import RelationUnit
+from parsed import parse
 
 
-def parse(text):
-    return get_parse_cache().get_many([text])[0].doc
 
 
 def triples(text, **options):

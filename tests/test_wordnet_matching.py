@@ -17,10 +17,10 @@ from halluscope.resources import get_lexicon
 from halluscope.match.grounding import relation_in_sentence
 from halluscope.resources import text_index
 from halluscope.match.words import content_words, support_words
-from halluscope.resources import get_parse_cache
 from halluscope.scoring_options import ScoringOptions
 from halluscope.signature import signature
 from halluscope.units import RelationUnit
+from parsed import parse
 
 NO_WORDNET = ("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
               "or pip install nltk && python -c 'import nltk; nltk.download(\"wordnet\")'")
@@ -44,8 +44,6 @@ ROWS = [
 PIPELINE_EXTRACTION = {"compound": True, "intransitive": "passive", "claims": True}
 
 
-def parse(text):
-    return get_parse_cache().get_many([text])[0].doc
 
 
 def indexed(text):

@@ -103,8 +103,8 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
 
 def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], references=None, *,
                    return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
-    """NLI-based atomic-fact checking with selective document units (docs/papers.md,
-    "Mind the Link") on a FIZZ (hard min) or FENICE (soft mean) host. Reference-free:
+    """NLI-based atomic-fact checking with selective document units (Mind the Link;
+    docs/papers.md#dl-acu, docs/papers.md#sd-acu) on a FIZZ (hard min) or FENICE (soft mean) host. Reference-free:
     ``references`` are accepted and unused. ``options``: those of
     :func:`halluscope.options.options_for` ``("dlsd_acu")``, among them ``nli_scorer(premises,
     hypotheses) -> (n, 3)`` probabilities [ent, neu, con] in place of the NLI model (tests,

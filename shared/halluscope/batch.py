@@ -20,8 +20,7 @@ class CallIndexes:
     ends, up to the memory budget's size (``cache_mb``) on top of the caches. The
     dimensions and the word support each read every row's indexes in turn, so a batch
     whose indexes outgrew the index cache's share of the budget was indexed again for
-    each of them (200 FRANK rows with references: 737 indexes built for 335 texts at the
-    default budget, 335 when the call holds them). Past the limit a call reads the cache
+    each of them (docs/benchmarks.md#text-indexes-held-by-a-call). Past the limit a call reads the cache
     as before, so a very large call's memory stays bounded (docs/scaling.md#memory)."""
 
     def __init__(self, resources: Resources) -> None:

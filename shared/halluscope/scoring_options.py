@@ -16,11 +16,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .resources import Resources
 
 #: Default ``lexical_weight`` λ under formula="support": CHI = (1 - λ) x the unit
-#: fusion + λ x the summary's content-word precision. At 0.01 it moves CHI by at most
-#: 0.01, so the units decide and the words order the summaries the units tie: 45% of
-#: the SummaC validation rows have every unit supported, and most XSumFaith rows none.
-#: Weights of 0.002-0.01 gave the same balanced accuracy there; larger ones, or unigram
-#: precision as a fourth harmonic dimension, cost FRANK (metrics/chi/README.md).
+#: fusion + λ x the summary's word-level support w. Small, so that the units decide and
+#: the words order the summaries the units tie (docs/benchmarks.md#lexical-weight).
 LEXICAL_WEIGHT = 0.01
 
 #: the CHI family's options by the ScoringOptions field they set

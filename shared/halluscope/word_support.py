@@ -38,9 +38,8 @@ class WordResult:
       the source as written (a changed word form, "won" for "wins", or a swapped number
       costs).
 
-    w = their mean: chosen by leave-one-dataset-out over the eight validation folds,
-    where it ranks best (ROC-AUC 73.6 against 73.0 for support alone and 73.4 for
-    as-written alone, the same balanced accuracy; docs/benchmarks.md)."""
+    w = their mean, chosen by leave-one-dataset-out over the eight validation folds
+    (docs/benchmarks.md#word-level-support-w)."""
 
     units: List[Any]
     matches: List[Optional[Match]]

@@ -30,13 +30,10 @@ Relation triples are not weighted (``Dimension.attributed`` is off for RHI,
 its own combination (subject, verb and object), and its grounding already asks for
 them in one source sentence; weighting it as well would only penalise faithful
 sentence fusion ("Police arrested the suspect who had robbed a bank" from two source
-sentences), and on the validation sets it scored no better (FRANK 78.7 against 79.4,
-SummaC mean 66.6 both, five half-splits).
+sentences), and on the validation sets it scored no better.
 
-FLOOR keeps a misplaced unit worth more than a missing one. It was chosen on the
-validation sets (SummaC val, FRANK val): 0.25, 0.5 and 0.75 are within 0.4 points of
-balanced accuracy of each other (prototype runs, five half-splits); without attribution
-chi is 2.2 (FRANK) and 2.6 (SummaC mean) points lower (``docs/benchmarks.md``).
+FLOOR keeps a misplaced unit worth more than a missing one; how it and the choice above
+were made: docs/benchmarks.md#attribution.
 """
 from __future__ import annotations
 
