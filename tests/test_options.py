@@ -58,8 +58,9 @@ def test_resolve_fills_defaults_applies_the_preset_then_the_caller():
                                          "normalize, truecase, attribution, entity_synonyms, spacy_model, "
                                          "cache_mb"),
     ("chi", {"formula": "papers"}, "formula", "`formula` must be one of ('support', 'paper'), got 'papers'"),
-    ("chi", {"epsilon": 1.5}, "epsilon", "`epsilon` must be a number in [0, 1], got 1.5"),
-    ("chi", {"epsilon": math.nan}, "epsilon", "`epsilon` must be a number in [0, 1], got nan"),
+    ("chi", {"epsilon": 1.5}, "epsilon", "`epsilon` must be a number in [0, 1), got 1.5"),
+    ("chi", {"epsilon": 1.0}, "epsilon", "`epsilon` must be a number in [0, 1), got 1.0"),  # was the matcher's ValueError
+    ("chi", {"epsilon": math.nan}, "epsilon", "`epsilon` must be a number in [0, 1), got nan"),
     ("chi", {"truecase": 1}, "truecase", "`truecase` must be True or False, got 1"),
     ("rhi", {"batch_size": 0}, "batch_size", "`batch_size` must be an integer >= 1, got 0"),
     ("rhi", {"batch_size": True}, "batch_size", "`batch_size` must be an integer >= 1, got True"),

@@ -121,6 +121,8 @@ class Option:
     metrics: Tuple[str, ...]
     choices: Tuple[Any, ...] = ()
     bounds: Tuple[float, float] = (-math.inf, math.inf)
+    #: the upper bound itself is not allowed (``epsilon`` < 1: a tolerance of 100% is none)
+    open_high: bool = False
     allow_none: bool = False
     #: the ScoringOptions/AcuOptions field it sets, when its name differs
     field: Optional[str] = None
@@ -150,7 +152,7 @@ class Option:
             bad = not isinstance(value, bool)
         elif kind == "number":
             bad = (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-                   or not self.bounds[0] <= value <= self.bounds[1])
+                   or not self.bounds[0] <= value <= self.bounds[1] or (self.open_high and value == self.bounds[1]))
         elif kind == "int":
             bad = (isinstance(value, bool) or not isinstance(value, int)
                    or not self.bounds[0] <= value <= self.bounds[1])
@@ -182,7 +184,7 @@ class Option:
             low, high = self.bounds
             if math.isinf(high):
                 return f"{noun} >= {low:g}" + none
-            return f"{noun} in [{low:g}, {high:g}]" + none
+            return f"{noun} in [{low:g}, {high:g}{')' if self.open_high else ']'}" + none
         if self.kind == "mapping":
             return "a mapping (dict) or None"
         if self.kind == "name":
@@ -233,7 +235,7 @@ OPTIONS: Tuple[Option, ...] = (
     Option("similarity_threshold", 0.85, "number", bounds=(0.0, 1.0), metrics=_REL, doc=(
         "cosine threshold of semantic relation matching."),
         control=Control("slider", "relation similarity threshold", bounds=(0.5, 1.0, 0.01))),
-    Option("epsilon", 0.05, "number", bounds=(0.0, 1.0), metrics=_QTY, doc=(
+    Option("epsilon", 0.05, "number", bounds=(0.0, 1.0), open_high=True, metrics=_QTY, doc=(
         "relative tolerance of quantity matching."),
         control=Control("slider", "quantity tolerance epsilon", bounds=(0.0, 0.5, 0.01))),
     Option("derived", True, "bool", metrics=_QTY, field="derived_quantities", doc=(
