@@ -346,11 +346,16 @@ def test_slots_pruning_equals_brute_force(embedder):
             assert match.evidence[0] is best and match.score == pytest.approx(best_score, abs=1e-5)
 
 
-def test_rejects_bad_options():
-    with pytest.raises(ValueError, match="mode"):
+def test_rejects_bad_options_as_the_options_declare_them():
+    # the matcher's defaults and bounds are the declared options' (halluscope.options)
+    from halluscope.errors import OptionError
+
+    with pytest.raises(OptionError, match="`relation_matching` must be one of") as caught:
         RelationMatcher("fuzzy")
-    with pytest.raises(ValueError, match="threshold"):
+    assert caught.value.option == "relation_matching"
+    with pytest.raises(OptionError, match=r"`similarity_threshold` must be a number in \[0, 1\], got 1.5"):
         RelationMatcher(threshold=1.5)
+    assert (RelationMatcher().mode, RelationMatcher().threshold) == ("slots", 0.85)
 
 
 def test_ptb_bracket_tokens_are_punctuation_for_normalize():

@@ -11,7 +11,7 @@ SUMMARIES = ["Police arrested Thomas in York.", "Apple sold 3 million phones.", 
 
 
 def test_bad_options_fail_when_the_scorer_is_made():
-    with pytest.raises(OptionError, match="`epsilon` must be a number in \\[0, 1\\], got 2"):
+    with pytest.raises(OptionError, match="`epsilon` must be a number in \\[0, 1\\), got 2"):
         Scorer("qhi", epsilon=2, load=False)
     with pytest.raises(OptionError, match="unknown metric 'bleu'"):
         Scorer("bleu", load=False)

@@ -73,8 +73,12 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..extract.quantities import TEMPERATURE_SCALES, UNIT_SCALE, resolve_relative, written_value
+from ..options import options_for
 from ..units import Match, QuantityUnit
 from . import MatchJob
+
+#: the declarations of the options this matcher takes (its defaults and bounds)
+_OPTIONS = options_for("qhi")
 
 DERIVED_CAP = 60
 SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
@@ -331,10 +335,12 @@ class QuantityMatcher:
     """Tolerance-aware quantity matcher (CHI paper §3.4.2, docs/papers.md#qhi): exact, epsilon, derived,
     temporal, in that order. See the module docstring for the rules."""
 
-    def __init__(self, epsilon: float = 0.05, derived: bool = True, temporal: bool = True,
-                 exact_below: float = 100.0, derived_cap: int = DERIVED_CAP) -> None:
-        if not (isinstance(epsilon, (int, float)) and 0 <= epsilon < 1):
-            raise ValueError(f"`epsilon` must be a number in [0, 1), got {epsilon!r}")
+    def __init__(self, epsilon: float = _OPTIONS["epsilon"].default, derived: bool = _OPTIONS["derived"].default,
+                 temporal: bool = _OPTIONS["temporal"].default, exact_below: float = 100.0,
+                 derived_cap: int = DERIVED_CAP) -> None:
+        # the defaults and bounds are the options' own (halluscope.options): an OptionError names the option
+        for name, value in (("epsilon", epsilon), ("derived", derived), ("temporal", temporal)):
+            _OPTIONS[name].check(value)
         if derived_cap < 1:
             raise ValueError(f"`derived_cap` must be positive, got {derived_cap!r}")
         self.epsilon = float(epsilon)

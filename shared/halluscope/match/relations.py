@@ -53,11 +53,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..options import options_for
 from ..units import Match, RelationUnit
 from . import MatchJob
 from .grounding import ground_unmatched, linkable, relation_in_sentence, widen
 
-MODES = ("slots", "sentence", "exact")
+#: the declarations of the options this matcher takes (its defaults and bounds)
+_OPTIONS = options_for("rhi")
 
 
 def _kind(unit: RelationUnit) -> Tuple[bool, bool]:
@@ -104,15 +106,15 @@ class RelationMatcher:
     ``text_grounding``: try the ``cooccurrence`` rule last (see ``match_batch``).
     """
 
-    def __init__(self, mode: str = "slots", threshold: float = 0.85, embedder=None,
+    def __init__(self, mode: str = _OPTIONS["relation_matching"].default,
+                 threshold: float = _OPTIONS["similarity_threshold"].default, embedder=None,
                  verb_threshold: Optional[float] = None, text_grounding: bool = False,
                  lexicon=None) -> None:
-        if mode not in MODES:
-            raise ValueError(f"RelationMatcher mode must be one of {MODES}, got {mode!r}")
-        if not 0.0 <= float(threshold) <= 1.0:
-            raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
-        if verb_threshold is not None and not 0.0 <= float(verb_threshold) <= 1.0:
-            raise ValueError(f"verb_threshold must be in [0, 1], got {verb_threshold!r}")
+        # the defaults and bounds are the options' own (halluscope.options): an OptionError names the option
+        _OPTIONS["relation_matching"].check(mode)
+        _OPTIONS["similarity_threshold"].check(threshold)
+        if verb_threshold is not None:
+            _OPTIONS["similarity_threshold"].check(verb_threshold)
         self.mode = mode
         self.threshold = float(threshold)
         self.verb_threshold = self.threshold if verb_threshold is None else float(verb_threshold)
