@@ -92,7 +92,8 @@ def test_command_scores_equal_the_api(subprocess_run):
         assert {key: record[key] for key in ("source", "prediction", "reference")} == {
             key: example[key] for key in ("source", "prediction", "reference")}
         assert record["scores"] == {"chi": {name: json_safe(direct[f"{name}_scores"][row])
-                                            for name in ("chi", "ehi", "rhi", "qhi")}}
+                                            for name in ("chi", "ehi", "rhi", "qhi", "p_consistent")}}
+        assert record["labels"] == {"chi": direct["labels"][row]}  # the shipped cut on p_consistent
         assert record["details"] == {"chi": json_safe(direct["details"][row])}
     # the invented entities are unsupported; the row with reference "" is reference-free
     entity_units = {u["text"]: u["status"] for u in records[1]["details"]["chi"]["ehi"]["units"]}

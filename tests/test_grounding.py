@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from halluscope.verdict import load_calibration
 from halluscope.api import score_chi, score_ehi, score_rhi
 from halluscope.examples import load_examples
 from halluscope.pipeline import source_support
@@ -178,7 +179,8 @@ def test_lexical_weight_orders_what_the_units_tie_by_content_words():
         1.0, 0.6, pytest.approx(4 / 7), pytest.approx(2 / 3)]
     assert result["chi_scores"] == [1.0, pytest.approx(0.99 + 0.01 * 0.6), pytest.approx(0.99 + 0.01 * 4 / 7),
                                     pytest.approx(0.01 * 2 / 3)]
-    assert result["signature"].endswith("|fusion:harmonic-adaptive|lex:0.01")
+    assert result["signature"].endswith("|fusion:harmonic-adaptive|lex:0.01|cal:" + load_calibration().version
+                                        + f"|cut:{load_calibration().cut:g}")
     heavier = score_chi(summaries, [source] * 4, None, lexical_weight=0.5)
     assert heavier["chi_scores"] == [1.0, pytest.approx(0.8), pytest.approx(0.5 + 0.5 * 4 / 7), pytest.approx(1 / 3)]
     off = score_chi(summaries, [source] * 4, None, lexical_weight=0, return_details=True)

@@ -54,7 +54,8 @@ def test_report_is_self_contained(report):
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", document)
     assert "http://" not in document and "https://" not in document
     assert "<link" not in document and "<script src" not in document
-    assert document.count('src="data:image/png;base64,') == 4  # one plot per score: chi, ehi, rhi, qhi
+    # one plot per score: chi, ehi, rhi, qhi, p_consistent
+    assert document.count('src="data:image/png;base64,') == 5
 
 
 def test_one_row_per_example_with_escaped_texts(report):

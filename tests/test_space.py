@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 import halluscope.space.app  # noqa: E402,F401  (space.app, space.display, space.limits below)
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
+from halluscope.verdict import p_consistent  # noqa: E402
 from halluscope.space.display import (acu_for_display, allowed_nli_models, headline_markdown,  # noqa: E402
                                       score_for_display)
 from halluscope.space.limits import (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS, MAX_SOURCE_CHARS,  # noqa: E402
@@ -41,9 +42,11 @@ def test_chi_scores_equal_a_direct_score_chi_call(example_id):
     display = score_for_display(source, reference, summary, ["chi"], publication_date=date)
     direct = api.score_chi([summary], [source], [reference], publication_dates=[date], return_details=True)
     assert display["ok"] and display["message"] == ""
-    assert [row["metric"] for row in display["scores"]] == ["ehi", "rhi", "qhi", "chi"]
+    assert [row["metric"] for row in display["scores"]] == ["ehi", "rhi", "qhi", "chi", "p_consistent"]
     assert _scores(display) == {metric: _undefined_as_none(direct[f"{metric}_scores"][0])
-                                for metric in ("ehi", "rhi", "qhi", "chi")}
+                                for metric in ("ehi", "rhi", "qhi", "chi", "p_consistent")}
+    verdict = display["scores"][-1]["note"]
+    assert verdict.startswith("consistent at the shipped cut" if direct["labels"][0] else "likely inconsistent")
     assert display["signature"] == direct["signature"]
     assert display["reference_free"] is (reference == "")
     row = direct["details"][0]
@@ -53,7 +56,7 @@ def test_chi_scores_equal_a_direct_score_chi_call(example_id):
         assert score_row["unsupported"] == sum(u["status"] == "unsupported" for u in units)
         assert score_row["contradicted"] == sum(u["status"] == "contradicted" for u in units)
     words = row["words"]
-    assert display["scores"][-1]["note"].endswith(
+    assert display["scores"][3]["note"].endswith(
         f"w = {words['score']:.0%}: {sum(u['status'] == 'supported' for u in words['units'])} of "
         f"{len(words['units'])} of the summary's content words the source supports, "
         f"{words['written_share']:.0%} of its content tokens found as written")
@@ -72,14 +75,16 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     # the source supports 3 of the 7 content words (Obama, discuss, budget; not Emmanuel,
     # Macron, UNESCO, Paris) and holds 3 of the 8 content tokens as written ("discussed"
     # is not among them, "Obama" is): w = (3/7 + 3/8) / 2, CHI = 0.99 x 0.25 + 0.01 x w
-    assert headline_markdown(display) == "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2515**"
-    assert display["scores"][-1]["note"] == (
+    assert headline_markdown(display) == ("EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2515** · "
+                                          f"p(consistent) **{p_consistent(display['scores'][3]['score']):.4f}**")
+    assert display["scores"][3]["note"] == (
         "harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 40%: 3 of 7 of the summary's "
         "content words the source supports, 38% of its content tokens found as written")
     paper = score_for_display(source, reference, summary, ["chi"],
                               options={"formula": "paper", "intransitive": "none"})
     # the reference says only "Obama": it no longer vouches for "Barack Obama" (issue 25: a longer
     # name in the summary is a claim of its own)
+    # the calibration holds for the default options only: no p_consistent row
     assert headline_markdown(paper) == "EHI **0.3124** · RHI **0.3333** · QHI **0.4000** · CHI **0.3448**"
 
 
@@ -87,9 +92,10 @@ def test_summary_without_units_shows_what_its_chi_is():
     source = "Undeterred by the fact that he was unable to use his hands, the man sprints off."
     display = score_for_display(source, "", "He was unable to fly and dance.", ["chi"])
     assert headline_markdown(display) == ("EHI **undefined** · RHI **undefined** · QHI **undefined** · "
-                                          "CHI **0.3333** (reference-free)")
+                                          f"CHI **0.3333** · p(consistent) **{p_consistent(1 / 3):.4f}** "
+                                          "(reference-free)")
     # the source supports "unable", not "fly" or "dance", and writes only "unable" of them
-    assert display["scores"][-1]["note"] == (
+    assert display["scores"][3]["note"] == (
         "no units in any dimension: w = 33%: 1 of 3 of the summary's content words the source supports, "
         "33% of its content tokens found as written")
 

@@ -34,6 +34,9 @@ Returns:
     chi, ehi, rhi, qhi: means over the examples where each is defined;
     chi_scores, ehi_scores, rhi_scores, qhi_scores: per example (NaN when undefined);
     ehi_defined, rhi_defined, qhi_defined: how many examples define each dimension;
+    p_consistent, p_consistent_scores: the probability that a summary is consistent,
+        calibrated at even odds (default options only; NaN otherwise);
+    labels: 1 (consistent) where p_consistent >= threshold (the shipped cut by default);
     signature: versions, models and options; compare scores only when these agree;
     details (with return_details=True).
 Examples:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 from . import budget
+from .verdict import load_calibration
 from .errors import OptionError
 
 @dataclass(frozen=True)
@@ -296,6 +297,10 @@ OPTIONS: Tuple[Option, ...] = (
                         "under paper)", shown=("default", "0", "0.01", "0.1"),
                         meanings=(("default", None), ("0", 0.0), ("0.01", 0.01), ("0.1", 0.1)),
                         apps=("chi",))),
+    Option("threshold", load_calibration().cut, "number", bounds=(0.0, 1.0), allow_none=True, metrics=("chi",),
+           doc=("the cut of the binary `labels` (1 = consistent: p_consistent >= threshold); the "
+                "default is the shipped cut chosen by leave-one-dataset-out "
+                "(docs/benchmarks.md#p_consistent-and-the-shipped-labels); None: no labels.")),
     Option("weights", None, "mapping", metrics=("chi",), doc=(
         'weighted harmonic mean of the dimensions, e.g. {"qhi": 2} (positive finite weights).')),
     Option("entity_synonyms", None, "mapping", metrics=("chi", "ehi"), doc=(

@@ -39,6 +39,7 @@ from .scoring_options import ScoringOptions
 from .signature import signature
 from .units import Match, TextEvidence
 from .validation import validate_inputs
+from .verdict import verdict
 from .venn import VennCounts, venn_counts
 from .word_support import WordResult, sentence_contradictions, word_support
 
@@ -282,5 +283,12 @@ def score(
             for row in range(len(batch))
         ]
     metric = metric_name or ("chi" if fuse else "+".join(dimensions))
+    signed = signature(metric, dimensions, options, fuse, resources)
+    labels = None
+    if fuse:  # chi's verdict: p_consistent and the labels at the cut (halluscope.verdict)
+        per_example["p_consistent"], labels = verdict(per_example["chi"], signed, options.threshold)
+        if details is not None:
+            for row, p in zip(details, per_example["p_consistent"]):
+                row["p_consistent"] = p
     return ScoreResult(metric=metric, per_example=per_example, defined_names=tuple(dimensions),
-                       signature=signature(metric, dimensions, options, fuse, resources), details=details)
+                       signature=signed, labels=labels, details=details)

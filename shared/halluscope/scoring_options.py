@@ -56,6 +56,8 @@ class ScoringOptions:
     temporal_quantities: bool = _default("temporal_quantities")
     entity_synonyms: Optional[Mapping[str, str]] = _default("entity_synonyms")
     weights: Optional[Mapping[str, float]] = _default("weights")
+    # the cut of chi's labels on p_consistent (halluscope.verdict); None: no labels
+    threshold: Optional[float] = _default("threshold")
     spacy_model: Optional[str] = _default("spacy_model")
     sentence_model: Optional[str] = _default("sentence_model")
     device: Optional[str] = _default("device")

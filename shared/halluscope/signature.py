@@ -9,6 +9,7 @@ from .dimensions import get as get_dimension
 from .fusion import check_weights
 from .resources import Resources
 from .scoring_options import ScoringOptions
+from .verdict import signature_parts as verdict_parts
 from .version import __version__
 
 
@@ -36,4 +37,5 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
                      "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
         if options.lexical_weight:
             parts.append(f"lex:{options.lexical_weight:g}")
+        parts += verdict_parts(options.threshold)
     return "|".join(parts)

@@ -212,6 +212,10 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                     record["fields"] = example.kept
                 record["scores"] = {metric: {name: values[row] for name, values in by_name.items()}
                                     for metric, by_name in scores.items()}
+                labelled = {metric: result["labels"][row] for metric, result in results.items()
+                            if result.get("labels") is not None}
+                if labelled:  # 1 = consistent (chi's shipped cut, dlsd_acu's threshold)
+                    record["labels"] = labelled
                 record["details"] = {metric: result["details"][row] for metric, result in results.items()}
                 lines.append(json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False) + "\n")
             output.write("".join(lines))

@@ -112,7 +112,19 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
     if "chi" in chosen:
         rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
                      "unsupported": None, "contradicted": None, "note": _chi_note(result, row)})
+        p = _number(result["p_consistent_scores"][0]) if "p_consistent_scores" in result else None
+        if p is not None:
+            rows.append({"metric": "p_consistent", "score": p, "summary units": None, "unsupported": None,
+                         "contradicted": None, "note": _verdict_note(result)})
     return rows
+
+
+def _verdict_note(result: Mapping[str, Any]) -> str:
+    """The label at the cut, in words, and what p is."""
+    labels = result.get("labels")
+    said = "" if not labels or labels[0] is None else (
+        "consistent" if labels[0] == 1 else "likely inconsistent") + " at the shipped cut; "
+    return said + "probability consistent, calibrated at even odds (XSum-style summaries score low)"
 
 
 def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], reference_free: bool) -> str:
@@ -232,7 +244,8 @@ def headline_markdown(display: Mapping[str, Any]) -> str:
     """One line with every score of a :func:`score_for_display` result."""
     if not display.get("ok"):
         return ""
-    parts = [f"{row['metric'].upper()} **{format_score(row['score'])}**" for row in display["scores"]]
+    parts = [f"{'p(consistent)' if row['metric'] == 'p_consistent' else row['metric'].upper()} "
+             f"**{format_score(row['score'])}**" for row in display["scores"]]
     mode = " (reference-free)" if display.get("reference_free") else ""
     return " · ".join(parts) + mode
 

@@ -1,0 +1,131 @@
+"""Chi's verdict: ``p_consistent``, a calibrated probability that a summary is consistent
+with its source, and the shipped 0/1 ``labels`` cut on it
+(docs/benchmarks.md#p_consistent-and-the-shipped-labels).
+
+p_consistent = sigmoid(b0 + b1 chi), chi the summary's CHI: a strictly increasing map of
+chi, so the labels are a cut on chi and p ranks the summaries exactly as chi does. (By
+leave-one-dataset-out, chi's logit as the input calibrated worse, ECE 0.18 against
+0.06, and clipping it tied the many scores near 1; the word-level support w as a second
+input took a weight of about 0: both left out.) The coefficients and the cut were fitted
+by ``benchmarks/calibrate.py`` on the design half of the validation folds (six SummaC
+files, FRANK's CNN/DM and BBC parts), each fold and, within it, each label weighing the
+same: p is calibrated for even odds in every dataset (the prior a balanced accuracy
+assumes), not for any one dataset's share of consistent summaries. They are stored in
+``halluscope/data/p_consistent.json`` with how they were fitted and measured.
+
+A calibration holds only for the scores it was fitted on: it names the signature of
+those chi scores (:attr:`Calibration.signature`, without the package version), and a
+call whose chi signature differs (another formula, model or any option that changes a
+score) gets ``p_consistent`` NaN and no labels, with one warning naming the fields that
+differ. The labels are ``p_consistent >= threshold`` (default: the shipped cut,
+:attr:`Calibration.cut`; ``threshold=None``: no labels).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+import os
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+LOGGER = logging.getLogger("halluscope")
+
+#: the package's calibration file
+CALIBRATION_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "p_consistent.json")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A fitted p_consistent model: its ``version`` (in the signature of the scores it
+    gives), coefficients, the shipped ``cut`` and the chi ``signature`` it holds for
+    (without the ``halluscope:<version>`` field)."""
+
+    version: str
+    intercept: float
+    slope: float
+    cut: float
+    signature: str
+
+
+def load_calibration(path: Optional[str] = None) -> Calibration:
+    """The calibration stored at ``path`` (None: the package's, read once)."""
+    if path is None:
+        return _shipped()
+    with open(path) as handle:
+        record = json.load(handle)
+    coefficients = record["coefficients"]
+    return Calibration(record["version"], float(coefficients["intercept"]), float(coefficients["chi"]),
+                       float(record["cut"]), record["signature"])
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> Calibration:
+    return load_calibration(CALIBRATION_FILE)
+
+
+def model_inputs(chi: float) -> List[float]:
+    """The model's inputs: [chi]."""
+    return [chi]
+
+
+def p_consistent(chi: float, calibration: Optional[Calibration] = None) -> float:
+    """The calibrated probability that the summary is consistent (NaN where chi is)."""
+    calibration = _shipped() if calibration is None else calibration
+    if math.isnan(chi):
+        return math.nan
+    z = calibration.intercept + calibration.slope * model_inputs(chi)[0]
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+#: the signature fields the verdict adds to chi's: the calibration's version, the cut
+VERDICT_FIELDS = ("cal", "cut")
+
+
+def unversioned(signature: str) -> str:
+    """A signature without its ``halluscope:<version>`` field."""
+    return "|".join(part for part in signature.split("|") if not part.startswith("halluscope:"))
+
+
+def scored_signature(signature: str) -> str:
+    """A signature without the verdict's own fields (:data:`VERDICT_FIELDS`): that of the
+    scores the verdict is computed from."""
+    return "|".join(part for part in signature.split("|") if part.split(":", 1)[0] not in VERDICT_FIELDS)
+
+
+def signature_parts(threshold: Optional[float], calibration: Optional[Calibration] = None) -> List[str]:
+    """The verdict's signature fields: the calibration's version, and the cut of the labels
+    (``cut:none`` without labels)."""
+    calibration = _shipped() if calibration is None else calibration
+    return [f"cal:{calibration.version}", "cut:none" if threshold is None else f"cut:{threshold:g}"]
+
+
+def differing_fields(signature: str, calibration: Optional[Calibration] = None) -> List[str]:
+    """The fields of a chi ``signature`` that differ from those the calibration was
+    fitted under (empty: it holds)."""
+    calibration = _shipped() if calibration is None else calibration
+    mine = dict(part.split(":", 1) for part in scored_signature(unversioned(signature)).split("|") if ":" in part)
+    fitted = dict(part.split(":", 1) for part in calibration.signature.split("|") if ":" in part)
+    return sorted(name for name in set(mine) | set(fitted) if mine.get(name) != fitted.get(name))
+
+
+@functools.lru_cache(maxsize=64)
+def _warn_once(fields: tuple) -> None:
+    LOGGER.warning("p_consistent is calibrated for chi's default scores; this call's differ in %s, so "
+                   "p_consistent is NaN and no labels are given (docs/benchmarks.md#p_consistent-and-the-shipped-labels)",
+                   ", ".join(fields))
+
+
+def verdict(chi: Sequence[float], signature: str,
+            threshold: Optional[float]) -> "tuple[List[float], Optional[List[Optional[int]]]]":
+    """Per row p_consistent, and the labels at ``threshold`` (None: no labels; a row
+    whose p is NaN gets None), for chi scores of ``signature``."""
+    differ = differing_fields(signature)
+    if differ:
+        _warn_once(tuple(differ))
+        return [math.nan] * len(chi), None
+    p = [p_consistent(c) for c in chi]
+    if threshold is None:
+        return p, None
+    return p, [None if math.isnan(value) else int(value >= threshold) for value in p]
