@@ -54,8 +54,11 @@ def test_report_is_self_contained(report):
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", document)
     assert "http://" not in document and "https://" not in document
     assert "<link" not in document and "<script src" not in document
-    # one plot per score: chi, ehi, rhi, qhi, p_consistent
-    assert document.count('src="data:image/png;base64,') == 5
+    # inline SVG charts, no image files: with labels, one distribution per score (chi, ehi,
+    # rhi, qhi, p_consistent), the ROC curves and the reliability of p_consistent
+    assert "data:image" not in document
+    assert re.findall(r'<svg class="hs-chart"[^>]*data-chart="(\w+)"', document) == [
+        "histogram"] * 5 + ["roc", "reliability"]
 
 
 def test_one_row_per_example_with_escaped_texts(report):
@@ -283,3 +286,29 @@ def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
     finally:
         page.close()
     assert page_path.with_name("paged.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_charts_render_in_chromium_and_script_in_any_field_stays_text(report, chromium_browser, tmp_path):
+    records, _, page_path = report
+    # a scores file whose score name and fields carry markup: it must show as text
+    evil = "<script>window.__evil = 1; alert(1)</script>"
+    crafted = [dict(record, id=evil, scores={**record["scores"], "chi": {**record["scores"]["chi"], evil: 0.5}})
+               for record in records]
+    crafted_page = tmp_path / "crafted.html"
+    crafted_page.write_text(build_report(crafted, title=evil), encoding="utf-8")
+    dialogs = []
+    page = chromium_browser.new_page(viewport={"width": 1200, "height": 1600})
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        for path in (page_path, crafted_page):
+            page.goto(path.as_uri())
+            boxes = page.eval_on_selector_all(
+                "svg.hs-chart", "charts => charts.map(c => [c.dataset.chart, c.getBoundingClientRect().width, "
+                                "c.getBoundingClientRect().height, c.querySelectorAll('polyline, circle, rect').length])")
+            assert [b[0] for b in boxes][-2:] == ["roc", "reliability"]
+            assert all(width > 300 and height > 200 and marks > 1 for _, width, height, marks in boxes), boxes
+        assert page.evaluate("window.__evil") is None and dialogs == []
+        assert page.title() == evil  # the title shown as text
+        assert page.locator("svg.hs-chart text", has_text="window.__evil").count() >= 1
+    finally:
+        page.close()

@@ -28,7 +28,10 @@ def match_json(match) -> Optional[Dict[str, Any]]:
     }
 
 
-def dimension_details(result, g_units, g_in_i, ref_matches, found) -> Dict[str, Any]:
+def dimension_details(result, g_units, g_in_i, ref_matches, found, nearest=None) -> Dict[str, Any]:
+    """One dimension's details of a row. ``nearest(unit)``: the nearest source unit of an
+    unsupported unit and why it is not a match (``Dimension.nearest``), given as the
+    unit's ``nearest_in_source`` (text, span, reason; None: nothing near)."""
     units = []
     for k, unit in enumerate(g_units):
         entry = unit_json(unit)
@@ -40,6 +43,10 @@ def dimension_details(result, g_units, g_in_i, ref_matches, found) -> Dict[str, 
             supported = g_in_i[k] is not None or (ref_matches is not None and ref_matches[0][k] is not None)
         contradicted = not supported and found[k] is not None and found[k].contradicts
         entry["status"] = "supported" if supported else ("contradicted" if contradicted else "unsupported")
+        if entry["status"] == "unsupported" and nearest is not None:
+            near = nearest(unit)
+            entry["nearest_in_source"] = None if near is None else {
+                "text": near[0].text, "span": list(near[0].span), "reason": near[1]}
         if result.attributions is not None:
             entry["attribution"] = result.attributions[k]
         units.append(entry)

@@ -38,6 +38,9 @@ CSS = """\
 .hs-ehi { font-weight: 600; }
 .hs-rhi { font-style: italic; }
 .hs-qhi { text-decoration: underline dotted; }
+.hs-reasons { margin: 4px 0 0 0; padding-left: 1.2em; font-size: 0.92em; }
+.hs-reason.hs-contradicted b { color: #7e22ce; }
+.hs-reason.hs-unsupported b { color: #b91c1c; }
 """
 
 
@@ -134,6 +137,40 @@ def render_html(text: str, marks: Sequence[Highlight]) -> str:
         title = html.escape("; ".join(m.note for m in covering), quote=True)
         parts.append(f'<mark class="{" ".join(classes)}" title="{title}">{piece}</mark>')
     return f'<div class="hs-text">{"".join(parts)}</div>'
+
+
+def unit_reasons(row_details: Mapping[str, Any]) -> List[tuple]:
+    """(dimension, status, unit text, reason) of every unsupported and contradicted unit,
+    in summary order: for a contradicted unit the source text that contradicts it and the
+    rule ("sold ≠ bought (WordNet antonym)"), for an unsupported one the nearest source
+    unit and why it is not a match (``nearest_in_source``), else that nothing in the
+    source is near."""
+    out = []
+    for dimension in names():
+        for unit in (row_details.get(dimension) or {}).get("units", []):
+            status = unit.get("status")
+            if status == "contradicted" and unit.get("in_source"):
+                match = unit["in_source"]
+                evidence = "; ".join(e["text"] for e in match.get("evidence", []))
+                reason = f"the source says '{evidence}': {match.get('detail') or match.get('mode')}"
+            elif status == "unsupported":
+                near = unit.get("nearest_in_source")
+                reason = (f"nearest in the source: '{near['text']}', {near['reason']}" if near
+                          else "nothing like it in the source")
+            else:
+                continue
+            out.append((unit["span"][0], dimension, status, unit["text"], reason))
+    return [entry[1:] for entry in sorted(out, key=lambda e: e[0])]
+
+
+def reasons_html(row_details: Mapping[str, Any]) -> str:
+    """:func:`unit_reasons` as an escaped HTML list ("" when every unit is supported)."""
+    reasons = unit_reasons(row_details)
+    if not reasons:
+        return ""
+    items = "".join(f'<li class="hs-reason hs-{status}"><b>{html.escape(text)}</b> ({dimension}, {status}): '
+                    f"{html.escape(reason)}</li>" for dimension, status, text, reason in reasons)
+    return f'<ul class="hs-reasons">{items}</ul>'
 
 
 def units_with_status(row_details: Mapping[str, Any], status: str) -> Dict[str, List[str]]:

@@ -209,7 +209,8 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
                     best, best_ref_matches = candidate, (matches[gr], jobs[gr].pool)
         results.append(best)
         if want_details:
-            details.append(dimension_details(best, g_units, g_in_i, best_ref_matches, found[gi]))
+            details.append(dimension_details(best, g_units, g_in_i, best_ref_matches, found[gi],
+                                             lambda unit, pool=i_units: dimension.nearest(unit, pool)))
     return results, details
 
 

@@ -106,6 +106,14 @@ class Dimension:
         reference-free rows)."""
         return share, {}
 
+    # -- explanation --------------------------------------------------------------------
+
+    def nearest(self, unit: Any, pool: Sequence[Any]) -> Optional[Tuple[Any, str]]:
+        """For an unsupported unit: the source unit nearest to it and, in words, why it
+        was not a match (the details' ``nearest_in_source``); None when no source unit
+        is near. For the reader only: no score depends on it."""
+        return None
+
     # -- signature ----------------------------------------------------------------------
 
     def signature_parts(self, options: "ScoringOptions", fuse: bool, resources: "Resources") -> List[str]:

@@ -34,6 +34,19 @@ class Entities(Dimension):
                                    lambda unit, match, pool, summary, source: swapped_entity(unit, match, summary,
                                                                                               source))
 
+    def nearest(self, unit, pool):
+        """The source entity sharing the most words with it, else one of the same label."""
+        words = set(unit.key.lower().split())
+        shared = [(len(words & set(e.key.lower().split())), e) for e in pool]
+        best = max(shared, key=lambda pair: (pair[0], -pair[1].span[0]), default=(0, None))
+        if best[1] is not None and best[0]:
+            common = " ".join(w for w in unit.key.lower().split() if w in set(best[1].key.lower().split()))
+            return best[1], f"shares only '{common}': another name"
+        same_label = [e for e in pool if e.label == unit.label]
+        if same_label:
+            return same_label[0], f"another {unit.label} of the source; no alias or partial name links them"
+        return None
+
     def factors(self, counts) -> Dict[str, float]:
         from ..factors import entity_factors
 

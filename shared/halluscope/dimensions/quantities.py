@@ -33,6 +33,21 @@ class Quantities(Dimension):
 
         return jobs, swapped_units(jobs, found, plan, parsed, swapped_quantity)
 
+    def nearest(self, unit, pool):
+        """The source quantity of the same kind (and unit, where one is) nearest in value."""
+        if unit.value is None:
+            return None
+        same = [q for q in pool if q.qkind == unit.qkind and q.value is not None and (q.unit == unit.unit or not unit.unit)]
+        if not same:
+            return None
+        def apart(q) -> float:
+            scale = max(abs(q.value), abs(unit.value))
+            return abs(q.value - unit.value) / scale if scale else 0.0
+        best = min(same, key=lambda q: (apart(q), q.span))
+        if best.value == unit.value:
+            return best, "the same value said of something else in the source"
+        return best, f"{apart(best):.0%} apart, and no derivation of it is stated"
+
     def factors(self, counts) -> Dict[str, float]:
         from ..factors import quantity_factors
 

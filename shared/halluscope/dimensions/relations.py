@@ -146,6 +146,21 @@ class Relations(Dimension):
             jobs, found = contradicted_relations(jobs, found, plan, contradictions)
         return jobs, found
 
+    def nearest(self, unit, pool):
+        """A source triple with its verb (other arguments), else with its subject and
+        object (another verb), else with its subject."""
+        if not unit.verb:
+            return None
+        for test, reason in (
+                (lambda r: r.verb == unit.verb, "the same verb with other arguments"),
+                (lambda r: r.subject == unit.subject and r.object == unit.object and unit.object,
+                 "the same parties with another verb, which WordNet and the encoder do not link"),
+                (lambda r: r.subject == unit.subject and unit.subject, "the same subject, another claim")):
+            found = [r for r in pool if r.verb and test(r)]
+            if found:
+                return min(found, key=lambda r: r.span), reason
+        return None
+
     def variant(self, options, fuse: bool) -> Optional[str]:
         # CHI always fuses RHI* (CHI paper; docs/papers.md#two-versions-of-lf-and-lh); the rhi metric picks its own
         return "softmax" if fuse else options.rhi_variant

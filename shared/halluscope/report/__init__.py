@@ -1,9 +1,10 @@
 """A self-contained HTML report of a scores file written by ``halluscope score``.
 
-One HTML file with no external resources (inline CSS and JS, plots as base64 PNG
-drawn by matplotlib's Agg canvas, without pyplot): per-score statistics (mean,
-median, examples defined, share of defined scores below a cut, 0.5 by default, on
-each score's own scale), one distribution plot per score, and every example with its
+One HTML file with no external resources (inline CSS and JS, charts as inline SVG):
+per-score statistics (mean, median, examples defined, share of defined scores below a
+cut, 0.5 by default, on each score's own scale), charts (:mod:`.charts`: each score's
+distribution, by label when the records carry labels, with the ROC curves and the
+reliability of chi's p_consistent; without labels, the means), and every example with its
 summary highlighted by :mod:`halluscope.highlight` (the source, reference and
 ``dlsd_acu`` units in collapsible ``<details>``). Clicking a score's column header
 sorts the examples by it (ascending, then descending; undefined scores last); a

@@ -1,44 +1,18 @@
-"""The report's HTML page: inline CSS and JS, plots as base64 PNG, every example
-highlighted (docs/cli.md, "halluscope report")."""
+"""The report's HTML page: inline CSS and JS, charts as inline SVG (:mod:`.charts`),
+every example highlighted (docs/cli.md, "halluscope report")."""
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 import math
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
-
-from ..highlight import (CSS as HIGHLIGHT_CSS, acu_evidence_highlights, contradicted_units,
+from ..dimensions import names
+from ..highlight import (CSS as HIGHLIGHT_CSS, acu_evidence_highlights, contradicted_units, reasons_html,
                          render_html, source_highlights, summary_highlights, unsupported_units)
+from .charts import bars_svg, histogram_svg, reliability_bins, reliability_svg, roc_points, roc_svg
 from .stats import (Column, agreement, binary_label, column_label, column_stats, column_values, dimension_breakdown,
-                    highlight_details, load_records, record_label, score_columns, shown_indices)
-
-
-def distribution_png(values: Sequence[float], label: str, cut: float) -> str:
-    """A histogram of the defined values as a base64 PNG (matplotlib Agg, no pyplot)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    defined = [v for v in values if not math.isnan(v)]
-    figure = Figure(figsize=(3.6, 2.1), dpi=100)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    if defined:
-        low, high = min(0.0, min(defined)), max(1.0, max(defined))
-        axes.hist(defined, bins=20, range=(low, high), color="#2563eb", alpha=0.8)
-        axes.axvline(cut, color="#dc2626", linestyle="--", linewidth=1)
-    else:
-        axes.text(0.5, 0.5, "no defined scores", ha="center", va="center", transform=axes.transAxes)
-    axes.set_title(f"{label} ({len(defined)} defined)", fontsize=9)
-    axes.set_xlabel("score", fontsize=8)
-    axes.set_ylabel("examples", fontsize=8)
-    axes.tick_params(labelsize=7)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+                    highlight_details, load_records, record_label, roc_auc, score_columns, shown_indices)
 
 
 def _contradicted_words(record: Mapping[str, Any]) -> List[str]:
@@ -78,6 +52,7 @@ def _example_cell(record: Mapping[str, Any]) -> str:
     if words:
         parts.append('<div class="contradicted">contradicted words: ' + ", ".join(_text(w) for w in words)
                      + "</div>")
+    parts.append(reasons_html(chi_details))  # why each flagged unit is flagged
     source_marks = source_highlights(chi_details) + acu_evidence_highlights(acu_details)
     if "source" in record:
         parts.append("<details><summary>source</summary>"
@@ -265,6 +240,49 @@ def _dimension_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
     return out
 
 
+def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Column],
+                    values: Mapping[Column, List[float]], labels: Optional[Sequence[Optional[int]]]) -> List[str]:
+    """Inline SVG charts (:mod:`.charts`): with labels, each score's distribution by label,
+    the ROC curves and the reliability of chi's p_consistent; without, each score's
+    distribution and the per-dimension means."""
+    out = ['<h2>Charts</h2><div class="plots">']
+    if labels is not None:
+        labelled = [k for k, label in enumerate(labels) if label is not None]
+        y = [labels[k] for k in labelled]
+        for column in columns:
+            scores = [values[column][k] for k in labelled]
+            out.append(histogram_svg(column_label(*column), {
+                "consistent (1)": [s for s, label in zip(scores, y) if label == 1],
+                "inconsistent (0)": [s for s, label in zip(scores, y) if label == 0]}))
+        curves = {}
+        for column in columns:
+            scores = [values[column][k] for k in labelled]
+            points = roc_points(scores, y)
+            if points:
+                curves[column_label(*column)] = (points, roc_auc(scores, y))
+        if curves:
+            out.append(roc_svg(curves))
+        if ("chi", "p_consistent") in values:
+            p = [values[("chi", "p_consistent")][k] for k in labelled]
+            bins = reliability_bins(p, y)
+            if bins:
+                rows = sum(n for _, _, n in bins)
+                ece = sum(n * abs(mean_p - share) for mean_p, share, n in bins) / rows
+                out.append(reliability_svg(bins, ece))
+    else:
+        for column in columns:
+            out.append(histogram_svg(column_label(*column), {"all rows": values[column]}))
+        means = {}
+        for column in columns:
+            if column[1] in names() or column[1] == column[0]:
+                mean = column_stats(values[column]).mean
+                means[column_label(*column)] = math.nan if mean is None else mean
+        if means:
+            out.append(bars_svg("Mean of each score", means))
+    out.append("</div>")
+    return out
+
+
 def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None,
                  cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
                  page_size: int = 50, max_examples: int = 1000) -> str:
@@ -313,12 +331,7 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
                        f"{extra}</td></tr>")
         out.append("</tbody></table>")
 
-    out.append('<h2>Distributions</h2><div class="plots">')
-    for column in columns:
-        label = column_label(*column)
-        out.append(f'<img alt="distribution of {_text(label)}" '
-                   f'src="data:image/png;base64,{distribution_png(values[column], label, cut)}">')
-    out.append("</div>")
+    out.extend(_charts_section(records, columns, values, labels if has_labels else None))
 
     position_label = _position(records[0])[0] if records else "line"
     out.append("<h2>Examples</h2>")

@@ -234,7 +234,9 @@ def score_for_display(source: str, reference: str, summary: str, metrics: Sequen
         return _empty_display(_problem_message(error))
     return {
         "ok": True, "message": "", "scores": rows, "chart": bars, "chart_note": note,
-        "summary_html": highlight.render_html(summary, highlight.summary_highlights(shown)),
+        # the summary with its units marked, then why each flagged unit is flagged
+        "summary_html": highlight.render_html(summary, highlight.summary_highlights(shown))
+        + highlight.reasons_html(shown),
         "source_html": highlight.render_html(source, highlight.source_highlights(shown)),
         "signature": result.get("signature", ""), "reference_free": bool(row.get("reference_free")),
     }
