@@ -68,9 +68,9 @@ def test_the_environment_sets_the_budget_unless_a_call_does(monkeypatch, restore
 
 
 def test_the_option_is_checked():
-    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer >= 0 or None, got -1"):
+    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer in \[0, 1048576\] or None, got -1"):
         api.score_chi(["A b."], ["A b."], cache_mb=-1)
-    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer >= 0 or None, got 1.5"):
+    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer in \[0, 1048576\] or None, got 1.5"):
         api.score_ehi(["A b."], ["A b."], cache_mb=1.5)
 
 

@@ -623,8 +623,8 @@ def test_stdin_to_stdout(uninterrupted, workdir, monkeypatch, capsys):
     assert "scored 4 examples from - into -" in captured.err  # the table goes to stderr
     assert not os.path.exists(workdir / "-.partial") and not os.path.exists(workdir / "-.summary.json")
     assert main(["score", "--input", uninterrupted["input"], "--output", "-", "--resume"]) == 2
-    assert capsys.readouterr().err == ("error: --resume needs an output file: with --output - the records go "
-                                       "straight to standard output, with no partial file to continue\n")
+    assert capsys.readouterr().err == ("error: --resume needs an output file: with --output - (or a device or FIFO) "
+                                       "the records go straight through, with no partial file to continue\n")
 
 
 def test_version_and_usage_errors_are_one_line(capsys):

@@ -125,10 +125,15 @@ _CACHES: Dict[str, List[Tuple["weakref.ref", Any]]] = {kind: [] for kind in SHAR
 _SET_MB: Optional[int] = None
 
 
+#: the largest budget accepted, in MB (1 TiB): checked before any arithmetic, so that a
+#: huge value is refused and leaves the budget in force unchanged
+MAX_MB = 1 << 20
+
+
 def check_mb(value: Any, option: str = "cache_mb") -> int:
-    """``value`` if it is an integer >= 0, else an :class:`OptionError`."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise OptionError(f"`{option}` must be an integer >= 0, got {value!r}", option=option)
+    """``value`` if it is an integer in [0, :data:`MAX_MB`], else an :class:`OptionError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_MB:
+        raise OptionError(f"`{option}` must be an integer in [0, {MAX_MB}] (MB), got {value!r}", option=option)
     return value
 
 

@@ -108,6 +108,7 @@ class Option:
     ``kind`` says which values are allowed: ``choice`` (one of ``choices``), ``bool``,
     ``optional_bool`` (None = the formula's default), ``number`` (a finite real within
     ``bounds``), ``int`` (an integer within ``bounds``), ``mapping`` (a dict or None),
+    ``text_mapping`` (a dict of strings to strings, or None),
     ``name`` (a model name/path or None), ``choice_or_name`` (one of ``choices`` or a
     model/path name), ``choice_or_object`` (one of ``choices`` or an object serving that
     role), ``wordnet`` (None, a bool or a folder path), ``callable`` (a
@@ -139,7 +140,8 @@ class Option:
 
     def check(self, value: Any) -> Any:
         """``value`` if the option allows it, else an :class:`OptionError` naming it."""
-        if value is None and (self.allow_none or self.kind in ("optional_bool", "mapping", "name", "wordnet",
+        if value is None and (self.allow_none or self.kind in ("optional_bool", "mapping", "text_mapping", "name",
+                                                                "wordnet",
                                                                 "callable", "any")):
             return value
         kind, bad = self.kind, False
@@ -159,12 +161,18 @@ class Option:
                    or not self.bounds[0] <= value <= self.bounds[1])
         elif kind == "mapping":
             bad = not isinstance(value, Mapping)
+        elif kind == "text_mapping":
+            bad = not isinstance(value, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items())
         elif kind == "name":
             bad = not isinstance(value, str) or not value.strip()
         elif kind == "wordnet":
             bad = not isinstance(value, (bool, str))
         if bad:
-            raise OptionError(f"`{self.name}` must be {self.allowed()}, got {value!r}", option=self.name)
+            shown = repr(value)
+            if len(shown) > 80:  # a 300-digit number or a huge mapping: the start says enough
+                shown = shown[:60] + f"... ({len(shown)} characters)"
+            raise OptionError(f"`{self.name}` must be {self.allowed()}, got {shown}", option=self.name)
         return value
 
     def allowed(self) -> str:
@@ -185,9 +193,12 @@ class Option:
             low, high = self.bounds
             if math.isinf(high):
                 return f"{noun} >= {low:g}" + none
-            return f"{noun} in [{low:g}, {high:g}{')' if self.open_high else ']'}" + none
+            bound = (lambda x: str(int(x))) if self.kind == "int" else (lambda x: f"{x:g}")
+            return f"{noun} in [{bound(low)}, {bound(high)}{')' if self.open_high else ']'}" + none
         if self.kind == "mapping":
             return "a mapping (dict) or None"
+        if self.kind == "text_mapping":
+            return "a mapping (dict) of strings to strings, or None"
         if self.kind == "name":
             return "a model name or path, or None"
         if self.kind == "wordnet":
@@ -303,7 +314,7 @@ OPTIONS: Tuple[Option, ...] = (
                 "(docs/benchmarks.md#p_consistent-and-the-shipped-labels); None: no labels.")),
     Option("weights", None, "mapping", metrics=("chi",), doc=(
         'weighted harmonic mean of the dimensions, e.g. {"qhi": 2} (positive finite weights).')),
-    Option("entity_synonyms", None, "mapping", metrics=("chi", "ehi"), doc=(
+    Option("entity_synonyms", None, "text_mapping", metrics=("chi", "ehi"), doc=(
         "alias -> canonical entity name, added to the built-in aliases.")),
     Option("batch_size", 64, "int", bounds=(1, math.inf), metrics=_REL, doc=(
         "sentence-encoder batch size.")),
@@ -365,7 +376,7 @@ OPTIONS: Tuple[Option, ...] = (
     Option("max_length", 512, "int", bounds=(8, math.inf), metrics=_DL, doc=(
         "premise truncation in tokens.")),
     # ---------------------------------------------------------------- every metric
-    Option("cache_mb", None, "int", bounds=(0, math.inf), allow_none=True, metrics=METRICS, model=True, doc=(
+    Option("cache_mb", None, "int", bounds=(0, budget.MAX_MB), allow_none=True, metrics=METRICS, model=True, doc=(
         "memory budget of the process's caches (parses, units, text indexes, embeddings, NLI "
         f"scores, WordNet answers) in MB; None: the budget in force, ${budget.ENV} or {budget.DEFAULT_MB}. "
         "Shared by the process, so a value given stays in force for later calls; changes "

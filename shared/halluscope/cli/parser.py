@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import math
 import sys
 from typing import Optional, Sequence
@@ -180,3 +181,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of --output - went away (`| head`): end quietly, with the shell's
+        # code for SIGPIPE, and keep Python from complaining when it flushes stdout
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

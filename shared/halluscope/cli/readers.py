@@ -63,6 +63,10 @@ class InputSource:
     rows: Iterator[Tuple[int, Any]]  # (position, dict of fields, or a str saying what is wrong)
 
 
+#: the largest CSV cell read (characters): far above any text the metrics take
+CSV_CELL_LIMIT = 1 << 30
+
+
 def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[int, Any]]:
     """The rows of a JSONL file (or of ``handle``, e.g. standard input, named ``path``)."""
     with (open(path, "rb") if handle is None else handle) as handle:
@@ -78,6 +82,9 @@ def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[
                 value = json.loads(line)
             except json.JSONDecodeError as error:
                 yield number, f"not valid JSON ({error.msg} at column {error.pos + 1})"
+                continue
+            except RecursionError:  # thousands of nested brackets: Python's parser gives up
+                yield number, "JSON nested too deeply to read"
                 continue
             if not isinstance(value, dict):
                 yield number, f"expected a JSON object, got {type(value).__name__}"
@@ -101,13 +108,32 @@ def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
             consumed.append(line)
             yield line
 
+    # a cell may hold a whole article: csv's default limit (131,072 characters) is no cap
+    # of ours (the texts' own limits are checked with the rows)
+    csv.field_size_limit(CSV_CELL_LIMIT)
     reader = csv.reader(tracked_lines())
-    header = next(reader, [])
+    try:
+        header = next(reader, [])
+    except csv.Error as error:
+        raise FileError(f"{handle.name} line 1: not a CSV header ({error})") from None
+    empty = [k + 1 for k, name in enumerate(header) if not name.strip()]
+    if empty and len(header) > 1:
+        raise FileError(f"{handle.name} line 1: column {empty[0]} of the header has no name; name every column")
+    repeated = sorted({name for name in header if header.count(name) > 1})
+    if repeated:
+        raise FileError(f"{handle.name} line 1: the header names the column {repeated[0]!r} twice; "
+                        "which one holds the text would be a guess")
 
     def records() -> Iterator[Tuple[int, Any]]:
         lines_before = len(consumed)
         consumed.clear()
-        for cells in reader:
+        while True:
+            try:
+                cells = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as error:
+                raise FileError(f"{handle.name} line {lines_before + 1}: not valid CSV ({error})") from None
             blank = next((k for k, line in enumerate(consumed) if line.strip()), 0)
             start = lines_before + blank + 1
             lines_before += len(consumed)

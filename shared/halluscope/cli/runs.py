@@ -8,9 +8,11 @@ import json
 import math
 import os
 import signal
+import stat
 import sys
+import tempfile
 import threading
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
@@ -25,6 +27,8 @@ REPORT_MAX_EXAMPLES = 1000
 PARTIAL_SUFFIX = ".partial"
 #: beside it: the run's settings, signatures and counters, rewritten after each chunk
 STATE_SUFFIX = ".partial.json"
+#: the advisory lock a run holds on its output (:class:`OutputLock`)
+LOCK_SUFFIX = ".lock"
 
 
 def summary_path_for(output: str) -> str:
@@ -69,23 +73,96 @@ def _same_path(first: str, second: str) -> bool:
         return False
 
 
+def is_stream(path: str) -> bool:
+    """An existing output that is not a regular file (a character device such as
+    /dev/null, a FIFO): written through, never replaced by a file of the same name."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
 def _check_writable(path: str, flag: str) -> None:
-    """``path`` can be created: its folder exists and it is not a folder itself."""
+    """``path`` can be written: its folder exists and takes a new file (a file is made
+    there and removed: a read-only or pseudo filesystem such as /proc is refused before
+    anything is scored), and it is not a folder itself; a device or FIFO is written
+    through."""
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileError(f"{flag} {path}: the folder {folder} does not exist")
     if os.path.isdir(path):
         raise FileError(f"{flag} {path}: is a folder, not a file")
+    if is_stream(path):
+        return
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".halluscope-probe-")
+        os.close(handle)
+        os.remove(probe)
+    except OSError as error:
+        raise FileError(f"{flag} {path}: cannot write in {folder} ({error.strerror or error})") from None
+
+
+class OutputLock:
+    """An advisory lock on ``<output>.lock`` held while a run writes ``output``: a second
+    run on the same output fails at once (exit 2) instead of interleaving its records.
+    Where ``fcntl`` does not exist (Windows) there is no lock."""
+
+    def __init__(self, output: str) -> None:
+        self.path = output + LOCK_SUFFIX
+        self._fd: Optional[int] = None
+
+    def __enter__(self) -> "OutputLock":
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            return self
+        if os.path.islink(self.path):
+            raise FileError(f"{self.path} is a symbolic link; halluscope does not follow it: remove it")
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise CommandError(f"--output {self.path[:-len(LOCK_SUFFIX)]}: another halluscope run is writing it "
+                               f"(it holds {self.path}); wait for it to end or choose another output") from None
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._fd is not None:
+            try:
+                os.remove(self.path)
+            except OSError:
+                pass
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
+
+
+def _open_partial(partial: str, append: bool):
+    """The partial file, opened without following a symbolic link: a link planted at
+    ``<output>.partial`` is refused, never written through. A new run makes the file
+    afresh (O_EXCL), after removing a regular partial of an earlier run."""
+    if os.path.islink(partial):
+        raise FileError(f"{partial} is a symbolic link; halluscope does not follow it: remove it")
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if append:
+        fd = os.open(partial, os.O_WRONLY | os.O_APPEND | nofollow)
+    else:
+        if os.path.exists(partial):
+            os.remove(partial)
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o644)
+    return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
 
 
 def check_output_paths(args: argparse.Namespace) -> Optional[str]:
     """Refuse outputs that would overwrite each other or the input, or that cannot be
     created; return the summary path (None: no summary file, with ``--output -`` and
     no ``--summary-output``)."""
-    if args.output == STDIO:
+    if args.output == STDIO or is_stream(args.output):  # written through: no partial, no summary beside it
         if args.resume:
-            raise CommandError("--resume needs an output file: with --output - the records go straight to "
-                               "standard output, with no partial file to continue")
+            raise CommandError("--resume needs an output file: with --output - (or a device or FIFO) the records "
+                               "go straight through, with no partial file to continue")
         if args.summary_output is not None:
             _check_writable(args.summary_output, "--summary-output")
             if args.input != STDIO and _same_path(args.summary_output, args.input):
@@ -179,7 +256,7 @@ def run_score(args: argparse.Namespace) -> int:
     chosen = api_options(args.option, metrics)
     args.resolved_device = resolve_device(args.device, metrics)
     options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
-    to_stdout = args.output == STDIO
+    to_stdout = args.output == STDIO or is_stream(args.output)  # a device or FIFO is written through
     log = sys.stderr
 
     source = open_input(args.input, args.split)
@@ -197,6 +274,8 @@ def run_score(args: argparse.Namespace) -> int:
     records: List[Dict[str, Any]] = []
     state: Dict[str, Any] = {}
     partial, state_path = args.output + PARTIAL_SUFFIX, args.output + STATE_SUFFIX
+    if not to_stdout and os.path.islink(partial):
+        raise FileError(f"{partial} is a symbolic link; halluscope does not follow it: remove it")
     resuming = not to_stdout and args.resume and os.path.isfile(partial)
     if resuming:
         if os.path.isfile(state_path):
@@ -212,7 +291,22 @@ def run_score(args: argparse.Namespace) -> int:
         if not done <= positions:
             raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
                             f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
-    # the command, the input and its fields are valid: now the models (slow), then the scoring
+    # the command, the input and its fields are valid: take the output (a second run on it
+    # fails here), then the models (slow), then the scoring
+    lock = None if to_stdout else OutputLock(args.output).__enter__()
+    try:
+        return _run_locked(args, metrics, options, examples, skipped, source, fields, settings, records, state,
+                           partial, state_path, resuming, length if resuming else 0,
+                           done if resuming else set(), to_stdout, summary_output)
+    finally:
+        if lock is not None:
+            lock.__exit__(None, None, None)
+
+
+def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, records, state, partial,
+                state_path, resuming, length, done, to_stdout, summary_output) -> int:
+    """The rest of :func:`run_score`, while the run holds its output."""
+    log = sys.stderr
     load_models(metrics, options, args.preset)
     if resuming:
         with open(partial, "r+b") as handle:
@@ -240,16 +334,20 @@ def run_score(args: argparse.Namespace) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, terminate) if in_main_thread else None
     try:
-        if to_stdout:
+        if args.output == STDIO:
             return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring, summary_output,
-                                    summary_of)
+                                    summary_of, sys.stdout)
+        if to_stdout:  # a device or FIFO: written through, never replaced
+            with open(args.output, "w", encoding="utf-8") as stream:
+                return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring,
+                                        summary_output, summary_of, stream)
         written_before = len(records)
 
         def save_state(current: Dict[str, MetricTotals], written: int) -> None:
             _write_json_atomically(state_path, json_safe(_state(settings, current, written_before + written)))
 
         try:
-            with open(partial, "a" if records else "w", encoding="utf-8") as output:
+            with _open_partial(partial, append=bool(records)) as output:
                 save_state(totals, 0)
                 if examples:
                     totals = score_examples(examples, metrics, options, fields, source, output,
@@ -284,10 +382,10 @@ def run_score(args: argparse.Namespace) -> int:
 def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
                      fields: FieldNames, source: InputSource, totals: Dict[str, MetricTotals],
                      scoring: Dict[str, Any], summary_output: Optional[str],
-                     summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]]) -> int:
-    """``--output -``: the records go to stdout as they are scored (no partial file,
-    no ``--resume``); the summary table to stderr, the summary JSON only to
-    ``--summary-output``."""
+                     summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]], stream: TextIO) -> int:
+    """``--output -`` (or a device or FIFO, ``stream``): the records go to the stream as they
+    are scored (no partial file, no ``--resume``); the summary table to stderr, the
+    summary JSON only to ``--summary-output``."""
     written = [0]
 
     def count(current: Dict[str, MetricTotals], rows: int) -> None:
@@ -295,7 +393,7 @@ def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], option
 
     try:
         if examples:
-            totals = score_examples(examples, metrics, options, fields, source, sys.stdout, totals=totals,
+            totals = score_examples(examples, metrics, options, fields, source, stream, totals=totals,
                                     after_chunk=count, **scoring)
     except KeyboardInterrupt:
         print(f"interrupted: {written[0]} of {len(examples)} examples were written to standard output "

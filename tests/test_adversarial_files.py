@@ -1,0 +1,124 @@
+"""Nothing corrupted, followed or lost (issue 28): what the command and the options do with
+files and values an attacker, a shared folder or a careless user can give them. Each
+case asserts the exact outcome: a one-line error with its exit code, or the right result,
+and no file outside the named output touched."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from halluscope import score_chi
+from halluscope.cli import main
+from halluscope.cli.runs import OutputLock
+from halluscope.errors import OptionError
+
+ROWS = [{"id": 1, "source": "Acme sold the plant in 2020.", "prediction": "Acme sold the plant."},
+        {"id": 2, "source": "Acme sold the plant in 2020.", "prediction": "Acme sold the plant in 2021."}]
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    return tmp_path
+
+
+def _score(*extra: str) -> int:
+    return main(["score", "--input", "in.jsonl", "--no-progress", *extra])
+
+
+def test_a_symlink_planted_at_the_partial_file_is_refused_and_its_target_untouched(folder, capsys):
+    (folder / "victim.txt").write_text("victim\n")
+    os.symlink("victim.txt", folder / "out.jsonl.partial")
+    assert _score("--output", "out.jsonl") == 2
+    assert capsys.readouterr().err == ("error: out.jsonl.partial is a symbolic link; halluscope does not follow it: "
+                                       "remove it\n")
+    assert (folder / "victim.txt").read_text() == "victim\n" and not (folder / "out.jsonl").exists()
+    assert _score("--output", "out.jsonl", "--resume") == 2  # --resume refuses it too
+    assert (folder / "victim.txt").read_text() == "victim\n"
+
+
+def test_a_second_run_on_the_same_output_fails_at_once(folder, capsys):
+    with OutputLock(str(folder / "out.jsonl")):  # a run holding the output
+        assert _score("--output", str(folder / "out.jsonl")) == 2
+        assert capsys.readouterr().err == (
+            f"error: --output {folder / 'out.jsonl'}: another halluscope run is writing it (it holds "
+            f"{folder / 'out.jsonl.lock'}); wait for it to end or choose another output\n")
+        assert not (folder / "out.jsonl").exists() and not (folder / "out.jsonl.partial").exists()
+    assert _score("--output", "out.jsonl") == 0  # once it ends, the output is free
+    assert [json.loads(line)["id"] for line in (folder / "out.jsonl").read_text().splitlines()] == [1, 2]
+    assert not (folder / "out.jsonl.lock").exists()
+
+
+def test_two_concurrent_processes_leave_one_complete_output(folder):
+    command = [sys.executable, "-m", "halluscope.cli", "score", "--input", "in.jsonl", "--output", "out.jsonl",
+               "--no-progress"]
+    runs = [subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    outcomes = sorted((run.wait(timeout=300), run.stderr.read()) for run in runs)
+    codes = [code for code, _ in outcomes]
+    # both may run one after the other; if they overlapped, the second one said why and left
+    assert codes in ([0, 0], [0, 2]), outcomes
+    if codes == [0, 2]:
+        assert "another halluscope run is writing it" in outcomes[1][1]
+    assert [json.loads(line)["id"] for line in (folder / "out.jsonl").read_text().splitlines()] == [1, 2]
+
+
+def test_a_device_is_written_through_never_replaced(folder):
+    assert _score("--output", os.devnull) == 0
+    assert os.path.exists(os.devnull) and not os.path.isfile(os.devnull)  # still the device
+    assert not os.path.exists(os.devnull + ".summary.json") and not os.path.exists(os.devnull + ".partial")
+
+
+def test_an_unwritable_place_is_one_line_before_any_scoring(folder, capsys):
+    assert _score("--output", "/proc/x.jsonl") == 2
+    assert capsys.readouterr().err.startswith("error: --output /proc/x.jsonl: cannot write in /proc (")
+    assert main(["report", "--input", "in.jsonl", "--output", "/proc/r.html"]) == 2
+
+
+def test_a_closed_standard_output_ends_quietly(folder):
+    rows = [dict(ROWS[0], id=k) for k in range(300)]
+    (folder / "many.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    done = subprocess.run(f"{sys.executable} -m halluscope.cli score --input many.jsonl --output - --no-progress "
+                          "--chunk-size 8 | head -n 1", shell=True, cwd=folder, capture_output=True, text=True,
+                          timeout=300)
+    assert len(done.stdout.splitlines()) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+
+
+def test_a_long_csv_cell_is_read_and_a_repeated_header_refused(folder, capsys):
+    article = "Acme sold the plant in 2020. " * 6000  # 174,000 characters: over csv's default 131,072
+    (folder / "long.csv").write_text(f'source,prediction\n"{article}",Acme sold the plant.\n', encoding="utf-8")
+    assert main(["score", "--input", "long.csv", "--output", "long.jsonl", "--no-progress"]) == 0
+    assert json.loads((folder / "long.jsonl").read_text())["source"] == article
+    (folder / "twice.csv").write_text("source,prediction,prediction\nA.,B.,C.\n", encoding="utf-8")
+    assert main(["score", "--input", "twice.csv", "--output", "twice.jsonl", "--no-progress"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "twice.csv line 1: the header names the column 'prediction' twice; which one holds the text would be "
+        "a guess\n")
+
+
+def test_json_nested_thousands_deep_is_a_line_error(folder, capsys):
+    deep = '{"id": 3, "source": "S.", "prediction": "P.", "extra": ' + "[" * 5000 + "]" * 5000 + "}"
+    (folder / "deep.jsonl").write_text(json.dumps(ROWS[0]) + "\n" + deep + "\n", encoding="utf-8")
+    assert main(["score", "--input", "deep.jsonl", "--output", "deep.jsonl.out", "--no-progress",
+                 "--on-error", "stop"]) == 1
+    assert capsys.readouterr().err.endswith("deep.jsonl line 2: JSON nested too deeply to read\n")
+
+
+def test_a_huge_cache_budget_is_refused_and_changes_nothing():
+    before = score_chi(["Acme sold the plant."], ["Acme sold the plant in 2020."])
+    with pytest.raises(OptionError, match=r"`cache_mb` must be an integer in \[0, 1048576\] or None, got 1000"):
+        score_chi(["a"], ["a"], cache_mb=10 ** 303)
+    assert score_chi(["Acme sold the plant."], ["Acme sold the plant in 2020."]) == before  # the process works
+
+
+@pytest.mark.parametrize("synonyms", [{1: "Microsoft"}, {"MS": 2}, {"MS": None}])
+def test_entity_synonyms_must_map_strings_to_strings(synonyms):
+    with pytest.raises(OptionError) as caught:
+        score_chi(["MS bought it."], ["Microsoft bought it."], entity_synonyms=synonyms)
+    assert caught.value.option == "entity_synonyms"
+    assert str(caught.value).startswith("`entity_synonyms` must be a mapping (dict) of strings to strings, or None")
