@@ -39,7 +39,9 @@ class Embedder:
         self._vectors: "LRU[np.ndarray]" = LRU(maxsize, weigh=budget.weigh_array)
         self._lock = threading.Lock()
         budget.register("embeddings", self._vectors, self._lock)
-        self._pinned: Dict[str, np.ndarray] = {}  # the last prepare's vectors
+        # each thread's last prepare's vectors (a thread's pins are its own: another
+        # thread's prepare never takes away the vectors this one is reading)
+        self._local = threading.local()
         self.encoded = 0
         self.encode_calls = 0
 
@@ -70,25 +72,27 @@ class Embedder:
                     pinned[text] = self._vectors.put(text, np.asarray(vector, dtype=np.float32))
                 self.encoded += len(todo)
                 self.encode_calls += 1
-            self._pinned = pinned
+            self._local.pinned = pinned
+
+    def _pinned(self) -> Dict[str, np.ndarray]:
+        return getattr(self._local, "pinned", {})
 
     def vector(self, text: str) -> np.ndarray:
         """The cached vector of ``text`` (encoding it alone if it was not prepared)."""
         with self._lock:
             found = self._vectors.get(text)
             if found is None:
-                found = self._pinned.get(text)
+                found = self._pinned().get(text)
         if found is None:
             self.prepare([text])
-            with self._lock:
-                found = self._pinned[text]
+            found = self._pinned()[text]  # this thread's own pins: no other thread replaces them
         return found
 
     def clear(self) -> None:
-        """Forget every cached vector."""
+        """Forget every cached vector (and every thread's pins)."""
         with self._lock:
             self._vectors.clear()
-            self._pinned = {}
+            self._local = threading.local()
 
     def with_batch_size(self, batch_size: int) -> "BatchSized":
         """This embedder (its model and cache) encoding with ``batch_size``, without
