@@ -122,3 +122,22 @@ def test_entity_synonyms_must_map_strings_to_strings(synonyms):
         score_chi(["MS bought it."], ["Microsoft bought it."], entity_synonyms=synonyms)
     assert caught.value.option == "entity_synonyms"
     assert str(caught.value).startswith("`entity_synonyms` must be a mapping (dict) of strings to strings, or None")
+
+
+@pytest.mark.parametrize("record, said", [
+    ({"line": 1, "prediction": 5, "scores": {"chi": {"chi": 0.5}}}, "prediction must be a string, got int"),
+    ({"line": 1, "prediction": "a", "scores": {"chi": {"chi": "high"}}},
+     "scores.chi.chi must be a number or null, got 'high'"),
+    ({"line": 1, "prediction": "a", "scores": {"chi": 0.5}}, "scores.chi must be an object of scores, got float"),
+    ({"line": 1, "prediction": "a", "scores": {"chi": {"chi": 0.5}},
+      "details": {"chi": {"ehi": {"units": [{"span": "x"}]}}}}, "details.chi.ehi: a unit without a [start, end] span"),
+    ({"line": 1, "prediction": "a", "scores": {}}, "no scores (not a record written by `halluscope score`)"),
+    ({"line": 1, "prediction": "a", "scores": {"chi": {"chi": 0.5}}, "reference": [1]},
+     "reference must be a string or a list of strings"),
+])
+def test_report_names_the_line_of_a_hand_edited_record(folder, capsys, record, said):
+    good = {"line": 1, "prediction": "a", "scores": {"chi": {"chi": 0.5}}}
+    (folder / "scores.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["report", "--input", "scores.jsonl", "--output", "r.html"]) == 2
+    assert capsys.readouterr().err == f"error: scores.jsonl line 2: {said}\n"
+    assert not (folder / "r.html").exists()

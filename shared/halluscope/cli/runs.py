@@ -408,7 +408,10 @@ def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], option
 
 def check_scores_file(path: str) -> None:
     """Refuse a scores file ``report`` cannot read whole: a missing file, text that is
-    not UTF-8, a line that is not a JSON object (a run still going or interrupted)."""
+    not UTF-8, a line that is not a JSON object (a run still going or interrupted), a
+    record of another shape (:func:`halluscope.report.stats.record_problem`)."""
+    from ..report.stats import record_problem
+
     if not os.path.isfile(path):
         raise FileError(f"--input {path}: no such file")
     with open(path, "rb") as handle:
@@ -420,8 +423,9 @@ def check_scores_file(path: str) -> None:
             except (UnicodeDecodeError, json.JSONDecodeError) as error:
                 raise FileError(f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
                                 "an interrupted `halluscope score` run finishes with --resume") from None
-            if not isinstance(record, dict) or not isinstance(record.get("scores"), dict):
-                raise FileError(f"{path} line {number}: not a record written by `halluscope score` (no scores)")
+            problem = record_problem(record)
+            if problem is not None:
+                raise FileError(f"{path} line {number}: {problem}")
 
 
 def run_report(args: argparse.Namespace) -> int:

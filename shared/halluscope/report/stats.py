@@ -24,6 +24,47 @@ def load_records(path: str) -> List[Dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
+def record_problem(record: Any) -> Optional[str]:
+    """What makes ``record`` unreadable as a scores record (None: nothing): the shapes
+    ``halluscope score`` writes, checked before the report reads any of them, so that a
+    hand-edited file is refused with its line instead of failing half-way."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}"
+    scores = record.get("scores")
+    if not isinstance(scores, dict) or not scores:
+        return "no scores (not a record written by `halluscope score`)"
+    for metric, values in scores.items():
+        if not isinstance(values, dict):
+            return f"scores.{metric} must be an object of scores, got {type(values).__name__}"
+        for name, value in values.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                return f"scores.{metric}.{name} must be a number or null, got {value!r:.40}"
+    for field in ("prediction", "source"):
+        if field in record and not isinstance(record[field], str):
+            return f"{field} must be a string, got {type(record[field]).__name__}"
+    reference = record.get("reference")
+    if reference is not None and not isinstance(reference, str) and not (
+            isinstance(reference, list) and all(isinstance(r, str) for r in reference)):
+        return "reference must be a string or a list of strings"
+    details = record.get("details")
+    if details is not None:
+        if not isinstance(details, dict) or not all(isinstance(d, dict) for d in details.values()):
+            return "details must be an object of objects, one per metric"
+        for metric, row in details.items():
+            for dimension, part in row.items():
+                units = part.get("units") if isinstance(part, dict) else None
+                if units is None:
+                    continue
+                if not isinstance(units, list):
+                    return f"details.{metric}.{dimension}.units must be a list"
+                for unit in units:
+                    span = unit.get("span") if isinstance(unit, dict) else None
+                    if not (isinstance(span, list) and len(span) == 2
+                            and all(isinstance(p, int) and not isinstance(p, bool) for p in span)):
+                        return f"details.{metric}.{dimension}: a unit without a [start, end] span"
+    return None
+
+
 def column_label(metric: str, name: str) -> str:
     """``chi`` for the metric's own score, ``chi.ehi`` for a component (its JSON path)."""
     return metric if name == metric else f"{metric}.{name}"
