@@ -141,3 +141,21 @@ def test_report_names_the_line_of_a_hand_edited_record(folder, capsys, record, s
     assert main(["report", "--input", "scores.jsonl", "--output", "r.html"]) == 2
     assert capsys.readouterr().err == f"error: scores.jsonl line 2: {said}\n"
     assert not (folder / "r.html").exists()
+
+
+def test_a_model_folder_without_a_model_is_refused_up_front(tmp_path):
+    empty = tmp_path / "model"
+    empty.mkdir()
+    cases = [({"sentence_model": str(empty)}, f"`sentence_model` {empty}: the folder holds no model (none of "
+                                              "modules.json, config.json)"),
+             ({"sentence_model": "./no-such-model"}, "`sentence_model` ./no-such-model: no such folder"),
+             ({"spacy_model": str(empty)}, f"`spacy_model` {empty}: the folder holds no model (none of config.cfg, "
+                                           "meta.json)")]
+    for options, said in cases:
+        with pytest.raises(OptionError) as caught:
+            score_chi(["Acme sold the plant."], ["Acme sold the plant in 2020."], **options)
+        assert str(caught.value) == said and caught.value.option == next(iter(options))
+    (empty / "modules.json").write_text("[]")  # a folder with a model's files passes this check
+    from halluscope.options import options_for
+
+    assert options_for("chi")["sentence_model"].check(str(empty)) == str(empty)

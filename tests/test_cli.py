@@ -518,7 +518,8 @@ def test_a_missing_nli_model_is_found_before_any_metric_scores(uninterrupted, wo
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--metrics", "chi,dlsd_acu",
                  "--decomposer", "rules", "--nli-model", missing]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: dlsd_acu: could not load the NLI model {missing!r}: ")
+    # found by the option check itself, before any model loads
+    assert err == f"error: --nli-model (dlsd_acu): `nli_model` {missing}: no such folder\n"
     assert err.count("\n") == 1 and "Traceback" not in err
     assert calls == []  # chi scored nothing either
     assert not output.exists() and not os.path.exists(f"{output}.partial")

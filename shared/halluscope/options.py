@@ -132,6 +132,9 @@ class Option:
     model: bool = False
     #: False for options that hold Python objects (callables, engines): not on the CLI
     cli: bool = True
+    #: a model option: the files one of which a local model folder must hold (a folder
+    #: without any is refused up front, not when the model is first needed)
+    model_files: Tuple[str, ...] = ()
     control: Optional[Control] = None
 
     @property
@@ -168,12 +171,29 @@ class Option:
             bad = not isinstance(value, str) or not value.strip()
         elif kind == "wordnet":
             bad = not isinstance(value, (bool, str))
+        if not bad and self.model_files and isinstance(value, str):
+            self._check_model_folder(value)
         if bad:
             shown = repr(value)
             if len(shown) > 80:  # a 300-digit number or a huge mapping: the start says enough
                 shown = shown[:60] + f"... ({len(shown)} characters)"
             raise OptionError(f"`{self.name}` must be {self.allowed()}, got {shown}", option=self.name)
         return value
+
+    def _check_model_folder(self, value: str) -> None:
+        """A path (an existing folder, or a name written as a path) must be a folder
+        holding one of :attr:`model_files`; a hub name (``org/name``) is left to loading."""
+        import os
+
+        path = os.path.expanduser(value)
+        looks_local = value.startswith(("/", "./", "../", "~")) or os.path.isdir(path)
+        if not looks_local:
+            return
+        if not os.path.isdir(path):
+            raise OptionError(f"`{self.name}` {value}: no such folder", option=self.name)
+        if not any(os.path.exists(os.path.join(path, name)) for name in self.model_files):
+            raise OptionError(f"`{self.name}` {value}: the folder holds no model (none of "
+                              f"{', '.join(self.model_files)})", option=self.name)
 
     def allowed(self) -> str:
         """The allowed values in words (error messages, docs)."""
@@ -318,10 +338,10 @@ OPTIONS: Tuple[Option, ...] = (
         "alias -> canonical entity name, added to the built-in aliases.")),
     Option("batch_size", 64, "int", bounds=(1, math.inf), metrics=_REL, doc=(
         "sentence-encoder batch size.")),
-    Option("spacy_model", None, "name", metrics=_ALL, model=True, doc=(
+    Option("spacy_model", None, "name", metrics=_ALL, model=True, model_files=("config.cfg", "meta.json"), doc=(
         "spaCy pipeline name or path (default: the offline en_core_web_sm, docs/scaling.md).")),
-    Option("sentence_model", None, "name", metrics=_REL, model=True, doc=(
-        "sentence-transformers model name or path (default: the offline all-MiniLM-L6-v2).")),
+    Option("sentence_model", None, "name", metrics=_REL, model=True, model_files=("modules.json", "config.json"),
+           doc="sentence-transformers model name or path (default: the offline all-MiniLM-L6-v2)."),
     Option("device", None, "name", metrics=_REL, model=True, doc=(
         'torch device of the sentence encoder ("cpu", "cuda", "cuda:1"; default: CUDA when '
         "available).")),
@@ -349,7 +369,7 @@ OPTIONS: Tuple[Option, ...] = (
     Option("decomposer", "seq2seq", "choice_or_object", choices=DECOMPOSERS, metrics=_DL, doc=(
         "the paper's seq2seq claim extractor, the offline rule splitter, or any object with "
         "`name`, `calls` and `decompose` (API only).")),
-    Option("decomposer_model", None, "name", metrics=_DL, model=True, doc=(
+    Option("decomposer_model", None, "name", metrics=_DL, model=True, model_files=("config.json",), doc=(
         "seq2seq decomposer name or path (default: the paper's).")),
     Option("dl_acu", "auto", "choice", choices=DL_ACU_BACKENDS, metrics=_DL, doc=(
         'discourse-link units from AMR graphs or the dependency parse ("auto": AMR when an AMR '
@@ -359,7 +379,7 @@ OPTIONS: Tuple[Option, ...] = (
     Option("delta", 0.88, "number", bounds=(0.0, 1.0), metrics=_DL, doc=(
         "overlap filter: raw MiniLM BERTScore F1 to every host ACU < delta (the paper's 0.7 is "
         "on roberta-large's scale, see the card).")),
-    Option("nli_model", None, "name", metrics=_DL, model=True, doc=(
+    Option("nli_model", None, "name", metrics=_DL, model=True, model_files=("config.json",), doc=(
         "NLI model name or local folder (default: tals/albert-xlarge-vitaminc-mnli).")),
     Option("nli_scorer", None, "callable", metrics=_DL, model=True, cli=False, doc=(
         "callable(premises, hypotheses) -> (n, 3) probabilities [ent, neu, con] replacing the "
