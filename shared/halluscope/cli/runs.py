@@ -271,6 +271,22 @@ def run_score(args: argparse.Namespace) -> int:
             raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
 
     settings = _run_settings(args, metrics, fields, options)
+    # the command, the input and its fields are valid: take the output (a second run on it
+    # fails here, before it reads a partial file the first one may be writing), then the
+    # models (slow), then the scoring
+    lock = None if to_stdout else OutputLock(args.output).__enter__()
+    try:
+        return _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
+                           summary_output)
+    finally:
+        if lock is not None:
+            lock.__exit__(None, None, None)
+
+
+def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
+                summary_output) -> int:
+    """The rest of :func:`run_score`, while the run holds its output: a partial file to
+    resume, the models, the scoring."""
     records: List[Dict[str, Any]] = []
     state: Dict[str, Any] = {}
     partial, state_path = args.output + PARTIAL_SUFFIX, args.output + STATE_SUFFIX
@@ -291,21 +307,6 @@ def run_score(args: argparse.Namespace) -> int:
         if not done <= positions:
             raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
                             f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
-    # the command, the input and its fields are valid: take the output (a second run on it
-    # fails here), then the models (slow), then the scoring
-    lock = None if to_stdout else OutputLock(args.output).__enter__()
-    try:
-        return _run_locked(args, metrics, options, examples, skipped, source, fields, settings, records, state,
-                           partial, state_path, resuming, length if resuming else 0,
-                           done if resuming else set(), to_stdout, summary_output)
-    finally:
-        if lock is not None:
-            lock.__exit__(None, None, None)
-
-
-def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, records, state, partial,
-                state_path, resuming, length, done, to_stdout, summary_output) -> int:
-    """The rest of :func:`run_score`, while the run holds its output."""
     log = sys.stderr
     load_models(metrics, options, args.preset)
     if resuming:
