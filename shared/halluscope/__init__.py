@@ -5,10 +5,33 @@ Backend of the ``evaluate`` metrics ``ehi``, ``rhi``, ``qhi``, ``chi`` and
 (``score_chi`` ...), :class:`halluscope.Scorer` (load once, score many) and their
 result, :class:`halluscope.ScoreResult`; options in :mod:`halluscope.options`; the
 models and caches they score with, :class:`halluscope.Resources`.
-"""
-from .version import __version__  # noqa: F401  (written once, in version.py)
 
-from .api import score_chi, score_dlsd_acu, score_ehi, score_qhi, score_rhi  # noqa: E402,F401
-from .resources import Resources  # noqa: E402,F401
-from .results import ScoreResult  # noqa: E402,F401
-from .scorer import Scorer  # noqa: E402,F401
+``import halluscope`` is light: the entry points load on first use (PEP 562), so that
+``import halluscope`` and ``halluscope --version`` need neither spaCy nor torch. The
+shipped dimensions are registered at import (:mod:`halluscope.dimensions`, itself light).
+"""
+from typing import Any
+
+from .version import __version__  # noqa: F401  (written once, in version.py)
+from . import dimensions  # noqa: E402,F401  (registers ehi, rhi, qhi in dimension_registry)
+
+#: public name -> the module that defines it, imported on first use
+_LAZY = {"score_chi": "api", "score_dlsd_acu": "api", "score_ehi": "api", "score_qhi": "api", "score_rhi": "api",
+         "Resources": "resources", "ScoreResult": "results", "Scorer": "scorer"}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'halluscope' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

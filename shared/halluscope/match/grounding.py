@@ -257,7 +257,7 @@ DEFAULT_INDEX_CACHE_SIZE = 2048
 
 
 class TextIndexCache:
-    """The text indexes of parsed ``Doc``\ s, each built once while cached: a thread-safe
+    """The text indexes of parsed ``Doc`` objects, each built once while cached: a thread-safe
     LRU keyed by the ``Doc`` object (an entry holds its ``Doc``, so an id is never
     reused while cached) of at most ``maxsize`` documents and, ``budgeted``, the text
     indexes' share of the memory budget (:mod:`halluscope.budget`; an entry weighs its
@@ -287,7 +287,7 @@ class TextIndexCache:
         return index
 
     def docs(self) -> List[object]:
-        """The cached ``Doc``\ s, least recent first."""
+        """The cached ``Doc`` objects, least recent first."""
         with self._lock:
             return [doc for doc, _ in self._entries.values()]
 
