@@ -22,6 +22,7 @@ from typing import Callable, Dict, List, Sequence
 import numpy as np
 
 from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc, tune_threshold
+from halluscope.report.stats import calibration_error, reliability_bins
 from benchmarks.studies.fusion_evidence import fit_logistic, logit
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load
 
@@ -79,24 +80,18 @@ def fold_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.n
 
 
 def ece(p: Sequence[float], y: Sequence[int], bins: int = 10) -> float:
-    """Expected calibration error: the row-weighted mean |mean p - share consistent| over
-    10 equal bins of p."""
-    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
-    index = np.minimum((p * bins).astype(int), bins - 1)
-    total = 0.0
-    for b in range(bins):
-        member = index == b
-        if member.any():
-            total += member.sum() * abs(p[member].mean() - y[member].mean())
-    return total / len(p)
+    """Expected calibration error, as the report computes it (:func:`halluscope.report.stats.calibration_error`)."""
+    return calibration_error(list(p), list(y), bins)
 
 
 def reliability(p: Sequence[float], y: Sequence[int], bins: int = 10) -> List[tuple]:
-    """(bin, rows, mean p, share consistent) per non-empty bin."""
-    p, y = np.asarray(p, dtype=float), np.asarray(y, dtype=float)
-    index = np.minimum((p * bins).astype(int), bins - 1)
-    return [(f"{b / bins:.1f}-{(b + 1) / bins:.1f}", int((index == b).sum()), float(p[index == b].mean()),
-             float(y[index == b].mean())) for b in range(bins) if (index == b).any()]
+    """(bin, rows, mean p, share consistent) per non-empty bin (the report's
+    :func:`halluscope.report.stats.reliability_bins`, with each bin's range)."""
+    out = []
+    for mean_p, share, rows in reliability_bins(list(p), list(y), bins):
+        b = min(int(mean_p * bins), bins - 1)
+        out.append((f"{b / bins:.1f}-{(b + 1) / bins:.1f}", rows, mean_p, share))
+    return out
 
 
 def run(path: str, show: str = "") -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import os
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
@@ -183,8 +184,6 @@ class Option:
     def _check_model_folder(self, value: str) -> None:
         """A path (an existing folder, or a name written as a path) must be a folder
         holding one of :attr:`model_files`; a hub name (``org/name``) is left to loading."""
-        import os
-
         path = os.path.expanduser(value)
         looks_local = value.startswith(("/", "./", "../", "~")) or os.path.isdir(path)
         if not looks_local:

@@ -28,7 +28,7 @@ import logging
 import math
 import os
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 LOGGER = logging.getLogger("halluscope")
 
@@ -105,9 +105,13 @@ def differing_fields(signature: str, calibration: Optional[Calibration] = None) 
     """The fields of a chi ``signature`` that differ from those the calibration was
     fitted under (empty: it holds)."""
     calibration = _shipped() if calibration is None else calibration
-    mine = dict(part.split(":", 1) for part in scored_signature(unversioned(signature)).split("|") if ":" in part)
-    fitted = dict(part.split(":", 1) for part in calibration.signature.split("|") if ":" in part)
+    mine, fitted = _fields(scored_signature(unversioned(signature))), _fields(calibration.signature)
     return sorted(name for name in set(mine) | set(fitted) if mine.get(name) != fitted.get(name))
+
+
+def _fields(signature: str) -> Dict[str, str]:
+    """A signature's fields by name ("formula:support" -> {"formula": "support"})."""
+    return dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
 
 
 @functools.lru_cache(maxsize=64)

@@ -3,6 +3,7 @@ file and its resume state, the summary (docs/cli.md, "Interrupted runs")."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
@@ -274,13 +275,9 @@ def run_score(args: argparse.Namespace) -> int:
     # the command, the input and its fields are valid: take the output (a second run on it
     # fails here, before it reads a partial file the first one may be writing), then the
     # models (slow), then the scoring
-    lock = None if to_stdout else OutputLock(args.output).__enter__()
-    try:
+    with contextlib.nullcontext() if to_stdout else OutputLock(args.output):
         return _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
                            summary_output)
-    finally:
-        if lock is not None:
-            lock.__exit__(None, None, None)
 
 
 def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Tuple
 
+from ..dimension_registry import REGISTRY, get, names, register, unregister
 from .base import Dimension
 from .entities import ENTITIES
 from .quantities import QUANTITIES
-from ..dimension_registry import REGISTRY, get, names, register, unregister
 from .relations import RELATIONS
 
 for _dimension in (ENTITIES, RELATIONS, QUANTITIES):

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..indices import softmax_index
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch import ParsedBatch
     from ..match import MatchJob
@@ -49,6 +51,8 @@ class Dimension:
     text_grounded: bool = False
     #: its refine step reads the call's sentence contradictions (:mod:`halluscope.match.polarity`)
     reads_contradictions: bool = False
+    #: a line on each of its extra scores (:meth:`extra_scores`), for the Space
+    extra_notes: Dict[str, str] = {}
 
     # -- units ------------------------------------------------------------------------
 
@@ -93,8 +97,6 @@ class Dimension:
               variant: Optional[str]) -> Tuple[float, Dict[str, float], Dict[str, float]]:
         """(index, factors, extra values) for one reference-based Venn count; NaN
         where the count leaves it undefined."""
-        from ..indices import softmax_index
-
         if counts.undefined:
             return math.nan, {}, {}
         factors = self.factors(counts)
@@ -125,9 +127,6 @@ class Dimension:
     def note(self, variant: Optional[str]) -> str:
         """One line on what the score of ``variant`` is (the Space's score table)."""
         return f"{self.units} ({self.equations})"
-
-    #: a line on each of its extra scores (:meth:`extra_scores`)
-    extra_notes: Dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"<dimension {self.name}: {self.units}>"

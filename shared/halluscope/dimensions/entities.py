@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List
 
+from ..factors import entity_factors
 from .base import Dimension, swapped_units
 
 
@@ -48,8 +49,6 @@ class Entities(Dimension):
         return None
 
     def factors(self, counts) -> Dict[str, float]:
-        from ..factors import entity_factors
-
         return entity_factors(counts)
 
     def signature_parts(self, options, fuse, resources) -> List[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List
 
+from ..factors import quantity_factors
 from .base import Dimension, swapped_units
 
 
@@ -49,8 +50,6 @@ class Quantities(Dimension):
         return best, f"{apart(best):.0%} apart, and no derivation of it is stated"
 
     def factors(self, counts) -> Dict[str, float]:
-        from ..factors import quantity_factors
-
         return quantity_factors(counts)
 
     def signature_parts(self, options, fuse, resources) -> List[str]:

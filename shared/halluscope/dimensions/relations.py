@@ -12,6 +12,8 @@ import dataclasses
 import math
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ..factors import relation_linear_factors, relation_softmax_factors
+from ..indices import linear_rhi, normalized_rhi
 from ..units import PASSIVE_PAIR, RelationUnit
 from .base import Dimension
 
@@ -169,8 +171,6 @@ class Relations(Dimension):
         return ("rhi_norm",) if self.variant(options, fuse) == "linear" else ()
 
     def factors(self, counts) -> Dict[str, float]:
-        from ..factors import relation_softmax_factors
-
         return relation_softmax_factors(counts)
 
     def index(self, counts, options, variant):
@@ -178,9 +178,6 @@ class Relations(Dimension):
             return super().index(counts, options, variant)
         if counts.undefined:
             return math.nan, {}, {"rhi_norm": math.nan}
-        from ..factors import relation_linear_factors
-        from ..indices import linear_rhi, normalized_rhi
-
         factors = relation_linear_factors(counts)
         value = linear_rhi(factors, options.normalize)
         return value, factors, {"rhi_norm": normalized_rhi(value)}

@@ -9,13 +9,17 @@
 * :func:`bars_svg`: one bar per name (the per-dimension means without labels).
 
 The points they draw come from pure functions (:func:`histogram`, :func:`roc_points`,
-:func:`reliability_bins`) that the tests check by hand.
+:func:`halluscope.report.stats.reliability_bins`) that the tests check by hand.
 """
 from __future__ import annotations
 
 import html
 import math
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
+
+from .stats import reliability_bins
+
+__all__ = ["bars_svg", "histogram", "histogram_svg", "reliability_bins", "reliability_svg", "roc_points", "roc_svg"]
 
 WIDTH, HEIGHT = 360, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 26, 34
@@ -60,17 +64,6 @@ def roc_points(scores: Sequence[float], labels: Sequence[int]) -> List[Tuple[flo
             k += 1
         points.append((fp / negatives, tp / positives))
     return points
-
-
-def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> List[Tuple[float, float, int]]:
-    """(mean p, share consistent, rows) of each non-empty bin of ``bins`` equal bins of p."""
-    grouped: Dict[int, List[Tuple[float, int]]] = {}
-    for value, label in zip(p, labels):
-        if math.isnan(value):
-            continue
-        grouped.setdefault(min(int(value * bins), bins - 1), []).append((value, int(label)))
-    return [(sum(v for v, _ in rows) / len(rows), sum(y for _, y in rows) / len(rows), len(rows))
-            for _, rows in sorted(grouped.items())]
 
 
 def _frame(title: str, x_label: str, y_label: str, x_range: Tuple[float, float], y_range: Tuple[float, float],

@@ -10,9 +10,10 @@ from typing import Any, List, Mapping, Optional, Sequence, Tuple
 from ..dimensions import names
 from ..highlight import (CSS as HIGHLIGHT_CSS, acu_evidence_highlights, contradicted_units, reasons_html,
                          render_html, source_highlights, summary_highlights, unsupported_units)
-from .charts import bars_svg, histogram_svg, reliability_bins, reliability_svg, roc_points, roc_svg
+from .charts import bars_svg, histogram_svg, reliability_svg, roc_points, roc_svg
 from .stats import (Column, agreement, binary_label, column_label, column_stats, column_values, dimension_breakdown,
-                    highlight_details, load_records, record_label, roc_auc, score_columns, shown_indices)
+                    highlight_details, load_records, record_label, reliability_bins, roc_auc, score_columns,
+                    shown_indices, calibration_error)
 
 
 def _contradicted_words(record: Mapping[str, Any]) -> List[str]:
@@ -266,9 +267,7 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
             p = [values[("chi", "p_consistent")][k] for k in labelled]
             bins = reliability_bins(p, y)
             if bins:
-                rows = sum(n for _, _, n in bins)
-                ece = sum(n * abs(mean_p - share) for mean_p, share, n in bins) / rows
-                out.append(reliability_svg(bins, ece))
+                out.append(reliability_svg(bins, calibration_error(p, y)))
     else:
         for column in columns:
             out.append(histogram_svg(column_label(*column), {"all rows": values[column]}))

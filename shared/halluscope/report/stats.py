@@ -65,6 +65,25 @@ def record_problem(record: Any) -> Optional[str]:
     return None
 
 
+def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> List[Tuple[float, float, int]]:
+    """(mean p, share consistent, rows) of each non-empty bin of ``bins`` equal bins of p."""
+    grouped: Dict[int, List[Tuple[float, int]]] = {}
+    for value, label in zip(p, labels):
+        if math.isnan(value):
+            continue
+        grouped.setdefault(min(int(value * bins), bins - 1), []).append((value, int(label)))
+    return [(sum(v for v, _ in rows) / len(rows), sum(y for _, y in rows) / len(rows), len(rows))
+            for _, rows in sorted(grouped.items())]
+
+
+def calibration_error(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> float:
+    """Expected calibration error: over :func:`reliability_bins`, the row-weighted mean of
+    |mean p - share consistent| (NaN without a defined p)."""
+    found = reliability_bins(p, labels, bins)
+    rows = sum(n for _, _, n in found)
+    return sum(n * abs(mean_p - share) for mean_p, share, n in found) / rows if rows else math.nan
+
+
 def column_label(metric: str, name: str) -> str:
     """``chi`` for the metric's own score, ``chi.ehi`` for a component (its JSON path)."""
     return metric if name == metric else f"{metric}.{name}"
