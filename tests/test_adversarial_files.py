@@ -109,6 +109,65 @@ def test_json_nested_thousands_deep_is_a_line_error(folder, capsys):
     assert capsys.readouterr().err.endswith("deep.jsonl line 2: JSON nested too deeply to read\n")
 
 
+def test_a_jsonl_line_over_the_limit_is_a_bad_row_read_in_bounded_chunks(folder, capsys, monkeypatch):
+    from halluscope.cli import readers
+
+    monkeypatch.setattr(readers, "JSONL_LINE_LIMIT", 200)
+    monkeypatch.setattr(readers, "_DRAIN_CHUNK", 7)
+    long_row = dict(ROWS[1], source="Acme sold the plant in 2020. " * 10)  # 290 characters of source
+    fits = json.dumps(ROWS[0])  # 79 bytes; with padding to exactly 200 it still fits
+    fits += " " * (200 - len(fits))
+    lines = [fits, json.dumps(long_row), json.dumps(ROWS[1])]
+    (folder / "long.jsonl").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    assert main(["score", "--input", "long.jsonl", "--output", "out.jsonl", "--no-progress", "--on-error",
+                 "skip"]) == 0
+    assert capsys.readouterr().err.startswith(
+        "skipped long.jsonl line 2: the line is over 200 bytes, more than any text the metrics take\n")
+    records = [json.loads(line) for line in (folder / "out.jsonl").read_text().splitlines()]
+    assert [r["line"] for r in records] == [1, 3]
+
+
+@pytest.fixture
+def saved(tmp_path, monkeypatch):
+    import datetime
+
+    import datasets
+
+    monkeypatch.chdir(tmp_path)
+    columns = {"source": [ROWS[0]["source"]], "prediction": [ROWS[0]["prediction"]],
+               "when": [datetime.datetime(2020, 1, 2, 3, 4)], "day": [datetime.date(2020, 1, 2)], "blob": [b"\x00"]}
+    datasets.Dataset.from_dict(columns).save_to_disk(str(tmp_path / "one"))
+    split = datasets.Dataset.from_dict({"source": [ROWS[0]["source"]], "prediction": [ROWS[0]["prediction"]]})
+    datasets.DatasetDict({"train": split, "test": split}).save_to_disk(str(tmp_path / "two"))
+    return tmp_path
+
+
+def test_a_datasets_column_json_cannot_hold_is_refused_and_dates_written_as_iso(saved, capsys):
+    assert main(["score", "--input", "one", "--output", "out.jsonl", "--no-progress"]) == 2
+    assert capsys.readouterr().err == (
+        "error: one row 0: the field 'blob' holds bytes values, which a JSON record cannot hold; leave it out "
+        "with --keep-fields (a list of the fields to keep, or none)\n")
+    assert not (saved / "out.jsonl").exists()
+    assert main(["score", "--input", "one", "--output", "out.jsonl", "--no-progress", "--keep-fields",
+                 "when,day"]) == 0
+    record = json.loads((saved / "out.jsonl").read_text())
+    assert record["fields"] == {"when": "2020-01-02T03:04:00", "day": "2020-01-02"}
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--input", "two"], "--input two holds the splits ['train', 'test']: choose one with --split"),
+    (["--input", "two", "--split", "val"], "--split val: two has no such split (its splits: ['train', 'test'])"),
+    (["--input", "one", "--split", "train"], "--split train: one holds one dataset without splits; leave out "
+                                             "--split"),
+    (["--input", "x.jsonl", "--split", "train"], "--split train: only a datasets folder has splits, and --input "
+                                                 "x.jsonl is not one"),
+])
+def test_a_split_that_does_not_apply_names_what_is_wrong(saved, capsys, args, said):
+    (saved / "x.jsonl").write_text(json.dumps(ROWS[0]) + "\n", encoding="utf-8")
+    assert main(["score", *args, "--output", "out.jsonl", "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"error: {said}\n"
+
+
 def test_a_huge_cache_budget_is_refused_and_changes_nothing():
     before = score_chi(["Acme sold the plant."], ["Acme sold the plant in 2020."])
     with pytest.raises(OptionError, match=r"`cache_mb` must be an integer in \[0, 1048576\] or None, got 1000"):

@@ -3,6 +3,7 @@ into an :class:`Example` before any model loads (docs/cli.md)."""
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 import os
 import sys
@@ -65,12 +66,35 @@ class InputSource:
 
 #: the largest CSV cell read (characters): far above any text the metrics take
 CSV_CELL_LIMIT = 1 << 30
+#: the longest JSONL line read (bytes); a longer line is a bad row, skipped unread
+#: (docs/cli.md, "Input rows and bad input")
+JSONL_LINE_LIMIT = 1 << 30
+#: bytes of an over-long line read (and dropped) at a time
+_DRAIN_CHUNK = 1 << 20
+
+
+def _lines(handle: BinaryIO, limit: int) -> Iterator[Optional[bytes]]:
+    """The lines of ``handle``; ``None`` for a line over ``limit`` bytes, which is read
+    in chunks and dropped (so memory stays bounded by ``limit``)."""
+    while True:
+        raw = handle.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) <= limit or raw.endswith(b"\n"):  # the newline is not counted
+            yield raw
+            continue
+        while raw and not raw.endswith(b"\n"):
+            raw = handle.readline(_DRAIN_CHUNK)
+        yield None
 
 
 def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[int, Any]]:
     """The rows of a JSONL file (or of ``handle``, e.g. standard input, named ``path``)."""
     with (open(path, "rb") if handle is None else handle) as handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(_lines(handle, JSONL_LINE_LIMIT), start=1):
+            if raw is None:
+                yield number, f"the line is over {JSONL_LINE_LIMIT:,} bytes, more than any text the metrics take"
+                continue
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as error:
@@ -161,12 +185,18 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
             splits = list(loaded)
             if split is None and len(splits) == 1:
                 split = splits[0]
-            if split not in loaded:
+            if split is None:
                 raise CommandError(f"--input {path} holds the splits {splits}: choose one with --split")
+            if split not in loaded:
+                raise CommandError(f"--split {split}: {path} has no such split (its splits: {splits})")
             loaded = loaded[split]
+        elif split is not None:
+            raise CommandError(f"--split {split}: {path} holds one dataset without splits; leave out --split")
         return InputSource(path, "row", list(loaded.column_names), iter(enumerate(loaded)))
     if not os.path.isfile(path):
         raise CommandError(f"--input {path}: no such file or folder")
+    if split is not None:
+        raise CommandError(f"--split {split}: only a datasets folder has splits, and --input {path} is not one")
     extension = os.path.splitext(path)[1].lower()
     if extension == ".csv":
         header, records = _csv_rows(open(path, "rb"))
@@ -175,6 +205,21 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
         return InputSource(path, "line", None, _jsonl_rows(path))
     raise CommandError(f"--input {path}: expected a .jsonl or .csv file, a datasets folder or - (JSONL on "
                        "standard input)")
+
+
+def _kept_value(value: Any) -> Any:
+    """A kept field's value as JSON can hold it: dates and times (a datasets timestamp
+    column) as ISO 8601 text; anything else JSON has no type for (bytes, an image) is a
+    ``TypeError`` naming its type."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime.datetime is a date
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(key): _kept_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_kept_value(item) for item in value]
+    raise TypeError(type(value).__name__)
 
 
 def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
@@ -310,8 +355,27 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
                 located = _located_api_error(error, [position], fields)
                 problem = located[1] if located else str(error)
         if problem is None:
-            kept = {name: value for name, value in row.items()
-                    if name not in written and (keep is None or name in keep)}
+            kept = {}
+            for name, value in row.items():
+                if name in written or (keep is not None and name not in keep):
+                    continue
+                try:
+                    kept[name] = _kept_value(value)
+                except TypeError as error:  # the whole column is of that type: no row would do
+                    raise CommandError(
+                        f"{source.path} {source.label} {position}: the field {name!r} holds {error} values, "
+                        "which a JSON record cannot hold; leave it out with --keep-fields (a list of the "
+                        "fields to keep, or none)") from None
+                except RecursionError:
+                    problem = f"field {name!r} is nested too deeply to write"
+                    break
+            if problem is not None:
+                message = f"{source.path} {source.label} {position}: {problem}"
+                if on_error == "stop":
+                    raise LineError(message)
+                skipped.append(Skipped(position, problem))
+                report(f"skipped {message}")
+                continue
             examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
                                     reference, None if fields.publication_date is None
                                     else row[fields.publication_date], kept))
