@@ -74,9 +74,24 @@ def test_a_device_is_written_through_never_replaced(folder):
     assert not os.path.exists(os.devnull + ".summary.json") and not os.path.exists(os.devnull + ".partial")
 
 
+def test_a_fifo_is_written_through_never_replaced(folder):
+    import threading
+
+    os.mkfifo(folder / "pipe")
+    received = []
+    reader = threading.Thread(target=lambda: received.append((folder / "pipe").read_text()))
+    reader.start()
+    assert _score("--output", "pipe") == 0
+    reader.join(timeout=60)
+    assert [json.loads(line)["id"] for line in received[0].splitlines()] == [1, 2]
+    assert not (folder / "pipe").is_file() and sorted(p.name for p in folder.iterdir()) == ["in.jsonl", "pipe"]
+
+
 def test_an_unwritable_place_is_one_line_before_any_scoring(folder, capsys):
     assert _score("--output", "/proc/x.jsonl") == 2
     assert capsys.readouterr().err.startswith("error: --output /proc/x.jsonl: cannot write in /proc (")
+    assert _score("--output", "/sys/x.jsonl") == 2
+    assert capsys.readouterr().err.startswith("error: --output /sys/x.jsonl: cannot write in /sys (")
     assert main(["report", "--input", "in.jsonl", "--output", "/proc/r.html"]) == 2
 
 
