@@ -47,7 +47,7 @@ def distinct_rows(data: str) -> List[Dict[str, str]]:
                 pair = (record["document"], record["claim"])
                 if pair not in seen:
                     seen.add(pair)
-                    rows.append({"source": pair[0], "summary": pair[1]})
+                    rows.append({"prediction": pair[1], "source": pair[0]})
     return rows
 
 
@@ -63,8 +63,8 @@ def stream(args: argparse.Namespace) -> None:
     loaded = rss_mb()
     # resources loaded on first use (WordNet's index, quantulum3, dateparser) belong to the
     # models, not to growth: one warm-up row outside the data, its cache entries dropped
-    scorer.score(["Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."],
-                 ["Acme bought the factory in May 2019 and its stock fell."])
+    scorer.score(["Acme bought the factory in May 2019 and its stock fell."],
+                 ["Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."])
     budget.apply(0)
     if args.cache_mb is None:
         budget.reset()

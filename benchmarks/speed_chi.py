@@ -1,47 +1,48 @@
 """Time chi against its floor: a bare spaCy ``nlp.pipe`` over the same distinct texts.
 
-Both are measured in this one run (the machine is shared and noisy), each from a cold
-parse cache (and cold encoder and WordNet caches), after a warm-up that loads every
-model; the best of ``--repeats`` runs of each is kept. Prints per-example times, the ratio chi / floor
-of the bests, and each repeat's chi against the floor run just before it (their median and spread
-say how much of a difference this shared machine's noise can make).
+Everything is measured in this one run (the machine is shared and noisy), each from a
+cold parse cache (and cold encoder and WordNet caches), after a warm-up that loads every
+model; the best of ``--repeats`` runs of each is kept. For each input (``--data``
+reference-free, and ``--reference-data`` with its references when given) it prints
+per-example times, the ratio chi / floor of the bests and each repeat's chi against the
+floor run just before it (their median and spread say how much of a difference this
+shared machine's noise can make). With ``--workers N`` it also times chi with
+``workers=N`` on ``--data`` against the same single-process floor, and checks that
+its scores equal the one-process scores bit for bit.
 
-    python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 200
+    python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 400 \\
+        --reference-data ../shared/data/frank/frank_val.jsonl --workers 2
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
+from typing import Dict, List, Optional
 
 from benchmarks._common import read_jsonl, triples
 
 from halluscope import score_chi
-from halluscope.resources import get_embedder
-from halluscope.resources import get_lexicon
-from halluscope.resources import get_parse_cache
+from halluscope.resources import get_embedder, get_lexicon, get_parse_cache
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", required=True, help="SummaC-format jsonl (document, claim, label)")
-    parser.add_argument("-n", type=int, default=200, help="number of examples")
-    parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--with-references", action="store_true",
-                        help="use the file's `reference` field (FRANK) instead of reference-free")
-    args = parser.parse_args()
+def cold_caches() -> None:
+    """Empty the parse, encoder and WordNet caches (NLTK keeps the synsets it has read)."""
+    get_parse_cache().clear()
+    get_embedder().clear()
+    get_lexicon().clear_cache()
 
-    sources, predictions, references, _ = triples(read_jsonl(args.data, args.n))
-    if not args.with_references:
-        references = None
-    distinct = list(dict.fromkeys(sources + predictions + (references or [])))
+
+def measure(predictions: List[str], sources: List[str], references: Optional[List[str]], repeats: int,
+            workers: int = 1) -> Dict[str, object]:
+    """Best and paired times of the floor and of chi (``workers``) on these rows."""
     cache = get_parse_cache()
     nlp = cache.nlp
-
-    # warm-up: load spaCy, the encoder, quantulum3's classifier and dateparser
-    score_chi(["Apple paid $3 billion for Beats in 2014, Tim Cook said."],
-              ["Apple bought Beats Electronics for $3 billion in May 2014, Tim Cook said on Wednesday."])
-    get_embedder().prepare(["warm up the encoder", "police", "arrest"])
+    embedder = get_embedder()
+    distinct = list(dict.fromkeys(sources + predictions + (references or [])))
+    counters: Dict[str, int] = {}
+    result = {}
 
     def run_floor() -> float:
         start = time.perf_counter()
@@ -49,37 +50,69 @@ def main() -> None:
             pass
         return time.perf_counter() - start
 
-    embedder = get_embedder()
-    counters = {}
-
-    lexicon = get_lexicon()
-
     def run_chi() -> float:
-        cache.clear()
-        embedder.clear()
-        lexicon.clear_cache()  # WordNet answers too (NLTK keeps the synsets it has read)
+        cold_caches()
         parsed, encoded = cache.parsed, embedder.encoded
         start = time.perf_counter()
-        score_chi(predictions, sources, references)
+        result["scores"] = score_chi(predictions, sources, references, workers=workers)
         elapsed = time.perf_counter() - start
         counters.update(parsed=cache.parsed - parsed, encoded=embedder.encoded - encoded)
         return elapsed
 
     floor_times, chi_times = [], []
-    for _ in range(args.repeats):  # interleaved, so drifts of machine load hit both
+    for _ in range(repeats):  # interleaved, so drifts of machine load hit both
         floor_times.append(run_floor())
         chi_times.append(run_chi())
-    floor, chi = min(floor_times), min(chi_times)
-    n = len(predictions)
-    print(f"examples: {n}  distinct texts: {len(distinct)}  characters: {sum(map(len, distinct))}")
-    print(f"floor (bare nlp.pipe):  {floor / n * 1000:8.2f} ms/example  ({floor:.2f} s)")
-    print(f"chi (ehi+rhi*+qhi):     {chi / n * 1000:8.2f} ms/example  ({chi:.2f} s)")
-    print(f"chi parsed {counters['parsed']} texts and encoded {counters['encoded']} strings per run")
-    print(f"ratio chi / floor:      {chi / floor:8.3f}  (target <= 1.25)")
-    # each repeat's chi against the floor measured just before it: the machine's drift hits
-    # both, so their spread says how far the ratio above can be trusted
-    paired = sorted(c / f for c, f in zip(chi_times, floor_times))
-    print(f"paired ratios:          {', '.join(f'{r:.3f}' for r in paired)}  (median {statistics.median(paired):.3f})")
+    return {"floor": min(floor_times), "chi": min(chi_times), "distinct": len(distinct),
+            "characters": sum(map(len, distinct)), "counters": counters, "scores": result["scores"],
+            "paired": sorted(c / f for c, f in zip(chi_times, floor_times))}
+
+
+def report(title: str, n: int, timed: Dict[str, object], workers: int = 1) -> None:
+    floor, chi = timed["floor"], timed["chi"]
+    print(f"\n{title}: examples {n}  distinct texts {timed['distinct']}  characters {timed['characters']}")
+    print(f"floor (bare nlp.pipe, one process):  {floor / n * 1000:8.2f} ms/example  ({floor:.2f} s)")
+    label = "chi (ehi+rhi*+qhi)" + (f", workers={workers}" if workers != 1 else "")
+    print(f"{label + ':':37s}{chi / n * 1000:8.2f} ms/example  ({chi:.2f} s)")
+    if workers == 1:
+        print(f"chi parsed {timed['counters']['parsed']} texts and encoded {timed['counters']['encoded']} strings "
+              "per run")
+    target = 1.25 if workers == 1 else 0.75
+    print(f"ratio chi / floor:                   {chi / floor:8.3f}  (target <= {target})")
+    paired = timed["paired"]
+    print(f"paired ratios:                       {', '.join(f'{r:.3f}' for r in paired)}  "
+          f"(median {statistics.median(paired):.3f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, help="SummaC-format jsonl (document, claim, label), reference-free")
+    parser.add_argument("--reference-data", default=None,
+                        help="a file with a `reference` field (FRANK), timed with its references")
+    parser.add_argument("-n", type=int, default=200, help="number of examples of each file")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1, help="also time chi with workers=N on --data")
+    args = parser.parse_args()
+
+    # warm-up: load spaCy, the encoder, quantulum3's classifier and dateparser
+    score_chi(["Apple paid $3 billion for Beats in 2014, Tim Cook said."],
+              ["Apple bought Beats Electronics for $3 billion in May 2014, Tim Cook said on Wednesday."])
+    get_embedder().prepare(["warm up the encoder", "police", "arrest"])
+
+    sources, predictions, _, _ = triples(read_jsonl(args.data, args.n))
+    single = measure(predictions, sources, None, args.repeats)
+    report(f"{args.data}, reference-free", len(predictions), single)
+    if args.reference_data:
+        ref_sources, ref_predictions, references, _ = triples(read_jsonl(args.reference_data, args.n))
+        report(f"{args.reference_data}, with references", len(ref_predictions),
+               measure(ref_predictions, ref_sources, references, args.repeats))
+    if args.workers != 1:
+        pooled = measure(predictions, sources, None, args.repeats, workers=args.workers)
+        report(f"{args.data}, reference-free", len(predictions), pooled, workers=args.workers)
+        same = (json.dumps(dict(pooled["scores"]), sort_keys=True, default=repr)
+                == json.dumps(dict(single["scores"]), sort_keys=True, default=repr))
+        print(f"workers={args.workers} scores equal the one-process scores bit for bit: {same}")
+        print(f"workers={args.workers} chi / one-process chi: {pooled['chi'] / single['chi']:.3f}")
 
 
 if __name__ == "__main__":

@@ -63,3 +63,43 @@ def test_every_module_compiles_without_a_warning(repo_root):
             except (SyntaxError, Warning) as problem:
                 said.append(f"{path.relative_to(package)}: {problem}")
     assert said == []
+
+
+def test_slow_model_loading_says_so_in_one_line_and_fast_loading_says_nothing(monkeypatch):
+    import time
+
+    from halluscope.cli import scoring
+    from halluscope.scorer import Scorer
+
+    def slow_load(self):
+        time.sleep(0.3)
+        return self
+
+    notes: list = []
+    monkeypatch.setattr(Scorer, "load", slow_load)
+    monkeypatch.setattr(scoring, "LOADING_NOTE_AFTER_S", 0.05)
+    scoring.load_models(["ehi", "qhi"], {"ehi": {}, "qhi": {}}, None, note=notes.append)
+    assert notes == ["loading models for ehi...", "loading models for qhi..."]
+    monkeypatch.setattr(scoring, "LOADING_NOTE_AFTER_S", 5.0)
+    notes.clear()
+    scoring.load_models(["ehi"], {"ehi": {}}, None, note=notes.append)
+    time.sleep(0.1)
+    assert notes == []
+
+
+def test_no_progress_turns_off_the_bars_of_transformers_hub_and_datasets():
+    import datasets.utils.logging as datasets_logging
+    import huggingface_hub.utils as hub_utils
+    import transformers.utils.logging as transformers_logging
+
+    from halluscope.cli.scoring import quiet_third_party_progress
+
+    try:
+        quiet_third_party_progress()
+        assert not transformers_logging.is_progress_bar_enabled()
+        assert hub_utils.are_progress_bars_disabled()
+        assert not datasets_logging.is_progress_bar_enabled()
+    finally:
+        transformers_logging.enable_progress_bar()
+        hub_utils.enable_progress_bars()
+        datasets_logging.enable_progress_bar()

@@ -28,7 +28,7 @@ REFERENCES = ["Microsoft bought GitHub for $7.5 billion in 2018.", "Floods kille
 
 def test_two_resources_share_no_cache_but_the_models():
     first, second = Resources(), Resources()
-    Scorer("chi", resources=first).score(SOURCES, SUMMARIES)
+    Scorer("chi", resources=first).score(SUMMARIES, SOURCES)
     parses = first.parse_cache()
     assert parses is not second.parse_cache() and parses is not get_parse_cache()
     assert set(SOURCES) | set(SUMMARIES) <= set(parses.keys())
@@ -53,7 +53,7 @@ def test_a_scorer_with_its_own_resources_scores_as_the_api():
     own = Resources()
     scorer = Scorer("chi", resources=own)
     assert scorer.resources is own and Scorer("chi", load=False).resources is Resources.default()
-    result = scorer.score(SOURCES, SUMMARIES, REFERENCES, return_details=True)
+    result = scorer.score(SUMMARIES, SOURCES, REFERENCES, return_details=True)
     direct = score_chi(SUMMARIES, SOURCES, REFERENCES, return_details=True)
     assert result == direct and result.details == direct.details
     assert result["signature"] == direct["signature"]
@@ -67,8 +67,8 @@ def test_a_scorer_with_its_own_resources_scores_as_the_api():
 
 def test_scores_do_not_depend_on_which_resources_or_how_warm():
     fresh = Resources()
-    cold = Scorer("chi", resources=fresh, load=False).score(SOURCES, SUMMARIES)
-    warm = Scorer("chi", resources=fresh, load=False).score(SOURCES, SUMMARIES)
+    cold = Scorer("chi", resources=fresh, load=False).score(SUMMARIES, SOURCES)
+    warm = Scorer("chi", resources=fresh, load=False).score(SUMMARIES, SOURCES)
     assert cold == warm == score_chi(SUMMARIES, SOURCES)
     assert fresh.unit_cache.extracted == 12  # the second call extracted nothing
     assert fresh.unit_cache.hits >= 12
@@ -78,7 +78,7 @@ def test_a_call_indexes_each_text_once_whatever_the_index_cache_holds():
     # the dimensions and the word support each read every row's text indexes in turn: a
     # cache that holds one index must not make the call build the others again
     tiny = Resources(index_cache_size=1)
-    result = Scorer("chi", resources=tiny, load=False).score(SOURCES, SUMMARIES, REFERENCES)
+    result = Scorer("chi", resources=tiny, load=False).score(SUMMARIES, SOURCES, REFERENCES)
     # indexed: the two sources, the two references (pools) and the two summaries (attribution)
     assert tiny.index_cache.built == 6 and len(tiny.index_cache) == 1
     assert result == score_chi(SUMMARIES, SOURCES, REFERENCES)
@@ -87,7 +87,7 @@ def test_a_call_indexes_each_text_once_whatever_the_index_cache_holds():
 def test_a_call_holds_text_indexes_up_to_the_budget(restore_budget):
     budget.apply(0)  # nothing cached and nothing held: each reader of an index builds it
     bare = Resources()
-    result = Scorer("chi", resources=bare, load=False).score(SOURCES, SUMMARIES, REFERENCES)
+    result = Scorer("chi", resources=bare, load=False).score(SUMMARIES, SOURCES, REFERENCES)
     # grounding in ehi and rhi reads the two sources and the two references (2 x 4); the
     # sentence contradictions (match.polarity, once for rhi and the words) read the two
     # summaries and the two sources (2 + 2), the words the two sources again (2); the swap
@@ -101,7 +101,7 @@ def test_a_call_holds_text_indexes_up_to_the_budget(restore_budget):
 def test_the_pipeline_writes_nothing_onto_a_parse():
     assert [f.name for f in dataclasses.fields(ParsedText)] == ["text", "doc"]
     own = Resources()
-    Scorer("chi", resources=own, load=False).score(SOURCES, SUMMARIES, REFERENCES)
+    Scorer("chi", resources=own, load=False).score(SUMMARIES, SOURCES, REFERENCES)
     cache = own.parse_cache()
     for key in cache.keys():
         parsed = cache._entries.get(key)
@@ -147,7 +147,7 @@ def test_resources_caches_register_with_the_budget(restore_budget):
     units = budget.usage()["units"]["caches"]
     assert own.unit_cache._entries.max_weight == int(MB * 0.05) // units
     assert own.index_cache._entries.max_weight == int(MB * 0.20) // budget.usage()["text_indexes"]["caches"]
-    Scorer("chi", resources=own, load=False).score(SOURCES, SUMMARIES)
+    Scorer("chi", resources=own, load=False).score(SUMMARIES, SOURCES)
     assert own.unit_cache._entries.weight <= own.unit_cache._entries.max_weight
     budget.apply(0)
     assert len(own.unit_cache) == 0 and len(own.index_cache) == 0
@@ -159,7 +159,7 @@ def test_resources_caches_register_with_the_budget(restore_budget):
 def test_a_call_batch_size_is_a_view_on_the_embedder():
     own = Resources()
     embedder = own.embedder()
-    Scorer("chi", resources=own, load=False, batch_size=3).score(SOURCES, SUMMARIES)
+    Scorer("chi", resources=own, load=False, batch_size=3).score(SUMMARIES, SOURCES)
     assert embedder.batch_size == 64 and own.embedder() is embedder and embedder.encoded > 0
 
 

@@ -22,7 +22,7 @@ SUMMARIES = ["Microsoft bought GitHub for $9 billion in 2019.", "Springfield's c
 def test_a_shared_scorer_under_threads_scores_as_sequential_calls(restore_budget):
     scorer = Scorer("chi", cache_mb=1)  # 1 MB: the caches evict all the time
     pairs = [(k, (k + 1) % 4) for k in range(4)]
-    sequential = {pair: json.dumps(scorer.score([SOURCES[i] for i in pair], [SUMMARIES[i] for i in pair])["chi_scores"])
+    sequential = {pair: json.dumps(scorer.score([SUMMARIES[i] for i in pair], [SOURCES[i] for i in pair])["chi_scores"])
                   for pair in pairs}
     errors, differ, calls = [], [], []
 
@@ -30,7 +30,7 @@ def test_a_shared_scorer_under_threads_scores_as_sequential_calls(restore_budget
         for call in range(13):
             pair = pairs[(thread + call) % 4]
             try:
-                result = scorer.score([SOURCES[i] for i in pair], [SUMMARIES[i] for i in pair])
+                result = scorer.score([SUMMARIES[i] for i in pair], [SOURCES[i] for i in pair])
                 calls.append(1)
                 if json.dumps(result["chi_scores"]) != sequential[pair]:
                     differ.append((pair, result["chi_scores"]))

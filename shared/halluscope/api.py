@@ -31,6 +31,11 @@ from .results import ScoreResult
 def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
                   preset: Optional[str], options: Mapping[str, Any], resources: Resources) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
+    if scoring.workers != 1:
+        pooled = _score_in_workers(metric, predictions, sources, references, publication_dates, return_details,
+                                   preset, options, resources, scoring.workers)
+        if pooled is not None:
+            return pooled
     budget.apply(scoring.cache_mb)
     try:
         return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
@@ -38,6 +43,32 @@ def _score_family(metric: str, predictions, sources, references, publication_dat
                      fuse=metric == "chi", metric_name=metric)
     finally:
         budget.release_free_memory()
+
+
+def _score_in_workers(metric: str, predictions, sources, references, publication_dates, return_details: bool,
+                      preset: Optional[str], options: Mapping[str, Any], resources: Resources,
+                      workers: int) -> Optional[ScoreResult]:
+    """The call scored by a pool of ``workers`` processes (:mod:`halluscope.workers`),
+    or None when one process would do (one row, or ``workers=0`` on one core). The
+    inputs are checked here first, so a bad row is named by its row in the whole call."""
+    import functools
+
+    from .dates import validate_publication_dates
+    from .validation import validate_inputs
+    from .workers import score_in_workers, worker_count
+
+    batch = validate_inputs(predictions, sources, references)
+    rows = len(batch.predictions)
+    if publication_dates is not None:
+        validate_publication_dates(publication_dates, rows)
+    count = worker_count(workers, rows)
+    if count == 1:
+        return None
+    columns = {"predictions": list(predictions), "sources": list(sources),
+               "references": None if references is None else list(references),
+               "publication_dates": None if publication_dates is None else list(publication_dates)}
+    shard_options = dict(options, workers=1, return_details=return_details, preset=preset)
+    return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options, resources)
 
 
 def score_metric(metric: str, predictions: Sequence[str], sources: Sequence[str], references=None, *,

@@ -394,6 +394,11 @@ OPTIONS: Tuple[Option, ...] = (
     Option("batch_size", 32, "int", bounds=(1, math.inf), metrics=_DL, doc="NLI batch size."),
     Option("max_length", 512, "int", bounds=(8, math.inf), metrics=_DL, doc=(
         "premise truncation in tokens.")),
+    Option("workers", 1, "int", bounds=(0, 1024), metrics=_ALL, doc=(
+        "processes that score the call's rows: 1 this one; N > 1 a pool of N forked "
+        "processes, each scoring consecutive rows with the caller's models (about 0.4 GB "
+        "more memory each); 0 one per core. Changes time, never a score "
+        "(docs/scaling.md#workers).")),
     # ---------------------------------------------------------------- every metric
     Option("cache_mb", None, "int", bounds=(0, budget.MAX_MB), allow_none=True, metrics=METRICS, model=True, doc=(
         "memory budget of the process's caches (parses, units, text indexes, embeddings, NLI "

@@ -3,9 +3,10 @@ many batches (as ``bert_score.BERTScorer`` and SummaC's ``SummaCZS(...).score``)
 
     >>> from halluscope import Scorer
     >>> scorer = Scorer("chi")                       # options checked, models loaded here
-    >>> result = scorer.score(sources, summaries)    # a halluscope.results.ScoreResult
+    >>> result = scorer.score(predictions, sources)  # a halluscope.results.ScoreResult
     >>> for result in scorer.score_batches(rows, batch_size=64):   # a progress bar
     ...     ...
+    >>> result = scorer.score_dataset(dataset, source_column="document")   # a datasets.Dataset
 
 Options and presets are those of :mod:`halluscope.options`: an unknown name or a bad
 value is an :class:`halluscope.errors.OptionError` when the scorer is made, not when
@@ -25,12 +26,14 @@ from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, T
 
 from . import api
 from .errors import InputError
+from .validation import warn_if_swapped
 from .options import METRICS, resolve
 from .resources import Resources
 from .results import ScoreResult
 
-#: a row of :meth:`Scorer.score_batches`: a mapping with "source" and "summary" (and
-#: optionally "reference", "publication_date"), or a (source, summary[, reference]) tuple
+#: a row of :meth:`Scorer.score_batches`: a mapping with "prediction" and "source" (and
+#: optionally "reference", "publication_date"), or a (prediction, source[, reference])
+#: tuple: the order of ``score_chi``
 Row = Any
 
 
@@ -80,12 +83,15 @@ class Scorer:
             self.load()
         return self._signature  # type: ignore[return-value]
 
-    def score(self, sources: Sequence[str], summaries: Sequence[str], references=None, *,
+    def score(self, predictions: Sequence[str], sources: Sequence[str], references=None, *,
               publication_dates: Optional[Sequence[Any]] = None, return_details: bool = False) -> ScoreResult:
-        """Score ``summaries`` against their ``sources`` (note the order: sources
-        first, as in SummaC), optionally with ``references`` (None: reference-free) and,
-        for qhi and chi, per-row ``publication_dates``."""
-        result = api.score_metric(self.metric, summaries, sources, references, resources=self.resources,
+        """Score ``predictions`` (the summaries) against their ``sources``, optionally
+        with ``references`` (None: reference-free) and, for qhi and chi, per-row
+        ``publication_dates``: the order and names of ``score_chi`` and the evaluate
+        modules. Predictions that are all longer than their sources, and twice as long
+        in all, look swapped: a :class:`UserWarning` says so (they are scored as given)."""
+        warn_if_swapped(predictions, sources)
+        result = api.score_metric(self.metric, predictions, sources, references, resources=self.resources,
                                   publication_dates=publication_dates, return_details=return_details,
                                   preset=self.preset, **self.options)
         self._signature = result.signature
@@ -95,19 +101,52 @@ class Scorer:
                       progress: bool = True, total: Optional[int] = None) -> Iterator[ScoreResult]:
         """Score an iterable of rows in batches of ``batch_size``, yielding one result
         per batch (merge them with :meth:`halluscope.results.ScoreResult.merge`); a
-        tqdm progress bar counts rows. Row numbers in errors count from the batch's
-        first row; the error says which batch."""
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise InputError(f"`batch_size` must be a positive integer, got {batch_size!r}", field="batch_size")
+        tqdm progress bar counts rows. Row numbers in errors count from the first row;
+        the error says which batch."""
+        _check_batch_size(batch_size)
+        return self._scored(_batches(rows, batch_size), return_details, progress, total)
+
+    def score_dataset(self, dataset: Any, *, prediction_column: str = "prediction", source_column: str = "source",
+                      reference_column: Optional[str] = None, publication_date_column: Optional[str] = None,
+                      batch_size: int = 64, return_details: bool = False, progress: bool = True) -> ScoreResult:
+        """Score a ``datasets.Dataset`` (or anything with ``column_names``,
+        ``num_rows`` and ``iter(batch_size=)``) by its columns, batch by batch, into one
+        result in row order; add its per-example lists as columns with
+        ``dataset.add_column`` (docs/api.md, "Scoring a datasets.Dataset"). The rows are
+        read in batches, never copied whole, and no function is hashed or pickled (as
+        ``Dataset.map`` would do with a scorer holding models). A missing column is an
+        :class:`halluscope.errors.InputError` naming it and the columns there are."""
+        _check_batch_size(batch_size)
+        columns = {"prediction": prediction_column, "source": source_column, "reference": reference_column,
+                   "publication_date": publication_date_column}
+        present = list(getattr(dataset, "column_names", None) or [])
+        for key, name in columns.items():
+            if name is not None and name not in present:
+                raise InputError(f"the dataset has no column {name!r} for the {key}s (its columns: "
+                                 f"{', '.join(map(str, present))}); pass {key}_column=", field=f"{key}_column")
+        wanted = {key: name for key, name in columns.items() if name is not None}
+
+        def rows_of(batch: Mapping[str, Sequence[Any]]) -> list:
+            return [{key: batch[name][k] for key, name in wanted.items()}
+                    for k in range(len(batch[prediction_column]))]
+
+        batches = (rows_of(batch) for batch in dataset.iter(batch_size=batch_size))
+        results = list(self._scored(batches, return_details, progress, getattr(dataset, "num_rows", None)))
+        if not results:
+            raise InputError("the dataset has no rows", field="dataset")
+        return ScoreResult.merge(results)
+
+    def _scored(self, batches: Iterable[list], return_details: bool, progress: bool,
+                total: Optional[int]) -> Iterator[ScoreResult]:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=total, unit="row", disable=not progress, desc=self.metric)
         try:
             start = 0
-            for batch in _batches(rows, batch_size):
-                sources, summaries, references, dates = _columns(batch, start)
+            for batch in batches:
+                predictions, sources, references, dates = _columns(batch, start)
                 try:
-                    yield self.score(sources, summaries, references, publication_dates=dates,
+                    yield self.score(predictions, sources, references, publication_dates=dates,
                                      return_details=return_details)
                 except InputError as error:
                     raise InputError(f"{error.message} (in the batch starting at row {start})", field=error.field,
@@ -116,6 +155,11 @@ class Scorer:
                 bar.update(len(batch))
         finally:
             bar.close()
+
+
+def _check_batch_size(batch_size: Any) -> None:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise InputError(f"`batch_size` must be a positive integer, got {batch_size!r}", field="batch_size")
 
 
 def _batches(rows: Iterable[Row], size: int) -> Iterator[list]:
@@ -130,28 +174,29 @@ def _batches(rows: Iterable[Row], size: int) -> Iterator[list]:
 
 
 def _columns(batch: Sequence[Row], start: int) -> Tuple[list, list, Optional[list], Optional[list]]:
-    sources, summaries, references, dates = [], [], [], []
+    """(predictions, sources, references or None, publication dates or None) of a batch."""
+    predictions, sources, references, dates = [], [], [], []
     for offset, row in enumerate(batch):
         if isinstance(row, Mapping):
-            missing = [key for key in ("source", "summary") if key not in row]
+            missing = [key for key in ("prediction", "source") if key not in row]
             if missing:
-                raise InputError(f"a row needs the keys 'source' and 'summary'; missing {missing}",
+                raise InputError(f"a row needs the keys 'prediction' and 'source'; missing {missing}",
                                  row=start + offset, field=missing[0])
+            predictions.append(row["prediction"])
             sources.append(row["source"])
-            summaries.append(row["summary"])
             references.append(row.get("reference") or "")
             dates.append(row.get("publication_date"))
         elif isinstance(row, (tuple, list)) and len(row) in (2, 3):
-            sources.append(row[0])
-            summaries.append(row[1])
+            predictions.append(row[0])
+            sources.append(row[1])
             references.append(row[2] if len(row) == 3 else "")
             dates.append(None)
         else:
-            raise InputError("a row must be a mapping with 'source' and 'summary' or a (source, summary"
+            raise InputError("a row must be a mapping with 'prediction' and 'source' or a (prediction, source"
                              f"[, reference]) tuple, got {type(row).__name__}", row=start + offset, field="row")
     has_refs = any(ref not in ("", None) for ref in references)
     has_dates = any(date is not None for date in dates)
-    return sources, summaries, (references if has_refs else None), (dates if has_dates else None)
+    return predictions, sources, (references if has_refs else None), (dates if has_dates else None)
 
 
 __all__ = ["Scorer", "METRICS"]

@@ -64,6 +64,8 @@ class ScoringOptions:
     batch_size: int = _default("batch_size")
     # memory only (halluscope.budget): never in the signature
     cache_mb: Optional[int] = _default("cache_mb")
+    # processes only (halluscope.workers): never in the signature
+    workers: int = _default("workers")
 
     @classmethod
     def from_options(cls, metric: str, given: Mapping[str, Any], *,

@@ -46,7 +46,7 @@ def _score_in_api_order(scorer: Scorer, predictions: Sequence[str], sources: Seq
                         references: Optional[Sequence[Any]] = None, **per_row: Any) -> Any:
     """``scorer.score`` called as the ``score_*`` functions are (predictions first), the
     form :func:`halluscope.distributed.score_distributed` shards."""
-    return scorer.score(sources, predictions, references, **per_row)
+    return scorer.score(predictions, sources, references, **per_row)
 
 
 def _check_metric(name: str) -> None:

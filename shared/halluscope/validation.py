@@ -136,3 +136,28 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
                 items.append(item)
             refs.append(tuple(items))
     return ValidatedBatch(predictions=predictions, sources=sources, references=refs)
+
+
+#: how many times longer than their sources, in all, predictions must be to look swapped
+SWAPPED_LENGTH_RATIO = 2.0
+
+
+def warn_if_swapped(predictions, sources) -> bool:
+    """Warn (a :class:`UserWarning`) and return True when the predictions look like
+    the sources: every prediction longer than its source and, in all, at least
+    :data:`SWAPPED_LENGTH_RATIO` times as long. Summaries are shorter than what they
+    summarise, so this is the sign of arguments given in the wrong order (docs/api.md,
+    "Argument order"). Only strings are measured; anything else is left to
+    :func:`validate_inputs`. Linear in the texts' count."""
+    import warnings
+
+    pairs = [(p, s) for p, s in zip(predictions, sources) if isinstance(p, str) and isinstance(s, str)]
+    if not pairs or any(len(p) <= len(s) for p, s in pairs):
+        return False
+    predicted, source = sum(len(p) for p, _ in pairs), sum(len(s) for _, s in pairs)
+    if predicted < SWAPPED_LENGTH_RATIO * source:
+        return False
+    warnings.warn(f"every prediction is longer than its source ({predicted / source:.1f} times as long in all): "
+                  "are predictions and sources swapped? The order is (predictions, sources), as in score_chi",
+                  UserWarning, stacklevel=3)
+    return True

@@ -389,3 +389,17 @@ def shared_wordnet(path: Optional[str] = None) -> Optional[SharedWordNet]:
         if shared is not None:
             _READERS.setdefault(shared.source.location, shared)
         return shared
+
+
+def reopen_files_after_fork() -> None:
+    """Give every loaded reader files of its own; a forked worker calls this first
+    (:mod:`halluscope.workers`). NLTK's reader keeps its data files open and seeks in
+    them, and a fork shares each open file's offset with the parent: two processes
+    reading at once would read each other's positions (garbled synsets). The reader
+    opens its files again when next asked. No lock is taken: in the child, only the
+    forking thread exists."""
+    for shared in {id(value): value for value in _READERS.values() if value is not None}.values():
+        reader = shared.reader
+        reader._data_file_map = {}
+        reader._key_count_file = None
+        reader._key_synset_file = None

@@ -16,6 +16,17 @@ from .scoring import DEFAULT_CHUNK_SIZE, METRICS
 
 # ---------------------------------------------------------------------------- parser
 
+def _cores(text: str) -> int:
+    """``--workers``: 0 (one per core) or a positive count of processes."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or a positive integer, got {text!r}") from None
+    if not 0 <= value <= 1024:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or a positive integer up to 1024, got {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -112,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--cache-mb", type=_positive_int, default=None, metavar="MB",
                        help=f"memory budget of the caches in MB (default: ${budget.ENV} or {budget.DEFAULT_MB}; "
                             "docs/scaling.md#memory)")
+    score.add_argument("--workers", type=_cores, default=None, metavar="N",
+                       help="processes scoring ehi, rhi, qhi and chi: 1 (default) this one, N a pool of N, 0 one "
+                            "per core; never changes a score (docs/scaling.md#workers)")
     score.add_argument("--nli-model", default=None,
                        help="dlsd_acu: NLI model name or local folder (default: the API's, "
                             "tals/albert-xlarge-vitaminc-mnli)")

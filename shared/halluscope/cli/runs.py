@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 from .errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
 from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
-                      parse_metrics, resolve_device, score_examples)
+                      parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
 
 
 REPORT_PAGE_SIZE = 50
@@ -305,7 +305,9 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
             raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
                             f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
     log = sys.stderr
-    load_models(metrics, options, args.preset)
+    if args.no_progress:
+        quiet_third_party_progress()
+    load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
     if resuming:
         with open(partial, "r+b") as handle:
             handle.truncate(length)  # drop a last line cut short

@@ -32,7 +32,7 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
 
 
 #: options that have their own flags: not settable by --option
-_OWN_FLAGS = frozenset({"device", "batch_size", "nli_model", "host", "decomposer"})
+_OWN_FLAGS = frozenset({"device", "batch_size", "nli_model", "host", "decomposer", "workers"})
 
 
 def api_keywords(metric: str) -> FrozenSet[str]:
@@ -96,6 +96,8 @@ def metric_options(metric: str, args: argparse.Namespace,
         options.update(host=args.host, decomposer=args.decomposer, nli_model=args.nli_model)
     if getattr(args, "cache_mb", None) is not None:
         options["cache_mb"] = args.cache_mb
+    if getattr(args, "workers", None) is not None and metric != "dlsd_acu":  # dlsd_acu: one process
+        options["workers"] = args.workers
     return options
 
 
@@ -281,17 +283,46 @@ _FLAGS = {"device": "--device", "batch_size": "--batch-size", "nli_model": "--nl
           "decomposer": "--decomposer", "host": "--host"}
 
 
-def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], preset: Optional[str]) -> None:
+#: seconds of model loading after which ``halluscope score`` says what it is doing
+LOADING_NOTE_AFTER_S = 1.0
+
+
+def quiet_third_party_progress() -> None:
+    """Turn off the progress bars transformers, huggingface_hub and datasets draw
+    themselves ("Loading weights", downloads, "Saving the dataset"): under
+    ``--no-progress`` nothing but halluscope's own lines reaches stderr."""
+    import importlib
+
+    for module, function in (("transformers.utils.logging", "disable_progress_bar"),
+                             ("huggingface_hub.utils", "disable_progress_bars"),
+                             ("datasets.utils.logging", "disable_progress_bar")):
+        try:
+            getattr(importlib.import_module(module), function)()
+        except (ImportError, AttributeError):  # not installed, or a version without the switch
+            continue
+
+
+def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], preset: Optional[str],
+                note: Optional[Callable[[str], None]] = None) -> None:
     """Load every chosen metric's models before anything is scored, through
     :class:`halluscope.Scorer` (whose constructor loads them into the process's
     registry, where the scoring calls find them): a model that cannot be loaded is a
-    :class:`CommandError` naming the metric, found before any other metric scores."""
+    :class:`CommandError` naming the metric, found before any other metric scores.
+    ``note`` is told "loading models for chi..." once, when a metric's loading has taken
+    :data:`LOADING_NOTE_AFTER_S` seconds (models already loaded say nothing)."""
+    import threading
+
     from ..errors import OptionError
     from ..registry import ModelNotAvailableError
     from ..scorer import Scorer
 
     # dlsd_acu's models (NLI, decomposer) are the likeliest to be missing: load them first
     for metric in sorted(metrics, key=lambda name: name != "dlsd_acu"):
+        timer = None
+        if note is not None:
+            timer = threading.Timer(LOADING_NOTE_AFTER_S, note, (f"loading models for {metric}...",))
+            timer.daemon = True
+            timer.start()
         try:
             Scorer(metric, preset=preset, **options[metric])
         except OptionError as error:
@@ -299,3 +330,6 @@ def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], pres
             raise CommandError(f"{flag} ({metric}): {error}") from None
         except (ModelNotAvailableError, OSError) as error:
             raise CommandError(f"{metric}: {error}") from None
+        finally:
+            if timer is not None:
+                timer.cancel()

@@ -1,0 +1,106 @@
+"""workers=N (issue 29): a pool of forked processes scores consecutive shards of the
+rows, and the merged result is the one process's, bit for bit."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from halluscope import Scorer, score_chi, score_qhi
+from halluscope.cli import main
+from halluscope.errors import InputError, OptionError
+from halluscope.workers import SHARDS_PER_WORKER, shard_bounds, worker_count
+
+SOURCES = ["Police arrested Thomas in Leeds on Monday.", "Apple sold 3 million phones in 2019.",
+           "The mayor opened the bridge in May.", "Sales rose 5% to $2 billion.",
+           "Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."]
+PREDICTIONS = ["Police arrested Thomas in York.", "Apple sold 3 million phones.", "The mayor closed the bridge.",
+               "Sales rose 5%.", "Acme bought the factory last Friday and its stock fell."]
+REFERENCES = ["Thomas was arrested in Leeds.", "", "The bridge opened in May.", "Sales rose.", "Acme sold a plant."]
+DATES = [None, "2020-01-05", None, "", "2019-05-10"]
+
+
+def canonical(result) -> str:
+    """JSON text of a result, NaN included, for exact comparison."""
+    return json.dumps(dict(result), sort_keys=True, default=repr)
+
+
+def test_shards_are_consecutive_and_cover_every_row_once():
+    assert SHARDS_PER_WORKER == 4
+    assert shard_bounds(0, 2) == []
+    assert shard_bounds(3, 2) == [(0, 1), (1, 2), (2, 3)]  # fewer rows than shards: one row each
+    assert shard_bounds(17, 2) == [(0, 3), (3, 6), (6, 9), (9, 12), (12, 15), (15, 17)]  # ceil(17 / 8) = 3
+    assert shard_bounds(16, 2) == [(k, k + 2) for k in range(0, 16, 2)]
+    assert worker_count(5, 3) == 3 and worker_count(1, 10) == 1 and worker_count(2, 0) == 1
+    assert 1 <= worker_count(0, 1000) <= 1000
+
+
+def test_two_workers_give_the_one_process_result_bit_for_bit():
+    rows = 3  # 15 rows: 8 shards of 2 (the last 1) over 2 processes
+    predictions, sources, references, dates = PREDICTIONS * rows, SOURCES * rows, REFERENCES * rows, DATES * rows
+    one = score_chi(predictions, sources, references, publication_dates=dates, return_details=True)
+    two = score_chi(predictions, sources, references, publication_dates=dates, return_details=True, workers=2)
+    assert canonical(two) == canonical(one)
+    assert len(two["chi_scores"]) == 15 and two.signature == one.signature and "workers" not in one.signature
+    assert canonical(score_qhi(predictions, sources, workers=0)) == canonical(score_qhi(predictions, sources))
+    scorer = Scorer("chi", workers=2)
+    assert canonical(scorer.score(predictions, sources, references)) == canonical(score_chi(predictions, sources,
+                                                                                               references))
+
+
+def test_a_bad_row_is_named_by_its_row_in_the_whole_call():
+    predictions = PREDICTIONS * 2
+    predictions[7] = None
+    with pytest.raises(InputError) as caught:
+        score_chi(predictions, SOURCES * 2, workers=2)
+    assert caught.value.row == 7 and str(caught.value) == "row 7: `predictions` is None; expected a string"
+    with pytest.raises(OptionError, match=r"`workers` must be an integer in \[0, 1024\], got -1"):
+        score_chi(PREDICTIONS, SOURCES, workers=-1)
+
+
+def test_a_failure_in_a_worker_names_the_rows_of_its_shard(monkeypatch):
+    from halluscope import api
+
+    real = api.score
+
+    def fails_on_sales(dimensions, predictions, *args, **kwargs):
+        if any("Sales" in text for text in predictions):
+            raise ValueError("no parse for Sales")
+        return real(dimensions, predictions, *args, **kwargs)
+
+    monkeypatch.setattr(api, "score", fails_on_sales)  # the forked workers inherit it
+    # row 0 is scored in the caller; rows 1-4 in four shards of one row over two workers
+    with pytest.raises(RuntimeError, match=r"^scoring failed in a worker \(rows 3-3\): ValueError: no parse for "
+                                           r"Sales"):
+        score_chi(PREDICTIONS, SOURCES, workers=2)
+
+
+def test_a_forked_worker_reads_wordnet_through_files_of_its_own():
+    from halluscope.wordnet import reopen_files_after_fork, shared_wordnet
+
+    shared = shared_wordnet()
+    if shared is None:
+        pytest.skip("WordNet 3.0 is not installed")
+    reader = shared.reader
+    before = reader.synsets("arrest", pos="v")
+    opened = reader._data_file_map.get("v")
+    assert opened is not None  # NLTK keeps the verb data file open and seeks in it
+    reopen_files_after_fork()
+    assert reader._data_file_map == {}
+    assert reader.synsets("arrest", pos="v") == before  # read before: from NLTK's synset cache
+    assert [synset.name() for synset in reader.synsets("apprehend", pos="v")] == [
+        "grok.v.01", "collar.v.01", "apprehend.v.03"]  # a new read, through a file of its own
+    assert reader._data_file_map["v"] is not opened
+
+
+def test_the_command_scores_with_workers_into_the_same_records(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    rows = [{"id": k, "source": s, "prediction": p} for k, (s, p) in enumerate(zip(SOURCES * 2, PREDICTIONS * 2))]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert main(["score", "--input", "in.jsonl", "--output", "one.jsonl", "--no-progress"]) == 0
+    assert main(["score", "--input", "in.jsonl", "--output", "two.jsonl", "--no-progress", "--workers", "2"]) == 0
+    assert (tmp_path / "two.jsonl").read_text() == (tmp_path / "one.jsonl").read_text()
+    capsys.readouterr()
+    assert main(["score", "--input", "in.jsonl", "--output", "x.jsonl", "--workers", "-1"]) == 2
+    assert "argument --workers: must be 0 (one per core) or a positive integer up to 1024, got -1" in \
+        capsys.readouterr().err
