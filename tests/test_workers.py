@@ -31,6 +31,10 @@ def test_shards_are_consecutive_and_cover_every_row_once():
     assert shard_bounds(3, 2) == [(0, 1), (1, 2), (2, 3)]  # fewer rows than shards: one row each
     assert shard_bounds(17, 2) == [(0, 3), (3, 6), (6, 9), (9, 12), (12, 15), (15, 17)]  # ceil(17 / 8) = 3
     assert shard_bounds(16, 2) == [(k, k + 2) for k in range(0, 16, 2)]
+    # with the sources, a cut moves to where the source changes (not past the next cut)
+    documents = ["a"] * 5 + ["b"] * 2 + ["c"] * 9 + ["d"]
+    assert shard_bounds(17, 2, documents) == [(0, 5), (5, 7), (7, 16), (16, 17)]
+    assert shard_bounds(4, 1, ["a"] * 4) == [(0, 4)]
     assert worker_count(5, 3) == 3 and worker_count(1, 10) == 1 and worker_count(2, 0) == 1
     assert 1 <= worker_count(0, 1000) <= 1000
 

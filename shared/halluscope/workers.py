@@ -50,13 +50,27 @@ def worker_count(workers: int, rows: int) -> int:
     return max(1, min(wanted, rows))
 
 
-def shard_bounds(rows: int, workers: int) -> List[Tuple[int, int]]:
-    """Consecutive ``(start, end)`` row ranges, :data:`SHARDS_PER_WORKER` per worker
-    (fewer when there are fewer rows), of equal size but the last."""
+def shard_bounds(rows: int, workers: int, sources: Optional[Sequence[Any]] = None) -> List[Tuple[int, int]]:
+    """Consecutive ``(start, end)`` row ranges, about :data:`SHARDS_PER_WORKER` per
+    worker (fewer when there are fewer rows). With ``sources``, each cut moves forward
+    to where the source changes, unless that is past the next cut, so that rows of one
+    document stay in one shard and the document is parsed once (SummEval holds about
+    ten summaries of each document in a row)."""
     if rows == 0:
         return []
     size = math.ceil(rows / min(rows, workers * SHARDS_PER_WORKER))
-    return [(start, min(start + size, rows)) for start in range(0, rows, size)]
+    cuts = list(range(size, rows, size))
+    if sources is not None:
+        moved = []
+        for index, cut in enumerate(cuts):
+            limit = cuts[index + 1] if index + 1 < len(cuts) else rows
+            while cut < limit and sources[cut] == sources[cut - 1]:
+                cut += 1
+            if cut < limit and (not moved or cut > moved[-1]):
+                moved.append(cut)
+        cuts = moved
+    starts = [0] + cuts
+    return list(zip(starts, cuts + [rows]))
 
 
 def _start_worker() -> None:
@@ -101,7 +115,7 @@ def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: M
     # the first row here: it loads every model and resource the call needs into this
     # process before the fork, so the workers share them instead of each loading its own
     first = score(**rows_of(0, 1), **options, resources=resources)
-    bounds = [(start + 1, end + 1) for start, end in shard_bounds(rows - 1, workers)]
+    bounds = [(start + 1, end + 1) for start, end in shard_bounds(rows - 1, workers, columns["sources"][1:])]
     shards = [rows_of(start, end) for start, end in bounds]
     _INHERITED["resources"] = resources
     try:
