@@ -55,7 +55,7 @@ def test_resolve_fills_defaults_applies_the_preset_then_the_caller():
 
 @pytest.mark.parametrize("metric, given, option, message", [
     ("ehi", {"epsilon": 0.1}, "epsilon", "ehi: unknown option(s) epsilon; its options are formula, grounding, "
-                                         "normalize, truecase, attribution, entity_synonyms, spacy_model, "
+                                         "normalize, truecase, attribution, entity_synonyms, spacy_model, workers, "
                                          "cache_mb"),
     ("chi", {"formula": "papers"}, "formula", "`formula` must be one of ('support', 'paper'), got 'papers'"),
     ("chi", {"epsilon": 1.5}, "epsilon", "`epsilon` must be a number in [0, 1), got 1.5"),
@@ -143,7 +143,7 @@ def test_options_table_rows():
 
 #: options that choose resources or batching, not the score (the signature names the
 #: models themselves, not how they were given)
-NOT_IN_SIGNATURE = {"batch_size", "device", "spacy_model", "sentence_model", "cache_mb"}
+NOT_IN_SIGNATURE = {"batch_size", "device", "spacy_model", "sentence_model", "cache_mb", "workers"}
 ALTERNATIVES = {"formula": "paper", "grounding": "units", "normalize": "minmax", "relation_matching": "exact",
                 "similarity_threshold": 0.9, "epsilon": 0.1, "derived": False, "temporal": False, "truecase": False,
                 "attribution": False, "relation_slots": "head", "intransitive": "all", "wordnet": False,

@@ -78,7 +78,8 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     assert headline_markdown(display) == ("EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2515** · "
                                           f"p(consistent) **{p_consistent(display['scores'][3]['score']):.4f}**")
     assert display["scores"][3]["note"] == (
-        "harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 40%: 3 of 7 of the summary's "
+        "harmonic mean of the defined dimensions' supported shares (halluscope's support "
+        "scores, not the papers' factor formulas), mixed with w = 40%: 3 of 7 of the summary's "
         "content words the source supports, 38% of its content tokens found as written")
     paper = score_for_display(source, reference, summary, ["chi"],
                               options={"formula": "paper", "intransitive": "none"})
@@ -86,6 +87,7 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     # name in the summary is a claim of its own)
     # the calibration holds for the default options only: no p_consistent row
     assert headline_markdown(paper) == "EHI **0.3124** · RHI **0.3333** · QHI **0.4000** · CHI **0.3448**"
+    assert paper["scores"][3]["note"] == "harmonic mean of the defined dimensions (CHI paper eq. 21-22)"
 
 
 def test_summary_without_units_shows_what_its_chi_is():
@@ -165,7 +167,8 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
     # cannot be both seller and buyer); w = (7/11 + 8/10) / 2, the contradicted "bought"
     # and "fell" each counted twice in the supported share
     assert rows["chi"]["note"] == (
-        "harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 72%: 7 of 9 of the summary's content "
+        "harmonic mean of the defined dimensions' supported shares (halluscope's support "
+        "scores, not the papers' factor formulas), mixed with w = 72%: 7 of 9 of the summary's content "
         "words the source supports, 80% of its content tokens found as written; contradicted by the source: "
         "bought, fell")
     assert re.findall(r'<mark class="hs-span hs-contradicted[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \

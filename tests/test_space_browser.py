@@ -109,7 +109,7 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         assert notes[:3] == ["entities (CHI paper eq. 2-7)",
                              "undefined: no relations in the summary or the reference (3 in the source)",
                              "undefined: no quantities in the summary or the reference (2 in the source)"]
-        assert notes[3].startswith("harmonic mean of the defined dimensions (eq. 21-22), mixed with w = 40%")
+        assert notes[3].startswith("harmonic mean of the defined dimensions' supported shares (halluscope's support scores, not the papers' factor formulas), mixed with w = 40%")
         _assert_readable_table(page, "#hs-scores", SCORE_COLUMNS)
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
         assert _marked(page, "#hs-summary-html mark.hs-supported") == ["Barack Obama"]

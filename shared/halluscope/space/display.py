@@ -41,7 +41,11 @@ LEGEND_HTML = (
     "</div>"
 )
 
-_CHI_NOTE = "harmonic mean of the defined dimensions (eq. 21-22)"
+#: the chi row's note by formula: the papers' fusion of their indices, or the same
+#: harmonic mean over halluscope's support scores, which are not the papers' equations
+_CHI_NOTES = {"paper": "harmonic mean of the defined dimensions (CHI paper eq. 21-22)",
+              "support": "harmonic mean of the defined dimensions' supported shares (halluscope's support "
+                         "scores, not the papers' factor formulas)"}
 
 
 def _number(value: Any) -> Optional[float]:
@@ -149,7 +153,8 @@ def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], referenc
 def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
     """The chi row's note: the fusion, and the word-level support w it is mixed with
     (``details["words"]``, under formula="support"), naming the contradicted words."""
-    note = _CHI_NOTE
+    formula = "paper" if "|formula:paper|" in str(result.get("signature", "")) else "support"
+    note = _CHI_NOTES[formula]
     words = row.get("words") or {}
     share = words.get("score")
     if share is None:
