@@ -1,0 +1,53 @@
+"""Numbers the documentation shows are the numbers the code gives (issue 29 item 6):
+each is recomputed here from the command or call the text shows beside it."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from halluscope.cli import main
+from tiny_models import REPO
+
+EXAMPLES = os.path.join("shared", "halluscope", "data", "examples.jsonl")
+
+
+def _doc(name: str) -> str:
+    with open(os.path.join(REPO, name), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _score_examples(tmp_path, capsys, *extra: str) -> str:
+    """The summary the CLI prints for the project's examples, with the output folder and
+    the signature after its spaCy field cut as docs/cli.md cuts them."""
+    output = tmp_path / "scores.jsonl"
+    assert main(["score", "--input", os.path.join(REPO, EXAMPLES), "--output", str(output), "--no-progress",
+                 "--reference-field", "reference", *extra]) == 0
+    printed = capsys.readouterr().out.replace(os.path.join(REPO, ""), "").replace(str(tmp_path) + os.sep, "")
+    return re.sub(r"(\|spacy:[^|]*\|).*", r"\1...", printed)
+
+
+def test_the_cli_summary_in_the_docs_is_what_the_command_prints(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    block = re.search(r"```text\n\$ halluscope score --input shared/halluscope/data/examples.jsonl.*?\n"
+                      r"    --publication-date-field publication_date\n(.*?)```", _doc("docs/cli.md"), re.S)
+    assert block is not None
+    assert _score_examples(tmp_path, capsys, "--publication-date-field", "publication_date") == block.group(1)
+    undated = re.search(r"without `--publication-date-field` the relative dates stay unresolved\s+and CHI's "
+                        r"mean is (0\.\d{4})", _doc("docs/cli.md"))
+    assert undated is not None
+    printed = _score_examples(tmp_path, capsys)
+    assert re.search(r"^chi +(0\.\d{4}) ", printed, re.M).group(1) == undated.group(1)
+
+
+def test_the_verdict_in_the_readme_quick_start_is_what_chi_returns():
+    from halluscope import score_chi
+
+    said = re.search(r"# the verdict: \[(0\.\d+)\.\.\.\] \[(\d)\]", _doc("README.md"))
+    assert said is not None
+    result = score_chi(["Microsoft bought GitHub for $9 billion in 2019."],
+                       ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."],
+                       ["Microsoft acquired GitHub for $7.5 billion in 2018."])
+    assert f"{result['p_consistent_scores'][0]:.10f}".startswith(said.group(1))
+    assert result["labels"] == [int(said.group(2))]
