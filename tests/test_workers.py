@@ -108,3 +108,15 @@ def test_the_command_scores_with_workers_into_the_same_records(tmp_path, monkeyp
     assert main(["score", "--input", "in.jsonl", "--output", "x.jsonl", "--workers", "-1"]) == 2
     assert "argument --workers: must be 0 (one per core) or a positive integer up to 1024, got -1" in \
         capsys.readouterr().err
+
+
+def test_the_evaluate_module_takes_workers_beside_its_other_options():
+    import os
+
+    import evaluate
+
+    from tiny_models import REPO
+
+    chi = evaluate.load(os.path.join(REPO, "metrics", "chi"))
+    pooled = chi.compute(predictions=PREDICTIONS, references=[""] * 5, sources=SOURCES, workers=2)
+    assert pooled["chi_scores"] == score_chi(PREDICTIONS, SOURCES)["chi_scores"]
