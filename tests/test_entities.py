@@ -454,6 +454,67 @@ def test_lowercased_known_misses():
         ("manchester", "supported", "text"), ("ajax", "supported", "exact")]
 
 
+def test_a_source_name_a_lowercased_summary_writes_is_recovered_as_a_candidate():
+    from halluscope.extract.entities import named_in_lowercase
+    from halluscope.units import RecoveredEntity
+
+    source_units = [EntityUnit("premier league", "the Premier League", (40, 58), "ORG"),
+                    EntityUnit("us", "US", (70, 72), "GPE"),  # 2 characters: a word in lower case
+                    EntityUnit("arsenal", "Arsenal", (80, 87), "ORG"),  # the summary has it as a unit
+                    EntityUnit("tuesday", "Tuesday", (90, 97), "DATE"),  # not a name
+                    EntityUnit("ramsey", "Ramsey", (100, 106), "PERSON")]  # inside "ramseyer" only
+    summary = "arsenal's premier league hold worries us, says ramseyer; the premier league agrees."
+    summary_units = [EntityUnit("arsenal", "arsenal", (0, 7), "ORG")]
+    # the first place outside every unit; whole words only
+    assert named_in_lowercase(summary, summary_units, source_units) == [
+        RecoveredEntity("premier league", "premier league", (10, 24), "ORG")]
+    # inside a unit the summary has: nothing new
+    assert named_in_lowercase(summary, [EntityUnit("arsenal's premier league", "arsenal's premier league",
+                                                   (0, 24), "ORG")], source_units) == [
+        RecoveredEntity("premier league", "premier league", (61, 75), "ORG")]
+    # a summary with an upper-case letter is left as its parse read it
+    assert named_in_lowercase("Arsenal's premier league hold.", [], source_units) == []
+
+
+def test_a_name_the_lowercased_parse_misses_is_caught_in_another_names_place():
+    # sm tags no entity in "malmo grants ...": before, ehi was undefined (no units) and
+    # the swap of Sweden for Malmo went unseen; the source's "Malmo" is now looked for
+    source = "Sweden grants a total of 480 calendar days of parental leave. The scheme was first tried in Malmo in 1974."
+    result = score_ehi(["malmo grants a total of 480 calendar days of parental leave."], [source],
+                       return_details=True)
+    [unit] = result["details"][0]["ehi"]["units"]
+    assert (unit["text"], unit["status"], unit["in_source"]["detail"]) == (
+        "malmo", "contradicted", "the aligned source sentence has 'Sweden' where the summary has 'malmo' "
+                                 "(nsubj of 'grants')")
+    assert result["ehi_scores"] == [0.0]
+    # in its own place it is supported (there sm tags it itself)
+    assert ehi_units("the scheme was first tried in malmo in 1974.", source) == [("malmo", "supported", "exact")]
+    assert ehi_units("sweden grants a total of 480 calendar days of parental leave.", source) == [
+        ("sweden", "supported", "exact")]
+    # the papers' formulas extract as the papers do
+    assert score_ehi(["malmo grants a total of 480 calendar days of parental leave."], [source],
+                     formula="paper", return_details=True)["details"][0]["ehi"]["units"] == []
+
+
+def test_a_recovered_name_counts_only_in_another_names_place():
+    from halluscope.dimensions.base import drop_units
+    from halluscope.units import Match, RecoveredEntity
+
+    kept, recovered, swapped = (EntityUnit("a", "a", (0, 1), "ORG"), RecoveredEntity("b", "b", (2, 3), "ORG"),
+                                RecoveredEntity("c", "c", (4, 5), "ORG"))
+    supported = Match("exact", (), 1.0, "exact")
+    contradicted = Match("swapped", (), 0.0, "swapped", contradicts=True)
+    queries = [kept, recovered, swapped]
+    # one row with a reference: job 0 summary->source, job 1 summary->reference, job 2 reference->source
+    jobs = [MatchJob(queries, []), MatchJob(queries, []), MatchJob([kept], [])]
+    found = [[supported, supported, contradicted], [None, supported, None], [supported]]
+    jobs, found = drop_units(jobs, found, [(0, [(1, 2)])],
+                             lambda unit, match: not isinstance(unit, RecoveredEntity)
+                             or (match is not None and match.contradicts))
+    assert [list(job.queries) for job in jobs] == [[kept, swapped], [kept, swapped], [kept]]
+    assert found == [[supported, contradicted], [None, None], [supported]]
+
+
 # -- entities swapped within the source (halluscope.match.swaps) ------------------------
 
 def test_an_entity_in_another_entitys_place_is_contradicted():

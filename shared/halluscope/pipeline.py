@@ -155,8 +155,8 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
     for row in range(len(parsed)):
         date = dates[row]
         source = parsed.sources[row]
-        g_units = units(parsed.predictions[row])
         i_units = units(source)
+        g_units = dimension.complete(units(parsed.predictions[row]), i_units, parsed.predictions[row].text, options)
         in_source = {"publication_date": date}
         source_index = _pool_index(dimension, options, parsed, source)
         jobs.append(MatchJob(g_units, i_units, in_source, source_index))

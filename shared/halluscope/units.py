@@ -24,6 +24,13 @@ class EntityUnit:
     kind: str = field(default="entity", init=False)
 
 
+@dataclass(frozen=True)
+class RecoveredEntity(EntityUnit):
+    """A source's name that a lower-cased summary writes but its parse did not tag
+    (:func:`halluscope.extract.entities.named_in_lowercase`): looked for in another
+    name's place only, and counted only when found there."""
+
+
 #: ``RelationUnit.source`` of a subject-verb pair from an agentless passive.
 PASSIVE_PAIR = "passive-intransitive"
 

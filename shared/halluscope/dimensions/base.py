@@ -72,6 +72,12 @@ class Dimension:
         """An object with ``match_batch(jobs) -> one list of Match-or-None per job``."""
         raise NotImplementedError
 
+    def complete(self, summary_units: list, source_units: Sequence[Any], summary_text: str,
+                 options: "ScoringOptions") -> list:
+        """The summary's units after what its own parse missed and its source shows
+        (a name the source tags, written lower-case in the summary); default: as they are."""
+        return summary_units
+
     def refine(self, jobs: List["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
                options: "ScoringOptions", contradictions: Optional[List[List[Any]]]) -> Tuple[List["MatchJob"], Found]:
         """The matches after what the dimension knows beyond the matcher (a unit in
@@ -151,3 +157,22 @@ def swapped_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: 
             if swap is not None:
                 found[gi][k] = swap
     return found
+
+
+def drop_units(jobs: List["MatchJob"], found: Found, plan: Plan,
+               keep: Callable[[Any, Optional["Match"]], bool]) -> Tuple[List["MatchJob"], Found]:
+    """The jobs and matches without the summary units ``keep(unit, match against the
+    source)`` refuses, taken out of every job that queries the summary's units (its
+    source job and its reference jobs, which share them)."""
+    import dataclasses
+
+    jobs, found = list(jobs), [list(row) for row in found]
+    for gi, per_ref in plan:
+        kept = [k for k, unit in enumerate(jobs[gi].queries) if keep(unit, found[gi][k])]
+        if len(kept) == len(jobs[gi].queries):
+            continue
+        queries = [jobs[gi].queries[k] for k in kept]
+        for job in [gi] + [gr for gr, _ in per_ref]:
+            jobs[job] = dataclasses.replace(jobs[job], queries=queries)
+            found[job] = [found[job][k] for k in kept]
+    return jobs, found

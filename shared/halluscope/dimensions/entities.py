@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List
 
 from ..factors import entity_factors
-from .base import Dimension, swapped_units
+from .base import Dimension, drop_units, swapped_units
 
 
 class Entities(Dimension):
@@ -26,14 +26,26 @@ class Entities(Dimension):
 
         return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text")
 
+    def complete(self, summary_units, source_units, summary_text, options):
+        if options.formula != "support":
+            return summary_units
+        from ..extract.entities import named_in_lowercase
+
+        return summary_units + named_in_lowercase(summary_text, summary_units, source_units)
+
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         if options.formula != "support":
             return jobs, found
         from ..match.swaps import swapped_entity
+        from ..units import RecoveredEntity
 
-        return jobs, swapped_units(jobs, found, plan, parsed,
-                                   lambda unit, match, pool, summary, source: swapped_entity(unit, match, summary,
-                                                                                              source))
+        found = swapped_units(jobs, found, plan, parsed,
+                              lambda unit, match, pool, summary, source: swapped_entity(unit, match, summary, source))
+        # a name recovered from a lower-cased summary counts only when it stands in
+        # another name's place (docs/papers.md#ehi-names-in-lower-case-summaries)
+        return drop_units(jobs, found, plan,
+                          lambda unit, match: not isinstance(unit, RecoveredEntity)
+                          or (match is not None and match.contradicts))
 
     def nearest(self, unit, pool):
         """The source entity sharing the most words with it, else one of the same label."""

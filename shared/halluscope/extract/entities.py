@@ -57,7 +57,7 @@ import unicodedata
 from collections import Counter
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ..units import EntityUnit
+from ..units import EntityUnit, RecoveredEntity
 
 NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
     "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
@@ -373,3 +373,43 @@ def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acro
                                               span=longest.span, label=label)))
     units.sort(key=lambda pair: pair[0])
     return [u for _, u in units]
+
+
+#: the labels of source names looked for in a lower-cased summary (:func:`named_in_lowercase`)
+RECOVERED_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT"})
+#: the shortest name looked for: shorter keys ("us", "un") are common words in lower case
+RECOVERED_MIN_CHARS = 4
+
+
+def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
+                       source_units: Sequence[EntityUnit]) -> List[EntityUnit]:
+    """The source's names a lower-cased summary writes where its own parse found no
+    entity (docs/papers.md#ehi-names-in-lower-case-summaries): in a summary without an
+    upper-case letter spaCy's small model misses many names even after truecasing
+    ("premier league's hold", "real klaas-jan huntelaar's loss"), and a name it misses
+    can be neither supported nor found in another name's place. Each source entity of
+    :data:`RECOVERED_LABELS` whose key (at least :data:`RECOVERED_MIN_CHARS` characters)
+    the summary holds as whole words, outside every unit it has, becomes a unit at its
+    first such place, with the source's label (a :class:`RecoveredEntity`, which EHI
+    keeps only when the swap check contradicts it). Cased summaries are left as parsed."""
+    if any(c.isupper() for c in summary_text):
+        return []
+    taken = [unit.span for unit in summary_units]
+    known = {unit.key for unit in summary_units}
+    lowered = summary_text.casefold()
+    found: List[EntityUnit] = []
+    for unit in source_units:
+        if unit.label not in RECOVERED_LABELS or len(unit.key) < RECOVERED_MIN_CHARS or unit.key in known:
+            continue
+        if len(lowered) != len(summary_text):  # casefold changed a length ("ß"): spans would shift
+            return found
+        for hit in re.finditer(r"(?<!\w)" + re.escape(unit.key) + r"(?!\w)", lowered):
+            span = hit.span()
+            if any(start < span[1] and span[0] < end for start, end in taken):
+                continue
+            found.append(RecoveredEntity(key=unit.key, text=summary_text[span[0]:span[1]], span=span,
+                                         label=unit.label))
+            taken.append(span)
+            known.add(unit.key)
+            break
+    return found
