@@ -51,3 +51,50 @@ def test_the_verdict_in_the_readme_quick_start_is_what_chi_returns():
                        ["Microsoft acquired GitHub for $7.5 billion in 2018."])
     assert f"{result['p_consistent_scores'][0]:.10f}".startswith(said.group(1))
     assert result["labels"] == [int(said.group(2))]
+
+
+def _benchmark_row(text: str, measure: str, tag: str, configuration: str, dimension: str) -> dict:
+    """One row of a generated LODO table of docs/benchmarks.md, by fold (and "mean")."""
+    section = text.split(f"#### LODO {measure} (%), tag {tag}\n", 1)[1]
+    lines = [line for line in section.lstrip("\n").split("\n\n", 1)[0].splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    for line in lines[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells[:2] == [configuration, dimension]:
+            return dict(zip(header, cells))
+    raise AssertionError(f"no row {configuration} / {dimension} in tag {tag}")
+
+
+#: the chi card's LODO rows -> (tag, configuration, dimension) of docs/benchmarks.md's tables
+CARD_ROWS = {
+    "baseline `alnum-types`": ("session8", "baseline", "alnum-types"),
+    "papers (`formula=\"paper\"`": ("after", "chi-paper", "chi"),
+    "previous default (tag `start`": ("start", "chi", "chi"),
+    "default without WordNet": ("after", "chi-no-wordnet", "chi"),
+    "default with pairs for every object-less verb": ("after", "chi-all-pairs", "chi"),
+    "default without the lexical weight": ("after", "chi-no-lexical", "chi"),
+    "**default**": ("session8", "chi", "chi"),
+}
+
+
+def test_the_chi_cards_lodo_table_is_the_generated_benchmark_tables():
+    card, benchmarks = _doc("metrics/chi/README.md"), _doc("docs/benchmarks.md")
+    table = [line for line in card.split("| | cogensumm |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]]
+    folds = ["cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc",
+             "mean"]
+    checked = 0
+    for line in table:
+        cells = [cell.strip().replace("**", "") for cell in line.strip("|").split("|")]
+        label = next((name for name in CARD_ROWS if line.startswith(f"| {name}")), None)
+        assert label is not None, f"a card row with no benchmark table behind it: {cells[0]}"
+        tag, configuration, dimension = CARD_ROWS[label]
+        accuracy = _benchmark_row(benchmarks, "balanced accuracy", tag, configuration, dimension)
+        auc = _benchmark_row(benchmarks, "ROC-AUC", tag, configuration, dimension)
+        for fold, cell in zip(folds, cells[1:]):
+            said = re.fullmatch(r"(\d+\.\d)(?: \((\d+\.\d)\))?", cell)
+            assert said is not None, cell
+            assert said.group(1) == accuracy[fold], (label, fold)
+            if said.group(2) is not None:
+                assert said.group(2) == auc[fold], (label, fold)
+            checked += 1
+    assert checked == 7 * 9
