@@ -156,6 +156,11 @@ def test_cnn_dailymail_hash_is_pound_sterling():
     # also inside a mention that begins with a modifier (was a plain number 8e6 and 19)
     assert triples("united are willing to sell for around # 8million .") == [("money", "GBP", 8e6)]
     assert triples("he is valued at about # 21 by the club .") == [("money", "GBP", 21.0)]
+    # with a space any amount is money (was no unit at all: "# 43" read as a hashtag, so a
+    # wrong small amount passed qhi); without one it stays a hashtag or a rank
+    assert triples("he sends his son to a # 43-a-year private school .") == [("money", "GBP", 43.0)]
+    assert triples("gastric bypass surgery costs # 30 on the nhs .") == [("money", "GBP", 30.0)]
+    assert triples("the song was #1 in the charts .") == []
 
 
 def test_relative_dates_are_keyed_canonically():

@@ -23,8 +23,10 @@ _SYM = "|".join(re.escape(s) for s in sorted(CURRENCY_SYMBOLS, key=len, reverse=
 # what spaCy sm leaves out of (or never makes) a numeric entity
 _SUPPLEMENT = re.compile(
     rf"(?P<cur>{_SYM})\s?{_NUM}(?:\s?(?:thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
-    # CNN/DailyMail's lower-cased text writes "£" as "#": "# 200million", "#32,000"
-    rf"|(?P<hash>#)\s?(?:{_NUM}\s?(?:million|billion|bn|m|k)\b|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?)"
+    # CNN/DailyMail's lower-cased text writes "£" as "#": "# 200million", "#32,000", and
+    # with a space any amount, "# 43-a-year" (a hashtag or a rank has no space: "#1")
+    rf"|(?P<hash>#)(?:\s?(?:{_NUM}\s?(?:million|billion|bn|m|k)\b|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?)"
+    rf"|\s\d+(?:\.\d+)?(?![\d,]))"
     rf"|{_START}{_NUM}\s?(?:k|bn|mn|b)\b(?P<mult>)"
     rf"|{_START}{_NUM}\s?(?:%|per ?cent\b)(?P<pct>)"
     # temperatures: "80 °F", "-5°C", "30 degrees Celsius" (lexicon.TEMPERATURE_SCALES)
