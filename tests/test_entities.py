@@ -479,7 +479,8 @@ def test_a_source_name_a_lowercased_summary_writes_is_recovered_as_a_candidate()
 def test_a_name_the_lowercased_parse_misses_is_caught_in_another_names_place():
     # sm tags no entity in "malmo grants ...": before, ehi was undefined (no units) and
     # the swap of Sweden for Malmo went unseen; the source's "Malmo" is now looked for
-    source = "Sweden grants a total of 480 calendar days of parental leave. The scheme was first tried in Malmo in 1974."
+    source = ("Sweden grants a total of 480 calendar days of parental leave. "
+              "The scheme was first tried in Malmo in 1974.")
     result = score_ehi(["malmo grants a total of 480 calendar days of parental leave."], [source],
                        return_details=True)
     [unit] = result["details"][0]["ehi"]["units"]
