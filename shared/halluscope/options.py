@@ -226,6 +226,8 @@ class Option:
 
 
 _ALL = CHI_FAMILY
+#: the most processes ``workers`` (and the CLI's ``--workers``) may start
+MAX_WORKERS = 1024
 _NO_QHI = ("chi", "ehi", "rhi")
 _REL = ("chi", "rhi")
 _QTY = ("chi", "qhi")
@@ -394,7 +396,7 @@ OPTIONS: Tuple[Option, ...] = (
     Option("batch_size", 32, "int", bounds=(1, math.inf), metrics=_DL, doc="NLI batch size."),
     Option("max_length", 512, "int", bounds=(8, math.inf), metrics=_DL, doc=(
         "premise truncation in tokens.")),
-    Option("workers", 1, "int", bounds=(0, 1024), metrics=_ALL, doc=(
+    Option("workers", 1, "int", bounds=(0, MAX_WORKERS), metrics=_ALL, doc=(
         "processes that score the call's rows: 1 this one; N > 1 a pool of N forked "
         "processes, each scoring consecutive rows with the caller's models (about 0.4 GB "
         "more memory each); 0 one per core. Changes time, never a score "

@@ -35,6 +35,8 @@ from .results import ScoreResult
 #: optionally "reference", "publication_date"), or a (prediction, source[, reference])
 #: tuple: the order of ``score_chi``
 Row = Any
+#: a batch as the API takes it: predictions, sources, references or None, dates or None
+Columns = Tuple[list, list, Optional[list], Optional[list]]
 
 
 class Scorer:
@@ -104,7 +106,14 @@ class Scorer:
         tqdm progress bar counts rows. Row numbers in errors count from the first row;
         the error says which batch."""
         _check_batch_size(batch_size)
-        return self._scored(_batches(rows, batch_size), return_details, progress, total)
+
+        def columns() -> Iterator[Columns]:
+            start = 0
+            for batch in _batches(rows, batch_size):
+                yield _columns(batch, start)
+                start += len(batch)
+
+        return self._scored(columns(), return_details, progress, total)
 
     def score_dataset(self, dataset: Any, *, prediction_column: str = "prediction", source_column: str = "source",
                       reference_column: Optional[str] = None, publication_date_column: Optional[str] = None,
@@ -124,35 +133,35 @@ class Scorer:
             if name is not None and name not in present:
                 raise InputError(f"the dataset has no column {name!r} for the {key}s (its columns: "
                                  f"{', '.join(map(str, present))}); pass {key}_column=", field=f"{key}_column")
-        wanted = {key: name for key, name in columns.items() if name is not None}
 
-        def rows_of(batch: Mapping[str, Sequence[Any]]) -> list:
-            return [{key: batch[name][k] for key, name in wanted.items()}
-                    for k in range(len(batch[prediction_column]))]
+        def batches() -> Iterator[Columns]:
+            for batch in dataset.iter(batch_size=batch_size):
+                references = None if reference_column is None else [ref or "" for ref in batch[reference_column]]
+                dates = None if publication_date_column is None else list(batch[publication_date_column])
+                yield _present(list(batch[prediction_column]), list(batch[source_column]), references, dates)
 
-        batches = (rows_of(batch) for batch in dataset.iter(batch_size=batch_size))
-        results = list(self._scored(batches, return_details, progress, getattr(dataset, "num_rows", None)))
+        results = list(self._scored(batches(), return_details, progress, getattr(dataset, "num_rows", None)))
         if not results:
             raise InputError("the dataset has no rows", field="dataset")
         return ScoreResult.merge(results)
 
-    def _scored(self, batches: Iterable[list], return_details: bool, progress: bool,
+    def _scored(self, batches: Iterable[Columns], return_details: bool, progress: bool,
                 total: Optional[int]) -> Iterator[ScoreResult]:
+        """One result per batch of columns; an input error names its row in the whole run."""
         from tqdm.auto import tqdm
 
         bar = tqdm(total=total, unit="row", disable=not progress, desc=self.metric)
         try:
             start = 0
-            for batch in batches:
-                predictions, sources, references, dates = _columns(batch, start)
+            for predictions, sources, references, dates in batches:
                 try:
                     yield self.score(predictions, sources, references, publication_dates=dates,
                                      return_details=return_details)
                 except InputError as error:
                     raise InputError(f"{error.message} (in the batch starting at row {start})", field=error.field,
                                      row=None if error.row is None else start + error.row) from None
-                start += len(batch)
-                bar.update(len(batch))
+                start += len(predictions)
+                bar.update(len(predictions))
         finally:
             bar.close()
 
@@ -173,7 +182,7 @@ def _batches(rows: Iterable[Row], size: int) -> Iterator[list]:
         yield batch
 
 
-def _columns(batch: Sequence[Row], start: int) -> Tuple[list, list, Optional[list], Optional[list]]:
+def _columns(batch: Sequence[Row], start: int) -> Columns:
     """(predictions, sources, references or None, publication dates or None) of a batch."""
     predictions, sources, references, dates = [], [], [], []
     for offset, row in enumerate(batch):
@@ -194,8 +203,14 @@ def _columns(batch: Sequence[Row], start: int) -> Tuple[list, list, Optional[lis
         else:
             raise InputError("a row must be a mapping with 'prediction' and 'source' or a (prediction, source"
                              f"[, reference]) tuple, got {type(row).__name__}", row=start + offset, field="row")
-    has_refs = any(ref not in ("", None) for ref in references)
-    has_dates = any(date is not None for date in dates)
+    return _present(predictions, sources, references, dates)
+
+
+def _present(predictions: list, sources: list, references: Optional[list], dates: Optional[list]) -> Columns:
+    """The columns of a batch, with references (``""`` or None: reference-free rows) and
+    publication dates None when no row of the batch has one."""
+    has_refs = references is not None and any(ref not in ("", None) for ref in references)
+    has_dates = dates is not None and any(date is not None for date in dates)
     return predictions, sources, (references if has_refs else None), (dates if has_dates else None)
 
 

@@ -9,6 +9,7 @@ import sys
 from typing import Optional, Sequence
 
 from .. import budget
+from ..options import MAX_WORKERS
 from .errors import CommandError, LineError
 from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE, run_report, run_score
 from .scoring import DEFAULT_CHUNK_SIZE, METRICS
@@ -16,25 +17,24 @@ from .scoring import DEFAULT_CHUNK_SIZE, METRICS
 
 # ---------------------------------------------------------------------------- parser
 
-def _cores(text: str) -> int:
-    """``--workers``: 0 (one per core) or a positive count of processes."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or a positive integer, got {text!r}") from None
-    if not 0 <= value <= 1024:
-        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or a positive integer up to 1024, got {text}")
-    return value
+def _integer(what: str, low: int, high: Optional[int] = None):
+    """An argparse type: an integer from ``low`` to ``high`` (None: no upper bound),
+    refused as "must be WHAT[ up to HIGH], got ..." otherwise."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            limit = "" if high is None else f" up to {high}"
+            raise argparse.ArgumentTypeError(f"must be {what}{limit}, got {text}")
+        return value
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
+_positive_int = _integer("a positive integer", 1)
+#: ``--workers``: 0 (one per core) or a count of processes, bounded as the option is
+_cores = _integer("0 (one per core) or a positive integer", 0, MAX_WORKERS)
 
 
 def _number(text: str) -> float:

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import CommandError, FileError, LineError
 
@@ -222,6 +222,27 @@ def _kept_value(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
+def _kept_fields(row: Mapping[str, Any], written: Iterable[Optional[str]], keep: Optional[Sequence[str]],
+                 where: str) -> Tuple[Dict[str, Any], Optional[str]]:
+    """The row's other fields kept in its record (``keep=None``: all), as JSON holds them
+    (:func:`_kept_value`), and what makes the row bad (None: nothing). A field of a type
+    JSON has no form for is a :class:`CommandError` (``where`` names the row): the whole
+    column is of that type, so no row would do."""
+    kept: Dict[str, Any] = {}
+    for name, value in row.items():
+        if name in written or (keep is not None and name not in keep):
+            continue
+        try:
+            kept[name] = _kept_value(value)
+        except TypeError as error:
+            raise CommandError(f"{where}: the field {name!r} holds {error} values, which a JSON record cannot "
+                               "hold; leave it out with --keep-fields (a list of the fields to keep, or "
+                               "none)") from None
+        except RecursionError:
+            return kept, f"field {name!r} is nested too deeply to write"
+    return kept, None
+
+
 def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
     """(input position, message naming the input field) for an API
     :class:`halluscope.errors.InputError` naming a row (its ``.row`` and ``.field``)."""
@@ -355,27 +376,8 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
                 located = _located_api_error(error, [position], fields)
                 problem = located[1] if located else str(error)
         if problem is None:
-            kept = {}
-            for name, value in row.items():
-                if name in written or (keep is not None and name not in keep):
-                    continue
-                try:
-                    kept[name] = _kept_value(value)
-                except TypeError as error:  # the whole column is of that type: no row would do
-                    raise CommandError(
-                        f"{source.path} {source.label} {position}: the field {name!r} holds {error} values, "
-                        "which a JSON record cannot hold; leave it out with --keep-fields (a list of the "
-                        "fields to keep, or none)") from None
-                except RecursionError:
-                    problem = f"field {name!r} is nested too deeply to write"
-                    break
-            if problem is not None:
-                message = f"{source.path} {source.label} {position}: {problem}"
-                if on_error == "stop":
-                    raise LineError(message)
-                skipped.append(Skipped(position, problem))
-                report(f"skipped {message}")
-                continue
+            kept, problem = _kept_fields(row, written, keep, f"{source.path} {source.label} {position}")
+        if problem is None:
             examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
                                     reference, None if fields.publication_date is None
                                     else row[fields.publication_date], kept))
