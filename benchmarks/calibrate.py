@@ -104,6 +104,21 @@ def default_signature() -> str:
     return scored_signature(unversioned(score_chi(["A."], ["A."], threshold=None)["signature"]))
 
 
+def new_version(path: str) -> str:
+    """``chi-<today>``, with ``.2``, ``.3``, ... when the file at ``path`` already holds a
+    calibration of today: two calibrations never share a version (it is in the signature)."""
+    version = f"chi-{datetime.date.today():%Y%m%d}"
+    try:
+        with open(path) as handle:
+            previous = json.load(handle)["version"]
+    except (OSError, ValueError, KeyError):
+        return version
+    if previous != version and not previous.startswith(version + "."):
+        return version
+    count = int(previous.rsplit(".", 1)[1]) if previous != version else 1
+    return f"{version}.{count + 1}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("dump", help="fusion_study dump of the validation folds (default options)")
@@ -132,7 +147,7 @@ def main() -> None:
         signature = default_signature()
         rows = {f: len(labels[f]) for f in FOLDS}
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-        record = {"version": f"chi-{datetime.date.today():%Y%m%d}",
+        record = {"version": new_version(args.write),
                   "model": "sigmoid(intercept + chi_coefficient * chi)",
                   "signature": signature,
                   **fitted, "fitted_on": {"folds": rows, "half": "design", "commit": commit,

@@ -98,3 +98,22 @@ def test_the_chi_cards_lodo_table_is_the_generated_benchmark_tables():
                 assert said.group(2) == auc[fold], (label, fold)
             checked += 1
     assert checked == 7 * 9
+
+
+def test_the_calibration_the_docs_state_is_the_shipped_one():
+    import math
+
+    from halluscope.verdict import load_calibration
+
+    shipped = load_calibration()
+    sigmoid = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
+    chi_at_cut = (math.log(shipped.cut / (1 - shipped.cut)) - shipped.intercept) / shipped.slope
+    card = " ".join(_doc("metrics/chi/README.md").split())
+    assert (f"p = sigmoid({shipped.intercept:.3f} + {shipped.slope:.3f} chi), from {sigmoid(shipped.intercept):.2f} "
+            f"(chi 0) to {sigmoid(shipped.intercept + shipped.slope):.2f} (chi 1)") in card
+    assert f"cut {shipped.cut:.4f}, i.e. chi >= {chi_at_cut:.3f}," in card
+    benchmarks = " ".join(_doc("docs/benchmarks.md").split())
+    assert (f"calibration `{shipped.version}`" in benchmarks
+            and f"b0 = {shipped.intercept:.3f}, b1 = {shipped.slope:.3f}, cut {shipped.cut:.4f} "
+                f"(chi >= {chi_at_cut:.3f}); p runs from {sigmoid(shipped.intercept):.2f} (chi 0) to "
+                f"{sigmoid(shipped.intercept + shipped.slope):.2f} (chi 1)" in benchmarks)

@@ -516,6 +516,67 @@ def test_a_recovered_name_counts_only_in_another_names_place():
     assert found == [[supported, contradicted], [None, None], [supported]]
 
 
+def test_what_wordnet_says_a_lower_case_word_names():
+    from halluscope.lexical import UNKNOWN_WORD, Lexicon
+    from halluscope.resources import get_lexicon
+
+    lexicon = get_lexicon()
+    assert lexicon.available, "WordNet 3.0 must be installed for the tests"
+    # every lemma capitalised; the first noun sense a person, a place, a group
+    assert [lexicon.name_kind(w) for w in ("holmes", "galloway", "nato")] == ["PERSON", "GPE", "ORG"]
+    # not in WordNet at all
+    assert [lexicon.name_kind(w) for w in ("eamonn", "kingsholm")] == [UNKNOWN_WORD, UNKNOWN_WORD]
+    # a common word in some sense ("china" the porcelain), or a name whose first sense is a
+    # day or a language, or a thing ("pentagon")
+    assert [lexicon.name_kind(w) for w in ("china", "sky", "sunday", "english", "pentagon")] == [None] * 5
+    # without WordNet: nothing is a name
+    assert Lexicon(None).name_kind("holmes") is None
+
+
+def introduced(summary, source):
+    from halluscope.extract.entities import introduced_names
+    from halluscope.resources import get_lexicon
+
+    doc = parse(summary)
+    return [(u.text, u.span, u.label) for u in introduced_names(summary, doc, extract_entities(doc), source,
+                                                               get_lexicon().name_kind)]
+
+
+def test_a_name_a_lowercased_summary_introduces_is_a_unit():
+    source = "Conservationists want a national project to protect the forests."
+    # WordNet does not have "margot" (and sm reads it as a noun): an unknown name
+    assert introduced("conservationists are calling for a project to protect forests in margot.", source) == [
+        ("margot", (65, 71), "UNKNOWN")]
+    # a WordNet place keeps its kind
+    assert introduced("the project began in galloway last year.", source) == [("galloway", (21, 29), "GPE")]
+    # adjacent candidates are one name, of the first kind WordNet knows
+    assert introduced("a project in kidderminster galloway began.", source) == [
+        ("kidderminster galloway", (13, 35), "GPE")]
+    assert introduced("the forests were planted by margot kidderminster in galloway.", source) == [
+        ("margot kidderminster", (28, 48), "UNKNOWN"), ("galloway", (52, 60), "GPE")]
+    # the source writes the word: no new name
+    assert introduced("conservationists want a national project.", source + " Margot agrees.") == []
+    # a common word, a stop word, a day, PTB's bracket word: no name
+    assert introduced("the sky was clear on sunday -lrb- in china -rrb- .", source) == []
+    # next to a word the source writes with a capital (here at a sentence start): part of
+    # that name, which the cased summary would match partially
+    assert introduced("barack obama visited paris.", "Obama visited Paris.") == []
+    # a cased summary is left as parsed
+    assert introduced("Conservationists protect forests in Margot.", source) == []
+
+
+def test_an_introduced_name_lowers_ehi():
+    source = "Conservationists want a national project to protect forests in Wales."
+    # before, "margot" was no unit: ehi was undefined and the invented place unseen
+    assert ehi_units("conservationists are calling for a national project to protect forests in margot.",
+                     source) == [("margot", "unsupported", None)]
+    assert ehi_units("conservationists are calling for a national project to protect forests in wales.",
+                     source) == [("wales", "supported", "exact")]
+    # the papers' formulas extract as the papers do
+    assert score_ehi(["conservationists are calling for a project to protect forests in margot."], [source],
+                     formula="paper", return_details=True)["details"][0]["ehi"]["units"] == []
+
+
 # -- entities swapped within the source (halluscope.match.swaps) ------------------------
 
 def test_an_entity_in_another_entitys_place_is_contradicted():

@@ -243,6 +243,25 @@ class Lexicon:
             return Supporters(summary, {summary: "same"} if summary else {})
         return self._supporter_map(summary, tag)
 
+    def name_kind(self, word: str) -> Optional[str]:
+        """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):
+        ``"PERSON"``, ``"GPE"`` or ``"ORG"`` when every WordNet lemma the word (or its base
+        form) stands for is written with a capital and its first (most frequent) noun sense
+        is a person, a place or a group ("holmes", "galloway", "samaritans");
+        :data:`UNKNOWN_WORD` when WordNet has the word in no part of speech ("eamonn",
+        "kingsholm"); None for every other word (a common word in any sense, "china",
+        "sky"; a name whose first sense is a day, a language or a thing, "sunday",
+        "english") and always without WordNet."""
+        word = normalise_lemma(word)
+        if self.reader is None or not word:
+            return None
+        key = ("name_kind", word)
+        with self._lock:
+            hit = self._senses.get(key)
+            if hit is None:
+                hit = self._senses.put(key, (self._name_kind(word),))
+            return hit[0]
+
     def antonyms(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
         """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
         the considered senses of the two words); same normalisation as :meth:`supporters`.
@@ -350,6 +369,18 @@ class Lexicon:
         if isinstance(cache, dict) and sum(len(per_pos) for per_pos in cache.values()) > READER_SYNSET_CAP:
             for per_pos in cache.values():
                 per_pos.clear()
+
+    def _name_kind(self, word: str) -> Optional[str]:
+        synsets = self.reader.synsets(word)
+        self._trim_reader()
+        if not synsets:
+            return UNKNOWN_WORD
+        for synset in synsets:
+            base = self.reader.morphy(word, synset.pos()) or word
+            if any(name.lower() in (word, base) and not name[0].isupper() for name in synset.lemma_names()):
+                return None
+        first_noun = next((synset for synset in synsets if synset.pos() == "n"), None)
+        return None if first_noun is None else _PROPER_NOUN_KINDS.get(first_noun.lexname())
 
     def _lemmas_considering(self, synset: Any, tag: str) -> Iterator[str]:
         """The lemmas of ``synset`` for which it is one of their considered senses."""
@@ -467,6 +498,11 @@ def _tag(pos: str) -> str:
 #: NLTK's reader keeps every synset it parses (about 2.7 KB each, measured: 20,000 noun
 #: synsets, +53 MB of RSS); past this many a Lexicon empties that cache
 #: (:meth:`Lexicon._trim_reader`, docs/scaling.md#memory)
+#: :meth:`Lexicon.name_kind` of a word WordNet does not have (the label of such a name,
+#: :data:`halluscope.extract.entities.UNKNOWN_NAME`)
+UNKNOWN_WORD = "UNKNOWN"
+#: the entity label of a WordNet proper noun by the lexicographer file of its sense
+_PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG"}
 READER_SYNSET_CAP = 10_000
 
 #: WordNet synsets under which a verb's subject receives (get.v.01: "come into the

@@ -156,7 +156,8 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
         date = dates[row]
         source = parsed.sources[row]
         i_units = units(source)
-        g_units = dimension.complete(units(parsed.predictions[row]), i_units, parsed.predictions[row].text, options)
+        g_units = dimension.complete(units(parsed.predictions[row]), i_units, parsed.predictions[row], source,
+                                     options, resources)
         in_source = {"publication_date": date}
         source_index = _pool_index(dimension, options, parsed, source)
         jobs.append(MatchJob(g_units, i_units, in_source, source_index))

@@ -31,6 +31,14 @@ class RecoveredEntity(EntityUnit):
     name's place only, and counted only when found there."""
 
 
+@dataclass(frozen=True)
+class IntroducedName(EntityUnit):
+    """A word a lower-cased summary writes as a name that its source never writes and its
+    parse did not tag (:func:`halluscope.extract.entities.introduced_names`): WordNet knows
+    it only as a proper noun, or not at all. Its ``label`` is WordNet's kind of name
+    (PERSON, GPE, ORG) or ``"UNKNOWN"``."""
+
+
 #: ``RelationUnit.source`` of a subject-verb pair from an agentless passive.
 PASSIVE_PAIR = "passive-intransitive"
 

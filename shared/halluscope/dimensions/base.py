@@ -22,6 +22,7 @@ from ..indices import softmax_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch import ParsedBatch
+    from ..parsing import ParsedText
     from ..match import MatchJob
     from ..resources import Resources
     from ..scoring_options import ScoringOptions
@@ -72,10 +73,10 @@ class Dimension:
         """An object with ``match_batch(jobs) -> one list of Match-or-None per job``."""
         raise NotImplementedError
 
-    def complete(self, summary_units: list, source_units: Sequence[Any], summary_text: str,
-                 options: "ScoringOptions") -> list:
-        """The summary's units after what its own parse missed and its source shows
-        (a name the source tags, written lower-case in the summary); default: as they are."""
+    def complete(self, summary_units: list, source_units: Sequence[Any], summary: "ParsedText",
+                 source: "ParsedText", options: "ScoringOptions", resources: "Resources") -> list:
+        """The summary's units after what its own parse missed (a name the source tags,
+        or one it never writes, in a lower-case summary); default: as they are."""
         return summary_units
 
     def refine(self, jobs: List["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",

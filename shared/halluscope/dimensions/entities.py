@@ -26,12 +26,21 @@ class Entities(Dimension):
 
         return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text")
 
-    def complete(self, summary_units, source_units, summary_text, options):
+    def complete(self, summary_units, source_units, summary, source, options, resources):
+        """A lower-cased summary's names its parse missed: the source's
+        (:func:`~halluscope.extract.entities.named_in_lowercase`) and, with WordNet, those
+        the source never writes (:func:`~halluscope.extract.entities.introduced_names`);
+        docs/papers.md#ehi-names-in-lower-case-summaries."""
         if options.formula != "support":
             return summary_units
-        from ..extract.entities import named_in_lowercase
+        from ..extract.entities import introduced_names, named_in_lowercase
+        from ..scoring_options import lexicon_of
 
-        return summary_units + named_in_lowercase(summary_text, summary_units, source_units)
+        units = summary_units + named_in_lowercase(summary.text, summary_units, source_units)
+        lexicon = lexicon_of(options, resources)
+        if lexicon is None or not lexicon.available:
+            return units
+        return units + introduced_names(summary.text, summary.doc, units, source.text, lexicon.name_kind)
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         if options.formula != "support":
@@ -64,7 +73,9 @@ class Entities(Dimension):
         return entity_factors(counts)
 
     def signature_parts(self, options, fuse, resources) -> List[str]:
-        return ["ent:exact+syn+acr+partial" + ("+userdict" if options.entity_synonyms else "")]
+        # "+lcnames": the names a lower-cased summary writes that its parse missed (complete)
+        return ["ent:exact+syn+acr+partial" + ("+lcnames" if options.formula == "support" else "")
+                + ("+userdict" if options.entity_synonyms else "")]
 
 
 ENTITIES = Entities()

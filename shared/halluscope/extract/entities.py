@@ -49,15 +49,18 @@ Rules:
   "Obama" only at a sentence start, so truecasing leaves "obama" lower case and sm
   finds no name).
 * Mentions whose canonical form is empty are dropped.
+* Names a lower-cased summary writes that its parse missed are added by EHI after
+  extraction (``Dimension.complete``): the source's (:func:`named_in_lowercase`) and, with
+  WordNet, those the source never writes (:func:`introduced_names`).
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections import Counter
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ..units import EntityUnit, RecoveredEntity
+from ..units import EntityUnit, IntroducedName, RecoveredEntity
 
 NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
     "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
@@ -412,4 +415,75 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
             taken.append(span)
             known.add(unit.key)
             break
+    return found
+
+
+#: the label of an introduced name WordNet does not have (:meth:`halluscope.lexical.Lexicon.name_kind`)
+UNKNOWN_NAME = "UNKNOWN"
+#: the shortest word looked at as a name a lower-cased summary introduces (:func:`introduced_names`)
+INTRODUCED_MIN_CHARS = 3
+#: the Penn Treebank's bracket tokens, written as words in tokenised corpora ("-lrb-")
+PTB_BRACKET_WORDS = frozenset({"lrb", "rrb", "lsb", "rsb", "lcb", "rcb"})
+#: the parts of speech a word WordNet does not have must be parsed as to count as a name
+UNKNOWN_WORD_TAGS = frozenset({"NOUN", "PROPN"})
+
+
+def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
+                     name_kind: Callable[[str], Optional[str]]) -> List[IntroducedName]:
+    """The names a lower-cased summary introduces that its parse did not tag
+    (docs/papers.md#ehi-names-in-lower-case-summaries). In a summary without an
+    upper-case letter, a word is a name candidate when it has at least
+    :data:`INTRODUCED_MIN_CHARS` letters only, is no stop word and no PTB bracket word
+    ("lrb"), lies outside every unit the summary has, the source never writes it (in any
+    case), and ``name_kind(word)`` (:meth:`halluscope.lexical.Lexicon.name_kind`) is a
+    kind of name: WordNet knows it only as a proper noun of a person, place or group, or
+    not at all (then the parse must read it as a noun). Adjacent candidates are one name
+    ("eamonn holmes"). A name next to a unit of the summary, or to a word the source
+    writes with a capital anywhere (a sentence start included), is left out: it is part of
+    that name ("barack" before the source's "Obama", which the cased summary's partial-name
+    match would support; "holmes" after a unit "eamonn", which is counted already).
+    Each name is an :class:`IntroducedName` labelled with its first known kind (else
+    ``"UNKNOWN"``); EHI finds no support for it. Cased summaries are left as parsed."""
+    if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
+        return []
+    written = re.findall(r"\w+", source_text)
+    source_words = {word.casefold() for word in written}
+    capitalised = {word.casefold() for word in written if word[0].isupper()}
+    taken = [unit.span for unit in summary_units]
+
+    def inside_unit(token) -> bool:
+        return any(start <= token.idx < end for start, end in taken)
+
+    def kind_of(token) -> Optional[str]:
+        word = token.text.casefold()
+        if (not token.is_alpha or len(word) < INTRODUCED_MIN_CHARS or token.is_stop or word in PTB_BRACKET_WORDS
+                or word in source_words or inside_unit(token)):
+            return None
+        kind = name_kind(word)
+        if kind == UNKNOWN_NAME and token.pos_ not in UNKNOWN_WORD_TAGS:
+            return None
+        return kind
+
+    def next_to_a_name(token) -> bool:
+        return (inside_unit(token) or token.text.casefold() in capitalised) and token.is_alpha
+
+    runs: List[List[Tuple[object, str]]] = []
+    for token in summary_doc:
+        kind = kind_of(token)
+        if kind is None:
+            continue
+        if runs and runs[-1][-1][0].i == token.i - 1:
+            runs[-1].append((token, kind))
+        else:
+            runs.append([(token, kind)])
+    found: List[IntroducedName] = []
+    for run in runs:
+        first, last = run[0][0], run[-1][0]
+        neighbours = [summary_doc[i] for i in (first.i - 1, last.i + 1) if 0 <= i < len(summary_doc)]
+        if any(next_to_a_name(token) for token in neighbours):
+            continue
+        start, end = first.idx, last.idx + len(last.text)
+        label = next((kind for _, kind in run if kind != UNKNOWN_NAME), UNKNOWN_NAME)
+        text = summary_text[start:end]
+        found.append(IntroducedName(key=canonical_entity(text), text=text, span=(start, end), label=label))
     return found
