@@ -139,6 +139,29 @@ def test_ages_durations_ordinals_times_and_measures():
     assert triples("The truck weighed more than 4,300 pounds.") == [("measure", "pound-mass", 4300.0)]
 
 
+def test_an_ordinal_in_a_date_that_ranks_a_period_is_its_own_quantity():
+    # before, the date reading dropped it: "the second weekend of april" matched "the first"
+    assert [(u.qkind, u.value, u.anchor, u.span) for u in quantities("They met in the first weekend of April.")] \
+        == [("ordinal", 1.0, "weekend", (16, 21))]
+    # beside the date reading when there is one
+    assert [(u.qkind, u.text) for u in quantities("Sales fell in the first half of 2019.")] == [
+        ("date", "the first half of 2019"), ("ordinal", "first")]
+    queries, found = match("Sales fell in the second half of 2019.", "Sales fell in the first half of 2019.")
+    assert [(q.qkind, m is not None) for q, m in zip(queries, found)] == [("date", True), ("ordinal", False)]
+    # a day of a month ranks no noun: the date's own
+    assert triples("He died on April 3rd.") == [("date", "day", None)]
+    # a mention read as its number keeps it there
+    assert triples("It was built in the 21st century.") == [("number", "", 21.0)]
+
+
+def test_a_then_an_ordinal_is_a_fraction_only_when_it_modifies_no_noun():
+    assert [(u.qkind, u.value, u.text) for u in quantities("A third of the money was lost.")] == [
+        ("number", 1 / 3, "A third")]
+    # before, "a fourth power station" was 0.25
+    assert [(u.qkind, u.value, u.text) for u in quantities("a fourth multifuel power station has been approved.")] \
+        == [("ordinal", 4.0, "fourth")]
+
+
 def test_a_scale_before_a_currency_word_is_money():
     # "950m kroner" is 950 million kroner, not 950 metres; "12bn", tagged ORDINAL by
     # spaCy sm, is a number; the Danish/Norwegian krone has one code (the word is one)

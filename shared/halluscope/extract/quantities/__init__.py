@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
@@ -88,6 +88,31 @@ def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Re
     return _money_or_number(surface, label, decimal_comma)
 
 
+def _ranks_a_noun(token) -> bool:
+    """An ordinal that modifies a noun after it ("a fourth power station", "the first weekend")."""
+    return token.dep_ in ("amod", "compound") and token.head.pos_ in ("NOUN", "PROPN") and token.head.i > token.i
+
+
+def ranks_in_dates(doc, text: str, candidates: List[Tuple[int, int, str]]) -> List[Tuple[int, int, str]]:
+    """``candidates`` (of ``doc``, whose text is ``text``) with, after each DATE mention, the ordinals in it that rank a period
+    noun of the mention ("the *first* weekend of April", "the *second* half of 2019",
+    "their *third* year"): the date reading drops them, so "the second weekend of April"
+    matched "the first weekend of April" (docs/papers.md#qhi-what-the-words-around-a-number-say).
+    A day of a month ("April 3rd", "the 3rd of April") ranks no noun and stays the date's."""
+    out: List[Tuple[int, int, str]] = []
+    for start, end, label in candidates:
+        out.append((start, end, label))
+        if label != "DATE":
+            continue
+        span = doc.char_span(start, end, alignment_mode="expand")
+        ranks = [token for token in span if _ranks_a_noun(token) and span.start <= token.head.i < span.end
+                 and _ordinal_value(token.text) is not None] if span is not None else []
+        if ranks and not any(reading.qkind == "number" for reading in _date_readings(text[start:end])):
+            # (a mention read as its number, "the 21st century", keeps it there)
+            out.extend((token.idx, token.idx + len(token.text), "ORDINAL") for token in ranks)
+    return out
+
+
 def extract_quantities(doc) -> List[QuantityUnit]:
     """The distinct quantities of a parsed text (CHI paper §3.4.1, docs/papers.md#qhi), in text order; the
     same quantity mentioned twice is one unit (first mention kept)."""
@@ -96,7 +121,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
     subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
     particles: Dict[int, str] = {}  # verb index -> the direction its particle gives (context.direction_of)
     decimal_comma = uses_decimal_comma(text)
-    for start, end, label in _candidates(doc, text):
+    for start, end, label in ranks_in_dates(doc, text, _candidates(doc, text)):
         surface = text[start:end]
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is None or not surface.strip():
@@ -107,7 +132,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
                 and span[0].i < span[0].head.i:
             continue  # "was first arrested", "first met": an adverb, not a rank ("finished third" is one)
         elif label == "ORDINAL" and span.start > 0 and surface.lower() in FRACTION_WORDS and \
-                doc[span.start - 1].lower_ in ("a", "an", "one"):  # "a third of" is a fraction
+                doc[span.start - 1].lower_ in ("a", "an", "one") and not _ranks_a_noun(span[0]):
+            # "a third of" is a fraction; "a fourth power station" is a rank
             start = doc[span.start - 1].idx
             surface, label = text[start:end], "CARDINAL"
             span = doc[span.start - 1:span.end]
