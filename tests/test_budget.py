@@ -31,7 +31,11 @@ def test_entry_weights():
     doc = resources.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
     assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 180 * 6 + sys.getsizeof(
         "Ada wrote notes in 1843.")
-    assert budget.weigh_index(12345, (doc, None)) == 130 * 24 + 2000 + 180 * 6 + 64
+    from halluscope.match.grounding import build_text_index
+
+    parsed = resources.get_parse_cache().get_many(["Ada wrote notes in 1843."])[0].doc
+    # the index by its text's 24 characters, plus the Doc of 6 tokens it keeps alive
+    assert budget.weigh_index(12345, (parsed, build_text_index(parsed))) == 130 * 24 + 2000 + 180 * 6 + 64
     assert budget.weigh_units((1, ("ehi",)), (None, ["a unit", "another"])) == 300 + 2 * 460
     assert budget.weigh_container(("buy", "v"), frozenset({"purchase", "acquire"})) == (
         sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v"))

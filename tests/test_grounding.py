@@ -202,3 +202,13 @@ def test_entity_offsets_survive_odd_unicode_and_curly_quotes():
             start, end = evidence["span"]
             assert source[start:end] == evidence["text"]
     assert any(e["text"] == "Alaska" for u in units for e in u["in_source"]["evidence"])
+
+
+def test_a_text_index_holds_its_text_as_written():
+    from halluscope.match.grounding import build_text_index
+    from parsed import parse
+
+    index = build_text_index(parse("Ada Lovelace wrote NOTES in 1843."))
+    # kept once (spaCy's Doc.text joins every token again on each access)
+    assert index.written == "Ada Lovelace wrote NOTES in 1843." == index.text
+    assert index.lowered == "ada lovelace wrote notes in 1843."

@@ -35,7 +35,7 @@ class CallIndexes:
         if held is not None:
             return held[1]
         entry = (parsed.doc, self._resources.text_index(parsed.doc))
-        weight = self._bytes_per_char * len(parsed.doc.text)
+        weight = self._bytes_per_char * len(parsed.text)
         if weight <= self._room:
             self._room -= weight
             self._held[id(parsed.doc)] = entry

@@ -87,8 +87,8 @@ def weigh_doc(key: Hashable, parsed: Any) -> int:
 def weigh_index(key: Hashable, entry: Any) -> int:
     """Bytes of a text-index entry ``(doc, index)``: the index by its text's length,
     plus the ``Doc`` it keeps alive."""
-    doc = entry[0]
-    return INDEX_BYTES_PER_CHAR * len(doc.text) + weigh_doc(None, doc)
+    doc, index = entry
+    return INDEX_BYTES_PER_CHAR * len(index.lowered) + weigh_doc(None, doc)
 
 
 def weigh_units(key: Hashable, entry: Any) -> int:

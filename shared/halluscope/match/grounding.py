@@ -101,6 +101,8 @@ class TextIndex:
     lowered: str
     sentences: List[IndexedSentence]
     doc: object = field(default=None, repr=False)
+    #: the text as written (spaCy builds ``Doc.text`` token by token on every access)
+    written: str = field(default="", repr=False)
     _idf: Optional[Dict[str, float]] = None
     _starts: Optional[List[int]] = None
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
@@ -110,7 +112,7 @@ class TextIndex:
     @property
     def text(self) -> str:
         """The indexed text as written."""
-        return self.doc.text
+        return self.written
 
     def memo(self, name: str, build: Callable[[], object]) -> object:
         """``build()`` once per index under ``name``: what other stages derive from this
@@ -236,7 +238,8 @@ def build_text_index(doc) -> TextIndex:
                                            _side_words(token, _OBLIQUE)))
         sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
                                          frozenset(content), tuple(predicates), tuple(nominals)))
-    return TextIndex(_lowered(doc.text), sentences, doc)
+    text = doc.text
+    return TextIndex(_lowered(text), sentences, doc, written=text)
 
 
 def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
