@@ -531,3 +531,14 @@ def test_a_number_in_another_numbers_place_is_contradicted():
     # the papers' formulas count it as found
     assert score_qhi(["Henderson rose to fame in 2015's series of The X Factor."], [source],
                      formula="paper")["qhi_scores"] == [1.0]
+    # a value said twice is one unit; before, only its first place was read, and the
+    # second "2015" (where the source says 2012) passed
+    assert units("In 2015 she signed with Syco. Henderson rose to fame in 2015's series of The X Factor.") == (
+        [0.0], [("2015", "contradicted", "swapped",
+                 "the aligned source sentence has '2012' where the summary has '2015' "
+                 "(poss of 'series', a later mention at 56-60)")])
+
+
+def test_dedupe_keeps_the_later_mentions_of_a_quantity():
+    [unit] = quantities("In 2015 she signed. She left in 2015.")
+    assert (unit.text, unit.span, unit.repeats) == ("2015", (3, 7), ((32, 36),))

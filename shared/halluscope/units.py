@@ -7,8 +7,8 @@ was extracted from.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import FrozenSet, Hashable, Optional, Sequence, Tuple
+from dataclasses import dataclass, field, replace
+from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Tuple
 
 Span = Tuple[int, int]
 
@@ -128,6 +128,9 @@ class QuantityUnit:
     # migrants"), rather than an anchor reached through a name or a verb ("Pama, 28");
     # or a rank of it: an ordinal modifying the noun ("his third shot", not "finished third")
     counted: bool = field(default=False, compare=False)
+    #: the spans of its later mentions, same key (:func:`dedupe`): the swap check reads
+    #: each place ("in 2016" said twice, the second where the source has 1977)
+    repeats: Tuple[Span, ...] = field(default=(), compare=False)
     kind: str = field(default="quantity", init=False)
 
     @property
@@ -168,12 +171,18 @@ class TextEvidence:
 
 
 def dedupe(units: Sequence) -> list:
-    """Keep the first mention of each key, in text order (RHI Algorithm 1, line 14)."""
-    seen = set()
+    """Keep the first mention of each key, in text order (RHI Algorithm 1, line 14); a
+    unit with ``repeats`` (a quantity) records the spans of the later mentions there."""
+    first: Dict[Hashable, int] = {}
     out = []
+    repeats: Dict[int, List[Span]] = {}
     for unit in units:
-        if unit.key in seen:
-            continue
-        seen.add(unit.key)
-        out.append(unit)
+        at = first.get(unit.key)
+        if at is None:
+            first[unit.key] = len(out)
+            out.append(unit)
+        elif hasattr(unit, "repeats") and unit.span != out[at].span:
+            repeats.setdefault(at, []).append(unit.span)
+    for at, spans in repeats.items():
+        out[at] = replace(out[at], repeats=tuple(spans))
     return out

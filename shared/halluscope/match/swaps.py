@@ -188,15 +188,28 @@ def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUn
     dependency on a word of the same lemma (:func:`_same_place`), not written in the
     summary sentence ("Henderson rose to fame in 2015's series" where the source's
     sentence says "2012's series" and 2015 is elsewhere). Derived and temporal matches
-    are left alone (their operands are elsewhere by design). Returns a contradicting
+    are left alone (their operands are elsewhere by design). Every mention of the value
+    is read in its place, the later ones too (:attr:`QuantityUnit.repeats`: "in 2016"
+    said twice, the second where the source says 1977). Returns a contradicting
     :class:`~halluscope.units.Match` whose evidence is that source unit, or None."""
     if match.mode not in ("exact", "epsilon") or summary.doc is None or source.doc is None:
         return None
-    at_sentence = summary.sentence_at(unit.span[0])
+    for span in (unit.span, *getattr(unit, "repeats", ())):
+        swapped = _swapped_at(unit, span, match, pool, summary, source)
+        if swapped is not None:
+            return swapped
+    return None
+
+
+def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex,
+                source: TextIndex) -> Optional[Match]:
+    """:func:`swapped_quantity` for the mention of ``unit`` at ``span``."""
+    text = summary.written[span[0]:span[1]] or unit.text
+    at_sentence = summary.sentence_at(span[0])
     if at_sentence is None:
         return None
     sentence = summary.sentences[at_sentence]
-    own = frozenset(_stem(w) for w in _words(unit.text))
+    own = frozenset(_stem(w) for w in _words(text))
     aligned_at = aligned_sentence(sentence, source, own)
     if aligned_at is None:
         return None
@@ -211,7 +224,7 @@ def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUn
     here = [p for p in pool if inside(p.span)]
     if any(p.key in found_keys for p in here):
         return None
-    root = _mention_root(summary.doc, unit.span)
+    root = _mention_root(summary.doc, span)
     if root is None:
         return None
     summary_sentence = summary.lowered[sentence.start:sentence.end]
@@ -224,7 +237,8 @@ def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUn
         theirs = _mention_root(source.doc, other.span)
         if theirs is None or not _same_place(root, theirs):
             continue
-        detail = (f"the aligned source sentence has {other.text!r} where the summary has {unit.text!r} "
-                  f"({root.dep_} of {root.head.text!r})")
+        again = "" if span == unit.span else f", a later mention at {span[0]}-{span[1]}"
+        detail = (f"the aligned source sentence has {other.text!r} where the summary has {text!r} "
+                  f"({root.dep_} of {root.head.text!r}{again})")
         return Match("swapped", (other,), 0.0, detail, contradicts=True)
     return None
