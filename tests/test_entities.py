@@ -517,7 +517,8 @@ def test_a_recovered_name_counts_only_in_another_names_place():
 
 
 def test_what_wordnet_says_a_lower_case_word_names():
-    from halluscope.lexical import UNKNOWN_WORD, Lexicon
+    from halluscope.lexical import Lexicon
+    from halluscope.units import UNKNOWN_NAME
     from halluscope.resources import get_lexicon
 
     lexicon = get_lexicon()
@@ -525,7 +526,7 @@ def test_what_wordnet_says_a_lower_case_word_names():
     # every lemma capitalised; the first noun sense a person, a place, a group
     assert [lexicon.name_kind(w) for w in ("holmes", "galloway", "nato")] == ["PERSON", "GPE", "ORG"]
     # not in WordNet at all
-    assert [lexicon.name_kind(w) for w in ("eamonn", "kingsholm")] == [UNKNOWN_WORD, UNKNOWN_WORD]
+    assert [lexicon.name_kind(w) for w in ("eamonn", "kingsholm")] == [UNKNOWN_NAME, UNKNOWN_NAME]
     # a common word in some sense ("china" the porcelain), or a name whose first sense is a
     # day or a language, or a thing ("pentagon")
     assert [lexicon.name_kind(w) for w in ("china", "sky", "sunday", "english", "pentagon")] == [None] * 5

@@ -32,6 +32,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Opti
 
 from . import budget
 from .lru import LRU
+from .units import UNKNOWN_NAME
 from .wordnet import WORDNET_VERSION, SharedWordNet, WordNetSource, load_reader
 
 #: The parts of speech the queries take, and WordNet's letter for each.
@@ -248,7 +249,7 @@ class Lexicon:
         ``"PERSON"``, ``"GPE"`` or ``"ORG"`` when every WordNet lemma the word (or its base
         form) stands for is written with a capital and its first (most frequent) noun sense
         is a person, a place or a group ("holmes", "galloway", "samaritans");
-        :data:`UNKNOWN_WORD` when WordNet has the word in no part of speech ("eamonn",
+        :data:`halluscope.units.UNKNOWN_NAME` when WordNet has the word in no part of speech ("eamonn",
         "kingsholm"); None for every other word (a common word in any sense, "china",
         "sky"; a name whose first sense is a day, a language or a thing, "sunday",
         "english") and always without WordNet."""
@@ -374,7 +375,7 @@ class Lexicon:
         synsets = self.reader.synsets(word)
         self._trim_reader()
         if not synsets:
-            return UNKNOWN_WORD
+            return UNKNOWN_NAME
         for synset in synsets:
             base = self.reader.morphy(word, synset.pos()) or word
             if any(name.lower() in (word, base) and not name[0].isupper() for name in synset.lemma_names()):
@@ -498,9 +499,6 @@ def _tag(pos: str) -> str:
 #: NLTK's reader keeps every synset it parses (about 2.7 KB each, measured: 20,000 noun
 #: synsets, +53 MB of RSS); past this many a Lexicon empties that cache
 #: (:meth:`Lexicon._trim_reader`, docs/scaling.md#memory)
-#: :meth:`Lexicon.name_kind` of a word WordNet does not have (the label of such a name,
-#: :data:`halluscope.extract.entities.UNKNOWN_NAME`)
-UNKNOWN_WORD = "UNKNOWN"
 #: the entity label of a WordNet proper noun by the lexicographer file of its sense
 _PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG"}
 READER_SYNSET_CAP = 10_000

@@ -31,6 +31,11 @@ class RecoveredEntity(EntityUnit):
     name's place only, and counted only when found there."""
 
 
+#: the label of an :class:`IntroducedName` WordNet does not have, and what
+#: :meth:`halluscope.lexical.Lexicon.name_kind` answers for such a word
+UNKNOWN_NAME = "UNKNOWN"
+
+
 @dataclass(frozen=True)
 class IntroducedName(EntityUnit):
     """A word a lower-cased summary writes as a name that its source never writes and its

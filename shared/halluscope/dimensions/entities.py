@@ -1,6 +1,8 @@
 """EHI, the entity dimension (CHI paper eq. 2-7; docs/papers.md): named entities of the
 summary found in the source by exact form, synonym, acronym or partial name, a name in
-another entity's place contradicted (docs/papers.md#ehi-entities-swapped-within-the-source)."""
+another entity's place contradicted (docs/papers.md#ehi-entities-swapped-within-the-source);
+in a lower-cased summary, also the names its parse missed
+(docs/papers.md#ehi-names-in-lower-case-summaries)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List

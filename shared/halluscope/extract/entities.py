@@ -60,7 +60,7 @@ import unicodedata
 from collections import Counter
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ..units import EntityUnit, IntroducedName, RecoveredEntity
+from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 
 NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
     "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
@@ -418,8 +418,6 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     return found
 
 
-#: the label of an introduced name WordNet does not have (:meth:`halluscope.lexical.Lexicon.name_kind`)
-UNKNOWN_NAME = "UNKNOWN"
 #: the shortest word looked at as a name a lower-cased summary introduces (:func:`introduced_names`)
 INTRODUCED_MIN_CHARS = 3
 #: the Penn Treebank's bracket tokens, written as words in tokenised corpora ("-lrb-")
@@ -449,10 +447,14 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     written = re.findall(r"\w+", source_text)
     source_words = {word.casefold() for word in written}
     capitalised = {word.casefold() for word in written if word[0].isupper()}
-    taken = [unit.span for unit in summary_units]
+    in_unit = bytearray(len(summary_text) + 1)  # 1 at every character a unit covers: linear, not units x tokens
+    for start, end in (unit.span for unit in summary_units):
+        start, end = max(0, start), min(end, len(summary_text))
+        if start < end:
+            in_unit[start:end] = b"\x01" * (end - start)
 
     def inside_unit(token) -> bool:
-        return any(start <= token.idx < end for start, end in taken)
+        return bool(in_unit[token.idx])
 
     def kind_of(token) -> Optional[str]:
         word = token.text.casefold()
