@@ -603,3 +603,18 @@ def test_an_entity_in_another_entitys_place_is_contradicted():
     paper = score_ehi(["The footman was groped on his first day working at the Royal Household."], [source],
                       formula="paper", return_details=True)
     assert [u["status"] for u in paper["details"][0]["ehi"]["units"]] == ["supported"]
+
+
+@pytest.mark.parametrize("key", ["premier league", "al-qaeda", "o'neill", "ab", "league", "st. louis", "-x", "us"])
+def test_whole_word_places_are_the_regex_places(key):
+    import re
+
+    from halluscope.extract.entities import _WORD_RUN, _whole_word_places
+
+    lowered = ("the premier league's al-qaeda o'neill abc ab. premier leagues st. louis -x ab us-us "
+               "premier league")
+    starts = {}
+    for word in _WORD_RUN.finditer(lowered):
+        starts.setdefault(word.group(), []).append(word.start())
+    expected = [m.span() for m in re.finditer(r"(?<!\w)" + re.escape(key) + r"(?!\w)", lowered)]
+    assert list(_whole_word_places(key, lowered, starts)) == expected and (expected or key == "-x")

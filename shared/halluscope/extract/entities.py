@@ -400,14 +400,18 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     taken = [unit.span for unit in summary_units]
     known = {unit.key for unit in summary_units}
     lowered = summary_text.casefold()
+    if len(lowered) != len(summary_text):  # casefold changed a length ("ß"): spans would shift
+        return []
+    # where each word of the summary starts: a key is looked for only where its first word
+    # is written, never by scanning the whole summary once per source name
+    word_starts: Dict[str, List[int]] = {}
+    for word in _WORD_RUN.finditer(lowered):
+        word_starts.setdefault(word.group(), []).append(word.start())
     found: List[EntityUnit] = []
     for unit in source_units:
         if unit.label not in RECOVERED_LABELS or len(unit.key) < RECOVERED_MIN_CHARS or unit.key in known:
             continue
-        if len(lowered) != len(summary_text):  # casefold changed a length ("ß"): spans would shift
-            return found
-        for hit in re.finditer(r"(?<!\w)" + re.escape(unit.key) + r"(?!\w)", lowered):
-            span = hit.span()
+        for span in _whole_word_places(unit.key, lowered, word_starts):
             if any(start < span[1] and span[0] < end for start, end in taken):
                 continue
             found.append(RecoveredEntity(key=unit.key, text=summary_text[span[0]:span[1]], span=span,
@@ -416,6 +420,25 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
             known.add(unit.key)
             break
     return found
+
+
+_WORD_RUN = re.compile(r"\w+")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _whole_word_places(key: str, lowered: str, word_starts: Dict[str, List[int]]) -> Iterable[Tuple[int, int]]:
+    """The spans where ``lowered`` writes ``key`` as whole words, in text order
+    (``(?<!\w)key(?!\w)``), read at the starts of ``key``'s first word (``word_starts``:
+    word -> its starts in ``lowered``)."""
+    first = _WORD_RUN.match(key)
+    if first is None:  # a key that does not begin with a word character: scan
+        for hit in re.finditer(r"(?<!\w)" + re.escape(key) + r"(?!\w)", lowered):
+            yield hit.span()
+        return
+    for start in word_starts.get(first.group(), ()):
+        end = start + len(key)
+        if lowered.startswith(key, start) and _WORD_CHAR.match(lowered, end) is None:
+            yield start, end
 
 
 #: the shortest word looked at as a name a lower-cased summary introduces (:func:`introduced_names`)
