@@ -566,6 +566,22 @@ def test_a_name_a_lowercased_summary_introduces_is_a_unit():
     assert introduced("Conservationists protect forests in Margot.", source) == []
 
 
+def test_an_introduced_name_after_a_known_first_name_is_a_new_surname():
+    from halluscope.extract.entities import introduced_names
+    from halluscope.resources import get_lexicon
+
+    source = "Thomas Smith wrote the report. Smith said so."
+
+    def names(summary):  # no unit of the summary's own parse, to read the neighbour rule alone
+        return [(u.text, u.span) for u in introduced_names(summary, parse(summary), [], source,
+                                                            get_lexicon().name_kind)]
+
+    # after the source's "Thomas": another person's surname, counted
+    assert names("the report was praised by thomas kingsholm .") == [("kingsholm", (33, 42))]
+    # before the source's "Smith": a first name of that name, left to the name match
+    assert names("the report was praised by kingsholm smith .") == []
+
+
 def test_an_introduced_name_lowers_ehi():
     source = "Conservationists want a national project to protect forests in Wales."
     # before, "margot" was no unit: ehi was undefined and the invented place unseen

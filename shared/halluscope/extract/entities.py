@@ -459,10 +459,11 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     case), and ``name_kind(word)`` (:meth:`halluscope.lexical.Lexicon.name_kind`) is a
     kind of name: WordNet knows it only as a proper noun of a person, place or group, or
     not at all (then the parse must read it as a noun). Adjacent candidates are one name
-    ("eamonn holmes"). A name next to a unit of the summary, or to a word the source
+    ("eamonn holmes"). A name next to a unit of the summary, or before a word the source
     writes with a capital anywhere (a sentence start included), is left out: it is part of
     that name ("barack" before the source's "Obama", which the cased summary's partial-name
-    match would support; "holmes" after a unit "eamonn", which is counted already).
+    match would support; "holmes" after a unit "eamonn", which is counted already). After
+    such a word it is a new surname and counts ("klinge" after the source's "Thomas").
     Each name is an :class:`IntroducedName` labelled with its first known kind (else
     ``"UNKNOWN"``); EHI finds no support for it. Cased summaries are left as parsed."""
     if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
@@ -489,8 +490,10 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
             return None
         return kind
 
-    def next_to_a_name(token) -> bool:
-        return (inside_unit(token) or token.text.casefold() in capitalised) and token.is_alpha
+    def part_of_a_name(token, after: bool) -> bool:
+        # a unit on either side; a word the source capitalises only after the run (the run
+        # is then a first name or a title of that name, not a new surname after it)
+        return token.is_alpha and (inside_unit(token) or (after and token.text.casefold() in capitalised))
 
     runs: List[List[Tuple[object, str]]] = []
     for token in summary_doc:
@@ -504,8 +507,8 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     found: List[IntroducedName] = []
     for run in runs:
         first, last = run[0][0], run[-1][0]
-        neighbours = [summary_doc[i] for i in (first.i - 1, last.i + 1) if 0 <= i < len(summary_doc)]
-        if any(next_to_a_name(token) for token in neighbours):
+        if (first.i > 0 and part_of_a_name(summary_doc[first.i - 1], after=False)) or \
+                (last.i + 1 < len(summary_doc) and part_of_a_name(summary_doc[last.i + 1], after=True)):
             continue
         start, end = first.idx, last.idx + len(last.text)
         label = next((kind for _, kind in run if kind != UNKNOWN_NAME), UNKNOWN_NAME)
