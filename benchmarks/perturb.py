@@ -719,7 +719,8 @@ def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
     for edit, s in summary.items():
         short = " (pool exhausted)" if s["n"] < per_type else ""
         lines.append(f"| {edit} | {s['n']}{short} | {_pct(s['chi'])} | {s['index']} | {_pct(s['own'])} | "
-                     f"{_pct(s['own_from_top'])} | {s['own_defined']} / {s['own_defined_edited']} | {_pct(s['alnum'])} | "
+                     f"{_pct(s['own_from_top'])} | {s['own_defined']} / {s['own_defined_edited']} | "
+                     f"{_pct(s['alnum'])} | "
                      f"{_pct(s['chi_edited_ge_half'])} | {s['cased']} | {_pct(s['own_cased'])} |")
     return "\n".join(lines)
 

@@ -94,11 +94,12 @@ def _ranks_a_noun(token) -> bool:
 
 
 def ranks_in_dates(doc, text: str, candidates: List[Tuple[int, int, str]]) -> List[Tuple[int, int, str]]:
-    """``candidates`` (of ``doc``, whose text is ``text``) with, after each DATE mention, the ordinals in it that rank a period
-    noun of the mention ("the *first* weekend of April", "the *second* half of 2019",
-    "their *third* year"): the date reading drops them, so "the second weekend of April"
-    matched "the first weekend of April" (docs/papers.md#qhi-what-the-words-around-a-number-say).
-    A day of a month ("April 3rd", "the 3rd of April") ranks no noun and stays the date's."""
+    """``candidates`` (of ``doc``, whose text is ``text``) with, after each DATE mention,
+    the ordinals in it that rank a period noun of the mention ("the *first* weekend of
+    April", "the *second* half of 2019", "their *third* year"): the date reading drops
+    them, so "the second weekend of April" matched "the first weekend of April"
+    (docs/papers.md#qhi-what-the-words-around-a-number-say). A day of a month ("April
+    3rd", "the 3rd of April") ranks no noun and stays the date's."""
     out: List[Tuple[int, int, str]] = []
     for start, end, label in candidates:
         out.append((start, end, label))
