@@ -428,7 +428,7 @@ _WORD_CHAR = re.compile(r"\w")
 
 def _whole_word_places(key: str, lowered: str, word_starts: Dict[str, List[int]]) -> Iterable[Tuple[int, int]]:
     """The spans where ``lowered`` writes ``key`` as whole words, in text order
-    (``(?<!\w)key(?!\w)``), read at the starts of ``key``'s first word (``word_starts``:
+    (no word character right before or after it), read at the starts of ``key``'s first word (``word_starts``:
     word -> its starts in ``lowered``)."""
     first = _WORD_RUN.match(key)
     if first is None:  # a key that does not begin with a word character: scan
