@@ -253,15 +253,7 @@ class Lexicon:
         "kingsholm"); None for every other word (a common word in any sense, "china",
         "sky"; a name whose first sense is a day, a language or a thing, "sunday",
         "english") and always without WordNet."""
-        word = normalise_lemma(word)
-        if self.reader is None or not word:
-            return None
-        key = ("name_kind", word)
-        with self._lock:
-            hit = self._senses.get(key)
-            if hit is None:
-                hit = self._senses.put(key, (self._name_kind(word),))
-            return hit[0]
+        return self._answer("name_kind", normalise_lemma(word), self._name_kind)
 
     def antonyms(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
         """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
@@ -307,14 +299,18 @@ class Lexicon:
         ship, export: the receiver is its "to" argument), "receives" when that sense is under get.v.01
         (receive, get, acquire, buy, borrow, accept, win, earn: the giver is its "from"
         argument); None for any other verb and without WordNet (docs/lexical.md#transfers)."""
-        lemma = normalise_lemma(verb_lemma)
-        if self.reader is None or not lemma:
+        return self._answer("direction", normalise_lemma(verb_lemma), self._direction)
+
+    def _answer(self, question: str, word: str, ask: Callable[[str], Optional[str]]) -> Optional[str]:
+        """``ask(word)`` under the lock, once per (question, word) while cached; None
+        without WordNet or without a word."""
+        if self.reader is None or not word:
             return None
-        key = ("direction", lemma)
+        key = (question, word)
         with self._lock:
             hit = self._senses.get(key)
             if hit is None:
-                hit = self._senses.put(key, (self._direction(lemma),))
+                hit = self._senses.put(key, (ask(word),))
             return hit[0]
 
     def _direction(self, lemma: str) -> Optional[str]:
