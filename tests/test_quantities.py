@@ -154,6 +154,21 @@ def test_an_ordinal_in_a_date_that_ranks_a_period_is_its_own_quantity():
     assert triples("It was built in the 21st century.") == [("number", "", 21.0)]
 
 
+def test_a_year_in_a_name_or_in_a_duration_is_a_date():
+    # the year of a named event (sm tags "the 2014 World Cup" EVENT): before, no quantity
+    event = quantities("It brought back bitter memories of the 2014 World Cup.")
+    assert [(u.qkind, u.text, u.interval) for u in event] == [("date", "2014", ("2014-01-01", "2014-12-31"))]
+    queries, found = match("The bomb went off at the 2012 Boston Marathon.",
+                           "A bomb went off at the 2013 Boston Marathon, police said.")
+    assert [(q.text, m is None) for q, m in zip(queries, found)] == [("2012", True)]
+    # a date mention read as a duration keeps its year as a date of its own
+    duration = quantities("Italy registered 10,000 migrants in the first three months of 2015.")
+    assert [(u.qkind, u.text) for u in duration] == [
+        ("number", "10,000"), ("measure", "the first three months of 2015"), ("ordinal", "first"), ("date", "2015")]
+    # a number in a name that is no year stays the name's
+    assert triples("He flew a Boeing 747 home.") == []
+
+
 def test_a_then_an_ordinal_is_a_fraction_only_when_it_modifies_no_noun():
     assert [(u.qkind, u.value, u.text) for u in quantities("A third of the money was lost.")] == [
         ("number", 1 / 3, "A third")]

@@ -57,7 +57,7 @@ from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WO
                       LOWER_BOUND, MULTIPLY_VERBS, NUMERIC_LABELS, ORDINAL_WORDS, SCALE_WORDS, SMALL_NUMBERS,
                       SUBUNIT_WORDS, TEMPERATURE_SCALES, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS,
                       temperature_scale)
-from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal
+from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal, is_year_token
 from .numbers import (_HAS_DIGIT, _Reading, _bound_and_approx, _currency, _is_percent, _money_or_number,
                       _ordinal_value, uses_decimal_comma, words_to_number, written_value)
 from .units import _measure_readings, unit_lexicon
@@ -99,18 +99,27 @@ def ranks_in_dates(doc, text: str, candidates: List[Tuple[int, int, str]]) -> Li
     April", "the *second* half of 2019", "their *third* year"): the date reading drops
     them, so "the second weekend of April" matched "the first weekend of April"
     (docs/papers.md#qhi-what-the-words-around-a-number-say). A day of a month ("April
-    3rd", "the 3rd of April") ranks no noun and stays the date's."""
+    3rd", "the 3rd of April") ranks no noun and stays the date's. The year of a mention
+    that is not read as a date ("the first three months of 2015", a duration) is a date
+    of its own."""
     out: List[Tuple[int, int, str]] = []
     for start, end, label in candidates:
         out.append((start, end, label))
         if label != "DATE":
             continue
         span = doc.char_span(start, end, alignment_mode="expand")
+        if span is None:
+            continue
         ranks = [token for token in span if _ranks_a_noun(token) and span.start <= token.head.i < span.end
-                 and _ordinal_value(token.text) is not None] if span is not None else []
-        if ranks and not any(reading.qkind == "number" for reading in _date_readings(text[start:end])):
-            # (a mention read as its number, "the 21st century", keeps it there)
+                 and _ordinal_value(token.text) is not None]
+        years = [token for token in span if is_year_token(token)]
+        if not ranks and not years:
+            continue
+        kinds = {reading.qkind for reading in _date_readings(text[start:end])}
+        if "number" not in kinds:  # a mention read as its number ("the 21st century") keeps it there
             out.extend((token.idx, token.idx + len(token.text), "ORDINAL") for token in ranks)
+        if "date" not in kinds:  # "the first three months of 2015", read as a duration: 2015 too
+            out.extend((token.idx, token.idx + len(token.text), "DATE") for token in years)
     return out
 
 

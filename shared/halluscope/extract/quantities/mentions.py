@@ -145,6 +145,8 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
             else:
                 continue
         if token.i in in_name:
+            if label == "CARDINAL" and is_year_token(token):  # "the 2014 World Cup": the event's year
+                spans.append([token.idx, token.idx + len(token.text), "DATE"])
             continue
         if token.like_url or token.like_email or (token.i > 0 and doc[token.i - 1].text in ("#", "@")):
             continue
@@ -178,9 +180,17 @@ def _unit_token(token) -> bool:
     return _lookup_unit(token.text) is not None
 
 
+_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
+
+
+def is_year_token(token) -> bool:
+    """A token written as a year of 1500-2099 ("2014", not "747" or "2,014")."""
+    return _YEAR.fullmatch(token.text) is not None
+
+
 def _year_like_cardinal(span) -> bool:
     """A CARDINAL "2015" after "in"/"since"/... that modifies no noun is a year."""
-    if len(span) != 1 or not re.fullmatch(r"1[5-9]\d\d|20\d\d", span.text):
+    if len(span) != 1 or not is_year_token(span[0]):
         return False
     token = span[0]
     prev = token.doc[token.i - 1].lower_ if token.i > 0 else ""
