@@ -55,6 +55,7 @@ Rules:
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -441,6 +442,15 @@ def _whole_word_places(key: str, lowered: str, word_starts: Dict[str, List[int]]
             yield start, end
 
 
+@functools.lru_cache(maxsize=256)
+def _source_words(source_text: str) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """The casefolded words a source writes, and those it writes with a capital: once per
+    source, however many summaries of it a call scores."""
+    written = _WORD_RUN.findall(source_text)
+    return (frozenset(word.casefold() for word in written),
+            frozenset(word.casefold() for word in written if word[0].isupper()))
+
+
 #: the shortest word looked at as a name a lower-cased summary introduces (:func:`introduced_names`)
 INTRODUCED_MIN_CHARS = 3
 #: the Penn Treebank's bracket tokens, written as words in tokenised corpora ("-lrb-")
@@ -468,9 +478,7 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     ``"UNKNOWN"``); EHI finds no support for it. Cased summaries are left as parsed."""
     if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
         return []
-    written = re.findall(r"\w+", source_text)
-    source_words = {word.casefold() for word in written}
-    capitalised = {word.casefold() for word in written if word[0].isupper()}
+    source_words, capitalised = _source_words(source_text)
     in_unit = bytearray(len(summary_text) + 1)  # 1 at every character a unit covers: linear, not units x tokens
     for start, end in (unit.span for unit in summary_units):
         start, end = max(0, start), min(end, len(summary_text))

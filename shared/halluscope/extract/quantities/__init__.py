@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, List, Tuple
+from collections import deque
+from typing import Dict, List, Sequence, Tuple
 
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
@@ -93,34 +94,23 @@ def _ranks_a_noun(token) -> bool:
     return token.dep_ in ("amod", "compound") and token.head.pos_ in ("NOUN", "PROPN") and token.head.i > token.i
 
 
-def ranks_in_dates(doc, text: str, candidates: List[Tuple[int, int, str]]) -> List[Tuple[int, int, str]]:
-    """``candidates`` (of ``doc``, whose text is ``text``) with, after each DATE mention,
-    the ordinals in it that rank a period noun of the mention ("the *first* weekend of
-    April", "the *second* half of 2019", "their *third* year"): the date reading drops
-    them, so "the second weekend of April" matched "the first weekend of April"
-    (docs/papers.md#qhi-what-the-words-around-a-number-say). A day of a month ("April
-    3rd", "the 3rd of April") ranks no noun and stays the date's. The year of a mention
-    that is not read as a date ("the first three months of 2015", a duration) is a date
-    of its own."""
-    out: List[Tuple[int, int, str]] = []
-    for start, end, label in candidates:
-        out.append((start, end, label))
-        if label != "DATE":
-            continue
-        span = doc.char_span(start, end, alignment_mode="expand")
-        if span is None:
-            continue
-        ranks = [token for token in span if _ranks_a_noun(token) and span.start <= token.head.i < span.end
-                 and _ordinal_value(token.text) is not None]
-        years = [token for token in span if is_year_token(token)]
-        if not ranks and not years:
-            continue
-        kinds = {reading.qkind for reading in _date_readings(text[start:end])}
-        if "number" not in kinds:  # a mention read as its number ("the 21st century") keeps it there
-            out.extend((token.idx, token.idx + len(token.text), "ORDINAL") for token in ranks)
-        if "date" not in kinds:  # "the first three months of 2015", read as a duration: 2015 too
-            out.extend((token.idx, token.idx + len(token.text), "DATE") for token in years)
-    return out
+def date_parts(span, readings: Sequence[_Reading]) -> List[Tuple[int, int, str]]:
+    """The parts of a DATE mention (``span``, read as ``readings``) that are quantities of
+    their own (docs/papers.md#qhi-what-the-words-around-a-number-say): the ordinals that
+    rank a period noun of the mention ("the *first* weekend of April", "the *second* half
+    of 2019"), which the date reading drops (so "the second weekend" matched "the first"),
+    unless the mention is read as its number ("the 21st century"); and, when the mention
+    is not read as a date ("the first three months of *2015*", a duration), its years. A
+    day of a month ("April 3rd") ranks no noun and stays the date's."""
+    kinds = {reading.qkind for reading in readings}
+    parts = []
+    for token in span:
+        if ("number" not in kinds and _ranks_a_noun(token) and span.start <= token.head.i < span.end
+                and _ordinal_value(token.text) is not None):
+            parts.append((token.idx, token.idx + len(token.text), "ORDINAL"))
+        elif "date" not in kinds and is_year_token(token) and len(span) > 1:
+            parts.append((token.idx, token.idx + len(token.text), "DATE"))
+    return parts
 
 
 def extract_quantities(doc) -> List[QuantityUnit]:
@@ -131,7 +121,9 @@ def extract_quantities(doc) -> List[QuantityUnit]:
     subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
     particles: Dict[int, str] = {}  # verb index -> the direction its particle gives (context.direction_of)
     decimal_comma = uses_decimal_comma(text)
-    for start, end, label in ranks_in_dates(doc, text, _candidates(doc, text)):
+    pending = deque(_candidates(doc, text))  # a DATE mention's own quantities join it (date_parts)
+    while pending:
+        start, end, label = pending.popleft()
         surface = text[start:end]
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is None or not surface.strip():
@@ -151,6 +143,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             readings = _readings(surface, label, decimal_comma)
         except (ValueError, OverflowError, ArithmeticError):
             readings = []
+        if label == "DATE":
+            pending.extend(date_parts(span, readings))
         if not readings:
             continue
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)

@@ -8,13 +8,13 @@ import re
 from functools import lru_cache
 from typing import List, Optional, Tuple
 
-from .lexicon import ORDINAL_WORDS
+from .lexicon import ORDINAL_WORDS, YEAR_DIGITS
 from .numbers import _HAS_DIGIT, _Reading, _literals, _ordinal_value
 from .units import _duration
 
 _YEAR = re.compile(r"^(?:the\s+)?(?:year\s+)?(1\d{3}|20\d{2})$", re.I)
-_YEAR_IN = re.compile(r"(?<![\d,.])(1[5-9]\d{2}|20\d{2})(?![\d,])")
-_YEAR_RANGE = re.compile(r"(?<!\d)(1[5-9]\d{2}|20\d{2})\s?[-–/]\s?(\d{2}|\d{4})(?!\d)")
+_YEAR_IN = re.compile(rf"(?<![\d,.])({YEAR_DIGITS})(?![\d,])")
+_YEAR_RANGE = re.compile(rf"(?<!\d)({YEAR_DIGITS})\s?[-–/]\s?(\d{{2}}|\d{{4}})(?!\d)")
 _DECADE = re.compile(r"(?<!\d)(?:(1[5-9]\d|20\d)0|'?([0-9]0))'?s\b", re.I)
 _CLOCK = re.compile(r"(?<!\d)(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|(?<!\d)(\d{1,2}):(\d{2})(?!\d)", re.I)
 _RELATIVE_MARKERS = re.compile(

@@ -50,6 +50,8 @@ SMALL_NUMBERS = {
     **{word: 10 * i for i, word in enumerate(_QUANTULUM_WORDS.TENS) if word},
     "dozen": 12,
 }
+#: a year as written, 1500-2099 ("2014"; not "747" or "2,014"), for dates and mentions
+YEAR_DIGITS = r"1[5-9]\d\d|20\d\d"
 ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,

@@ -11,7 +11,7 @@ from ...units import QuantityUnit
 from .anchors import _subject_of
 from .dates import _CLOCK
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
-                      SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN)
+                      SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
 from .units import _lookup_unit
 
@@ -180,7 +180,7 @@ def _unit_token(token) -> bool:
     return _lookup_unit(token.text) is not None
 
 
-_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
+_YEAR = re.compile(YEAR_DIGITS)
 
 
 def is_year_token(token) -> bool:
