@@ -621,6 +621,35 @@ def test_an_entity_in_another_entitys_place_is_contradicted():
     assert [u["status"] for u in paper["details"][0]["ehi"]["units"]] == ["supported"]
 
 
+def test_a_name_between_the_words_another_name_has_in_the_source_is_contradicted():
+    # a possessive is no slot ("the Argentina striker" may be true of two names), but the
+    # words around the name place it: "to secure ...'s hold" holds Arsenal in the source
+    source = "Aaron Ramsey scored the only goal to secure Arsenal's hold on fourth place. Chelsea play Liverpool next."
+    result = score_ehi(["Ramsey scored to secure Chelsea's hold on fourth place."], [source], return_details=True)
+    ramsey, chelsea = result["details"][0]["ehi"]["units"]
+    assert (ramsey["text"], ramsey["status"]) == ("Ramsey", "supported")
+    assert (chelsea["text"], chelsea["status"], chelsea["in_source"]["mode"]) == ("Chelsea", "contradicted", "swapped")
+    assert chelsea["in_source"]["evidence"] == [{"text": "Arsenal", "span": [44, 51]}]
+    assert chelsea["in_source"]["detail"] == ("the aligned source sentence has 'Arsenal' where the summary has "
+                                              "'Chelsea' (between 'to secure' and 's hold')")
+    # one supported unit of two, the contradicted one counted twice (CONTRADICTION_WEIGHT): 1 / 3
+    assert result["ehi_scores"] == [pytest.approx(1 / 3)]
+    # in its own place it is supported; said in another place ("the hold of") it is not placed
+    assert ehi_units("Ramsey scored to secure Arsenal's hold on fourth place.", source) == [
+        ("Ramsey", "supported", "partial_name"), ("Arsenal", "supported", "exact")]
+    assert [u[1] for u in ehi_units("Ramsey scored to secure the hold of Chelsea on fourth place.", source)] == [
+        "supported", "supported"]
+
+
+def test_the_words_around_a_name_need_content_and_spare_its_own_expansion():
+    source = ("The World Health Organization declared the outbreak an emergency on Wednesday. "
+              "Officials in Geneva and Nairobi met on Friday.")
+    # an acronym's expansion in its place is the acronym's evidence, not a swap
+    assert ehi_units("The WHO declared the outbreak an emergency.", source) == [("WHO", "supported", "acronym")]
+    # only stop words around the name ("in ... and"): they place nothing
+    assert [u[1] for u in ehi_units("Officials in Nairobi and Geneva met.", source)] == ["supported", "supported"]
+
+
 @pytest.mark.parametrize("key", ["premier league", "al-qaeda", "o'neill", "ab", "league", "st. louis", "-x", "us"])
 def test_whole_word_places_are_the_regex_places(key):
     import re

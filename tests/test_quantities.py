@@ -554,6 +554,28 @@ def test_a_number_in_another_numbers_place_is_contradicted():
                  "(poss of 'series', a later mention at 56-60)")])
 
 
+def test_a_number_between_the_words_another_number_has_is_contradicted():
+    from halluscope import score_qhi
+
+    # one run-on source sentence holds both years: the slot reading is skipped, and the
+    # words around the summary's year place it where the source says 2012
+    source = ("The Darwin woman moved to the Philippines in 2012 after struggling to find work "
+              "Natalia Moon is also a model who won an award in 2014 for her role.")
+
+    def units(summary):
+        result = score_qhi([summary], [source], return_details=True)
+        return result["qhi_scores"], [(u["text"], u["status"], (u["in_source"] or {}).get("detail"))
+                                      for u in result["details"][0]["qhi"]["units"]]
+
+    assert units("the darwin woman moved to the philippines in 2014 after struggling to find work.") == ([0.0], [
+        ("2014", "contradicted",
+         "the aligned source sentence has '2012' where the summary has '2014' "
+         "(between 'philippines in' and 'after struggling')")])
+    assert units("the darwin woman moved to the philippines in 2012 after struggling to find work.")[0] == [1.0]
+    # the words around it are the source's: "won an award in 2014" is said
+    assert units("natalia moon won an award in 2014.")[0] == [1.0]
+
+
 def test_dedupe_keeps_the_later_mentions_of_a_quantity():
     [unit] = quantities("In 2015 she signed. She left in 2015.")
     assert (unit.text, unit.span, unit.repeats) == ("2015", (3, 7), ((32, 36),))

@@ -24,15 +24,22 @@ supported summary entity ``E`` is **swapped** when
   sentence does not name ``E'`` anywhere (then the sentence says both, and the order is
   the relation dimension's business).
 
+When no slot places it, the words around it may (:func:`_swapped_between_same_words`):
+another name of the aligned sentence stands between the same two words, one of them a
+content word, and the source nowhere writes the summary's name there. Numbers are read
+both ways too (:func:`swapped_quantity`).
+
 The swap is a contradiction (status ``contradicted``, mode ``swapped``): the source
-states the same fact of another entity. Not caught: a swap whose slot the parser reads
-differently in the two sentences, a sentence aligned to the wrong source sentence, and
+states the same fact of another entity. Not caught: a swap that neither the parse nor
+the neighbouring words place, a sentence aligned to the wrong source sentence, and
 swaps between sentences the summary fuses.
 """
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..extract.entities import canonical_entity
 from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
@@ -127,10 +134,12 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     aligned = source.sentences[aligned_at]
     if _written_in(own, source.lowered[aligned.start:aligned.end]) or _stated_in(match, aligned.start, aligned.end,
                                                                                    source):
+        # not even by the words around it: "spent time in the Bundesliga with Bayern"
+        # against "in Germany with Bundesliga giants Bayern" read as a swap
         return None
     mention = summary.doc.char_span(unit.span[0], unit.span[1], alignment_mode="expand")
     if mention is None:
-        return None
+        return _swapped_between_same_words(unit, own, match, summary, sentence, source, aligned)
     root = mention.root
     summary_sentence = summary.lowered[sentence.start:sentence.end]
     for entity in source.doc.ents:
@@ -147,7 +156,118 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
                   f"({root.dep_} of {root.head.text!r})")
         return Match("swapped", (TextEvidence(entity.text, (entity.start_char, entity.end_char)),), 0.0, detail,
                      contradicts=True)
+    return _swapped_between_same_words(unit, own, match, summary, sentence, source, aligned)
+
+
+def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, summary: TextIndex, sentence,
+                                source: TextIndex, aligned) -> Optional[Match]:
+    """The second reading of a swap, which needs no parse of the slot: the aligned source
+    sentence writes another name between the same words as the summary's name
+    (:func:`_shared_context`: the nearest word on each side the same, a content word
+    among those shared), a run of capitalised words (:data:`_NAME_RUN`) inside a name
+    spaCy tags there (:data:`NAME_LABELS`), that shares no word with the summary's name
+    and that the summary sentence does not write, nor is the mention ``match`` found
+    (an acronym's expansion: "The World Health Organization" for "the WHO"); and the
+    source nowhere writes the summary's name between those words
+    (:func:`_written_around`). "secure Chelsea's hold" against "secure Arsenal's hold"
+    (a possessive is no slot); "the 2012 sky tickets winner" against "the 2012 Tour de
+    France winner" (lower-cased summaries parse too poorly for the slot);
+    docs/papers.md#ehi-entities-swapped-within-the-source."""
+    mine = _around(summary.lowered, unit.span[0], unit.span[1], sentence.start, sentence.end)
+    if not (mine[0] or mine[1]) or _written_around(own, mine, source.lowered):
+        return None
+    left, right = (mine[0] or (None,))[0], (mine[1] or (None,))[0]
+    pattern = re.compile((r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left else r"^\W*(?:(?:The|An?)\s+)?")
+                         + r"(" + _NAME_RUN + r")"
+                         + (r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"))
+    text = source.written[aligned.start:aligned.end]
+    summary_sentence = summary.lowered[sentence.start:sentence.end]
+    names = [e for e in source.doc.ents
+             if e.label_ in NAME_LABELS and aligned.start <= e.start_char and e.end_char <= aligned.end]
+    for found in pattern.finditer(text):
+        begin, end = aligned.start + found.start(1), aligned.start + found.end(1)
+        if not any(e.start_char < end and begin < e.end_char for e in names):
+            continue
+        shared = _shared_context(mine, _around(source.lowered, begin, end, aligned.start, aligned.end))
+        if shared is None:
+            continue
+        other = _words(found.group(1))
+        if _share_a_word(own, other) or _written_in(other, summary_sentence) or _is_evidence(match, begin, end, source):
+            continue
+        detail = f"the aligned source sentence has {found.group(1)!r} where the summary has {unit.text!r} ({shared})"
+        return Match("swapped", (TextEvidence(found.group(1), (begin, end)),), 0.0, detail, contradicts=True)
     return None
+
+
+#: a name as the source writes it: capitalised words, with the small words names hold
+#: between them ("Tour de France", "Bank of England"); at most six words
+_NAME_RUN = (r"[A-Z][\w'’.&-]*(?:\s+(?:(?:de|of|the|and|von|van|der|la|le|du|da|del|&)\s+)?"
+             r"[A-Z][\w'’.&-]*){0,5}?")
+#: the labels of names that may stand in another name's place in :func:`_swapped_between_same_words`
+NAME_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"})
+#: words skipped right before a mention: "suing the Davis County School District" and
+#: "suing the salt lake tribune school district" both have "suing" before the name
+_ARTICLES = frozenset({"the", "a", "an"})
+#: how many words on each side of a mention make its context
+CONTEXT_WORDS = 2
+
+Around = Tuple[Tuple[str, ...], Tuple[str, ...]]
+
+
+def _around(lowered: str, start: int, end: int, lo: int, hi: int) -> Around:
+    """The :data:`CONTEXT_WORDS` words before ``lowered[start:end]`` (nearest first, the
+    articles right before it skipped) and after it, inside its sentence ``lowered[lo:hi]``."""
+    before = _words(lowered[max(lo, start - 200):start])
+    while before and before[-1] in _ARTICLES:
+        before.pop()
+    return tuple(reversed(before[-CONTEXT_WORDS:])), tuple(_words(lowered[end:min(hi, end + 200)])[:CONTEXT_WORDS])
+
+
+def _is_evidence(match: Match, start: int, end: int, source: TextIndex) -> bool:
+    """Whether the source text ``start:end`` overlaps the mention that supports the unit
+    (``match``'s evidence, or a source name with the evidence's key)."""
+    evidence = match.evidence[0]
+    if isinstance(evidence, TextEvidence):
+        return evidence.span[0] < end and start < evidence.span[1]
+    span = getattr(evidence, "span", None)
+    if span is not None and span[0] < end and start < span[1]:
+        return True
+    key = getattr(evidence, "key", None)
+    return any(e.start_char < end and start < e.end_char and canonical_entity(e.text, e.label_) == key
+               for e in source.doc.ents)
+
+
+def _shared_context(mine: Around, theirs: Around) -> Optional[str]:
+    """What two mentions' contexts (:func:`_around`) share, as "between 'X' and 'Y'",
+    when it places them alike: the nearest word on each side the same (or the sentence's
+    edge on both), and a content word (not a stop word, not a possessive's "s") among
+    the words the two sides share from the mention outward; None otherwise."""
+    if mine[0][:1] != theirs[0][:1] or mine[1][:1] != theirs[1][:1]:
+        return None
+    before, after = _common(mine[0], theirs[0]), _common(mine[1], theirs[1])
+    if not any(w != "s" and w not in STOP_WORDS for w in before + after):
+        return None
+    return f"between {' '.join(reversed(before)) or 'the sentence start'!r} and {' '.join(after) or 'the sentence end'!r}"
+
+
+def _common(a: Tuple[str, ...], b: Tuple[str, ...]) -> List[str]:
+    """The words two context sides share from the mention outward."""
+    out = []
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        out.append(x)
+    return out
+
+
+def _written_around(own: List[str], around: Around, lowered: str) -> bool:
+    """Whether ``lowered`` writes the name ``own`` between the nearest words of ``around``
+    (an article may come before the name): then the source says it there too."""
+    left, right = (around[0] or (None,))[0], (around[1] or (None,))[0]
+    pattern = (r"(?<![^\W_])" + (re.escape(left) + r"[\W_]+(?:(?:the|an?)[\W_]+)?" if left else "")
+               + r"[\W_]+".join(map(re.escape, own)) + (r"[\W_]+" + re.escape(right) if right else "")
+               + r"(?![^\W_])")
+    return re.search(pattern, lowered) is not None
 
 
 
@@ -182,10 +302,13 @@ def _mention_root(doc, span):
 def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex,
                      source: TextIndex) -> Optional[Match]:
     """A quantity swapped within the source: the summary's number is in the source
-    (``match``, exact or within tolerance), but not in the source sentence aligned to its
-    summary sentence (its own words left out of the alignment), which has another number
+    (``match``, exact or within tolerance), and the source sentence aligned to its
+    summary sentence (its own words left out of the alignment) has another number
     of the same kind and unit (a source unit of ``pool``) in its place: the same
-    dependency on a word of the same lemma (:func:`_same_place`), not written in the
+    dependency on a word of the same lemma (:func:`_same_place`), or between the same
+    words (:func:`_shared_context`, the words around the summary's value written nowhere
+    in the source; this reading alone when the aligned sentence also states the
+    summary's value, as a run-on sentence holding both does), not written in the
     summary sentence ("Henderson rose to fame in 2015's series" where the source's
     sentence says "2012's series" and 2015 is elsewhere). Derived and temporal matches
     are left alone (their operands are elsewhere by design). Every mention of the value
@@ -218,27 +341,39 @@ def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityU
     def inside(span) -> bool:
         return aligned.start <= span[0] and span[1] <= aligned.end
 
-    if any(inside(e.span) for e in match.evidence if hasattr(e, "span")):
-        return None
     found_keys = {getattr(e, "key", None) for e in match.evidence}
-    here = [p for p in pool if inside(p.span)]
-    if any(p.key in found_keys for p in here):
-        return None
+    # every mention of a source value in the aligned sentence, its later ones too
+    here = [(p, at) for p in pool for at in (p.span, *getattr(p, "repeats", ())) if inside(at)]
+    # the aligned sentence states the summary's value too: only the words around it can
+    # place another value where the summary has it (a run-on sentence holds both)
+    stated = any(inside(e.span) for e in match.evidence if hasattr(e, "span")) \
+        or any(p.key in found_keys for p, _ in here)
     root = _mention_root(summary.doc, span)
     if root is None:
         return None
     summary_sentence = summary.lowered[sentence.start:sentence.end]
-    for other in here:
-        if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key \
+    # the words around the number, the second reading of its place (as for names:
+    # _swapped_between_same_words), when the source nowhere writes it between them
+    around = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
+    if _written_around(_words(text), around, source.lowered):
+        around = None
+    if stated and around is None:
+        return None
+    for other, at in here:
+        if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key or other.key in found_keys \
                 or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative):
             continue  # another kind, or the same value said otherwise ("5 per cent" for "5%")
         if _written_in(_words(other.text), summary_sentence):
             continue
-        theirs = _mention_root(source.doc, other.span)
-        if theirs is None or not _same_place(root, theirs):
+        theirs = None if stated else _mention_root(source.doc, at)
+        if theirs is not None and _same_place(root, theirs):
+            place = f"{root.dep_} of {root.head.text!r}"
+        elif around is not None and (shared := _shared_context(around, _around(
+                source.lowered, at[0], at[1], aligned.start, aligned.end))) is not None:
+            place = shared
+        else:
             continue
         again = "" if span == unit.span else f", a later mention at {span[0]}-{span[1]}"
-        detail = (f"the aligned source sentence has {other.text!r} where the summary has {text!r} "
-                  f"({root.dep_} of {root.head.text!r}{again})")
+        detail = f"the aligned source sentence has {other.text!r} where the summary has {text!r} ({place}{again})"
         return Match("swapped", (other,), 0.0, detail, contradicts=True)
     return None
