@@ -115,9 +115,11 @@ def test_a_negated_copula_shares_its_prepositional_argument(resources):
     source = "The German star was in fine form as the World Cup winners beat Georgia 2-0 on Sunday."
     assert flips(resources, "Ozil was not in fine form as Germany beat Georgia 2-0.", source) == [
         ("was", (5, 8), "negation", "was", "'be' negated here, affirmed in the aligned source sentence ('was')")]
-    # a shared preposition alone ties nothing
-    assert flips(resources, "The team was not in trouble after the World Cup winners beat Georgia.",
-                 "The German star was in fine form as the World Cup winners beat Georgia 2-0 on Sunday.") == []
+    # a shared preposition alone ties nothing: the source's "was" is another claim, and
+    # what remains is a negation the source never makes (test_a_negation_the_source_never_makes)
+    assert [f[4] for f in flips(resources, "The team was not in trouble after the World Cup winners beat Georgia.",
+                                "The German star was in fine form as the World Cup winners beat Georgia 2-0 on "
+                                "Sunday.")] == ["'be' negated here; the aligned source sentence negates nothing"]
 
 
 def test_a_negative_word_negates_only_what_it_governs(resources):
@@ -158,3 +160,32 @@ def test_converse_verbs_of_the_same_subject_are_opposites(resources):
     source = "Author Florian Huber has sold thousands of copies of his book."
     assert [f[:4] for f in flips(resources, "Florian Huber has bought thousands of copies of his book.", source,
                                  lexicon)] == [("bought", (18, 24), "opposite", "sold")]
+
+
+def test_a_negation_the_source_never_makes(resources):
+    # the source states the claim in a form no predicate of its own shows: no "be on
+    # board" to negate, and the aligned sentence denies nothing
+    source = ("Lady Antebellum singer Hillary Scott's tour bus caught fire on a Texas freeway, but everyone "
+              "on board was safely evacuated. Michael Barnett captured video of the fire.")
+    summary = "Hillary Scott's tour bus caught fire on a freeway. Hillary Scott was not on board."
+    [flip] = flips(resources, summary, source)
+    assert flip[:3] == ("was", (65, 68), "negation")
+    assert flip[4] == "'be' negated here; the aligned source sentence negates nothing"
+    assert flip[3].startswith("Lady Antebellum singer Hillary Scott's tour bus caught fire")
+    # a source sentence that denies in any form (a neg, a negative word, a denial) may
+    # say the summary's negation otherwise: no flip
+    for denial in ("but nobody on board was hurt.", "but the crew refused to leave the bus.",
+                   "but everyone on board was not hurt."):
+        assert flips(resources, summary, source.replace("but everyone on board was safely evacuated.", denial)) == []
+    # a content verb the source negates elsewhere is no negation the source never makes
+    assert flips(resources, "Police did not arrest the singer after the fire on the freeway.",
+                 "The fire on the freeway spread quickly after noon. Police did not arrest anyone.") == []
+    # an affirmed summary sentence has nothing of it
+    assert flips(resources, "Hillary Scott was on board the tour bus.", source) == []
+
+
+def test_compass_directions_are_opposites(resources):
+    source = "The incident occurred in international airspace north of Poland, an official said."
+    assert flips(resources, "The incident occurred in international airspace south of Poland.", source) == [
+        ("south", (48, 53), "opposite", "north", "'south' against the opposite 'north' of the aligned source sentence")]
+    assert flips(resources, "The incident occurred in international airspace north of Poland.", source) == []
