@@ -16,6 +16,9 @@ each summary sentence with the source sentence that holds the most of its conten
   :func:`halluscope.extract.relations.effective_negation`), unless a negative word
   negates either predicate in a way that reading misses (:data:`NEGATIVE_WORDS`,
   :func:`negated_by_word`: "has no plans to close" is "does not plan to close");
+* ``negation`` too, when the source never makes it (:func:`_negation_unsaid`): a negated
+  summary predicate whose aligned sentence denies nothing and whose lemma no source
+  sentence negates ("was not on board" against "everyone on board was evacuated");
 * ``opposite``: a word whose opposite the aligned sentence has while it lacks the word
   itself, said of the same thing (a verb's opposite shares a subject or object word with
   it; another word's opposite has the same head: "first race" against "last race", not
