@@ -189,3 +189,17 @@ def test_compass_directions_are_opposites(resources):
     assert flips(resources, "The incident occurred in international airspace south of Poland.", source) == [
         ("south", (48, 53), "opposite", "north", "'south' against the opposite 'north' of the aligned source sentence")]
     assert flips(resources, "The incident occurred in international airspace north of Poland.", source) == []
+
+
+def test_a_light_verb_negated_in_a_sentence_about_the_same_thing_is_said(resources):
+    # the aligned sentence denies nothing, but another sentence on the same words has
+    # the negated "be": the summary's negation is the source's
+    source = ("Passenger Jin Pai was standing on the rim of a toilet when it collapsed. "
+              "He was worried the toilet seat might not be clean, the passenger told police.")
+    summary = "Passenger Jin Pai was standing on the toilet rim as the seat was not clean."
+    assert flips(resources, summary, source) == []
+    # a negated "be" in a sentence about something else excuses nothing
+    other = ("Passenger Jin Pai was standing on the rim of a toilet when it collapsed. "
+             "The airline said the flight was not delayed.")
+    assert [f[4] for f in flips(resources, summary, other)] == [
+        "'be' negated here; the aligned source sentence negates nothing"]
