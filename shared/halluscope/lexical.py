@@ -495,9 +495,10 @@ def _tag(pos: str) -> str:
 #: NLTK's reader keeps every synset it parses (about 2.7 KB each, measured: 20,000 noun
 #: synsets, +53 MB of RSS); past this many a Lexicon empties that cache
 #: (:meth:`Lexicon._trim_reader`, docs/scaling.md#memory)
+READER_SYNSET_CAP = 10_000
+
 #: the entity label of a WordNet proper noun by the lexicographer file of its sense
 _PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG"}
-READER_SYNSET_CAP = 10_000
 
 #: WordNet synsets under which a verb's subject receives (get.v.01: "come into the
 #: possession of something") or gives or sends (give.v.01, give.v.03, give.v.08,

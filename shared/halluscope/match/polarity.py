@@ -43,7 +43,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.relations import effective_negation, is_negated, verb_lemma
+from ..extract.relations import NEGATIVE_GOVERNORS, effective_negation, is_negated, verb_lemma
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, token_forms
 from .words import may_be_converse
@@ -175,9 +175,10 @@ def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match
 
 #: words with which a source sentence denies something without a ``neg`` dependency:
 #: a summary's "did not pay" may restate "refused to pay", "failed to pay", "denied paying"
-DENIAL_LEMMAS = frozenset({"refuse", "fail", "decline", "neglect", "deny", "reject", "unable", "lack", "absent",
-                           "miss", "avoid", "cancel", "abandon", "halt", "stop", "prevent", "ban", "rule", "withdraw",
-                           "scrap", "drop", "unlikely", "impossible", "little", "few", "hardly", "barely"})
+#: (the relation extractor's negative governors and more)
+DENIAL_LEMMAS = NEGATIVE_GOVERNORS | frozenset({
+    "deny", "reject", "unable", "lack", "absent", "miss", "avoid", "cancel", "abandon", "halt", "stop", "prevent",
+    "ban", "rule", "withdraw", "scrap", "drop", "unlikely", "impossible", "little", "few", "hardly", "barely"})
 
 
 #: verbs negated of too many claims for a negation elsewhere in the source to excuse one
@@ -185,11 +186,24 @@ _LIGHT_VERBS = frozenset({"be", "have", "do"})
 
 
 def _denies(token) -> bool:
-    """Whether a source token says no in some form: a ``neg`` dependency, a negative word
-    (:data:`NEGATIVE_WORDS`), a denial (:data:`DENIAL_LEMMAS`) or a negative prefix
-    ("un-", "in-" adjectives WordNet would need: left to the words' own matching)."""
+    """Whether a source token says no in some form: a ``neg`` dependency, "not" or
+    "never", a negative word (:data:`NEGATIVE_WORDS`) or a denial (:data:`DENIAL_LEMMAS`).
+    A negative prefix ("unharmed") is not read."""
     return token.dep_ == "neg" or token.lower_ in NEGATIVE_WORDS or token.lower_ in ("never", "not", "n't") \
         or token.lemma_.lower() in DENIAL_LEMMAS
+
+
+def _negated_lemmas(source: TextIndex) -> Dict[str, List[int]]:
+    """Lemma -> the character offsets where the source negates a word of it (once per
+    source index, :meth:`~halluscope.match.grounding.TextIndex.memo`)."""
+    def build() -> Dict[str, List[int]]:
+        out: Dict[str, List[int]] = {}
+        for t in source.doc:
+            if is_negated(t):
+                out.setdefault(t.lemma_.lower(), []).append(t.idx)
+        return out
+
+    return source.memo("negated_lemmas", build)
 
 
 def _negation_unsaid(token, sentence: IndexedSentence, aligned: IndexedSentence,
@@ -200,21 +214,22 @@ def _negation_unsaid(token, sentence: IndexedSentence, aligned: IndexedSentence,
     verb, :data:`_LIGHT_VERBS`, is negated of too many things: only a source sentence
     sharing a content word with the summary ``sentence`` counts). The
     source then states the claim as it is, in a form no predicate of its own shows
-    ("everyone on board was safely evacuated" for "Scott was not on board"). Measured on
-    the design half before it shipped: the summaries it flags were inconsistent 48 times
-    of 57 (docs/lexical.md#sentence-contradictions)."""
+    ("everyone on board was safely evacuated" for "Scott was not on board"). A study
+    close to this rule on the design half (a summary sentence with any negation whose
+    aligned sentence has none) found such summaries inconsistent 48 times of 57
+    (docs/lexical.md#sentence-contradictions)."""
     span = source.doc.char_span(aligned.start, aligned.end, alignment_mode="expand")
     if span is None or any(_denies(t) for t in span):
         return None
     lemma = token.lemma_.lower()
-    # a light verb is excused only by a source sentence about the same thing (a content
-    # word in common with the summary sentence): "he was 'worried it might not be clean'",
-    # "'She isn't fit enough to have them.'"
-    near = [s for s in source.sentences if sentence.content & s.content] if lemma in _LIGHT_VERBS else None
-    for t in source.doc:
-        if t.lemma_.lower() == lemma and is_negated(t) and (
-                near is None or any(s.start <= t.idx < s.end for s in near)):
-            return None
+    negated_at = _negated_lemmas(source).get(lemma, ())
+    if lemma in _LIGHT_VERBS:
+        # excused only by a source sentence about the same thing (a content word in common
+        # with the summary sentence): "he was 'worried it might not be clean'"
+        negated_at = [at for at in negated_at
+                      if (k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content]
+    if negated_at:
+        return None
     detail = f"'{lemma}' negated here; the aligned source sentence negates nothing"
     return Match("negation", (TextEvidence(span.text, (span.start_char, span.end_char)),), 0.0, detail,
                  contradicts=True)

@@ -41,7 +41,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.entities import canonical_entity
+from ..extract.entities import NON_NUMERIC_LABELS, canonical_entity
 from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
 from .grounding import TextIndex, _stem
 from .polarity import aligned_sentence
@@ -66,24 +66,33 @@ def _words(text: str) -> List[str]:
     return _WORD.findall(text.lower())
 
 
+def _word_run(words: Sequence[str], before: str = "", after: str = "") -> str:
+    """The pattern of ``words`` written as a run of whole words, with the patterns
+    ``before`` and ``after`` right around it inside the word boundaries."""
+    return r"(?<![^\W_])" + before + r"[\W_]+".join(map(re.escape, words)) + after + r"(?![^\W_])"
+
+
 def _written_in(words: Sequence[str], lowered: str) -> bool:
     """Whether ``words`` occur in ``lowered`` as a run of whole words."""
-    if not words:
-        return False
-    pattern = r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])"
-    return re.search(pattern, lowered) is not None
+    return bool(words) and re.search(_word_run(words), lowered) is not None
+
+
+def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
+    """Where the source writes the mention that supports the unit (``match``'s evidence,
+    in any form: an acronym, a partial name, a synonym): the evidence itself, and every
+    source name with the evidence's key."""
+    evidence = match.evidence[0]
+    if isinstance(evidence, TextEvidence):
+        return [evidence.span]
+    key = getattr(evidence, "key", None)
+    spans = [getattr(evidence, "span")] if getattr(evidence, "span", None) is not None else []
+    return spans + [(e.start_char, e.end_char) for e in source.doc.ents if canonical_entity(e.text, e.label_) == key]
 
 
 def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
-    """Whether the source mention that supports the unit (``match``'s evidence, in any
-    form: an acronym, a partial name, a synonym) is written between ``start`` and
-    ``end``: a mention of the evidence's key there, or the evidence itself there."""
-    evidence = match.evidence[0]
-    if isinstance(evidence, TextEvidence):
-        return start <= evidence.span[0] and evidence.span[1] <= end
-    key = getattr(evidence, "key", None)
-    return any(start <= e.start_char and e.end_char <= end and canonical_entity(e.text, e.label_) == key
-               for e in source.doc.ents)
+    """Whether the supporting mention (:func:`_evidence_spans`) is written between
+    ``start`` and ``end``."""
+    return any(start <= a and b <= end for a, b in _evidence_spans(match, source))
 
 
 #: the dependencies that make a slot: the arguments of a verb or preposition (a compound
@@ -176,10 +185,11 @@ def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, 
     mine = _around(summary.lowered, unit.span[0], unit.span[1], sentence.start, sentence.end)
     if not (mine[0] or mine[1]) or _written_around(own, mine, source.lowered):
         return None
-    left, right = (mine[0] or (None,))[0], (mine[1] or (None,))[0]
-    pattern = re.compile((r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left else r"^\W*(?:(?:The|An?)\s+)?")
-                         + r"(" + _NAME_RUN + r")"
-                         + (r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"))
+    left, right = _nearest(mine)
+    before = (r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left
+              else r"^\W*(?:(?:The|An?)\s+)?")
+    after = r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"
+    pattern = re.compile(before + r"(" + _NAME_RUN + r")" + after)
     text = source.written[aligned.start:aligned.end]
     summary_sentence = summary.lowered[sentence.start:sentence.end]
     names = [e for e in source.doc.ents
@@ -204,7 +214,7 @@ def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, 
 _NAME_RUN = (r"[A-Z][\w'’.&-]*(?:\s+(?:(?:de|of|the|and|von|van|der|la|le|du|da|del|&)\s+)?"
              r"[A-Z][\w'’.&-]*){0,5}?")
 #: the labels of names that may stand in another name's place in :func:`_swapped_between_same_words`
-NAME_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"})
+NAME_LABELS = NON_NUMERIC_LABELS - {"LANGUAGE"}
 #: words skipped right before a mention: "suing the Davis County School District" and
 #: "suing the salt lake tribune school district" both have "suing" before the name
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -223,18 +233,15 @@ def _around(lowered: str, start: int, end: int, lo: int, hi: int) -> Around:
     return tuple(reversed(before[-CONTEXT_WORDS:])), tuple(_words(lowered[end:min(hi, end + 200)])[:CONTEXT_WORDS])
 
 
+def _nearest(around: Around) -> Tuple[Optional[str], Optional[str]]:
+    """The nearest word on each side of a context (:func:`_around`), None at an edge."""
+    return (around[0][0] if around[0] else None), (around[1][0] if around[1] else None)
+
+
 def _is_evidence(match: Match, start: int, end: int, source: TextIndex) -> bool:
-    """Whether the source text ``start:end`` overlaps the mention that supports the unit
-    (``match``'s evidence, or a source name with the evidence's key)."""
-    evidence = match.evidence[0]
-    if isinstance(evidence, TextEvidence):
-        return evidence.span[0] < end and start < evidence.span[1]
-    span = getattr(evidence, "span", None)
-    if span is not None and span[0] < end and start < span[1]:
-        return True
-    key = getattr(evidence, "key", None)
-    return any(e.start_char < end and start < e.end_char and canonical_entity(e.text, e.label_) == key
-               for e in source.doc.ents)
+    """Whether the source text ``start:end`` overlaps the supporting mention
+    (:func:`_evidence_spans`)."""
+    return any(a < end and start < b for a, b in _evidence_spans(match, source))
 
 
 def _shared_context(mine: Around, theirs: Around) -> Optional[str]:
@@ -247,7 +254,8 @@ def _shared_context(mine: Around, theirs: Around) -> Optional[str]:
     before, after = _common(mine[0], theirs[0]), _common(mine[1], theirs[1])
     if not any(w != "s" and w not in STOP_WORDS for w in before + after):
         return None
-    return f"between {' '.join(reversed(before)) or 'the sentence start'!r} and {' '.join(after) or 'the sentence end'!r}"
+    left, right = " ".join(reversed(before)) or "the sentence start", " ".join(after) or "the sentence end"
+    return f"between {left!r} and {right!r}"
 
 
 def _common(a: Tuple[str, ...], b: Tuple[str, ...]) -> List[str]:
@@ -263,10 +271,9 @@ def _common(a: Tuple[str, ...], b: Tuple[str, ...]) -> List[str]:
 def _written_around(own: List[str], around: Around, lowered: str) -> bool:
     """Whether ``lowered`` writes the name ``own`` between the nearest words of ``around``
     (an article may come before the name): then the source says it there too."""
-    left, right = (around[0] or (None,))[0], (around[1] or (None,))[0]
-    pattern = (r"(?<![^\W_])" + (re.escape(left) + r"[\W_]+(?:(?:the|an?)[\W_]+)?" if left else "")
-               + r"[\W_]+".join(map(re.escape, own)) + (r"[\W_]+" + re.escape(right) if right else "")
-               + r"(?![^\W_])")
+    left, right = _nearest(around)
+    pattern = _word_run(own, re.escape(left) + r"[\W_]+(?:(?:the|an?)[\W_]+)?" if left else "",
+                        r"[\W_]+" + re.escape(right) if right else "")
     return re.search(pattern, lowered) is not None
 
 
