@@ -84,9 +84,19 @@ def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
     evidence = match.evidence[0]
     if isinstance(evidence, TextEvidence):
         return [evidence.span]
-    key = getattr(evidence, "key", None)
-    spans = [getattr(evidence, "span")] if getattr(evidence, "span", None) is not None else []
-    return spans + [(e.start_char, e.end_char) for e in source.doc.ents if canonical_entity(e.text, e.label_) == key]
+    spans = [evidence.span] if getattr(evidence, "span", None) is not None else []
+    return spans + _name_spans(source).get(getattr(evidence, "key", None), [])
+
+
+def _name_spans(source: TextIndex) -> Dict[str, List[Tuple[int, int]]]:
+    """A source's names by canonical key -> where it writes them (once per source index)."""
+    def build() -> Dict[str, List[Tuple[int, int]]]:
+        out: Dict[str, List[Tuple[int, int]]] = {}
+        for e in source.doc.ents:
+            out.setdefault(canonical_entity(e.text, e.label_), []).append((e.start_char, e.end_char))
+        return out
+
+    return source.memo("name_spans", build)
 
 
 def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
@@ -183,7 +193,7 @@ def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, 
     France winner" (lower-cased summaries parse too poorly for the slot);
     docs/papers.md#ehi-entities-swapped-within-the-source."""
     mine = _around(summary.lowered, unit.span[0], unit.span[1], sentence.start, sentence.end)
-    if not (mine[0] or mine[1]) or _written_around(own, mine, source.lowered):
+    if not (mine[0] or mine[1]):
         return None
     left, right = _nearest(mine)
     before = (r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left
@@ -204,6 +214,8 @@ def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, 
         other = _words(found.group(1))
         if _share_a_word(own, other) or _written_in(other, summary_sentence) or _is_evidence(match, begin, end, source):
             continue
+        if _written_around(own, mine, source.lowered):
+            return None  # the source says the summary's name there too
         detail = f"the aligned source sentence has {found.group(1)!r} where the summary has {unit.text!r} ({shared})"
         return Match("swapped", (TextEvidence(found.group(1), (begin, end)),), 0.0, detail, contradicts=True)
     return None
@@ -360,12 +372,16 @@ def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityU
         return None
     summary_sentence = summary.lowered[sentence.start:sentence.end]
     # the words around the number, the second reading of its place (as for names:
-    # _swapped_between_same_words), when the source nowhere writes it between them
-    around = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
-    if _written_around(_words(text), around, source.lowered):
-        around = None
-    if stated and around is None:
-        return None
+    # _swapped_between_same_words), when the source nowhere writes it between them; read
+    # once, for the first candidate the slot does not place
+    context: List[Optional[Around]] = []
+
+    def around() -> Optional[Around]:
+        if not context:
+            mine = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
+            context.append(None if _written_around(_words(text), mine, source.lowered) else mine)
+        return context[0]
+
     for other, at in here:
         if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key or other.key in found_keys \
                 or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative):
@@ -375,7 +391,7 @@ def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityU
         theirs = None if stated else _mention_root(source.doc, at)
         if theirs is not None and _same_place(root, theirs):
             place = f"{root.dep_} of {root.head.text!r}"
-        elif around is not None and (shared := _shared_context(around, _around(
+        elif around() is not None and (shared := _shared_context(around(), _around(
                 source.lowered, at[0], at[1], aligned.start, aligned.end))) is not None:
             place = shared
         else:
