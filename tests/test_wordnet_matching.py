@@ -679,3 +679,54 @@ def test_an_acronym_is_supported_by_its_expansion_in_the_source(lex):
     # as written in a lower-cased summary
     [fbi] = [w for w in content_words(parse("the fbi arrested him.")) if w.key == "fbi"]
     assert support_words([fbi], text_index(source), lex)[0].mode == "acronym"
+
+
+def test_a_head_noun_synonym_matches_a_slot(lex):
+    # "shop" and "store" share WordNet's first synset (cosine 0.66, below 0.85); the
+    # other words of the slot must be the same, and a more general head is no synonym
+    source = "Its online sales grew by 31%, while sales in its 750 physical stores were flat."
+    rows = _relation_units(["Sales in its shops were flat.", "Sales in its outlets were flat.",
+                            "Sales in its warehouses were flat."], source)
+    assert rows[0] == [(["sale", "in", "shop"], "supported",
+                        "subject 1.00, verb 1.00, object 1.00; shop ~ store (WordNet synonym)")]
+    assert rows[1][0][:2] == (["sale", "in", "outlet"], "unsupported")
+    assert rows[2][0][:2] == (["sale", "in", "warehouse"], "unsupported")
+
+
+def test_slot_link_needs_the_same_modifiers_and_a_synonym_head(lex):
+    from halluscope.match.relations import RelationMatcher
+
+    matcher = RelationMatcher(lexicon=lex)
+    assert matcher.slot_link("physical shop", "physical store").text == "shop ~ store (WordNet synonym)"
+    assert matcher.slot_link("online shop", "physical store") is None
+    assert matcher.slot_link("shop", "physical store") is None
+    assert matcher.slot_link("store", "store") is None  # equal strings score 1.0 without a link
+    assert matcher.slot_link("vehicle", "truck") is None  # a hypernym, not a synonym
+    assert RelationMatcher(lexicon=None).slot_link("shop", "store") is None
+
+
+def test_a_nominal_triple_is_grounded_by_the_verb_its_noun_derives_from(lex):
+    source = ("The Mexican Senate approved a judicial reform on Thursday by 86 votes to 41. "
+              "Former president Eduardo Salinas died on Sunday.")
+    rows = _relation_units(["The approval of a judicial reform came on Thursday.",
+                            "The rejection of a judicial reform came on Thursday.",
+                            "The approval of a tax reform came on Thursday.",
+                            "The death of Eduardo Salinas was announced."], source)
+    assert rows[0] == [(["approval", "of", "reform"], "supported",
+                        "the noun stated as its verb, with the same argument; "
+                        "approval ↔ approve (WordNet derivation)")]
+    assert rows[1] == [(["rejection", "of", "reform"], "unsupported", None)]
+    # "tax" is not in the source sentence
+    assert rows[2] == [(["approval", "of", "tax reform"], "unsupported", None)]
+    # "of" takes the verb's subject too: "Salinas died"
+    assert rows[3][0] == (["death", "of", "eduardo salinas"], "supported",
+                          "the noun stated as its verb, with the same argument; death ↔ die (WordNet derivation)")
+
+
+def test_a_negated_verb_does_not_ground_its_nominalisation(lex):
+    match = relation_in_sentence(RelationUnit("approval", "of", "reform", "", (0, 0), "nominal"),
+                                 indexed("The Senate did not approve the reform."), lex)
+    assert match is None
+    match = relation_in_sentence(RelationUnit("approval", "of", "reform", "", (0, 0), "nominal"),
+                                 indexed("The Senate approved the reform."), None)
+    assert match is None  # no lexicon, no derivation

@@ -46,6 +46,8 @@ class IntroducedName(EntityUnit):
 
 #: ``RelationUnit.source`` of a subject-verb pair from an agentless passive.
 PASSIVE_PAIR = "passive-intransitive"
+#: ``RelationUnit.source`` of a noun-preposition-noun triple (RHI paper, Algorithm 3)
+NOMINAL = "nominal"
 
 
 @dataclass(frozen=True)

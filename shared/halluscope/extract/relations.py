@@ -84,7 +84,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ..units import PASSIVE_PAIR, RelationUnit, dedupe
+from ..units import NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
 from .quantities import MULTIPLY_VERBS, NUMERIC_LABELS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -413,7 +413,7 @@ class _Extractor:
                 if s_key is None or o_key is None:
                     continue
                 out.append(self.unit(s_key, prep.lemma_.lower(), o_key,
-                                     s_toks + [prep] + o_toks, "nominal"))
+                                     s_toks + [prep] + o_toks, NOMINAL))
 
     def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
              roles: Tuple[Tuple[str, str], ...] = ()) -> RelationUnit:

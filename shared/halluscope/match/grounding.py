@@ -26,7 +26,8 @@ matchers:
     an active pair, as its patient (an agentless passive's subject, or any object)
     for a passive pair. "Thomas was arrested" is grounded by "Police arrested
     Thomas"; "Lane's husband was found" is not grounded by "Lane's husband found
-    the infant".
+    the infant". With a lexicon, a verb may state a nominal triple's noun and a noun
+    a triple's verb (:func:`_verbalisation`, :func:`_nominalisation`; docs/lexical.md).
 
 Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
 entity's words, or the whole sentence). The rules read a pool through its
@@ -53,7 +54,7 @@ from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
 from ..extract.relations import (PTB_BRACKETS, effective_negation, predicate_arguments, role_arguments,
                                  verb_lemma)
-from ..units import EntityUnit, Match, RelationUnit, TextEvidence
+from ..units import NOMINAL, EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
 
@@ -438,9 +439,14 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
     lemma = unit.lemma.lower()
     patient = unit.subject_is_patient
     derived = _derived_nouns(unit, lemma, obj, lexicon)
+    verbal = lexicon is not None and unit.source == NOMINAL and bool(obj) and linkable(subject[-1])
     contradiction: Optional[Match] = None
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
+            if verbal and all(w in sentence.words for w in subject[:-1] + obj):
+                stated = _verbalisation(unit, obj, sentence, lexicon)
+                if stated is not None:
+                    return stated
             continue
         for p in sentence.predicates:
             link = _predicate_link(lemma, p, lexicon)
@@ -572,6 +578,34 @@ def _nominalisation(subject: List[str], obj: List[str], sentence: IndexedSentenc
             link = derived[noun.lemma]
             return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
                          f"subject, object and a nominalised predicate in one sentence; {link.text}")
+    return None
+
+
+def _verbalisation(unit: RelationUnit, obj: List[str], sentence: IndexedSentence, lexicon) -> Optional[Match]:
+    """A nominal triple ("the approval of the reform", "the death of the president")
+    whose noun the sentence states as the verb WordNet derives it from, positively,
+    with the preposition's object among that verb's arguments: "The Senate approved
+    the reform" grounds ``(approval, of, reform)``. The reverse of
+    :func:`_nominalisation`. "of" takes the verb's object or subject (the approval of
+    the reform, the death of the president), "by" its subject, any other preposition
+    its prepositional arguments ("the walkout over pay": "walked out over pay")."""
+    noun = _slot_words(unit.subject)[-1]
+    for p in sentence.predicates:
+        if p.negated or not linkable(p.lemma):
+            continue
+        link = lexicon.link(noun, p.lemma, "noun")
+        if link is None or link.relation != "derivation":
+            continue
+        preposition = unit.lemma.lower()
+        if preposition == "of":
+            sides = (p.object_words, p.subject_words)
+        elif preposition == "by":
+            sides = (p.subject_words,)
+        else:
+            sides = (p.oblique_words,)
+        if any(all(w in side for w in obj) for side in sides):
+            return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
+                         f"the noun stated as its verb, with the same argument; {link.text}")
     return None
 
 

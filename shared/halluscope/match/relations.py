@@ -12,8 +12,9 @@ For each query triple, in order:
      ``as_sentence()`` strings ("police arrest suspect"). Blind to swapped roles:
      "police arrest suspect" vs "suspect arrest police" scores 0.97 with MiniLM.
    * ``"slots"`` (our default): subject~subject, verb~verb (lemmas, polarity
-     compared separately), object~object, each 1.0 when the strings are equal,
-     else the cosine of the slot strings; the triple matches when every slot
+     compared separately), object~object, each 1.0 when the strings are equal or
+     differ only in a head noun WordNet lists as a synonym (:meth:`RelationMatcher.slot_link`,
+     "shops" for "stores"), else the cosine of the slot strings; the triple matches when every slot
      reaches its threshold; score = the minimum of the three. The verb slot uses
      ``verb_threshold`` (default: ``threshold``). Single-word MiniLM cosines do not
      separate synonyms from antonyms (buy/purchase 0.87, arrest/detain 0.61,
@@ -202,7 +203,7 @@ class RelationMatcher:
             for r, c in zip(rows, cols):
                 for name in ("subject", "object"):
                     a, b = getattr(q_units[r], name), getattr(p_units[c], name)
-                    if a != b:
+                    if a != b and self.slot_link(a, b) is None:
                         second[a] = None
                         second[b] = None
             staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
@@ -367,11 +368,31 @@ class RelationMatcher:
             links.append(wide.get(position) if link is None and widely[r, c] else link)
         return rows, cols, verb[rows, cols], links
 
-    @staticmethod
-    def _pair_similarity(a: Sequence[str], b: Sequence[str], embedder) -> np.ndarray:
-        """Cosine of each (a[k], b[k]) pair; exactly 1.0 for equal strings."""
-        return np.array([1.0 if x == y else float(np.dot(embedder.vector(x), embedder.vector(y)))
-                         for x, y in zip(a, b)], dtype=np.float64)
+    def slot_link(self, query: str, pooled: str):
+        """The WordNet synonym link between two argument slots that differ only in their
+        head noun, the last word ("sales in its shops" for "sales in its stores": shop ~
+        store; "negotiation" for "talk" is no link, WordNet lists that sense under
+        "talks"), or None. Only synonyms: a more general head ("vehicle" for "truck")
+        names another set of things as often as the same one. Such slots score 1.0 and
+        are not encoded (single-word MiniLM cosines put shop/store at 0.66, below any
+        useful threshold). None without a lexicon."""
+        if self.lexicon is None:
+            return None
+        q_words, p_words = query.split(), pooled.split()
+        if not q_words or len(q_words) != len(p_words) or q_words[:-1] != p_words[:-1]:
+            return None
+        if q_words[-1] == p_words[-1] or not linkable(q_words[-1]) or not linkable(p_words[-1]):
+            return None
+        link = self.lexicon.link(q_words[-1], p_words[-1], "noun")
+        return link if link is not None and link.relation == "synonym" else None
+
+    def _pair_similarity(self, a: Sequence[str], b: Sequence[str], embedder) -> Tuple[np.ndarray, List]:
+        """Per (a[k], b[k]) pair: its similarity (exactly 1.0 for equal strings and for a
+        :meth:`slot_link`, else the cosine) and the slot link or None."""
+        links = [None if x == y else self.slot_link(x, y) for x, y in zip(a, b)]
+        values = [1.0 if x == y or link is not None else float(np.dot(embedder.vector(x), embedder.vector(y)))
+                  for x, y, link in zip(a, b, links)]
+        return np.array(values, dtype=np.float64), links
 
     def _score_slots(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit],
                      rows: np.ndarray, cols: np.ndarray, verb: np.ndarray, links: Sequence,
@@ -379,8 +400,10 @@ class RelationMatcher:
         out: List[Optional[Match]] = [None] * len(queries)
         if rows.size == 0:
             return out
-        s = self._pair_similarity([queries[r].subject for r in rows], [pool[c].subject for c in cols], embedder)
-        o = self._pair_similarity([queries[r].object for r in rows], [pool[c].object for c in cols], embedder)
+        s, s_links = self._pair_similarity([queries[r].subject for r in rows], [pool[c].subject for c in cols],
+                                           embedder)
+        o, o_links = self._pair_similarity([queries[r].object for r in rows], [pool[c].object for c in cols],
+                                           embedder)
         v = np.asarray(verb, dtype=np.float64)
         ok = (s >= self.threshold) & (o >= self.threshold)
         total = np.minimum(np.minimum(s, v), o)
@@ -395,10 +418,11 @@ class RelationMatcher:
                 best[r] = int(k)
         for r, k in best.items():
             link = links[k]
+            named = [found.text for found in (link, s_links[k], o_links[k]) if found is not None]
             out[r] = Match(mode="slots" if link is None else link.relation, evidence=(pool[int(cols[k])],),
                            score=float(total[k]),
                            detail=f"subject {s[k]:.2f}, verb {v[k]:.2f}, object {o[k]:.2f}"
-                           + ("" if link is None else f"; {link.text}"))
+                           + "".join(f"; {text}" for text in named))
         for r, k in against.items():
             if r not in best:
                 out[r] = Match(mode="antonym", evidence=(pool[int(cols[k])],), score=0.0,
