@@ -579,3 +579,33 @@ def test_a_number_between_the_words_another_number_has_is_contradicted():
 def test_dedupe_keeps_the_later_mentions_of_a_quantity():
     [unit] = quantities("In 2015 she signed. She left in 2015.")
     assert (unit.text, unit.span, unit.repeats) == ("2015", (3, 7), ((32, 36),))
+
+
+def test_a_value_the_source_lacks_in_another_values_place_is_contradicted():
+    from halluscope import score_chi, score_qhi
+
+    source = ("Grandmother-of-three Pat lost her husband 12 years ago to prostate cancer. "
+              "The deal was worth $400 million, the company said on Monday. It employs 5 people.")
+
+    def units(summary):
+        result = score_qhi([summary], [source], return_details=True)
+        return result["qhi_scores"], [(u["text"], u["status"], (u["in_source"] or {}).get("mode"),
+                                       (u["in_source"] or {}).get("detail")) for u in result["details"][0]["qhi"]["units"]]
+
+    # "5 years ago" is nowhere in the source; its place has "12 years ago"
+    assert units("Pat lost her husband 5 years ago to prostate cancer.") == ([0.0], [
+        ("5 years ago", "contradicted", "replaced",
+         "the aligned source sentence has '12 years ago' where the summary has '5 years ago' "
+         "(advmod of 'lost'); the summary's value is nowhere in the source")])
+    assert units("The deal was worth $800 million.")[1] == [
+        ("$800 million", "contradicted", "replaced",
+         "the aligned source sentence has '$400 million' where the summary has '$800 million' "
+         "(npadvmod of 'worth'); the summary's value is nowhere in the source")]
+    # a value in no other value's place stays unsupported only
+    assert units("The company has 9 offices.") == ([0.0], [("9", "unsupported", None, None)])
+    # the contradiction halves chi: with every other word supported and no relation
+    # unit, chi = 0.5 * (0.99 * 0 + 0.01 * w)
+    wrong, right = score_chi(["The deal was worth $800 million.", "The deal was worth $400 million."],
+                             [source] * 2, return_details=True)["details"]
+    assert right["chi"] == 1.0 and wrong["qhi"]["units"][0]["status"] == "contradicted"
+    assert wrong["chi"] == 0.5 * 0.01 * wrong["words"]["score"]

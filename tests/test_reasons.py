@@ -23,9 +23,17 @@ def test_every_flagged_unit_has_its_reason(details):
     assert unit_reasons(details) == [
         ("rhi", "contradicted", "Acme Corp bought the factory",
          "the source says 'Acme Corp sold the factory': subject 1.00, object 1.00; buy ≠ sell (WordNet antonym)"),
+        # the aligned source sentence has another amount where the summary has this one
+        ("qhi", "contradicted", "$800 million",
+         "the source says '$400 million': the aligned source sentence has '$400 million' where the summary "
+         "has '$800 million' (npadvmod of 'worth'); the summary's value is nowhere in the source")]
+    # said in no other amount's place: unsupported, with the nearest source amount
+    elsewhere = score_chi(["Acme Corp sold the factory to Globex in March for $800 million."], [SOURCE],
+                          return_details=True)["details"][0]
+    assert unit_reasons(elsewhere) == [
         ("qhi", "unsupported", "$800 million",
          "nearest in the source: '$400 million', 50% apart, and no derivation of it is stated")]
-    amount = next(u for u in details["qhi"]["units"] if u["text"] == "$800 million")
+    amount = next(u for u in elsewhere["qhi"]["units"] if u["text"] == "$800 million")
     assert amount["nearest_in_source"] == {"text": "$400 million", "span": [66, 78],
                                            "reason": "50% apart, and no derivation of it is stated"}
     assert SOURCE[66:78] == "$400 million"

@@ -155,10 +155,11 @@ class QuantityUnit:
 class Match:
     """How one unit was found in a pool: ``mode`` (exact, acronym, partial_name,
     synonym, text, slots, cooccurrence, sentence, epsilon, derived, temporal, or a
-    WordNet relation such as hypernym or antonym), the ``evidence`` units of
+    WordNet relation such as hypernym or antonym; swapped and replaced for a unit whose
+    place the source gives another, :mod:`halluscope.match.swaps`), the ``evidence`` units of
     the pool it matched, a ``score`` (1.0 for exact; cosine or relative error
     otherwise) and a human-readable ``detail``. ``contradicts``: the evidence
-    contradicts the unit (a WordNet antonym): the unit is found, but not supported
+    contradicts the unit (a WordNet antonym, a swap): the unit is found, but not supported
     (status ``contradicted``)."""
 
     mode: str

@@ -140,21 +140,27 @@ class Dimension:
 
 
 def swapped_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
-                  swapped: Callable[..., Optional["Match"]]) -> Found:
+                  swapped: Callable[..., Optional["Match"]],
+                  replaced: Optional[Callable[..., Optional["Match"]]] = None) -> Found:
     """A summary unit the source supports but whose place in the aligned source sentence
     another unit of its kind holds is contradicted (:mod:`halluscope.match.swaps`): its
     source match becomes the swap. ``swapped(unit, match, pool, summary_index,
-    source_index)``: the swap or None."""
+    source_index)``: the swap or None. ``replaced(unit, pool, summary_index,
+    source_index)``, when given, reads the units the source does not support the same
+    way: a contradiction or None."""
     found = [list(row) for row in found]
     for row, (gi, _) in enumerate(plan):
         summary, source = None, None
         for k, unit in enumerate(jobs[gi].queries):
             match = found[gi][k]
-            if match is None or match.contradicts:
+            if (match is None and replaced is None) or (match is not None and match.contradicts):
                 continue
             if summary is None:
                 summary, source = parsed.index(parsed.predictions[row]), parsed.index(parsed.sources[row])
-            swap = swapped(unit, match, jobs[gi].pool, summary, source)
+            if match is None:
+                swap = replaced(unit, jobs[gi].pool, summary, source)
+            else:
+                swap = swapped(unit, match, jobs[gi].pool, summary, source)
             if swap is not None:
                 found[gi][k] = swap
     return found

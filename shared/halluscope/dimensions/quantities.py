@@ -30,9 +30,9 @@ class Quantities(Dimension):
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         if options.formula != "support":
             return jobs, found
-        from ..match.swaps import swapped_quantity
+        from ..match.swaps import replaced_quantity, swapped_quantity
 
-        return jobs, swapped_units(jobs, found, plan, parsed, swapped_quantity)
+        return jobs, swapped_units(jobs, found, plan, parsed, swapped_quantity, replaced_quantity)
 
     def nearest(self, unit, pool):
         """The source quantity of the same kind (and unit, where one is) nearest in value."""

@@ -343,9 +343,47 @@ def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUn
     return None
 
 
-def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex,
-                source: TextIndex) -> Optional[Match]:
-    """:func:`swapped_quantity` for the mention of ``unit`` at ``span``."""
+def _rules_out(unit: QuantityUnit, text: str, other: QuantityUnit) -> bool:
+    """Whether the summary's ``unit`` (written ``text``) cannot be ``other`` said less
+    precisely: not a part of its words ("friday" of "Friday 27 March", "December 17" of
+    "December 17, 2014"), not approximate ("about 15"), and, for a bound, one the other's
+    value breaks ("at least 14" holds for 16; "at least 20" does not)."""
+    own, theirs = _words(text), _words(other.text)
+    if own and all(w in theirs for w in own):
+        return False
+    if unit.approximate:
+        return False
+    if unit.bound and unit.value is not None and other.value is not None:
+        return other.value < unit.value if unit.bound == "lower" else other.value > unit.value
+    return True
+
+
+def replaced_quantity(unit: QuantityUnit, pool: Sequence[QuantityUnit], summary: TextIndex,
+                      source: TextIndex) -> Optional[Match]:
+    """A quantity the source does not have, said where the source states another one:
+    the source sentence aligned to its summary sentence has a number of the same kind
+    and unit in its place, read as :func:`swapped_quantity` reads it (the same
+    dependency on a word of the same lemma, or between the same words). "She lost her
+    husband 5 years ago" where the source says "lost her husband 12 years ago", "the
+    deal was worth $800 million" where it says "$400 million": the source gives that
+    place another value, so the summary's is contradicted (mode ``replaced``), not only
+    missing. Not when the summary's value may be the source's said less precisely
+    (:func:`_rules_out`: "on Friday" for "on Friday 27 March", "at least 14" for 16,
+    "about 15"): those stay unsupported. Returns a contradicting :class:`~halluscope.units.Match` whose evidence is
+    that source unit, or None."""
+    if summary.doc is None or source.doc is None:
+        return None
+    for span in (unit.span, *getattr(unit, "repeats", ())):
+        replaced = _swapped_at(unit, span, None, pool, summary, source)
+        if replaced is not None:
+            return replaced
+    return None
+
+
+def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence[QuantityUnit],
+                summary: TextIndex, source: TextIndex) -> Optional[Match]:
+    """:func:`swapped_quantity` for the mention of ``unit`` at ``span``, or
+    :func:`replaced_quantity` when ``match`` is None (the source does not have the value)."""
     text = summary.written[span[0]:span[1]] or unit.text
     at_sentence = summary.sentence_at(span[0])
     if at_sentence is None:
@@ -360,12 +398,13 @@ def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityU
     def inside(span) -> bool:
         return aligned.start <= span[0] and span[1] <= aligned.end
 
-    found_keys = {getattr(e, "key", None) for e in match.evidence}
+    evidence = match.evidence if match is not None else ()
+    found_keys = {getattr(e, "key", None) for e in evidence}
     # every mention of a source value in the aligned sentence, its later ones too
     here = [(p, at) for p in pool for at in (p.span, *getattr(p, "repeats", ())) if inside(at)]
     # the aligned sentence states the summary's value too: only the words around it can
     # place another value where the summary has it (a run-on sentence holds both)
-    stated = any(inside(e.span) for e in match.evidence if hasattr(e, "span")) \
+    stated = any(inside(e.span) for e in evidence if hasattr(e, "span")) \
         or any(p.key in found_keys for p, _ in here)
     root = _mention_root(summary.doc, span)
     if root is None:
@@ -388,6 +427,8 @@ def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityU
             continue  # another kind, or the same value said otherwise ("5 per cent" for "5%")
         if _written_in(_words(other.text), summary_sentence):
             continue
+        if match is None and not _rules_out(unit, text, other):
+            continue  # the summary's value may be the source's, said less precisely
         theirs = None if stated else _mention_root(source.doc, at)
         if theirs is not None and _same_place(root, theirs):
             place = f"{root.dep_} of {root.head.text!r}"
@@ -398,5 +439,8 @@ def _swapped_at(unit: QuantityUnit, span, match: Match, pool: Sequence[QuantityU
             continue
         again = "" if span == unit.span else f", a later mention at {span[0]}-{span[1]}"
         detail = f"the aligned source sentence has {other.text!r} where the summary has {text!r} ({place}{again})"
+        if match is None:
+            return Match("replaced", (other,), 0.0, detail + "; the summary's value is nowhere in the source",
+                         contradicts=True)
         return Match("swapped", (other,), 0.0, detail, contradicts=True)
     return None
