@@ -91,10 +91,11 @@ def test_a_call_holds_text_indexes_up_to_the_budget(restore_budget):
     # grounding in ehi and rhi reads the two sources and the two references (2 x 4); the
     # sentence contradictions (match.polarity, once for rhi and the words) read the two
     # summaries and the two sources (2 + 2), the words the two sources again (2); the swap
-    # check (match.swaps) and attribution each read a summary and its source in each
-    # dimension where the summary has a supported unit: both summaries in ehi, the first
-    # alone in qhi (2 x 3 each)
-    assert bare.index_cache.built == 2 * 4 + (2 + 2) + 2 + 2 * 3 + 2 * 3 and len(bare.index_cache) == 0
+    # check (match.swaps) reads a summary and its source in each dimension where the
+    # summary has a unit it checks (a supported one, or in qhi one the source lacks, for a
+    # replaced value): both summaries in ehi and in qhi (2 x 4); attribution where the
+    # summary has a supported unit: both summaries in ehi, the first alone in qhi (2 x 3)
+    assert bare.index_cache.built == 2 * 4 + (2 + 2) + 2 + 2 * 4 + 2 * 3 and len(bare.index_cache) == 0
     assert result == score_chi(SUMMARIES, SOURCES, REFERENCES)
 
 
