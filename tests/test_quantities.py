@@ -609,3 +609,36 @@ def test_a_value_the_source_lacks_in_another_values_place_is_contradicted():
                              [source] * 2, return_details=True)["details"]
     assert right["chi"] == 1.0 and wrong["qhi"]["units"][0]["status"] == "contradicted"
     assert wrong["chi"] == 0.5 * 0.01 * wrong["words"]["score"]
+
+
+def test_a_date_said_less_fully_is_supported_and_a_broken_bound_contradicted():
+    from halluscope import score_qhi
+
+    source = ("Taliban militants killed 16 people at a hospital in Kabul. The tide changed on December 17, 2014, "
+              "when Obama spoke. It launched on Friday 27 March from French Guiana.")
+
+    def unit(summary):
+        result = score_qhi([summary], [source], return_details=True)
+        [u] = result["details"][0]["qhi"]["units"]
+        return u["text"], u["status"], (u["in_source"] or {}).get("mode"), (u["in_source"] or {}).get("detail")
+
+    # a bound the source's value keeps is not supported by it ("killed at least 18 people"
+    # against 300 is a wrong figure, and summaries copy a bound's figure), nor contradicted
+    assert unit("Militants killed at least 14 people at a hospital.")[1:3] == ("unsupported", None)
+    assert unit("Militants killed up to 20 people at a hospital.")[1:3] == ("unsupported", None)
+    # a bound the source's value breaks, in its place: contradicted
+    assert unit("Militants killed more than 20 people at a hospital.") == (
+        "more than 20", "contradicted", "replaced",
+        "the aligned source sentence has '16' where the summary has 'more than 20' (nummod of 'people'); "
+        "the summary's value is nowhere in the source")
+    # approximate, without a bound: neither supported nor contradicted
+    assert unit("Militants killed about 20 people at a hospital.")[1:3] == ("unsupported", None)
+    # a bound of another thing is kept by nothing: the source counts no cars
+    assert unit("At least 10 cars burned.")[1:3] == ("unsupported", None)
+    assert unit("The tide changed on December 17, when Obama spoke.") == (
+        "December 17", "supported", "temporal", "'December 17' is 'December 17, 2014' without its year; "
+                                                "anchor 'tide' = 'tide'")
+    assert unit("The tide changed on December 18.")[1:3] == ("contradicted", "replaced")
+    assert unit("It launched on Friday.") == ("Friday", "supported", "temporal",
+                                              "'Friday' is the weekday of 'Friday 27 March'; anchors '' vs ''")
+    assert unit("It launched on Monday.")[1:3] == ("contradicted", "replaced")

@@ -35,7 +35,10 @@
 ``temporal``
     Dates: the query's calendar interval lies inside a pool interval or contains
     one ("March 2015" ~ "2015"). Relative dates ("last Tuesday") are resolved
-    against ``job.context["publication_date"]``, never against today's date.
+    against ``job.context["publication_date"]``, never against today's date. Without
+    one, a date the summary gives less fully than the source still matches: a day of a
+    month without its year ("December 17" for "December 17, 2014") or a weekday the
+    source's date names ("Friday" for "Friday 27 March").
 
 Contradictions (``Match.contradicts``, status ``contradicted``): the same amount in
 the opposite direction ("fell 5%" against "rose 5%") or with the opposite bound ("fewer
@@ -67,6 +70,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import re
 from bisect import bisect_left, bisect_right
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -81,6 +85,12 @@ from . import MatchJob
 _OPTIONS = options_for("qhi")
 
 DERIVED_CAP = 60
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+#: a relative date that is a day of a month, as the extractor writes it ("december 17")
+_MONTH_DAY = re.compile(r"(" + "|".join(_MONTHS) + r") (\d{1,2})")
+_WORD = re.compile(r"[a-z]+")
 SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
 NUMERIC_CLASSES = frozenset({"number", "money", "percent", "measure"})
 
@@ -380,7 +390,8 @@ class QuantityMatcher:
             if exact:
                 best = self._pick(query, exact)
                 return Match("exact", (best,), 1.0, f"same date {query.key[1:]!r}; " + _anchor_note(query, [best]))
-            return self._temporal(query, pool) if self.temporal else None
+            found = self._temporal(query, pool) if self.temporal else None
+            return found if found is not None else self._partial_date(query, pool)
         if query.value is None or math.isnan(query.value):
             return None
         cls, value = base_value(query)
@@ -418,6 +429,27 @@ class QuantityMatcher:
         if match is None and self.derived and cls != ("measure", "temperature"):
             match = self._derived(query, value, cls, pool)
         return match if match is not None else against
+
+    @staticmethod
+    def _partial_date(query: QuantityUnit, pool: _Pool) -> Optional[Match]:
+        """A date the summary gives less fully than the source, with no publication date
+        to resolve it: a day of a month without its year ("December 17" for "December 17,
+        2014") or a weekday the source's date names ("Friday" for "Friday 27 March")."""
+        written = query.relative.lower()
+        month_day = _MONTH_DAY.fullmatch(written)
+        weekday = written if written in _WEEKDAYS else None
+        if month_day is None and weekday is None:
+            return None
+        for unit, interval in pool.dates:
+            if month_day is not None and interval is not None and interval[0] == interval[1]:
+                month, day = _MONTHS.index(month_day.group(1)) + 1, int(month_day.group(2))
+                if interval[0][5:] == f"{month:02d}-{day:02d}":
+                    return Match("temporal", (unit,), 1.0, f"{query.text!r} is {unit.text!r} without its year; "
+                                 + _anchor_note(query, [unit]))
+            if weekday is not None and weekday in _WORD.findall(unit.text.lower()):
+                return Match("temporal", (unit,), 1.0, f"{query.text!r} is the weekday of {unit.text!r}; "
+                             + _anchor_note(query, [unit]))
+        return None
 
     @staticmethod
     def _moved(query: QuantityUnit, candidates: Sequence[QuantityUnit], cls, pool: _Pool) -> Optional[QuantityUnit]:

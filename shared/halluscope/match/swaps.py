@@ -351,11 +351,9 @@ def _rules_out(unit: QuantityUnit, text: str, other: QuantityUnit) -> bool:
     own, theirs = _words(text), _words(other.text)
     if own and all(w in theirs for w in own):
         return False
-    if unit.approximate:
-        return False
     if unit.bound and unit.value is not None and other.value is not None:
         return other.value < unit.value if unit.bound == "lower" else other.value > unit.value
-    return True
+    return not unit.approximate
 
 
 def replaced_quantity(unit: QuantityUnit, pool: Sequence[QuantityUnit], summary: TextIndex,
