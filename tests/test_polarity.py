@@ -203,3 +203,28 @@ def test_a_light_verb_negated_in_a_sentence_about_the_same_thing_is_said(resourc
              "The airline said the flight was not delayed.")
     assert [f[4] for f in flips(resources, summary, other)] == [
         "'be' negated here; the aligned source sentence negates nothing"]
+
+
+def test_the_word_itself_blocks_an_opposite_only_in_its_own_part_of_speech(resources):
+    # "lasted" is the verb "last", not the adjective: "first race" still flips
+    source = "Fernando Alonso only lasted 21 laps in Sepang in his first race of the 2015 season."
+    assert flips(resources, "Fernando Alonso only lasted 21 laps in Sepang in his last race of the season.",
+                 source) == [("last", (53, 57), "opposite", "first",
+                              "'last' against the opposite 'first' of the aligned source sentence")]
+    # the adjective itself in the aligned sentence: an opposite there may be about something else
+    assert flips(resources, "His last race of the season was in Sepang.",
+                 "His first race and his last race of the season were in Sepang.") == []
+
+
+def test_a_direction_word_said_of_the_same_verb_through_a_clause_or_an_infinitive(resources):
+    # the source's "after" marks a clause the parse hangs on "forced"; the summary's
+    # "before" hangs on "play", which "forced" governs
+    source = ("Police have been forced to play Prince Charming after numerous residents complained "
+              "that their shoes had gone missing.")
+    summary = "police have been forced to play prince charming before numerous complaints."
+    assert flips(resources, summary, source) == [
+        ("before", (48, 54), "opposite", "after", "'before' against the opposite 'after' of the aligned source sentence")]
+    assert flips(resources, "police have been forced to play prince charming after numerous complaints.", source) == []
+    # said of another verb, about another thing: no flip
+    assert flips(resources, "Residents of the town were arrested before the match.",
+                 "Residents of the town were released after the game.") == []

@@ -20,10 +20,13 @@ each summary sentence with the source sentence that holds the most of its conten
   summary predicate whose aligned sentence denies nothing and whose lemma no source
   sentence negates ("was not on board" against "everyone on board was evacuated");
 * ``opposite``: a word whose opposite the aligned sentence has while it lacks the word
-  itself, said of the same thing (a verb's opposite shares a subject or object word with
+  itself in its part of speech ("lasted" is not the adjective "last"), said of the same
+  thing (a verb's opposite shares a subject or object word with
   it; another word's opposite has the same head: "first race" against "last race", not
   "first time" against "last season"; or the same object: "before the decision" against
-  "after the decision"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
+  "after the decision"; or hangs on the same verb, through a clause it marks or up a
+  chain of infinitives: "play X before the complaints" against "forced to play X after
+  residents complained"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
   before/after, first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
   verbs, adjectives and adverbs ("accepted" against "rejected", "lower" against
   "higher"). Two verbs that may be one transfer seen from its two parties
@@ -246,6 +249,43 @@ def _same_head(token, there) -> bool:
         there.head.lemma_.lower() == token.head.lemma_.lower()
 
 
+def _says_itself(token, span) -> bool:
+    """Whether the aligned source ``span`` has the summary's word itself, in its part of
+    speech (then an opposite there may be about something else): "lasted" does not say
+    the adjective "last", nor "from the outside" the adverb "outside"."""
+    lemma, lower = token.lemma_.lower(), token.lower_
+    return any(t.pos_ == token.pos_ and (t.lower_ == lower or t.lemma_.lower() == lemma) for t in span)
+
+
+def _attachment(token):
+    """The word a direction word is said of: its head, or for the marker of a clause
+    ("after residents complained") the word that clause attaches to ("play")."""
+    head = token.head
+    if token.dep_ == "mark" and head.i != token.i and head.head.i != head.i:
+        return head.head
+    return head if head.i != token.i else None
+
+
+def _said_of(token) -> FrozenSet[str]:
+    """The lemmas of the words a direction word may be said of: its :func:`_attachment`
+    and, up a chain of infinitives, the verbs that govern it ("forced to play X after Y":
+    the parse hangs "after Y" on "play" or on "forced")."""
+    node, lemmas = _attachment(token), set()
+    for _ in range(8):
+        if node is None:
+            break
+        lemmas.add(node.lemma_.lower())
+        node = node.head if node.dep_ == "xcomp" and node.head.i != node.i else None
+    return frozenset(lemmas)
+
+
+def _same_attachment(token, there) -> bool:
+    """Whether two direction words are said of the same word (:func:`_said_of`): "play
+    Prince Charming before numerous complaints" against "forced to play Prince Charming
+    after numerous residents complained", whose clause the parse hangs on "forced"."""
+    return bool(_said_of(token) & _said_of(there))
+
+
 #: the dependents that say what a direction word is about ("before the decision",
 #: "after being dismissed")
 _OBJECT_DEPS = frozenset({"pobj", "pcomp", "dobj", "obj"})
@@ -268,9 +308,6 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
     against "last race", not "first time" against "last season") or the same object
     ("before back-to-back wins" against "after back-to-back wins", wherever the two
     attach)."""
-    forms = token_forms(token)
-    if forms & sentence.words:
-        return None
     lemma = token.lemma_.lower()
     opposites = set(OPPOSITE_WORDS.get(token.lower_, ())) | set(OPPOSITE_WORDS.get(lemma, ()))
     pos = _ANTONYM_POS.get(token.pos_)
@@ -285,8 +322,10 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
         return None
     doc = source.doc
     span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
+    if span is None or _says_itself(token, span):
+        return None
     at = {p.token: p for p in sentence.predicates}
-    for there in span if span is not None else ():
+    for there in span:
         found = token_forms(there) & hits
         if not found:
             continue
@@ -297,7 +336,8 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
         elif token.pos_ == "VERB":
             said_of_it = _same_claim(mine, at.get(there.i))
         else:
-            said_of_it = _same_head(token, there) or bool(_objects(token) & _objects(there))
+            said_of_it = _same_head(token, there) or bool(_objects(token) & _objects(there)) \
+                or _same_attachment(token, there)
         if said_of_it:
             detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
             return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
