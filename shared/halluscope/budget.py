@@ -9,7 +9,7 @@ the command line; default :data:`DEFAULT_MB`), bounds them all:
 * each kind gets a fixed share of the budget, :data:`SHARES` (parses 45%, units 5%,
   text indexes 20%, embeddings 15%, NLI scores 10%, WordNet answers 5%);
 * a kind's share is split equally among its live caches (two spaCy models: two parse
-  caches with half the parse share each; a Lexicon's three query caches a third each;
+  caches with half the parse share each; a Lexicon and its widened twin, one cache each, half each;
   two :class:`halluscope.resources.Resources`: two text-index caches);
 * a cache over its bound evicts its least recent entries at once.
 

@@ -141,13 +141,14 @@ class Lexicon:
         self.down_depth = down_depth
         self.cache_size = cache_size
         self._lock = threading.RLock() if lock is None else lock
-        # each at most cache_size answers within its part of the lexicon share of the
-        # memory budget (halluscope.budget)
-        self._senses = LRU(cache_size, weigh=budget.weigh_container)
-        self._supporters = LRU(cache_size, weigh=budget.weigh_container)
-        self._antonyms = LRU(cache_size, weigh=budget.weigh_container)
-        for cache in (self._senses, self._supporters, self._antonyms):
-            budget.register("lexicon", cache, self._lock)
+        # every answer (senses, supporters, antonyms, ...) in one LRU of at most cache_size
+        # entries within this Lexicon's part of the lexicon share of the memory budget
+        # (halluscope.budget), keyed by the question first: one cache shares its bound by
+        # demand, where three split it equally and the supporter maps, the largest answers,
+        # were evicted and recomputed within a call (1,200 hierarchy walks in a warm call
+        # over 200 FRANK rows)
+        self._answers = LRU(cache_size, weigh=budget.weigh_container)
+        budget.register("lexicon", self._answers, self._lock)
         self._entailed_by: Optional[Dict[Any, Tuple[Any, ...]]] = None
         self._wide: Optional["Lexicon"] = None
 
@@ -195,8 +196,7 @@ class Lexicon:
     def clear_cache(self) -> None:
         """Forget every cached answer."""
         with self._lock:
-            for cache in (self._senses, self._supporters, self._antonyms):
-                cache.clear()
+            self._answers.clear()
             if self._wide is not None:
                 self._wide.clear_cache()
 
@@ -243,6 +243,23 @@ class Lexicon:
         if self.reader is None:
             return Supporters(summary, {summary: "same"} if summary else {})
         return self._supporter_map(summary, tag)
+
+    def close_link(self, summary_lemma: str, source_lemma: str, pos: str) -> Optional[Link]:
+        """:meth:`link` restricted to the same lemma, a synonym (a shared considered sense)
+        and a derivation (any POS), or None: the links that need no walk up or down
+        WordNet's hierarchy, which for a noun such as "person" spans thousands of synsets.
+        The argument slots of relations (``match.relations``) and the nouns of nominal
+        triples (``match.grounding``) use it, many times per call."""
+        tag = _tag(pos)
+        summary, source = normalise_lemma(summary_lemma), normalise_lemma(source_lemma)
+        if not summary or not source:
+            return None
+        if summary == source:
+            return make_link("same", summary, source)
+        if self.reader is None:
+            return None
+        relation = self._close_map(summary, tag).get(source)
+        return None if relation is None else make_link(relation, summary, source)
 
     def name_kind(self, word: str) -> Optional[str]:
         """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):
@@ -306,11 +323,11 @@ class Lexicon:
         without WordNet or without a word."""
         if self.reader is None or not word:
             return None
-        key = (question, word)
+        key = ("answer", question, word)
         with self._lock:
-            hit = self._senses.get(key)
+            hit = self._answers.get(key)
             if hit is None:
-                hit = self._senses.put(key, (ask(word),))
+                hit = self._answers.put(key, (ask(word),))
             return hit[0]
 
     def _direction(self, lemma: str) -> Optional[str]:
@@ -333,9 +350,9 @@ class Lexicon:
         if isinstance(index, dict):
             return tuple(index.get(form, {}).get(tag, ())[:self.senses])
         key = ("offsets", form, tag)
-        hit = self._senses.get(key)
+        hit = self._answers.get(key)
         if hit is None:
-            hit = self._senses.put(key, tuple(
+            hit = self._answers.put(key, tuple(
                 synset.offset() for synset in self.reader.synsets(form, tag)
                 if any(name.lower() == form for name in synset.lemma_names()))[:self.senses])
         return hit
@@ -343,9 +360,9 @@ class Lexicon:
     def _considered(self, lemma: str, tag: str) -> Tuple[Any, ...]:
         """The first ``senses`` synsets of a normalised lemma: WordNet's own senses of that
         exact lemma when it has some, else those of its base forms (NLTK's morphy)."""
-        key = (lemma, tag)
+        key = ("senses", lemma, tag)
         with self._lock:
-            hit = self._senses.get(key)
+            hit = self._answers.get(key)
             if hit is not None:
                 return hit
             form = lemma.replace(" ", "_")
@@ -356,7 +373,7 @@ class Lexicon:
             else:
                 synsets = tuple(self.reader.synsets(form, tag)[:self.senses])
             self._trim_reader()
-            return self._senses.put(key, synsets)
+            return self._answers.put(key, synsets)
 
     def _trim_reader(self) -> None:
         """Empty NLTK's own cache of parsed synsets once it holds more than
@@ -387,9 +404,9 @@ class Lexicon:
                 yield normalise_lemma(name)
 
     def _antonym_set(self, summary: str, tag: str) -> FrozenSet[str]:
-        key = (summary, tag)
+        key = ("antonyms", summary, tag)
         with self._lock:
-            hit = self._antonyms.get(key)
+            hit = self._answers.get(key)
             if hit is not None:
                 return hit
             found = set()
@@ -398,12 +415,12 @@ class Lexicon:
                     for antonym in lemma.antonyms():
                         found.update(self._lemmas_considering(antonym.synset(), tag))
             found.discard(summary)
-            return self._antonyms.put(key, frozenset(found))
+            return self._answers.put(key, frozenset(found))
 
     def _supporter_map(self, summary: str, tag: str) -> Supporters:
-        key = (summary, tag)
+        key = ("supporters", summary, tag)
         with self._lock:
-            hit = self._supporters.get(key)
+            hit = self._answers.get(key)
             if hit is not None:
                 return hit
             relations: Dict[str, str] = {summary: "same"}
@@ -434,7 +451,32 @@ class Lexicon:
             for antonym in self._antonym_set(summary, tag):
                 relations.pop(antonym, None)
             self._trim_reader()
-            return self._supporters.put(key, Supporters(summary, relations))
+            return self._answers.put(key, Supporters(summary, relations))
+
+    def _close_map(self, summary: str, tag: str) -> Dict[str, str]:
+        """Lemma -> "synonym" or "derivation" for :meth:`close_link`, as
+        :meth:`_supporter_map` finds them (antonyms left out)."""
+        key = ("close", summary, tag)
+        with self._lock:
+            hit = self._answers.get(key)
+            if hit is not None:
+                return hit
+            relations: Dict[str, str] = {}
+            considered = self._considered(summary, tag)
+            for synset in considered:
+                for lemma in self._lemmas_considering(synset, tag):
+                    relations.setdefault(lemma, "synonym")
+            wordnet_form = summary.replace(" ", "_")
+            for synset in considered:
+                for lemma in synset.lemmas():
+                    if lemma.name().lower() == wordnet_form:
+                        for related in lemma.derivationally_related_forms():
+                            relations.setdefault(normalise_lemma(related.name()), "derivation")
+            relations.pop(summary, None)
+            for antonym in self._antonym_set(summary, tag):
+                relations.pop(antonym, None)
+            self._trim_reader()
+            return self._answers.put(key, relations)
 
     def _entailment_index(self) -> Dict[Any, Tuple[Any, ...]]:
         """Entailed verb synset -> the synsets entailing it (WordNet stores only the

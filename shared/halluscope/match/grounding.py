@@ -593,7 +593,7 @@ def _verbalisation(unit: RelationUnit, obj: List[str], sentence: IndexedSentence
     for p in sentence.predicates:
         if p.negated or not linkable(p.lemma):
             continue
-        link = lexicon.link(noun, p.lemma, "noun")
+        link = lexicon.close_link(noun, p.lemma, "noun")
         if link is None or link.relation != "derivation":
             continue
         preposition = unit.lemma.lower()

@@ -383,7 +383,7 @@ class RelationMatcher:
             return None
         if q_words[-1] == p_words[-1] or not linkable(q_words[-1]) or not linkable(p_words[-1]):
             return None
-        link = self.lexicon.link(q_words[-1], p_words[-1], "noun")
+        link = self.lexicon.close_link(q_words[-1], p_words[-1], "noun")
         return link if link is not None and link.relation == "synonym" else None
 
     def _pair_similarity(self, a: Sequence[str], b: Sequence[str], embedder) -> Tuple[np.ndarray, List]:
