@@ -330,6 +330,25 @@ def test_quantity_verbs_make_no_relation():
                                              **PIPELINE_EXTRACTION)] == [("charity", "train", "volunteer")]
 
 
+def test_a_copula_stating_an_amount_makes_no_relation():
+    def keys(text, **options):
+        return [r.key for r in extract_relations(parse(text), **options)]
+
+    # "was 1.2bn kroner" is an amount: QHI's claim, as in the source's "a profit of 1.2 billion kroner"
+    assert keys("Norvik Energy's net profit for 2023 was 1.2bn kroner.", **PIPELINE_EXTRACTION) == []
+    assert keys("The fee was 12 million pounds.", **PIPELINE_EXTRACTION) == []
+    # the papers' extraction keeps it
+    assert keys("Norvik Energy's net profit for 2023 was 1.2bn kroner.") == [("profit", "be", "kroner")]
+    # a rank or a person is no amount
+    assert keys("Her 2010 marriage was actually her second.", **PIPELINE_EXTRACTION) == [
+        ("marriage", "be", "second")]
+    assert keys("The winner was a 25-year-old man.", **PIPELINE_EXTRACTION) == [("winner", "be", "man")]
+    # through score_chi: RHI has no unit left, QHI supports the amount
+    result = score_chi(["Norvik Energy's net profit for 2023 was 1.2bn kroner."],
+                       ["Norvik Energy reported a net profit of 1.2 billion kroner for 2023."])
+    assert math.isnan(result["rhi_scores"][0]) and result["qhi_scores"][0] == 1.0
+
+
 def test_nouns_inside_numeric_mentions_make_no_nominal_triple():
     doc = parse("The retailer made $2.5 billion in the first half of the year.")
     assert [(e.text, e.label_) for e in doc.ents] == [("$2.5 billion", "MONEY"),

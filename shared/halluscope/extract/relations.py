@@ -326,6 +326,8 @@ class _Extractor:
             return
         _, objects, _, _ = self.own_arguments(verb)
         objects = passive_objects + objects
+        if self.claims and lemma == "be" and objects and all(_is_amount(o) for o in objects):
+            return  # "the profit was 1.2bn kroner" states an amount: QHI's claim
         roles = self.roles(verb)
         slotted = [(o, *self.slot(o)) for o in objects]
         slotted = [(o, key, toks) for o, key, toks in slotted if key is not None]
@@ -458,6 +460,18 @@ def _is_quantity(token) -> bool:
     return token.pos_ == "NUM" or token.ent_type_ in NUMERIC_LABELS
 
 
+#: the numeric entity labels of an amount (not a rank or a date: "her 2010 marriage was
+#: her second" is a claim the relation keeps)
+AMOUNT_LABELS = frozenset({"MONEY", "QUANTITY", "PERCENT", "CARDINAL"})
+
+
+def _is_amount(token) -> bool:
+    """A number, a token of an amount's mention (:data:`AMOUNT_LABELS`) or a noun a number
+    counts or measures ("1.2bn kroner", "750m dollars")."""
+    return (token.pos_ == "NUM" or token.ent_type_ in AMOUNT_LABELS
+            or any(c.dep_ == "nummod" and c.pos_ == "NUM" for c in token.children))
+
+
 def _entity_key(ent) -> str:
     """Lowercase entity text, without a leading "the" or a trailing possessive."""
     key = ent.text.lower().strip()
@@ -486,7 +500,8 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
     without an object. ``claims=True`` (our default under ``formula="support"``; the
     papers have neither rule) reads a phrasal verb as one predicate ("take over",
     :func:`verb_lemma`) and leaves quantity claims to QHI: no relation for a verb of
-    :data:`QUANTITY_VERBS`, no nominal triple from a noun inside a numeric mention.
+    :data:`QUANTITY_VERBS`, no copula whose attribute is an amount ("the profit was 1.2bn
+    kroner"), no nominal triple from a noun inside a numeric mention.
     See the module docstring for every rule and decision.
     """
     if intransitive not in INTRANSITIVE_MODES:
