@@ -596,11 +596,11 @@ def test_a_value_the_source_lacks_in_another_values_place_is_contradicted():
     assert units("Pat lost her husband 5 years ago to prostate cancer.") == ([0.0], [
         ("5 years ago", "contradicted", "replaced",
          "the aligned source sentence has '12 years ago' where the summary has '5 years ago' "
-         "(advmod of 'lost'); the summary's value is nowhere in the source")])
+         "(advmod of 'lost'); no source value matches the summary's")])
     assert units("The deal was worth $800 million.")[1] == [
         ("$800 million", "contradicted", "replaced",
          "the aligned source sentence has '$400 million' where the summary has '$800 million' "
-         "(npadvmod of 'worth'); the summary's value is nowhere in the source")]
+         "(npadvmod of 'worth'); no source value matches the summary's")]
     # a value in no other value's place stays unsupported only
     assert units("The company has 9 offices.") == ([0.0], [("9", "unsupported", None, None)])
     # the contradiction halves chi: with every other word supported and no relation
@@ -630,7 +630,7 @@ def test_a_date_said_less_fully_is_supported_and_a_broken_bound_contradicted():
     assert unit("Militants killed more than 20 people at a hospital.") == (
         "more than 20", "contradicted", "replaced",
         "the aligned source sentence has '16' where the summary has 'more than 20' (nummod of 'people'); "
-        "the summary's value is nowhere in the source")
+        "no source value matches the summary's")
     # approximate, without a bound: neither supported nor contradicted
     assert unit("Militants killed about 20 people at a hospital.")[1:3] == ("unsupported", None)
     # a bound of another thing is kept by nothing: the source counts no cars

@@ -26,7 +26,7 @@ def test_every_flagged_unit_has_its_reason(details):
         # the aligned source sentence has another amount where the summary has this one
         ("qhi", "contradicted", "$800 million",
          "the source says '$400 million': the aligned source sentence has '$400 million' where the summary "
-         "has '$800 million' (npadvmod of 'worth'); the summary's value is nowhere in the source")]
+         "has '$800 million' (npadvmod of 'worth'); no source value matches the summary's")]
     # said in no other amount's place: unsupported, with the nearest source amount
     elsewhere = score_chi(["Acme Corp sold the factory to Globex in March for $800 million."], [SOURCE],
                           return_details=True)["details"][0]

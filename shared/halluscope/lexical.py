@@ -216,18 +216,7 @@ class Lexicon:
         troponym/hyponym, entailment, verb_group, derivation (the module docstring gives
         the directions). ``pos`` is the summary word's: "verb", "noun", "adj" or "adv";
         the source word is looked up in the same POS, except for derivation (any POS)."""
-        tag = _tag(pos)
-        summary, source = normalise_lemma(summary_lemma), normalise_lemma(source_lemma)
-        if not summary or not source:
-            return None
-        if summary == source:
-            return make_link("same", summary, source)
-        if self.reader is None:
-            return None
-        if source in self._antonym_set(summary, tag):
-            return make_link("antonym", summary, source)
-        relation = self._supporter_map(summary, tag).relation(source)
-        return None if relation is None else make_link(relation, summary, source)
+        return self._link(summary_lemma, source_lemma, pos, self._relation)
 
     def supporters(self, summary_lemma: str, pos: str) -> Supporters:
         """Every lemma that supports the summary word, with its Link: the lemma itself
@@ -250,6 +239,13 @@ class Lexicon:
         WordNet's hierarchy, which for a noun such as "person" spans thousands of synsets.
         The argument slots of relations (``match.relations``) and the nouns of nominal
         triples (``match.grounding``) use it, many times per call."""
+        return self._link(summary_lemma, source_lemma, pos,
+                          lambda summary, tag, source: self._close_map(summary, tag).get(source))
+
+    def _link(self, summary_lemma: str, source_lemma: str, pos: str,
+              relation_of: Callable[[str, str, str], Optional[str]]) -> Optional[Link]:
+        """The Link of two normalised lemmas: "same" when equal, else ``relation_of(summary,
+        WordNet tag, source)`` with WordNet; None when that is None or a lemma is empty."""
         tag = _tag(pos)
         summary, source = normalise_lemma(summary_lemma), normalise_lemma(source_lemma)
         if not summary or not source:
@@ -258,8 +254,15 @@ class Lexicon:
             return make_link("same", summary, source)
         if self.reader is None:
             return None
-        relation = self._close_map(summary, tag).get(source)
+        relation = relation_of(summary, tag, source)
         return None if relation is None else make_link(relation, summary, source)
+
+    def _relation(self, summary: str, tag: str, source: str) -> Optional[str]:
+        """:meth:`link`'s relation of two different lemmas: an antonym first, then the
+        supporter map's."""
+        if source in self._antonym_set(summary, tag):
+            return "antonym"
+        return self._supporter_map(summary, tag).relation(source)
 
     def name_kind(self, word: str) -> Optional[str]:
         """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):

@@ -588,15 +588,15 @@ def _verbalisation(unit: RelationUnit, obj: List[str], sentence: IndexedSentence
     the reform" grounds ``(approval, of, reform)``. The reverse of
     :func:`_nominalisation`. "of" takes the verb's object or subject (the approval of
     the reform, the death of the president), "by" its subject, any other preposition
-    its prepositional arguments ("the walkout over pay": "walked out over pay")."""
+    its prepositional arguments."""
     noun = _slot_words(unit.subject)[-1]
+    preposition = unit.lemma.lower()
     for p in sentence.predicates:
         if p.negated or not linkable(p.lemma):
             continue
         link = lexicon.close_link(noun, p.lemma, "noun")
         if link is None or link.relation != "derivation":
             continue
-        preposition = unit.lemma.lower()
         if preposition == "of":
             sides = (p.object_words, p.subject_words)
         elif preposition == "by":

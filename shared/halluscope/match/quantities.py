@@ -440,10 +440,11 @@ class QuantityMatcher:
         weekday = written if written in _WEEKDAYS else None
         if month_day is None and weekday is None:
             return None
+        day = None if month_day is None else \
+            f"{_MONTHS.index(month_day.group(1)) + 1:02d}-{int(month_day.group(2)):02d}"  # ISO "12-17"
         for unit, interval in pool.dates:
-            if month_day is not None and interval is not None and interval[0] == interval[1]:
-                month, day = _MONTHS.index(month_day.group(1)) + 1, int(month_day.group(2))
-                if interval[0][5:] == f"{month:02d}-{day:02d}":
+            if day is not None and interval is not None and interval[0] == interval[1]:
+                if interval[0][5:] == day:
                     return Match("temporal", (unit,), 1.0, f"{query.text!r} is {unit.text!r} without its year; "
                                  + _anchor_note(query, [unit]))
             if weekday is not None and weekday in _WORD.findall(unit.text.lower()):

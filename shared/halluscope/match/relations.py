@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -58,6 +58,9 @@ from ..options import options_for
 from ..units import Match, RelationUnit
 from . import MatchJob
 from .grounding import ground_unmatched, linkable, relation_in_sentence, widen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexical import Link
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("rhi")
@@ -368,7 +371,7 @@ class RelationMatcher:
             links.append(wide.get(position) if link is None and widely[r, c] else link)
         return rows, cols, verb[rows, cols], links
 
-    def slot_link(self, query: str, pooled: str):
+    def slot_link(self, query: str, pooled: str) -> Optional["Link"]:
         """The WordNet synonym link between two argument slots that differ only in their
         head noun, the last word ("sales in its shops" for "sales in its stores": shop ~
         store; "negotiation" for "talk" is no link, WordNet lists that sense under

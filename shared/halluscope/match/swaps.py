@@ -334,13 +334,9 @@ def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUn
     is read in its place, the later ones too (:attr:`QuantityUnit.repeats`: "in 2016"
     said twice, the second where the source says 1977). Returns a contradicting
     :class:`~halluscope.units.Match` whose evidence is that source unit, or None."""
-    if match.mode not in ("exact", "epsilon") or summary.doc is None or source.doc is None:
+    if match.mode not in ("exact", "epsilon"):
         return None
-    for span in (unit.span, *getattr(unit, "repeats", ())):
-        swapped = _swapped_at(unit, span, match, pool, summary, source)
-        if swapped is not None:
-            return swapped
-    return None
+    return _at_any_mention(unit, match, pool, summary, source)
 
 
 def _rules_out(unit: QuantityUnit, text: str, other: QuantityUnit) -> bool:
@@ -367,14 +363,20 @@ def replaced_quantity(unit: QuantityUnit, pool: Sequence[QuantityUnit], summary:
     place another value, so the summary's is contradicted (mode ``replaced``), not only
     missing. Not when the summary's value may be the source's said less precisely
     (:func:`_rules_out`: "on Friday" for "on Friday 27 March", "at least 14" for 16,
-    "about 15"): those stay unsupported. Returns a contradicting :class:`~halluscope.units.Match` whose evidence is
-    that source unit, or None."""
+    "about 15"): those stay unsupported. Returns a contradicting
+    :class:`~halluscope.units.Match` whose evidence is that source unit, or None."""
+    return _at_any_mention(unit, None, pool, summary, source)
+
+
+def _at_any_mention(unit: QuantityUnit, match: Optional[Match], pool: Sequence[QuantityUnit],
+                    summary: TextIndex, source: TextIndex) -> Optional[Match]:
+    """:func:`_swapped_at` at each mention of the unit, its later ones too, the first found."""
     if summary.doc is None or source.doc is None:
         return None
     for span in (unit.span, *getattr(unit, "repeats", ())):
-        replaced = _swapped_at(unit, span, None, pool, summary, source)
-        if replaced is not None:
-            return replaced
+        found = _swapped_at(unit, span, match, pool, summary, source)
+        if found is not None:
+            return found
     return None
 
 
@@ -438,7 +440,7 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
         again = "" if span == unit.span else f", a later mention at {span[0]}-{span[1]}"
         detail = f"the aligned source sentence has {other.text!r} where the summary has {text!r} ({place}{again})"
         if match is None:
-            return Match("replaced", (other,), 0.0, detail + "; the summary's value is nowhere in the source",
+            return Match("replaced", (other,), 0.0, detail + "; no source value matches the summary's",
                          contradicts=True)
         return Match("swapped", (other,), 0.0, detail, contradicts=True)
     return None
