@@ -14,10 +14,11 @@ MB = 1 << 20
 
 def test_shares_split_the_budget_by_kind_then_by_cache():
     assert budget.shares(100) == {"parses": 45 * MB, "units": 5 * MB, "text_indexes": 20 * MB,
-                                  "embeddings": 15 * MB, "nli": 10 * MB, "lexicon": 5 * MB}
-    split = budget.shares(512, {"parses": 2, "lexicon": 6})
+                                  "embeddings": 15 * MB, "nli": 5 * MB, "lexicon": 10 * MB}
+    # a Lexicon and its widened twin: one cache each
+    split = budget.shares(512, {"parses": 2, "lexicon": 2})
     assert split["parses"] == int(512 * MB * 0.45) // 2 == 120_795_955
-    assert split["lexicon"] == int(512 * MB * 0.05) // 6 == 4_473_924
+    assert split["lexicon"] == int(512 * MB * 0.10) // 2 == 26_843_545
     assert split["embeddings"] == int(512 * MB * 0.15) == 80_530_636
     assert sum(budget.SHARES.values()) == pytest.approx(1.0)
 
@@ -46,7 +47,7 @@ def test_registered_caches_follow_the_budget(restore_budget):
     first = budget.register("nli", LRU(100, weigh=lambda key, value: entry["bytes"]))
     assert budget.apply(10) == 10 and budget.current_mb() == 10
     live = budget.usage()["nli"]["caches"]
-    assert first.max_weight == MB * 10 // 10 // live      # 10% of 10 MB, split among the live NLI caches
+    assert first.max_weight == MB * 10 // 20 // live      # 5% of 10 MB, split among the live NLI caches
     # an entry fills this cache's share exactly, however many NLI engines other tests left alive
     entry["bytes"] = first.max_weight
     for key in range(5):

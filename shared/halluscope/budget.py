@@ -7,7 +7,7 @@ scores) weigh their entries in estimated bytes and register here under a *kind*.
 the command line; default :data:`DEFAULT_MB`), bounds them all:
 
 * each kind gets a fixed share of the budget, :data:`SHARES` (parses 45%, units 5%,
-  text indexes 20%, embeddings 15%, NLI scores 10%, WordNet answers 5%);
+  text indexes 20%, embeddings 15%, NLI scores 5%, WordNet answers 10%);
 * a kind's share is split equally among its live caches (two spaCy models: two parse
   caches with half the parse share each; a Lexicon and its widened twin, one cache each, half each;
   two :class:`halluscope.resources.Resources`: two text-index caches);
@@ -40,14 +40,19 @@ from .errors import OptionError
 DEFAULT_MB = 96
 #: environment variable read when the option is not given
 ENV = "HALLUSCOPE_CACHE_MB"
-#: each kind's share of the budget (they sum to 1)
+#: each kind's share of the budget (they sum to 1). WordNet's answers had 5% and NLI scores
+#: 10% until session 16: a Lexicon's supporter maps outgrew 5% within one call (400 FRANK
+#: rows with references walked WordNet's hierarchy 1,932 times for 1,600 distinct answers,
+#: and a warm second call 1,786 times), while chi, which uses no NLI, left the NLI share
+#: idle; at 10% the call walks each answer once (cold 19.4-20.3 -> 18.8-19.3 s, a warm second
+#: call 5.4-5.6 -> 3.3-3.4 s; docs/scaling.md#memory)
 SHARES: Dict[str, float] = {
     "parses": 0.45,
     "units": 0.05,
     "text_indexes": 0.20,
     "embeddings": 0.15,
-    "nli": 0.10,
-    "lexicon": 0.05,
+    "nli": 0.05,
+    "lexicon": 0.10,
 }
 MB = 1 << 20
 
