@@ -304,6 +304,19 @@ def test_phrasal_verb_is_one_predicate():
     assert verb_lemma(parse("Carrow took Pilbara.")[1]) == "take"
 
 
+def test_a_particle_tagged_as_a_preposition_before_of_is_a_particle(lex):
+    # spaCy tags "out" in "pulled out of" as a preposition heading "of"; "pulled out" alone
+    # has a prt: both are "pull out", which a rarer WordNet sense puts under "withdraw"
+    pulled = parse("Lukas Brandt pulled out of the Australian Open.")[2]
+    assert (pulled.text, [(c.text, c.dep_) for c in pulled.children if c.text == "out"]) == ("pulled", [("out", "prep")])
+    assert verb_lemma(pulled) == "pull out"
+    assert verb_lemma(parse("The sponsor pulled out.")[2]) == "pull out"
+    assert lex.link("pull out", "withdraw", "verb") is None
+    assert lex.widened().link("pull out", "withdraw", "verb").relation == "troponym"
+    # a preposition with its own object is no particle: "walked out the door"
+    assert verb_lemma(parse("He walked out the door.")[1]) == "walk"
+
+
 def test_phrasal_verb_through_score_chi(scored):
     over = _rhi_unit(scored, 4)
     assert (over["key"], over["status"], over["in_source"]["mode"]) == (

@@ -152,11 +152,26 @@ def normalize(token: "Token") -> Optional[str]:
 QUANTITY_VERBS: FrozenSet[str] = frozenset(MULTIPLY_VERBS)
 
 
+#: adverbial particles spaCy may tag as a preposition when "of" follows them ("pulled out
+#: of the race": "out" a ``prep`` heading "of")
+PARTICLES_BEFORE_OF = frozenset({"out", "off", "away"})
+
+
+def _particle(child) -> bool:
+    """A ``prt`` child, or a particle of :data:`PARTICLES_BEFORE_OF` that spaCy tags as a
+    preposition with no object of its own but an "of" phrase ("pulled out of")."""
+    if child.dep_ == "prt":
+        return True
+    return child.dep_ == "prep" and child.lower_ in PARTICLES_BEFORE_OF and any(
+        g.dep_ == "prep" and g.lower_ == "of" for g in child.children) and not any(
+        g.dep_ == "pobj" for g in child.children)
+
+
 def verb_lemma(token) -> str:
     """The lower-case lemma of a verb, with its particles for a phrasal verb ("took over"
-    -> "take over", spaCy's ``prt`` children), the form WordNet lists phrasal verbs in
-    (docs/lexical.md)."""
-    particles = [c.lower_ for c in token.children if c.dep_ == "prt"]
+    -> "take over", spaCy's ``prt`` children; "pulled out of" -> "pull out",
+    :func:`_particle`), the form WordNet lists phrasal verbs in (docs/lexical.md)."""
+    particles = [c.lower_ for c in token.children if _particle(c)]
     return " ".join([token.lemma_.lower()] + particles)
 
 
