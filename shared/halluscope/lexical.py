@@ -424,17 +424,37 @@ class Lexicon:
         key = ("supporters", summary, tag)
         with self._lock:
             hit = self._answers.get(key)
-            if hit is not None:
-                return hit
-            relations: Dict[str, str] = {summary: "same"}
-            considered = self._considered(summary, tag)
+            if hit is None:
+                hit = self._answers.put(key, Supporters(summary, self._relations(summary, tag, walk=True)))
+            return hit
 
-            def add(synsets: Any, relation: str) -> None:
-                for synset in synsets:
-                    for lemma in self._lemmas_considering(synset, tag):
-                        relations.setdefault(lemma, relation)
+    def _close_map(self, summary: str, tag: str) -> Dict[str, str]:
+        """Lemma -> "synonym" or "derivation" for :meth:`close_link`: the supporter map
+        without its walks through the hierarchy (antonyms left out)."""
+        key = ("close", summary, tag)
+        with self._lock:
+            hit = self._answers.get(key)
+            if hit is None:
+                relations = self._relations(summary, tag, walk=False)
+                relations.pop(summary, None)
+                hit = self._answers.put(key, relations)
+            return hit
 
-            add(considered, "synonym")
+    def _relations(self, summary: str, tag: str, walk: bool) -> Dict[str, str]:
+        """Lemma -> relation of every word that supports ``summary`` (under the lock): the
+        word itself, its synonyms, with ``walk`` the hypernym-side and troponym/hyponym-side
+        words, entailing verbs and verb-group members, then its derivations; antonyms
+        removed."""
+        relations: Dict[str, str] = {summary: "same"}
+        considered = self._considered(summary, tag)
+
+        def add(synsets: Any, relation: str) -> None:
+            for synset in synsets:
+                for lemma in self._lemmas_considering(synset, tag):
+                    relations.setdefault(lemma, relation)
+
+        add(considered, "synonym")
+        if walk:
             add(_within(considered, _more_specific, self.up_depth), "hypernym")
             add(_within(considered, _more_general, self.down_depth),
                 "troponym" if tag == "v" else "hyponym")
@@ -444,42 +464,16 @@ class Lexicon:
                      for source in entailed_by.get(synset, ())), "entailment")
                 add((group for synset in considered for group in synset.verb_groups()),
                     "verb_group")
-            wordnet_form = summary.replace(" ", "_")
-            for synset in considered:
-                for lemma in synset.lemmas():
-                    if lemma.name().lower() == wordnet_form:
-                        for related in lemma.derivationally_related_forms():
-                            relations.setdefault(normalise_lemma(related.name()),
-                                                 "derivation")
-            for antonym in self._antonym_set(summary, tag):
-                relations.pop(antonym, None)
-            self._trim_reader()
-            return self._answers.put(key, Supporters(summary, relations))
-
-    def _close_map(self, summary: str, tag: str) -> Dict[str, str]:
-        """Lemma -> "synonym" or "derivation" for :meth:`close_link`, as
-        :meth:`_supporter_map` finds them (antonyms left out)."""
-        key = ("close", summary, tag)
-        with self._lock:
-            hit = self._answers.get(key)
-            if hit is not None:
-                return hit
-            relations: Dict[str, str] = {}
-            considered = self._considered(summary, tag)
-            for synset in considered:
-                for lemma in self._lemmas_considering(synset, tag):
-                    relations.setdefault(lemma, "synonym")
-            wordnet_form = summary.replace(" ", "_")
-            for synset in considered:
-                for lemma in synset.lemmas():
-                    if lemma.name().lower() == wordnet_form:
-                        for related in lemma.derivationally_related_forms():
-                            relations.setdefault(normalise_lemma(related.name()), "derivation")
-            relations.pop(summary, None)
-            for antonym in self._antonym_set(summary, tag):
-                relations.pop(antonym, None)
-            self._trim_reader()
-            return self._answers.put(key, relations)
+        wordnet_form = summary.replace(" ", "_")
+        for synset in considered:
+            for lemma in synset.lemmas():
+                if lemma.name().lower() == wordnet_form:
+                    for related in lemma.derivationally_related_forms():
+                        relations.setdefault(normalise_lemma(related.name()), "derivation")
+        for antonym in self._antonym_set(summary, tag):
+            relations.pop(antonym, None)
+        self._trim_reader()
+        return relations
 
     def _entailment_index(self) -> Dict[Any, Tuple[Any, ...]]:
         """Entailed verb synset -> the synsets entailing it (WordNet stores only the

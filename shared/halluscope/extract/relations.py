@@ -475,9 +475,9 @@ def _is_quantity(token) -> bool:
     return token.pos_ == "NUM" or token.ent_type_ in NUMERIC_LABELS
 
 
-#: the numeric entity labels of an amount (not a rank or a date: "her 2010 marriage was
-#: her second" is a claim the relation keeps)
-AMOUNT_LABELS = frozenset({"MONEY", "QUANTITY", "PERCENT", "CARDINAL"})
+#: the numeric entity labels of an amount: not a rank, a date or a time ("her 2010 marriage
+#: was her second" is a claim the relation keeps)
+AMOUNT_LABELS = NUMERIC_LABELS - {"ORDINAL", "DATE", "TIME"}
 
 
 def _is_amount(token) -> bool:

@@ -201,19 +201,21 @@ class RelationMatcher:
         embedder.prepare(list(dict.fromkeys(lemma for *_, plan in plans for lemma in plan.to_encode())))
         staged = []
         second: Dict[str, None] = {}
+        slot_links: Dict[Tuple[str, str], Optional["Link"]] = {}  # each pair of slots looked up once
         for j, queries, q_units, p_units, plan in plans:
             rows, cols, verb, links = self._verb_candidates(q_units, p_units, embedder, plan)
             for r, c in zip(rows, cols):
                 for name in ("subject", "object"):
                     a, b = getattr(q_units[r], name), getattr(p_units[c], name)
-                    if a != b and self.slot_link(a, b) is None:
+                    if a != b and self._slot_link(a, b, slot_links) is None:
                         second[a] = None
                         second[b] = None
             staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
         if second:
             embedder.prepare(list(second))
         for j, queries, q_units, p_units, rows, cols, verb, links in staged:
-            for q, match in zip(queries, self._score_slots(q_units, p_units, rows, cols, verb, links, embedder)):
+            for q, match in zip(queries, self._score_slots(q_units, p_units, rows, cols, verb, links, embedder,
+                                                           slot_links)):
                 results[j][q] = match
         return results
 
@@ -389,24 +391,33 @@ class RelationMatcher:
         link = self.lexicon.close_link(q_words[-1], p_words[-1], "noun")
         return link if link is not None and link.relation == "synonym" else None
 
-    def _pair_similarity(self, a: Sequence[str], b: Sequence[str], embedder) -> Tuple[np.ndarray, List]:
+    def _slot_link(self, query: str, pooled: str, known: Dict[Tuple[str, str], Optional["Link"]]):
+        """:meth:`slot_link`, looked up once per pair in ``known`` (one batch's)."""
+        pair = (query, pooled)
+        if pair not in known:
+            known[pair] = self.slot_link(query, pooled)
+        return known[pair]
+
+    def _pair_similarity(self, a: Sequence[str], b: Sequence[str], embedder,
+                         known: Dict[Tuple[str, str], Optional["Link"]]) -> Tuple[np.ndarray, List]:
         """Per (a[k], b[k]) pair: its similarity (exactly 1.0 for equal strings and for a
-        :meth:`slot_link`, else the cosine) and the slot link or None."""
-        links = [None if x == y else self.slot_link(x, y) for x, y in zip(a, b)]
+        :meth:`slot_link`, else the cosine) and the slot link or None (``known``: the
+        batch's slot links, :meth:`_slot_link`)."""
+        links = [None if x == y else self._slot_link(x, y, known) for x, y in zip(a, b)]
         values = [1.0 if x == y or link is not None else float(np.dot(embedder.vector(x), embedder.vector(y)))
                   for x, y, link in zip(a, b, links)]
         return np.array(values, dtype=np.float64), links
 
     def _score_slots(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit],
                      rows: np.ndarray, cols: np.ndarray, verb: np.ndarray, links: Sequence,
-                     embedder) -> List[Optional[Match]]:
+                     embedder, slot_links: Dict[Tuple[str, str], Optional["Link"]]) -> List[Optional[Match]]:
         out: List[Optional[Match]] = [None] * len(queries)
         if rows.size == 0:
             return out
         s, s_links = self._pair_similarity([queries[r].subject for r in rows], [pool[c].subject for c in cols],
-                                           embedder)
+                                           embedder, slot_links)
         o, o_links = self._pair_similarity([queries[r].object for r in rows], [pool[c].object for c in cols],
-                                           embedder)
+                                           embedder, slot_links)
         v = np.asarray(verb, dtype=np.float64)
         ok = (s >= self.threshold) & (o >= self.threshold)
         total = np.minimum(np.minimum(s, v), o)
