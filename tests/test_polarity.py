@@ -162,6 +162,26 @@ def test_converse_verbs_of_the_same_subject_are_opposites(resources):
                                  lexicon)] == [("bought", (18, 24), "opposite", "sold")]
 
 
+def test_converse_verbs_in_infinitives_take_the_subject_of_the_verb_above(resources):
+    lexicon = resources.lexicon()
+    if not lexicon.available:
+        pytest.skip("WordNet 3.0 is not installed")
+    source = "Tevez is on course to win a second Serie A title with the Old Lady."
+    # "win" and "lose" have no subject of their own: Tevez, the subject of "is", is theirs
+    assert [f[:4] for f in flips(resources, "Tevez is on course to lose a second Serie A title.", source,
+                                 lexicon)] == [("lose", (22, 26), "opposite", "win")]
+    # another subject up the chain: one side may win what the other loses
+    assert flips(resources, "Arsenal are on course to lose the title.",
+                 "Chelsea are on course to win the title this season.", lexicon) == []
+    # no subject on either side, the same object: the same claim
+    assert [f[:4] for f in flips(resources, "Keeping Leicester up will feel like losing a trophy.",
+                                 "Keeping Leicester up will feel like winning a trophy, he said.", lexicon)] == [
+        ("losing", (36, 42), "opposite", "winning")]
+    # a subject on one side only: not said of the same party
+    assert flips(resources, "Keeping Leicester up will feel like losing a trophy.",
+                 "Keeping Leicester up will feel like Chelsea winning a trophy.", lexicon) == []
+
+
 def test_a_negation_the_source_never_makes(resources):
     # the source states the claim in a form no predicate of its own shows: no "be on
     # board" to negate, and the aligned sentence denies nothing

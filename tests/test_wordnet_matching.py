@@ -737,6 +737,23 @@ def test_slot_link_needs_the_same_modifiers_and_a_synonym_head(lex):
     assert RelationMatcher(lexicon=None).slot_link("shop", "store") is None
 
 
+def test_an_acronym_matches_the_slot_of_the_name_it_abbreviates(lex):
+    from halluscope.match.relations import RelationMatcher, acronym_link
+
+    source = "The World Health Organization criticised the ministry on Friday."
+    rows = _relation_units(["The WHO criticised the ministry.", "The WTO criticised the ministry."], source)
+    assert rows[0] == [(["who", "criticise", "ministry"], "supported",
+                        "subject 1.00, verb 1.00, object 1.00; who = world health organization (acronym)")]
+    assert rows[1][0][:2] == (["wto", "criticise", "ministry"], "unsupported")
+    # either side may be the acronym; two letters are enough, a pronoun never is one
+    assert acronym_link(["united", "nations"], ["un"]).text == "united nations = un (acronym)"
+    assert acronym_link(["us"], ["united", "states"]) is None
+    assert acronym_link(["who"], ["world", "health"]) is None
+    assert acronym_link(["who"], ["who"]) is None
+    # without a lexicon too
+    assert RelationMatcher(lexicon=None).slot_link("un", "united nations").relation == "acronym"
+
+
 def test_a_nominal_triple_is_grounded_by_the_verb_its_noun_derives_from(lex):
     source = ("The Mexican Senate approved a judicial reform on Thursday by 86 votes to 41. "
               "Former president Eduardo Salinas died on Sunday.")

@@ -469,8 +469,9 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     case), and ``name_kind(word)`` (:meth:`halluscope.lexical.Lexicon.name_kind`) is a
     kind of name: WordNet knows it only as a proper noun of a person, place or group, or
     not at all (then the parse must read it as a noun). Adjacent candidates are one name
-    ("eamonn holmes"). A name next to a unit of the summary, or before a word the source
-    writes with a capital anywhere (a sentence start included), is left out: it is part of
+    ("eamonn holmes"). A name next to a unit of the summary, or before a word (no stop
+    word) the source writes with a capital anywhere (a sentence start included), is left
+    out: it is part of
     that name ("barack" before the source's "Obama", which the cased summary's partial-name
     match would support; "holmes" after a unit "eamonn", which is counted already). After
     such a word it is a new surname and counts ("klinge" after the source's "Thomas").
@@ -501,7 +502,9 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     def part_of_a_name(token, after: bool) -> bool:
         # a unit on either side; a word the source capitalises only after the run (the run
         # is then a first name or a title of that name, not a new surname after it)
-        return token.is_alpha and (inside_unit(token) or (after and token.text.casefold() in capitalised))
+        # (a stop word is never that: the source's sentence-initial "In" or "Or" says nothing)
+        return token.is_alpha and (inside_unit(token) or (after and not token.is_stop
+                                                           and token.text.casefold() in capitalised))
 
     runs: List[List[Tuple[object, str]]] = []
     for token in summary_doc:

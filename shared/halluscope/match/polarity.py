@@ -31,7 +31,9 @@ each summary sentence with the source sentence that holds the most of its conten
   verbs, adjectives and adverbs ("accepted" against "rejected", "lower" against
   "higher"). Two verbs that may be one transfer seen from its two parties
   ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
-  said of the same subject ("Huber has bought copies" against "Huber has sold copies").
+  said of the same subject ("Huber has bought copies" against "Huber has sold copies"),
+  an infinitive's being the subject of the verb above it (:func:`_controller`), or, with
+  no subject on either side, when they share an object.
 
 A flip is evidence against the summary: CHI is multiplied by the contradiction factor
 (``fusion.CONTRADICTION_FACTOR``), and a flipped content word is shown as
@@ -244,6 +246,42 @@ def _same_subject(mine, theirs) -> bool:
         (mine.subject_words - _FILLER) & (theirs.subject_words - _FILLER))
 
 
+#: how far up a chain of infinitives a verb's subject is looked for
+CONTROL_DEPTH = 4
+
+
+def _controller(token, predicates: Dict[int, object]):
+    """The predicate whose subject a verb without one of its own shares: up its chain of
+    infinitive complements (``xcomp``) to the first verb with a subject ("Tevez is on
+    course to win": "win" is Tevez's; "are yet to lose this competition"); the verb's
+    own predicate when it has a subject, or when nothing above it has one."""
+    own = predicates.get(token.i)
+    node = token
+    for _ in range(CONTROL_DEPTH):
+        if (own is not None and own.subject_words) or node.dep_ != "xcomp" or node.head.i == node.i:
+            break
+        node = node.head
+        above = predicates.get(node.i)
+        if above is not None and above.subject_words:
+            return above
+    return own
+
+
+def _converse_said_of_it(token, mine, there, theirs, summary_predicates: Dict[int, object],
+                         source_predicates: Dict[int, object]) -> bool:
+    """Whether two verbs that may be one transfer seen from its two parties are said of
+    the same party: they share a subject word, their own or that of the verb whose
+    infinitive they are (:func:`_controller`); or neither has any subject and they share
+    an object ("feel like winning a trophy" against "feel like losing a trophy")."""
+    mine_of = _controller(token, summary_predicates) if summary_predicates else mine
+    theirs_of = _controller(there, source_predicates)
+    if _same_subject(mine_of, theirs_of):
+        return True
+    no_subject = (mine_of is None or not mine_of.subject_words) and (theirs_of is None or not theirs_of.subject_words)
+    return no_subject and mine is not None and theirs is not None and bool(
+        (mine.object_words - _FILLER) & (theirs.object_words - _FILLER))
+
+
 def _same_head(token, there) -> bool:
     return there.head.i != there.i and token.head.i != token.i and \
         there.head.lemma_.lower() == token.head.lemma_.lower()
@@ -296,7 +334,8 @@ def _objects(token) -> FrozenSet[str]:
     return frozenset(child.lemma_.lower() for child in token.children if child.dep_ in _OBJECT_DEPS)
 
 
-def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon) -> Optional[Match]:
+def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon,
+                   summary_predicates: Optional[Dict[int, object]] = None) -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
     indexed predicate) and has its polarity (an opposite under one negation agrees: "did not
@@ -332,7 +371,7 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
         if token.pos_ == "VERB" and effective_negation(token) != effective_negation(there):
             continue  # "did not approve" agrees with "rejected"
         if token.pos_ == "VERB" and found <= converses:
-            said_of_it = _same_subject(mine, at.get(there.i))
+            said_of_it = _converse_said_of_it(token, mine, there, at.get(there.i), summary_predicates or {}, at)
         elif token.pos_ == "VERB":
             said_of_it = _same_claim(mine, at.get(there.i))
         else:
@@ -367,7 +406,7 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
                     match = _negation_unsaid(token, sentence, aligned, source)
             if match is None and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):
-                match = _opposite_flip(token, mine.get(token.i), aligned, source, lexicon)
+                match = _opposite_flip(token, mine.get(token.i), aligned, source, lexicon, mine)
             if match is not None:
                 flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))
     return flips

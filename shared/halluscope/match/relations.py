@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..extract.entities import initials
 from ..options import options_for
 from ..units import Match, RelationUnit
 from . import MatchJob
@@ -96,6 +97,34 @@ class _VerbPlan:
         pairs = self.cosine_pairs
         return ([self.query_verbs[a] for a in np.nonzero(pairs.any(axis=1))[0]]
                 + [self.pool_verbs[b] for b in np.nonzero(pairs.any(axis=0))[0]])
+
+
+#: the fewest letters of a one-word slot read as an acronym of another slot ("UN")
+MIN_ACRONYM_LETTERS = 2
+#: one-word slots never read as acronyms: relation slots are lower case, and these are
+#: pronouns far more often than "US" or "IT"
+NOT_ACRONYMS = frozenset({"i", "me", "we", "us", "you", "he", "him", "she", "her", "it", "they", "them", "one"})
+
+
+def acronym_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
+    """The link between two argument slots (their words, lower case) when one is a single
+    word of :data:`MIN_ACRONYM_LETTERS` or more letters (none of :data:`NOT_ACRONYMS`)
+    that spells the initials of the other's content words ("who" and "world health
+    organization", :func:`halluscope.extract.entities.initials`, which reads a
+    lower-case name's words as capitalised), else None."""
+    if len(query) == 1 and len(pooled) > 1:
+        short, long = query[0], pooled
+    elif len(pooled) == 1 and len(query) > 1:
+        short, long = pooled[0], query
+    else:
+        return None
+    if len(short) < MIN_ACRONYM_LETTERS or not short.isalpha() or short in NOT_ACRONYMS \
+            or short.upper() not in initials(" ".join(long)):
+        return None
+    from ..lexical import Link
+
+    q, p = " ".join(query), " ".join(pooled)
+    return Link("acronym", q, p, f"{q} = {p} (acronym)")
 
 
 class RelationMatcher:
@@ -380,10 +409,12 @@ class RelationMatcher:
         "talks"), or None. Only synonyms: a more general head ("vehicle" for "truck")
         names another set of things as often as the same one. Such slots score 1.0 and
         are not encoded (single-word MiniLM cosines put shop/store at 0.66, below any
-        useful threshold). None without a lexicon."""
-        if self.lexicon is None:
-            return None
+        useful threshold). None without a lexicon. An acronym and the name it abbreviates
+        (:func:`acronym_link`) link too, with or without a lexicon."""
         q_words, p_words = query.split(), pooled.split()
+        acronym = acronym_link(q_words, p_words)
+        if acronym is not None or self.lexicon is None:
+            return acronym
         if not q_words or len(q_words) != len(p_words) or q_words[:-1] != p_words[:-1]:
             return None
         if q_words[-1] == p_words[-1] or not linkable(q_words[-1]) or not linkable(p_words[-1]):

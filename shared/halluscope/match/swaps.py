@@ -10,9 +10,9 @@ most of the summary sentence's content, the name's own words left out) is the so
 account of that sentence. A
 supported summary entity ``E`` is **swapped** when
 
-* that aligned sentence does not state ``E``: neither its words (whole, case ignored)
-  nor the source mention that supports it (an acronym, a partial name, a synonym:
-  "The World Health Organization" for "the WHO");
+* that aligned sentence does not state ``E`` (else see below): neither its words (whole,
+  case ignored) nor the source mention that supports it (an acronym, a partial name, a
+  synonym: "The World Health Organization" for "the WHO");
 * it has an entity ``E'`` of the same kind (:data:`KIND_OF_LABEL`: people; organisations
   and places, which spaCy's small model confuses; nationalities and groups; anything
   else only with its own label) in the same slot (:func:`_same_slot`): ``E'``'s head
@@ -24,10 +24,14 @@ supported summary entity ``E`` is **swapped** when
   sentence does not name ``E'`` anywhere (then the sentence says both, and the order is
   the relation dimension's business).
 
-When no slot places it, the words around it may (:func:`_swapped_between_same_words`):
-another name of the aligned sentence stands between the same two words, one of them a
-content word, and the source nowhere writes the summary's name there. Numbers are read
-both ways too (:func:`swapped_quantity`).
+A relative pronoun fills its name's slot (:func:`_fillers`: "Mark Smith, who was charged"
+puts Mark Smith in the subject slot of "charged"). When no slot places it, the words
+around it may (:func:`_swapped_between_same_words`): another name of the aligned
+sentence stands between the same two words, one of them a content word, and the source
+nowhere writes the summary's name there. When the aligned sentence states ``E`` too (a
+run-on sentence naming it in another role), only the words around it are read, and all
+of them must agree (the two words on each side). Numbers are read both ways too
+(:func:`swapped_quantity`).
 
 The swap is a contradiction (status ``contradicted``, mode ``swapped``): the source
 states the same fact of another entity. Not caught: a swap that neither the parse nor
@@ -126,6 +130,21 @@ def _same_slot(mine, theirs) -> bool:
     return True
 
 
+#: relative pronouns that stand for the noun their clause qualifies
+RELATIVE_PRONOUNS = frozenset({"who", "whom", "which", "that"})
+
+
+def _fillers(entity) -> List[object]:
+    """The tokens through which a source name fills slots: its head, and the relative
+    pronoun of a clause that qualifies it ("Craig Hicks, who is charged in the deaths":
+    "who", the subject of "charged", stands for Craig Hicks)."""
+    out = [entity.root]
+    for clause in entity.root.children:
+        if clause.dep_ == "relcl":
+            out.extend(t for t in clause.children if t.lower_ in RELATIVE_PRONOUNS and t.dep_ in SLOT_DEPS)
+    return out
+
+
 def _share_a_word(own: List[str], other: List[str]) -> bool:
     """Whether two names share a word, or one's word ends the other's (a tokenisation
     such as "linkTemperton" for "Temperton"; "Household" is not "House")."""
@@ -142,7 +161,8 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     if at_sentence is None:
         return None
     sentence = summary.sentences[at_sentence]
-    own = _words(unit.text)
+    span = _without_possessive(unit.span, summary.written)
+    own = _words(summary.written[span[0]:span[1]])
     if not own:
         return None
     # the name's own words do not choose the sentence: they would pull it to where the
@@ -151,14 +171,16 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     if aligned_at is None:
         return None
     aligned = source.sentences[aligned_at]
-    if _written_in(own, source.lowered[aligned.start:aligned.end]) or _stated_in(match, aligned.start, aligned.end,
-                                                                                   source):
-        # not even by the words around it: "spent time in the Bundesliga with Bayern"
-        # against "in Germany with Bundesliga giants Bayern" read as a swap
-        return None
     mention = summary.doc.char_span(unit.span[0], unit.span[1], alignment_mode="expand")
-    if mention is None:
-        return _swapped_between_same_words(unit, own, match, summary, sentence, source, aligned)
+    stated = _written_in(own, source.lowered[aligned.start:aligned.end]) \
+        or _stated_in(match, aligned.start, aligned.end, source)
+    if mention is None or stated:
+        # the aligned sentence states the name too (a run-on sentence, a name said twice):
+        # only the words right around it can place another name there, all of them the
+        # same: the slot, or one shared word, would read "spent time in the Bundesliga
+        # with Bayern" against "in Germany with Bundesliga giants Bayern" as a swap
+        return _swapped_between_same_words(unit, span, own, match, summary, sentence, source, aligned,
+                                           whole_context=stated)
     root = mention.root
     summary_sentence = summary.lowered[sentence.start:sentence.end]
     for entity in source.doc.ents:
@@ -166,7 +188,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
             continue
         if _kind(entity.label_) != _kind(unit.label):
             continue
-        if not _same_slot(root, entity.root):
+        if not any(_same_slot(root, filler) for filler in _fillers(entity)):
             continue
         other = _words(entity.text)
         if not other or _share_a_word(own, other) or _written_in(other, summary_sentence):
@@ -175,11 +197,23 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
                   f"({root.dep_} of {root.head.text!r})")
         return Match("swapped", (TextEvidence(entity.text, (entity.start_char, entity.end_char)),), 0.0, detail,
                      contradicts=True)
-    return _swapped_between_same_words(unit, own, match, summary, sentence, source, aligned)
+    return _swapped_between_same_words(unit, span, own, match, summary, sentence, source, aligned)
 
 
-def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, summary: TextIndex, sentence,
-                                source: TextIndex, aligned) -> Optional[Match]:
+#: a possessive ending that spaCy takes into a lower-cased name ("new york's")
+_POSSESSIVE = re.compile(r"\s*['’]s$", re.IGNORECASE)
+
+
+def _without_possessive(span: Tuple[int, int], written: str) -> Tuple[int, int]:
+    """``span`` without the possessive ending spaCy may take into a name ("new york's
+    latest offering": the name is "new york", and "latest" comes after it)."""
+    found = _POSSESSIVE.search(written[span[0]:span[1]])
+    return (span[0], span[0] + found.start()) if found and found.start() > 0 else span
+
+
+def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: List[str], match: Match,
+                                summary: TextIndex, sentence, source: TextIndex, aligned,
+                                whole_context: bool = False) -> Optional[Match]:
     """The second reading of a swap, which needs no parse of the slot: the aligned source
     sentence writes another name between the same words as the summary's name
     (:func:`_shared_context`: the nearest word on each side the same, a content word
@@ -192,7 +226,7 @@ def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, 
     (a possessive is no slot); "the 2012 sky tickets winner" against "the 2012 Tour de
     France winner" (lower-cased summaries parse too poorly for the slot);
     docs/papers.md#ehi-entities-swapped-within-the-source."""
-    mine = _around(summary.lowered, unit.span[0], unit.span[1], sentence.start, sentence.end)
+    mine = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
     if not (mine[0] or mine[1]):
         return None
     left, right = _nearest(mine)
@@ -208,8 +242,9 @@ def _swapped_between_same_words(unit: EntityUnit, own: List[str], match: Match, 
         begin, end = aligned.start + found.start(1), aligned.start + found.end(1)
         if not any(e.start_char < end and begin < e.end_char for e in names):
             continue
-        shared = _shared_context(mine, _around(source.lowered, begin, end, aligned.start, aligned.end))
-        if shared is None:
+        theirs = _around(source.lowered, begin, end, aligned.start, aligned.end)
+        shared = _shared_context(mine, theirs)
+        if shared is None or (whole_context and theirs != mine):
             continue
         other = _words(found.group(1))
         if _share_a_word(own, other) or _written_in(other, summary_sentence) or _is_evidence(match, begin, end, source):
