@@ -187,18 +187,31 @@ def test_thread_safe_queries(lex):
 # -- without WordNet ---------------------------------------------------------------
 
 
-def test_nltk_synset_cache_is_emptied_past_its_cap(lex, monkeypatch):
+def test_nltk_synset_cache_is_trimmed_past_its_cap(lex, monkeypatch):
     # NLTK's reader keeps every synset it parses; past READER_SYNSET_CAP a query that
-    # reads WordNet empties that cache, and the answers stay the same
+    # reads WordNet drops the older half of that cache, and the answers stay the same
     fresh = Lexicon.over(wordnet.shared_wordnet())
     before = fresh.link("buy", "acquire", "verb")
     cache = fresh.reader._synset_offset_cache
-    assert sum(len(per_pos) for per_pos in cache.values()) > 3
+    held = sum(len(per_pos) for per_pos in cache.values())
+    assert held > 3
     monkeypatch.setattr(lexical, "READER_SYNSET_CAP", 3)
     again = Lexicon.over(wordnet.shared_wordnet())
     assert again.link("buy", "acquire", "verb") == before
-    assert sum(len(per_pos) for per_pos in cache.values()) <= 3
+    assert sum(len(per_pos) for per_pos in cache.values()) < held
     assert again.link("sell", "buy", "verb").relation == "antonym"
+
+
+def test_the_older_half_of_each_part_of_speech_is_dropped(monkeypatch):
+    class Reader:
+        _synset_offset_cache = {"n": {k: k for k in range(10)}, "v": {k: k for k in range(4)}}
+
+    monkeypatch.setattr(lexical, "READER_SYNSET_CAP", 13)
+    lexicon = Lexicon(Reader())
+    lexicon._trim_reader()  # 14 synsets > 13: half of each part of speech, and one more, go
+    assert Reader._synset_offset_cache == {"n": {k: k for k in range(6, 10)}, "v": {3: 3}}
+    lexicon._trim_reader()  # 5 synsets: under the cap, nothing goes
+    assert Reader._synset_offset_cache == {"n": {k: k for k in range(6, 10)}, "v": {3: 3}}
 
 
 def test_lexicon_without_wordnet_answers_same_lemma_only():

@@ -3,7 +3,7 @@ and one shipped cut on it, compared by leave-one-dataset-out over a feature dump
 DESIGN half (``fusion_study.py dump --half design``). The lockbox is scored once, with
 the candidate chosen here.
 
-    python -m benchmarks.studies.calibration /tmp/feat-design.jsonl [--show CANDIDATE]
+    python -m benchmarks.studies.calibration /tmp/feat-design.jsonl [--show CANDIDATE] [--balanced]
 
 Per candidate (a set of features, every one of them computed by a scoring call itself),
 for every held-out fold: a logistic model fitted on its tuning folds only (the harness's
@@ -79,6 +79,17 @@ def fold_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.n
     return np.concatenate([np.full(len(labels[f]), 1.0 / len(labels[f])) for f in folds])
 
 
+def balanced_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.ndarray:
+    """Each fold weighs the same, and within a fold each label weighs the same (as the
+    shipped calibration is fitted, ``benchmarks/calibrate.py``): a style feature can then
+    not learn a dataset's share of consistent summaries (session 17)."""
+    out = []
+    for f in folds:
+        consistent = np.asarray(labels[f]) == 1
+        out.append(np.where(consistent, 0.5 / max(1, consistent.sum()), 0.5 / max(1, (~consistent).sum())))
+    return np.concatenate(out)
+
+
 def ece(p: Sequence[float], y: Sequence[int], bins: int = 10) -> float:
     """Expected calibration error, as the report computes it (:func:`halluscope.report.stats.calibration_error`)."""
     return calibration_error(list(p), list(y), bins)
@@ -94,7 +105,8 @@ def reliability(p: Sequence[float], y: Sequence[int], bins: int = 10) -> List[tu
     return out
 
 
-def run(path: str, show: str = "") -> None:
+def run(path: str, show: str = "", balanced: bool = False) -> None:
+    weights = balanced_weights if balanced else fold_weights
     by = load(path)
     labels = {f: [r["label"] for r in by[f]] for f in FOLDS}
     print(f"{path}\n")
@@ -108,7 +120,7 @@ def run(path: str, show: str = "") -> None:
             tune = [f for f in FOLDS if f != held and f not in exclusions()[held]]
             beta = fit_logistic(np.vstack([x[f] for f in tune]),
                                 np.concatenate([np.asarray(labels[f]) == 1 for f in tune]).astype(float),
-                                fold_weights(tune, labels))
+                                weights(tune, labels))
             betas.append(beta)
             p = {f: 1 / (1 + np.exp(-(beta[0] + x[f] @ beta[1:]))) for f in FOLDS}
             cut = lodo_threshold({f: list(p[f]) for f in tune}, {f: labels[f] for f in tune})
@@ -134,5 +146,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("dump")
     parser.add_argument("--show", default="")
+    parser.add_argument("--balanced", action="store_true",
+                        help="each label weighs the same within a fold (default: the fold's own balance)")
     args = parser.parse_args()
-    run(args.dump, args.show)
+    run(args.dump, args.show, args.balanced)

@@ -25,6 +25,7 @@ Where WordNet comes from and how it is read: :mod:`halluscope.wordnet`.
 """
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -380,13 +381,16 @@ class Lexicon:
             return self._answers.put(key, synsets)
 
     def _trim_reader(self) -> None:
-        """Empty NLTK's own cache of parsed synsets once it holds more than
+        """Once NLTK's own cache of parsed synsets holds more than
         :data:`READER_SYNSET_CAP` (it keeps every synset it ever parsed, outside the
-        memory budget); a synset read again is parsed again, and equal to the first."""
+        memory budget), drop the older half of each part of speech's (the first parsed;
+        a synset read again is parsed again, and equal to the first). Emptying it all
+        made a call whose synsets outnumber the cap read them over and over."""
         cache = getattr(self.reader, "_synset_offset_cache", None)
         if isinstance(cache, dict) and sum(len(per_pos) for per_pos in cache.values()) > READER_SYNSET_CAP:
             for per_pos in cache.values():
-                per_pos.clear()
+                for offset in list(itertools.islice(per_pos, len(per_pos) // 2 + 1)):
+                    del per_pos[offset]
 
     def _name_kind(self, word: str) -> Optional[str]:
         synsets = self.reader.synsets(word)
@@ -533,9 +537,11 @@ def _tag(pos: str) -> str:
 # -- process-wide readers -----------------------------------------------------------------
 
 #: NLTK's reader keeps every synset it parses (about 2.7 KB each, measured: 20,000 noun
-#: synsets, +53 MB of RSS); past this many a Lexicon empties that cache
-#: (:meth:`Lexicon._trim_reader`, docs/scaling.md#memory)
-READER_SYNSET_CAP = 10_000
+#: synsets, +53 MB of RSS); past this many a Lexicon drops the older half of that cache
+#: (:meth:`Lexicon._trim_reader`, docs/scaling.md#memory). 24,000 (about 65 MB) holds the
+#: synsets one call over 400 FRANK rows with references reads (16,200; 400 SummEval rows:
+#: 11,900), which a cap of 10,000 made it parse 19,600 times (session 17)
+READER_SYNSET_CAP = 24_000
 
 #: the entity label of a WordNet proper noun by the lexicographer file of its sense
 _PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG"}
