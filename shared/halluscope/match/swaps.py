@@ -40,6 +40,7 @@ swaps between sentences the summary fuses.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -90,6 +91,20 @@ def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
         return [evidence.span]
     spans = [evidence.span] if getattr(evidence, "span", None) is not None else []
     return spans + _name_spans(source).get(getattr(evidence, "key", None), [])
+
+
+def _entities_in(source: TextIndex, start: int, end: int) -> list:
+    """The source's entity spans between ``start`` and ``end`` (``Doc.ents`` makes its
+    spans anew on every access: read once per source index, in text order)."""
+    entities = source.memo("entities", lambda: list(source.doc.ents))
+    starts = source.memo("entity_starts", lambda: [e.start_char for e in entities])
+    inside = []
+    for entity in entities[bisect.bisect_left(starts, start):]:
+        if entity.start_char >= end:
+            break
+        if entity.end_char <= end:
+            inside.append(entity)
+    return inside
 
 
 def _name_spans(source: TextIndex) -> Dict[str, List[Tuple[int, int]]]:
@@ -183,9 +198,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
                                            whole_context=stated)
     root = mention.root
     summary_sentence = summary.lowered[sentence.start:sentence.end]
-    for entity in source.doc.ents:
-        if entity.start_char < aligned.start or entity.end_char > aligned.end:
-            continue
+    for entity in _entities_in(source, aligned.start, aligned.end):
         if _kind(entity.label_) != _kind(unit.label):
             continue
         if not any(_same_slot(root, filler) for filler in _fillers(entity)):
@@ -230,14 +243,18 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     if not (mine[0] or mine[1]):
         return None
     left, right = _nearest(mine)
+    lowered = source.lowered[aligned.start:aligned.end]
+    if (left and left not in lowered) or (right and right not in lowered):
+        return None  # the aligned sentence lacks a neighbour: no pattern to build
+    names = [e for e in _entities_in(source, aligned.start, aligned.end) if e.label_ in NAME_LABELS]
+    if not names:
+        return None
     before = (r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left
               else r"^\W*(?:(?:The|An?)\s+)?")
     after = r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"
     pattern = re.compile(before + r"(" + _NAME_RUN + r")" + after)
     text = source.written[aligned.start:aligned.end]
     summary_sentence = summary.lowered[sentence.start:sentence.end]
-    names = [e for e in source.doc.ents
-             if e.label_ in NAME_LABELS and aligned.start <= e.start_char and e.end_char <= aligned.end]
     for found in pattern.finditer(text):
         begin, end = aligned.start + found.start(1), aligned.start + found.end(1)
         if not any(e.start_char < end and begin < e.end_char for e in names):
