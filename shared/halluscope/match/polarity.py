@@ -250,7 +250,7 @@ def _same_subject(mine, theirs) -> bool:
 CONTROL_DEPTH = 4
 
 
-def _controller(token, predicates: Dict[int, object]):
+def _controller(token, predicates: Dict[int, object]) -> Optional[object]:
     """The predicate whose subject a verb without one of its own shares: up its chain of
     infinitive complements (``xcomp``) to the first verb with a subject ("Tevez is on
     course to win": "win" is Tevez's; "are yet to lose this competition"); the verb's

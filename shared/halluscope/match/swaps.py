@@ -151,8 +151,8 @@ RELATIVE_PRONOUNS = frozenset({"who", "whom", "which", "that"})
 
 def _fillers(entity) -> List[object]:
     """The tokens through which a source name fills slots: its head, and the relative
-    pronoun of a clause that qualifies it ("Craig Hicks, who is charged in the deaths":
-    "who", the subject of "charged", stands for Craig Hicks)."""
+    pronoun of a clause that qualifies it ("Police arrested Mark Smith, who was charged
+    with murder": "who", the subject of "charged", stands for Mark Smith)."""
     out = [entity.root]
     for clause in entity.root.children:
         if clause.dep_ == "relcl":
