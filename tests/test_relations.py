@@ -314,6 +314,21 @@ def test_slots_encodes_verbs_then_only_differing_slots_of_passing_pairs():
     assert purchase is None or purchase.mode == "slots"
 
 
+def test_slots_encode_objects_only_where_the_subject_passed():
+    emb = fresh()
+    jobs = [MatchJob([rel("police", "purchase", "house")], [rel("company", "buy", "mansion")])]
+    assert RelationMatcher("slots", embedder=emb).match_batch(jobs)[0] == [None]
+    # call 1: the two verbs (purchase ~ buy, 0.87, passes); call 2: the subjects, whose
+    # cosine fails the threshold; no third call: house/mansion could decide nothing
+    assert (emb.encode_calls, emb.encoded) == (2, 4)
+    assert emb.cosine("police", "company") < 0.85
+    emb = fresh()
+    jobs = [MatchJob([rel("company", "purchase", "house")], [rel("company", "buy", "mansion")])]
+    RelationMatcher("slots", embedder=emb).match_batch(jobs)
+    # equal subjects need no vector; the objects are encoded in the last call
+    assert (emb.encode_calls, emb.encoded) == (2, 4)
+
+
 def test_slots_pruning_equals_brute_force(embedder):
     subjects = ["police", "officer", "company", "firm"]
     verbs = ["arrest", "detain", "buy", "purchase", "sell", "not_buy"]

@@ -39,12 +39,15 @@ For each query triple, in order:
 
 Performance: exact matching runs first; only what it leaves unresolved, in *all*
 jobs of a ``match_batch``, is embedded. Sentence mode encodes every needed string
-in one ``Embedder.prepare`` call. Slots mode makes two batched calls: first the
-verbs WordNet cannot compare, then only the subjects and objects of the pairs whose
-verb passed and whose strings differ (equal strings score 1.0 without encoding). The result is the same as
-comparing all three slots of every pair, for a fraction of the encoding: on 200
-SummEval summaries, 757 strings became 582, and 354 once WordNet decided the verbs it
-knows (1,512 -> 1,085 on 200 FRANK rows with references; see benchmarks/speed_chi.py).
+in one ``Embedder.prepare`` call. Slots mode makes up to three batched calls: first the
+verbs WordNet cannot compare, then only the subjects of the pairs whose verb passed
+and whose strings differ (equal strings score 1.0 without encoding), then only the
+objects of the pairs whose subject passed too (a pair needs every slot at the
+threshold). The result is the same as comparing all three slots of every pair, for a
+fraction of the encoding: on 200 SummEval summaries, 757 strings became 582, and 354
+once WordNet decided the verbs it knows (1,512 -> 1,085 on 200 FRANK rows with
+references); objects after subjects (session 17): 1,941 -> 1,405 strings on 400 FRANK
+rows with references (see benchmarks/speed_chi.py).
 """
 from __future__ import annotations
 
@@ -220,8 +223,10 @@ class RelationMatcher:
             return results
 
         # slots: the verbs WordNet cannot compare first (one batched encode), then only
-        # the subjects and objects of pairs whose verb passed and whose strings differ
-        # (a second, small encode)
+        # the subjects of pairs whose verb passed and whose strings differ (a second,
+        # small encode), then only the objects of pairs whose subject passed too (a third):
+        # a pair needs every slot at the threshold, so an object after a failed subject
+        # decides nothing
         plans = []
         for j, queries, pool in pending:
             q_units = [jobs[j].queries[i] for i in queries]
@@ -229,24 +234,40 @@ class RelationMatcher:
             plans.append((j, queries, q_units, p_units, self._verb_plan(q_units, p_units)))
         embedder.prepare(list(dict.fromkeys(lemma for *_, plan in plans for lemma in plan.to_encode())))
         staged = []
-        second: Dict[str, None] = {}
         slot_links: Dict[Tuple[str, str], Optional["Link"]] = {}  # each pair of slots looked up once
         for j, queries, q_units, p_units, plan in plans:
             rows, cols, verb, links = self._verb_candidates(q_units, p_units, embedder, plan)
-            for r, c in zip(rows, cols):
-                for name in ("subject", "object"):
-                    a, b = getattr(q_units[r], name), getattr(p_units[c], name)
-                    if a != b and self._slot_link(a, b, slot_links) is None:
-                        second[a] = None
-                        second[b] = None
             staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
-        if second:
-            embedder.prepare(list(second))
+        self._prepare_slots(staged, "subject", embedder, slot_links)
+        subjects = []
         for j, queries, q_units, p_units, rows, cols, verb, links in staged:
+            s, s_links = self._pair_similarity([q_units[r].subject for r in rows], [p_units[c].subject for c in cols],
+                                               embedder, slot_links)
+            subjects.append((s, s_links, s >= self.threshold))
+        self._prepare_slots(staged, "object", embedder, slot_links, [passed for *_, passed in subjects])
+        for (j, queries, q_units, p_units, rows, cols, verb, links), (s, s_links, passed) in zip(staged, subjects):
             for q, match in zip(queries, self._score_slots(q_units, p_units, rows, cols, verb, links, embedder,
-                                                           slot_links)):
+                                                           slot_links, s, s_links, passed)):
                 results[j][q] = match
         return results
+
+    def _prepare_slots(self, staged: Sequence[tuple], name: str, embedder,
+                       slot_links: Dict[Tuple[str, str], Optional["Link"]],
+                       passed: Optional[Sequence[np.ndarray]] = None) -> None:
+        """Encode, in one batched call, the ``name`` slot ("subject" or "object") strings
+        of every candidate pair (of those ``passed`` marks, when given) whose two strings
+        differ and have no slot link (:meth:`_slot_link`)."""
+        wanted: Dict[str, None] = {}
+        for k, (j, queries, q_units, p_units, rows, cols, verb, links) in enumerate(staged):
+            for m, (r, c) in enumerate(zip(rows, cols)):
+                if passed is not None and not passed[k][m]:
+                    continue
+                a, b = getattr(q_units[r], name), getattr(p_units[c], name)
+                if a != b and self._slot_link(a, b, slot_links) is None:
+                    wanted[a] = None
+                    wanted[b] = None
+        if wanted:
+            embedder.prepare(list(wanted))
 
     # -- scoring ---------------------------------------------------------------
     @staticmethod
@@ -441,14 +462,25 @@ class RelationMatcher:
 
     def _score_slots(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit],
                      rows: np.ndarray, cols: np.ndarray, verb: np.ndarray, links: Sequence,
-                     embedder, slot_links: Dict[Tuple[str, str], Optional["Link"]]) -> List[Optional[Match]]:
+                     embedder, slot_links: Dict[Tuple[str, str], Optional["Link"]], s: np.ndarray,
+                     s_links: Sequence, passed: np.ndarray) -> List[Optional[Match]]:
+        """The best pool triple per query among the candidate pairs (``rows``, ``cols``):
+        every slot at the threshold (``s``: the subjects' similarities, ``passed``: those at
+        the threshold; an object is compared only where the subject passed, which is all
+        that a pair needs), the highest minimum of the three slots; an antonym verb whose
+        slots match contradicts a query nothing supports."""
         out: List[Optional[Match]] = [None] * len(queries)
         if rows.size == 0:
             return out
-        s, s_links = self._pair_similarity([queries[r].subject for r in rows], [pool[c].subject for c in cols],
-                                           embedder, slot_links)
-        o, o_links = self._pair_similarity([queries[r].object for r in rows], [pool[c].object for c in cols],
-                                           embedder, slot_links)
+        o = np.zeros(len(rows), dtype=np.float64)
+        o_links: List[Optional["Link"]] = [None] * len(rows)
+        at = np.nonzero(passed)[0]
+        if at.size:
+            values, found = self._pair_similarity([queries[rows[k]].object for k in at],
+                                                  [pool[cols[k]].object for k in at], embedder, slot_links)
+            o[at] = values
+            for k, link in zip(at, found):
+                o_links[k] = link
         v = np.asarray(verb, dtype=np.float64)
         ok = (s >= self.threshold) & (o >= self.threshold)
         total = np.minimum(np.minimum(s, v), o)
