@@ -11,6 +11,15 @@ def resources():
     return get_resources()
 
 
+@pytest.fixture(scope="module")
+def lexicon(resources):
+    """The WordNet Lexicon; the test is skipped without WordNet 3.0."""
+    found = resources.lexicon()
+    if not found.available:
+        pytest.skip("WordNet 3.0 is not installed")
+    return found
+
+
 def flips(resources, summary, source, lexicon=None):
     nlp = resources.nlp(None)
     found = sentence_flips(resources.text_index(nlp(summary)), resources.text_index(nlp(source)), lexicon)
@@ -50,10 +59,7 @@ def test_a_negation_added_or_dropped(resources):
                  "The club was happy with the result but was not happy with the referee.") == []
 
 
-def test_wordnet_antonyms_with_converse_transfers_left_out(resources):
-    lexicon = resources.lexicon()
-    if not lexicon.available:
-        pytest.skip("WordNet 3.0 is not installed")
+def test_wordnet_antonyms_with_converse_transfers_left_out(resources, lexicon):
     source = "The starlet rejected a move to Chelsea last week."
     assert flips(resources, "The starlet accepted a move to Chelsea last week.", source, lexicon) == [
         ("accepted", (12, 20), "opposite", "rejected",
@@ -153,19 +159,13 @@ def test_a_direction_word_with_the_same_object_wherever_it_attaches(resources):
                  "Members arrived at the hall on Monday and left after the debate.") == []
 
 
-def test_converse_verbs_of_the_same_subject_are_opposites(resources):
-    lexicon = resources.lexicon()
-    if not lexicon.available:
-        pytest.skip("WordNet 3.0 is not installed")
+def test_converse_verbs_of_the_same_subject_are_opposites(resources, lexicon):
     source = "Author Florian Huber has sold thousands of copies of his book."
     assert [f[:4] for f in flips(resources, "Florian Huber has bought thousands of copies of his book.", source,
                                  lexicon)] == [("bought", (18, 24), "opposite", "sold")]
 
 
-def test_converse_verbs_in_infinitives_take_the_subject_of_the_verb_above(resources):
-    lexicon = resources.lexicon()
-    if not lexicon.available:
-        pytest.skip("WordNet 3.0 is not installed")
+def test_converse_verbs_in_infinitives_take_the_subject_of_the_verb_above(resources, lexicon):
     source = "Tevez is on course to win a second Serie A title with the Old Lady."
     # "win" and "lose" have no subject of their own: Tevez, the subject of "is", is theirs
     assert [f[:4] for f in flips(resources, "Tevez is on course to lose a second Serie A title.", source,

@@ -130,7 +130,8 @@ _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 _SUBJECT_POS = frozenset({"NOUN", "PROPN"})
 _OBJ_DEPS = frozenset({"dobj", "obj", "attr"})
 _CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
-_RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
+#: relative pronouns, which stand for the noun their clause qualifies
+RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 
 
 #: Penn Treebank bracket tokens of tokenised corpora (CNN/DM summaries): punctuation
@@ -293,8 +294,8 @@ class _Extractor:
                 agents.extend(g for g in c.children if g.dep_ == "pobj")
         if verb.dep_ == "relcl":
             antecedent = verb.head
-            subjects = [antecedent if s.lower_ in _RELATIVE_PRONOUNS else s for s in subjects]
-            passive_subjects = [antecedent if s.lower_ in _RELATIVE_PRONOUNS else s
+            subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s for s in subjects]
+            passive_subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s
                                 for s in passive_subjects]
         if agents:  # passive agent recovery (Algorithm 2 lines 18-20)
             return (_expand(subjects + agents, self.conjuncts),

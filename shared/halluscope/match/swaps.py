@@ -47,6 +47,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..extract.entities import NON_NUMERIC_LABELS, canonical_entity
+from ..extract.relations import RELATIVE_PRONOUNS
 from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
 from .grounding import TextIndex, _stem
 from .polarity import aligned_sentence
@@ -93,10 +94,15 @@ def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
     return spans + _name_spans(source).get(getattr(evidence, "key", None), [])
 
 
+def _entities(source: TextIndex) -> list:
+    """The source's entity spans, in text order (``Doc.ents`` makes its spans anew on
+    every access: read once per source index)."""
+    return source.memo("entities", lambda: list(source.doc.ents))
+
+
 def _entities_in(source: TextIndex, start: int, end: int) -> list:
-    """The source's entity spans between ``start`` and ``end`` (``Doc.ents`` makes its
-    spans anew on every access: read once per source index, in text order)."""
-    entities = source.memo("entities", lambda: list(source.doc.ents))
+    """The source's entity spans (:func:`_entities`) between ``start`` and ``end``."""
+    entities = _entities(source)
     starts = source.memo("entity_starts", lambda: [e.start_char for e in entities])
     inside = []
     for entity in entities[bisect.bisect_left(starts, start):]:
@@ -111,7 +117,7 @@ def _name_spans(source: TextIndex) -> Dict[str, List[Tuple[int, int]]]:
     """A source's names by canonical key -> where it writes them (once per source index)."""
     def build() -> Dict[str, List[Tuple[int, int]]]:
         out: Dict[str, List[Tuple[int, int]]] = {}
-        for e in source.doc.ents:
+        for e in _entities(source):
             out.setdefault(canonical_entity(e.text, e.label_), []).append((e.start_char, e.end_char))
         return out
 
@@ -143,10 +149,6 @@ def _same_slot(mine, theirs) -> bool:
         if a.dep_ != "pobj":
             return True
     return True
-
-
-#: relative pronouns that stand for the noun their clause qualifies
-RELATIVE_PRONOUNS = frozenset({"who", "whom", "which", "that"})
 
 
 def _fillers(entity) -> List[object]:
