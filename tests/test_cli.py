@@ -362,6 +362,43 @@ def test_interrupted_run_keeps_a_partial_file_and_resume_finishes_it(uninterrupt
     assert not os.path.exists(f"{output}.partial") and not os.path.exists(f"{output}.partial.json")
 
 
+def test_a_sigterm_swallowed_by_a_finaliser_still_stops_the_run(uninterrupted, workdir, monkeypatch, capsys):
+    """The CI failure of stop 36: SIGTERM landed in a regex finaliser, Python printed
+    "Exception ignored in ... __del__" and the run went on to exit 0. The request is
+    kept and acted on after the chunk being written."""
+    import signal
+
+    import halluscope.cli.scoring as cli
+
+    real, calls = cli.metric_function, []
+
+    class Finaliser:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler runs here; its exception is ignored
+
+    def counting(metric):
+        function = real(metric)
+
+        def wrapped(*args, **kwargs):
+            calls.append(metric)
+            if len(calls) == 2:
+                Finaliser()
+            return function(*args, **kwargs)
+        return wrapped
+    monkeypatch.setattr(cli, "metric_function", counting)
+    swallowed = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: swallowed.append(unraisable.exc_type))
+    output = workdir / "swallowed.jsonl"
+    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN]) == 130
+    assert swallowed == [KeyboardInterrupt]  # Python did swallow it
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (f"interrupted: 2 of 4 examples are scored in {output}.partial; "
+                                    "run the same command with --resume to continue")
+    assert _read_jsonl(f"{output}.partial") == uninterrupted["records"][:2]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the run's handlers are gone
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_resume_drops_a_line_cut_short(uninterrupted, workdir, monkeypatch, capsys):
     output = workdir / "cut.jsonl"
     _interrupt_at(monkeypatch, 4)

@@ -280,6 +280,30 @@ def run_score(args: argparse.Namespace) -> int:
                            summary_output)
 
 
+class StopRequest:
+    """Ctrl-C or SIGTERM, kept until the run can act on it.
+
+    The handler raises ``KeyboardInterrupt`` at once, as Python's own Ctrl-C handler does. When the signal
+    lands inside a finaliser (``__del__``) or a library's catch-all ``except``, Python
+    swallows that exception and scoring would go on to the end; so the handler also
+    records the request, and :meth:`check`, called after every chunk is written,
+    raises it again there (docs/cli.md, "Interrupted runs")."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        self.requested = True
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """Raise ``KeyboardInterrupt`` if a signal came since the run began."""
+        if self.requested:
+            raise KeyboardInterrupt
+
+
 def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
                 summary_output) -> int:
     """The rest of :func:`run_score`, while the run holds its output: a partial file to
@@ -328,23 +352,23 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
                 "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
                 "metrics": {metric: totals[metric].as_dict() for metric in metrics}}
 
-    def terminate(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
+    stop = StopRequest()
     in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, terminate) if in_main_thread else None
+    previous = ({number: signal.signal(number, stop.on_signal) for number in StopRequest.SIGNALS}
+                if in_main_thread else {})
     try:
         if args.output == STDIO:
             return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring, summary_output,
-                                    summary_of, sys.stdout)
+                                    summary_of, sys.stdout, stop)
         if to_stdout:  # a device or FIFO: written through, never replaced
             with open(args.output, "w", encoding="utf-8") as stream:
                 return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring,
-                                        summary_output, summary_of, stream)
+                                        summary_output, summary_of, stream, stop)
         written_before = len(records)
 
         def save_state(current: Dict[str, MetricTotals], written: int) -> None:
             _write_json_atomically(state_path, json_safe(_state(settings, current, written_before + written)))
+            stop.check()
 
         try:
             with _open_partial(partial, append=bool(records)) as output:
@@ -368,8 +392,8 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
                         os.remove(path)
             raise
     finally:
-        if in_main_thread:
-            signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     summary = summary_of(totals, written_before + len(examples))
     os.replace(partial, args.output)
     assert summary_output is not None
@@ -382,7 +406,8 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
 def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
                      fields: FieldNames, source: InputSource, totals: Dict[str, MetricTotals],
                      scoring: Dict[str, Any], summary_output: Optional[str],
-                     summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]], stream: TextIO) -> int:
+                     summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]], stream: TextIO,
+                     stop: "StopRequest") -> int:
     """``--output -`` (or a device or FIFO, ``stream``): the records go to the stream as they
     are scored (no partial file, no ``--resume``); the summary table to stderr, the
     summary JSON only to ``--summary-output``."""
@@ -390,6 +415,7 @@ def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], option
 
     def count(current: Dict[str, MetricTotals], rows: int) -> None:
         written[0] = rows
+        stop.check()
 
     try:
         if examples:
