@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .batch import ParsedBatch, parse_batch
+from .collector import fewer_collections
 from .dates import validate_publication_dates
 from .details import dimension_details
 from .dimensions import REGISTRY
@@ -215,6 +216,7 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
     return results, details
 
 
+@fewer_collections()
 def score(
     dimensions: Sequence[str],
     predictions: Sequence[str],

@@ -38,6 +38,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..collector import fewer_collections
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
 from .decompose import context_parses
 from ..parsing import ParseCache
@@ -387,6 +388,7 @@ def _aggregate_examples(examples: List[_Example], extra_premises: Sequence[Dict[
     return scores, details
 
 
+@fewer_collections()
 def score_batch(
     predictions: Sequence[str],
     sources: Sequence[str],

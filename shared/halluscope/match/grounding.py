@@ -52,6 +52,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
+from ..token_table import TokenTable
 from ..extract.relations import (PTB_BRACKETS, effective_negation, predicate_arguments, role_arguments,
                                  verb_lemma)
 from ..units import NOMINAL, EntityUnit, Match, RelationUnit, TextEvidence
@@ -194,53 +195,64 @@ def is_content(token) -> bool:
     return not (token.is_stop or token.is_punct or token.is_space or token.lower_ in PTB_BRACKETS)
 
 
-def _side_words(token, deps: FrozenSet[str]) -> FrozenSet[str]:
+def _side_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: FrozenSet[str]) -> FrozenSet[str]:
+    """The words (:func:`token_forms`) of the subtrees of token ``i``'s children with a
+    dependency in ``deps``; a passive's ``agent`` ("by police") counts on the subject side."""
     words: set = set()
-    for child in token.children:
-        if child.dep_ in deps:
-            for t in child.subtree:
-                words |= token_forms(t)
-        elif child.dep_ == "agent" and "nsubj" in deps:  # passive "by police": subject side
-            for t in child.subtree:
-                words |= token_forms(t)
+    for child in table.children[i]:
+        dep = table.dep[child]
+        if dep in deps or (dep == "agent" and "nsubj" in deps):
+            words |= table.subtree_words(child, forms)
     return frozenset(words)
 
 
-def _role_words(token) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+def _role_words(token, table: TokenTable, forms: List[Tuple[str, str]]) -> Tuple[FrozenSet[str], FrozenSet[str]]:
     """The words of a verb's "to" arguments and of its "from" arguments
     (:func:`~halluscope.extract.relations.role_arguments`), whole phrases."""
     sides: Dict[str, set] = {"to": set(), "from": set()}
     for name, head in role_arguments(token):
-        for t in head.subtree:
-            sides[name] |= token_forms(t)
+        sides[name] |= table.subtree_words(head.i, forms)
     return frozenset(sides["to"]), frozenset(sides["from"])
 
 
+_PREDICATE_POS = frozenset({"VERB", "AUX", "ADP"})
+
+
 def build_text_index(doc) -> TextIndex:
-    """Index a spaCy ``Doc``: one entry per sentence (``doc.sents``)."""
+    """Index a spaCy ``Doc``: one entry per sentence (``doc.sents``), read through a
+    :class:`~halluscope.token_table.TokenTable` (one ``Token`` object made only for each
+    verb, copula and preposition)."""
+    table = TokenTable(doc)
+    # tuples, not sets: a tuple of strings is not tracked by the garbage collector
+    forms = [(_stem(lower), _stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
+    content_token = [not (stop or punct or space or lower in PTB_BRACKETS) for stop, punct, space, lower
+                     in zip(table.is_stop, table.is_punct, table.is_space, table.lower)]
+    text = doc.text
     sentences = []
-    for sent in doc.sents:
+    for start, end in table.sentence_bounds():
         words: set = set()
         content: set = set()
         predicates, nominals = [], []
-        for token in sent:
-            forms = token_forms(token)
-            words |= forms
-            if is_content(token):
-                content |= forms
-            if token.pos_ in ("VERB", "AUX", "ADP"):
-                to_words, from_words = _role_words(token) if token.pos_ == "VERB" else (frozenset(), frozenset())
-                predicates.append(_Predicate(token.i, verb_lemma(token), effective_negation(token),
-                                             _side_words(token, _SUBJECT_SIDE),
-                                             _side_words(token, _OBJECT_SIDE),
-                                             _side_words(token, _OBLIQUE), to_words, from_words))
-            elif token.pos_ == "NOUN" and any(c.dep_ == "prep" for c in token.children):
-                nominals.append(_Predicate(token.i, token.lemma_.lower(), False, frozenset(),
-                                           _side_words(token, _OBLIQUE)))
-        sentences.append(IndexedSentence(sent.start_char, sent.end_char, sent.text, frozenset(words),
+        for i in range(start, end):
+            words.update(forms[i])
+            if content_token[i]:
+                content.update(forms[i])
+            pos = table.pos[i]
+            if pos in _PREDICATE_POS:
+                token = doc[i]
+                to_words, from_words = (_role_words(token, table, forms) if pos == "VERB"
+                                        else (frozenset(), frozenset()))
+                predicates.append(_Predicate(i, verb_lemma(token), effective_negation(token),
+                                             _side_words(table, forms, i, _SUBJECT_SIDE),
+                                             _side_words(table, forms, i, _OBJECT_SIDE),
+                                             _side_words(table, forms, i, _OBLIQUE), to_words, from_words))
+            elif pos == "NOUN" and any(table.dep[c] == "prep" for c in table.children[i]):
+                nominals.append(_Predicate(i, table.lemma[i].lower(), False, frozenset(),
+                                           _side_words(table, forms, i, _OBLIQUE)))
+        start_char, end_char = table.start_char[start], table.end_char[end - 1]
+        sentences.append(IndexedSentence(start_char, end_char, text[start_char:end_char], frozenset(words),
                                          frozenset(content), tuple(predicates), tuple(nominals)))
-    text = doc.text
-    return TextIndex(_lowered(text), sentences, doc, written=text)
+    return TextIndex(_lowered(text), sentences, doc, written=text, _tokens=frozenset(table.lower))
 
 
 def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:

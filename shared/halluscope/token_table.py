@@ -1,0 +1,118 @@
+"""The columns of a parsed ``Doc`` that indexing reads for every token, read at once.
+
+Each ``Token`` spaCy hands out is a new Python object, and ``Doc.sents`` makes one for
+every token it passes; reading a text's words, parts of speech and dependency subtrees
+through them made building a text index (:func:`halluscope.match.grounding.build_text_index`)
+a quarter of chi's time after parsing. :class:`TokenTable` reads the same attributes
+with one ``Doc.to_array`` call, and keeps each dependency subtree's words once
+(docs/scaling.md, "Where the time goes"). Every value equals what the ``Token`` API gives;
+``tests/test_token_table.py`` compares them on parsed text.
+"""
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+
+class TokenTable:
+    """Per-token columns of ``doc``: ``lower``, ``lemma``, ``pos``, ``dep`` (strings as the
+    ``Token`` attributes ``lower_``, ``lemma_``, ``pos_``, ``dep_``), ``head`` (index),
+    ``is_stop``/``is_punct``/``is_space``, character offsets, and ``children`` (indices,
+    in text order, as ``Token.children``)."""
+
+    def __init__(self, doc) -> None:
+        from spacy.attrs import (DEP, HEAD, IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LOWER, POS,
+                                 SENT_START)
+
+        self.doc = doc
+        n = len(doc)
+        strings = doc.vocab.strings
+        columns = (doc.to_array([LOWER, LEMMA, POS, DEP, HEAD, SENT_START, IS_STOP, IS_PUNCT, IS_SPACE, IDX,
+                                 LENGTH]).T.tolist() if n else [[] for _ in range(11)])
+        lower, lemma, pos, dep, head, sent_start, is_stop, is_punct, is_space, idx, length = columns
+        names: Dict[int, str] = {}
+
+        def name(key: int) -> str:
+            found = names.get(key)
+            if found is None:
+                found = names[key] = strings[key] if key else ""
+            return found
+
+        self.lower: List[str] = [name(k) for k in lower]
+        self.lemma: List[str] = [name(k) for k in lemma]
+        self.pos: List[str] = [name(k) for k in pos]
+        self.dep: List[str] = [name(k) for k in dep]
+        # HEAD is the offset to the head, stored unsigned: 2**64 - 1 is -1
+        self.head: List[int] = [i + (offset if offset < 1 << 63 else offset - (1 << 64))
+                                for i, offset in enumerate(head)]
+        self.sent_start: List[int] = sent_start  # 1 starts a sentence (-1 and 0 do not)
+        self.is_stop: List[bool] = [bool(v) for v in is_stop]
+        self.is_punct: List[bool] = [bool(v) for v in is_punct]
+        self.is_space: List[bool] = [bool(v) for v in is_space]
+        self.start_char: List[int] = idx
+        self.end_char: List[int] = [i + k for i, k in zip(idx, length)]
+        self.children: List[List[int]] = [[] for _ in range(n)]
+        for i, h in enumerate(self.head):
+            if h != i:
+                self.children[h].append(i)
+        self._subtree: Dict[int, FrozenSet[str]] = {}
+        self._left: Optional[List[int]] = None
+        self._right: List[int] = []
+        self._size: List[int] = []
+
+    def __len__(self) -> int:
+        return len(self.lower)
+
+    def sentence_bounds(self) -> Iterable[Tuple[int, int]]:
+        """(start, end) token indices of ``doc.sents``, without making its spans: a sentence
+        starts at token 0 and at every token whose ``SENT_START`` is 1 (a ``sents`` user
+        hook, when the doc has one, decides instead)."""
+        if "sents" in self.doc.user_hooks or not self.doc.has_annotation("SENT_START"):
+            for sent in self.doc.sents:  # spaCy's hook, or spaCy's error for a doc without boundaries
+                yield sent.start, sent.end
+            return
+        n, start = len(self), 0
+        for i in range(1, n):
+            if self.sent_start[i] == 1:
+                yield start, i
+                start = i
+        if start != n:
+            yield start, n
+
+    def _edges(self) -> None:
+        """Each token's subtree bounds and size, by walking up from every token once."""
+        n = len(self)
+        left, right, size = list(range(n)), list(range(n)), [1] * n
+        for i in range(n):
+            node, steps = i, 0
+            while self.head[node] != node and steps < n:  # steps: a head cycle ends the walk
+                node, steps = self.head[node], steps + 1
+                size[node] += 1
+                if i < left[node]:
+                    left[node] = i
+                elif i > right[node]:
+                    right[node] = i
+        self._left, self._right, self._size = left, right, size
+
+    def subtree_words(self, i: int, forms: Sequence[Tuple[str, ...]]) -> FrozenSet[str]:
+        """The union of ``forms[t]`` over the tokens ``t`` of ``Token.subtree`` of token ``i``,
+        kept for the next call: ``forms`` must be the same list on every call of one table.
+        A subtree of a projective parse (every spaCy English parse) is the run of tokens
+        between its edges; any other is walked."""
+        found = self._subtree.get(i)
+        if found is not None:
+            return found
+        if self._left is None:
+            self._edges()
+        left, right = self._left[i], self._right[i]
+        if right - left + 1 == self._size[i]:
+            found = frozenset().union(*forms[left:right + 1])
+        else:
+            members, stack = set(), [i]
+            while stack:
+                node = stack.pop()
+                if node not in members:
+                    members.add(node)
+                    stack.extend(self.children[node])
+            found = frozenset().union(*(forms[t] for t in members))
+        self._subtree[i] = found
+        return found
