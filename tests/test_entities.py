@@ -728,3 +728,20 @@ def test_whole_word_places_are_the_regex_places(key):
         starts.setdefault(word.group(), []).append(word.start())
     expected = [m.span() for m in re.finditer(r"(?<!\w)" + re.escape(key) + r"(?!\w)", lowered)]
     assert list(_whole_word_places(key, lowered, starts)) == expected and (expected or key == "-x")
+
+
+def test_a_dateline_glued_to_a_name_is_split_before_tagging():
+    """CNN's "(CNN)Craig Hicks": spaCy's own rules keep "CNN)Craig" one token and tag
+    "CNN)Craig Hicks" an organisation; halluscope's one tokenizer rule splits it."""
+    from halluscope.parsing import GLUED_PARENTHESIS, split_glued_parentheses
+    from halluscope.resources import get_parse_cache
+
+    doc = parse("(CNN)Craig Hicks, who is charged with murder, turned himself in.")
+    assert [t.text for t in doc][:5] == ["(", "CNN", ")", "Craig", "Hicks"]
+    assert [(e.text, e.label_) for e in doc.ents] == [("CNN", "ORG"), ("Craig Hicks", "PERSON")]
+    assert [t.text for t in parse("the (a)b case, f(x)y")] == ["the", "(", "a)b", "case", ",", "f(x)y"]
+    nlp = get_parse_cache().nlp
+    pattern = nlp.tokenizer.infix_finditer.__self__.pattern
+    split_glued_parentheses(nlp)  # added once
+    assert nlp.tokenizer.infix_finditer.__self__.pattern == pattern and pattern.count(GLUED_PARENTHESIS) == 1
+

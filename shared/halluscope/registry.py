@@ -186,10 +186,15 @@ REGISTRY = ModelRegistry()
 
 
 def load_spacy(name: str, device: str):
-    """Loader of spaCy pipelines for :meth:`ModelRegistry.get`."""
+    """Loader of spaCy pipelines for :meth:`ModelRegistry.get`, with halluscope's one
+    tokenizer rule (:func:`halluscope.parsing.split_glued_parentheses`)."""
     import spacy
 
-    return spacy.load(name)
+    from .parsing import split_glued_parentheses
+
+    nlp = spacy.load(name)
+    split_glued_parentheses(nlp)
+    return nlp
 
 
 def load_sentence_encoder(name: str, device: str):
