@@ -195,6 +195,12 @@ def is_content(token) -> bool:
     return not (token.is_stop or token.is_punct or token.is_space or token.lower_ in PTB_BRACKETS)
 
 
+def content_flags(table: TokenTable) -> List[bool]:
+    """:func:`is_content` of every token of a :class:`~halluscope.token_table.TokenTable`."""
+    return [not (stop or punct or space or lower in PTB_BRACKETS)
+            for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower)]
+
+
 def _side_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: FrozenSet[str]) -> FrozenSet[str]:
     """The words (:func:`token_forms`) of the subtrees of token ``i``'s children with a
     dependency in ``deps``; a passive's ``agent`` ("by police") counts on the subject side."""
@@ -225,8 +231,7 @@ def build_text_index(doc) -> TextIndex:
     table = TokenTable(doc)
     # tuples, not sets: a tuple of strings is not tracked by the garbage collector
     forms = [(_stem(lower), _stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
-    content_token = [not (stop or punct or space or lower in PTB_BRACKETS) for stop, punct, space, lower
-                     in zip(table.is_stop, table.is_punct, table.is_space, table.lower)]
+    content_token = content_flags(table)
     text = doc.text
     sentences = []
     for start, end in table.sentence_bounds():

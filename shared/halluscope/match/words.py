@@ -39,8 +39,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
 from ..extract.quantities.lexicon import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
+from ..token_table import TokenTable
 from ..units import Match, TextEvidence
-from .grounding import TextIndex, is_content, linkable
+from .grounding import TextIndex, content_flags, is_content, linkable
 
 #: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
 WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
@@ -118,14 +119,17 @@ class SourceWords:
         forms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
         content: Dict[str, Tuple[str, Tuple[int, int]]] = {}
         by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {pos: {} for pos in set(WORD_POS.values())}
-        for token in doc:
-            if token.is_punct or token.is_space:
+        table, text = TokenTable(doc), doc.text  # the columns, not a Token per token
+        content_token = content_flags(table)
+        for i, lower in enumerate(table.lower):
+            if table.is_punct[i] or table.is_space[i]:
                 continue
-            where = (token.text, (token.idx, token.idx + len(token)))
-            pos = WORD_POS.get(token.pos_)
-            for form in (token.lower_, token.lemma_.lower()):
+            start, end = table.start_char[i], table.end_char[i]
+            where = (text[start:end], (start, end))
+            pos = WORD_POS.get(table.pos[i])
+            for form in (lower, table.lemma[i].lower()):
                 forms.setdefault(form, where)
-                if is_content(token) and linkable(form):
+                if content_token[i] and linkable(form):
                     content.setdefault(form, where)
                     if pos is not None:
                         by_pos[pos].setdefault(form, where)
