@@ -22,7 +22,7 @@ One rule is added to spaCy's tokenizer (:func:`split_glued_parentheses`): a clos
 parenthesis between a letter or digit and a capital letter is a token of its own. CNN
 writes its dateline glued to the first word ("(CNN)Craig Hicks, who is charged ..."),
 which spaCy's English rules keep as one token "CNN)Craig", tagged with "Hicks" as an
-organisation; the first sentence of 1,000 validation sources reads so
+organisation; about 950 validation rows have a source that begins so
 (docs/architecture.md#parsing-parsingpy-casingpy-registrypy).
 """
 from __future__ import annotations
