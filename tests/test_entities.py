@@ -745,3 +745,33 @@ def test_a_dateline_glued_to_a_name_is_split_before_tagging():
     split_glued_parentheses(nlp)  # added once
     assert nlp.tokenizer.infix_finditer.__self__.pattern == pattern and pattern.count(GLUED_PARENTHESIS) == 1
 
+
+
+def test_a_place_matches_its_people_and_its_other_names():
+    """The ``place`` mode (formula="support" with WordNet): "Kenya" is the source's
+    "Kenyan", "Britain" its "British"; a city is not its country, another country is
+    another, and a PERSON is never a place ("Jordan" the player is not "Jordanian")."""
+    from halluscope.resources import get_resources
+
+    lexicon = get_resources().lexicon()
+    if not lexicon.available:
+        pytest.skip("WordNet 3.0 is not installed")
+    matcher = EntityMatcher(places=lexicon.places)
+    assert match("Kenya will close the camp.", "The Kenyan government will close the camp.",
+                 matcher) == [("kenya", "place", "kenyan")]
+    assert match("Britain left.", "British ministers left.", matcher) == [("britain", "place", "british")]
+    assert match("Uganda will close the camp.", "The Kenyan government will close the camp.",
+                 matcher) == [("uganda", None, None)]
+    assert match("Nairobi will close the camp.", "The Kenyan government will close the camp.",
+                 matcher) == [("nairobi", None, None)]
+    assert match("Kenya will close the camp.", "The Kenyan government will close the camp.") == [
+        ("kenya", None, None)]  # off by default in the matcher
+    assert "+place" not in EntityMatcher().signature() and "place" in matcher.signature().split("+")
+    assert ehi_units_with_detail("Kenya's government will close the camp.",
+                                 "The Kenyan government will close the camp.") == [
+        ("Kenya", "supported", "place", "place Kenya = Kenyan (WordNet: kenya.n.01)")]
+    person = match("Michael Jordan scored.", "The Jordanian striker scored.", matcher)
+    assert person == [("michael jordan", None, None)]
+    paper = score_ehi(["Kenya will close the camp."], ["The Kenyan government will close the camp."],
+                      formula="paper")
+    assert paper["ehi"] == 0.0 and "+place" not in paper["signature"]

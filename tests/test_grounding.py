@@ -32,9 +32,15 @@ def test_lowercased_entity_is_found_in_the_source_text():
 
 
 def test_entity_text_rule_needs_whole_words():
-    result = score_ehi(["Obama flew to Paris."], ["Parisians met Obama in London."], None, return_details=True)
+    """"Kent" is not in "Kentucky" (and WordNet ties them to two places). "Paris" is
+    found in "Parisians" by WordNet, not by text: the ``place`` mode of EHI."""
+    result = score_ehi(["Obama flew to Kent."], ["Kentucky voters met Obama in London."], None,
+                       return_details=True)
     assert [(u["text"], u["status"]) for u in _units(result, "ehi")] == [("Obama", "supported"),
-                                                                         ("Paris", "unsupported")]
+                                                                         ("Kent", "unsupported")]
+    result = score_ehi(["Obama flew to Paris."], ["Parisians met Obama in London."], None, return_details=True)
+    assert [(u["text"], u["status"], u["in_source"]["mode"]) for u in _units(result, "ehi")] == [
+        ("Obama", "supported", "exact"), ("Paris", "supported", "place")]
 
 
 def test_relation_grounded_by_one_sentence_but_not_when_roles_are_swapped():

@@ -360,3 +360,24 @@ def test_knows_says_whether_wordnet_has_the_word_in_that_part_of_speech(lex):
     assert not lex.knows("rebrand", "verb") and not lex.knows("unfriend", "verb")
     assert not lex.knows("quickly", "verb") and not lex.knows("", "verb")
     assert not Lexicon(None).knows("buy", "verb")
+
+
+@pytest.mark.parametrize("name, places", [
+    ("Kenya", {"kenya.n.01"}),
+    ("Kenyan", {"kenya.n.01"}),                 # pertainym of the adjective
+    ("Kenyans", {"kenya.n.01"}),                # plural, through its base form
+    ("south korean", {"south_korea.n.01"}),     # case and spaces ignored
+    ("Britain", {"united_kingdom.n.01"}),
+    ("British", {"great_britain.n.02", "united_kingdom.n.01"}),  # Great_Britain's two senses
+    ("Welsh", {"wales.n.01"}),                  # one of five "Welsh" lemmas pertains to Wales
+    ("Europe", {"europe.n.01"}),                # a continent is filed as noun.object
+    ("Muslim", set()),                          # pertains to Islamism, no place
+    ("Labour", set()),
+    ("Nairobi", {"nairobi.n.01"}),
+])
+def test_places_of_a_name(lex, name, places):
+    assert lex.places(name) == places
+
+
+def test_places_without_wordnet_are_empty():
+    assert Lexicon(None).places("Kenya") == frozenset()

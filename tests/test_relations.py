@@ -422,3 +422,41 @@ def test_wordnet_decides_the_verbs_it_knows_and_minilm_compares_the_rest():
     assert detain is None and rebrand.evidence == (pool[2],)
     assert purchase.detail == "subject 1.00, verb 0.87, object 1.00"
     assert emb.encoded == 6
+
+
+def test_a_triple_is_restated_with_the_apposition_of_an_argument():
+    """claims=True (formula="support"): a comma-set apposition of a subject or an object
+    restates the triple, after every stated one and marked ``appositive``; a parenthesis,
+    an age and the paper's extraction (claims=False) give none."""
+    def keyed(text, **options):
+        return [(u.key, u.source, u.appositive) for u in extract_relations(parse(text), **options)]
+
+    caught = "The inmate, 27-year-old Connor Reilly, was caught by police in Chiswick."
+    assert keyed(caught, compound=True, claims=True) == [
+        (("police", "catch", "inmate"), "passive", False), (("police", "in", "chiswick"), "nominal", False),
+        (("police", "catch", "connor reilly"), "passive", True)]
+    assert keyed(caught, compound=True) == [
+        (("police", "catch", "inmate"), "passive", False), (("police", "in", "chiswick"), "nominal", False)]
+    assert keyed("Kyle Brandt, the suspect, bought explosives online.", compound=True, claims=True) == [
+        (("kyle brandt", "buy", "explosive"), "verb", False), (("suspect", "buy", "explosive"), "verb", True)]
+    assert keyed("Delaney, 45, had denied the charge.", compound=True, claims=True) == [
+        (("delaney", "deny", "charge"), "verb", False)]
+    assert not any(u.appositive for u in extract_relations(
+        parse("Josh Gillies (Gateshead) left the pitch."), compound=True, claims=True))
+    # text grounding reads the apposition as the verb's patient too
+    doc = parse(caught)
+    assert {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}["caught"] == (
+        ["police"], ["inmate", "connor reilly"])
+
+
+def test_an_apposition_supports_a_summary_but_is_never_its_claim():
+    """chi's RHI: "Connor Reilly was caught" is supported by the source's inmate, named in
+    apposition; a summary's own apposition adds no unit to support."""
+    from halluscope.api import score_rhi
+
+    source = "The inmate, 27-year-old Connor Reilly, was caught by police in Chiswick three days later."
+    result = score_rhi(["Connor Reilly was caught three days later.",
+                        "Kyle Brandt, the suspect, was caught by police."], [source] * 2, return_details=True)
+    first, second = ([(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"])
+    assert first == [(["connor reilly", "catch", ""], "supported")]
+    assert second == [(["police", "catch", "kyle brandt"], "unsupported")]

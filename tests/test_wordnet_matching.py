@@ -381,7 +381,9 @@ def test_nouns_inside_numeric_mentions_make_no_nominal_triple():
 def test_signature_names_wordnet(scored, scored_plain):
     assert "|wn:3.0|" in scored["signature"]
     assert "|wn:none|" in scored_plain["signature"]
-    assert scored["signature"].replace("|wn:3.0|", "|wn:none|") == scored_plain["signature"]
+    # WordNet's two marks: the lexicon, and EHI's place mode (docs/papers.md#ehi-places-and-demonyms)
+    assert "+place|" in scored["signature"] and "+place" not in scored_plain["signature"]
+    assert scored["signature"].replace("|wn:3.0|", "|wn:none|").replace("+place|", "|") == scored_plain["signature"]
 
 
 def test_paper_formula_has_wordnet_off_by_default(lex):

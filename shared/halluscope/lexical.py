@@ -277,6 +277,24 @@ class Lexicon:
         "english") and always without WordNet."""
         return self._answer("name_kind", normalise_lemma(word), self._name_kind)
 
+    def places(self, name: str) -> FrozenSet[str]:
+        """The places WordNet says a name stands for (docs/papers.md#ehi-places-and-demonyms),
+        as synset names: the place senses (:data:`_PLACE_LEXNAMES`) of the name itself ("Kenya";
+        "Britain": united_kingdom.n.01) and of every place a lemma of it pertains to or
+        derives from ("Kenyan" -> Kenya; "British" -> Great_Britain, whose senses are the
+        island and the United Kingdom). Case and spaces are ignored ("south korean" ->
+        South_Korea). Empty for a name WordNet does not tie to a place, and without
+        WordNet."""
+        form = "_".join(name.split())
+        if self.reader is None or not form:
+            return frozenset()
+        key = ("places", form.lower())
+        with self._lock:
+            hit = self._answers.get(key)
+            if hit is None:
+                hit = self._answers.put(key, self._places(form))
+            return hit
+
     def antonyms(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
         """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
         the considered senses of the two words); same normalisation as :meth:`supporters`.
@@ -403,6 +421,20 @@ class Lexicon:
                 return None
         first_noun = next((synset for synset in synsets if synset.pos() == "n"), None)
         return None if first_noun is None else _PROPER_NOUN_KINDS.get(first_noun.lexname())
+
+    def _places(self, form: str) -> FrozenSet[str]:
+        def located(lemma_name: str) -> List[str]:
+            return [s.name() for s in self.reader.synsets(lemma_name, "n") if s.lexname() in _PLACE_LEXNAMES]
+
+        found = set(located(form))
+        base = self.reader.morphy(form.lower(), "n") or form  # "Kenyans" -> "kenyan"
+        # a list: NLTK's lemmas compare equal by name alone, so a set keeps one "Welsh" of five
+        lemmas = self.reader.lemmas(form) + (self.reader.lemmas(base) if base.lower() != form.lower() else [])
+        for lemma in lemmas:
+            for target in lemma.pertainyms() + lemma.derivationally_related_forms():
+                found.update(located(target.name()))
+        self._trim_reader()
+        return frozenset(found)
 
     def _lemmas_considering(self, synset: Any, tag: str) -> Iterator[str]:
         """The lemmas of ``synset`` for which it is one of their considered senses."""
@@ -545,6 +577,9 @@ READER_SYNSET_CAP = 24_000
 
 #: the entity label of a WordNet proper noun by the lexicographer file of its sense
 _PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG"}
+#: the lexicographer files of the senses :meth:`Lexicon.places` counts as places: regions,
+#: countries and cities, and the continents WordNet files as objects ("Europe")
+_PLACE_LEXNAMES = frozenset({"noun.location", "noun.object"})
 
 #: WordNet synsets under which a verb's subject receives (get.v.01: "come into the
 #: possession of something") or gives or sends (give.v.01, give.v.03, give.v.08,

@@ -70,6 +70,11 @@ class RelationUnit:
     #: Moldova ...", ("from", "germany") for "borrowed ... from Germany"; not part of the
     #: key (docs/lexical.md#transfers)
     roles: Tuple[Tuple[str, str], ...] = field(default=(), compare=False)
+    #: a source's triple restated with a name in apposition to one of its arguments ("The
+    #: inmate, Connor Reilly, was caught by police" also gives (police, catch, connor
+    #: reilly)): evidence in a pool only, never a claim of its own
+    #: (docs/papers.md#relation-extraction-appositions)
+    appositive: bool = False
 
     def role(self, preposition: str) -> str:
         """The slot key of the argument introduced by ``preposition`` ("" when none)."""

@@ -26,7 +26,19 @@ class Entities(Dimension):
     def matcher(self, options, resources):
         from ..match.entities import EntityMatcher
 
-        return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text")
+        return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text",
+                             places=self._places(options, resources))
+
+    @staticmethod
+    def _places(options, resources):
+        """WordNet's places of a name for the ``place`` mode, under ``formula="support"``
+        with WordNet; None otherwise (the paper matches names by form, acronym and part)."""
+        if options.formula != "support":
+            return None
+        from ..scoring_options import lexicon_of
+
+        lexicon = lexicon_of(options, resources)
+        return lexicon.places if lexicon is not None and lexicon.available else None
 
     def complete(self, summary_units, source_units, summary, source, options, resources):
         """A lower-cased summary's names its parse missed: the source's
@@ -77,6 +89,7 @@ class Entities(Dimension):
     def signature_parts(self, options, fuse, resources) -> List[str]:
         # "+lcnames": the names a lower-cased summary writes that its parse missed (complete)
         return ["ent:exact+syn+acr+partial" + ("+lcnames" if options.formula == "support" else "")
+                + ("+place" if self._places(options, resources) is not None else "")
                 + ("+userdict" if options.entity_synonyms else "")]
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from ..factors import relation_linear_factors, relation_softmax_factors
 from ..indices import linear_rhi, normalized_rhi
 from ..units import PASSIVE_PAIR, RelationUnit
-from .base import Dimension
+from .base import Dimension, drop_units
 
 #: ``RelationUnit.source`` of a relation that is a sentence contradiction no extracted
 #: triple covers (:func:`contradicted_relations`)
@@ -142,6 +142,8 @@ class Relations(Dimension):
                                lexicon=lexicon_of(options, resources))
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
+        # a summary's appositive restatements are not claims: they only support, in a pool
+        jobs, found = drop_units(jobs, found, plan, lambda unit, match: not unit.appositive)
         if contradiction_only(options):
             jobs, found = keep_contradicted_pairs(jobs, found, plan)
         if contradictions is not None:

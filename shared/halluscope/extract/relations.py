@@ -53,6 +53,12 @@ coordinated subjects/objects ("Apple and Google sued X") each yield a triple
 by the noun the clause modifies ("the man who bought the car" -> ``man``).
 Slots are single tokens as in the paper; ``compound=True`` makes each slot the
 head plus its ``compound`` modifiers ("bill gates"), an option, not the default.
+With ``claims=True``, a triple whose subject or object has a noun or name in
+apposition, set off by a comma, is also restated with the apposition in its place
+("The inmate, Connor Reilly, was caught by police" -> ``(police, catch, inmate)`` and
+``(police, catch, connor reilly)``): these restatements (``RelationUnit.appositive``)
+follow every stated triple, never replace one with the same key, and are evidence
+only: the scoring pipeline drops a summary's own (docs/papers.md#relation-extraction-appositions).
 
 ``intransitive`` (an extension; ``"none"`` here, the paper, and ``"passive"`` in the
 scoring pipeline's default, ``ScoringOptions.intransitive``) also yields a
@@ -237,6 +243,8 @@ class _Extractor:
         self._args: Dict[int, Tuple[List, List, str]] = {}
         self._own: Dict[int, Tuple[List, List, List, bool]] = {}
         self._neg: Dict[int, bool] = {}
+        # triples restated with an argument's apposition (claims only; RelationUnit.appositive)
+        self._appositive: List[RelationUnit] = []
 
     # -- slots ---------------------------------------------------------------
     def slot(self, token) -> Tuple[Optional[str], List]:
@@ -356,6 +364,9 @@ class _Extractor:
                     s_key, s_toks = self.ground(s, sent_ents, ())
                     if s_key is not None:
                         out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source, roles))
+                        for a_key, a_toks in (self.appositions(s) if self.claims else ()):
+                            self._appositive.append(self.unit(a_key, verb_key, "", a_toks + [verb], source, roles,
+                                                              appositive=True))
             return
         for s in subjects:
             for o, o_key, o_toks in slotted:
@@ -363,6 +374,28 @@ class _Extractor:
                 if s_key is None:
                     continue
                 out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles))
+                for a_key, a_toks in (self.appositions(s) if self.claims else ()):
+                    self._appositive.append(self.unit(a_key, verb_key, o_key, a_toks + [verb] + o_toks, source,
+                                                      roles, appositive=True))
+                for a_key, a_toks in (self.appositions(o) if self.claims else ()):
+                    self._appositive.append(self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source,
+                                                      roles, appositive=True))
+
+    def appositions(self, token) -> List[Tuple[str, List]]:
+        """(slot key, tokens) of each noun or name in apposition to an argument and set
+        off by a comma ("the inmate, 27-year-old Connor Reilly,": connor reilly; "Kyle
+        Brandt, the suspect,": suspect; not "Josh Gillies (Gateshead)"). Restated triples are made only with ``claims`` (the papers have no such
+        rule); :meth:`argument_keys` always counts them."""
+        found = []
+        for child in token.children:
+            # set off by a comma: "Josh Gillies (Gateshead)" names his club, not him
+            before = child.left_edge.i - 1
+            if (child.dep_ == "appos" and child.pos_ in ("NOUN", "PROPN") and before >= 0
+                    and self.doc[before].text == ","):
+                key, toks = self.slot(child)
+                if key is not None:
+                    found.append((key, toks))
+        return found
 
     def roles(self, verb) -> Tuple[Tuple[str, str], ...]:
         """The verb's :func:`role_arguments` as (preposition, slot key), in text order."""
@@ -393,10 +426,13 @@ class _Extractor:
     def argument_keys(self, verb, sent_ents: Sequence) -> Tuple[List[str], List[str]]:
         """(agent keys, patient keys) of a verb: the keys its effective subjects get as
         a triple's subject slot, split by role (an agentless passive's subjects are
-        patients), and its objects' (and a passive's ``nsubjpass``) slot keys."""
+        patients), and its objects' (and a passive's ``nsubjpass``) slot keys; each with
+        the keys of the names in apposition to it (:meth:`appositions`)."""
         subjects, passive_objects, _ = self.subjects_of(verb)
         subject_keys = [self.ground(s, sent_ents, ())[0] for s in subjects]
-        object_keys = [self.slot(o)[0] for o in passive_objects + self.own_arguments(verb)[1]]
+        subject_keys += [key for s in subjects for key, _ in self.appositions(s)]
+        objects = passive_objects + self.own_arguments(verb)[1]
+        object_keys = [self.slot(o)[0] for o in objects] + [key for o in objects for key, _ in self.appositions(o)]
         if self.agentless_passive(verb):
             agents, patients = [], subject_keys + object_keys
         else:
@@ -434,11 +470,11 @@ class _Extractor:
                                      s_toks + [prep] + o_toks, NOMINAL))
 
     def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
-             roles: Tuple[Tuple[str, str], ...] = ()) -> RelationUnit:
+             roles: Tuple[Tuple[str, str], ...] = (), appositive: bool = False) -> RelationUnit:
         start = min(t.idx for t in tokens)
         end = max(t.idx + len(t) for t in tokens)
         return RelationUnit(subject=s, verb=v, object=o, text=self.text[start:end],
-                            span=(start, end), source=source, roles=roles)
+                            span=(start, end), source=source, roles=roles, appositive=appositive)
 
     def run(self) -> List[RelationUnit]:
         out: List[RelationUnit] = []
@@ -455,7 +491,10 @@ class _Extractor:
             if self.nominal:
                 for noun in nouns:
                     self.nominal_relations(noun, out)
-        return dedupe(out)
+        units = dedupe(out)
+        stated = {u.key for u in units}
+        # restatements after every stated triple, and never in place of one
+        return units + [u for u in dedupe(self._appositive) if u.key not in stated]
 
 
 def role_arguments(verb) -> List[Tuple[str, "Token"]]:

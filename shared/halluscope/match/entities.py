@@ -19,6 +19,13 @@ A query entity is found in a pool when one of these holds, tried in order
     States"). This is the paper's "acronym expansion". For lowercased corpora an
     all-lowercase token of 2-5 letters labelled ORG/GPE/LOC/NORP/FAC also counts as
     an acronym ("uk" ~ "United Kingdom"), and an all-lowercase name has initials.
+``place``
+    (``formula="support"`` with WordNet) Both names stand for one place in WordNet,
+    neither labelled PERSON: a country and its people's adjective or plural ("Kenya" ~
+    "Kenyan", "Kenyans"; "Britain" ~ "British"), or two names of one place ("Britain"
+    ~ "United Kingdom") (:meth:`halluscope.lexical.Lexicon.places`;
+    docs/papers.md#ehi-places-and-demonyms). A city and its country stay apart
+    ("Nairobi" is not "Kenyan").
 ``partial_name``
     One name's tokens are a contiguous run of the other's, the longer having at
     least two tokens ("Obama" ~ "Barack Obama"), the shorter name being
@@ -95,7 +102,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left, bisect_right
-from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from ..extract.entities import (HONORIFICS, QUOTE_MAP, acronym_form, canonical_entity, initials,
                                 lowercase_acronym, surface_form, undotted)
@@ -350,19 +357,33 @@ class _PoolIndex:
                 self.by_initials.setdefault(ini, p)
         # only names that can take part in a partial-name match
         self.names = [p for p in profiles if any(p.caps)]
+        self._by_place: Optional[Dict[str, _Profile]] = None
+
+    def by_place(self, places: Callable[[str], FrozenSet[str]]) -> Dict[str, _Profile]:
+        """The pool's non-person names by each place WordNet ties them to (the first in pool
+        order), built on the first query that names a place."""
+        if self._by_place is None:
+            self._by_place = {}
+            for p in self.profiles:
+                if not p.person:
+                    for place in sorted(places(p.surface)):
+                        self._by_place.setdefault(place, p)
+        return self._by_place
 
 
 class EntityMatcher:
-    """Match query entities against a pool: exact, synonym, acronym, partial_name
+    """Match query entities against a pool: exact, synonym, acronym, place, partial_name
     (in that order; see the module docstring for each rule), then, with
     ``text_grounding``, the ``text`` rule of :mod:`halluscope.match.grounding`
     against ``job.pool_index`` when a job carries one.
 
     ``synonyms`` maps a name to its canonical name ({"Big Apple": "New York City"});
-    ``acronyms`` and ``partial_names`` switch those modes off when False."""
+    ``acronyms`` and ``partial_names`` switch those modes off when False; ``places``
+    (:meth:`halluscope.lexical.Lexicon.places`, None: off) turns on the ``place`` mode."""
 
     def __init__(self, synonyms: Optional[Mapping[str, str]] = None, acronyms: bool = True,
-                 partial_names: bool = True, text_grounding: bool = False) -> None:
+                 partial_names: bool = True, text_grounding: bool = False,
+                 places: Optional[Callable[[str], FrozenSet[str]]] = None) -> None:
         self.synonyms: Dict[str, str] = {}
         for name, target in (synonyms or {}).items():
             key, value = canonical_entity(name), canonical_entity(target)
@@ -371,6 +392,7 @@ class EntityMatcher:
         self.acronyms = acronyms
         self.partial_names = partial_names
         self.text_grounding = text_grounding
+        self.places = places
 
     def signature(self) -> str:
         """Short description of the matching options, for the metric signature."""
@@ -379,6 +401,8 @@ class EntityMatcher:
             modes.append(f"synonym({len(self.synonyms)})")
         if self.acronyms:
             modes.append("acronym")
+        if self.places is not None:
+            modes.append("place")
         if self.partial_names:
             modes.append("partial_name")
         if self.text_grounding:
@@ -430,6 +454,11 @@ class EntityMatcher:
                 p = index.by_acronym.get(ini)
                 if p is not None:
                     return Match("acronym", (p.unit,), 1.0, f"acronym {_shown(p)} = {q.surface}")
+        if self.places is not None and not q.person:
+            for place in sorted(self.places(q.surface)):
+                p = index.by_place(self.places).get(place)
+                if p is not None:
+                    return Match("place", (p.unit,), 1.0, f"place {q.surface} = {p.surface} (WordNet: {place})")
         if self.partial_names and any(q.caps):
             for p in index.names:
                 detail = _partial_name(q, p, text)
