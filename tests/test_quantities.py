@@ -170,11 +170,37 @@ def test_a_year_in_a_name_or_in_a_duration_is_a_date():
 
 
 def test_a_then_an_ordinal_is_a_fraction_only_when_it_modifies_no_noun():
+    # a fraction "of" something is a share: a percentage (test_a_fraction_of_something_is_a_percentage)
     assert [(u.qkind, u.value, u.text) for u in quantities("A third of the money was lost.")] == [
-        ("number", 1 / 3, "A third")]
+        ("percent", 100 * (1 / 3), "A third")]
     # before, "a fourth power station" was 0.25
     assert [(u.qkind, u.value, u.text) for u in quantities("a fourth multifuel power station has been approved.")] \
         == [("ordinal", 4.0, "fourth")]
+
+
+def test_a_fraction_of_something_is_a_percentage():
+    """"half of", "two-thirds of": a share, read as the percentage a source states ("a
+    50% stake"); a fraction not followed by "of", or written in digits, stays a number."""
+    assert [(u.qkind, u.value, u.text) for u in quantities("Baltic Connect bought half of LatNet.")] == [
+        ("percent", 50.0, "half")]
+    assert [(u.qkind, u.value, u.approximate) for u in quantities("Nearly two-thirds of voters backed it.")] == [
+        ("percent", 100 * (2 / 3), True)]
+    assert [(u.qkind, u.value) for u in quantities("The council spent three quarters of the budget on staff.")] == [  # a DATE to spaCy
+        ("percent", 75.0)]
+    assert [(u.qkind, u.value) for u in quantities("He cut the price in half.")] == [("number", 0.5)]
+    assert [(u.qkind, u.unit, u.value) for u in quantities("Half an hour later it closed.")] == [
+        ("measure", "hour", 0.5)]
+    matcher = QuantityMatcher()
+    source = quantities("Telecom operator Baltic Connect agreed to buy a 50% stake in LatNet.")
+    summary = quantities("Baltic Connect bought half of LatNet.")
+    match = matcher.match_batch([MatchJob(summary, source, {}, None)])[0][0]
+    assert (match.mode, match.evidence[0].text) == ("exact", "50%")
+    # a share of two source numbers: 24 / 48 = 50%, while a third is no share of them
+    source = quantities("The city has 48 towers. 24 of the 48 towers are new, officials said.")
+    half, third = (quantities(f"{f} of the 48 towers are new.")[0] for f in ("Half", "A third"))
+    found = matcher.match_batch([MatchJob([half, third], source, {}, None)])[0]
+    assert (found[0].mode, [e.value for e in found[0].evidence]) == ("derived", [24.0, 48.0])
+    assert found[1] is None
 
 
 def test_a_scale_before_a_currency_word_is_money():

@@ -113,6 +113,17 @@ def date_parts(span, readings: Sequence[_Reading]) -> List[Tuple[int, int, str]]
     return parts
 
 
+def _names_a_share(span, surface: str) -> bool:
+    """A fraction in words followed by "of" states a share, a percentage
+    (docs/papers.md#qhi-fractions-as-shares): "half of LatNet" is the source's "a 50%
+    stake in LatNet", "two-thirds of voters" its "67% of voters". Not "half an hour",
+    "cut in half", nor a fraction written in digits ("1/2 of")."""
+    doc = span.doc
+    words = surface.lower().replace("-", " ").split()
+    return (bool(words) and words[-1] in FRACTION_WORDS and not _HAS_DIGIT.search(surface)
+            and span.end < len(doc) and doc[span.end].lower_ == "of")
+
+
 def extract_quantities(doc) -> List[QuantityUnit]:
     """The distinct quantities of a parsed text (CHI paper §3.4.1, docs/papers.md#qhi), in text order; the
     same quantity mentioned twice is one unit (first mention kept)."""
@@ -130,6 +141,8 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             continue
         if label == "CARDINAL" and _year_like_cardinal(span):
             label = "DATE"
+        elif label == "DATE" and _names_a_share(span, surface) and words_to_number(surface) is not None:
+            label = "CARDINAL"  # spaCy sm tags "three quarters of the budget" a DATE
         elif label == "ORDINAL" and len(span) == 1 and span[0].dep_ == "advmod" and span[0].head.pos_ == "VERB" \
                 and span[0].i < span[0].head.i:
             continue  # "was first arrested", "first met": an adverb, not a rank ("finished third" is one)
@@ -147,6 +160,9 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             pending.extend(date_parts(span, readings))
         if not readings:
             continue
+        if label == "CARDINAL" and _names_a_share(span, surface):
+            readings = [_Reading("percent", "", 100 * r.value, approx=r.approx) if r.qkind == "number" else r
+                        for r in readings]
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)
         direction = direction_of(span, particles)
         derivations = derivations_of(span, direction)
