@@ -384,8 +384,9 @@ class _Extractor:
     def appositions(self, token) -> List[Tuple[str, List]]:
         """(slot key, tokens) of each noun or name in apposition to an argument and set
         off by a comma ("the inmate, 27-year-old Connor Reilly,": connor reilly; "Kyle
-        Brandt, the suspect,": suspect; not "Josh Gillies (Gateshead)"). Restated triples are made only with ``claims`` (the papers have no such
-        rule); :meth:`argument_keys` always counts them."""
+        Brandt, the suspect,": suspect; not "Josh Gillies (Gateshead)"). Triples are
+        restated with them only under ``claims`` (the papers have no such rule);
+        :meth:`argument_keys` always counts them."""
         found = []
         for child in token.children:
             # set off by a comma: "Josh Gillies (Gateshead)" names his club, not him
