@@ -202,7 +202,8 @@ def test_csv_without_the_field_fails_at_once(workdir, capsys):
     path = workdir / "no-prediction.csv"
     path.write_text("id,source,summary\n1,A text.,A summary.\n", encoding="utf-8")
     assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl"), "--on-error", "skip"]) == 2
-    assert capsys.readouterr().err == f"error: {path} has no field 'prediction' (fields: id, source, summary)\n"
+    assert capsys.readouterr().err == (f"error: {path} has no field 'prediction' (fields: id, source, summary); "
+                                       "the summaries look to be in 'summary': pass --prediction-field summary\n")
 
 
 @pytest.mark.parametrize("rows, arguments, message", [
@@ -210,6 +211,13 @@ def test_csv_without_the_field_fails_at_once(workdir, capsys):
     ([{"id": "x", "text": "A text.", "summary": "A summary."}],
      ["--source-field", "text", "--prediction-field", "summary", "--reference-field", "gold"],
      "line 1 has no field 'gold' (fields: id, text, summary)"),
+    # SummaC's layout: the summary is 'claim', the document 'document'
+    ([{"document": BERLIN_SOURCE, "claim": "Obama met Merkel.", "label": 1}], ["--source-field", "document"],
+     "line 1 has no field 'prediction' (fields: document, claim, label); the summaries look to be in 'claim': "
+     "pass --prediction-field claim"),
+    # no field named as summaries are: no hint
+    ([{"source": BERLIN_SOURCE, "text": "Obama met Merkel."}], [],
+     "line 1 has no field 'prediction' (fields: source, text)"),
     # FRANK's layout: the document is 'article'; the hint names the field with the longest text
     ([{"article": BERLIN_SOURCE, "summary": "Obama met Merkel.", "label": 1}], ["--prediction-field", "summary"],
      "line 1 has no field 'source' (fields: article, summary, label); the documents look to be in 'article': "

@@ -295,6 +295,29 @@ class TextLengths:
         return best if best is not None and self.mean(best) >= max(mean_at_least, 1) else None
 
 
+#: field names that hold the summaries in common data ("summary": FRANK, CNN/DM, XSum;
+#: "claim": SummaC), named by the hint of a missing prediction field, first found first
+SUMMARY_FIELD_NAMES = ("summary", "claim", "summaries", "hypothesis", "generated_summary", "candidate", "output")
+
+
+def _summary_hint(names: Iterable[str], fields: FieldNames) -> str:
+    """For a row or header without the prediction field: the first of its fields named
+    as summaries usually are (:data:`SUMMARY_FIELD_NAMES`), if any."""
+    present = set(names) - {fields.source, fields.reference, fields.id, fields.publication_date}
+    best = next((name for name in SUMMARY_FIELD_NAMES if name in present), None)
+    return "" if best is None else f"; the summaries look to be in {best!r}: pass --prediction-field {best}"
+
+
+def _missing_hint(absent: str, names: Iterable[str], row: Optional[Mapping[str, Any]], fields: FieldNames) -> str:
+    """What to pass when the field ``absent`` is missing: the source's or the summaries'
+    field; ``row`` (None for a CSV header) lets the source's be found by its length."""
+    if absent == fields.prediction:
+        return _summary_hint(names, fields)
+    if absent == fields.source:
+        return "; pass --source-field" if row is None else _document_hint(row, fields)
+    return ""
+
+
 def _document_hint(row: Mapping[str, Any], fields: FieldNames) -> str:
     """For a row without the source field: the field holding its longest text, if any."""
     used = {fields.prediction, fields.reference, fields.id, fields.publication_date}
@@ -348,7 +371,7 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
         missing = [name for name in required if name not in source.columns]
         if missing:
             raise CommandError(f"{source.path} has no field {missing[0]!r} (fields: {', '.join(source.columns)})"
-                               + ("; pass --source-field" if missing[0] == fields.source else ""))
+                               + _missing_hint(missing[0], source.columns, None, fields))
 
     examples: List[Example] = []
     skipped: List[Skipped] = []
@@ -359,9 +382,8 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
         if problem is None:
             absent = next((name for name in required if name not in row), None)
             if absent is not None and first and source.columns is None:
-                hint = _document_hint(row, fields) if absent == fields.source else ""
                 raise CommandError(f"{source.path} {source.label} {position} has no field {absent!r} "
-                                   f"(fields: {', '.join(map(str, row))}){hint}")
+                                   f"(fields: {', '.join(map(str, row))}){_missing_hint(absent, row, row, fields)}")
             first = False
             if absent is not None:
                 problem = f"missing field {absent!r}"
