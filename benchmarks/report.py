@@ -626,8 +626,8 @@ chi's verdict (`halluscope/verdict.py`): p_consistent = sigmoid(b0 + b1 chi), fi
 and, within a fold, each label weighing the same, so that p is calibrated for even odds
 in every dataset (the prior a balanced accuracy assumes); the labels are p >= the cut
 that maximises the mean balanced accuracy over the folds. Shipped (calibration
-`chi-20261203.8`, refitted at the end of session 16, whose issue-25 rules changed QHI,
-RHI and the sentence flips): b0 = -0.888, b1 = 1.387, cut 0.5960 (chi >= 0.920); p runs from 0.29 (chi 0) to 0.62
+`chi-20261204`, refitted in session 19, whose place rule changed the signature's entity
+part): b0 = -0.904, b1 = 1.404, cut 0.5960 (chi >= 0.920); p runs from 0.29 (chi 0) to 0.62
 (chi 1). It is a strictly increasing map of chi: it ranks as chi does. It holds for chi's
 default options only (the signature it was fitted under is in the calibration file);
 another option, model or formula gives p_consistent NaN and no labels, with a warning.
@@ -637,15 +637,15 @@ fold), balanced accuracy at the cut beside the fold's own best cut:
 
 | fold | BA at the cut | fold's best | ROC-AUC | ECE |
 |---|---|---|---|---|
-| cogensumm | 57.6 | 59.5 | 60.2 | 0.109 |
-| xsumfaith | 52.7 | 71.0 | 77.9 | 0.167 |
+| cogensumm | 57.2 | 59.8 | 60.4 | 0.112 |
+| xsumfaith | 52.7 | 71.0 | 77.9 | 0.163 |
 | polytope | 60.6 | 60.6 | 55.7 | 0.541 |
-| factcc | 70.8 | 78.3 | 79.0 | 0.294 |
-| summeval | 77.4 | 78.5 | 81.0 | 0.286 |
-| summac-frank | 77.9 | 80.1 | 86.0 | 0.143 |
-| frank-cnndm | 72.5 | 74.2 | 77.8 | 0.086 |
-| frank-bbc | 53.1 | 72.5 | 75.8 | 0.170 |
-| mean | 65.3 | 71.8 | 74.2 | pooled 0.063 |
+| factcc | 72.5 | 79.8 | 80.7 | 0.290 |
+| summeval | 76.8 | 78.2 | 80.4 | 0.286 |
+| summac-frank | 77.9 | 80.1 | 86.0 | 0.137 |
+| frank-cnndm | 72.5 | 74.2 | 77.8 | 0.085 |
+| frank-bbc | 53.1 | 72.5 | 75.8 | 0.165 |
+| mean | 65.4 | 72.0 | 74.3 | pooled 0.065 |
 
 The first calibration (`chi-20261203`: b0 = -0.893, b1 = 1.387, cut 0.5948) gave 65.2
 against 71.8 by the same protocol, pooled ECE 0.064; `chi-20261203.2` (after the introduced
@@ -655,7 +655,9 @@ names only: -0.871, 1.358, cut 0.5938) 65.1 against 71.7, ECE 0.066; `chi-202612
 0.063; `chi-20261203.5` (session 15 before the light-verb mend of the unsaid negation:
 -0.875, 1.371, cut 0.5957) 65.3 against 71.9, ECE 0.065; `chi-20261203.6` (end of session 15:
 -0.873, 1.365, cut 0.5947) 65.3 against 71.8, ECE 0.064; `chi-20261203.7` (session 16 before
-the copula-amount rule: -0.878, 1.373, cut 0.5953) 65.3 against 71.8, ECE 0.063.
+the copula-amount rule: -0.878, 1.373, cut 0.5953) 65.3 against 71.8, ECE 0.063;
+`chi-20261203.8` (end of session 16, kept through session 18's tokenizer rule, which moved
+the coefficients by under 1%: -0.888, 1.387, cut 0.5960) 65.3 against 71.8, ECE 0.063.
 
 The lockbox half, scored once with the first calibration's model and cut: mean BA 65.8 against the
 folds' own best 71.6, xsumfaith 49.4 (best 70.0), frank-bbc 61.9 (best 77.6); pooled ECE
@@ -757,19 +759,23 @@ index cache had evicted); holding them, 335.
 
 One run of `python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl
 -n 400 --reference-data ../shared/data/frank/frank_val.jsonl --workers 2 --repeats 2`
-(session 17, this 2-core machine, cold caches, best of two; details and earlier runs in
+(session 19, this 2-core machine, cold caches, best of two; details and earlier runs in
 benchmarks/README.md, "Speed with workers"):
 
 | rows | chi / one-process parse floor | target |
 |---|---|---|
-| SummEval 400, reference-free, one process | 1.309 (8.62 s against 6.59 s) | ≤ 1.25 |
-| FRANK 400, with references, one process | 1.395 (17.69 s against 12.68 s) | ≤ 1.25 |
-| SummEval 400, reference-free, `workers=2` | 0.823 (5.04 s against 6.13 s; 0.585 of one process, scores equal bit for bit) | ≤ 0.75 |
+| SummEval 400, reference-free, one process | 1.379 (10.04 s against 7.28 s) | ≤ 1.25 |
+| FRANK 400, with references, one process | 1.324 (20.47 s against 15.46 s) | ≤ 1.25 |
+| SummEval 400, reference-free, `workers=2` | 0.802 (5.97 s against 7.44 s; 0.595 of one process, scores equal bit for bit) | ≤ 0.75 |
 
 All three targets are still missed. At the start of session 17 the same rows measured
 1.61-1.66 and 1.60-1.64 in one process: NLTK's WordNet cache was emptied within each
 call (now kept up to 24,000 synsets), and relation objects are encoded only where the
-subject matched (1,941 -> 1,405 strings on the FRANK rows).
+subject matched (1,941 -> 1,405 strings on the FRANK rows). Session 18 read text indexes
+from token columns and ran calls with fewer garbage collections (docs/scaling.md, "Where
+the time goes"); session 19's run above was on a slower day for this machine (the floors
+took 7.28 s and 15.46 s against 6.59 s and 12.68 s in session 17), and session 19's two
+matching rules (EHI's place mode, RHI's appositions) were in it.
 """
 
 METHODS = """## How these numbers are made
