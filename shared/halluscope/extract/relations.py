@@ -364,9 +364,7 @@ class _Extractor:
                     s_key, s_toks = self.ground(s, sent_ents, ())
                     if s_key is not None:
                         out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source, roles))
-                        for a_key, a_toks in (self.appositions(s) if self.claims else ()):
-                            self._appositive.append(self.unit(a_key, verb_key, "", a_toks + [verb], source, roles,
-                                                              appositive=True))
+                        self.restate((s, s_key, s_toks), verb, verb_key, None, source, roles)
             return
         for s in subjects:
             for o, o_key, o_toks in slotted:
@@ -374,12 +372,24 @@ class _Extractor:
                 if s_key is None:
                     continue
                 out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles))
-                for a_key, a_toks in (self.appositions(s) if self.claims else ()):
-                    self._appositive.append(self.unit(a_key, verb_key, o_key, a_toks + [verb] + o_toks, source,
-                                                      roles, appositive=True))
-                for a_key, a_toks in (self.appositions(o) if self.claims else ()):
-                    self._appositive.append(self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source,
-                                                      roles, appositive=True))
+                self.restate((s, s_key, s_toks), verb, verb_key, (o, o_key, o_toks), source, roles)
+
+    def restate(self, subject: Tuple, verb, verb_key: str, obj: Optional[Tuple], source: str,
+                roles: Tuple[Tuple[str, str], ...]) -> None:
+        """Under ``claims``, the triple of ``subject`` and ``obj`` ((token, slot key, slot
+        tokens); ``obj`` None for a pair) once more for each apposition of either argument
+        (:meth:`appositions`), in that argument's place: ``RelationUnit.appositive``
+        restatements, kept apart until :meth:`run` appends them."""
+        if not self.claims:
+            return
+        s, s_key, s_toks = subject
+        o, o_key, o_toks = obj if obj is not None else (None, "", [])
+        for a_key, a_toks in self.appositions(s):
+            self._appositive.append(self.unit(a_key, verb_key, o_key, a_toks + [verb] + o_toks, source, roles,
+                                              appositive=True))
+        for a_key, a_toks in (self.appositions(o) if o is not None else ()):
+            self._appositive.append(self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source, roles,
+                                              appositive=True))
 
     def appositions(self, token) -> List[Tuple[str, List]]:
         """(slot key, tokens) of each noun or name in apposition to an argument and set
