@@ -115,6 +115,17 @@ def test_antonymy_through_synonyms(lex):
     assert lex.antonyms("win", "verb") == frozenset({"lose", "fall behind", "recede"})
 
 
+def test_indirect_opposites_one_step_up_or_down(lex):
+    # a verb: the antonyms of its hypernyms (ban is a way to forbid, forbid <-> permit) ...
+    assert lex.antonyms("ban", "verb") == frozenset()
+    assert {"allow", "permit", "let"} <= lex.opposites("ban", "verb")
+    # ... and the troponyms of its antonyms (plunge is a way to fall, fall <-> rise)
+    assert "plunge" in lex.opposites("rise", "verb") and "plunge" not in lex.antonyms("rise", "verb")
+    # an adjective: the antonyms of the head it is similar to (huge ~ large <-> small)
+    assert lex.opposites("huge", "adj") == frozenset({"small", "little"})
+    assert lex.antonyms("win", "verb") <= lex.opposites("win", "verb")
+
+
 def test_derivation_through_supporters(lex):
     acquisition = lex.supporters("acquisition", "noun")
     assert acquisition["acquire"].relation == "derivation"

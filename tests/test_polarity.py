@@ -248,3 +248,35 @@ def test_a_direction_word_said_of_the_same_verb_through_a_clause_or_an_infinitiv
     # said of another verb, about another thing: no flip
     assert flips(resources, "Residents of the town were arrested before the match.",
                  "Residents of the town were released after the game.") == []
+
+
+def test_indirect_antonyms_of_a_verb_said_of_the_same_thing(resources, lexicon):
+    # "ban" is a way to "forbid" (WordNet hypernym), whose antonym is "allow"
+    source = "A teacher has been banned from the classroom after he let pupils change their answers."
+    assert [f[:4] for f in flips(resources, "A teacher has been allowed from the classroom.", source, lexicon)] == [
+        ("allowed", (19, 26), "opposite", "banned")]
+
+
+def test_a_verbs_antonym_in_another_sense_when_the_arguments_tie_them(resources, lexicon):
+    # fire's fourth sense (dismiss) is hire's antonym; the shared agent ties the two verbs
+    source = "Saudi forces responded to mortar rounds fired by Houthis on a Saudi border site."
+    assert [f[:4] for f in flips(resources, "Saudi forces responded to mortar rounds hired by Houthis.", source,
+                                 lexicon)] == [("hired", (40, 45), "opposite", "fired")]
+
+
+def test_a_modifier_hung_on_another_modifier_is_said_of_the_noun(resources, lexicon):
+    # the parse hangs "last" on "acoustic" and "first" on "tour"
+    source = "White will wrap his touring efforts with a brief, first-ever acoustic tour that will hit five states."
+    assert [f[:4] for f in flips(resources, "White will wrap his touring efforts with a brief, last-ever acoustic tour.",
+                                 source, lexicon)] == [("last", (50, 54), "opposite", "first")]
+
+
+def test_an_opposite_verb_is_no_flip_where_another_sentence_says_the_claim(resources, lexicon):
+    # the aligned sentence (most words in common) says "closed"; the next says "reopened"
+    summary = "The Natural History Museum in Vienna reopened on 14 March after a renovation."
+    both = ("The Natural History Museum in Vienna closed in January for a renovation of its halls. "
+            "The museum reopened to the public on 14 March.")
+    assert flips(resources, summary, both, lexicon) == []
+    only_closed = "The Natural History Museum in Vienna closed in January for a renovation of its halls."
+    assert [f[:4] for f in flips(resources, summary, only_closed, lexicon)] == [
+        ("reopened", (37, 45), "opposite", "closed")]

@@ -321,6 +321,38 @@ class Lexicon:
                                      source=self.source, lock=self._lock)  # one reader, one lock
             return self._wide
 
+    def opposites(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
+        """:meth:`antonyms` and WordNet's indirect antonyms, for a caller that has already
+        tied the two words to one claim (:mod:`halluscope.match.polarity`): a verb
+        contradicts the antonyms of its direct hypernyms and their direct troponyms ("ban"
+        is a way to "forbid", the antonym of "allow": "banned" against "allowed"); an
+        adjective, the antonyms of the head adjectives it is similar to and their satellites
+        ("huge" is similar to "large", the antonym of "small"). One step each way, over
+        the considered senses (docs/lexical.md#sentence-contradictions). Empty without
+        WordNet."""
+        tag = _tag(pos)
+        summary = normalise_lemma(summary_lemma)
+        if self.reader is None or not summary:
+            return frozenset()
+        key = ("opposites", summary, tag)
+        with self._lock:
+            hit = self._answers.get(key)
+            if hit is not None:
+                return hit
+            found = set(self._antonym_set(summary, tag))
+            wider = {"v": "hypernyms", "a": "similar_tos", "s": "similar_tos"}.get(tag)
+            narrower = {"v": "hyponyms", "a": "similar_tos", "s": "similar_tos"}.get(tag)
+            if wider is not None:
+                for synset in self._considered(summary, tag):
+                    for broad in getattr(synset, wider)():
+                        for antonym in _antonym_synsets(broad):
+                            found.update(self._lemmas_considering(antonym, tag))
+                    for antonym in _antonym_synsets(synset):
+                        for narrow in getattr(antonym, narrower)():
+                            found.update(self._lemmas_considering(narrow, tag))
+            found.discard(summary)
+            return self._answers.put(key, frozenset(found))
+
     def transfers_possession(self, verb_lemma: str) -> bool:
         """Whether one of the verb's considered senses is in WordNet's ``verb.possession``
         lexicographer file (buy, sell, lend, borrow, win, lose, import, export): the
@@ -556,6 +588,11 @@ def _within(start: Tuple[Any, ...], step: Callable[[Any], List[Any]], depth: int
                     following.append(neighbour)
         frontier = following
     return found
+
+
+def _antonym_synsets(synset: Any) -> List[Any]:
+    """The synsets holding an antonym of one of ``synset``'s lemmas."""
+    return [antonym.synset() for lemma in synset.lemmas() for antonym in lemma.antonyms()]
 
 
 def _tag(pos: str) -> str:

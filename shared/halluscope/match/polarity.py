@@ -282,9 +282,18 @@ def _converse_said_of_it(token, mine, there, theirs, summary_predicates: Dict[in
         (mine.object_words - _FILLER) & (theirs.object_words - _FILLER))
 
 
+def _head_word(token):
+    """The word a modifier is said of: its head, past modifiers that the parse hangs it on
+    ("last-ever acoustic tour" parses "last" under "acoustic": the tour); None at the root."""
+    head = token.head
+    while head.dep_ in ("amod", "advmod") and head.pos_ in ("ADJ", "ADV") and head.head.i != head.i:
+        head = head.head
+    return head if head.i != token.i else None
+
+
 def _same_head(token, there) -> bool:
-    return there.head.i != there.i and token.head.i != token.i and \
-        there.head.lemma_.lower() == token.head.lemma_.lower()
+    mine, theirs = _head_word(token), _head_word(there)
+    return mine is not None and theirs is not None and mine.lemma_.lower() == theirs.lemma_.lower()
 
 
 def _says_itself(token, span) -> bool:
@@ -334,6 +343,16 @@ def _objects(token) -> FrozenSet[str]:
     return frozenset(child.lemma_.lower() for child in token.children if child.dep_ in _OBJECT_DEPS)
 
 
+def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
+    """Whether some source sentence states the summary verb's own claim: its lemma, its
+    polarity, an argument in common (:func:`_same_claim`). The aligned sentence is the one
+    with the most words in common, not always the one that says it: "reopened on 14
+    March" against "closed in January ... reopened to the public on 14 March"."""
+    lemma, negated = verb_lemma(token), effective_negation(token)
+    return any(p.lemma == lemma and p.negated == negated and _same_claim(mine, p)
+               for sentence in source.sentences for p in sentence.predicates)
+
+
 def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon,
                    summary_predicates: Optional[Dict[int, object]] = None) -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
@@ -352,7 +371,12 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
     pos = _ANTONYM_POS.get(token.pos_)
     converses: set = set()
     if lexicon is not None and pos is not None:
-        antonyms = lexicon.antonyms(lemma, pos)
+        antonyms = lexicon.opposites(lemma, pos)
+        if pos == "verb":
+            # a verb's arguments tie the two words to one claim, which picks the sense: the
+            # antonyms of every sense count ("rounds hired" against "rounds fired", fire's
+            # fourth sense), the indirect ones of the considered senses only
+            antonyms |= lexicon.widened().antonyms(lemma, pos)
         if pos == "verb":
             converses = {a for a in antonyms if may_be_converse(lemma, a, lexicon)}
         opposites |= antonyms
@@ -377,6 +401,8 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
         else:
             said_of_it = _same_head(token, there) or bool(_objects(token) & _objects(there)) \
                 or _same_attachment(token, there)
+        if said_of_it and token.pos_ == "VERB" and _affirmed_elsewhere(token, mine, source):
+            return None
         if said_of_it:
             detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
             return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
