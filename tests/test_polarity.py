@@ -280,3 +280,17 @@ def test_an_opposite_verb_is_no_flip_where_another_sentence_says_the_claim(resou
     only_closed = "The Natural History Museum in Vienna closed in January for a renovation of its halls."
     assert [f[:4] for f in flips(resources, summary, only_closed, lexicon)] == [
         ("reopened", (37, 45), "opposite", "closed")]
+
+
+def test_an_opposite_ending_in_s_is_read_as_the_sentence_indexes_it(resources, lexicon):
+    # sentences index "dangerous" as "dangerou" (a plural-insensitive form): so are the opposites
+    source = "The mountain road is dangerous in winter, police said."
+    assert [f[:4] for f in flips(resources, "The mountain road is safe in winter.", source, lexicon)] == [
+        ("safe", (21, 25), "opposite", "dangerous")]
+
+
+def test_a_negation_word_is_read_by_the_negation_rule_only(resources):
+    # "never" negates "plays": one flip, on the verb, not a second one for never/always
+    source = "Smith always plays at home on Sundays, his coach said."
+    assert [f[:4] for f in flips(resources, "Smith never plays at home on Sundays.", source)] == [
+        ("plays", (12, 17), "negation", "plays")]

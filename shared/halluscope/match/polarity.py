@@ -50,7 +50,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..extract.relations import NEGATIVE_GOVERNORS, effective_negation, is_negated, verb_lemma
 from ..units import Match, TextEvidence
-from .grounding import IndexedSentence, TextIndex, token_forms
+from .grounding import IndexedSentence, TextIndex, _stem, token_forms
 from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
@@ -367,9 +367,15 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
     ("before back-to-back wins" against "after back-to-back wins", wherever the two
     attach)."""
     lemma = token.lemma_.lower()
+    doc = source.doc
+    span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
+    # the sentence's own word first: it is cheap, and it settles most words before WordNet
+    # is asked (a word the sentence's indexed forms lack cannot be there in any part of speech)
+    if span is None or (token_forms(token) & sentence.words and _says_itself(token, span)):
+        return None
     opposites = set(OPPOSITE_WORDS.get(token.lower_, ())) | set(OPPOSITE_WORDS.get(lemma, ()))
     pos = _ANTONYM_POS.get(token.pos_)
-    converses: set = set()
+    antonyms: FrozenSet[str] = frozenset()
     if lexicon is not None and pos is not None:
         antonyms = lexicon.opposites(lemma, pos)
         if pos == "verb":
@@ -377,16 +383,13 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
             # antonyms of every sense count ("rounds hired" against "rounds fired", fire's
             # fourth sense), the indirect ones of the considered senses only
             antonyms |= lexicon.widened().antonyms(lemma, pos)
-        if pos == "verb":
-            converses = {a for a in antonyms if may_be_converse(lemma, a, lexicon)}
         opposites |= antonyms
-    hits = {o for o in opposites if " " not in o and o in sentence.words}
+    # as the sentence indexes its words (token_forms)
+    hits = {_stem(o) for o in opposites if " " not in o and _stem(o) in sentence.words}
     if not hits:
         return None
-    doc = source.doc
-    span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
-    if span is None or _says_itself(token, span):
-        return None
+    converses = {_stem(a) for a in antonyms if _stem(a) in hits and may_be_converse(lemma, a, lexicon)} \
+        if pos == "verb" else set()
     at = {p.token: p for p in sentence.predicates}
     for there in span:
         found = token_forms(there) & hits
@@ -430,7 +433,8 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
                 match = _negation_flip(token, mine.get(token.i), aligned.predicates, source)
                 if match is None and is_negated(token):
                     match = _negation_unsaid(token, sentence, aligned, source)
-            if match is None and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
+            # a negation word ("never") is read through the verb it negates, above
+            if match is None and token.dep_ != "neg" and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):
                 match = _opposite_flip(token, mine.get(token.i), aligned, source, lexicon, mine)
             if match is not None:
