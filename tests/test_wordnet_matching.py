@@ -756,24 +756,6 @@ def test_an_acronym_matches_the_slot_of_the_name_it_abbreviates(lex):
     assert RelationMatcher(lexicon=None).slot_link("un", "united nations").relation == "acronym"
 
 
-def test_a_surname_matches_the_slot_of_the_full_name_it_ends(lex):
-    from halluscope.match.relations import surname_link
-
-    source = ("Bayern Munich beat Porto 6-1 on Tuesday. Pep Guardiola was in a jubilant mood. "
-              "Guardiola managed to tear the left trouser leg during the celebrations.")
-    rows = _relation_units(["Pep Guardiola managed to tear the left trouser leg.",
-                            "Pep Hernandez managed to tear the left trouser leg."], source)
-    assert rows[0] == [(["pep guardiola", "tear", "trouser leg"], "supported",
-                        "subject 1.00, verb 1.00, object 1.00; pep guardiola ~ guardiola (surname)")]
-    assert rows[1][0][:2] == (["pep hernandez", "tear", "trouser leg"], "unsupported")
-    # either side may be the surname; WordNet must not know it as a place or a common word
-    assert surname_link(["kinte"], ["kunta", "kinte"], lex).text == "kinte ~ kunta kinte (surname)"
-    assert surname_link(["real", "madrid"], ["madrid"], lex) is None  # a place
-    assert surname_link(["manchester", "united"], ["united"], lex) is None  # a common word
-    assert surname_link(["pep", "guardiola"], ["pep"], lex) is None  # a first name
-    assert surname_link(["pep", "guardiola"], ["guardiola"], None) is None  # no WordNet
-
-
 def test_a_nominal_triple_is_grounded_by_the_verb_its_noun_derives_from(lex):
     source = ("The Mexican Senate approved a judicial reform on Thursday by 86 votes to 41. "
               "Former president Eduardo Salinas died on Sunday.")

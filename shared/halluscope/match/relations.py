@@ -59,7 +59,7 @@ import numpy as np
 
 from ..extract.entities import initials
 from ..options import options_for
-from ..units import UNKNOWN_NAME, Match, RelationUnit
+from ..units import Match, RelationUnit
 from . import MatchJob
 from .grounding import ground_unmatched, linkable, relation_in_sentence, widen
 
@@ -128,35 +128,6 @@ def acronym_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
 
     q, p = " ".join(query), " ".join(pooled)
     return Link("acronym", q, p, f"{q} = {p} (acronym)")
-
-
-#: how many words a full name may have for :func:`surname_link` ("kunta kinte", "luis
-#: van gaal")
-MAX_NAME_WORDS = 3
-
-
-def surname_link(query: List[str], pooled: List[str], lexicon) -> Optional["Link"]:
-    """The link between two argument slots (their words, lower case) when one is a single
-    word that ends the other, a name of two to :data:`MAX_NAME_WORDS` words ("guardiola"
-    and "pep guardiola": "Guardiola managed to tear the left trouser leg" states what
-    "Pep Guardiola managed to tear" does), and WordNet has that word only as a person's
-    name or not at all (:meth:`halluscope.lexical.Lexicon.name_kind`: never a place,
-    "madrid" of "real madrid", nor a common word, "united" of "manchester united"), else
-    None, and always None without a lexicon. Whether the source names that person in full
-    is EHI's question; here the two slots are one argument."""
-    if len(query) == 1 and 2 <= len(pooled) <= MAX_NAME_WORDS:
-        short, long = query[0], pooled
-    elif len(pooled) == 1 and 2 <= len(query) <= MAX_NAME_WORDS:
-        short, long = pooled[0], query
-    else:
-        return None
-    if lexicon is None or long[-1] != short or not short.isalpha() \
-            or lexicon.name_kind(short) not in ("PERSON", UNKNOWN_NAME):
-        return None
-    from ..lexical import Link
-
-    q, p = " ".join(query), " ".join(pooled)
-    return Link("surname", q, p, f"{q} ~ {p} (surname)")
 
 
 class RelationMatcher:
@@ -460,12 +431,11 @@ class RelationMatcher:
         names another set of things as often as the same one. Such slots score 1.0 and
         are not encoded (single-word MiniLM cosines put shop/store at 0.66, below any
         useful threshold). None without a lexicon. An acronym and the name it abbreviates
-        (:func:`acronym_link`) link too, with or without a lexicon, and a surname and the
-        full name it ends (:func:`surname_link`), with WordNet."""
+        (:func:`acronym_link`) link too, with or without a lexicon."""
         q_words, p_words = query.split(), pooled.split()
-        named = acronym_link(q_words, p_words) or surname_link(q_words, p_words, self.lexicon)
-        if named is not None or self.lexicon is None:
-            return named
+        acronym = acronym_link(q_words, p_words)
+        if acronym is not None or self.lexicon is None:
+            return acronym
         if not q_words or len(q_words) != len(p_words) or q_words[:-1] != p_words[:-1]:
             return None
         if q_words[-1] == p_words[-1] or not linkable(q_words[-1]) or not linkable(p_words[-1]):
