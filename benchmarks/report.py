@@ -759,23 +759,27 @@ index cache had evicted); holding them, 335.
 
 One run of `python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl
 -n 400 --reference-data ../shared/data/frank/frank_val.jsonl --workers 2 --repeats 2`
-(session 19, this 2-core machine, cold caches, best of two; details and earlier runs in
+(session 20, this 2-core machine, cold caches, best of two; details and earlier runs in
 benchmarks/README.md, "Speed with workers"):
 
 | rows | chi / one-process parse floor | target |
 |---|---|---|
-| SummEval 400, reference-free, one process | 1.379 (10.04 s against 7.28 s) | ≤ 1.25 |
-| FRANK 400, with references, one process | 1.324 (20.47 s against 15.46 s) | ≤ 1.25 |
-| SummEval 400, reference-free, `workers=2` | 0.802 (5.97 s against 7.44 s; 0.595 of one process, scores equal bit for bit) | ≤ 0.75 |
+| SummEval 400, reference-free, one process | 1.401 (9.63 s against 6.87 s; paired median 1.367) | ≤ 1.25 |
+| FRANK 400, with references, one process | 1.322 (19.79 s against 14.97 s; paired median 1.338) | ≤ 1.25 |
+| SummEval 400, reference-free, `workers=2` | 0.786 (5.48 s against 6.98 s; 0.569 of one process, scores equal bit for bit) | ≤ 0.75 |
 
 All three targets are still missed. At the start of session 17 the same rows measured
 1.61-1.66 and 1.60-1.64 in one process: NLTK's WordNet cache was emptied within each
 call (now kept up to 24,000 synsets), and relation objects are encoded only where the
 subject matched (1,941 -> 1,405 strings on the FRANK rows). Session 18 read text indexes
 from token columns and ran calls with fewer garbage collections (docs/scaling.md, "Where
-the time goes"); session 19's run above was on a slower day for this machine (the floors
-took 7.28 s and 15.46 s against 6.59 s and 12.68 s in session 17), and session 19's two
-matching rules (EHI's place mode, RHI's appositions) were in it.
+the time goes"); session 19's run (1.379, 1.324, 0.802) was on a slower day for this
+machine (the floors took 7.28 s and 15.46 s against 6.59 s and 12.68 s in session 17).
+Session 20's run above has its WordNet opposites in it (sentence contradictions at their
+earlier cost, benchmarks/README.md). Two workers are near this machine's limit: their
+shards are balanced (eight of 43-51 SummEval rows, the last two ending 0.12 s apart), but
+each row costs about 30 ms in a worker against 24 ms in one process alone, the two
+processes slowing each other on two cores.
 """
 
 METHODS = """## How these numbers are made
