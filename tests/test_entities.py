@@ -532,6 +532,8 @@ def test_what_wordnet_says_a_lower_case_word_names():
     assert lexicon.available, "WordNet 3.0 must be installed for the tests"
     # every lemma capitalised; the first noun sense a person, a place, a group
     assert [lexicon.name_kind(w) for w in ("holmes", "galloway", "nato")] == ["PERSON", "GPE", "ORG"]
+    # a natural object's name: a river (the first sense of "delaware"), a mountain, a continent
+    assert [lexicon.name_kind(w) for w in ("delaware", "everest", "europe")] == ["LOC", "LOC", "LOC"]
     # not in WordNet at all
     assert [lexicon.name_kind(w) for w in ("eamonn", "kingsholm")] == [UNKNOWN_NAME, UNKNOWN_NAME]
     # a common word in some sense ("china" the porcelain), or a name whose first sense is a
@@ -557,6 +559,7 @@ def test_a_name_a_lowercased_summary_introduces_is_a_unit():
         ("margot", (65, 71), "UNKNOWN")]
     # a WordNet place keeps its kind
     assert introduced("the project began in galloway last year.", source) == [("galloway", (21, 29), "GPE")]
+    assert introduced("the project began near the thames last year.", source) == [("thames", (27, 33), "LOC")]
     # adjacent candidates are one name, of the first kind WordNet knows
     assert introduced("a project in kidderminster galloway began.", source) == [
         ("kidderminster galloway", (13, 35), "GPE")]

@@ -268,9 +268,10 @@ class Lexicon:
 
     def name_kind(self, word: str) -> Optional[str]:
         """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):
-        ``"PERSON"``, ``"GPE"`` or ``"ORG"`` when every WordNet lemma the word (or its base
-        form) stands for is written with a capital and its first (most frequent) noun sense
-        is a person, a place or a group ("holmes", "galloway", "samaritans");
+        ``"PERSON"``, ``"GPE"``, ``"ORG"`` or ``"LOC"`` when every WordNet lemma the word (or
+        its base form) stands for is written with a capital and its first (most frequent)
+        noun sense is a person, a place, a group or a natural object ("holmes", "galloway",
+        "samaritans", "delaware": the river);
         :data:`halluscope.units.UNKNOWN_NAME` when WordNet has the word in no part of speech ("eamonn",
         "kingsholm"); None for every other word (a common word in any sense, "china",
         "sky"; a name whose first sense is a day, a language or a thing, "sunday",
@@ -612,8 +613,10 @@ def _tag(pos: str) -> str:
 #: 11,900), which a cap of 10,000 made it parse 19,600 times (session 17)
 READER_SYNSET_CAP = 24_000
 
-#: the entity label of a WordNet proper noun by the lexicographer file of its sense
-_PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG"}
+#: the entity label of a WordNet proper noun by the lexicographer file of its sense; a
+#: name WordNet files as a natural object is a river, a mountain, an island or a continent
+#: ("Delaware": the river first, then the state; "Thames", "Europe")
+_PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG", "noun.object": "LOC"}
 #: the lexicographer files of the senses :meth:`Lexicon.places` counts as places: regions,
 #: countries and cities, and the continents WordNet files as objects ("Europe")
 _PLACE_LEXNAMES = frozenset({"noun.location", "noun.object"})

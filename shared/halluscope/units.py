@@ -41,7 +41,7 @@ class IntroducedName(EntityUnit):
     """A word a lower-cased summary writes as a name that its source never writes and its
     parse did not tag (:func:`halluscope.extract.entities.introduced_names`): WordNet knows
     it only as a proper noun, or not at all. Its ``label`` is WordNet's kind of name
-    (PERSON, GPE, ORG) or ``"UNKNOWN"``."""
+    (PERSON, GPE, ORG, LOC) or ``"UNKNOWN"``."""
 
 
 #: ``RelationUnit.source`` of a subject-verb pair from an agentless passive.
