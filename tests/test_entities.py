@@ -557,6 +557,9 @@ def test_a_name_a_lowercased_summary_introduces_is_a_unit():
     # WordNet does not have "margot" (and sm reads it as a noun): an unknown name
     assert introduced("conservationists are calling for a project to protect forests in margot.", source) == [
         ("margot", (65, 71), "UNKNOWN")]
+    # or as an adjective, as sm reads an unknown word before a noun
+    assert introduced("supervisors were told to forge kikuyu training records.", source) == [
+        ("kikuyu", (31, 37), "UNKNOWN")]
     # a WordNet place keeps its kind
     assert introduced("the project began in galloway last year.", source) == [("galloway", (21, 29), "GPE")]
     assert introduced("the project began near the thames last year.", source) == [("thames", (27, 33), "LOC")]

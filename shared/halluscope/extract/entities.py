@@ -456,7 +456,7 @@ INTRODUCED_MIN_CHARS = 3
 #: the Penn Treebank's bracket tokens, written as words in tokenised corpora ("-lrb-")
 PTB_BRACKET_WORDS = frozenset({"lrb", "rrb", "lsb", "rsb", "lcb", "rcb"})
 #: the parts of speech a word WordNet does not have must be parsed as to count as a name
-UNKNOWN_WORD_TAGS = frozenset({"NOUN", "PROPN"})
+UNKNOWN_WORD_TAGS = frozenset({"NOUN", "PROPN", "ADJ"})
 
 
 def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
