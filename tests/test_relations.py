@@ -92,6 +92,14 @@ def test_clausal_propagation_inherits_subject():
     assert unit.text == "company wants to buy the startup"
 
 
+def test_an_infinitive_under_a_copula_takes_its_subject():
+    # "is on course to win", "is set to sign": the copula's subject is the infinitive's
+    assert triples("Tevez is on course to win a second Serie A title.") == [("tevez", "win", "title")]
+    assert only("The club is set to sign the striker.").source == "clausal"
+    # a passive's infinitive takes the passive's subject, as before
+    assert triples("The club was forced to sell the striker.") == [("club", "sell", "striker")]
+
+
 def test_clausal_propagation_carries_polarity():
     assert triples("The company did not agree to sell the startup.") == [
         ("company", "not_sell", "startup")]

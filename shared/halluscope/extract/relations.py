@@ -27,7 +27,9 @@ in one pass per sentence (no re-parsing, no model calls):
   propagates into an ``xcomp``: a negated governor, or one of
   :data:`NEGATIVE_GOVERNORS`, flips it ("did not agree to sell", "refused to sell"
   -> ``not_sell``); the paper does not say, and dropping it would turn a refusal
-  into the act.
+  into the act. The governor may also be a copula, which Algorithm 2 reads only with an
+  attribute: "Tevez is on course to win a second title" -> ``(tevez, win, title)``, "a
+  station is to be built" -> ``(station, build, "")`` (docs/papers.md#relation-extraction).
 * **Verb conjunction** (lines 39-41): a ``conj`` verb with no subject of its own
   shares the subjects of its head verb.
 * **Subject grounding and the POS filter** (line 22-25, Algorithm 4 GroundSubject):
@@ -191,6 +193,11 @@ def _is_predicate(token, copula: bool) -> bool:
     return False
 
 
+def _is_copula(token) -> bool:
+    """A form of "be" that is the clause's own verb, not an auxiliary of another."""
+    return token.pos_ == "AUX" and token.lemma_ == "be" and token.dep_ not in ("aux", "auxpass")
+
+
 def is_negated(token) -> bool:
     """A ``neg`` child (not, n't, never) or an adverb "never" (Algorithm 2 line 11)."""
     for c in token.children:
@@ -321,7 +328,11 @@ class _Extractor:
         source = "passive" if passive else "verb"
         if not subjects and depth < 8:
             head = verb.head
-            if head.i != verb.i and _is_predicate(head, self.copula):
+            if head.i != verb.i and verb.dep_ == "xcomp" and _is_copula(head):
+                # "the side are yet to lose", "Tevez is on course to win": the copula's subject
+                subjects = self.own_arguments(head)[0]
+                source = "clausal"
+            elif head.i != verb.i and _is_predicate(head, self.copula):
                 if verb.dep_ in _CLAUSAL_DEPS:
                     subjects = self.subjects_of(head, depth + 1)[0]
                     source = "clausal"
