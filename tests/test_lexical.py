@@ -121,8 +121,8 @@ def test_indirect_opposites_one_step_up_or_down(lex):
     assert {"allow", "permit", "let"} <= lex.opposites("ban", "verb")
     # ... and the troponyms of its antonyms (plunge is a way to fall, fall <-> rise)
     assert "plunge" in lex.opposites("rise", "verb") and "plunge" not in lex.antonyms("rise", "verb")
-    # an adjective: the antonyms of the head it is similar to (huge ~ large <-> small)
-    assert lex.opposites("huge", "adj") == frozenset({"small", "little"})
+    # an adjective: its direct antonyms only ("small" is similar to "young" in one sense)
+    assert lex.opposites("small", "adj") == lex.antonyms("small", "adj") == frozenset({"big", "large"})
     assert lex.antonyms("win", "verb") <= lex.opposites("win", "verb")
 
 

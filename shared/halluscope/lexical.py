@@ -323,14 +323,14 @@ class Lexicon:
             return self._wide
 
     def opposites(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
-        """:meth:`antonyms` and WordNet's indirect antonyms, for a caller that has already
-        tied the two words to one claim (:mod:`halluscope.match.polarity`): a verb
-        contradicts the antonyms of its direct hypernyms and their direct troponyms ("ban"
-        is a way to "forbid", the antonym of "allow": "banned" against "allowed"); an
-        adjective, the antonyms of the head adjectives it is similar to and their satellites
-        ("huge" is similar to "large", the antonym of "small"). One step each way, over
-        the considered senses (docs/lexical.md#sentence-contradictions). Empty without
-        WordNet."""
+        """:meth:`antonyms` and, for a verb, WordNet's indirect antonyms, for a caller that
+        has already tied the two words to one claim (:mod:`halluscope.match.polarity`): the
+        antonyms of the verb's direct hypernyms and their direct troponyms ("ban" is a way
+        to "forbid", the antonym of "allow": "banned" against "allowed"), one step each
+        way over the considered senses (docs/lexical.md#sentence-contradictions). Not for
+        an adjective: its satellite senses make indirect antonyms of another sense
+        ("small", similar to "young" in "small children", would oppose "old"). Empty
+        without WordNet."""
         tag = _tag(pos)
         summary = normalise_lemma(summary_lemma)
         if self.reader is None or not summary:
@@ -341,15 +341,13 @@ class Lexicon:
             if hit is not None:
                 return hit
             found = set(self._antonym_set(summary, tag))
-            wider = {"v": "hypernyms", "a": "similar_tos", "s": "similar_tos"}.get(tag)
-            narrower = {"v": "hyponyms", "a": "similar_tos", "s": "similar_tos"}.get(tag)
-            if wider is not None:
+            if tag == "v":
                 for synset in self._considered(summary, tag):
-                    for broad in getattr(synset, wider)():
+                    for broad in synset.hypernyms():
                         for antonym in _antonym_synsets(broad):
                             found.update(self._lemmas_considering(antonym, tag))
                     for antonym in _antonym_synsets(synset):
-                        for narrow in getattr(antonym, narrower)():
+                        for narrow in antonym.hyponyms():
                             found.update(self._lemmas_considering(narrow, tag))
             found.discard(summary)
             return self._answers.put(key, frozenset(found))

@@ -329,7 +329,7 @@ class _Extractor:
         if not subjects and depth < 8:
             head = verb.head
             if head.i != verb.i and verb.dep_ == "xcomp" and _is_copula(head):
-                # "the side are yet to lose", "Tevez is on course to win": the copula's subject
+                # "Tevez is on course to win", "a station is to be built": the copula's subject
                 subjects = self.own_arguments(head)[0]
                 source = "clausal"
             elif head.i != verb.i and _is_predicate(head, self.copula):
