@@ -287,14 +287,7 @@ class Lexicon:
         South_Korea). Empty for a name WordNet does not tie to a place, and without
         WordNet."""
         form = "_".join(name.split())
-        if self.reader is None or not form:
-            return frozenset()
-        key = ("places", form.lower())
-        with self._lock:
-            hit = self._answers.get(key)
-            if hit is None:
-                hit = self._answers.put(key, self._places(form))
-            return hit
+        return self._answer("places", form.lower(), lambda _: self._places(form)) or frozenset()
 
     def antonyms(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
         """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
@@ -332,25 +325,21 @@ class Lexicon:
         ("small", similar to "young" in "small children", would oppose "old"). Empty
         without WordNet."""
         tag = _tag(pos)
-        summary = normalise_lemma(summary_lemma)
-        if self.reader is None or not summary:
-            return frozenset()
-        key = ("opposites", summary, tag)
-        with self._lock:
-            hit = self._answers.get(key)
-            if hit is not None:
-                return hit
-            found = set(self._antonym_set(summary, tag))
-            if tag == "v":
-                for synset in self._considered(summary, tag):
-                    for broad in synset.hypernyms():
-                        for antonym in _antonym_synsets(broad):
-                            found.update(self._lemmas_considering(antonym, tag))
-                    for antonym in _antonym_synsets(synset):
-                        for narrow in antonym.hyponyms():
-                            found.update(self._lemmas_considering(narrow, tag))
-            found.discard(summary)
-            return self._answers.put(key, frozenset(found))
+        return self._answer("opposites " + tag, normalise_lemma(summary_lemma),
+                            lambda summary: self._opposites(summary, tag)) or frozenset()
+
+    def _opposites(self, summary: str, tag: str) -> FrozenSet[str]:
+        found = set(self._antonym_set(summary, tag))
+        if tag == "v":
+            for synset in self._considered(summary, tag):
+                for broad in synset.hypernyms():
+                    for antonym in _antonym_synsets(broad):
+                        found.update(self._lemmas_considering(antonym, tag))
+                for antonym in _antonym_synsets(synset):
+                    for narrow in antonym.hyponyms():
+                        found.update(self._lemmas_considering(narrow, tag))
+        found.discard(summary)
+        return frozenset(found)
 
     def transfers_possession(self, verb_lemma: str) -> bool:
         """Whether one of the verb's considered senses is in WordNet's ``verb.possession``
@@ -372,7 +361,7 @@ class Lexicon:
         argument); None for any other verb and without WordNet (docs/lexical.md#transfers)."""
         return self._answer("direction", normalise_lemma(verb_lemma), self._direction)
 
-    def _answer(self, question: str, word: str, ask: Callable[[str], Optional[str]]) -> Optional[str]:
+    def _answer(self, question: str, word: str, ask: Callable[[str], Any]) -> Any:
         """``ask(word)`` under the lock, once per (question, word) while cached; None
         without WordNet or without a word."""
         if self.reader is None or not word:
@@ -482,9 +471,8 @@ class Lexicon:
                 return hit
             found = set()
             for synset in self._considered(summary, tag):
-                for lemma in synset.lemmas():
-                    for antonym in lemma.antonyms():
-                        found.update(self._lemmas_considering(antonym.synset(), tag))
+                for antonym in _antonym_synsets(synset):
+                    found.update(self._lemmas_considering(antonym, tag))
             found.discard(summary)
             return self._answers.put(key, frozenset(found))
 

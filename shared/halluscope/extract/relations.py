@@ -185,10 +185,9 @@ def verb_lemma(token) -> str:
 
 
 def _is_predicate(token, copula: bool) -> bool:
-    pos = token.pos_
-    if pos == "VERB":
+    if token.pos_ == "VERB":
         return True
-    if copula and pos == "AUX" and token.lemma_ == "be" and token.dep_ not in ("aux", "auxpass"):
+    if copula and _is_copula(token):
         return any(c.dep_ == "attr" for c in token.children)
     return False
 

@@ -211,8 +211,7 @@ def _negated_lemmas(source: TextIndex) -> Dict[str, List[int]]:
     return source.memo("negated_lemmas", build)
 
 
-def _negation_unsaid(token, sentence: IndexedSentence, aligned: IndexedSentence,
-                     source: TextIndex) -> Optional[Match]:
+def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) -> Optional[Match]:
     """A negation the source never makes: the summary negates ``token`` ("was not
     arrested", "has not returned") while its aligned source sentence denies nothing
     (:func:`_denies`) and no source sentence negates a word of the token's lemma (a light
@@ -222,8 +221,8 @@ def _negation_unsaid(token, sentence: IndexedSentence, aligned: IndexedSentence,
     ("everyone on board was safely evacuated" for "Scott was not on board"). A study
     close to this rule on the design half (a summary sentence with any negation whose
     aligned sentence has none) found such summaries inconsistent 48 times of 57
-    (docs/lexical.md#sentence-contradictions)."""
-    span = source.doc.char_span(aligned.start, aligned.end, alignment_mode="expand")
+    (docs/lexical.md#sentence-contradictions). ``span``: the aligned sentence's tokens
+    (None: no flip)."""
     if span is None or any(_denies(t) for t in span):
         return None
     lemma = token.lemma_.lower()
@@ -353,7 +352,7 @@ def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
                for sentence in source.sentences for p in sentence.predicates)
 
 
-def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, lexicon,
+def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextIndex, lexicon,
                    summary_predicates: Optional[Dict[int, object]] = None) -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
@@ -365,10 +364,8 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, source: TextIndex, le
     Globex" is no flip); any other word's opposite has the same head ("first race"
     against "last race", not "first time" against "last season") or the same object
     ("before back-to-back wins" against "after back-to-back wins", wherever the two
-    attach)."""
+    attach). ``span``: the aligned ``sentence``'s tokens (None: no flip)."""
     lemma = token.lemma_.lower()
-    doc = source.doc
-    span = doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
     # the sentence's own word first: it is cheap, and it settles most words before WordNet
     # is asked (a word the sentence's indexed forms lack cannot be there in any part of speech)
     if span is None or (token_forms(token) & sentence.words and _says_itself(token, span)):
@@ -423,6 +420,8 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
         if at is None:
             continue
         aligned = source.sentences[at]
+        # the aligned sentence's tokens, once for every word of this summary sentence
+        there = source.doc.char_span(aligned.start, aligned.end, alignment_mode="expand")
         span = summary.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
         mine = {p.token: p for p in sentence.predicates}
         for token in span if span is not None else ():
@@ -432,11 +431,11 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
             if token.pos_ in ("VERB", "AUX", "ADP"):
                 match = _negation_flip(token, mine.get(token.i), aligned.predicates, source)
                 if match is None and is_negated(token):
-                    match = _negation_unsaid(token, sentence, aligned, source)
+                    match = _negation_unsaid(token, sentence, there, source)
             # a negation word ("never") is read through the verb it negates, above
             if match is None and token.dep_ != "neg" and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):
-                match = _opposite_flip(token, mine.get(token.i), aligned, source, lexicon, mine)
+                match = _opposite_flip(token, mine.get(token.i), aligned, there, source, lexicon, mine)
             if match is not None:
                 flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))
     return flips
