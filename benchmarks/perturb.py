@@ -17,7 +17,7 @@ Scoring, reference-free: the originals in one ``halluscope.api.score_chi`` call,
 type's edited summaries in one more. A case is caught by a score when the edited
 summary's score is strictly lower than the original's (an undefined score on either
 side: not caught). Reported per type: n, the share caught by chi, by the type's own
-index (:data:`OWN_INDEX`: qhi for numbers, ehi for entities, rhi for antonyms and
+index (:data:`OWN_INDEX`: qhi for numbers, ehi for entities, rhi for antonyms, role swaps and
 negation) with the number of cases where it is defined on both sides, the own index
 again with an undefined original counted as 1 (as the harness ranks an undefined score:
 an index that had no unit and finds the edit's contradiction caught it), and by the
@@ -321,6 +321,64 @@ def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, 
     return None
 
 
+#: the labels of names whose roles :func:`role_swap` exchanges
+ROLE_LABELS = ("PERSON", "ORG", "GPE", "NORP")
+
+
+def _name_headed_by(token, summary_doc) -> Optional[Tuple[int, int]]:
+    """The characters of the name (an entity of :data:`ROLE_LABELS`) whose root is
+    ``token``, a leading "the" left out; None when no such name, when the name does not
+    hold every word of the noun's compound ("raheem" of "raheem sterling" outside the
+    entity), or when the noun is coordinated ("Ronaldo and Casillas")."""
+    if token.dep_ == "conj" or any(c.dep_ in ("conj", "cc") for c in token.children):
+        return None
+    for entity in summary_doc.ents:
+        if entity.label_ in ROLE_LABELS and entity.root.i == token.i and "\n" not in entity.text:
+            if any(c.dep_ in ("compound", "flat") and not entity.start <= c.i < entity.end
+                   for c in token.children):
+                return None
+            start = entity.start_char
+            if entity[0].lower_ == "the" and len(entity) > 1:
+                start = entity[1].idx
+            return start, entity.end_char
+    return None
+
+
+def role_swap(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+    """The names of a verb's subject and direct object exchanged: "Bayern Munich beat
+    Porto" -> "Porto beat Bayern Munich". An active verb with one ``nsubj`` and one
+    ``dobj``, or a passive verb with one ``nsubjpass`` and one agent ("Porto were beaten
+    by Bayern"), each the root of a PERSON/ORG/GPE/NORP name that may not name the same
+    thing as the other; each name keeps its own case. The edit adds and removes no
+    word, so word overlap cannot see it."""
+    if summary_doc is None:
+        return None
+    options = []
+    for token in summary_doc:
+        if token.pos_ not in ("VERB", "AUX"):
+            continue
+        subjects = [c for c in token.children if c.dep_ == "nsubj"]
+        objects = [c for c in token.children if c.dep_ == "dobj"]
+        if not subjects and not objects:  # a passive with its agent: "Y was beaten by X"
+            subjects = [c for c in token.children if c.dep_ == "nsubjpass"]
+            objects = [g for c in token.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
+        if len(subjects) != 1 or len(objects) != 1:
+            continue
+        first, second = _name_headed_by(subjects[0], summary_doc), _name_headed_by(objects[0], summary_doc)
+        if first is None or second is None:
+            continue
+        first, second = sorted((first, second))
+        if first[1] > second[0]:
+            continue
+        a, b = summary[first[0]:first[1]], summary[second[0]:second[1]]
+        if not _same_referent(a, b):
+            options.append((first, second))
+    if not options:
+        return None
+    (a0, a1), (b0, b1) = rng.choice(options)
+    return summary[:a0] + summary[b0:b1] + summary[a1:b0] + summary[a0:a1] + summary[b1:]
+
+
 def _pairs(*groups: str) -> Dict[str, str]:
     """``"a b"`` groups -> {a: b, b: a}; the first mapping of a word wins."""
     table: Dict[str, str] = {}
@@ -557,12 +615,13 @@ EDITS: Dict[str, Callable[..., Optional[str]]] = {
     "amount_x2": amount_x2, "amount_x0.5": amount_x0_5, "amount_shift": amount_shift, "year_shift": year_shift,
     "number_swap_source": number_swap_source, "entity_swap_other": entity_swap_other,
     "entity_swap_source": entity_swap_source, "antonym": antonym, "negation": negation,
-    "unit_change": unit_change, "ordinal_change": ordinal_change,
+    "unit_change": unit_change, "ordinal_change": ordinal_change, "role_swap": role_swap,
 }
 #: edit type -> the index meant to catch it
 OWN_INDEX = {**{name: "qhi" for name in ("amount_x2", "amount_x0.5", "amount_shift", "year_shift",
                                           "number_swap_source", "unit_change", "ordinal_change")},
-             "entity_swap_other": "ehi", "entity_swap_source": "ehi", "antonym": "rhi", "negation": "rhi"}
+             "entity_swap_other": "ehi", "entity_swap_source": "ehi", "antonym": "rhi", "negation": "rhi",
+             "role_swap": "rhi"}
 BASELINE = "alnum"
 
 

@@ -225,3 +225,48 @@ def test_changed_span_and_registry():
     assert perturb.changed_span("his first race", "his last race") == (4, 9, 8, "first", "last")  # whole words
     assert set(perturb.EDITS) == set(perturb.OWN_INDEX)
     assert perturb.OWN_INDEX["entity_swap_other"] == "ehi" and perturb.OWN_INDEX["negation"] == "rhi"
+
+
+def parsed(text, annotations):
+    """A Doc over ``text`` from (word, pos, dep, head index, entity IOB) tuples."""
+    words = [a[0] for a in annotations]
+    spaces, position = [], 0
+    for word in words:
+        position = text.index(word, position) + len(word)
+        spaces.append(text[position:position + 1] == " ")
+    made = Doc(VOCAB, words=words, spaces=spaces, pos=[a[1] for a in annotations],
+               deps=[a[2] for a in annotations], heads=[a[3] for a in annotations],
+               ents=[a[4] for a in annotations])
+    assert made.text == text
+    return made
+
+
+def test_role_swap_exchanges_the_subject_and_object_names():
+    active = "Bayern Munich beat Porto."
+    doc_active = parsed(active, [("Bayern", "PROPN", "compound", 1, "B-ORG"), ("Munich", "PROPN", "nsubj", 2, "I-ORG"),
+                                 ("beat", "VERB", "ROOT", 2, "O"), ("Porto", "PROPN", "dobj", 2, "B-ORG"),
+                                 (".", "PUNCT", "punct", 2, "O")])
+    assert perturb.role_swap(active, "", FirstRng(), doc_active) == "Porto beat Bayern Munich."
+    passive = "Porto were beaten by the Bavarians."
+    doc_passive = parsed(passive, [("Porto", "PROPN", "nsubjpass", 2, "B-ORG"), ("were", "AUX", "auxpass", 2, "O"),
+                                   ("beaten", "VERB", "ROOT", 2, "O"), ("by", "ADP", "agent", 2, "O"),
+                                   ("the", "DET", "det", 5, "B-NORP"), ("Bavarians", "PROPN", "pobj", 3, "I-NORP"),
+                                   (".", "PUNCT", "punct", 2, "O")])
+    # the leading "the" stays where it was
+    assert perturb.role_swap(passive, "", FirstRng(), doc_passive) == "Bavarians were beaten by the Porto."
+    # a name that leaves out a word of its noun's compound, a coordinated object, one referent twice: no edit
+    partial = parsed("Rodgers reminded Raheem Sterling.", [
+        ("Rodgers", "PROPN", "nsubj", 1, "B-PERSON"), ("reminded", "VERB", "ROOT", 1, "O"),
+        ("Raheem", "PROPN", "compound", 3, "O"), ("Sterling", "PROPN", "dobj", 1, "B-PERSON"),
+        (".", "PUNCT", "punct", 1, "O")])
+    assert perturb.role_swap("Rodgers reminded Raheem Sterling.", "", FirstRng(), partial) is None
+    coordinated = parsed("Rodgers reminded Sterling and Ibe.", [
+        ("Rodgers", "PROPN", "nsubj", 1, "B-PERSON"), ("reminded", "VERB", "ROOT", 1, "O"),
+        ("Sterling", "PROPN", "dobj", 1, "B-PERSON"), ("and", "CCONJ", "cc", 2, "O"),
+        ("Ibe", "PROPN", "conj", 2, "B-PERSON"), (".", "PUNCT", "punct", 1, "O")])
+    assert perturb.role_swap("Rodgers reminded Sterling and Ibe.", "", FirstRng(), coordinated) is None
+    same = parsed("Barack Obama thanked Obama.", [
+        ("Barack", "PROPN", "compound", 1, "B-PERSON"), ("Obama", "PROPN", "nsubj", 2, "I-PERSON"),
+        ("thanked", "VERB", "ROOT", 2, "O"), ("Obama", "PROPN", "dobj", 2, "B-PERSON"), (".", "PUNCT", "punct", 2, "O")])
+    assert perturb.role_swap("Barack Obama thanked Obama.", "", FirstRng(), same) is None
+    assert perturb.OWN_INDEX["role_swap"] == "rhi"
