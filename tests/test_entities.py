@@ -612,6 +612,42 @@ def test_a_stop_word_the_source_capitalises_does_not_join_an_introduced_name():
     assert names("de sanctis saved shot after shot by queensway roma .") == []
 
 
+def test_an_organisation_named_in_common_words_the_source_never_writes_is_a_unit():
+    from halluscope.extract.entities import introduced_organisations
+    from halluscope.lexical import Lexicon
+    from halluscope.resources import get_lexicon
+
+    lexicon = get_lexicon()
+    source = "Hull City went top of the table after beating Chelsea 2-0 on Saturday. The oil workers were evacuated."
+
+    def orgs(summary):
+        doc = parse(summary)
+        return [(u.text, u.span, u.label) for u in introduced_organisations(summary, doc, extract_entities(doc), source,
+                                                                            lexicon.is_organisation)]
+
+    # "premier", "national", "state", "opposition": noun modifiers of an organisation noun
+    # that the source never writes
+    assert orgs("hull city went top of the premier league after beating chelsea.") == [
+        ("premier league", (26, 40), "ORG")]
+    assert orgs("a state agency said the oil workers were evacuated.") == [("state agency", (2, 14), "ORG")]
+    assert orgs("the main opposition party said the workers were evacuated.") == [
+        ("opposition party", (9, 25), "ORG")]
+    # the source writes the modifier ("oil"); no modifier ("the family of a worker");
+    # no organisation noun ("the table"); a cased summary: no unit
+    assert orgs("the oil company said the workers were evacuated.") == []
+    assert orgs("the family of a worker said he was evacuated.") == []
+    assert orgs("hull city went top of the table after beating chelsea.") == []
+    assert orgs("Hull City went top of the Premier League after beating Chelsea.") == []
+    # WordNet's first noun sense decides: a league, a party, an agency are organisations;
+    # a group (an abstraction first), a centre, a man are not; nothing without WordNet
+    assert [lexicon.is_organisation(w) for w in ("league", "party", "agency", "organization")] == [True] * 4
+    assert [lexicon.is_organisation(w) for w in ("group", "centre", "man")] == [False] * 3
+    assert Lexicon(None).is_organisation("league") is False
+    # in the scoring pipeline the name is an unsupported EHI unit
+    assert ehi_units("hull city went top of the premier league after beating chelsea.", source) == [
+        ("hull city", "supported", "exact"), ("chelsea", "supported", "text"), ("premier league", "unsupported", None)]
+
+
 def test_an_introduced_name_lowers_ehi():
     source = "Conservationists want a national project to protect forests in Wales."
     # before, "margot" was no unit: ehi was undefined and the invented place unseen

@@ -278,6 +278,13 @@ class Lexicon:
         "english") and always without WordNet."""
         return self._answer("name_kind", normalise_lemma(word), self._name_kind)
 
+    def is_organisation(self, noun: str) -> bool:
+        """Whether a noun's first (most frequent) WordNet noun sense is an organisation, a
+        synset under organization.n.01 ("league", "party", "council", "agency",
+        "company"; not "group", whose first sense is an abstraction, nor "centre"); False
+        for any other word and without WordNet (docs/papers.md#ehi-names-in-lower-case-summaries)."""
+        return bool(self._answer("organisation", normalise_lemma(noun), self._is_organisation))
+
     def places(self, name: str) -> FrozenSet[str]:
         """The places WordNet says a name stands for (docs/papers.md#ehi-places-and-demonyms),
         as synset names: the place senses (:data:`_PLACE_LEXNAMES`) of the name itself ("Kenya";
@@ -442,6 +449,13 @@ class Lexicon:
         first_noun = next((synset for synset in synsets if synset.pos() == "n"), None)
         return None if first_noun is None else _PROPER_NOUN_KINDS.get(first_noun.lexname())
 
+    def _is_organisation(self, noun: str) -> bool:
+        senses = self.reader.synsets(noun, "n")
+        found = bool(senses) and any(synset.name() == _ORGANISATION
+                                     for synset in [senses[0], *senses[0].closure(_more_general)])
+        self._trim_reader()
+        return found
+
     def _places(self, form: str) -> FrozenSet[str]:
         def located(lemma_name: str) -> List[str]:
             return [s.name() for s in self.reader.synsets(lemma_name, "n") if s.lexname() in _PLACE_LEXNAMES]
@@ -603,6 +617,8 @@ READER_SYNSET_CAP = 24_000
 #: name WordNet files as a natural object is a river, a mountain, an island or a continent
 #: ("Delaware": the river first, then the state; "Thames", "Europe")
 _PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG", "noun.object": "LOC"}
+#: the synset every organisation noun's first sense lies under (:meth:`Lexicon.is_organisation`)
+_ORGANISATION = "organization.n.01"
 #: the lexicographer files of the senses :meth:`Lexicon.places` counts as places: regions,
 #: countries and cities, and the continents WordNet files as objects ("Europe")
 _PLACE_LEXNAMES = frozenset({"noun.location", "noun.object"})

@@ -43,18 +43,21 @@ class Entities(Dimension):
     def complete(self, summary_units, source_units, summary, source, options, resources):
         """A lower-cased summary's names its parse missed: the source's
         (:func:`~halluscope.extract.entities.named_in_lowercase`) and, with WordNet, those
-        the source never writes (:func:`~halluscope.extract.entities.introduced_names`);
+        the source never writes (:func:`~halluscope.extract.entities.introduced_names`,
+        :func:`~halluscope.extract.entities.introduced_organisations`);
         docs/papers.md#ehi-names-in-lower-case-summaries."""
         if options.formula != "support":
             return summary_units
-        from ..extract.entities import introduced_names, named_in_lowercase
+        from ..extract.entities import introduced_names, introduced_organisations, named_in_lowercase
         from ..scoring_options import lexicon_of
 
         units = summary_units + named_in_lowercase(summary.text, summary_units, source_units)
         lexicon = lexicon_of(options, resources)
         if lexicon is None or not lexicon.available:
             return units
-        return units + introduced_names(summary.text, summary.doc, units, source.text, lexicon.name_kind)
+        units = units + introduced_names(summary.text, summary.doc, units, source.text, lexicon.name_kind)
+        return units + introduced_organisations(summary.text, summary.doc, units, source.text,
+                                                lexicon.is_organisation)
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         if options.formula != "support":

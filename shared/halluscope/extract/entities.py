@@ -526,3 +526,45 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
         text = summary_text[start:end]
         found.append(IntroducedName(key=canonical_entity(text), text=text, span=(start, end), label=label))
     return found
+
+
+#: the dependency of a modifier that makes an organisation noun a name (:func:`introduced_organisations`)
+NAME_MODIFIER_DEPS = frozenset({"compound"})
+
+
+def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
+                             is_organisation: Callable[[str], bool]) -> List[IntroducedName]:
+    """The organisations a lower-cased summary names in common words that its source
+    never writes (docs/papers.md#ehi-names-in-lower-case-summaries): a noun whose first
+    WordNet sense is an organisation (``is_organisation``,
+    :meth:`halluscope.lexical.Lexicon.is_organisation`: "league", "party", "agency") with
+    a noun modifier (:data:`NAME_MODIFIER_DEPS`) of at least
+    :data:`INTRODUCED_MIN_CHARS` letters, no stop word, that the source never writes in
+    any case: "the elite league", "the premier league", "a state agency" against a source
+    that writes neither "elite", "premier" nor "state". The name runs from its first such
+    modifier to the noun, outside every unit the summary has, and is an
+    :class:`IntroducedName` labelled ``"ORG"``: EHI finds no support for it. An adjective
+    is no such modifier ("the main party"), nor is a word the source writes ("the oil
+    company" against a source about oil workers). Cased summaries are left as parsed
+    (spaCy tags their names)."""
+    if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
+        return []
+    source_words, _ = _source_words(source_text)
+    taken = [unit.span for unit in summary_units]
+    found: List[IntroducedName] = []
+    for token in summary_doc:
+        if token.pos_ not in ("NOUN", "PROPN"):
+            continue
+        modifiers = [c for c in token.children if c.dep_ in NAME_MODIFIER_DEPS and c.i < token.i]
+        unwritten = [m for m in modifiers if m.is_alpha and len(m.text) >= INTRODUCED_MIN_CHARS and not m.is_stop
+                     and m.text.casefold() not in source_words]
+        if not unwritten or not is_organisation(token.lemma_.lower()):
+            continue
+        start, end = min(m.idx for m in unwritten), token.idx + len(token.text)
+        if any(a < end and start < b for a, b in taken):
+            continue
+        text = summary_text[start:end]
+        found.append(IntroducedName(key=canonical_entity(text), text=text, span=(start, end), label="ORG"))
+        taken.append((start, end))
+    return found
+
