@@ -579,6 +579,19 @@ def test_a_name_a_lowercased_summary_introduces_is_a_unit():
     assert introduced("Conservationists protect forests in Margot.", source) == []
 
 
+def test_a_common_word_the_parse_reads_as_a_proper_noun_is_an_introduced_name():
+    # WordNet has "commons", "premier" and "league" in lower case, so they are no name by
+    # WordNet; sm reads them as proper nouns here, and the source never writes them
+    source = "The SNP will chair two select committees at Westminster, it has been announced. Hull City beat Chelsea."
+    assert introduced("the snp will chair two house of commons select committees at westminster.", source) == [
+        ("commons", (32, 39), "UNKNOWN")]
+    assert introduced("hull city beat chelsea in the premier league.", source) == [
+        ("premier league", (30, 44), "UNKNOWN")]
+    # the source writes them: no new name; read as common nouns: no name
+    assert introduced("hull city beat chelsea in the premier league.", source + " The Premier League is rich.") == []
+    assert introduced("the snp will chair two select committees at westminster.", source) == []
+
+
 def test_an_introduced_name_after_a_known_first_name_is_a_new_surname():
     from halluscope.extract.entities import introduced_names
     from halluscope.resources import get_lexicon

@@ -468,7 +468,9 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     ("lrb"), lies outside every unit the summary has, the source never writes it (in any
     case), and ``name_kind(word)`` (:meth:`halluscope.lexical.Lexicon.name_kind`) is a
     kind of name: WordNet knows it only as a proper noun of a person, place or group, or
-    not at all (then the parse must read it as a noun). Adjacent candidates are one name
+    not at all (then the parse must read it as a noun or an adjective), or is a common word
+    the parse reads as a proper noun ("house of commons", "the premier league": kind
+    ``"UNKNOWN"``). Adjacent candidates are one name
     ("eamonn holmes"). A name next to a unit of the summary, or before a word (no stop
     word) the source writes with a capital anywhere (a sentence start included), is left
     out: it is part of
@@ -495,6 +497,8 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
                 or word in source_words or inside_unit(token)):
             return None
         kind = name_kind(word)
+        if kind is None and token.pos_ == "PROPN" and token.ent_iob_ == "O":
+            return UNKNOWN_NAME  # a common word the parse reads as part of a name
         if kind == UNKNOWN_NAME and token.pos_ not in UNKNOWN_WORD_TAGS:
             return None
         return kind
