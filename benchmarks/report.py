@@ -759,14 +759,15 @@ index cache had evicted); holding them, 335.
 
 One run of `python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl
 -n 400 --reference-data ../shared/data/frank/frank_val.jsonl --workers 2 --repeats 2`
-(session 20, this 2-core machine, cold caches, best of two; details and earlier runs in
-benchmarks/README.md, "Speed with workers"):
+(session 21, this 2-core machine, cold caches, best of two; details and earlier runs in
+benchmarks/README.md, "Speed with workers"), at the session's end (9ecfe64) and, the same
+session, at its start (8bb76d6's package):
 
-| rows | chi / one-process parse floor | target |
-|---|---|---|
-| SummEval 400, reference-free, one process | 1.401 (9.63 s against 6.87 s; paired median 1.367) | ≤ 1.25 |
-| FRANK 400, with references, one process | 1.322 (19.79 s against 14.97 s; paired median 1.338) | ≤ 1.25 |
-| SummEval 400, reference-free, `workers=2` | 0.786 (5.48 s against 6.98 s; 0.569 of one process, scores equal bit for bit) | ≤ 0.75 |
+| rows | chi / one-process parse floor, end | start | target |
+|---|---|---|---|
+| SummEval 400, reference-free, one process | 1.450 (10.08 s against 6.95 s; paired median 1.429) | 1.388 (median 1.378) | ≤ 1.25 |
+| FRANK 400, with references, one process | 1.321 (19.36 s against 14.66 s; paired median 1.316) | 1.326 (median 1.370) | ≤ 1.25 |
+| SummEval 400, reference-free, `workers=2` | 0.808 (5.60 s against 6.93 s; 0.556 of one process, scores equal bit for bit) | 0.783 (0.560) | ≤ 0.75 |
 
 All three targets are still missed. At the start of session 17 the same rows measured
 1.61-1.66 and 1.60-1.64 in one process: NLTK's WordNet cache was emptied within each
@@ -775,8 +776,14 @@ subject matched (1,941 -> 1,405 strings on the FRANK rows). Session 18 read text
 from token columns and ran calls with fewer garbage collections (docs/scaling.md, "Where
 the time goes"); session 19's run (1.379, 1.324, 0.802) was on a slower day for this
 machine (the floors took 7.28 s and 15.46 s against 6.59 s and 12.68 s in session 17).
-Session 20's run above has its WordNet opposites in it (sentence contradictions at their
-earlier cost, benchmarks/README.md). Two workers are near this machine's limit: their
+Session 20's run (1.401, 1.322, 0.786) had its WordNet opposites in it (sentence
+contradictions at their earlier cost, benchmarks/README.md). Session 21's two runs differ
+by this machine's spread: the work after parsing, timed alone on the same SummEval rows
+(parses seeded, best of three, the two trees alternately, twice each), took 2.84 / 2.70 /
+2.83 / 2.70 s at the start and 2.87 / 3.03 / 2.84 / 2.58 s at the end. Of that work on 400
+FRANK rows with references (6.06 s), encoding 1,424 relation-slot strings with MiniLM
+takes 1.43 s: it is compute-bound (batch sizes from 32 to 256 within 10% of each other)
+and no smaller without another model. Two workers are near this machine's limit: their
 shards are balanced (eight of 43-51 SummEval rows, the last two ending 0.12 s apart), but
 each row costs about 30 ms in a worker against 24 ms in one process alone, the two
 processes slowing each other on two cores.
