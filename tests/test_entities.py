@@ -543,13 +543,17 @@ def test_what_wordnet_says_a_lower_case_word_names():
     assert Lexicon(None).name_kind("holmes") is None
 
 
-def introduced(summary, source):
-    from halluscope.extract.entities import introduced_names
+def introduced(summary, source, rule="names"):
+    """(text, span, label) of the names ``introduced_names`` (or, with ``rule="organisations"``,
+    ``introduced_organisations``) finds in ``summary`` against ``source``."""
+    from halluscope.extract import entities
     from halluscope.resources import get_lexicon
 
+    lexicon = get_lexicon()
+    find, ask = {"names": (entities.introduced_names, lexicon.name_kind),
+                 "organisations": (entities.introduced_organisations, lexicon.is_organisation)}[rule]
     doc = parse(summary)
-    return [(u.text, u.span, u.label) for u in introduced_names(summary, doc, extract_entities(doc), source,
-                                                               get_lexicon().name_kind)]
+    return [(u.text, u.span, u.label) for u in find(summary, doc, extract_entities(doc), source, ask)]
 
 
 def test_a_name_a_lowercased_summary_introduces_is_a_unit():
@@ -626,7 +630,6 @@ def test_a_stop_word_the_source_capitalises_does_not_join_an_introduced_name():
 
 
 def test_an_organisation_named_in_common_words_the_source_never_writes_is_a_unit():
-    from halluscope.extract.entities import introduced_organisations
     from halluscope.lexical import Lexicon
     from halluscope.resources import get_lexicon
 
@@ -634,9 +637,7 @@ def test_an_organisation_named_in_common_words_the_source_never_writes_is_a_unit
     source = "Hull City went top of the table after beating Chelsea 2-0 on Saturday. The oil workers were evacuated."
 
     def orgs(summary):
-        doc = parse(summary)
-        return [(u.text, u.span, u.label) for u in introduced_organisations(summary, doc, extract_entities(doc), source,
-                                                                            lexicon.is_organisation)]
+        return introduced(summary, source, rule="organisations")
 
     # "premier", "national", "state", "opposition": noun modifiers of an organisation noun
     # that the source never writes

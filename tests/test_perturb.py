@@ -37,18 +37,21 @@ class LastRng(FirstRng):
         return list(seq)[-1]
 
 
-def doc(text, annotations):
-    """A Doc over ``text`` from (word, pos, tag, entity IOB) tuples; whitespace taken
-    from the text."""
-    words = [a[0] for a in annotations]
+def _made(text, words, **annotations):
+    """A Doc over ``text`` with these words (whitespace taken from the text) and annotations."""
     spaces, position = [], 0
     for word in words:
         position = text.index(word, position) + len(word)
         spaces.append(text[position:position + 1] == " ")
-    made = Doc(VOCAB, words=words, spaces=spaces, pos=[a[1] for a in annotations],
-               tags=[a[2] for a in annotations], ents=[a[3] for a in annotations])
+    made = Doc(VOCAB, words=words, spaces=spaces, **annotations)
     assert made.text == text
     return made
+
+
+def doc(text, annotations):
+    """A Doc over ``text`` from (word, pos, tag, entity IOB) tuples."""
+    return _made(text, [a[0] for a in annotations], pos=[a[1] for a in annotations],
+                 tags=[a[2] for a in annotations], ents=[a[3] for a in annotations])
 
 
 def test_amounts_doubled_halved_and_shifted_in_the_same_format():
@@ -229,16 +232,9 @@ def test_changed_span_and_registry():
 
 def parsed(text, annotations):
     """A Doc over ``text`` from (word, pos, dep, head index, entity IOB) tuples."""
-    words = [a[0] for a in annotations]
-    spaces, position = [], 0
-    for word in words:
-        position = text.index(word, position) + len(word)
-        spaces.append(text[position:position + 1] == " ")
-    made = Doc(VOCAB, words=words, spaces=spaces, pos=[a[1] for a in annotations],
-               deps=[a[2] for a in annotations], heads=[a[3] for a in annotations],
-               ents=[a[4] for a in annotations])
-    assert made.text == text
-    return made
+    return _made(text, [a[0] for a in annotations], pos=[a[1] for a in annotations],
+                 deps=[a[2] for a in annotations], heads=[a[3] for a in annotations],
+                 ents=[a[4] for a in annotations])
 
 
 def test_role_swap_exchanges_the_subject_and_object_names():
