@@ -662,6 +662,25 @@ def test_an_organisation_named_in_common_words_the_source_never_writes_is_a_unit
         ("hull city", "supported", "exact"), ("chelsea", "supported", "text"), ("premier league", "unsupported", None)]
 
 
+def test_an_organisations_name_is_read_at_most_six_words_back():
+    # a hand-built parse: "zorb" a compound of "league" five and six words before it; a
+    # modifier further away is not read, so each name's span is bounded (a linear search)
+    import spacy
+    from spacy.tokens import Doc
+
+    from halluscope.extract.entities import ORGANISATION_MAX_WORDS, introduced_organisations
+
+    def organisations(gap):
+        words = ["zorb"] + ["x"] * (gap - 1) + ["league"]
+        doc = Doc(spacy.blank("en").vocab, words=words, lemmas=words, pos=["NOUN"] * (gap + 1),
+                  deps=["compound"] + ["dep"] * (gap - 1) + ["ROOT"], heads=[gap] * (gap + 1))
+        return [(u.text, u.label) for u in introduced_organisations(doc.text, doc, [], "", lambda noun: noun == "league")]
+
+    assert ORGANISATION_MAX_WORDS == 6
+    assert organisations(5) == [("zorb x x x x league", "ORG")]
+    assert organisations(6) == []
+
+
 def test_an_introduced_name_lowers_ehi():
     source = "Conservationists want a national project to protect forests in Wales."
     # before, "margot" was no unit: ehi was undefined and the invented place unseen

@@ -482,11 +482,7 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
         return []
     source_words, capitalised = _source_words(source_text)
-    in_unit = bytearray(len(summary_text) + 1)  # 1 at every character a unit covers: linear, not units x tokens
-    for start, end in (unit.span for unit in summary_units):
-        start, end = max(0, start), min(end, len(summary_text))
-        if start < end:
-            in_unit[start:end] = b"\x01" * (end - start)
+    in_unit = _coverage(summary_units, len(summary_text))
 
     def inside_unit(token) -> bool:
         return bool(in_unit[token.idx])
@@ -534,6 +530,9 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
 
 #: the dependency of a modifier that makes an organisation noun a name (:func:`introduced_organisations`)
 NAME_MODIFIER_DEPS = frozenset({"compound"})
+#: the most words such a name has, its noun included: a modifier further away is not read
+#: (each name's span is then bounded, and the whole search linear in the summary)
+ORGANISATION_MAX_WORDS = 6
 
 
 def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
@@ -544,9 +543,9 @@ def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequ
     :meth:`halluscope.lexical.Lexicon.is_organisation`: "league", "party", "agency") with
     a noun modifier (:data:`NAME_MODIFIER_DEPS`) of at least
     :data:`INTRODUCED_MIN_CHARS` letters, no stop word, that the source never writes in
-    any case: "the elite league", "the premier league", "a state agency" against a source
-    that writes neither "elite", "premier" nor "state". The name runs from its first such
-    modifier to the noun, outside every unit the summary has, and is an
+    any case: "the premier league", "a state agency" against a source that writes neither
+    "premier" nor "state". The name runs from its first such modifier to the noun (at most
+    :data:`ORGANISATION_MAX_WORDS` words), outside every unit the summary has, and is an
     :class:`IntroducedName` labelled ``"ORG"``: EHI finds no support for it. An adjective
     is no such modifier ("the main party"), nor is a word the source writes ("the oil
     company" against a source about oil workers). Cased summaries are left as parsed
@@ -554,21 +553,33 @@ def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequ
     if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
         return []
     source_words, _ = _source_words(source_text)
-    taken = [unit.span for unit in summary_units]
+    covered = _coverage(summary_units, len(summary_text))
     found: List[IntroducedName] = []
     for token in summary_doc:
         if token.pos_ not in ("NOUN", "PROPN"):
             continue
-        modifiers = [c for c in token.children if c.dep_ in NAME_MODIFIER_DEPS and c.i < token.i]
+        modifiers = [c for c in token.children
+                     if c.dep_ in NAME_MODIFIER_DEPS and 0 < token.i - c.i < ORGANISATION_MAX_WORDS]
         unwritten = [m for m in modifiers if m.is_alpha and len(m.text) >= INTRODUCED_MIN_CHARS and not m.is_stop
                      and m.text.casefold() not in source_words]
-        if not unwritten or not is_organisation(token.lemma_.lower()):
+        if not unwritten:
             continue
         start, end = min(m.idx for m in unwritten), token.idx + len(token.text)
-        if any(a < end and start < b for a, b in taken):
+        if covered.find(1, start, end) != -1 or not is_organisation(token.lemma_.lower()):
             continue
         text = summary_text[start:end]
         found.append(IntroducedName(key=canonical_entity(text), text=text, span=(start, end), label="ORG"))
-        taken.append((start, end))
+        covered[start:end] = b"\x01" * (end - start)
     return found
+
+
+def _coverage(units: Sequence[EntityUnit], length: int) -> bytearray:
+    """1 at every character of a text of ``length`` that one of ``units`` covers: an
+    overlap test then reads a span's characters, not every unit (linear, not units x tokens)."""
+    covered = bytearray(length + 1)
+    for start, end in (unit.span for unit in units):
+        start, end = max(0, start), min(end, length)
+        if start < end:
+            covered[start:end] = b"\x01" * (end - start)
+    return covered
 
