@@ -494,7 +494,7 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
             return None
         kind = name_kind(word)
         if kind is None and token.pos_ == "PROPN" and token.ent_iob_ == "O":
-            return UNKNOWN_NAME  # a common word the parse reads as part of a name
+            return UNKNOWN_NAME  # a common word the parse reads as part of a name it did not tag
         if kind == UNKNOWN_NAME and token.pos_ not in UNKNOWN_WORD_TAGS:
             return None
         return kind
@@ -582,4 +582,3 @@ def _coverage(units: Sequence[EntityUnit], length: int) -> bytearray:
         if start < end:
             covered[start:end] = b"\x01" * (end - start)
     return covered
-
