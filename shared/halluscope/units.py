@@ -39,9 +39,11 @@ UNKNOWN_NAME = "UNKNOWN"
 @dataclass(frozen=True)
 class IntroducedName(EntityUnit):
     """A word a lower-cased summary writes as a name that its source never writes and its
-    parse did not tag (:func:`halluscope.extract.entities.introduced_names`): WordNet knows
-    it only as a proper noun, or not at all. Its ``label`` is WordNet's kind of name
-    (PERSON, GPE, ORG, LOC) or ``"UNKNOWN"``."""
+    parse did not tag (:func:`halluscope.extract.entities.introduced_names`,
+    :func:`halluscope.extract.entities.introduced_organisations`): WordNet knows it only
+    as a proper noun or not at all, the parse reads it as a proper noun, or it is an
+    organisation noun with a modifier the source never writes. Its ``label`` is WordNet's
+    kind of name (PERSON, GPE, ORG, LOC), ORG for an organisation, or ``"UNKNOWN"``."""
 
 
 #: ``RelationUnit.source`` of a subject-verb pair from an agentless passive.

@@ -396,13 +396,11 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     the summary holds as whole words, outside every unit it has, becomes a unit at its
     first such place, with the source's label (a :class:`RecoveredEntity`, which EHI
     keeps only when the swap check contradicts it). Cased summaries are left as parsed."""
-    if any(c.isupper() for c in summary_text):
+    if not _all_lower_case(summary_text):
         return []
     taken = [unit.span for unit in summary_units]
     known = {unit.key for unit in summary_units}
     lowered = summary_text.casefold()
-    if len(lowered) != len(summary_text):  # casefold changed a length ("ß"): spans would shift
-        return []
     # where each word of the summary starts: a key is looked for only where its first word
     # is written, never by scanning the whole summary once per source name
     word_starts: Dict[str, List[int]] = {}
@@ -421,6 +419,12 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
             known.add(unit.key)
             break
     return found
+
+
+def _all_lower_case(text: str) -> bool:
+    """Whether a summary is written all in lower case, the texts the lower-case name rules
+    read, and keeps its length when casefolded ("ß" would not: spans would shift)."""
+    return not any(c.isupper() for c in text) and len(text.casefold()) == len(text)
 
 
 _WORD_RUN = re.compile(r"\w+")
@@ -479,7 +483,7 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     such a word it is a new surname and counts ("klinge" after the source's "Thomas").
     Each name is an :class:`IntroducedName` labelled with its first known kind (else
     ``"UNKNOWN"``); EHI finds no support for it. Cased summaries are left as parsed."""
-    if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
+    if not _all_lower_case(summary_text):
         return []
     source_words, capitalised = _source_words(source_text)
     in_unit = _coverage(summary_units, len(summary_text))
@@ -550,7 +554,7 @@ def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequ
     is no such modifier ("the main party"), nor is a word the source writes ("the oil
     company" against a source about oil workers). Cased summaries are left as parsed
     (spaCy tags their names)."""
-    if any(c.isupper() for c in summary_text) or len(summary_text.casefold()) != len(summary_text):
+    if not _all_lower_case(summary_text):
         return []
     source_words, _ = _source_words(source_text)
     covered = _coverage(summary_units, len(summary_text))

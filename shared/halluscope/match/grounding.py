@@ -85,7 +85,7 @@ class IndexedSentence:
     start: int
     end: int
     text: str
-    words: FrozenSet[str]                          # lower-cased texts and lemmas, _stem()med
+    words: FrozenSet[str]                          # lower-cased texts and lemmas, word_stem()med
     content: FrozenSet[str]                        # the same, of tokens neither stop words nor punctuation
     predicates: Tuple[_Predicate, ...]
     # nouns with a prepositional argument ("its acquisition of X"), the words of their
@@ -124,11 +124,11 @@ class TextIndex:
         return self._memo[name]
 
     def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-        """The words (:func:`_stem`med) of the predicate's (agents, patients) as the
+        """The words (:func:`word_stem`med) of the predicate's (agents, patients) as the
         relation extractor reads them; computed for the whole text on first use."""
         if self._arguments is None:
             def words(keys: List[str]) -> FrozenSet[str]:
-                return frozenset(_stem(w) for key in keys for w in key.split())
+                return frozenset(word_stem(w) for key in keys for w in key.split())
 
             self._arguments = {i: (words(agents), words(patients))
                                for i, (agents, patients) in predicate_arguments(self.doc).items()}
@@ -172,7 +172,7 @@ def _lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-def _stem(word: str) -> str:
+def word_stem(word: str) -> str:
     """A plural-insensitive form: a final "s" dropped from words of four letters or
     more not ending in "ss" ("richards" ~ "richard" when spaCy lemmatised one of
     them as a plural noun and the other as a name)."""
@@ -185,9 +185,9 @@ _OBJECT_SIDE = frozenset({"dobj", "obj", "attr", "nsubjpass", "pobj", "oprd"})
 
 
 def token_forms(token) -> set:
-    """A token's lower-cased text and lemma, each :func:`_stem`med (the forms sentences
+    """A token's lower-cased text and lemma, each :func:`word_stem`med (the forms sentences
     are indexed by)."""
-    return {_stem(token.lower_), _stem(token.lemma_.lower())}
+    return {word_stem(token.lower_), word_stem(token.lemma_.lower())}
 
 
 def is_content(token) -> bool:
@@ -230,7 +230,7 @@ def build_text_index(doc) -> TextIndex:
     verb, copula and preposition)."""
     table = TokenTable(doc)
     # tuples, not sets: a tuple of strings is not tracked by the garbage collector
-    forms = [(_stem(lower), _stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
+    forms = [(word_stem(lower), word_stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
     content_token = content_flags(table)
     text = doc.text
     sentences = []
@@ -449,8 +449,8 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
 
 def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
     """The ``cooccurrence`` rule of :func:`relation_in_sentence`, without transfers."""
-    subject = [_stem(w) for w in _slot_words(unit.subject)]
-    obj = [_stem(w) for w in _slot_words(unit.object)]
+    subject = [word_stem(w) for w in _slot_words(unit.subject)]
+    obj = [word_stem(w) for w in _slot_words(unit.object)]
     if not subject:
         return None
     lemma = unit.lemma.lower()
@@ -544,11 +544,11 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
     direction = lexicon.transfer_direction(unit.lemma)
     if direction is None:
         return None
-    subject = [_stem(w) for w in _slot_words(unit.subject)]
-    party = [_stem(w) for w in _slot_words(unit.role("to" if direction == "gives" else "from"))]
+    subject = [word_stem(w) for w in _slot_words(unit.subject)]
+    party = [word_stem(w) for w in _slot_words(unit.role("to" if direction == "gives" else "from"))]
     if not subject or not party:
         return None
-    obj = [_stem(w) for w in _slot_words(unit.object)]
+    obj = [word_stem(w) for w in _slot_words(unit.object)]
     giver, receiver = (subject, party) if direction == "gives" else (party, subject)
     contradiction: Optional[Match] = None
     for sentence in index.sentences:

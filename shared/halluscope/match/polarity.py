@@ -50,7 +50,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..extract.relations import NEGATIVE_GOVERNORS, effective_negation, is_negated, verb_lemma
 from ..units import Match, TextEvidence
-from .grounding import IndexedSentence, TextIndex, _stem, token_forms
+from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
 from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
@@ -382,10 +382,10 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
             antonyms |= lexicon.widened().antonyms(lemma, pos)
         opposites |= antonyms
     # as the sentence indexes its words (token_forms)
-    hits = {_stem(o) for o in opposites if " " not in o and _stem(o) in sentence.words}
+    hits = {word_stem(o) for o in opposites if " " not in o and word_stem(o) in sentence.words}
     if not hits:
         return None
-    converses = {_stem(a) for a in antonyms if _stem(a) in hits and may_be_converse(lemma, a, lexicon)} \
+    converses = {word_stem(a) for a in antonyms if word_stem(a) in hits and may_be_converse(lemma, a, lexicon)} \
         if pos == "verb" else set()
     at = {p.token: p for p in sentence.predicates}
     for there in span:

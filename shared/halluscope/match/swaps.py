@@ -50,7 +50,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from ..extract.entities import NON_NUMERIC_LABELS, canonical_entity
 from ..extract.relations import RELATIVE_PRONOUNS
 from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
-from .grounding import TextIndex, _stem
+from .grounding import TextIndex, word_stem
 from .polarity import aligned_sentence
 
 #: entity labels that may stand in for each other in a slot (spaCy's small model labels
@@ -185,7 +185,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
         return None
     # the name's own words do not choose the sentence: they would pull it to where the
     # source writes the name, whatever the rest of the summary sentence says
-    aligned_at = aligned_sentence(sentence, source, frozenset(_stem(w) for w in own))
+    aligned_at = aligned_sentence(sentence, source, frozenset(word_stem(w) for w in own))
     if aligned_at is None:
         return None
     aligned = source.sentences[aligned_at]
@@ -457,7 +457,7 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
     if at_sentence is None:
         return None
     sentence = summary.sentences[at_sentence]
-    own = frozenset(_stem(w) for w in _words(text))
+    own = frozenset(word_stem(w) for w in _words(text))
     aligned_at = aligned_sentence(sentence, source, own)
     if aligned_at is None:
         return None
