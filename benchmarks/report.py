@@ -759,17 +759,22 @@ index cache had evicted); holding them, 335.
 
 One run of `python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl
 -n 400 --reference-data ../shared/data/frank/frank_val.jsonl --workers 2 --repeats 2`
-(session 21, this 2-core machine, cold caches, best of two; details and earlier runs in
-benchmarks/README.md, "Speed with workers"), at the session's end (9ecfe64) and, the same
-session, at its start (8bb76d6's package):
+(session 22, this 2-core machine, cold caches, best of two; details and earlier runs in
+benchmarks/README.md, "Speed with workers"), with the encoder in bfloat16 (the new
+`encoder_dtype="auto"`, docs/scaling.md#encoder-precision), beside session 21's run at
+its end (9ecfe64, float32; another run, so this machine's spread is in the difference):
 
-| rows | chi / one-process parse floor, end | start | target |
+| rows | chi / one-process parse floor, session 22 | session 21 | target |
 |---|---|---|---|
-| SummEval 400, reference-free, one process | 1.450 (10.08 s against 6.95 s; paired median 1.429) | 1.388 (median 1.378) | ≤ 1.25 |
-| FRANK 400, with references, one process | 1.321 (19.36 s against 14.66 s; paired median 1.316) | 1.326 (median 1.370) | ≤ 1.25 |
-| SummEval 400, reference-free, `workers=2` | 0.808 (5.60 s against 6.93 s; 0.556 of one process, scores equal bit for bit) | 0.783 (0.560) | ≤ 0.75 |
+| SummEval 400, reference-free, one process | 1.372 (9.22 s against 6.72 s; paired median 1.336) | 1.450 (median 1.429) | ≤ 1.25 |
+| FRANK 400, with references, one process | 1.284 (18.56 s against 14.45 s; paired median 1.304) | 1.321 (median 1.316) | ≤ 1.25 |
+| SummEval 400, reference-free, `workers=2` | 0.774 (5.42 s against 7.00 s; 0.588 of one process, scores equal bit for bit) | 0.808 (0.556) | ≤ 0.75 |
 
-All three targets are still missed. At the start of session 17 the same rows measured
+All three targets are still missed. What bfloat16 changed, timed in one run: the work after
+parsing (parses seeded, cold caches otherwise, float32 and bfloat16 alternately, three
+rounds) took 2.58 / 2.66 / 3.25 s in float32 against 2.41 / 2.46 / 2.54 s on the 400
+SummEval rows, and 4.78 / 5.19 / 5.32 s against 4.46 / 4.59 / 4.76 s on the 400 FRANK rows
+with references, chi equal on every row. At the start of session 17 the same rows measured
 1.61-1.66 and 1.60-1.64 in one process: NLTK's WordNet cache was emptied within each
 call (now kept up to 24,000 synsets), and relation objects are encoded only where the
 subject matched (1,941 -> 1,405 strings on the FRANK rows). Session 18 read text indexes
@@ -782,8 +787,8 @@ by this machine's spread: the work after parsing, timed alone on the same SummEv
 (parses seeded, best of three, the two trees alternately, twice each), took 2.84 / 2.70 /
 2.83 / 2.70 s at the start and 2.87 / 3.03 / 2.84 / 2.58 s at the end. Of that work on 400
 FRANK rows with references (6.06 s), encoding 1,424 relation-slot strings with MiniLM
-takes 1.43 s: it is compute-bound (batch sizes from 32 to 256 within 10% of each other)
-and no smaller without another model. Two workers are near this machine's limit: their
+takes 1.43 s in float32: it is compute-bound (batch sizes from 32 to 256 within 10% of
+each other); in bfloat16 the same strings take 0.86 s against 1.48 s (session 22). Two workers are near this machine's limit: their
 shards are balanced (eight of 43-51 SummEval rows, the last two ending 0.12 s apart), but
 each row costs about 30 ms in a worker against 24 ms in one process alone, the two
 processes slowing each other on two cores.

@@ -33,8 +33,17 @@ def test_the_shipped_calibration_holds_for_chi_s_default_scores():
     result = score_chi(SUMMARIES, [SOURCE] * 2)
     assert differing_fields(result["signature"]) == []
     shipped = load_calibration()
-    assert shipped.signature == scored_signature(unversioned(result["signature"]))
+    # the encoder's bfloat16 (where "auto" picks it) is the one difference allowed: SAME_SCORES_AT
+    assert shipped.signature == scored_signature(unversioned(result["signature"])).replace(")@bf16|", ")|")
     assert result["signature"].endswith(f"|cal:{shipped.version}|cut:{shipped.cut:g}")
+
+
+def test_the_calibration_holds_at_bfloat16_only_among_other_precisions():
+    fitted = "halluscope:0.1.0|" + load_calibration().signature
+    encoder = next(part for part in fitted.split("|") if part.startswith("enc:"))
+    assert differing_fields(fitted) == []
+    assert differing_fields(fitted.replace(encoder, encoder + "@bf16")) == []
+    assert differing_fields(fitted.replace(encoder, encoder + "@fp16")) == ["enc"]
 
 
 def test_score_chi_returns_p_consistent_and_labels_at_the_shipped_cut():

