@@ -468,3 +468,43 @@ def test_an_apposition_supports_a_summary_but_is_never_its_claim():
     first, second = ([(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"])
     assert first == [(["connor reilly", "catch", ""], "supported")]
     assert second == [(["police", "catch", "kyle brandt"], "unsupported")]
+
+
+def test_an_argument_in_apposition_to_a_name_is_restated_with_the_name():
+    """The apposition read the other way: the argument is the apposition ("Amos Yee, the
+    teenage video blogger who was arrested"), so the name it stands beside restates the
+    triple, and text grounding reads the name as the verb's patient too."""
+    from halluscope.api import score_rhi
+
+    source = "Amos Yee, the teenage video blogger who was arrested on Sunday, drew attention."
+    doc = parse(source)
+    assert [(u.key, u.appositive) for u in extract_relations(doc, compound=True, claims=True, intransitive="passive")] == [
+        (("video blogger", "arrest", ""), False), (("amos yee", "draw", "attention"), False),
+        (("amos yee", "arrest", ""), True), (("video blogger", "draw", "attention"), True)]
+    assert {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}["arrested"] == (
+        [], ["video blogger", "amos yee"])
+    [detail] = score_rhi(["Amos Yee was arrested on Sunday."], [source], return_details=True)["details"]
+    assert [(u["key"], u["status"]) for u in detail["rhi"]["units"]] == [(["amos yee", "arrest", ""], "supported")]
+
+
+def test_a_participle_modifying_a_noun_has_the_noun_as_its_patient():
+    """"A man arrested outside a bar": the source says a man was arrested (text grounding
+    reads the noun as the participle's patient), and says nothing of his release. The
+    participle makes no claim of its own: a summary's "a man arrested ..." adds no unit."""
+    from halluscope.api import score_rhi
+
+    source = "A man arrested outside a bar in Austin was filmed escaping."
+    doc = parse(source)
+    arguments = {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}
+    assert arguments["arrested"] == ([], ["man"])
+    probe = parse("Data collected by the Huygens probe were published.")
+    assert {probe[i].text: keys for i, keys in predicate_arguments(probe).items()}["collected"] == (
+        ["huygens probe"], ["datum"])
+    assert [u.key for u in extract_relations(doc, compound=True, claims=True, intransitive="passive")] == [
+        ("bar", "in", "austin")]
+    result = score_rhi(["A man was arrested outside a bar.", "A man was released outside a bar."], [source] * 2,
+                       return_details=True)
+    found = [[(u["key"], u["status"], (u["in_source"] or {}).get("detail")) for u in d["rhi"]["units"]]
+             for d in result["details"]]
+    assert found == [[(["man", "arrest", ""], "supported", "the predicate with this patient")],
+                     [(["man", "release", ""], "unsupported", None)]]

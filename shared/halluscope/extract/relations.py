@@ -404,7 +404,9 @@ class _Extractor:
     def appositions(self, token) -> List[Tuple[str, List]]:
         """(slot key, tokens) of each noun or name in apposition to an argument and set
         off by a comma ("the inmate, 27-year-old Connor Reilly,": connor reilly; "Kyle
-        Brandt, the suspect,": suspect; not "Josh Gillies (Gateshead)"). Triples are
+        Brandt, the suspect,": suspect; not "Josh Gillies (Gateshead)"), and of the noun
+        or name the argument itself is such an apposition to ("Amos Yee, the teenage
+        video blogger who was arrested": the blogger's name, amos yee). Triples are
         restated with them only under ``claims`` (the papers have no such rule);
         :meth:`argument_keys` always counts them."""
         found = []
@@ -416,6 +418,12 @@ class _Extractor:
                 key, toks = self.slot(child)
                 if key is not None:
                     found.append((key, toks))
+        head, before = token.head, token.left_edge.i - 1
+        if (token.dep_ == "appos" and head.i != token.i and head.pos_ in ("NOUN", "PROPN") and before >= 0
+                and self.doc[before].text == ","):
+            key, toks = self.slot(head)
+            if key is not None:
+                found.append((key, toks))
         return found
 
     def roles(self, verb) -> Tuple[Tuple[str, str], ...]:
@@ -458,6 +466,8 @@ class _Extractor:
             agents, patients = [], subject_keys + object_keys
         else:
             agents, patients = subject_keys, object_keys
+        if _participle_of(verb):
+            patients = patients + [self.slot(verb.head)[0]]  # "a man arrested outside a bar"
         return ([k for k in agents if k is not None], [k for k in patients if k is not None])
 
     def sentences(self) -> Iterable[Tuple[object, List]]:
@@ -516,6 +526,13 @@ class _Extractor:
         stated = {u.key for u in units}
         # restatements after every stated triple, and never in place of one
         return units + [u for u in dedupe(self._appositive) if u.key not in stated]
+
+
+def _participle_of(verb) -> bool:
+    """Whether ``verb`` is a past participle modifying a noun ("a man arrested outside a
+    bar", "the station approved last year"): a reduced passive whose noun is its patient."""
+    head = verb.head
+    return verb.dep_ == "acl" and verb.tag_ == "VBN" and head.i != verb.i and head.pos_ in ("NOUN", "PROPN")
 
 
 def role_arguments(verb) -> List[Tuple[str, "Token"]]:
@@ -594,7 +611,8 @@ def predicate_arguments(doc: "Doc", *, compound: bool = True) -> Dict[int, Tuple
     """For each predicate token (by index) of a parsed ``doc``, its (agent keys,
     patient keys) as the extractor reads them: subjects with clausal and conjunct
     inheritance, passive agents, relative-clause antecedents and subject grounding;
-    an agentless passive's subjects and every verb's objects are patients. Text
+    an agentless passive's subjects, every verb's objects and the noun a past participle
+    modifies (:func:`_participle_of`) are patients. Text
     grounding uses it to check that a summary's subject-verb pair has its subject in
     the same role in the source (:func:`halluscope.match.grounding.relation_in_sentence`)."""
     extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
