@@ -564,6 +564,9 @@ def test_a_name_a_lowercased_summary_introduces_is_a_unit():
     # or as an adjective, as sm reads an unknown word before a noun
     assert introduced("supervisors were told to forge kikuyu training records.", source) == [
         ("kikuyu", (31, 37), "UNKNOWN")]
+    # or as an adverb, as sm reads an unknown word opening a sentence before a verb
+    assert introduced("nelly are conservationists who protect the forests.", source) == [
+        ("nelly", (0, 5), "UNKNOWN")]
     # a WordNet place keeps its kind
     assert introduced("the project began in galloway last year.", source) == [("galloway", (21, 29), "GPE")]
     assert introduced("the project began near the thames last year.", source) == [("thames", (27, 33), "LOC")]

@@ -460,7 +460,10 @@ INTRODUCED_MIN_CHARS = 3
 #: the Penn Treebank's bracket tokens, written as words in tokenised corpora ("-lrb-")
 PTB_BRACKET_WORDS = frozenset({"lrb", "rrb", "lsb", "rsb", "lcb", "rcb"})
 #: the parts of speech a word WordNet does not have must be parsed as to count as a name
-UNKNOWN_WORD_TAGS = frozenset({"NOUN", "PROPN", "ADJ"})
+#: (an adverb too: the small model reads an unknown lower-case word opening a sentence as
+#: one, "nelly are individuals who ..."; a verb it does not know is usually a real verb,
+#: "codenamed")
+UNKNOWN_WORD_TAGS = frozenset({"NOUN", "PROPN", "ADJ", "ADV"})
 
 
 def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
@@ -472,7 +475,8 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     ("lrb"), lies outside every unit the summary has, the source never writes it (in any
     case), and ``name_kind(word)`` (:meth:`halluscope.lexical.Lexicon.name_kind`) is a
     kind of name: WordNet knows it only as a proper noun of a person, place or group, or
-    not at all (then the parse must read it as a noun or an adjective), or is a common word
+    not at all (then the parse must read it as a noun, an adjective or an adverb:
+    :data:`UNKNOWN_WORD_TAGS`), or is a common word
     the parse reads as a proper noun ("house of commons", "the premier league": kind
     ``"UNKNOWN"``). Adjacent candidates are one name
     ("eamonn holmes"). A name next to a unit of the summary, or before a word (no stop
