@@ -17,6 +17,7 @@ the signature names the precision used when it is not float32.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from typing import Any, ContextManager, Dict, Iterable, Optional
 
@@ -31,17 +32,23 @@ from .registry import REGISTRY, SENTENCE_ENCODER, ModelRegistry, default_device,
 DTYPE_ABBREVIATIONS = {"bfloat16": "bf16", "float16": "fp16"}
 
 
+#: torch's CPU capability probes for native bfloat16 (private names: a torch without
+#: them gets float32 under "auto")
+_CPU_BFLOAT16_PROBES = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+
+
+@functools.lru_cache(maxsize=None)
 def native_bfloat16(device: str) -> bool:
     """Whether ``device`` ("cpu", "cuda:0", ...) computes bfloat16 matrix products
     natively: a CUDA device that supports bfloat16, a CPU with AVX-512 BF16 or AMX tiles
-    (torch's own CPU capability probes)."""
+    (:data:`_CPU_BFLOAT16_PROBES`); probed once per device and process."""
     import torch
 
     if device.startswith("cuda"):
         return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
     if device != "cpu":
         return False
-    probes = (getattr(torch.cpu, "_is_avx512_bf16_supported", None), getattr(torch.cpu, "_is_amx_tile_supported", None))
+    probes = (getattr(torch.cpu, name, None) for name in _CPU_BFLOAT16_PROBES)
     return any(bool(probe()) for probe in probes if probe is not None)
 
 

@@ -18,8 +18,9 @@ those chi scores (:attr:`Calibration.signature`, without the package version), a
 call whose chi signature differs (another formula, model or any option that changes a
 score) gets ``p_consistent`` NaN and no labels, with one warning naming the fields that
 differ. The sentence encoder's precision is the one exception (:data:`SAME_SCORES_AT`):
-bfloat16 changed no chi score of the rows the calibration was fitted on. The labels are ``p_consistent >= threshold`` (default: the shipped cut,
-:attr:`Calibration.cut`; ``threshold=None``: no labels).
+bfloat16 changed no chi score of the rows the calibration was fitted on. The labels are
+``p_consistent >= threshold`` (default: the shipped cut, :attr:`Calibration.cut`;
+``threshold=None``: no labels).
 """
 from __future__ import annotations
 
