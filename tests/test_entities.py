@@ -761,6 +761,23 @@ def test_a_name_the_aligned_sentence_also_states_is_placed_by_all_the_words_arou
         "supported", "supported", "supported"]
 
 
+def test_a_name_opening_the_summary_sentence_is_placed_by_the_words_after_it():
+    """A lower-cased summary's sentence opens with a source name the aligned sentence
+    puts elsewhere: the name there right before the same two words is in its place,
+    wherever the source sentence has it (it does not open with a name here)."""
+    source = ("Amanda Knox was cleared by a court in Florence on Friday. Surrounded by her father "
+              "and her mother, Knox, 27, broke down in tears as she addressed the press.")
+    assert ehi_units_with_detail("florence, 27, broke down in tears as she addressed the press.", source) == [
+        ("florence", "contradicted", "swapped",
+         "the aligned source sentence has 'Knox' where the summary has 'florence' (before '27 broke')")]
+    assert ehi_units("knox, 27, broke down in tears as she addressed the press.", source) == [
+        ("knox", "supported", "text")]
+    # an article before the name: the name does not open the sentence, so its one-sided
+    # context places nothing ("the argentina striker's" against "the former Manchester
+    # City striker's" was a faithful summary)
+    assert ehi_units("the florence court, 27, broke down in tears.", source) == [("florence", "supported", "exact")]
+
+
 def test_a_relative_pronoun_fills_the_slot_of_its_name():
     # "who", the subject of "charged", stands for Mark Smith
     source = "Police arrested Mark Smith, who was charged with murder on Monday. John Brown was released on bail."

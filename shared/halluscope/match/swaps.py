@@ -240,7 +240,12 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     source nowhere writes the summary's name between those words
     (:func:`_written_around`). "secure Chelsea's hold" against "secure Arsenal's hold"
     (a possessive is no slot); "the 2012 sky tickets winner" against "the 2012 Tour de
-    France winner" (lower-cased summaries parse too poorly for the slot);
+    France winner" (lower-cased summaries parse too poorly for the slot). A name that
+    opens the summary sentence (no word before it, not even an article) may also be
+    placed by its right side alone, when the sentence start finds no name: the source
+    name right before the same :data:`CONTEXT_WORDS` words, a content word among them,
+    wherever it stands in the sentence (:func:`_name_before`: "florence, 27, broke down"
+    against "..., Knox, 27, broke down");
     docs/papers.md#ehi-entities-swapped-within-the-source."""
     mine = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
     if not (mine[0] or mine[1]):
@@ -252,15 +257,22 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     names = [e for e in _entities_in(source, aligned.start, aligned.end) if e.label_ in NAME_LABELS]
     if not names:
         return None
-    pattern = _name_between(left, right)
+    opening = (len(mine[1]) == CONTEXT_WORDS  # the name opens the summary sentence, no article before it
+               and not _WORD.search(summary.lowered, sentence.start, span[0]))
     text = source.written[aligned.start:aligned.end]
     summary_sentence = summary.lowered[sentence.start:sentence.end]
-    for found in pattern.finditer(text):
+    founds = list(_name_between(left, right).finditer(text))
+    if not founds and opening:
+        founds = list(_name_before(right).finditer(text))
+    for found in founds:
         begin, end = aligned.start + found.start(1), aligned.start + found.end(1)
         if not any(e.start_char < end and begin < e.end_char for e in names):
             continue
         theirs = _around(source.lowered, begin, end, aligned.start, aligned.end)
         shared = _shared_context(mine, theirs)
+        if shared is None and opening and theirs[0] and theirs[1] == mine[1] \
+                and any(w != "s" and w not in STOP_WORDS for w in mine[1]):
+            shared = f"before {' '.join(mine[1])!r}"
         if shared is None or (whole_context and theirs != mine):
             continue
         other = _words(found.group(1))
@@ -288,6 +300,14 @@ def _name_between(left: str, right: str) -> "re.Pattern[str]":
               else r"^\W*(?:(?:The|An?)\s+)?")
     after = r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"
     return re.compile(before + r"(" + _NAME_RUN + r")" + after)
+
+@functools.lru_cache(maxsize=NAME_PATTERNS_KEPT)
+def _name_before(right: str) -> "re.Pattern[str]":
+    """The pattern of a name run (:data:`_NAME_RUN`) anywhere before the word ``right``:
+    where a summary sentence opens with a name, the aligned source sentence may put its
+    name after other words ("Surrounded by her father, ..., Knox, 27, broke down" against
+    "florence, 27, broke down"); compiled once per word."""
+    return re.compile(r"(?<![^\W_])(" + _NAME_RUN + r")[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])")
 
 #: a name as the source writes it: capitalised words, with the small words names hold
 #: between them ("Tour de France", "Bank of England"); at most six words
