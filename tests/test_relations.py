@@ -508,3 +508,26 @@ def test_a_participle_modifying_a_noun_has_the_noun_as_its_patient():
              for d in result["details"]]
     assert found == [[(["man", "arrest", ""], "supported", "the predicate with this patient")],
                      [(["man", "release", ""], "unsupported", None)]]
+
+
+def test_a_nominal_relation_the_source_writes_word_for_word_is_supported():
+    """The source parse reads "for" as a clause's marker ("approval for the Iran nuclear
+    deal announced this month"), so no nominal unit or preposition grounds the summary's
+    (approval, for, deal); its wording, three words or more, is in the source as written."""
+    from halluscope.api import score_rhi
+    from halluscope.match.grounding import build_text_index
+
+    source = ("(CNN)The White House insists it doesn't need congressional approval for the Iran "
+              "nuclear deal announced this month.")
+    result = score_rhi(["The White House wants approval for the Iran nuclear deal.",
+                        "The White House wants approval for the Iran nuclear weapon."], [source] * 2,
+                       return_details=True)
+    nominal = [[(u["text"], u["status"], (u["in_source"] or {}).get("detail"),
+                 [e["span"] for e in (u["in_source"] or {}).get("evidence") or ()])
+                for u in d["rhi"]["units"] if u["source"] == "nominal"] for d in result["details"]]
+    assert nominal == [[("approval for the Iran nuclear deal", "supported", "written word for word in the text",
+                         [[59, 93]])],
+                       [("approval for the Iran nuclear weapon", "unsupported", None, [])]]
+    index = build_text_index(parse(source))
+    assert index.written_run(["the", "iran", "nuclear"]) == (72, 88)
+    assert index.written_run(["nuclear", "iran"]) is None and index.written_run([]) is None

@@ -45,7 +45,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -109,6 +109,7 @@ class TextIndex:
     _starts: Optional[List[int]] = None
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
     _tokens: Optional[FrozenSet[str]] = None
+    _word_run: Optional[Tuple[str, List[Tuple[int, int]]]] = None
     _memo: Dict[str, object] = field(default_factory=dict)
 
     @property
@@ -151,6 +152,20 @@ class TextIndex:
             n = len(self.sentences)
             self._idf = {word: math.log(1 + n / count) for word, count in df.items()}
         return self._idf
+
+    def written_run(self, words: Sequence[str]) -> Optional[Tuple[int, int]]:
+        """The character span where the text writes ``words`` (lower case, each a run of
+        word characters) one after another, only non-word characters between them; the
+        first such place, or None. The text's words are listed once, on first use."""
+        if self._word_run is None:
+            found = list(_WORD_CHARS.finditer(self.lowered))
+            self._word_run = (" " + " ".join(m.group() for m in found) + " ", [m.span() for m in found])
+        joined, spans = self._word_run
+        at = joined.find(" " + " ".join(words) + " ") if words else -1
+        if at < 0:
+            return None
+        first = joined.count(" ", 0, at + 1) - 1  # the index of the run's first word
+        return spans[first][0], spans[first + len(words) - 1][1]
 
     def sentence_at(self, offset: int) -> Optional[int]:
         """Index of the sentence holding character ``offset`` (None when outside all)."""
@@ -438,6 +453,10 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
     warehouse to DHX Freight". Last, a transfer of possession is checked by its parties
     (:func:`transfer_in_text`), which also catches a giver and receiver swapped through
     "to"/"from"."""
+    if unit.source == NOMINAL:
+        written = _written_nominal(unit, index)
+        if written is not None:
+            return written
     found = _cooccurrence(unit, index, lexicon)
     if found is not None and not found.contradicts:
         return found
@@ -445,6 +464,27 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
     if transfer is not None and (found is None or not transfer.contradicts):
         return transfer
     return found
+
+
+#: a word as :meth:`TextIndex.written_run` reads them
+_WORD_CHARS = re.compile(r"\w+")
+#: the fewest words a nominal relation must have for its wording alone to ground it
+NOMINAL_RUN_MIN_WORDS = 3
+
+
+def _written_nominal(unit: RelationUnit, index: TextIndex) -> Optional[Match]:
+    """A nominal relation ("approval for the Iran nuclear deal") the pool writes word for
+    word (at least :data:`NOMINAL_RUN_MIN_WORDS` words): supported by its wording, which
+    a misparse of the pool sentence can leave without a unit or a preposition to ground
+    it ("for" read as a clause's marker)."""
+    words = _WORD_CHARS.findall(unit.text.lower())
+    if len(words) < NOMINAL_RUN_MIN_WORDS:
+        return None
+    span = index.written_run(words)
+    if span is None:
+        return None
+    return Match("text", (TextEvidence(index.written[span[0]:span[1]], span),), 1.0,
+                 "written word for word in the text")
 
 
 def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
