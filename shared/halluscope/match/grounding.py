@@ -109,7 +109,7 @@ class TextIndex:
     _starts: Optional[List[int]] = None
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
     _tokens: Optional[FrozenSet[str]] = None
-    _word_run: Optional[Tuple[str, List[Tuple[int, int]]]] = None
+    _written_words: Optional[Tuple[str, List[Tuple[int, int]]]] = None
     _memo: Dict[str, object] = field(default_factory=dict)
 
     @property
@@ -157,10 +157,10 @@ class TextIndex:
         """The character span where the text writes ``words`` (lower case, each a run of
         word characters) one after another, only non-word characters between them; the
         first such place, or None. The text's words are listed once, on first use."""
-        if self._word_run is None:
+        if self._written_words is None:
             found = list(_WORD_CHARS.finditer(self.lowered))
-            self._word_run = (" " + " ".join(m.group() for m in found) + " ", [m.span() for m in found])
-        joined, spans = self._word_run
+            self._written_words = (" " + " ".join(m.group() for m in found) + " ", [m.span() for m in found])
+        joined, spans = self._written_words
         at = joined.find(" " + " ".join(words) + " ") if words else -1
         if at < 0:
             return None
@@ -452,7 +452,8 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
     object side: "DHX Freight bought the warehouse" from "Lakeside Books sold the
     warehouse to DHX Freight". Last, a transfer of possession is checked by its parties
     (:func:`transfer_in_text`), which also catches a giver and receiver swapped through
-    "to"/"from"."""
+    "to"/"from". Before all of them, a nominal triple the text writes word for word is
+    supported by its wording (:func:`_written_nominal`)."""
     if unit.source == NOMINAL:
         written = _written_nominal(unit, index)
         if written is not None:
