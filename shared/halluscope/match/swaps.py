@@ -301,6 +301,7 @@ def _name_between(left: str, right: str) -> "re.Pattern[str]":
     after = r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"
     return re.compile(before + r"(" + _NAME_RUN + r")" + after)
 
+
 @functools.lru_cache(maxsize=NAME_PATTERNS_KEPT)
 def _name_before(right: str) -> "re.Pattern[str]":
     """The pattern of a name run (:data:`_NAME_RUN`) anywhere before the word ``right``:
@@ -308,6 +309,7 @@ def _name_before(right: str) -> "re.Pattern[str]":
     name after other words ("Surrounded by her father, ..., Knox, 27, broke down" against
     "florence, 27, broke down"); compiled once per word."""
     return re.compile(r"(?<![^\W_])(" + _NAME_RUN + r")[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])")
+
 
 #: a name as the source writes it: capitalised words, with the small words names hold
 #: between them ("Tour de France", "Bank of England"); at most six words
