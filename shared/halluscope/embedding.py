@@ -52,14 +52,15 @@ def native_bfloat16(device: str) -> bool:
     return any(bool(probe()) for probe in probes if probe is not None)
 
 
-def encoder_dtype(dtype: str, device: str) -> str:
-    """The precision the encoder runs at on ``device`` for the option value ``dtype``
+def encoder_dtype(dtype: str, device: Optional[str]) -> str:
+    """The precision the encoder runs at on ``device`` (None: :func:`default_device`, as
+    the embedder itself resolves it) for the option value ``dtype``
     (:data:`ENCODER_DTYPES`): "auto" is "bfloat16" where :func:`native_bfloat16`, else
     "float32"; a named precision is itself (a ValueError for any other value)."""
     if dtype not in ENCODER_DTYPES:
         raise ValueError(f"encoder_dtype must be one of {', '.join(ENCODER_DTYPES)}; got {dtype!r}")
     if dtype == "auto":
-        return "bfloat16" if native_bfloat16(device) else "float32"
+        return "bfloat16" if native_bfloat16(device or default_device()) else "float32"
     return dtype
 
 

@@ -226,9 +226,8 @@ def _precision_id(options) -> str:
     """"@bf16" or "@fp16" when the encoder runs at that precision on the call's device
     (:func:`halluscope.embedding.encoder_dtype`); "" for float32, as before the option."""
     from ..embedding import DTYPE_ABBREVIATIONS, encoder_dtype
-    from ..registry import default_device
 
-    dtype = encoder_dtype(options.encoder_dtype, options.device or default_device())
+    dtype = encoder_dtype(options.encoder_dtype, options.device)
     return f"@{DTYPE_ABBREVIATIONS[dtype]}" if dtype in DTYPE_ABBREVIATIONS else ""
 
 

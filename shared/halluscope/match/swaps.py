@@ -298,8 +298,7 @@ def _name_between(left: str, right: str) -> "re.Pattern[str]":
     534 in 1,648), and each compile cost about 0.3 ms."""
     before = (r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left
               else r"^\W*(?:(?:The|An?)\s+)?")
-    after = r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])" if right else r"\W*$"
-    return re.compile(before + r"(" + _NAME_RUN + r")" + after)
+    return re.compile(before + r"(" + _NAME_RUN + r")" + (_followed_by(right) if right else r"\W*$"))
 
 
 @functools.lru_cache(maxsize=NAME_PATTERNS_KEPT)
@@ -308,7 +307,13 @@ def _name_before(right: str) -> "re.Pattern[str]":
     where a summary sentence opens with a name, the aligned source sentence may put its
     name after other words ("Surrounded by her father, ..., Knox, 27, broke down" against
     "florence, 27, broke down"); compiled once per word."""
-    return re.compile(r"(?<![^\W_])(" + _NAME_RUN + r")[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])")
+    return re.compile(r"(?<![^\W_])(" + _NAME_RUN + r")" + _followed_by(right))
+
+
+def _followed_by(right: str) -> str:
+    """The pattern of the word ``right`` (any case, a whole word) after a name run, only
+    non-word characters between them (:func:`_name_between`, :func:`_name_before`)."""
+    return r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])"
 
 
 #: a name as the source writes it: capitalised words, with the small words names hold
