@@ -55,6 +55,58 @@ def test_relation_grounded_by_one_sentence_but_not_when_roles_are_swapped():
     assert score_rhi([good], [SOURCE], None, grounding="units")["rhi_scores"] == [0.0]
 
 
+def _rhi_units(summaries, source):
+    result = score_rhi(summaries, [source] * len(summaries), None, return_details=True)
+    return result["rhi_scores"], [[(u["key"], u["status"], (u["in_source"] or {}).get("detail"))
+                                   for u in d["rhi"]["units"]] for d in result["details"]]
+
+
+def test_reversed_roles_contradict_a_directed_triple():
+    """docs/lexical.md#reversed-roles: the source's predicate has the summary's subject
+    as its object and its object as its subject."""
+    scores, units = _rhi_units(["Georgia beat Germany.", "Germany beat Georgia."],
+                               "Germany beat Georgia 2-0 on Sunday.")
+    assert units == [[(["georgia", "beat", "germany"], "contradicted",
+                       "roles reversed: its subject is the object and its object the subject of 'beat'")],
+                     [(["germany", "beat", "georgia"], "supported", "exact")]]
+    # a contradicted unit counts twice in the support share: 0 / (1 + 1)
+    assert scores == [0.0, 1.0]
+
+
+def test_one_reversed_argument_contradicts_when_the_other_is_not_named():
+    """No coreference ties "the World Cup winners" to Germany, but the source has Georgia
+    as the head of what was beaten: "Georgia beat ..." reverses its role; "Germany beat
+    Georgia" has Georgia in its place and stays merely unsupported."""
+    _, units = _rhi_units(["Georgia beat Germany.", "Germany beat Georgia."],
+                          "The World Cup winners beat Georgia in Tbilisi on Sunday.")
+    assert units == [[(["georgia", "beat", "germany"], "contradicted",
+                       "roles reversed: its subject is the object of 'beat'")],
+                     [(["germany", "beat", "georgia"], "unsupported", None)]]
+    # a word of the object's modifiers is no reversal: Georgia only qualifies the team
+    _, units = _rhi_units(["Georgia beat Germany."], "The World Cup winners beat a team from Georgia on Sunday.")
+    assert units == [[(["georgia", "beat", "germany"], "unsupported", None)]]
+
+
+def test_reversed_roles_need_a_directed_verb_and_an_agent_subject():
+    # "face" is symmetric: Arsenal facing Chelsea is Chelsea facing Arsenal
+    _, units = _rhi_units(["Arsenal face Chelsea."], "Chelsea face Arsenal on Sunday.")
+    assert all(status != "contradicted" for row in units for _, status, _ in row)
+    # an agentless passive's subject is its patient, like the source's: supported, where
+    # reading it as the agent made every such triple a role swap
+    _, units = _rhi_units(["The defendant would be offered sterilization."],
+                          "A defendant in America would be offered a choice of sterilization.")
+    assert units == [[(["defendant", "offer", "sterilization"], "supported",
+                       "subject, object and predicate in one sentence")]]
+    # the same verb or a WordNet synonym reverses; a more specific verb does not ("buy"
+    # is a troponym of "acquire": the bank's acquisition need not be a purchase)
+    _, units = _rhi_units(["Richards apprehended the police."], "Police arrested Richards on Monday.")
+    assert units == [[(["richard", "apprehend", "police"], "contradicted",
+                       "roles reversed: its subject is the object and its object the subject of 'arrest'; "
+                       "apprehend ~ arrest (WordNet synonym)")]]
+    _, units = _rhi_units(["The startup bought the bank."], "The bank acquired the startup in May.")
+    assert units == [[(["startup", "buy", "bank"], "unsupported", None)]]
+
+
 def test_subject_verb_pair_is_grounded_only_with_its_subject():
     source = "The police search for Thomas has widened after he vanished on Monday."
     summaries = ["The search has widened.", "Thomas has widened.", "The search has not widened.",

@@ -199,6 +199,15 @@ def test_pairs_of_agentless_passives_are_marked_as_such():
         (("man", "flee", ""), "intransitive"), (("man", "catch", ""), "passive-intransitive")]
 
 
+def test_triples_of_agentless_passives_mark_their_subject_as_the_patient():
+    units = extract_relations(parse("The defendant was offered a plea deal. Police offered Smith a deal. "
+                                    "Smith was offered a deal by police."), compound=True)
+    assert [(u.key, u.source, u.patient_subject) for u in units] == [
+        (("defendant", "offer", "plea deal"), "verb", True),
+        (("police", "offer", "deal"), "verb", False),
+        (("police", "offer", "smith"), "passive", False)]
+
+
 def test_empty_text_and_missing_parser():
     assert extract_relations(parse("")) == []
     import spacy

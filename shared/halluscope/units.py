@@ -77,6 +77,10 @@ class RelationUnit:
     #: reilly)): evidence in a pool only, never a claim of its own
     #: (docs/papers.md#relation-extraction-appositions)
     appositive: bool = False
+    #: the subject is an agentless passive's patient and the triple has an object ("the
+    #: defendant was offered a plea deal"): not the verb's agent, so its place in a
+    #: source predicate says nothing of reversed roles (:mod:`halluscope.match.grounding`)
+    patient_subject: bool = field(default=False, compare=False)
 
     def role(self, preposition: str) -> str:
         """The slot key of the argument introduced by ``preposition`` ("" when none)."""

@@ -376,12 +376,14 @@ class _Extractor:
                         out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source, roles))
                         self.restate((s, s_key, s_toks), verb, verb_key, None, source, roles)
             return
+        patient = self.agentless_passive(verb)
         for s in subjects:
             for o, o_key, o_toks in slotted:
                 s_key, s_toks = self.ground(s, sent_ents, (o,))
                 if s_key is None:
                     continue
-                out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles))
+                out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles,
+                                     patient_subject=patient))
                 self.restate((s, s_key, s_toks), verb, verb_key, (o, o_key, o_toks), source, roles)
 
     def restate(self, subject: Tuple, verb, verb_key: str, obj: Optional[Tuple], source: str,
@@ -501,11 +503,13 @@ class _Extractor:
                                      s_toks + [prep] + o_toks, NOMINAL))
 
     def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
-             roles: Tuple[Tuple[str, str], ...] = (), appositive: bool = False) -> RelationUnit:
+             roles: Tuple[Tuple[str, str], ...] = (), appositive: bool = False,
+             patient_subject: bool = False) -> RelationUnit:
         start = min(t.idx for t in tokens)
         end = max(t.idx + len(t) for t in tokens)
         return RelationUnit(subject=s, verb=v, object=o, text=self.text[start:end],
-                            span=(start, end), source=source, roles=roles, appositive=appositive)
+                            span=(start, end), source=source, roles=roles, appositive=appositive,
+                            patient_subject=patient_subject)
 
     def run(self) -> List[RelationUnit]:
         out: List[RelationUnit] = []

@@ -28,6 +28,10 @@ matchers:
     Thomas"; "Lane's husband was found" is not grounded by "Lane's husband found
     the infant". With a lexicon, a verb may state a nominal triple's noun and a noun
     a triple's verb (:func:`_verbalisation`, :func:`_nominalisation`; docs/lexical.md).
+    When nothing grounds a triple, a predicate of its verb (or a synonym) with its
+    arguments the other way round contradicts it (:func:`_reversed_roles`,
+    docs/lexical.md#reversed-roles): "Georgia beat Germany" against "Germany beat
+    Georgia", or against "The World Cup winners beat Georgia".
 
 Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
 entity's words, or the whole sentence). The rules read a pool through its
@@ -78,6 +82,11 @@ class _Predicate:
     # arguments (datives included) and of the "from" arguments
     to_words: FrozenSet[str] = frozenset()
     from_words: FrozenSet[str] = frozenset()
+    # a verb's head phrases on each side: the head noun of each subject (a passive's
+    # agent included) or object with its compound and flat words ("world cup winners",
+    # not "winners of the world cup"): who it names, not what its phrase mentions
+    subject_heads: FrozenSet[str] = frozenset()
+    object_heads: FrozenSet[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -227,6 +236,30 @@ def _side_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: F
     return frozenset(words)
 
 
+#: the dependencies of a head noun's words that belong to its name ("world cup winners")
+_NAME_PARTS = frozenset({"compound", "flat"})
+
+
+def _head_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: FrozenSet[str]) -> FrozenSet[str]:
+    """The words (:func:`token_forms`) of the head phrases of token ``i``'s children with a
+    dependency in ``deps``: each child and its :data:`_NAME_PARTS` children; the head
+    of a passive's ``agent`` ("by police") counts on the subject side."""
+    heads = []
+    for child in table.children[i]:
+        dep = table.dep[child]
+        if dep in deps:
+            heads.append(child)
+        elif dep == "agent" and "nsubj" in deps:
+            heads.extend(g for g in table.children[child] if table.dep[g] == "pobj")
+    words: set = set()
+    for head in heads:
+        words.update(forms[head])
+        for part in table.children[head]:
+            if table.dep[part] in _NAME_PARTS:
+                words.update(forms[part])
+    return frozenset(words)
+
+
 def _role_words(token, table: TokenTable, forms: List[Tuple[str, str]]) -> Tuple[FrozenSet[str], FrozenSet[str]]:
     """The words of a verb's "to" arguments and of its "from" arguments
     (:func:`~halluscope.extract.relations.role_arguments`), whole phrases."""
@@ -260,12 +293,14 @@ def build_text_index(doc) -> TextIndex:
             pos = table.pos[i]
             if pos in _PREDICATE_POS:
                 token = doc[i]
-                to_words, from_words = (_role_words(token, table, forms) if pos == "VERB"
-                                        else (frozenset(), frozenset()))
+                verb = pos == "VERB"
+                to_words, from_words = _role_words(token, table, forms) if verb else (frozenset(), frozenset())
                 predicates.append(_Predicate(i, verb_lemma(token), effective_negation(token),
                                              _side_words(table, forms, i, _SUBJECT_SIDE),
                                              _side_words(table, forms, i, _OBJECT_SIDE),
-                                             _side_words(table, forms, i, _OBLIQUE), to_words, from_words))
+                                             _side_words(table, forms, i, _OBLIQUE), to_words, from_words,
+                                             _head_words(table, forms, i, _SUBJECT_SIDE) if verb else frozenset(),
+                                             _head_words(table, forms, i, _OBJECT_SIDE) if verb else frozenset()))
             elif pos == "NOUN" and any(table.dep[c] == "prep" for c in table.children[i]):
                 nominals.append(_Predicate(i, table.lemma[i].lower(), False, frozenset(),
                                            _side_words(table, forms, i, _OBLIQUE)))
@@ -281,11 +316,22 @@ def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
     arrested police" against "police arrested the suspect"; "the hospital gave $10
     million to the billionaire" against "the billionaire donated $10 million to the
     hospital")."""
-    def only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
-        return all(w in side for w in words) and not any(w in other for w in words)
+    return (_only_on(subject, predicate.object_words | predicate.oblique_words, predicate.subject_words)
+            or _only_on(obj, predicate.subject_words, predicate.object_words))
 
-    return (only_on(subject, predicate.object_words | predicate.oblique_words, predicate.subject_words)
-            or only_on(obj, predicate.subject_words, predicate.object_words))
+
+def _only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
+    """Every word on ``side`` and none on ``other``."""
+    return all(w in side for w in words) and not any(w in other for w in words)
+
+
+def _patient_swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
+    """:func:`_swapped` for a triple whose subject is an agentless passive's patient
+    (``RelationUnit.patient_subject``: "the defendant was offered a plea deal"): its
+    subject, like its object, belongs on the predicate's object side (a passive's
+    subject is there), so either on the subject side alone is a swap."""
+    return (_only_on(subject, predicate.subject_words, predicate.object_words)
+            or _only_on(obj, predicate.subject_words, predicate.object_words))
 
 
 #: entries of a text-index cache
@@ -520,7 +566,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
                 return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
                              f"the converse: subject in the predicate's other arguments, object in its "
                              f"object; {link.text}, one transfer seen from the other party")
-            if obj and not _swapped(p, subject, obj):
+            if obj and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj)):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:
                 detail = "the predicate with this " + ("patient" if patient else "subject")
@@ -539,7 +585,73 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
         nominal = _nominalisation(subject, obj, sentence, derived) if derived is not None else None
         if nominal is not None:
             return nominal
+    if contradiction is None and _directed(unit, subject, obj):
+        return _reversed_roles(unit, lemma, subject, obj, index, lexicon)
     return contradiction
+
+
+#: verbs whose subject and object may change places without changing the claim
+#: ("Chelsea face Arsenal", "Smith married Jones"), and the copula and "have", whose
+#: arguments are no agent and patient: a reversal of their roles contradicts nothing
+SYMMETRIC_VERBS = frozenset({
+    "be", "have", "meet", "face", "play", "marry", "date", "draw", "tie", "share", "fight", "battle",
+    "compete", "debate", "negotiate", "partner", "merge", "collide", "resemble", "equal", "match",
+    "rival", "divorce", "kiss", "hug", "embrace", "greet", "contact",
+})
+
+
+def _directed(unit: RelationUnit, subject: List[str], obj: List[str]) -> bool:
+    """Whether exchanging the unit's subject and object changes its claim, so that a
+    source predicate with them the other way round contradicts it: a verb triple with
+    an object, not a nominal one ("the loss to Schalke"), whose subject is its agent
+    (not an agentless passive's patient: "was offered a plea deal"), whose verb is
+    none of :data:`SYMMETRIC_VERBS`, and whose subject and object share no word."""
+    return (bool(obj) and unit.source != NOMINAL and not unit.patient_subject
+            and unit.lemma not in SYMMETRIC_VERBS and not set(subject) & set(obj))
+
+
+def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: List[str], index: TextIndex,
+                    lexicon) -> Optional[Match]:
+    """A ``contradiction`` of a directed triple (:func:`_directed`) that nothing in the
+    text supports: a source predicate with the unit's verb or a WordNet synonym of it,
+    and its polarity, that has the triple's arguments the other way round
+    (docs/lexical.md#reversed-roles):
+
+    * both: the subject only on its object side and the object only on its subject
+      side ("Georgia beat Germany" against "Germany beat Georgia 2-0");
+    * one, when the other is not named there (no coreference): the subject is the
+      head of one of its objects, or the object the head of one of its subjects, and
+      not on its own side ("Georgia beat Germany" against "the World Cup winners beat
+      Georgia 2-0"). A word of an argument's modifiers does not count ("loans" in "an
+      individual saddled with loans could take out another one").
+
+    None otherwise."""
+    for sentence in index.sentences:
+        has_subject = all(w in sentence.words for w in subject)
+        has_object = all(w in sentence.words for w in obj)
+        if not (has_subject or has_object):
+            continue
+        for p in sentence.predicates:
+            if p.negated != unit.negated:
+                continue
+            link = _predicate_link(lemma, p, lexicon)
+            if link is False or (link is not None and link.relation != "synonym"):
+                continue
+            if has_subject and has_object and _only_on(subject, p.object_words, p.subject_words) \
+                    and _only_on(obj, p.subject_words, p.object_words):
+                what = "its subject is the object and its object the subject"
+            elif has_subject and _only_on(subject, p.object_heads, p.subject_words):
+                what = "its subject is the object"
+            elif has_object and _only_on(obj, p.subject_heads, p.object_words):
+                what = "its object is the subject"
+            else:
+                continue
+            detail = f"roles reversed: {what} of '{p.lemma}'"
+            if link is not None:
+                detail = f"{detail}; {link.text}"
+            return Match("contradiction", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 0.0,
+                         detail, contradicts=True)
+    return None
 
 
 def _placed(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
