@@ -107,6 +107,35 @@ def test_reversed_roles_need_a_directed_verb_and_an_agent_subject():
     assert units == [[(["startup", "buy", "bank"], "unsupported", None)]]
 
 
+def test_typographic_apostrophes_ground_like_plain_ones():
+    _, units = _rhi_units(["O'Neill signed the contract."], "Police say O’Neill signed the contract on Monday after a long wait.")
+    assert units == [[(["o'neill", "sign", "contract"], "supported", "subject, object and predicate in one sentence")]]
+
+
+def test_a_title_before_a_source_name_is_left_to_the_word_support():
+    source = "Holidaymaker David Meadwell recorded the manoeuvre outside Buckingham Palace."
+    _, units = _rhi_units(["Tourist David Meadwell recorded the manoeuvre.",
+                           "Tourist Mark Meadwell recorded the manoeuvre."], source)
+    assert units == [[(["tourist david meadwell", "record", "manoeuvre"], "supported",
+                       "subject, object and predicate in one sentence; the name without its title 'tourist'")],
+                     # the source names no Mark Meadwell: nothing is dropped
+                     [(["tourist mark meadwell", "record", "manoeuvre"], "unsupported", None)]]
+
+
+def test_a_particle_the_parser_left_away_from_its_verb_still_makes_the_phrasal_verb():
+    """"took his sailboat out": spaCy reads "out" as an adverb, so the source's verb is
+    "take"; the summary's "take out" is grounded when "out" is in the sentence."""
+    summary = ["Louis Jordan took out his sailboat."]
+    _, units = _rhi_units(summary, "Louis Jordan, 37, took his 35-foot sailboat out in late January and hadn't "
+                                   "been heard from in 66 days when he was spotted Thursday afternoon by the "
+                                   "Houston Express on his ship drifting in the Atlantic Ocean.")
+    assert units == [[(["louis jordan", "take out", "sailboat"], "supported",
+                       "subject, object and predicate in one sentence")]]
+    _, units = _rhi_units(summary, "Louis Jordan, 37, took his 35-foot sailboat in late January and hadn't been "
+                                   "heard from in 66 days.")
+    assert units == [[(["louis jordan", "take out", "sailboat"], "unsupported", None)]]
+
+
 def test_subject_verb_pair_is_grounded_only_with_its_subject():
     source = "The police search for Thomas has widened after he vanished on Monday."
     summaries = ["The search has widened.", "Thomas has widened.", "The search has not widened.",

@@ -199,7 +199,10 @@ def _lowered(text: str) -> str:
 def word_stem(word: str) -> str:
     """A plural-insensitive form: a final "s" dropped from words of four letters or
     more not ending in "ss" ("richards" ~ "richard" when spaCy lemmatised one of
-    them as a plural noun and the other as a name)."""
+    them as a plural noun and the other as a name), with typographic quotes read as
+    plain ones ("o’toole" ~ "o'toole", :data:`~halluscope.extract.entities.QUOTE_MAP`)."""
+    if not word.isascii():
+        word = word.translate(QUOTE_MAP)
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -424,6 +427,15 @@ def _in_roles(predicate: _Predicate, subject: List[str], obj: List[str], index: 
     return set(subject) <= predicate.subject_words and set(obj) <= predicate.object_words
 
 
+def _particle_apart(lemma: str, predicate: _Predicate, sentence: "IndexedSentence") -> bool:
+    """A phrasal verb ("take out", "put aside") whose pool predicate is its bare verb, with
+    the particle elsewhere in the sentence: the parser reads a particle away from its
+    verb ("took his sailboat out"), or right after it ("putting aside their batons"), as
+    an adverb, so the predicate's lemma lost it."""
+    verb, _, particles = lemma.partition(" ")
+    return bool(particles) and predicate.lemma == verb and all(w in sentence.words for w in particles.split())
+
+
 def _predicate_link(lemma: str, predicate: _Predicate, lexicon):
     """None when the predicate's lemma is the unit's; else the lexicon's Link between
     them (a supporting relation or an antonym), or False when unrelated (or either
@@ -505,6 +517,8 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
         if written is not None:
             return written
     found = _cooccurrence(unit, index, lexicon)
+    if found is None:
+        found = _without_title(unit, index, lexicon)
     if found is not None and not found.contradicts:
         return found
     transfer = transfer_in_text(unit, index, lexicon)
@@ -534,6 +548,49 @@ def _written_nominal(unit: RelationUnit, index: TextIndex) -> Optional[Match]:
                  "written word for word in the text")
 
 
+#: the labels of the source names a subject's title may stand before
+_TITLED_LABELS = frozenset({"PERSON"})
+
+
+def _person_names(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
+    """The words (lower case, :func:`word_stem`med) of the pool's person names, and of
+    each of their endings, of two words or more ("david meadwell" of a name the parser
+    read as "Holidaymaker David Meadwell"), once per index."""
+    def build() -> FrozenSet[Tuple[str, ...]]:
+        names = set()
+        for entity in getattr(index.doc, "ents", ()):
+            if entity.label_ in _TITLED_LABELS:
+                words = tuple(word_stem(t.lower_) for t in entity if not t.is_punct)
+                names.update(words[start:] for start in range(len(words) - 1))
+        return frozenset(names)
+    return index.memo("person_names", build)
+
+
+def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+    """The ``cooccurrence`` rule once more for a subject that is a title or description
+    before a person the pool names in full ("tourist David Meadwell recorded the
+    manoeuvre" against "Holidaymaker David Meadwell recorded the manoeuvre"), with the
+    name alone as its subject: whether the source calls him a tourist is the word
+    support's question, not the relation's. A word the pool writes in a person's name
+    is no title ("Vicente" of "Vicente del Bosque" where the sentence says "Del
+    Bosque"). None when the subject is no such slot or the name alone is not grounded
+    either."""
+    words = _slot_words(unit.subject)
+    if len(words) < 3:
+        return None
+    stems = tuple(word_stem(w) for w in words)
+    names = _person_names(index)
+    named = {word for name in names for word in name}
+    for start in range(1, len(words) - 1):
+        if named.isdisjoint(stems[:start]) and stems[start:] in names:
+            found = _cooccurrence(dataclasses.replace(unit, subject=" ".join(words[start:])), index, lexicon)
+            if found is None or found.contradicts:
+                return found
+            return dataclasses.replace(found, detail=f"{found.detail}; the name without its title "
+                                                     f"'{' '.join(words[:start])}'")
+    return None
+
+
 def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
     """The ``cooccurrence`` rule of :func:`relation_in_sentence`, without transfers."""
     subject = [word_stem(w) for w in _slot_words(unit.subject)]
@@ -554,6 +611,8 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
             continue
         for p in sentence.predicates:
             link = _predicate_link(lemma, p, lexicon)
+            if link is False and _particle_apart(lemma, p, sentence):
+                link = None
             if link is False and obj and lexicon is not None and linkable(lemma) and linkable(p.lemma) \
                     and _in_roles(p, subject, obj, index, patient):
                 link = _wide_link(lemma, p, lexicon)
