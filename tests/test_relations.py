@@ -104,6 +104,11 @@ def test_clausal_propagation_carries_polarity():
     assert triples("The company did not agree to sell the startup.") == [
         ("company", "not_sell", "startup")]
     assert triples("The board refused to approve the merger.") == [("board", "not_approve", "merger")]
+    # "yet to": the infinitive has not happened
+    assert triples("Stuart Lancaster has yet to secure a Six Nations title.") == [
+        ("lancaster", "not_secure", "title")]
+    assert triples("The club are yet to win this competition.") == [("club", "not_win", "competition")]
+    assert triples("The club are to win this competition.") == [("club", "win", "competition")]
 
 
 def test_deduplication_keeps_first_mention():

@@ -207,15 +207,23 @@ def is_negated(token) -> bool:
 
 def effective_negation(verb, depth: int = 0) -> bool:
     """Own negation (Algorithm 2 line 11), flipped by each negated ``xcomp``
-    governor ("did not agree to sell" -> not_sell) and by each governor in
-    :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay). The extractor and text
+    governor ("did not agree to sell" -> not_sell), by each governor in
+    :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay) and by "yet to" ("are yet
+    to win" -> not_win, :func:`_yet_to`). The extractor and text
     grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
     negated = is_negated(verb)
     head = verb.head
     if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
         negated ^= effective_negation(head, depth + 1)
-        negated ^= head.lemma_.lower() in NEGATIVE_GOVERNORS
+        negated ^= head.lemma_.lower() in NEGATIVE_GOVERNORS or _yet_to(head)
     return negated
+
+
+def _yet_to(governor) -> bool:
+    """"are yet to win", "has yet to secure": a "be" or "have" with the adverb "yet" and
+    an infinitive says the infinitive has not happened."""
+    return governor.lemma_.lower() in ("be", "have") and any(
+        c.dep_ == "advmod" and c.lower_ == "yet" for c in governor.children)
 
 
 def _expand(tokens: List, conjuncts: bool) -> List:
