@@ -294,3 +294,17 @@ def test_a_negation_word_is_read_by_the_negation_rule_only(resources):
     source = "Smith always plays at home on Sundays, his coach said."
     assert [f[:4] for f in flips(resources, "Smith never plays at home on Sundays.", source)] == [
         ("plays", (12, 17), "negation", "plays")]
+
+
+def test_a_nouns_wordnet_antonym_said_of_the_same_thing(resources, lexicon):
+    """Nouns flip too (session 23): "victory" against "defeat" where both attach to the
+    same word; a noun with another head is about something else."""
+    source = "Fans displayed the messages on Bloomfield Road ahead of their 3-0 defeat by Charlton."
+    assert flips(resources, "Fans displayed the messages on Bloomfield Road ahead of their 3-0 victory.",
+                 source, lexicon) == [
+        ("victory", (66, 73), "opposite", "defeat",
+         "'victory' against the opposite 'defeat' of the aligned source sentence")]
+    assert flips(resources, "Fans displayed the messages on Bloomfield Road ahead of their 3-0 defeat.",
+                 source, lexicon) == []
+    # "victory" hangs on "celebrated", "defeat" on "ahead of": not said of the same thing
+    assert flips(resources, "Fans celebrated a victory on Bloomfield Road.", source, lexicon) == []

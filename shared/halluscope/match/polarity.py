@@ -28,8 +28,8 @@ each summary sentence with the source sentence that holds the most of its conten
   chain of infinitives: "play X before the complaints" against "forced to play X after
   residents complained"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
   before/after, first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
-  verbs, adjectives and adverbs ("accepted" against "rejected", "lower" against
-  "higher"). Two verbs that may be one transfer seen from its two parties
+  verbs, adjectives, adverbs and nouns ("accepted" against "rejected", "lower" against
+  "higher", "victory" against "defeat", with the same head or attachment). Two verbs that may be one transfer seen from its two parties
   ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
   said of the same subject ("Huber has bought copies" against "Huber has sold copies"),
   an infinitive's being the subject of the verb above it (:func:`_controller`), or, with
@@ -78,7 +78,7 @@ for _a, _b in _PAIRS:
 NEGATIVE_WORDS = frozenset({"no", "none", "nothing", "nobody", "neither", "nor", "without", "nowhere"})
 
 #: spaCy coarse tags whose WordNet antonyms count, with WordNet's part of speech
-_ANTONYM_POS = {"VERB": "verb", "ADJ": "adj", "ADV": "adv"}
+_ANTONYM_POS = {"VERB": "verb", "ADJ": "adj", "ADV": "adv", "NOUN": "noun"}
 
 
 @dataclass(frozen=True)
