@@ -356,6 +356,12 @@ def test_a_copula_stating_an_amount_makes_no_relation():
     assert keys("Her 2010 marriage was actually her second.", **PIPELINE_EXTRACTION) == [
         ("marriage", "be", "second")]
     assert keys("The winner was a 25-year-old man.", **PIPELINE_EXTRACTION) == [("winner", "be", "man")]
+    # a verb's object that is a sum of money the parser did not tag is QHI's too ("750"
+    # counts "m", a compound of "dollars"); the papers' extraction keeps it
+    assert keys("Baltic Connect agreed to pay 750m dollars for half of LatNet.", **PIPELINE_EXTRACTION) == []
+    assert keys("Baltic Connect agreed to pay 750m dollars.") == [("connect", "pay", "dollar")]
+    assert keys("Baltic Connect agreed to pay the dollars.", **PIPELINE_EXTRACTION) == [
+        ("baltic connect", "pay", "dollar")]
     # through score_chi: RHI has no unit left, QHI supports the amount
     result = score_chi(["Norvik Energy's net profit for 2023 was 1.2bn kroner."],
                        ["Norvik Energy reported a net profit of 1.2 billion kroner for 2023."])

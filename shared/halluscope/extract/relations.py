@@ -94,6 +94,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Seq
 
 from ..units import NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
 from .quantities import MULTIPLY_VERBS, NUMERIC_LABELS
+from .quantities.lexicon import CURRENCY_WORDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token
@@ -371,7 +372,8 @@ class _Extractor:
         if self.claims and lemma == "be" and objects and all(_is_amount(o) for o in objects):
             return  # "the profit was 1.2bn kroner" states an amount: QHI's claim
         roles = self.roles(verb)
-        slotted = [(o, *self.slot(o)) for o in objects]
+        # a sum of money is QHI's claim ("pay 750m dollars"), as the copula's amount above
+        slotted = [(o, *self.slot(o)) for o in objects if not (self.claims and _is_money(o))]
         slotted = [(o, key, toks) for o, key, toks in slotted if key is not None]
         # a verb whose objects are all quantities ("lent 400 million euros" keeps "euro";
         # "lent €400 million" keeps nothing) is paired when it names a party of a transfer
@@ -561,8 +563,23 @@ def role_arguments(verb) -> List[Tuple[str, "Token"]]:
 
 
 def _is_quantity(token) -> bool:
-    """A number, or a token inside a numeric mention ("€400 million", "5%")."""
-    return token.pos_ == "NUM" or token.ent_type_ in NUMERIC_LABELS
+    """A number, a token inside a numeric mention ("€400 million", "5%") or a sum of money
+    the parser did not tag (:func:`_is_money`)."""
+    return token.pos_ == "NUM" or token.ent_type_ in NUMERIC_LABELS or _is_money(token)
+
+
+def _is_money(token) -> bool:
+    """A currency noun counted by a number, directly or through a scale word ("750m
+    dollars": "750" counts "m", a compound of "dollars"; "3 million euros"): the amount is
+    QHI's claim, and the noun names no thing a relation could hold."""
+    if token.lower_ not in CURRENCY_WORDS and token.lemma_.lower() not in CURRENCY_WORDS:
+        return False
+    return _counted(token) or any(c.dep_ == "compound" and _counted(c) for c in token.children)
+
+
+def _counted(token) -> bool:
+    """A token with a number among its ``nummod`` children."""
+    return any(c.dep_ == "nummod" and c.pos_ == "NUM" for c in token.children)
 
 
 #: the numeric entity labels of an amount: not a rank, a date or a time ("her 2010 marriage
