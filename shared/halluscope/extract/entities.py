@@ -95,6 +95,13 @@ def _is_edge_punct(ch: str) -> bool:
     return cat.startswith("P") or cat in ("Sk", "Sm")
 
 
+#: the joins a tokenised text writes with spaces around them, as the source writes them:
+#: "african - american" (African-American), "the queen 's guard" (the Queen's Guard),
+#: "st james ' park" (St James' Park)
+_SPACED_JOINS = ((re.compile(r"(?<=\w) - (?=\w)"), "-"), (re.compile(r"(?<=\w) '(?=s\b)"), "'"),
+                 (re.compile(r"(?<=s) ' (?=\w)"), "' "))
+
+
 def _strip_edges(text: str) -> str:
     start, end = 0, len(text)
     while start < end and (_is_edge_punct(text[start]) or text[start].isspace()):
@@ -111,6 +118,9 @@ def surface_form(text: str, label: Optional[str] = None) -> str:
     if "-" in text:
         text = _PTB_BRACKETS.sub(lambda m: _PTB_MAP[m.group(1).lower()], text)
     text = _WS.sub(" ", text).strip()
+    if " " in text:
+        for spaced, joined in _SPACED_JOINS:
+            text = spaced.sub(joined, text)
     while True:
         before = text
         text = _strip_edges(text)
