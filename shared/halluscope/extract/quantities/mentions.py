@@ -57,6 +57,8 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
             label = ent.label_
             if label == "ORDINAL" and SCALED_NUMBER.fullmatch(ent.text):
                 label = "CARDINAL"  # spaCy sm tags "12bn" ORDINAL
+            elif label == "CARDINAL" and _CLOCK.fullmatch(ent.text):
+                label = "TIME"  # spaCy sm tags "1.25pm" CARDINAL, "1.25 pm" TIME
             spans.append([ent.start_char, ent.end_char, label])
     # A supplement match overlaps an entity, widened or not, exactly when it overlaps the
     # entity as spaCy gave it (entities do not overlap, nor do finditer's matches), and it
