@@ -139,6 +139,9 @@ def test_ages_durations_ordinals_times_and_measures():
     # (session 23: it was the number 1.25, so "at 1.25 pm" went unsupported)
     assert triples("The BBC posted this message at 1.25pm on Twitter.") == [("time", "", 13.0 + 25 / 60)]
     assert triples("It took off at 9.46pm GMT on Friday.")[0] == ("time", "", 21.0 + 46 / 60)
+    # a date spaCy sm swallowed into a name: "Glamorgan on April 19" is tagged FAC
+    assert [(u.qkind, u.text) for u in quantities(
+        "Surrey begin their campaign at Glamorgan on April 19. Downton was sacked.")] == [("date", "April 19")]
     assert triples("He ran 10 km.") == [("measure", "kilometre", 10.0)]
     assert triples("The truck weighed more than 4,300 pounds.") == [("measure", "pound-mass", 4300.0)]
 

@@ -9,7 +9,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from ...units import QuantityUnit
 from .anchors import _subject_of
-from .dates import _CLOCK
+from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
                       SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
@@ -116,6 +116,12 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
                 break
         if i > span.end:
             item[1] = doc[i - 1].idx + len(doc[i - 1].text)
+    # a date that spaCy sm swallowed into a name ("Glamorgan on April 19", tagged FAC)
+    for ent in doc.ents:
+        if ent.label_ not in NUMERIC_LABELS and any(t.like_num for t in ent):
+            found = _MONTH_DAY.search(ent.text) or _DAY_MONTH.search(ent.text)
+            if found is not None:
+                spans.append([ent.start_char + found.start(), ent.start_char + found.end(), "DATE"])
     covered = set()
     for start, end, _ in spans:
         covered.update(range(start, end))
