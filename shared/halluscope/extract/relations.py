@@ -375,8 +375,9 @@ class _Extractor:
         # a sum of money is QHI's claim ("pay 750m dollars"), as the copula's amount above
         slotted = [(o, *self.slot(o)) for o in objects if not (self.claims and _is_money(o))]
         slotted = [(o, key, toks) for o, key, toks in slotted if key is not None]
-        # a verb whose objects are all quantities ("lent 400 million euros" keeps "euro";
-        # "lent €400 million" keeps nothing) is paired when it names a party of a transfer
+        # a verb whose objects are all quantities ("lent €400 million"; under claims also
+        # "lent 400 million euros", whose "euro" is no slot) is paired when it names a
+        # party of a transfer
         if not objects or (roles and not slotted and all(_is_quantity(o) for o in objects)):
             if self.pairs_alone(verb, lemma):
                 source = PASSIVE_PAIR if self.agentless_passive(verb) else "intransitive"
