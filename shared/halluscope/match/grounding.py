@@ -585,7 +585,7 @@ def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Ma
         if named.isdisjoint(stems[:start]) and stems[start:] in names:
             found = _cooccurrence(dataclasses.replace(unit, subject=" ".join(words[start:])), index, lexicon)
             if found is None or found.contradicts:
-                return found
+                return None  # the name alone is not grounded: the unit stays as it was
             return dataclasses.replace(found, detail=f"{found.detail}; the name without its title "
                                                      f"'{' '.join(words[:start])}'")
     return None
@@ -678,11 +678,12 @@ def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
 
     * both: the subject only on its object side and the object only on its subject
       side ("Georgia beat Germany" against "Germany beat Georgia 2-0");
-    * one, when the other is not named there (no coreference): the subject is the
-      head of one of its objects, or the object the head of one of its subjects, and
-      not on its own side ("Georgia beat Germany" against "the World Cup winners beat
-      Georgia 2-0"). A word of an argument's modifiers does not count ("loans" in "an
-      individual saddled with loans could take out another one").
+    * one: the subject is the head of one of its objects, or the object the head of
+      one of its subjects, and not on its own side, whatever the sentence calls the
+      other party (no coreference ties "the World Cup winners" to Germany: "Georgia
+      beat Germany" against "the World Cup winners beat Georgia in Tbilisi"). A word of
+      an argument's modifiers does not count ("loans" in "an individual saddled with
+      loans could take out another one").
 
     None otherwise."""
     for sentence in index.sentences:

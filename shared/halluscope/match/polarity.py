@@ -29,8 +29,8 @@ each summary sentence with the source sentence that holds the most of its conten
   residents complained"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
   before/after, first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
   verbs, adjectives, adverbs and nouns ("accepted" against "rejected", "lower" against
-  "higher", "victory" against "defeat", with the same head or attachment). Two verbs that may be one transfer seen from its two parties
-  ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
+  "higher", "victory" against "defeat"). Two verbs that may be one transfer seen from
+  its two parties ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
   said of the same subject ("Huber has bought copies" against "Huber has sold copies"),
   an infinitive's being the subject of the verb above it (:func:`_controller`), or, with
   no subject on either side, when they share an object.
