@@ -602,6 +602,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
     derived = _derived_nouns(unit, lemma, obj, lexicon)
     verbal = lexicon is not None and unit.source == NOMINAL and bool(obj) and linkable(subject[-1])
     contradiction: Optional[Match] = None
+    particles = " " in lemma  # a phrasal verb (:func:`_particle_apart`)
     for sentence in index.sentences:
         if not all(w in sentence.words for w in subject + obj):
             if verbal and all(w in sentence.words for w in subject[:-1] + obj):
@@ -611,7 +612,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
             continue
         for p in sentence.predicates:
             link = _predicate_link(lemma, p, lexicon)
-            if link is False and _particle_apart(lemma, p, sentence):
+            if link is False and particles and _particle_apart(lemma, p, sentence):
                 link = None
             if link is False and obj and lexicon is not None and linkable(lemma) and linkable(p.lemma) \
                     and _in_roles(p, subject, obj, index, patient):
@@ -694,9 +695,7 @@ def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
         for p in sentence.predicates:
             if p.negated != unit.negated:
                 continue
-            link = _predicate_link(lemma, p, lexicon)
-            if link is False or (link is not None and link.relation != "synonym"):
-                continue
+            # the arguments first: they rule out most predicates without asking WordNet
             if has_subject and has_object and _only_on(subject, p.object_words, p.subject_words) \
                     and _only_on(obj, p.subject_words, p.object_words):
                 what = "its subject is the object and its object the subject"
@@ -705,6 +704,9 @@ def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
             elif has_object and _only_on(obj, p.subject_heads, p.object_words):
                 what = "its object is the subject"
             else:
+                continue
+            link = _predicate_link(lemma, p, lexicon)
+            if link is False or (link is not None and link.relation != "synonym"):
                 continue
             detail = f"roles reversed: {what} of '{p.lemma}'"
             if link is not None:
