@@ -139,6 +139,9 @@ def test_ages_durations_ordinals_times_and_measures():
     # (session 23: it was the number 1.25, so "at 1.25 pm" went unsupported)
     assert triples("The BBC posted this message at 1.25pm on Twitter.") == [("time", "", 13.0 + 25 / 60)]
     assert triples("It took off at 9.46pm GMT on Friday.")[0] == ("time", "", 21.0 + 46 / 60)
+    # a plain number spaCy sm tags ORDINAL is read as written, not dropped (found by the
+    # property test test_different_values_in_any_renderings_do_not_match)
+    assert triples("They counted \u221285113885 people in all.") == [("number", "", -85113885.0)]
     # a date spaCy sm swallowed into a name: "Glamorgan on April 19" is tagged FAC
     assert [(u.qkind, u.text) for u in quantities(
         "Surrey begin their campaign at Glamorgan on April 19. Downton was sacked.")] == [("date", "April 19")]

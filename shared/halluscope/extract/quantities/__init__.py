@@ -75,7 +75,9 @@ def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Re
         return _time_readings(surface)
     if label == "ORDINAL":
         value = _ordinal_value(surface)
-        return [] if value is None else [_Reading("ordinal", "", value)]
+        if value is not None:
+            return [_Reading("ordinal", "", value)]
+        label = "CARDINAL"  # spaCy sm tags some plain numbers ORDINAL ("−85113885"): read as written
     if label == "CARDINAL" and not _HAS_DIGIT.search(surface):
         value = _ordinal_value(surface)  # spaCy sm sometimes calls "eighth" CARDINAL
         if value is not None and words_to_number(surface) is None:
