@@ -118,7 +118,7 @@ def surface_form(text: str, label: Optional[str] = None) -> str:
     if "-" in text:
         text = _PTB_BRACKETS.sub(lambda m: _PTB_MAP[m.group(1).lower()], text)
     text = _WS.sub(" ", text).strip()
-    if " " in text:
+    if " - " in text or " '" in text:
         for spaced, joined in _SPACED_JOINS:
             text = spaced.sub(joined, text)
     while True:
