@@ -371,8 +371,8 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
     # a noun, most of which have no antonym, asks WordNet before the span is scanned
     if span is None:
         return None
-    says_itself = bool(token_forms(token) & sentence.words)
-    if says_itself and token.pos_ != "NOUN" and _says_itself(token, span):
+    in_sentence = bool(token_forms(token) & sentence.words)  # its forms, in any part of speech
+    if in_sentence and token.pos_ != "NOUN" and _says_itself(token, span):
         return None
     opposites = set(OPPOSITE_WORDS.get(token.lower_, ())) | set(OPPOSITE_WORDS.get(lemma, ()))
     pos = _ANTONYM_POS.get(token.pos_)
@@ -387,7 +387,7 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
         opposites |= antonyms
     # as the sentence indexes its words (token_forms)
     hits = {word_stem(o) for o in opposites if " " not in o and word_stem(o) in sentence.words}
-    if not hits or (says_itself and token.pos_ == "NOUN" and _says_itself(token, span)):
+    if not hits or (in_sentence and token.pos_ == "NOUN" and _says_itself(token, span)):
         return None
     converses = {word_stem(a) for a in antonyms if word_stem(a) in hits and may_be_converse(lemma, a, lexicon)} \
         if pos == "verb" else set()
