@@ -591,8 +591,7 @@ AMOUNT_LABELS = NUMERIC_LABELS - {"ORDINAL", "DATE", "TIME"}
 def _is_amount(token) -> bool:
     """A number, a token of an amount's mention (:data:`AMOUNT_LABELS`) or a noun a number
     counts or measures ("1.2bn kroner", "750m dollars")."""
-    return (token.pos_ == "NUM" or token.ent_type_ in AMOUNT_LABELS
-            or any(c.dep_ == "nummod" and c.pos_ == "NUM" for c in token.children))
+    return token.pos_ == "NUM" or token.ent_type_ in AMOUNT_LABELS or _counted(token)
 
 
 def _entity_key(ent) -> str:
