@@ -171,6 +171,14 @@ def test_intransitive_option_pairs_object_less_verbs_with_their_subjects():
     # light verb make no pair (the complement is extracted with the inherited subject)
     assert triples("The man who fled was caught.", intransitive="all") == [("man", "flee", ""), ("man", "catch", "")]
     assert triples("The man who fled was caught.", intransitive="passive") == [("man", "catch", "")]
+    # "whose": the noun it qualifies is the clause's subject, never the antecedent, even
+    # where spaCy makes both subjects of "found" or makes "son" an apposition of "green"
+    assert triples("Samantha Green (above in court), whose 20-day-old son was found near the river, "
+                   "was arrested.", intransitive="passive") == [("son", "find", "")]
+    assert triples("samantha green, whose 20-day-old son, was found near the river.",
+                   intransitive="passive") == [("son", "find", "")]
+    assert triples("The singer, whose album was released in May, toured Europe.", intransitive="passive") == [
+        ("album", "release", ""), ("singer", "tour", "europe")]
     assert triples("Glaciers continue to retreat.", intransitive="all") == [("glacier", "retreat", "")]
     assert triples("The company has.", intransitive="all") == []
     # a verb with an object keeps its triple only

@@ -237,6 +237,27 @@ def _expand(tokens: List, conjuncts: bool) -> List:
     return out
 
 
+def _whose_subject(subjects: List, passive_subjects: List) -> Tuple[List, List]:
+    """The verb's subjects when the parser hung a "whose" clause on its antecedent: in
+    "Samantha Green, whose son was found near the river, was arrested" spaCy's small
+    model may make both "Green" and "son" subjects of "found", and in "samantha green,
+    whose son, was found" it makes "son" an apposition of the subject "green". The noun
+    that "whose" qualifies is the subject, and the antecedent is dropped
+    (docs/papers.md#relation-extraction). Unchanged when no subject, nor an apposition of one,
+    has a "whose" possessive."""
+    def whose(token) -> bool:
+        return any(c.dep_ == "poss" and c.lower_ == "whose" for c in token.children)
+
+    def own(token):
+        return next((a for a in token.children if a.dep_ == "appos" and whose(a)), token)
+
+    subjects, passive_subjects = [own(s) for s in subjects], [own(s) for s in passive_subjects]
+    owned = [s for s in subjects + passive_subjects if whose(s)]
+    if not owned:
+        return subjects, passive_subjects
+    return [s for s in subjects if s in owned], [s for s in passive_subjects if s in owned]
+
+
 class _Extractor:
     """One pass over a Doc; options fixed per call."""
 
@@ -315,6 +336,7 @@ class _Extractor:
                 objects.append(c)
             elif dep == "agent":
                 agents.extend(g for g in c.children if g.dep_ == "pobj")
+        subjects, passive_subjects = _whose_subject(subjects, passive_subjects)
         if verb.dep_ == "relcl":
             antecedent = verb.head
             subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s for s in subjects]
