@@ -144,8 +144,9 @@ def test_the_same_polarity_elsewhere_in_the_sentence_blocks_only_the_same_claim(
     source = ("Parts of South America, India and Russia will be able to see the eclipse, "
               "but it won't be visible in Greenland.")
     assert [f[:3] for f in flips(resources, "Parts of South America, India and Russia will not be able to see the eclipse.",
-                                 source)] == [("be", (50, 52), "negation")]
-    # said with the summary's polarity of the same thing: no flip
+                                 source)] == [("be", (50, 52), "negation"), ("see", (61, 64), "negation")]
+    # ("see" too: a negated copula negates the infinitive its adjective governs, "will not
+    # be able to see"); said with the summary's polarity of the same thing: no flip
     assert flips(resources, "The eclipse will not be visible in Greenland.", source) == []
 
 

@@ -109,6 +109,13 @@ def test_clausal_propagation_carries_polarity():
         ("lancaster", "not_secure", "title")]
     assert triples("The club are yet to win this competition.") == [("club", "not_win", "competition")]
     assert triples("The club are to win this competition.") == [("club", "win", "competition")]
+    # an infinitive under a copula's adjective takes the copula's subject; "unable" and a
+    # negated copula say it did not happen
+    assert triples("Nurses Andrew Hutchinson and Oliver Balicao were able to rape patients at the hospital.") == [
+        ("hutchinson", "rape", "patient"), ("balicao", "rape", "patient")]
+    assert triples("Smith is unable to play the final.") == [("smith", "not_play", "final")]
+    assert triples("Smith was not able to play the final.") == [("smith", "not_play", "final")]
+    assert triples("The company is eager to sell the unit.") == [("company", "sell", "unit")]
 
 
 def test_deduplication_keeps_first_mention():

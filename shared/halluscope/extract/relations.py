@@ -127,6 +127,9 @@ INTRANSITIVE_MODES: Tuple[str, ...] = ("none", "passive", "all")
 #: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
 NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
 
+#: Adjectives of a copula whose infinitive did not happen ("was unable to pay" -> not_pay).
+NEGATIVE_ADJECTIVES: FrozenSet[str] = frozenset({"unable"})
+
 #: Prepositions whose object is a party of a transfer ("lent 400 million euros to
 #: Moldova", "borrowed ... from Germany"): kept as ``RelationUnit.roles``; a ``dative``
 #: noun ("gave the hospital $10 million") counts as "to".
@@ -198,6 +201,12 @@ def _is_copula(token) -> bool:
     return token.pos_ == "AUX" and token.lemma_ == "be" and token.dep_ not in ("aux", "auxpass")
 
 
+def _adjective_of_copula(token) -> bool:
+    """An adjective complement of a copula ("able" in "they were able to"), which governs
+    an infinitive for the copula's subject (docs/papers.md#relation-extraction)."""
+    return token.dep_ == "acomp" and token.head.i != token.i and _is_copula(token.head)
+
+
 def is_negated(token) -> bool:
     """A ``neg`` child (not, n't, never) or an adverb "never" (Algorithm 2 line 11)."""
     for c in token.children:
@@ -209,14 +218,18 @@ def is_negated(token) -> bool:
 def effective_negation(verb, depth: int = 0) -> bool:
     """Own negation (Algorithm 2 line 11), flipped by each negated ``xcomp``
     governor ("did not agree to sell" -> not_sell), by each governor in
-    :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay) and by "yet to" ("are yet
-    to win" -> not_win, :func:`_yet_to`). The extractor and text
+    :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay), by "yet to" ("are yet
+    to win" -> not_win, :func:`_yet_to`), and under a copula's adjective by the copula's
+    negation and :data:`NEGATIVE_ADJECTIVES` ("was not able to pay", "was unable to pay"
+    -> not_pay). The extractor and text
     grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
     negated = is_negated(verb)
     head = verb.head
     if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
         negated ^= effective_negation(head, depth + 1)
         negated ^= head.lemma_.lower() in NEGATIVE_GOVERNORS or _yet_to(head)
+        if _adjective_of_copula(head):  # "was not able to", "is unable to"
+            negated ^= is_negated(head.head) ^ (head.lower_ in NEGATIVE_ADJECTIVES)
     return negated
 
 
@@ -361,6 +374,10 @@ class _Extractor:
             if head.i != verb.i and verb.dep_ == "xcomp" and _is_copula(head):
                 # "Tevez is on course to win", "a station is to be built": the copula's subject
                 subjects = self.own_arguments(head)[0]
+                source = "clausal"
+            elif head.i != verb.i and verb.dep_ == "xcomp" and _adjective_of_copula(head):
+                # "the nurses were able to rape patients", "he is likely to miss the match"
+                subjects = self.own_arguments(head.head)[0]
                 source = "clausal"
             elif head.i != verb.i and _is_predicate(head, self.copula):
                 if verb.dep_ in _CLAUSAL_DEPS:
