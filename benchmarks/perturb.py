@@ -248,23 +248,41 @@ def _clean_entity(text: str) -> Optional[str]:
     otherwise."""
     text = re.sub(r"(?:'s|’s|')$", "", text.strip())
     text = re.sub(r"^(?:the|The)\s+", "", text).strip()
-    if not (2 <= len(text) <= 40) or "\n" in text or not any(c.isalpha() for c in text):
-        return None
+    if not (2 <= len(text) <= 40) or "\n" in text or "," in text or not any(c.isalpha() for c in text):
+        return None  # (a comma: a list the parser read as one name, "Chelsea, Arsenal")
     words = re.findall(r"[^\W\d_][\w'.&-]*", text)
     if not words or any(not w[0].isupper() and w.lower() not in _STOP for w in words):
         return None
     return text
 
 
+def _initials(text: str) -> str:
+    """The first letters of a name's words other than :data:`_STOP` words ("marks &
+    spencer" -> "ms")."""
+    return "".join(w[0] for w in re.findall(r"[^\W\d_]+", text) if w not in _STOP)
+
+
 def _same_referent(a: str, b: str) -> bool:
     """Whether two entity texts may name the same thing: one contains the other, they
-    share a content word, or they are known aliases (case-insensitive)."""
+    share a content word, one is written as the other's initials ("M&S", "Marks &
+    Spencer") or they are known aliases (case-insensitive)."""
     x, y = a.lower().strip(), b.lower().strip()
     if x in y or y in x:
         return True
     if (set(alnum_tokens(x)) - _STOP) & (set(alnum_tokens(y)) - _STOP):
         return True
+    letters_x, letters_y = (
+        "".join(w for w in re.findall(r"[^\W\d_]+", t) if w not in _STOP) for t in (x, y))
+    if (len(letters_x) >= 2 and letters_x == _initials(y)) or (len(letters_y) >= 2 and letters_y == _initials(x)):
+        return True
     return any(x in group and y in group for group in ALIASES)
+
+
+def _written_beside(a: str, b: str, source: str) -> bool:
+    """Whether the source writes the two names one right after the other, a comma between
+    ("Benghazi, Libya": a place and the place that holds it, so the one says the other)."""
+    x, y = re.escape(a.lower()), re.escape(b.lower())
+    return re.search(rf"(?<!\w)(?:{x}\s*,\s*{y}|{y}\s*,\s*{x})(?!\w)", source.lower()) is not None
 
 
 def _summary_entities(summary_doc) -> list:
@@ -307,7 +325,8 @@ def entity_swap_other(summary, source, rng, summary_doc=None, source_doc=None, o
 def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
     """A PERSON/ORG/GPE entity replaced by a different entity of the same label that the
     same source mentions: not a substring or superstring of it, no shared content word,
-    no known alias, not already in the summary."""
+    not its initials, no known alias, not already in the summary, not written beside it
+    with a comma ("Benghazi, Libya")."""
     entities = _summary_entities(summary_doc)
     if not entities or source_doc is None:
         return None
@@ -315,7 +334,8 @@ def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, 
     summary_lower = summary.lower()
     for entity in entities:
         options = sorted({c for c in (_clean_entity(e.text) for e in source_doc.ents if e.label_ == entity.label_)
-                          if c and not _same_referent(c, entity.text) and c.lower() not in summary_lower})
+                          if c and not _same_referent(c, entity.text) and c.lower() not in summary_lower
+                          and not _written_beside(c, entity.text, source)})
         if options:
             return _swap_entity(summary, entity, rng.choice(options))
     return None

@@ -728,6 +728,18 @@ def test_an_entity_in_another_entitys_place_is_contradicted():
     assert [u["status"] for u in paper["details"][0]["ehi"]["units"]] == ["supported"]
 
 
+def test_a_name_that_qualifies_the_next_word_fills_no_slot():
+    # spaCy sm reads "the Tottenham forward posted" with "Tottenham" as the subject and
+    # "forward" as an adverb; the forward (Adebayor) posted the video, not Tottenham
+    source = ("Emmanuel Adebayor is sometimes branded 'eccentric' by pundits. After the Tottenham forward posted a "
+              "video of himself performing a strange jig in front of the Arc de Triomphe in Paris, it is not hard "
+              "to see why.")
+    summary = ("emmanuel adebayor posted a video of himself performing a strange jig in front of the arc de triomphe "
+               "in paris.")
+    assert ehi_units(summary, source) == [("emmanuel adebayor", "supported", "exact"),
+                                          ("the arc de triomphe", "supported", "exact"), ("paris", "supported", "exact")]
+
+
 def test_a_name_between_the_words_another_name_has_in_the_source_is_contradicted():
     # a possessive is no slot ("the Argentina striker" may be true of two names), but the
     # words around the name place it: "to secure ...'s hold" holds Arsenal in the source

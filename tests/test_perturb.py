@@ -145,6 +145,11 @@ def test_entity_swaps_from_another_source_and_from_the_same_source():
                                      [other]) == "angela merkel visited paris."
     assert perturb._same_referent("US", "the United States") and perturb._same_referent("Obama", "Barack Obama")
     assert perturb._clean_entity("the Bank of England's") == "Bank of England"
+    assert perturb._same_referent("M&S", "Marks & Spencer") and perturb._same_referent("the BBC", "British Broadcasting Corporation")
+    assert not perturb._same_referent("MS", "Manchester City") and not perturb._same_referent("Libya", "Benghazi")
+    assert perturb._written_beside("Libya", "Benghazi", "an attack in Benghazi, Libya, last year")
+    assert not perturb._written_beside("Libya", "Benghazi", "Benghazi is a city in Libya.")
+    assert perturb._clean_entity("Chelsea, Arsenal") is None
     assert perturb._clean_entity("Urbi et Orbi") is None and perturb._clean_entity("roy hodgson") is None
 
 

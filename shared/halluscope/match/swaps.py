@@ -163,6 +163,25 @@ def _fillers(entity) -> List[object]:
     return out
 
 
+#: parts of speech of a word after a name that the name cannot qualify (the name's own
+#: verb, a preposition, a conjunction, ...)
+_NOT_QUALIFIED = frozenset({"VERB", "AUX", "ADP", "CCONJ", "SCONJ", "PART", "PRON", "DET", "NUM", "PUNCT"})
+
+
+def _qualifier(entity) -> bool:
+    """Whether a source name qualifies the word after it, between an article and a
+    lower-case word ("the Tottenham forward posted a video": spaCy's small model reads
+    "Tottenham" as the subject and "forward" as an adverb). The name then fills no slot:
+    the forward posted the video, and a summary's "Emmanuel Adebayor posted a video" is no
+    swap (docs/papers.md#ehi-entities-swapped-within-the-source)."""
+    doc = entity.doc
+    if entity.start == 0 or entity.end >= len(doc):
+        return False
+    before, after = doc[entity.start - 1], doc[entity.end]
+    return (before.lower_ in ("the", "a", "an") and after.is_alpha and after.is_lower
+            and after.pos_ not in _NOT_QUALIFIED and after.sent.start == entity.sent.start)
+
+
 def _share_a_word(own: List[str], other: List[str]) -> bool:
     """Whether two names share a word, or one's word ends the other's (a tokenisation
     such as "linkTemperton" for "Temperton"; "Household" is not "House")."""
@@ -202,7 +221,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     root = mention.root
     summary_sentence = summary.lowered[sentence.start:sentence.end]
     for entity in _entities_in(source, aligned.start, aligned.end):
-        if _kind(entity.label_) != _kind(unit.label):
+        if _kind(entity.label_) != _kind(unit.label) or _qualifier(entity):
             continue
         if not any(_same_slot(root, filler) for filler in _fillers(entity)):
             continue
