@@ -740,6 +740,15 @@ def test_a_name_that_qualifies_the_next_word_fills_no_slot():
                                           ("the arc de triomphe", "supported", "exact"), ("paris", "supported", "exact")]
 
 
+def test_a_person_described_by_one_word_after_the_is_no_swap():
+    # "the briton" says who he is, not which one: Hamilton in its place is no swap
+    source = ("Lewis Hamilton took pole. Hamilton was four-hundredths of a second ahead of his Mercedes team-mate "
+              "Nico Rosberg. The 23-year-old Briton will start 19th.")
+    assert ehi_units("the briton was four-hundredths of a second quicker than his mercedes team-mate nico rosberg.",
+                     source) == [("briton", "supported", "exact"), ("mercedes", "supported", "exact"),
+                                 ("nico rosberg", "supported", "exact")]
+
+
 def test_a_name_between_the_words_another_name_has_in_the_source_is_contradicted():
     # a possessive is no slot ("the Argentina striker" may be true of two names), but the
     # words around the name place it: "to secure ...'s hold" holds Arsenal in the source

@@ -200,7 +200,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     sentence = summary.sentences[at_sentence]
     span = _without_possessive(unit.span, summary.written)
     own = _words(summary.written[span[0]:span[1]])
-    if not own:
+    if not own or _description(unit, own, span, summary):
         return None
     # the name's own words do not choose the sentence: they would pull it to where the
     # source writes the name, whatever the rest of the summary sentence says
@@ -233,6 +233,17 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
         return Match("swapped", (TextEvidence(entity.text, (entity.start_char, entity.end_char)),), 0.0, detail,
                      contradicts=True)
     return _swapped_between_same_words(unit, span, own, match, summary, sentence, source, aligned)
+
+
+_ARTICLE_BEFORE = re.compile(r"(?:^|\W)the\s+$")
+
+
+def _description(unit: EntityUnit, own: List[str], span: Tuple[int, int], summary: TextIndex) -> bool:
+    """Whether a person "name" is a description: one word after "the" ("the Briton was
+    four-hundredths of a second quicker", "the Dutchman"), which says who someone is, not
+    which one, so another name in its place is no swap."""
+    return (unit.label == "PERSON" and len(own) == 1
+            and _ARTICLE_BEFORE.search(summary.lowered, max(0, span[0] - 5), span[0]) is not None)
 
 
 #: a possessive ending that spaCy takes into a lower-cased name ("new york's")
