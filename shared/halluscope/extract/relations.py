@@ -41,7 +41,9 @@ in one pass per sentence (no re-parsing, no model calls):
   overlap the triple's object or hang below the subject's own predicate (outside
   the subject phrase): a dependent of the verb cannot be its subject, so "He
   founded Microsoft" does not become ``(microsoft, found, microsoft)`` and "He met
-  Obama in Paris" not ``(paris, meet, obama)``. An ungrounded generic subject falls back to
+  Obama in Paris" not ``(paris, meet, obama)``; nor can a name in the subject's own
+  relative clause ("a woman who appeared on NBC's show has penned an expose" stays
+  ``(woman, pen, expose)``). An ungrounded generic subject falls back to
   Normalize (pronouns then vanish; "company" stays). Any other subject must be
   NOUN/PROPN (line 22) and is Normalized.
 * **Algorithm 3** (nominal fallback): every NOUN/PROPN ``n`` with a ``prep`` child
@@ -201,6 +203,12 @@ def _is_copula(token) -> bool:
     return token.pos_ == "AUX" and token.lemma_ == "be" and token.dep_ not in ("aux", "auxpass")
 
 
+def _in_own_clause(token, root) -> bool:
+    """Whether ``root`` lies in a relative clause that qualifies ``token`` ("the woman who
+    appeared on NBC's weight-loss show": "NBC" is in the clause of "woman")."""
+    return any(c.dep_ == "relcl" and (c.i == root.i or c.is_ancestor(root)) for c in token.children)
+
+
 def _adjective_of_copula(token) -> bool:
     """An adjective complement of a copula ("able" in "they were able to"), which governs
     an infinitive for the copula's subject (docs/papers.md#relation-extraction)."""
@@ -323,6 +331,8 @@ class _Extractor:
                 if (root.i == governor.i or governor.is_ancestor(root)) and not (
                         root.i == token.i or token.is_ancestor(root)):
                     continue  # a dependent of the subject's own predicate is not its subject
+                if _in_own_clause(token, root):
+                    continue  # "the woman who appeared on NBC's show": NBC is not the woman
                 return _entity_key(ent), [token]
             return self.slot(token)
         if token.pos_ not in _SUBJECT_POS:  # Algorithm 2 line 22
