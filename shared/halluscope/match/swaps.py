@@ -200,7 +200,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     sentence = summary.sentences[at_sentence]
     span = _without_possessive(unit.span, summary.written)
     own = _words(summary.written[span[0]:span[1]])
-    if not own or _description(unit, own, span, summary):
+    if not own or _description(unit, own, span, summary, match, source):
         return None
     # the name's own words do not choose the sentence: they would pull it to where the
     # source writes the name, whatever the rest of the summary sentence says
@@ -238,12 +238,21 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
 _ARTICLE_BEFORE = re.compile(r"(?:^|\W)the\s+$")
 
 
-def _description(unit: EntityUnit, own: List[str], span: Tuple[int, int], summary: TextIndex) -> bool:
+def _description(unit: EntityUnit, own: List[str], span: Tuple[int, int], summary: TextIndex, match: Match,
+                 source: TextIndex) -> bool:
     """Whether a person "name" is a description: one word after "the" ("the Briton was
-    four-hundredths of a second quicker", "the Dutchman"), which says who someone is, not
-    which one, so another name in its place is no swap."""
-    return (unit.label == "PERSON" and len(own) == 1
-            and _ARTICLE_BEFORE.search(summary.lowered, max(0, span[0] - 5), span[0]) is not None)
+    four-hundredths of a second quicker", "the Dutchman") that the source, too, writes
+    with an article ("The 23-year-old Briton"). It says who someone is, not which one, so
+    another name in its place is no swap. A name spaCy tags as a person and the source
+    writes bare ("the tuttosport a champions" against "Tuttosport reported") is checked."""
+    if unit.label != "PERSON" or len(own) != 1 \
+            or _ARTICLE_BEFORE.search(summary.lowered, max(0, span[0] - 5), span[0]) is None:
+        return False
+    for start, end in _evidence_spans(match, source):
+        mention = source.doc.char_span(start, end, alignment_mode="expand")
+        if mention is not None and any(c.dep_ == "det" and c.lower_ in ("the", "a", "an") for c in mention.root.children):
+            return True
+    return False
 
 
 #: a possessive ending that spaCy takes into a lower-cased name ("new york's")
