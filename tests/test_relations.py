@@ -54,6 +54,8 @@ def test_grounding_never_uses_the_predicates_own_dependents():
     # so "he" stays ungrounded and Normalize drops the pronoun.
     assert triples("He met Obama in Paris.") == []
     assert triples("He founded Microsoft.") == []
+    # nor an adjective of the subject that NER tags as a group: Kenya is not the officials
+    assert triples("Kenyan officials arrested the suspect.") == [("official", "arrest", "suspect")]
     # nor a name in the subject's own relative clause: NBC is not the woman
     assert triples("A woman who appeared on NBC's weight-loss competition has reportedly penned an expose.") == [
         ("woman", "pen", "expose")]

@@ -43,7 +43,8 @@ in one pass per sentence (no re-parsing, no model calls):
   founded Microsoft" does not become ``(microsoft, found, microsoft)`` and "He met
   Obama in Paris" not ``(paris, meet, obama)``; nor can a name in the subject's own
   relative clause ("a woman who appeared on NBC's show has penned an expose" stays
-  ``(woman, pen, expose)``). An ungrounded generic subject falls back to
+  ``(woman, pen, expose)``) nor an adjective of the subject ("Kenyan officials", "Poorer
+  young people", which NER may tag as a group). An ungrounded generic subject falls back to
   Normalize (pronouns then vanish; "company" stays). Any other subject must be
   NOUN/PROPN (line 22) and is Normalized.
 * **Algorithm 3** (nominal fallback): every NOUN/PROPN ``n`` with a ``prep`` child
@@ -333,6 +334,8 @@ class _Extractor:
                     continue  # a dependent of the subject's own predicate is not its subject
                 if _in_own_clause(token, root):
                     continue  # "the woman who appeared on NBC's show": NBC is not the woman
+                if root.pos_ == "ADJ" and root.head.i == token.i:
+                    continue  # an adjective of the subject ("Poorer young people") names no one
                 return _entity_key(ent), [token]
             return self.slot(token)
         if token.pos_ not in _SUBJECT_POS:  # Algorithm 2 line 22
