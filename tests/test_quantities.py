@@ -590,6 +590,24 @@ def test_a_number_in_another_numbers_place_is_contradicted():
                  "(poss of 'series', a later mention at 56-60)")])
 
 
+def test_a_number_the_source_says_with_the_same_words_elsewhere_is_no_swap():
+    from halluscope import score_qhi
+
+    # the summary fuses two source sentences and aligns to the one about the 13 English
+    # players; "10 were mancunian" is written word for word in the next one
+    source = ("For a start, no less than 13 out of the 22 players on show at kick-off were English. Of those, 10 were "
+              "Mancunian. Callum Gribbin was the matchwinner.")
+
+    def ten(summary):
+        result = score_qhi([summary], [source], return_details=True)
+        [unit] = [u for u in result["details"][0]["qhi"]["units"] if u["text"] == "10"]
+        return unit["status"], (unit["in_source"] or {}).get("mode")
+
+    assert ten("Of the 22 players on show, 10 were mancunian.") == ("supported", "exact")
+    # other words after it: the slot of the aligned sentence still holds 13
+    assert ten("Of the 22 players on show, 10 were english.") == ("contradicted", "swapped")
+
+
 def test_a_number_between_the_words_another_number_has_is_contradicted():
     from halluscope import score_qhi
 

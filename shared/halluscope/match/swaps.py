@@ -425,6 +425,22 @@ def _written_around(own: List[str], around: Around, lowered: str) -> bool:
 
 
 
+def _said_beside(own: List[str], around: Around, source: TextIndex, aligned) -> bool:
+    """Whether the source writes ``own`` right before the two words after it in the
+    summary, or right after the two words before it, outside the ``aligned`` sentence."""
+    before, after = around
+    patterns = []
+    if len(after) >= 2:
+        patterns.append(_word_run(list(own) + list(after[:2])))
+    if len(before) >= 2:
+        patterns.append(_word_run(list(reversed(before[:2])) + list(own)))
+    for pattern in patterns:
+        for found in re.finditer(pattern, source.lowered):
+            if not (aligned.start <= found.start() and found.end() <= aligned.end):
+                return True
+    return False
+
+
 #: dependencies through which a number only qualifies a word ("17 people", "2012's
 #: series", "Euro 2016 qualifier"), so that the place is that word's place as well
 _MODIFIER_DEPS = frozenset({"nummod", "quantmod", "amod", "compound", "nmod", "poss", "npadvmod"})
@@ -555,6 +571,20 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
             context.append(None if _written_around(_words(text), mine, source.lowered) else mine)
         return context[0]
 
+    said: List[bool] = []
+
+    def said_elsewhere() -> bool:
+        """The source writes the summary's value with the same two words after it, or
+        before it, outside the aligned sentence ("Of those, 10 were Mancunian" for a
+        summary's "of the 22 players on show, 10 were mancunian", aligned to the sentence
+        about the 13 English players): the summary may be saying that sentence. Not
+        asked of a number that qualifies a name ("joshua finbow, 35, of gosport": the
+        source's "darren smalley, 35, of gosport" is another man's age)."""
+        if not said:
+            mine = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
+            said.append(_said_beside(_words(text), mine, source, aligned))
+        return said[0]
+
     for other, at in here:
         if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key or other.key in found_keys \
                 or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative):
@@ -564,7 +594,7 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
         if match is None and not _rules_out(unit, text, other):
             continue  # the summary's value may be the source's, said less precisely
         theirs = None if stated else _mention_root(source.doc, at)
-        if theirs is not None and _same_place(root, theirs):
+        if theirs is not None and _same_place(root, theirs) and (root.head.pos_ == "PROPN" or not said_elsewhere()):
             place = f"{root.dep_} of {root.head.text!r}"
         elif around() is not None and (shared := _shared_context(around(), _around(
                 source.lowered, at[0], at[1], aligned.start, aligned.end))) is not None:
