@@ -749,6 +749,29 @@ def test_a_person_described_by_one_word_after_the_is_no_swap():
                                  ("nico rosberg", "supported", "exact")]
 
 
+def test_a_one_word_description_needs_the_sources_article_too():
+    from halluscope.match.swaps import _description
+    from halluscope.units import Match, TextEvidence
+
+    summary = build_text_index(parse("the briton was quicker than rosberg."))
+    unit = EntityUnit("briton", "briton", (4, 10), "PERSON")
+
+    def described(source_text):
+        source = build_text_index(parse(source_text))
+        start = source_text.index("Briton")
+        match = Match("exact", (TextEvidence("Briton", (start, start + 6)),), 1.0, "exact")
+        return _description(unit, ["briton"], unit.span, summary, match, source)
+
+    assert described("The 23-year-old Briton will start 19th.")
+    # written bare in the source, the word may be a name spaCy tags as a person
+    assert not described("Briton reported the news on Monday.")
+    # a name of two words, or one without "the" before it, is no description
+    assert not _description(EntityUnit("nico rosberg", "nico rosberg", (0, 12), "PERSON"), ["nico", "rosberg"],
+                            (0, 12), build_text_index(parse("nico rosberg was quicker.")),
+                            Match("exact", (TextEvidence("Briton", (16, 22)),), 1.0, "exact"),
+                            build_text_index(parse("The 23-year-old Briton will start 19th.")))
+
+
 def test_a_name_between_the_words_another_name_has_in_the_source_is_contradicted():
     # a possessive is no slot ("the Argentina striker" may be true of two names), but the
     # words around the name place it: "to secure ...'s hold" holds Arsenal in the source

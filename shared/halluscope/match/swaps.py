@@ -423,8 +423,6 @@ def _written_around(own: List[str], around: Around, lowered: str) -> bool:
     return re.search(pattern, lowered) is not None
 
 
-
-
 def _said_beside(own: List[str], around: Around, source: TextIndex, aligned) -> bool:
     """Whether the source writes ``own`` right before the two words after it in the
     summary, or right after the two words before it, outside the ``aligned`` sentence."""
