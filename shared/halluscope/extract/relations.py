@@ -93,6 +93,7 @@ modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..units import NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
@@ -259,6 +260,9 @@ def _expand(tokens: List, conjuncts: bool) -> List:
     return out
 
 
+_WHOSE = re.compile(r"(?<![^\W_])whose(?![^\W_])", re.IGNORECASE)
+
+
 def _whose_subject(subjects: List, passive_subjects: List) -> Tuple[List, List]:
     """The verb's subjects when the parser hung a "whose" clause on its antecedent: in
     "Samantha Green, whose son was found near the river, was arrested" spaCy's small
@@ -290,6 +294,9 @@ class _Extractor:
         self.intransitive = intransitive
         self.claims = claims
         self.text = doc.text
+        # whether any "whose" clause can need :func:`_whose_subject` (most texts have none,
+        # and reading every subject's children costs time)
+        self.whose = _WHOSE.search(self.text) is not None
         self.compound = compound
         self.copula = copula
         self.conjuncts = conjuncts
@@ -362,7 +369,8 @@ class _Extractor:
                 objects.append(c)
             elif dep == "agent":
                 agents.extend(g for g in c.children if g.dep_ == "pobj")
-        subjects, passive_subjects = _whose_subject(subjects, passive_subjects)
+        if self.whose:
+            subjects, passive_subjects = _whose_subject(subjects, passive_subjects)
         if verb.dep_ == "relcl":
             antecedent = verb.head
             subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s for s in subjects]
