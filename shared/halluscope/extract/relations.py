@@ -339,7 +339,7 @@ class _Extractor:
                 if (root.i == governor.i or governor.is_ancestor(root)) and not (
                         root.i == token.i or token.is_ancestor(root)):
                     continue  # a dependent of the subject's own predicate is not its subject
-                if _in_own_clause(token, root):
+                if root.i > token.i and _in_own_clause(token, root):
                     continue  # "the woman who appeared on NBC's show": NBC is not the woman
                 if root.pos_ == "ADJ" and root.head.i == token.i:
                     continue  # an adjective of the subject ("Poorer young people") names no one
