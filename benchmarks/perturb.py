@@ -256,10 +256,9 @@ def _clean_entity(text: str) -> Optional[str]:
     return text
 
 
-def _initials(text: str) -> str:
-    """The first letters of a name's words other than :data:`_STOP` words ("marks &
-    spencer" -> "ms")."""
-    return "".join(w[0] for w in re.findall(r"[^\W\d_]+", text) if w not in _STOP)
+def _name_words(text: str) -> List[str]:
+    """A lower-cased name's letter runs other than :data:`_STOP` words ("m&s" -> m, s)."""
+    return [w for w in re.findall(r"[^\W\d_]+", text) if w not in _STOP]
 
 
 def _same_referent(a: str, b: str) -> bool:
@@ -271,10 +270,10 @@ def _same_referent(a: str, b: str) -> bool:
         return True
     if (set(alnum_tokens(x)) - _STOP) & (set(alnum_tokens(y)) - _STOP):
         return True
-    letters_x, letters_y = (
-        "".join(w for w in re.findall(r"[^\W\d_]+", t) if w not in _STOP) for t in (x, y))
-    if (len(letters_x) >= 2 and letters_x == _initials(y)) or (len(letters_y) >= 2 and letters_y == _initials(x)):
-        return True
+    for short, long in ((x, y), (y, x)):  # "m&s" written as the initials of "marks & spencer"
+        letters = "".join(_name_words(short))
+        if len(letters) >= 2 and letters == "".join(w[0] for w in _name_words(long)):
+            return True
     return any(x in group and y in group for group in ALIASES)
 
 

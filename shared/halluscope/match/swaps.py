@@ -178,8 +178,8 @@ def _qualifier(entity) -> bool:
     if entity.start == 0 or entity.end >= len(doc):
         return False
     before, after = doc[entity.start - 1], doc[entity.end]
-    return (before.lower_ in ("the", "a", "an") and after.is_alpha and after.is_lower
-            and after.pos_ not in _NOT_QUALIFIED and after.sent.start == entity.sent.start)
+    return (before.lower_ in _ARTICLES and after.is_alpha and after.is_lower
+            and after.pos_ not in _NOT_QUALIFIED and not after.is_sent_start)
 
 
 def _share_a_word(own: List[str], other: List[str]) -> bool:
@@ -250,7 +250,7 @@ def _description(unit: EntityUnit, own: List[str], span: Tuple[int, int], summar
         return False
     for start, end in _evidence_spans(match, source):
         mention = source.doc.char_span(start, end, alignment_mode="expand")
-        if mention is not None and any(c.dep_ == "det" and c.lower_ in ("the", "a", "an") for c in mention.root.children):
+        if mention is not None and any(c.dep_ == "det" and c.lower_ in _ARTICLES for c in mention.root.children):
             return True
     return False
 

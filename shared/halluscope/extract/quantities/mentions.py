@@ -52,8 +52,17 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     stray digit token) finds. ``text`` is ``doc.text`` (built token by token by
     spaCy on every access, so it is computed once)."""
     spans: List[List] = []
-    for ent in doc.ents:
-        if ent.label_ in NUMERIC_LABELS:
+    ents = doc.ents  # spaCy makes the entity spans anew on every access: read them once
+    # dates that spaCy sm swallowed into a name ("Glamorgan on April 19", tagged FAC),
+    # added after the widening below, which leaves dates alone
+    swallowed: List[List] = []
+    for ent in ents:
+        if ent.label_ not in NUMERIC_LABELS:
+            if any(t.like_num for t in ent):
+                found = _MONTH_DAY.search(ent.text) or _DAY_MONTH.search(ent.text)
+                if found is not None:
+                    swallowed.append([ent.start_char + found.start(), ent.start_char + found.end(), "DATE"])
+        else:
             label = ent.label_
             if label == "ORDINAL" and SCALED_NUMBER.fullmatch(ent.text):
                 label = "CARDINAL"  # spaCy sm tags "12bn" ORDINAL
@@ -116,12 +125,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
                 break
         if i > span.end:
             item[1] = doc[i - 1].idx + len(doc[i - 1].text)
-    # a date that spaCy sm swallowed into a name ("Glamorgan on April 19", tagged FAC)
-    for ent in doc.ents:
-        if ent.label_ not in NUMERIC_LABELS and any(t.like_num for t in ent):
-            found = _MONTH_DAY.search(ent.text) or _DAY_MONTH.search(ent.text)
-            if found is not None:
-                spans.append([ent.start_char + found.start(), ent.start_char + found.end(), "DATE"])
+    spans.extend(swallowed)
     covered = set()
     for start, end, _ in spans:
         covered.update(range(start, end))
@@ -130,7 +134,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     # of numbers only right after a proper noun ("Boeing 747", where spaCy tags "747"
     # PRODUCT); numbers alone elsewhere are a number spaCy mislabelled ("counted
     # 3,878,793,156 people", tagged PRODUCT)
-    in_name = {i for ent in doc.ents if ent.label_ not in NUMERIC_LABELS
+    in_name = {i for ent in ents if ent.label_ not in NUMERIC_LABELS
                and (not all(t.like_num for t in ent) or (ent.start > 0 and doc[ent.start - 1].pos_ == "PROPN"))
                for i in range(ent.start, ent.end)}
     for match in _DIGIT_RUN.finditer(text):  # digit tokens outside every mention
