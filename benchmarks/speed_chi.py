@@ -28,16 +28,10 @@ from halluscope.resources import get_embedder, get_lexicon, get_parse_cache
 
 
 def cold_caches() -> None:
-    """Empty the parse, encoder and WordNet caches (NLTK keeps the synsets it has read)
-    and the compiled patterns of swapped names (``match.swaps._name_between``,
-    ``_name_before``)."""
-    from halluscope.match.swaps import _name_before, _name_between
-
+    """Empty the parse, encoder and WordNet caches (NLTK keeps the synsets it has read)."""
     get_parse_cache().clear()
     get_embedder().clear()
     get_lexicon().clear_cache()
-    _name_between.cache_clear()
-    _name_before.cache_clear()
 
 
 def measure(predictions: List[str], sources: List[str], references: Optional[List[str]], repeats: int,

@@ -921,18 +921,6 @@ def test_a_place_matches_its_people_and_its_other_names():
     assert paper["ehi"] == 0.0 and "+place" not in paper["signature"]
 
 
-def test_the_pattern_of_a_swap_is_compiled_once_per_pair_of_words():
-    """The name between two words (docs/scaling.md#where-the-time-goes): one compile per
-    pair, the same pattern after; an article before the name is skipped."""
-    from halluscope.match.swaps import _name_between
-
-    _name_between.cache_clear()
-    pattern = _name_between("secure", "hold")
-    assert _name_between("secure", "hold") is pattern and _name_between.cache_info().misses == 1
-    text = "They secure Arsenal's hold on it, and secure the Chelsea hold, not secure arsenal hold."
-    assert [m.group(1) for m in pattern.finditer(text)] == ["Arsenal's", "Chelsea"]
-
-
 def test_a_tokenised_summary_name_is_found_as_the_source_writes_it():
     """CNN/DM summaries in SummEval and FRANK are tokenised: "paris saint - germain",
     "the queen 's guard". The canonical form joins them again, so the text rule finds

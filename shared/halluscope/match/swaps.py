@@ -41,7 +41,6 @@ swaps between sentences the summary fuses.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -51,6 +50,7 @@ from ..extract.entities import NON_NUMERIC_LABELS, canonical_entity
 from ..extract.relations import RELATIVE_PRONOUNS
 from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
 from .grounding import TextIndex, word_stem
+from .name_runs import names_before, names_between
 from .polarity import aligned_sentence
 
 #: entity labels that may stand in for each other in a slot (spaCy's small model labels
@@ -80,8 +80,13 @@ def _word_run(words: Sequence[str], before: str = "", after: str = "") -> str:
 
 
 def _written_in(words: Sequence[str], lowered: str) -> bool:
-    """Whether ``words`` occur in ``lowered`` as a run of whole words."""
-    return bool(words) and re.search(_word_run(words), lowered) is not None
+    """Whether ``words`` (words of :data:`_WORD`, as :func:`_words` gives them) occur in
+    ``lowered`` as a run of whole words: a run of its own words (no pattern compiled
+    per name)."""
+    if not words:
+        return False
+    wanted, tokens = list(words), _WORD.findall(lowered)
+    return any(token == wanted[0] and tokens[at:at + len(wanted)] == wanted for at, token in enumerate(tokens))
 
 
 def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
@@ -272,7 +277,7 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     """The second reading of a swap, which needs no parse of the slot: the aligned source
     sentence writes another name between the same words as the summary's name
     (:func:`_shared_context`: the nearest word on each side the same, a content word
-    among those shared), a run of capitalised words (:data:`_NAME_RUN`) inside a name
+    among those shared), a run of capitalised words (:mod:`halluscope.match.name_runs`) inside a name
     spaCy tags there (:data:`NAME_LABELS`), that shares no word with the summary's name
     and that the summary sentence does not write, nor is the mention ``match`` found
     (an acronym's expansion: "The World Health Organization" for "the WHO"); and the
@@ -283,7 +288,7 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     opens the summary sentence (no word before it, not even an article) may also be
     placed by its right side alone, when the sentence start finds no name: the source
     name right before the same :data:`CONTEXT_WORDS` words, a content word among them,
-    wherever it stands in the sentence (:func:`_name_before`: "florence, 27, broke down"
+    wherever it stands in the sentence (:func:`~halluscope.match.name_runs.names_before`: "florence, 27, broke down"
     against "..., Knox, 27, broke down");
     docs/papers.md#ehi-entities-swapped-within-the-source."""
     mine = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
@@ -292,7 +297,7 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     left, right = _nearest(mine)
     lowered = source.lowered[aligned.start:aligned.end]
     if (left and left not in lowered) or (right and right not in lowered):
-        return None  # the aligned sentence lacks a neighbour: no pattern to build
+        return None  # the aligned sentence lacks a neighbour: no name between them
     names = [e for e in _entities_in(source, aligned.start, aligned.end) if e.label_ in NAME_LABELS]
     if not names:
         return None
@@ -300,11 +305,12 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
                and not _WORD.search(summary.lowered, sentence.start, span[0]))
     text = source.written[aligned.start:aligned.end]
     summary_sentence = summary.lowered[sentence.start:sentence.end]
-    founds = list(_name_between(left, right).finditer(text))
+    founds = names_between(text, lowered, left, right)
     if not founds and opening:
-        founds = list(_name_before(right).finditer(text))
-    for found in founds:
-        begin, end = aligned.start + found.start(1), aligned.start + found.end(1)
+        founds = names_before(text, lowered, right)
+    for begin, end in founds:
+        written = text[begin:end]
+        begin, end = aligned.start + begin, aligned.start + end
         if not any(e.start_char < end and begin < e.end_char for e in names):
             continue
         theirs = _around(source.lowered, begin, end, aligned.start, aligned.end)
@@ -314,51 +320,16 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
             shared = f"before {' '.join(mine[1])!r}"
         if shared is None or (whole_context and theirs != mine):
             continue
-        other = _words(found.group(1))
+        other = _words(written)
         if _share_a_word(own, other) or _written_in(other, summary_sentence) or _is_evidence(match, begin, end, source):
             continue
         if _written_around(own, mine, source.lowered):
             return None  # the source says the summary's name there too
-        detail = f"the aligned source sentence has {found.group(1)!r} where the summary has {unit.text!r} ({shared})"
-        return Match("swapped", (TextEvidence(found.group(1), (begin, end)),), 0.0, detail, contradicts=True)
+        detail = f"the aligned source sentence has {written!r} where the summary has {unit.text!r} ({shared})"
+        return Match("swapped", (TextEvidence(written, (begin, end)),), 0.0, detail, contradicts=True)
     return None
 
 
-#: how many compiled patterns :func:`_name_between` keeps (about 1.6 kB each)
-NAME_PATTERNS_KEPT = 2048
-
-
-@functools.lru_cache(maxsize=NAME_PATTERNS_KEPT)
-def _name_between(left: str, right: str) -> "re.Pattern[str]":
-    """The pattern of :func:`_swapped_between_same_words`: a name run (:data:`_NAME_RUN`)
-    between the words ``left`` and ``right`` (an article may come first; "" is the
-    sentence's start or end). Compiled once per pair of words: the summaries of one
-    document share them (400 FRANK rows: 609 pairs in 1,323 calls; 400 SummEval rows:
-    534 in 1,648), and each compile cost about 0.3 ms."""
-    before = (r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left
-              else r"^\W*(?:(?:The|An?)\s+)?")
-    return re.compile(before + r"(" + _NAME_RUN + r")" + (_followed_by(right) if right else r"\W*$"))
-
-
-@functools.lru_cache(maxsize=NAME_PATTERNS_KEPT)
-def _name_before(right: str) -> "re.Pattern[str]":
-    """The pattern of a name run (:data:`_NAME_RUN`) anywhere before the word ``right``:
-    where a summary sentence opens with a name, the aligned source sentence may put its
-    name after other words ("Surrounded by her father, ..., Knox, 27, broke down" against
-    "florence, 27, broke down"); compiled once per word."""
-    return re.compile(r"(?<![^\W_])(" + _NAME_RUN + r")" + _followed_by(right))
-
-
-def _followed_by(right: str) -> str:
-    """The pattern of the word ``right`` (any case, a whole word) after a name run, only
-    non-word characters between them (:func:`_name_between`, :func:`_name_before`)."""
-    return r"[\W_]+(?i:" + re.escape(right) + r")(?![^\W_])"
-
-
-#: a name as the source writes it: capitalised words, with the small words names hold
-#: between them ("Tour de France", "Bank of England"); at most six words
-_NAME_RUN = (r"[A-Z][\w'’.&-]*(?:\s+(?:(?:de|of|the|and|von|van|der|la|le|du|da|del|&)\s+)?"
-             r"[A-Z][\w'’.&-]*){0,5}?")
 #: the labels of names that may stand in another name's place in :func:`_swapped_between_same_words`
 NAME_LABELS = NON_NUMERIC_LABELS - {"LANGUAGE"}
 #: words skipped right before a mention: "suing the Davis County School District" and
