@@ -696,3 +696,27 @@ def test_a_date_said_less_fully_is_supported_and_a_broken_bound_contradicted():
     assert unit("It launched on Friday.") == ("Friday", "supported", "temporal",
                                               "'Friday' is the weekday of 'Friday 27 March'; anchors '' vs ''")
     assert unit("It launched on Monday.")[1:3] == ("contradicted", "replaced")
+
+
+def test_the_supplement_tries_only_the_places_before_a_number():
+    """``supplement_matches`` finds what ``_SUPPLEMENT.finditer`` finds (docs/scaling.md#where-the-time-goes):
+    hand-read spans, then seeded generated texts of symbols, signs and numbers."""
+    import random
+
+    from halluscope.extract.quantities.mentions import _SUPPLEMENT, _SUPPLEMENT_REACH, supplement_matches
+
+    text = "It cost US$ 5bn, # 200million and -40 °F; 12% (−5) rose 1,000."
+    spans = [text[m.start():m.end()] for m in supplement_matches(text)]
+    assert spans == ["US$ 5bn", "# 200million", "-40 °F", "12%", "−5"]
+    assert _SUPPLEMENT_REACH == 4  # "US$" and a space
+    pieces = ["$", "US$", "us$", "£", "€", "#", "# ", "-", "−", "(", "[", ",", ".", "%", " per cent", "°F",
+              " degrees ", "k", "bn", "m", "million", "×", "10", "^", "e", "1", "12", "1,000", "3.5", "2e9", "a",
+              " ", "\n", "_", "A$"]
+    rng = random.Random(25)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        expected = [(m.span(), m.groupdict()) for m in _SUPPLEMENT.finditer(text)]
+        assert [(m.span(), m.groupdict()) for m in supplement_matches(text)] == expected, text
+        found += len(expected)
+    assert found > 1000

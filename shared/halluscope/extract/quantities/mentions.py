@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ...units import QuantityUnit
 from .anchors import _subject_of
@@ -36,6 +36,9 @@ _SUPPLEMENT = re.compile(
     rf"|{_SIGN_BEFORE}{_SIGN}{_NUM}(?P<signed>)",
     re.IGNORECASE,
 )
+#: how far before its first digit a supplement match may start: a currency symbol (at
+#: most three characters) and one space, a "#" and one space, or a sign
+_SUPPLEMENT_REACH = max(map(len, CURRENCY_SYMBOLS)) + 1
 _HASHTAG_BEFORE = re.compile(r"[#@]\s?$")
 _GLUED_UNIT = re.compile(r"(?<![\d,])\d[\d,]*(?:\.\d+)?([a-zA-Z]+)")  # used with fullmatch
 _DIGIT_RUN = re.compile(r"\d+")
@@ -44,6 +47,26 @@ _MULTIPLY_RE = re.compile(r"\b(?:doubl|tripl|trebl|quadrupl|halv)(?:e|es|ed|ing)
 _PREP_YEAR = frozenset({"in", "since", "until", "till", "by", "from", "during", "before", "after"})
 _RIGHT_EXTEND = frozenset(set(CURRENCY_WORDS) | {"million", "billion", "trillion", "thousand", "bn", "mn", "k",
                                                  "%", "percent", "pc"})
+
+
+def supplement_matches(text: str) -> Iterator["re.Match[str]"]:
+    """``_SUPPLEMENT.finditer(text)``, without trying every position of the text: each of
+    its matches holds a number, and starts at most :data:`_SUPPLEMENT_REACH` characters
+    before the number's first digit, never inside a run of digits (a number starts where
+    no word character comes before it). So only the positions that close before a run of
+    digits are tried, leftmost first, none before the end of the last match: the same
+    matches (``tests/test_quantities.py`` compares them on generated texts), in about a
+    tenth of the time on news articles, where digits are few."""
+    resume = 0
+    for digits in _DIGIT_RUN.finditer(text):
+        for start in range(max(resume, digits.start() - _SUPPLEMENT_REACH), digits.start() + 1):
+            found = _SUPPLEMENT.match(text, start)
+            if found is not None:
+                yield found
+                resume = found.end()
+                break
+        else:
+            resume = max(resume, digits.start() + 1)
 
 
 def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
@@ -75,7 +98,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     n_entities = len(spans)
     entity_starts = [item[0] for item in spans]
     entity_ends = [item[1] for item in spans]
-    for match in _SUPPLEMENT.finditer(text):
+    for match in supplement_matches(text):
         start, end = match.span()
         if match.group("cur") or match.group("hash"):
             label = "MONEY"
