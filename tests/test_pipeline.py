@@ -209,3 +209,28 @@ def test_a_sentence_contradiction_is_a_contradicted_relation():
     # the papers' formulas look for no sentence contradiction
     paper = score_rhi([summary], [source], formula="paper", return_details=True)["details"][0]["rhi"]["units"]
     assert [u["key"] for u in paper] == [["germany", "beat", "georgia"]]
+
+
+def test_a_reference_and_its_source_are_matched_once_for_all_their_summaries(monkeypatch):
+    """Two summaries of one document with one reference: the reference's job against the
+    source is matched once, not per row (pipeline._match_distinct), and each row scores
+    as it does alone."""
+    from halluscope.match.quantities import QuantityMatcher
+
+    seen = []
+    original = QuantityMatcher.match_batch
+
+    def counting(self, jobs):
+        seen.append(len(jobs))
+        return original(self, jobs)
+
+    monkeypatch.setattr(QuantityMatcher, "match_batch", counting)
+    source = "Sales rose to $1.2 billion in 2023. The company hired 300 people."
+    reference = "Sales reached $1.2 billion and 300 people were hired."
+    summaries = ["Sales rose to $1.2 billion.", "The company hired 400 people in 2023."]
+    together = score_qhi(summaries, [source] * 2, [reference] * 2)
+    assert seen == [5]  # G1->I, G1->R, R->I, G2->I, G2->R: R->I once
+    assert together["qhi_scores"][0] == 1.0 and together["qhi_scores"][1] < 0.5  # 400 people is not 300
+    alone = [score_qhi([summary], [source], [reference])["qhi_scores"][0] for summary in summaries]
+    assert together["qhi_scores"] == alone
+    assert seen == [5, 3, 3]

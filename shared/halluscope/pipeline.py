@@ -143,6 +143,31 @@ def _pool_index(dimension: Dimension, options: ScoringOptions, parsed: ParsedBat
     return parsed.index(text)
 
 
+def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+    """``matcher.match_batch(jobs)``, each distinct job matched once: a reference's job
+    against its source is the same for every summary scored with that reference and
+    source (several systems' summaries of one document share its references, as in
+    SummEval and FRANK), and so is the job of a summary repeated with its source. Jobs
+    are the same when they hold the very same unit lists, context and text index; each
+    copy gets its own list of the (immutable) matches, so that a later step may change
+    one row's without touching another's."""
+    first: Dict[tuple, int] = {}
+    distinct: List[MatchJob] = []
+    where: List[int] = []
+    for job in jobs:
+        key = (id(job.queries), id(job.pool), tuple(sorted(job.context.items())), id(job.pool_index))
+        try:
+            hash(key)
+        except TypeError:  # a context value that cannot be compared: the job stays its own
+            key = ("job", id(job))
+        if key not in first:
+            first[key] = len(distinct)
+            distinct.append(job)
+        where.append(first[key])
+    found = matcher.match_batch(distinct)
+    return [list(found[k]) for k in where]
+
+
 def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
                      dates: List[Optional[_dt.date]], variant: Optional[str], want_details: bool,
                      contradictions: Optional[List[List[Any]]] = None):
@@ -172,7 +197,7 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
 
-    found = dimension.matcher(options, resources).match_batch(jobs)
+    found = _match_distinct(dimension.matcher(options, resources), jobs)
     jobs, found = dimension.refine(jobs, found, plan, parsed, options, contradictions)
     # a contradicted unit is found but not supported: it counts as unmatched, and its
     # match is kept for the details (status "contradicted")
