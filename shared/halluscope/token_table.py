@@ -10,7 +10,10 @@ with one ``Doc.to_array`` call, and keeps each dependency subtree's words once
 """
 from __future__ import annotations
 
+import operator
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+import numpy
 
 
 class TokenTable:
@@ -26,30 +29,25 @@ class TokenTable:
         self.doc = doc
         n = len(doc)
         strings = doc.vocab.strings
-        columns = (doc.to_array([LOWER, LEMMA, POS, DEP, HEAD, SENT_START, IS_STOP, IS_PUNCT, IS_SPACE, IDX,
-                                 LENGTH]).T.tolist() if n else [[] for _ in range(11)])
-        lower, lemma, pos, dep, head, sent_start, is_stop, is_punct, is_space, idx, length = columns
-        names: Dict[int, str] = {}
-
-        def name(key: int) -> str:
-            found = names.get(key)
-            if found is None:
-                found = names[key] = strings[key] if key else ""
-            return found
-
-        self.lower: List[str] = [name(k) for k in lower]
-        self.lemma: List[str] = [name(k) for k in lemma]
-        self.pos: List[str] = [name(k) for k in pos]
-        self.dep: List[str] = [name(k) for k in dep]
-        # HEAD is the offset to the head, stored unsigned: 2**64 - 1 is -1
-        self.head: List[int] = [i + (offset if offset < 1 << 63 else offset - (1 << 64))
-                                for i, offset in enumerate(head)]
+        columns = (doc.to_array([LOWER, LEMMA, POS, DEP, HEAD, SENT_START, IS_STOP, IS_PUNCT, IS_SPACE, IDX, LENGTH])
+                   if n else None)
+        lower, lemma, pos, dep, _, sent_start, is_stop, is_punct, is_space, idx, length = (
+            columns.T.tolist() if n else [[] for _ in range(11)])
+        # each distinct string key looked up once; the columns then mapped in C (map over a
+        # dict's __getitem__), not by a Python call per token
+        names: Dict[int, str] = {key: strings[key] if key else "" for key in {*lower, *lemma, *pos, *dep}}
+        self.lower: List[str] = list(map(names.__getitem__, lower))
+        self.lemma: List[str] = list(map(names.__getitem__, lemma))
+        self.pos: List[str] = list(map(names.__getitem__, pos))
+        self.dep: List[str] = list(map(names.__getitem__, dep))
+        # HEAD is the offset to the head, stored unsigned (2**64 - 1 is -1): read as signed
+        self.head: List[int] = ((columns[:, 4].astype("int64") + numpy.arange(n)).tolist() if n else [])
         self.sent_start: List[int] = sent_start  # 1 starts a sentence (-1 and 0 do not)
-        self.is_stop: List[bool] = [bool(v) for v in is_stop]
-        self.is_punct: List[bool] = [bool(v) for v in is_punct]
-        self.is_space: List[bool] = [bool(v) for v in is_space]
+        self.is_stop: List[bool] = list(map(bool, is_stop))
+        self.is_punct: List[bool] = list(map(bool, is_punct))
+        self.is_space: List[bool] = list(map(bool, is_space))
         self.start_char: List[int] = idx
-        self.end_char: List[int] = [i + k for i, k in zip(idx, length)]
+        self.end_char: List[int] = list(map(operator.add, idx, length))
         self.children: List[List[int]] = [[] for _ in range(n)]
         for i, h in enumerate(self.head):
             if h != i:
