@@ -147,10 +147,10 @@ def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> List[List[Optional[Mat
     """``matcher.match_batch(jobs)``, each distinct job matched once: a reference's job
     against its source is the same for every summary scored with that reference and
     source (several systems' summaries of one document share its references, as in
-    SummEval and FRANK), and so is the job of a summary repeated with its source. Jobs
-    are the same when they hold the very same unit lists, context and text index; each
-    copy gets its own list of the (immutable) matches, so that a later step may change
-    one row's without touching another's."""
+    SummEval and FRANK). Jobs are the same when they hold the very same unit lists,
+    context and text index (a summary's own jobs never are: each row completes its
+    units anew); each copy gets its own list of the (immutable) matches, so that a
+    later step may change one row's without touching another's."""
     first: Dict[tuple, int] = {}
     distinct: List[MatchJob] = []
     where: List[int] = []
