@@ -160,18 +160,18 @@ def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match
     "will be able to see the eclipse, but it won't be visible" still contradicts "will
     not be able to see the eclipse"). A negative word that negates the token or one of
     those predicates (:func:`negated_by_word`) makes polarity unreadable: no flip."""
-    if negated_by_word(token):
-        return None
     lemma = verb_lemma(token)
-    negated = effective_negation(token)
     of_lemma = [p for p in predicates if p.lemma == lemma]
+    negated = effective_negation(token) if of_lemma else False
+    # the claim with the other polarity first: most words have none, and need not have
+    # their governors walked for negative words
+    same = [p for p in of_lemma if p.negated != negated and _same_claim(mine, p)]
+    if not same or negated_by_word(token):
+        return None
     if any(negated_by_word(source.doc[p.token]) for p in of_lemma):
         return None
     if any(p.negated == negated and (not _arguments(p) or _same_claim(mine, p)) for p in of_lemma):
         return None  # the sentence says it with this polarity too
-    same = [p for p in of_lemma if p.negated != negated and _same_claim(mine, p)]
-    if not same:
-        return None
     there = source.doc[same[0].token]
     side, other = ("negated", "affirmed") if negated else ("affirmed", "negated")
     detail = f"'{lemma}' {side} here, {other} in the aligned source sentence ('{there.text}')"
