@@ -95,3 +95,15 @@ def test_the_same_spans_as_the_per_pair_patterns_on_generated_texts():
             assert names_before(text, lowered, right) == expected, (text, right)
             found += bool(expected)
     assert found > 1000  # the texts do hold runs
+
+
+def test_a_word_with_a_long_run_of_punctuation_reads_as_the_pattern_did():
+    """Each end tried inside a word reuses the non-word run found after the end before it
+    (linear in the word; the per-pair pattern backtracked through it quadratically)."""
+    text = "by A" + "'" * 300 + " Z" + "-" * 300 + " end"
+    lowered = _lowered(text)
+    for left, right in (("by", "end"), ("by", ""), ("", "end")):
+        expected = [m.span(1) for m in _pattern_between(left, right).finditer(text)]
+        assert names_between(text, lowered, left, right) == expected
+    assert names_between(text, lowered, "by", "end") == [(3, len(text) - 4)]
+    assert names_before(text, lowered, "end") == [m.span(1) for m in _pattern_before("end").finditer(text)]

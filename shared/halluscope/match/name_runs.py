@@ -42,51 +42,64 @@ _OPENING_ARTICLES = ("The", "An", "A")
 _RUN_OPENING = re.compile(r"(?<![^\W_])[A-Z]")
 _SPACES = re.compile(r"\s+")
 _LEADING_NON_WORD = re.compile(r"[^\w]*")
-_WORD_CHARACTER = re.compile(r"\w")
+#: the text's last word character, and the non-word characters after it
+_LAST_WORD_CHARACTER = re.compile(r"\w\W*\Z")
 
 Span = Tuple[int, int]
 
 
 def _is_letter_or_digit(text: str, at: int) -> bool:
-    """Whether ``text[at]`` is a word character other than the underscore (``[^\\W_]``)."""
+    """Whether ``text[at]`` is a word character other than the underscore (``[^\W_]``)."""
     return 0 <= at < len(text) and text[at].isalnum()
 
 
-def _followed_by(text: str, lowered: str, at: int, right: str) -> Optional[int]:
+def _words_end(text: str) -> int:
+    """Where the text's last word character (``\w``) ends; 0 when it has none: after it,
+    only non-word characters run to the end."""
+    found = _LAST_WORD_CHARACTER.search(text)
+    return 0 if found is None else found.start() + 1
+
+
+def _followed_by(lowered: str, text: str, at: int, gap_end: int, right: str, words_end: int) -> Optional[int]:
     """Where the match ends when ``right`` follows position ``at`` as a whole word after
-    non-word characters (``right`` "": only non-word characters to the end), else None."""
+    the non-word characters from ``at`` to ``gap_end`` (at least one), or, with ``right``
+    "", when only non-word characters run from ``at`` to the end (``words_end``:
+    :func:`_words_end`); else None."""
     if not right:
-        return len(text) if _WORD_CHARACTER.search(text, at) is None else None
-    gap = _BETWEEN.match(text, at)
-    if gap is None:
-        return None
-    end = gap.end() + len(right)
-    if lowered.startswith(right, gap.end()) and not _is_letter_or_digit(text, end):
+        return len(text) if at >= words_end else None
+    end = gap_end + len(right)
+    if gap_end > at and lowered.startswith(right, gap_end) and not _is_letter_or_digit(text, end):
         return end
     return None
 
 
-def _run_from(text: str, lowered: str, start: int, right: str, words: int = 1) -> Optional[Span]:
+def _run_from(text: str, lowered: str, start: int, right: str, words_end: int, words: int = 1) -> Optional[Span]:
     """(run end, match end) of the shortest name run from ``start`` that ``right``
     follows (:func:`_followed_by`), trying each word longest first and then one more
-    word, as a lazy repetition backtracks; None when there is none."""
+    word, as a lazy repetition backtracks; None when there is none. Each end tried
+    inside a word reuses the non-word run found after the end before it, so a word
+    costs its length once."""
     word = _RUN_WORD.match(text, start)
     if word is None:
         return None
+    after = _BETWEEN.match(text, word.end())
+    gap_end = word.end() if after is None else after.end()  # where the non-word run from `end` stops
     for end in range(word.end(), start, -1):
-        found = _followed_by(text, lowered, end, right)
+        if end < word.end() and text[end].isalnum():
+            gap_end = end
+        found = _followed_by(lowered, text, end, gap_end, right, words_end)
         if found is not None:
             return end, found
         if end == word.end() and words < MAX_RUN_WORDS:  # only a whole word has a gap after it
             gap = _RUN_GAP.match(text, end)
             if gap is not None:
-                longer = _run_from(text, lowered, gap.end(), right, words + 1)
+                longer = _run_from(text, lowered, gap.end(), right, words_end, words + 1)
                 if longer is not None:
                     return longer
     return None
 
 
-def _run_after_article(text: str, lowered: str, at: int, right: str, articles: Tuple[str, ...],
+def _run_after_article(text: str, lowered: str, at: int, right: str, words_end: int, articles: Tuple[str, ...],
                        any_case: bool) -> Optional[Tuple[int, Span]]:
     """(run start, (run end, match end)) of the run at ``at``, an article and spaces
     skipped first where that finds one (each of ``articles`` in turn), else the bare run."""
@@ -95,10 +108,10 @@ def _run_after_article(text: str, lowered: str, at: int, right: str, articles: T
         if seen.startswith(article, at):
             spaces = _SPACES.match(text, at + len(article))
             if spaces is not None:
-                found = _run_from(text, lowered, spaces.end(), right)
+                found = _run_from(text, lowered, spaces.end(), right, words_end)
                 if found is not None:
                     return spaces.end(), found
-    found = _run_from(text, lowered, at, right)
+    found = _run_from(text, lowered, at, right, words_end)
     return None if found is None else (at, found)
 
 
@@ -109,9 +122,10 @@ def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
     is the text's start (non-word characters and a capitalised article may come
     first); ``right`` "" is its end. ``lowered``: ``text`` lower-cased, of its length;
     ``left`` and ``right``: lower-case words of letters and digits."""
+    words_end = _words_end(text)
     if not left:
         at = _LEADING_NON_WORD.match(text).end()
-        found = _run_after_article(text, lowered, at, right, _OPENING_ARTICLES, any_case=False)
+        found = _run_after_article(text, lowered, at, right, words_end, _OPENING_ARTICLES, any_case=False)
         return [] if found is None else [(found[0], found[1][0])]
     spans: List[Span] = []
     at = lowered.find(left)
@@ -119,7 +133,7 @@ def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
         resume = at + 1
         if not _is_letter_or_digit(text, at - 1):
             gap = _BETWEEN.match(text, at + len(left))
-            found = None if gap is None else _run_after_article(text, lowered, gap.end(), right,
+            found = None if gap is None else _run_after_article(text, lowered, gap.end(), right, words_end,
                                                                _ARTICLES_ANY_CASE, any_case=True)
             if found is not None:
                 start, (end, match_end) = found
@@ -134,12 +148,12 @@ def names_before(text: str, lowered: str, right: str) -> List[Span]:
     (:func:`_followed_by`), each opening a word, leftmost first and not overlapping
     (the arguments as for :func:`names_between`)."""
     spans: List[Span] = []
-    at = 0
+    at, words_end = 0, _words_end(text)
     for opening in _RUN_OPENING.finditer(text):
         start = opening.start()
         if start < at:
             continue
-        found = _run_from(text, lowered, start, right)
+        found = _run_from(text, lowered, start, right, words_end)
         if found is not None:
             spans.append((start, found[0]))
             at = found[1]
