@@ -49,12 +49,12 @@ Span = Tuple[int, int]
 
 
 def _is_letter_or_digit(text: str, at: int) -> bool:
-    """Whether ``text[at]`` is a word character other than the underscore (``[^\W_]``)."""
+    """Whether ``text[at]`` is a word character other than the underscore (``[^\\W_]``)."""
     return 0 <= at < len(text) and text[at].isalnum()
 
 
 def _words_end(text: str) -> int:
-    """Where the text's last word character (``\w``) ends; 0 when it has none: after it,
+    """Where the text's last word character (``\\w``) ends; 0 when it has none: after it,
     only non-word characters run to the end."""
     found = _LAST_WORD_CHARACTER.search(text)
     return 0 if found is None else found.start() + 1
