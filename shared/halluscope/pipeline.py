@@ -156,10 +156,6 @@ def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> List[List[Optional[Mat
     where: List[int] = []
     for job in jobs:
         key = (id(job.queries), id(job.pool), tuple(sorted(job.context.items())), id(job.pool_index))
-        try:
-            hash(key)
-        except TypeError:  # a context value that cannot be compared: the job stays its own
-            key = ("job", id(job))
         if key not in first:
             first[key] = len(distinct)
             distinct.append(job)

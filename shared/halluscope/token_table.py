@@ -29,10 +29,14 @@ class TokenTable:
         self.doc = doc
         n = len(doc)
         strings = doc.vocab.strings
-        columns = (doc.to_array([LOWER, LEMMA, POS, DEP, HEAD, SENT_START, IS_STOP, IS_PUNCT, IS_SPACE, IDX, LENGTH])
-                   if n else None)
-        lower, lemma, pos, dep, _, sent_start, is_stop, is_punct, is_space, idx, length = (
-            columns.T.tolist() if n else [[] for _ in range(11)])
+        if n:
+            columns = doc.to_array([LOWER, LEMMA, POS, DEP, HEAD, SENT_START, IS_STOP, IS_PUNCT, IS_SPACE, IDX, LENGTH])
+            # HEAD is the offset to the head, stored unsigned (2**64 - 1 is -1): read as signed
+            heads = (columns[:, 4].astype("int64") + numpy.arange(n)).tolist()
+            rows = columns.T.tolist()
+        else:
+            heads, rows = [], [[] for _ in range(11)]
+        lower, lemma, pos, dep, _, sent_start, is_stop, is_punct, is_space, idx, length = rows
         # each distinct string key looked up once; the columns then mapped in C (map over a
         # dict's __getitem__), not by a Python call per token
         names: Dict[int, str] = {key: strings[key] if key else "" for key in {*lower, *lemma, *pos, *dep}}
@@ -40,8 +44,7 @@ class TokenTable:
         self.lemma: List[str] = list(map(names.__getitem__, lemma))
         self.pos: List[str] = list(map(names.__getitem__, pos))
         self.dep: List[str] = list(map(names.__getitem__, dep))
-        # HEAD is the offset to the head, stored unsigned (2**64 - 1 is -1): read as signed
-        self.head: List[int] = ((columns[:, 4].astype("int64") + numpy.arange(n)).tolist() if n else [])
+        self.head: List[int] = heads
         self.sent_start: List[int] = sent_start  # 1 starts a sentence (-1 and 0 do not)
         self.is_stop: List[bool] = list(map(bool, is_stop))
         self.is_punct: List[bool] = list(map(bool, is_punct))

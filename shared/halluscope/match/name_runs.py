@@ -122,7 +122,7 @@ def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
     is the text's start (non-word characters and a capitalised article may come
     first); ``right`` "" is its end. ``lowered``: ``text`` lower-cased, of its length;
     ``left`` and ``right``: lower-case words of letters and digits."""
-    words_end = _words_end(text)
+    words_end = 0 if right else _words_end(text)  # read only without a right word
     if not left:
         at = _LEADING_NON_WORD.match(text).end()
         found = _run_after_article(text, lowered, at, right, words_end, _OPENING_ARTICLES, any_case=False)
@@ -148,7 +148,7 @@ def names_before(text: str, lowered: str, right: str) -> List[Span]:
     (:func:`_followed_by`), each opening a word, leftmost first and not overlapping
     (the arguments as for :func:`names_between`)."""
     spans: List[Span] = []
-    at, words_end = 0, _words_end(text)
+    at, words_end = 0, (0 if right else _words_end(text))  # read only without a right word
     for opening in _RUN_OPENING.finditer(text):
         start = opening.start()
         if start < at:

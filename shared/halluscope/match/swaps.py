@@ -81,12 +81,10 @@ def _word_run(words: Sequence[str], before: str = "", after: str = "") -> str:
 
 def _written_in(words: Sequence[str], lowered: str) -> bool:
     """Whether ``words`` (words of :data:`_WORD`, as :func:`_words` gives them) occur in
-    ``lowered`` as a run of whole words: a run of its own words (no pattern compiled
-    per name)."""
-    if not words:
-        return False
-    wanted, tokens = list(words), _WORD.findall(lowered)
-    return any(token == wanted[0] and tokens[at:at + len(wanted)] == wanted for at, token in enumerate(tokens))
+    ``lowered`` as a run of whole words: its words joined by spaces hold them joined so
+    (as :meth:`~halluscope.match.grounding.TextIndex.written_run` finds a run; no
+    pattern compiled per name)."""
+    return bool(words) and f" {' '.join(words)} " in f" {' '.join(_WORD.findall(lowered))} "
 
 
 def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
