@@ -164,6 +164,31 @@ def test_an_ordinal_in_a_date_that_ranks_a_period_is_its_own_quantity():
     assert triples("It was built in the 21st century.") == [("number", "", 21.0)]
 
 
+def test_a_date_that_names_no_day_is_kept_as_written():
+    from halluscope.extract.quantities.dates import names_no_day
+
+    # before (session 26): dateparser reads no such day, so "31 February 2020" fell back to
+    # the year 2020, which any source date of 2020 "supported"; without a year the day was
+    # the number 31
+    units = quantities("It happened on 31 February 2020.")
+    assert [(u.qkind, u.text, u.interval, u.relative) for u in units] == [
+        ("date", "31 February 2020", None, "february 31 2020"),
+        ("date", "2020", ("2020-01-01", "2020-12-31"), "")]  # its year, a date of its own
+    assert [(u.qkind, u.interval, u.relative) for u in quantities("It happened on June 31.")] == [
+        ("date", None, "june 31")]
+    # a source date of that year supports the year, never the day; the same words support it
+    queries, found = match("It happened on 31 February 2020.", "It happened on 1 March 2020.")
+    assert [(q.text, m is None) for q, m in zip(queries, found)] == [("31 February 2020", True), ("2020", False)]
+    queries, found = match("It happened on 31 February 2020.", "The letter is dated 31 February 2020.")
+    assert [(q.text, m.mode) for q, m in zip(queries, found)] == [("31 February 2020", "exact"), ("2020", "exact")]
+    # the rule: written days, numeric days year-first, slashed days read either way
+    assert [names_no_day(e) for e in ("february 31", "april 31 2015", "february 29 2019", "march 0 2020",
+                                      "2020-02-31", "31/02/2020", "13/13/2020")] == [True] * 7
+    # February has 29 days when no year is written; 02/03/2020 is a day read either way
+    assert [names_no_day(e) for e in ("february 29", "february 29 2020", "april 30 2015", "2020-02-28",
+                                      "02/03/2020", "31/01/2020", "march 2020", "2015-16")] == [False] * 8
+
+
 def test_a_year_in_a_name_or_in_a_duration_is_a_date():
     # the year of a named event (sm tags "the 2014 World Cup" EVENT): before, no quantity
     event = quantities("It brought back bitter memories of the 2014 World Cup.")

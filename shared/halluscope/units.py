@@ -133,7 +133,8 @@ class QuantityUnit:
     interval: Optional[Tuple[str, str]] = None
     approximate: bool = False
     # dates only: a relative expression ("last tuesday") kept unresolved until a
-    # publication date is known at matching time (CHI paper §3.4.2, temporal mode; docs/papers.md#qhi)
+    # publication date is known at matching time (CHI paper §3.4.2, temporal mode; docs/papers.md#qhi),
+    # or a date naming no calendar day ("31 February 2020"), which only the same words match
     relative: str = ""
     # "lower" for "more than 150", "upper" for "up to 150", "" otherwise
     bound: str = ""

@@ -52,8 +52,8 @@ from typing import Dict, List, Sequence, Tuple
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
 from .context import derivations_of, direction_of
-from .dates import (_date_readings, _time_readings, canonical_date_expression, parse_date, resolve_relative,
-                    year_interval)
+from .dates import (_date_readings, _time_readings, canonical_date_expression, names_no_day, parse_date,
+                    resolve_relative, year_interval)
 from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS,
                       LOWER_BOUND, MULTIPLY_VERBS, NUMERIC_LABELS, ORDINAL_WORDS, SCALE_WORDS, SMALL_NUMBERS,
                       SUBUNIT_WORDS, TEMPERATURE_SCALES, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS,
@@ -102,15 +102,17 @@ def date_parts(span, readings: Sequence[_Reading]) -> List[Tuple[int, int, str]]
     rank a period noun of the mention ("the *first* weekend of April", "the *second* half
     of 2019"), which the date reading drops (so "the second weekend" matched "the first"),
     unless the mention is read as its number ("the 21st century"); and, when the mention
-    is not read as a date ("the first three months of *2015*", a duration), its years. A
+    is not read as a date ("the first three months of *2015*", a duration) or names a day
+    no calendar has ("31 February *2020*", :func:`~.dates.names_no_day`), its years. A
     day of a month ("April 3rd") ranks no noun and stays the date's."""
     kinds = {reading.qkind for reading in readings}
+    no_day = any(reading.relative and names_no_day(reading.relative) for reading in readings)
     parts = []
     for token in span:
         if ("number" not in kinds and _ranks_a_noun(token) and span.start <= token.head.i < span.end
                 and _ordinal_value(token.text) is not None):
             parts.append((token.idx, token.idx + len(token.text), "ORDINAL"))
-        elif "date" not in kinds and is_year_token(token) and len(span) > 1:
+        elif ("date" not in kinds or no_day) and is_year_token(token) and len(span) > 1:
             parts.append((token.idx, token.idx + len(token.text), "DATE"))
     return parts
 

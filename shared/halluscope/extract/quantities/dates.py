@@ -44,6 +44,45 @@ _VAGUE_DATE = re.compile(r"(?:the\s+)?(?:early|late|mid|about|around|circa|the (
 
 _FIXED_BASE = _dt.datetime(2001, 6, 13)  # only to check that a relative date parses
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+#: a day of a month as :func:`canonical_date_expression` writes it ("february 31", "april 31 2015")
+_WRITTEN_DAY = re.compile(r"\b(" + "|".join(_MONTH_NAMES) + r") (\d{1,2})\b(?: (\d{4})\b)?")
+_ISO_DAY = re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])")
+_SLASHED_DAY = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
+#: the year a day of a month without one is checked in: a leap year, so that "february 29" is a day
+_ANY_YEAR = 2000
+
+
+def _is_day(year: int, month: int, day: int) -> bool:
+    try:
+        _dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def names_no_day(expression: str) -> bool:
+    """Whether a date expression (as :func:`canonical_date_expression` writes it) names a
+    day no calendar has: a day its month lacks ("february 31", "april 31 2015", "february
+    29 2019"; without a year, February has 29 days), or a numeric date that is no day read
+    year-month-day ("2020-02-31") or, slashed, neither day-first nor month-first
+    ("31/02/2020" is 31 February or the 2nd of month 31). dateparser reads no such day,
+    and the date's year (or its day as a bare number) would then stand in for it
+    (docs/papers.md#qhi-a-date-that-names-no-day)."""
+    for match in _WRITTEN_DAY.finditer(expression):
+        year = int(match.group(3)) if match.group(3) else _ANY_YEAR
+        if not _is_day(year, _MONTH_NAMES.index(match.group(1)) + 1, int(match.group(2))):
+            return True
+    for match in _ISO_DAY.finditer(expression):
+        if not _is_day(*map(int, match.groups())):
+            return True
+    for match in _SLASHED_DAY.finditer(expression):
+        first, second, year = map(int, match.groups())
+        if not _is_day(year, second, first) and not _is_day(year, first, second):
+            return True
+    return False
+
 
 def _interval(day: _dt.date, period: str) -> Tuple[str, str]:
     """Inclusive ISO interval of the calendar ``period`` containing ``day``."""
@@ -96,8 +135,9 @@ def resolve_relative(expression: str, publication_date: Optional[_dt.date]) -> O
 
 def _date_readings(surface: str) -> List[_Reading]:
     """Rules for a DATE mention, in order: bare year, season range, decade;
-    duration or age; dateparser (absolute when a year is written, else relative);
-    a year inside an unreadable phrase ("mid-2015"); a plain number ("64")."""
+    duration or age; a day no calendar has (:func:`names_no_day`), kept as written;
+    dateparser (absolute when a year is written, else relative); a year inside an
+    unreadable phrase ("mid-2015"); a plain number ("64")."""
     text = re.sub(r"\s+", " ", surface.strip())
     low = text.lower()
     year = _YEAR.match(low)
@@ -127,6 +167,10 @@ def _date_readings(surface: str) -> List[_Reading]:
     expression = canonical_date_expression(low)
     has_year = _YEAR_IN.search(expression)
     approx = bool(_VAGUE_DATE.match(low))
+    if names_no_day(expression):
+        # kept as written (``relative``, which no publication date resolves): only the same
+        # words match it, never a date of its year
+        return [_Reading("date", "day", relative=expression, approx=approx)]
     if expression and (has_year or _DATE_WORDS.search(expression)):
         parsed = parse_date(expression)
         if parsed is not None:
