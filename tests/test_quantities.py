@@ -323,6 +323,24 @@ def test_epsilon_match():
     assert m is None
 
 
+def test_the_tolerance_never_reaches_across_a_bound():
+    # session 26: "198" was within 5% of "over 200", so it supported it
+    queries, [m] = match("Over 200 people died.", "198 people died.")
+    assert queries[0].bound == "lower" and m is None
+    _, [m] = match("Over 200 people died.", "203 people died.")
+    assert m.mode == "epsilon" and m.score == pytest.approx(1 - 3 / 203)
+    _, [m] = match("Under 50 people came.", "52 people came.")
+    assert m is None
+    _, [m] = match("Under 50 people came.", "49 people came.")  # a bound makes a count approximate
+    assert m.mode == "epsilon" and m.score == pytest.approx(0.98)
+    # a value inside the bound but beyond the tolerance is still no support
+    _, [m] = match("More than 150 people died.", "200 people died.")
+    assert m is None
+    # an approximate amount has no side: "nearly 200" is still 198
+    _, [m] = match("Nearly 200 people died.", "198 people died.")
+    assert m.mode == "epsilon" and m.score == pytest.approx(0.99)
+
+
 def test_small_counts_must_be_equal():
     _, [m] = match("21 people died.", "20 people died.")
     assert m is None

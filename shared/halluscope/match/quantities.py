@@ -11,7 +11,8 @@
     "approximately 2.5 million" ~ "2,487,000". Numbers, money, percentages and
     measures only. Counts are protected: two whole numbers below ``exact_below``
     (default 100) neither of which is marked approximate must be equal (20 vs 21
-    casualties is a swapped number, not rounding).
+    casualties is a swapped number, not rounding), and a bound is kept: a source value
+    on its wrong side never matches ("198" for "over 200").
 ``derived``
     The value equals, within ``epsilon``, an arithmetic combination of pool
     quantities of the same kind class, and **only an operation the summary's own
@@ -478,6 +479,16 @@ class QuantityMatcher:
                 return unit
         return candidates[0]
 
+    @staticmethod
+    def _breaks_bound(query: QuantityUnit, value: float, pvalue: float) -> bool:
+        """Whether a source value lies on the wrong side of the query's bound: "198 people"
+        is within 5% of "over 200 people" but says it is false, so the tolerance never
+        reaches across a bound (docs/papers.md#qhi-what-the-words-around-a-number-say). A
+        value inside the bound is no support unless it is near enough: "more than 100
+        people" is not read from "150 people", a number the source does not give (the
+        design half's human labels call such summaries inconsistent)."""
+        return (query.bound == "lower" and pvalue < value) or (query.bound == "upper" and pvalue > value)
+
     def _epsilon(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
         if self.epsilon <= 0:
             return None
@@ -486,7 +497,7 @@ class QuantityMatcher:
         for order in pool.near(cls, value, self.epsilon):
             unit, pvalue = members[order]
             err = _rel(value, pvalue)
-            if err > self.epsilon:
+            if err > self.epsilon or self._breaks_bound(query, value, pvalue):
                 continue
             if (_is_count(query, value, self.exact_below) and _is_count(unit, pvalue, self.exact_below)
                     and not (query.approximate or unit.approximate)):
