@@ -438,6 +438,24 @@ def test_lowercased_entity_takes_in_the_proper_noun_it_modifies():
     assert [u.key for u in extract_entities(with_text(doc, truecased.lower()))] == ["scotland"]
 
 
+def test_a_cased_place_name_takes_in_the_proper_nouns_ner_cut_off():
+    # session 26: sm tags only "Madrid" (GPE) of "Real Madrid", so "Real Madrid" passed
+    # against "Atletico Madrid" as a partial name (issue 25's example)
+    doc = parse("Real Madrid beat Barcelona on Sunday.")
+    assert [(e.text, e.label_) for e in doc.ents][:2] == [("Madrid", "GPE"), ("Barcelona", "GPE")]
+    assert (doc[0].pos_, doc[0].dep_, doc[0].head.i) == ("PROPN", "compound", 1)
+    assert [(u.key, u.text, u.span) for u in extract_entities(doc)][:1] == [("real madrid", "Real Madrid", (0, 11))]
+    assert ehi_units("Real Madrid beat Barcelona on Sunday.", "Atletico Madrid beat Barcelona on Sunday.") == [
+        ("Real Madrid", "unsupported", None), ("Barcelona", "supported", "exact")]
+    assert ehi_units("Real Madrid beat Barcelona on Sunday.", "Real Madrid beat Barcelona on Sunday.") == [
+        ("Real Madrid", "supported", "exact"), ("Barcelona", "supported", "exact")]
+    # a person's capitalised words before the name are titles, not part of it
+    doc = parse("President Obama visited Paris.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("Obama", "PERSON"), ("Paris", "GPE")]
+    assert (doc[0].pos_, doc[0].dep_) == ("PROPN", "compound")
+    assert [u.key for u in extract_entities(doc)] == ["obama", "paris"]
+
+
 def test_lowercased_summaries_are_judged_by_their_whole_names():
     assert ehi_units("manchester united signed the striker.", "Manchester City signed the striker.") == [
         ("manchester united", "unsupported", None)]

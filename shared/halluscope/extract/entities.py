@@ -48,6 +48,13 @@ Rules:
   "barack obama visited paris." against "Obama visited Paris." the source writes
   "Obama" only at a sentence start, so truecasing leaves "obama" lower case and sm
   finds no name).
+* **Place names NER cuts short in text with capitals.** sm tags only "Madrid" (GPE) of
+  "Real Madrid", so the club passed against "Atletico Madrid" as a partial name. An
+  organisation, place or facility mention takes in the capitalised proper nouns before
+  it that are ``compound`` modifiers of a word of the name and outside every entity
+  (:func:`_cased_start`). Not a person's: the capitalised words before a person's name
+  are titles ("President Obama"). On the design half this changed one summary's CHI
+  (by 0.003) and no perturbation case (session 26).
 * Mentions whose canonical form is empty are dropped.
 * Names a lower-cased summary writes that its parse missed are added by EHI after
   extraction (``Dimension.complete``): the source's (:func:`named_in_lowercase`) and, with
@@ -236,6 +243,28 @@ def _lowercase_end(ent) -> int:
     return end
 
 
+#: labels whose names NER cuts at a place they hold ("Real Madrid": sm tags "Madrid" GPE)
+_LEFT_EXTENDED = frozenset({"GPE", "LOC", "ORG", "FAC"})
+
+
+def _cased_start(ent) -> int:
+    """Start (token index) of ``ent`` extended to the left over the capitalised proper
+    nouns before it that are ``compound`` modifiers of a word of the name, outside every
+    entity: "Real Madrid", where sm tags only "Madrid" (GPE). Not for people, whose
+    capitalised words before the name are titles ("President Obama")."""
+    doc = ent.doc
+    start = ent.start
+    while start > 0:
+        token = doc[start - 1]
+        if token.pos_ != "PROPN" or token.ent_iob_ != "O" or not token.text[:1].isupper() \
+                or not _WORDLIKE.match(token.text):
+            break
+        if not (token.dep_ == "compound" and start <= token.head.i < ent.end):
+            break
+        start -= 1
+    return start
+
+
 def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     """Mentions of ``doc.ents`` with ``labels``. An entity holding a parenthesis,
     "Name (ABBR)" (or spaCy's truncated "Name (ABBR"), is cut into the name, the
@@ -254,6 +283,10 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
             end = _lowercase_end(ent)
             if end != ent.end:
                 text = doc[ent.start:end].text
+        elif label in _LEFT_EXTENDED:
+            first = _cased_start(ent)
+            if first != ent.start:
+                text, start = doc[first:ent.end].text, doc[first].idx
         open_at = text.find("(")
         if open_at < 0:
             pieces = [(text, start, False)]
