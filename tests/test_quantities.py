@@ -538,6 +538,21 @@ def test_temperatures_convert_with_their_offset_and_never_match_across_scales():
     assert m.mode == "epsilon" and m.detail.startswith("|27 - 26.6667| / 27 = 0.0123 <= 0.05")
 
 
+def test_a_scale_letter_glued_to_its_number_is_a_temperature():
+    # session 26: "30C" was the number 30 (so it matched "30F") and "5C." no quantity at all
+    assert triples("Temperatures reached 30C (86F) on Monday.") == [
+        ("measure", "celsius", 30.0), ("measure", "fahrenheit", 86.0), ("date", "day", None)]
+    assert triples("It was 5C.") == [("measure", "celsius", 5.0)]
+    assert triples("Temperatures fell to -3C overnight.") == [("measure", "celsius", -3.0)]
+    _, [m] = match("Temperatures reached 30C.", "Temperatures reached 86F.")
+    assert m.mode == "exact" and m.detail.startswith("30 celsius = 86 fahrenheit")
+    _, [m] = match("Temperatures reached 30C.", "Temperatures reached 30F.")
+    assert m is None
+    # capitals only: "5c" is five cents or a grade, "£300K" is thousands
+    assert triples("It cost 5c.") == [("number", "", 5.0)]
+    assert triples("He paid £300K.") == [("money", "GBP", 300000.0)]
+
+
 def test_an_ordinal_after_its_verb_is_a_rank():
     assert triples("Smith finished third.") == [("ordinal", "", 3.0)]
     assert triples("He was first arrested in 2001.") == [("date", "year", None)]  # an adverb before the verb

@@ -65,7 +65,7 @@ from .units import _measure_readings, unit_lexicon
 
 
 #: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
-_TEMPERATURE_UNIT_START = re.compile(r"\s?(?:°|º|˚|\bdeg)", re.I)
+_TEMPERATURE_UNIT_START = re.compile(r"\s?(?:°|º|˚|\bdeg)|(?<=\d)(?-i:[CF])\.?\s*$", re.I)
 
 
 def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:

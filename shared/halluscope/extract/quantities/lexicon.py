@@ -104,11 +104,13 @@ UNIT_SCALE = {
 #: temperature scales: name -> (factor, offset) to degrees Celsius (an affine conversion,
 #: not a factor: 80 °F is 26.7 °C, and never 80 °C)
 TEMPERATURE_SCALES = {"celsius": (1.0, 0.0), "fahrenheit": (5.0 / 9.0, -160.0 / 9.0), "kelvin": (1.0, -273.15)}
-#: a temperature's unit after its number: "°F", " °C", "º C", " degrees Celsius", "K" only after "°"
-TEMPERATURE_PATTERN = (r"\s?(?:(?:°|º|˚)\s?(?:C|F|K)\b|(?:°|º|˚|degrees?\s|deg\s)\s?"
-                       r"(?:celsius|centigrade|fahrenheit|kelvin)\b)")
-_TEMPERATURE_UNIT = re.compile(r"(celsius|centigrade|fahrenheit|kelvin|(?<=[°º˚])\s?[CFK]|(?<=[°º˚]\s)[CFK])\s*$",
-                               re.I)
+#: a temperature's unit after its number: "°F", " °C", "º C", " degrees Celsius", "K" only after "°",
+#: and a capital C or F glued to the number, as British news writes it ("30C", "-3C", "86F";
+#: not "K", which is thousands: "£300K")
+TEMPERATURE_PATTERN = (r"(?:\s?(?:(?:°|º|˚)\s?(?:C|F|K)\b|(?:°|º|˚|degrees?\s|deg\s)\s?"
+                       r"(?:celsius|centigrade|fahrenheit|kelvin)\b)|(?-i:[CF])(?!\w))")
+_TEMPERATURE_UNIT = re.compile(r"(celsius|centigrade|fahrenheit|kelvin|(?<=[°º˚])\s?[CFK]|(?<=[°º˚]\s)[CFK]"
+                               r"|(?<=\d)(?-i:[CF]))\.?\s*$", re.I)
 
 
 def temperature_scale(surface: str):
