@@ -116,6 +116,23 @@ def test_a_verbs_opposite_written_as_another_part_of_speech_is_no_flip(resources
                  "The council said the plan was okay on Tuesday.", lexicon) == []
 
 
+def test_a_subject_or_object_that_says_none_is_a_negation(resources):
+    # session 26: "No rowers were injured" read as affirmed, so it stood beside "Two rowers
+    # were injured" without a flip (and "Nobody" hid the verb's polarity)
+    assert flips(resources, "No rowers were injured in the incident.", "Two rowers were injured in the incident.") == [
+        ("injured", (15, 22), "negation", "injured", "'injure' negated here, affirmed in the aligned source sentence "
+                                                     "('injured')")]
+    assert [f[:3] for f in flips(resources, "Two rowers were injured in the incident.",
+                                 "No rowers were injured in the incident.")] == [("injured", (16, 23), "negation")]
+    assert [f[:3] for f in flips(resources, "Nobody was hurt in the crash.", "Two people were hurt in the crash.")] == [
+        ("hurt", (11, 15), "negation")]
+    assert [f[:3] for f in flips(resources, "Police found no weapons in the house.",
+                                 "Police found two weapons in the house.")] == [("found", (7, 12), "negation")]
+    # the same negation on both sides, and a claim with nothing in common: no flip
+    assert flips(resources, "No rowers were injured in the incident.", "No rowers were injured in the incident.") == []
+    assert flips(resources, "No one was injured.", "Several people were injured.") == []
+
+
 def test_a_negated_copula_shares_its_prepositional_argument(resources):
     # the subjects differ ("Ozil", "The German star"): the claim is tied by "fine form"
     source = "The German star was in fine form as the World Cup winners beat Georgia 2-0 on Sunday."

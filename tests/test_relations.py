@@ -75,6 +75,20 @@ def test_negation_prefix():
     assert unit.as_sentence() == "company not pay taxis"  # sm lemmatises "taxes" to "taxis"
 
 
+def test_a_subject_or_object_that_says_none_negates_its_verb():
+    from halluscope.extract.relations import negative_argument
+
+    # session 26: "found no weapons" was "find weapon", which "found two weapons" supported
+    assert triples("Police found no weapons in the house.") == [("police", "not_find", "weapon")]
+    assert [u.key for u in extract_relations(parse("No rowers were injured in the incident."),
+                                             intransitive="passive")] == [("rower", "not_injure", "")]
+    # "no less than 13" is a bound: the parse hangs "no" on the number as a determiner
+    doc = parse("for a start , no less than 13 out of the 22 players on show at kick-off were english .")
+    assert [(t.text, t.dep_, t.head.text) for t in doc if t.text in ("no", "13")] == [
+        ("no", "det", "13"), ("13", "nsubj", "were")]
+    assert not any(negative_argument(t) for t in doc)
+
+
 def test_reporting_verbs_filtered():
     assert triples("The minister announced new taxes.") == []
     # the reported clause itself is kept, with its own subject

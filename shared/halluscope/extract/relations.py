@@ -225,15 +225,41 @@ def is_negated(token) -> bool:
     return False
 
 
+#: words that, as a verb's subject or object, say that no one did it or nothing was done
+NEGATIVE_ARGUMENTS = frozenset({"nobody", "nothing", "none", "noone"})
+_NEGATIVE_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj"})
+
+
+#: words that make a "no" before an amount a bound, not a negation ("no less than 13")
+_COMPARED = frozenset({"less", "more", "fewer", "than"})
+
+
+def negative_argument(token) -> bool:
+    """Whether ``token``, an argument of a verb (:data:`_NEGATIVE_ARGUMENT_DEPS`), says none:
+    "nobody", "nothing", "none (of the passengers)", or a noun under "no" ("no one was
+    injured", "no passengers", "found no weapons"). Not a number under "no less than"
+    ("no less than 13 of the players were English": a bound)."""
+    if token.dep_ not in _NEGATIVE_ARGUMENT_DEPS:
+        return False
+    if token.lower_ in NEGATIVE_ARGUMENTS:
+        return True
+    if token.pos_ == "NUM" and token.lower_ != "one":
+        return False
+    children = list(token.children)
+    return any(c.dep_ == "det" and c.lower_ == "no" for c in children) and not any(c.lower_ in _COMPARED
+                                                                                   for c in children)
+
+
 def effective_negation(verb, depth: int = 0) -> bool:
-    """Own negation (Algorithm 2 line 11), flipped by each negated ``xcomp``
+    """Own negation (Algorithm 2 line 11) or a subject or object that says none ("No one
+    was injured", "found no weapons": :func:`negative_argument`), flipped by each negated ``xcomp``
     governor ("did not agree to sell" -> not_sell), by each governor in
     :data:`NEGATIVE_GOVERNORS` ("refused to pay" -> not_pay), by "yet to" ("are yet
     to win" -> not_win, :func:`_yet_to`), and under a copula's adjective by the copula's
     negation and :data:`NEGATIVE_ADJECTIVES` ("was not able to pay", "was unable to pay"
     -> not_pay). The extractor and text
     grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
-    negated = is_negated(verb)
+    negated = is_negated(verb) ^ any(negative_argument(child) for child in verb.children)
     head = verb.head
     if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
         negated ^= effective_negation(head, depth + 1)

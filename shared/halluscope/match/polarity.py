@@ -48,7 +48,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.relations import NEGATIVE_GOVERNORS, effective_negation, is_negated, verb_lemma
+from ..extract.relations import NEGATIVE_GOVERNORS, effective_negation, is_negated, negative_argument, verb_lemma
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
 from .words import may_be_converse
@@ -147,7 +147,10 @@ def negated_by_word(token) -> bool:
     A negative word elsewhere in the sentence ("inspired by none other than Clinton",
     "no less than 13 of the players") says nothing of the token's polarity."""
     for governor in (token, *token.ancestors):
-        if any(child.lower_ in NEGATIVE_WORDS for child in governor.children):
+        # the token's own subject or object that says none is read as its negation
+        # (extract.relations.effective_negation), not as a word that hides it
+        if any(child.lower_ in NEGATIVE_WORDS and not (governor is token and negative_argument(child))
+               for child in governor.children):
             return True
     return False
 
