@@ -490,11 +490,14 @@ def test_a_triple_is_restated_with_the_apposition_of_an_argument():
     caught = "The inmate, 27-year-old Connor Reilly, was caught by police in Chiswick."
     assert keyed(caught, compound=True, claims=True) == [
         (("police", "catch", "inmate"), "passive", False), (("police", "in", "chiswick"), "nominal", False),
-        (("police", "catch", "connor reilly"), "passive", True)]
+        (("police", "catch", "connor reilly"), "passive", True),
+        # the copula the apposition states, both ways (session 26)
+        (("inmate", "be", "connor reilly"), "apposition", True), (("connor reilly", "be", "inmate"), "apposition", True)]
     assert keyed(caught, compound=True) == [
         (("police", "catch", "inmate"), "passive", False), (("police", "in", "chiswick"), "nominal", False)]
     assert keyed("Kyle Brandt, the suspect, bought explosives online.", compound=True, claims=True) == [
-        (("kyle brandt", "buy", "explosive"), "verb", False), (("suspect", "buy", "explosive"), "verb", True)]
+        (("kyle brandt", "buy", "explosive"), "verb", False), (("suspect", "buy", "explosive"), "verb", True),
+        (("kyle brandt", "be", "suspect"), "apposition", True), (("suspect", "be", "kyle brandt"), "apposition", True)]
     assert keyed("Delaney, 45, had denied the charge.", compound=True, claims=True) == [
         (("delaney", "deny", "charge"), "verb", False)]
     assert not any(u.appositive for u in extract_relations(
@@ -518,6 +521,21 @@ def test_an_apposition_supports_a_summary_but_is_never_its_claim():
     assert second == [(["police", "catch", "kyle brandt"], "unsupported")]
 
 
+def test_a_copula_the_source_states_as_an_apposition_is_supported():
+    """Session 26: "Smith is the opposition leader" was unsupported by "Smith, the
+    opposition leader, welcomed the news": an apposition states the copula, both ways, as
+    evidence; the other name's title is still unsupported."""
+    from halluscope.api import score_rhi
+
+    source = "Jones, the finance minister, said the plan had failed. Smith, the opposition leader, welcomed it."
+    summaries = ["Smith is the opposition leader.", "The opposition leader is Smith.", "Jones is the opposition leader."]
+    result = score_rhi(summaries, [source] * 3, return_details=True)
+    assert [[(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"]] == [
+        [(["smith", "be", "opposition leader"], "supported")],
+        [(["opposition leader", "be", "smith"], "supported")],
+        [(["jones", "be", "opposition leader"], "unsupported")]]
+
+
 def test_an_argument_in_apposition_to_a_name_is_restated_with_the_name():
     """The apposition read the other way: the argument is the apposition ("Amos Yee, the
     teenage video blogger who was arrested"), so the name it stands beside restates the
@@ -528,7 +546,8 @@ def test_an_argument_in_apposition_to_a_name_is_restated_with_the_name():
     doc = parse(source)
     assert [(u.key, u.appositive) for u in extract_relations(doc, compound=True, claims=True, intransitive="passive")] == [
         (("video blogger", "arrest", ""), False), (("amos yee", "draw", "attention"), False),
-        (("amos yee", "arrest", ""), True), (("video blogger", "draw", "attention"), True)]
+        (("amos yee", "arrest", ""), True), (("video blogger", "draw", "attention"), True),
+        (("amos yee", "be", "video blogger"), True), (("video blogger", "be", "amos yee"), True)]
     assert {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}["arrested"] == (
         [], ["video blogger", "amos yee"])
     [detail] = score_rhi(["Amos Yee was arrested on Sunday."], [source], return_details=True)["details"]

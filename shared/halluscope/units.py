@@ -50,6 +50,9 @@ class IntroducedName(EntityUnit):
 PASSIVE_PAIR = "passive-intransitive"
 #: ``RelationUnit.source`` of a noun-preposition-noun triple (RHI paper, Algorithm 3)
 NOMINAL = "nominal"
+#: ``RelationUnit.source`` of the copula an apposition states ("Smith, the opposition leader,":
+#: (smith, be, opposition leader)), evidence only (``RelationUnit.appositive``)
+APPOSITION = "apposition"
 
 
 @dataclass(frozen=True)

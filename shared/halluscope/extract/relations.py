@@ -89,14 +89,14 @@ passive too ("was arrested and charged").
 Each triple's ``span`` runs from the first to the last character of the tokens
 involved (subject mention, verb, object, and with ``compound=True`` their compound
 modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
-``verb | passive | clausal | conj | nominal | intransitive | passive-intransitive``.
+``verb | passive | clausal | conj | nominal | intransitive | passive-intransitive | apposition``.
 """
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from ..units import NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
+from ..units import APPOSITION, NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
 from .quantities import MULTIPLY_VERBS, NUMERIC_LABELS
 from .quantities.lexicon import CURRENCY_WORDS
 
@@ -500,6 +500,22 @@ class _Extractor:
             self._appositive.append(self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source, roles,
                                               appositive=True))
 
+    def apposition_copulas(self, noun) -> None:
+        """Under ``claims``, the copula each apposition of ``noun`` states, both ways:
+        "Smith, the opposition leader, welcomed the news" says (smith, be, opposition
+        leader) and (opposition leader, be, smith), as "Smith is the opposition leader"
+        does. Evidence only (``RelationUnit.appositive``), so a summary that says it with
+        a copula is supported, and a summary's own appositions claim nothing."""
+        if not any(child.dep_ == "appos" for child in noun.children):
+            return  # the apposition's own side is read from the noun it stands beside
+        key, toks = self.slot(noun)
+        if key is None:
+            return
+        for a_key, a_toks in self.appositions(noun):
+            if a_key != key:
+                self._appositive.append(self.unit(key, "be", a_key, toks + a_toks, APPOSITION, appositive=True))
+                self._appositive.append(self.unit(a_key, "be", key, a_toks + toks, APPOSITION, appositive=True))
+
     def appositions(self, token) -> List[Tuple[str, List]]:
         """(slot key, tokens) of each noun or name in apposition to an argument and set
         off by a comma ("the inmate, 27-year-old Connor Reilly,": connor reilly; "Kyle
@@ -623,6 +639,9 @@ class _Extractor:
             if self.nominal:
                 for noun in nouns:
                     self.nominal_relations(noun, out)
+            if self.claims:
+                for noun in nouns:
+                    self.apposition_copulas(noun)
         units = dedupe(out)
         stated = {u.key for u in units}
         # restatements after every stated triple, and never in place of one
