@@ -78,6 +78,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..extract.quantities import TEMPERATURE_SCALES, UNIT_SCALE, resolve_relative, written_value
+from ..extract.quantities.dates import MONTH_NAMES
 from ..options import options_for
 from ..units import Match, QuantityUnit
 from . import MatchJob
@@ -86,11 +87,9 @@ from . import MatchJob
 _OPTIONS = options_for("qhi")
 
 DERIVED_CAP = 60
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 _WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 #: a relative date that is a day of a month, as the extractor writes it ("december 17")
-_MONTH_DAY = re.compile(r"(" + "|".join(_MONTHS) + r") (\d{1,2})")
+_MONTH_DAY = re.compile(r"(" + "|".join(MONTH_NAMES) + r") (\d{1,2})")
 _WORD = re.compile(r"[a-z]+")
 SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
 NUMERIC_CLASSES = frozenset({"number", "money", "percent", "measure"})
@@ -442,7 +441,7 @@ class QuantityMatcher:
         if month_day is None and weekday is None:
             return None
         day = None if month_day is None else \
-            f"{_MONTHS.index(month_day.group(1)) + 1:02d}-{int(month_day.group(2)):02d}"  # ISO "12-17"
+            f"{MONTH_NAMES.index(month_day.group(1)) + 1:02d}-{int(month_day.group(2)):02d}"  # ISO "12-17"
         for unit, interval in pool.dates:
             if day is not None and interval is not None and interval[0] == interval[1]:
                 if interval[0][5:] == day:

@@ -44,10 +44,11 @@ _VAGUE_DATE = re.compile(r"(?:the\s+)?(?:early|late|mid|about|around|circa|the (
 
 _FIXED_BASE = _dt.datetime(2001, 6, 13)  # only to check that a relative date parses
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")
+#: the months, in calendar order, as :func:`canonical_date_expression` writes them
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
 #: a day of a month as :func:`canonical_date_expression` writes it ("february 31", "april 31 2015")
-_WRITTEN_DAY = re.compile(r"\b(" + "|".join(_MONTH_NAMES) + r") (\d{1,2})\b(?: (\d{4})\b)?")
+_WRITTEN_DAY = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r") (\d{1,2})\b(?: (\d{4})\b)?")
 _ISO_DAY = re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])")
 _SLASHED_DAY = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
 #: the year a day of a month without one is checked in: a leap year, so that "february 29" is a day
@@ -72,7 +73,7 @@ def names_no_day(expression: str) -> bool:
     (docs/papers.md#qhi-a-date-that-names-no-day)."""
     for match in _WRITTEN_DAY.finditer(expression):
         year = int(match.group(3)) if match.group(3) else _ANY_YEAR
-        if not _is_day(year, _MONTH_NAMES.index(match.group(1)) + 1, int(match.group(2))):
+        if not _is_day(year, MONTH_NAMES.index(match.group(1)) + 1, int(match.group(2))):
             return True
     for match in _ISO_DAY.finditer(expression):
         if not _is_day(*map(int, match.groups())):
