@@ -243,11 +243,13 @@ def negative_argument(token) -> bool:
         return False
     if token.lower_ in NEGATIVE_ARGUMENTS:
         return True
+    # a determiner "no" opens its phrase: read the phrase's first word, not every child
+    first = token.left_edge
+    if first.lower_ != "no" or first.head.i != token.i or first.dep_ != "det":
+        return False
     if token.pos_ == "NUM" and token.lower_ != "one":
         return False
-    children = list(token.children)
-    return any(c.dep_ == "det" and c.lower_ == "no" for c in children) and not any(c.lower_ in _COMPARED
-                                                                                   for c in children)
+    return not any(c.lower_ in _COMPARED for c in token.children)
 
 
 def effective_negation(verb, depth: int = 0) -> bool:
@@ -259,7 +261,14 @@ def effective_negation(verb, depth: int = 0) -> bool:
     negation and :data:`NEGATIVE_ADJECTIVES` ("was not able to pay", "was unable to pay"
     -> not_pay). The extractor and text
     grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
-    negated = is_negated(verb) ^ any(negative_argument(child) for child in verb.children)
+    own = argument = False
+    for child in verb.children:  # one pass: its own negation (is_negated) and a negative argument
+        dep = child.dep_
+        if dep == "neg" or (dep == "advmod" and child.lower_ == "never"):
+            own = True
+        elif not argument and dep in _NEGATIVE_ARGUMENT_DEPS and negative_argument(child):
+            argument = True
+    negated = own ^ argument
     head = verb.head
     if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
         negated ^= effective_negation(head, depth + 1)
@@ -506,8 +515,8 @@ class _Extractor:
         leader) and (opposition leader, be, smith), as "Smith is the opposition leader"
         does. Evidence only (``RelationUnit.appositive``), so a summary that says it with
         a copula is supported, and a summary's own appositions claim nothing."""
-        if not any(child.dep_ == "appos" for child in noun.children):
-            return  # the apposition's own side is read from the noun it stands beside
+        if noun.pos_ not in ("NOUN", "PROPN"):
+            return
         key, toks = self.slot(noun)
         if key is None:
             return
@@ -627,11 +636,13 @@ class _Extractor:
     def run(self) -> List[RelationUnit]:
         out: List[RelationUnit] = []
         for sent, sent_ents in self.sentences():
-            verbs, nouns = [], []
+            verbs, nouns, apposed = [], [], []
             for token in sent:
                 pos = token.pos_
                 if pos == "NOUN" or pos == "PROPN":
                     nouns.append(token)
+                    if token.dep_ == "appos":
+                        apposed.append(token.head)
                 elif _is_predicate(token, self.copula):
                     verbs.append(token)
             for verb in verbs:
@@ -640,8 +651,8 @@ class _Extractor:
                 for noun in nouns:
                     self.nominal_relations(noun, out)
             if self.claims:
-                for noun in nouns:
-                    self.apposition_copulas(noun)
+                for i in sorted({head.i for head in apposed}):  # each noun with an apposition, once
+                    self.apposition_copulas(self.doc[i])
         units = dedupe(out)
         stated = {u.key for u in units}
         # restatements after every stated triple, and never in place of one
