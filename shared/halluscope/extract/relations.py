@@ -217,12 +217,16 @@ def _adjective_of_copula(token) -> bool:
     return token.dep_ == "acomp" and token.head.i != token.i and _is_copula(token.head)
 
 
+def _negates(child) -> bool:
+    """Whether ``child`` negates its head: a ``neg`` (not, n't, never) or an adverb "never"
+    (Algorithm 2 line 11)."""
+    dep = child.dep_
+    return dep == "neg" or (dep == "advmod" and child.lower_ == "never")
+
+
 def is_negated(token) -> bool:
     """A ``neg`` child (not, n't, never) or an adverb "never" (Algorithm 2 line 11)."""
-    for c in token.children:
-        if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never"):
-            return True
-    return False
+    return any(_negates(c) for c in token.children)
 
 
 #: words that, as a verb's subject or object, say that no one did it or nothing was done
@@ -263,10 +267,9 @@ def effective_negation(verb, depth: int = 0) -> bool:
     grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
     own = argument = False
     for child in verb.children:  # one pass: its own negation (is_negated) and a negative argument
-        dep = child.dep_
-        if dep == "neg" or (dep == "advmod" and child.lower_ == "never"):
+        if _negates(child):
             own = True
-        elif not argument and dep in _NEGATIVE_ARGUMENT_DEPS and negative_argument(child):
+        elif not argument and negative_argument(child):
             argument = True
     negated = own ^ argument
     head = verb.head

@@ -54,7 +54,7 @@ from .anchors import anchor_of
 from .context import derivations_of, direction_of
 from .dates import (_date_readings, _time_readings, canonical_date_expression, names_no_day, parse_date,
                     resolve_relative, year_interval)
-from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS,
+from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS, GLUED_SCALE,
                       LOWER_BOUND, MULTIPLY_VERBS, NUMERIC_LABELS, ORDINAL_WORDS, SCALE_WORDS, SMALL_NUMBERS,
                       SUBUNIT_WORDS, TEMPERATURE_SCALES, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS,
                       temperature_scale)
@@ -65,7 +65,7 @@ from .units import _measure_readings, unit_lexicon
 
 
 #: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
-_TEMPERATURE_UNIT_START = re.compile(r"\s?(?:°|º|˚|\bdeg)|(?<=\d)(?-i:[CF])\.?\s*$", re.I)
+_TEMPERATURE_UNIT_START = re.compile(rf"\s?(?:°|º|˚|\bdeg)|(?<=\d){GLUED_SCALE}\.?\s*$", re.I)
 
 
 def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:

@@ -104,13 +104,15 @@ UNIT_SCALE = {
 #: temperature scales: name -> (factor, offset) to degrees Celsius (an affine conversion,
 #: not a factor: 80 °F is 26.7 °C, and never 80 °C)
 TEMPERATURE_SCALES = {"celsius": (1.0, 0.0), "fahrenheit": (5.0 / 9.0, -160.0 / 9.0), "kelvin": (1.0, -273.15)}
-#: a temperature's unit after its number: "°F", " °C", "º C", " degrees Celsius", "K" only after "°",
-#: and a capital C or F glued to the number, as British news writes it ("30C", "-3C", "86F";
-#: not "K", which is thousands: "£300K")
+#: a temperature scale's capital letter glued to its number, as British news writes it
+#: ("30C", "-3C", "86F"; not "K", which is thousands: "£300K"), in any pattern's case mode
+GLUED_SCALE = r"(?-i:[CF])"
+#: a temperature's unit after its number: "°F", " °C", "º C", " degrees Celsius", "K" only
+#: after "°", or a glued scale letter (:data:`GLUED_SCALE`)
 TEMPERATURE_PATTERN = (r"(?:\s?(?:(?:°|º|˚)\s?(?:C|F|K)\b|(?:°|º|˚|degrees?\s|deg\s)\s?"
-                       r"(?:celsius|centigrade|fahrenheit|kelvin)\b)|(?-i:[CF])(?!\w))")
+                       rf"(?:celsius|centigrade|fahrenheit|kelvin)\b)|{GLUED_SCALE}(?!\w))")
 _TEMPERATURE_UNIT = re.compile(r"(celsius|centigrade|fahrenheit|kelvin|(?<=[°º˚])\s?[CFK]|(?<=[°º˚]\s)[CFK]"
-                               r"|(?<=\d)(?-i:[CF]))\.?\s*$", re.I)
+                               rf"|(?<=\d){GLUED_SCALE})\.?\s*$", re.I)
 
 
 def temperature_scale(surface: str):
