@@ -16,6 +16,9 @@ such step) weights each supported entity and quantity ``u`` of a summary sentenc
     a(u)      = max over t holding u of ov(C, t)  /  max over all t of ov(C, t)
     credit(u) = FLOOR + (1 - FLOOR) * a(u),  FLOOR = 0.5
 
+(In a source of more than ``grounding.CANDIDATE_DF`` sentences, "all t" are those
+``TextIndex.sharing`` proposes, so that the cost stays linear: docs/scaling.md#long-texts.)
+
 ``a(u)`` is 1 when the best-aligned source sentence holds the unit, and 1 when the
 rest of the sentence shares no content word with the source at all (nothing to
 attribute against). A source sentence holds ``u`` when the unit's match evidence
@@ -73,14 +76,19 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     words = unit_words(unit, summary.doc)
     context = summary.sentences[at].content - words
     idf = source.idf
-    scores = [_overlap(context, s.content, idf) for s in source.sentences]
-    best = max(scores)
-    if best <= 0:
-        return 1.0
+    sentences = source.sentences
+    # the sentences sharing content with the context (in a long text, those only words
+    # most of its sentences hold would propose are left out: TextIndex.sharing); the
+    # others score 0
+    proposed = source.sharing(context)
     holding = {source.sentence_at(e.span[0]) for e in evidence.evidence if hasattr(e, "span")}
     if words:
-        holding.update(k for k, s in enumerate(source.sentences) if words <= s.words)
+        holding.update(k for k in proposed if words <= sentences[k].words)
     holding.discard(None)
+    scores = {k: _overlap(context, sentences[k].content, idf) for k in {*proposed, *holding}}
+    best = max(scores.values(), default=0.0)
+    if best <= 0:
+        return 1.0
     return max((scores[k] for k in holding), default=0.0) / best
 
 

@@ -119,6 +119,8 @@ class TextIndex:
     _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
     _tokens: Optional[FrozenSet[str]] = None
     _written_words: Optional[Tuple[str, List[Tuple[int, int]]]] = None
+    _content_postings: Optional[Dict[str, Tuple[int, ...]]] = None
+    _word_postings: Optional[Dict[str, Tuple[int, ...]]] = None
     _memo: Dict[str, object] = field(default_factory=dict)
 
     @property
@@ -162,6 +164,36 @@ class TextIndex:
             self._idf = {word: math.log(1 + n / count) for word, count in df.items()}
         return self._idf
 
+    def sharing(self, words: FrozenSet[str]) -> List[int]:
+        """The sentences (indexes, in text order) that may share content with ``words``:
+        those holding one of its content words that at most :data:`CANDIDATE_DF` sentences
+        hold. In a text of up to that many sentences, every sentence sharing a content
+        word; in a longer one, a word most of its sentences hold ("said") proposes none,
+        so that aligning a sentence costs at most ``len(words) * CANDIDATE_DF`` sentence
+        reads, not the whole text (docs/scaling.md#long-texts)."""
+        if self._content_postings is None:
+            self._content_postings = _postings(s.content for s in self.sentences)
+        postings = self._content_postings
+        found = set()
+        for word in words:
+            holding = postings.get(word, ())
+            if len(holding) <= CANDIDATE_DF:
+                found.update(holding)
+        return sorted(found)
+
+    def holding_all(self, words: Sequence[str]) -> Sequence[int]:
+        """The sentences (indexes, in text order) whose :attr:`IndexedSentence.words` hold
+        every one of ``words`` (every sentence when there are none): the sentences of the
+        word fewest sentences hold, those that hold the others too."""
+        if not words:
+            return range(len(self.sentences))
+        if self._word_postings is None:
+            self._word_postings = _postings(s.words for s in self.sentences)
+        postings = self._word_postings
+        rarest = min(words, key=lambda w: len(postings.get(w, ())))
+        sentences = self.sentences
+        return [k for k in postings.get(rarest, ()) if all(w in sentences[k].words for w in words)]
+
     def written_run(self, words: Sequence[str]) -> Optional[Tuple[int, int]]:
         """The character span where the text writes ``words`` (lower case, each a run of
         word characters) one after another, only non-word characters between them; the
@@ -184,6 +216,20 @@ class TextIndex:
         if position >= 0 and offset < self.sentences[position].end:
             return position
         return None
+
+
+#: a content word held by more sentences of a text than this proposes no aligned
+#: sentence (:meth:`TextIndex.sharing`); more sentences than any validation source has
+CANDIDATE_DF = 100
+
+
+def _postings(word_sets) -> Dict[str, Tuple[int, ...]]:
+    """Word -> the indexes of the sets (sentences) holding it, ascending."""
+    postings: Dict[str, List[int]] = {}
+    for k, words in enumerate(word_sets):
+        for word in words:
+            postings.setdefault(word, []).append(k)
+    return {word: tuple(held) for word, held in postings.items()}
 
 
 def _lowered(text: str) -> str:
@@ -603,7 +649,8 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
     verbal = lexicon is not None and unit.source == NOMINAL and bool(obj) and linkable(subject[-1])
     contradiction: Optional[Match] = None
     particles = " " in lemma  # a phrasal verb (:func:`_particle_apart`)
-    for sentence in index.sentences:
+    for at in index.holding_all(subject[:-1] + obj if verbal else subject + obj):
+        sentence = index.sentences[at]
         if not all(w in sentence.words for w in subject + obj):
             if verbal and all(w in sentence.words for w in subject[:-1] + obj):
                 stated = _verbalisation(unit, obj, sentence, lexicon)
@@ -687,7 +734,8 @@ def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
       loans could take out another one").
 
     None otherwise."""
-    for sentence in index.sentences:
+    for at in sorted({*index.holding_all(subject), *index.holding_all(obj)}):
+        sentence = index.sentences[at]
         has_subject = all(w in sentence.words for w in subject)
         has_object = all(w in sentence.words for w in obj)
         if not (has_subject or has_object):
@@ -766,9 +814,8 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
     obj = [word_stem(w) for w in _slot_words(unit.object)]
     giver, receiver = (subject, party) if direction == "gives" else (party, subject)
     contradiction: Optional[Match] = None
-    for sentence in index.sentences:
-        if not all(w in sentence.words for w in subject + party):
-            continue
+    for at in index.holding_all(subject + party):
+        sentence = index.sentences[at]
         for p in sentence.predicates:
             if p.negated:
                 continue

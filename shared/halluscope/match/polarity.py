@@ -93,24 +93,22 @@ class Flip:
     match: Match
 
 
-def _overlap(a: FrozenSet[str], b: FrozenSet[str], idf: Dict[str, float]) -> float:
-    return math.fsum(idf.get(w, 0.0) for w in a & b)
-
-
 def aligned_sentence(sentence: IndexedSentence, source: TextIndex,
                      ignore: FrozenSet[str] = frozenset()) -> Optional[int]:
     """The source sentence holding the most of ``sentence``'s content (idf-weighted; ties:
     the first), None when none shares :data:`MIN_SHARED` content words. ``ignore``:
     content words (as indexed) that do not count, such as the words of a name whose
-    place is in question (:mod:`halluscope.match.swaps`)."""
+    place is in question (:mod:`halluscope.match.swaps`). Only the sentences
+    :meth:`TextIndex.sharing` proposes are read (in a long text, a word most sentences
+    hold proposes none)."""
     idf = source.idf
     content = sentence.content - ignore if ignore else sentence.content
     best, best_score = None, 0.0
-    for k, candidate in enumerate(source.sentences):
-        shared = content & candidate.content
+    for k in source.sharing(content):
+        shared = content & source.sentences[k].content
         if len(shared) < MIN_SHARED:
             continue
-        score = _overlap(content, candidate.content, idf)
+        score = math.fsum(idf.get(w, 0.0) for w in shared)
         if score > best_score:
             best, best_score = k, score
     return best
@@ -233,8 +231,8 @@ def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) 
     if lemma in _LIGHT_VERBS:
         # excused only by a source sentence about the same thing (a content word in common
         # with the summary sentence): "he was 'worried it might not be clean'"
-        negated_at = [at for at in negated_at
-                      if (k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content]
+        negated_at = any((k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content
+                         for at in negated_at)
     if negated_at:
         return None
     detail = f"'{lemma}' negated here; the aligned source sentence negates nothing"
@@ -351,8 +349,19 @@ def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
     with the most words in common, not always the one that says it: "reopened on 14
     March" against "closed in January ... reopened to the public on 14 March"."""
     lemma, negated = verb_lemma(token), effective_negation(token)
-    return any(p.lemma == lemma and p.negated == negated and _same_claim(mine, p)
-               for sentence in source.sentences for p in sentence.predicates)
+    return any(p.negated == negated and _same_claim(mine, p) for p in _predicates_of(source).get(lemma, ()))
+
+
+def _predicates_of(source: TextIndex) -> Dict[str, Tuple[object, ...]]:
+    """Lemma -> the source's predicates of that lemma, in text order (built once per index)."""
+    def build() -> Dict[str, Tuple[object, ...]]:
+        by_lemma: Dict[str, List[object]] = {}
+        for sentence in source.sentences:
+            for p in sentence.predicates:
+                by_lemma.setdefault(p.lemma, []).append(p)
+        return {lemma: tuple(found) for lemma, found in by_lemma.items()}
+
+    return source.memo("predicates by lemma", build)
 
 
 def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextIndex, lexicon,

@@ -497,6 +497,23 @@ def _at_any_mention(unit: QuantityUnit, match: Optional[Match], pool: Sequence[Q
     return None
 
 
+def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> Dict[Optional[int], List[Tuple[QuantityUnit, Tuple[int, int]]]]:
+    """Source sentence index -> the mentions ``(unit, span)`` of ``pool``'s units that
+    start in it, in pool order, each unit's later mentions too; built once per pool and
+    kept on the source index for the pool last asked about (every summary unit of a row
+    asks about the same pool), so that placing a value reads its sentence's mentions,
+    not the whole pool."""
+    slot = source.memo("quantity mentions", lambda: [None])
+    held = slot[0]
+    if held is None or held[0] is not pool:
+        by_sentence: Dict[Optional[int], List[Tuple[QuantityUnit, Tuple[int, int]]]] = {}
+        for p in pool:
+            for at in (p.span, *getattr(p, "repeats", ())):
+                by_sentence.setdefault(source.sentence_at(at[0]), []).append((p, at))
+        held = slot[0] = (pool, by_sentence)
+    return held[1]
+
+
 def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence[QuantityUnit],
                 summary: TextIndex, source: TextIndex) -> Optional[Match]:
     """:func:`swapped_quantity` for the mention of ``unit`` at ``span``, or
@@ -518,7 +535,7 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
     evidence = match.evidence if match is not None else ()
     found_keys = {getattr(e, "key", None) for e in evidence}
     # every mention of a source value in the aligned sentence, its later ones too
-    here = [(p, at) for p in pool for at in (p.span, *getattr(p, "repeats", ())) if inside(at)]
+    here = [(p, at) for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ()) if inside(at)]
     # the aligned sentence states the summary's value too: only the words around it can
     # place another value where the summary has it (a run-on sentence holds both)
     stated = any(inside(e.span) for e in evidence if hasattr(e, "span")) \
