@@ -61,6 +61,20 @@ def _rhi_units(summaries, source):
                                    for u in d["rhi"]["units"]] for d in result["details"]]
 
 
+def test_an_object_controlled_infinitive_grounds_only_its_controller():
+    """The subject of "to leave" under "told residents" is the residents: one sentence
+    holding "police", "leave" and "area" does not ground "police left the area"."""
+    scores, units = _rhi_units(["Police left the area.", "The residents left the area.",
+                                "The coach ignored his rivals.", "The players ignored their rivals."],
+                               "On Monday police told residents to leave the area. The coach urged his "
+                               "players to keep calm and ignore their rivals.")
+    assert units == [[(["police", "leave", "area"], "unsupported", None)],
+                     [(["resident", "leave", "area"], "supported", "exact")],
+                     [(["coach", "ignore", "rival"], "unsupported", None)],
+                     [(["player", "ignore", "rival"], "supported", "exact")]]
+    assert scores == [0.0, 1.0, 0.0, 1.0]
+
+
 def test_reversed_roles_contradict_a_directed_triple():
     """docs/lexical.md#reversed-roles: the source's predicate has the summary's subject
     as its object and its object as its subject."""

@@ -119,6 +119,23 @@ def test_an_infinitive_under_a_copula_takes_its_subject():
     assert triples("The club was forced to sell the striker.") == [("club", "sell", "striker")]
 
 
+def test_an_object_control_verb_gives_its_infinitive_its_object_as_subject():
+    # the residents leave, not the police ("tell" is a reporting verb: no triple of its own)
+    assert triples("Police told residents to leave the area.") == [("resident", "leave", "area")]
+    assert triples("Lady Mary asked Matthew Crawley to marry her sister.") == [("crawley", "marry", "sister")]
+    assert triples("The judge ordered Powell to repay the money.") == [
+        ("judge", "order", "powell"), ("powell", "repay", "money")]
+    # every conjunct of the object; a generic one ("players") is grounded to no name that
+    # is an argument of the verb above ("Chelsea")
+    assert triples("Chelsea urged fans and players to respect the decision.") == [
+        ("chelsea", "urge", "fan"), ("chelsea", "urge", "player"),
+        ("fan", "respect", "decision"), ("player", "respect", "decision")]
+    # a verb outside the list keeps its own subject ("used the cash to buy"), and so does
+    # a listed verb without a direct object ("was forced to sell", above)
+    assert triples("Apple used the cash to buy Beats.") == [("apple", "use", "cash"), ("apple", "buy", "beats")]
+    assert triples("The board asked to review the merger.") == [("board", "review", "merger")]
+
+
 def test_clausal_propagation_carries_polarity():
     assert triples("The company did not agree to sell the startup.") == [
         ("company", "not_sell", "startup")]

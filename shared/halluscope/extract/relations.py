@@ -22,7 +22,11 @@ in one pass per sentence (no re-parsing, no model calls):
   "The suspect was arrested by police" -> ``(police, arrest, suspect)``.
 * **Clausal propagation** (lines 35-38): an ``xcomp``/``ccomp`` verb with no
   subject of its own inherits the subjects of the verb governing it ("The company
-  wants to buy the startup" -> ``(company, buy, startup)``). An inner clause with
+  wants to buy the startup" -> ``(company, buy, startup)``), except that the
+  infinitive of an object-control verb (:data:`OBJECT_CONTROL_VERBS`: "told",
+  "urged", "ordered", "asked", ...) with a direct object takes that object ("police
+  told residents to leave" -> ``(resident, leave, ...)``, never ``(police, leave,
+  ...)``; the paper does not say). An inner clause with
   its own subject is extracted with that subject (never the outer one). Polarity
   propagates into an ``xcomp``: a negated governor, or one of
   :data:`NEGATIVE_GOVERNORS`, flips it ("did not agree to sell", "refused to sell"
@@ -131,6 +135,21 @@ INTRANSITIVE_MODES: Tuple[str, ...] = ("none", "passive", "all")
 #: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
 NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
 
+#: Verbs whose direct object is the subject of their infinitive ("police told residents
+#: to leave": the residents leave; "ordered Ms Powell to stay", "urged people to vote",
+#: "forced the club to pay"): object control. A verb outside the list keeps its own
+#: subject for the infinitive ("used the money to buy", "spent years supporting",
+#: "beat Spain to reach the final", "paid £5m to sign him"), as does a listed verb
+#: with no direct object ("he asked to leave").
+OBJECT_CONTROL_VERBS: FrozenSet[str] = frozenset({
+    "advise", "allow", "appoint", "ask", "authorise", "authorize", "beg", "cause", "challenge",
+    "compel", "convince", "elect", "empower", "enable", "encourage", "force", "help", "hire",
+    "implore", "incite", "induce", "inspire", "instruct", "invite", "lead", "lobby", "motivate",
+    "nominate", "oblige", "order", "permit", "persuade", "pressure", "pressurise", "prompt",
+    "push", "recruit", "remind", "request", "require", "spur", "teach", "tell", "train",
+    "urge", "warn",
+})
+
 #: Adjectives of a copula whose infinitive did not happen ("was unable to pay" -> not_pay).
 NEGATIVE_ADJECTIVES: FrozenSet[str] = frozenset({"unable"})
 
@@ -190,6 +209,24 @@ def verb_lemma(token) -> str:
     :func:`_particle`), the form WordNet lists phrasal verbs in (docs/lexical.md)."""
     particles = [c.lower_ for c in token.children if _particle(c)]
     return " ".join([token.lemma_.lower()] + particles)
+
+
+def direct_objects_controlling(verb) -> List:
+    """The direct objects of ``verb`` when it is an object-control verb
+    (:data:`OBJECT_CONTROL_VERBS`): the subjects of its infinitive; else none."""
+    if verb.lemma_.lower() not in OBJECT_CONTROL_VERBS:
+        return []
+    return [c for c in verb.children if c.dep_ in ("dobj", "obj")]
+
+
+def object_controlled(token) -> bool:
+    """Whether ``token`` is the infinitive of an object-control verb with a direct object
+    ("leave" in "police told residents to leave"), or a verb conjoined to one ("ignore"
+    in "urged Leicester to keep their cool and ignore their rivals"): its subject is that
+    object, not the subject of the verb above."""
+    while token.dep_ == "conj" and token.head.i != token.i:
+        token = token.head
+    return token.dep_ == "xcomp" and token.head.i != token.i and bool(direct_objects_controlling(token.head))
 
 
 def _is_predicate(token, copula: bool) -> bool:
@@ -369,7 +406,11 @@ class _Extractor:
     def ground(self, token, sent_ents: Sequence, objects: Sequence) -> Tuple[Optional[str], List]:
         """GroundSubject (Algorithm 4 lines 10-20), grounding before the POS filter."""
         if token.lower_ in self.generic or token.lemma_.lower() in self.generic:
-            governor = token.head
+            # a conjunct has the role of the first of its conjunction ("fans and players")
+            first = token
+            while first.dep_ == "conj" and first.head.i != first.i:
+                first = first.head
+            governor = first.head
             for ent in sent_ents:
                 root = ent.root
                 if any(ent.start <= o.i < ent.end for o in objects):
@@ -421,6 +462,11 @@ class _Extractor:
         return (_expand(subjects + passive_subjects, self.conjuncts),
                 _expand(objects, self.conjuncts), [], False)
 
+    def controller_objects(self, verb) -> List:
+        """The direct objects of an object-control verb (:func:`direct_objects_controlling`),
+        which are its infinitive's subjects, or none."""
+        return _expand(direct_objects_controlling(verb), self.conjuncts)
+
     def subjects_of(self, verb, depth: int = 0) -> Tuple[List, List, str]:
         """Effective (subjects, passive objects, source) with clausal/conj inheritance."""
         cached = self._args.get(verb.i)
@@ -440,7 +486,8 @@ class _Extractor:
                 source = "clausal"
             elif head.i != verb.i and _is_predicate(head, self.copula):
                 if verb.dep_ in _CLAUSAL_DEPS:
-                    subjects = self.subjects_of(head, depth + 1)[0]
+                    subjects = self.controller_objects(head) if verb.dep_ == "xcomp" else []
+                    subjects = subjects or self.subjects_of(head, depth + 1)[0]
                     source = "clausal"
                 elif verb.dep_ == "conj":
                     subjects = self.subjects_of(head, depth + 1)[0]

@@ -57,8 +57,8 @@ from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
 from ..token_table import TokenTable
-from ..extract.relations import (PTB_BRACKETS, effective_negation, predicate_arguments, role_arguments,
-                                 verb_lemma)
+from ..extract.relations import (PTB_BRACKETS, effective_negation, object_controlled, predicate_arguments,
+                                 role_arguments, verb_lemma)
 from ..units import NOMINAL, EntityUnit, Match, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -369,6 +369,16 @@ def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
             or _only_on(obj, predicate.subject_words, predicate.object_words))
 
 
+def _another_controls(predicate: _Predicate, subject: List[str], index: TextIndex, patient: bool) -> bool:
+    """Whether the predicate is an object-controlled infinitive
+    (:func:`~halluscope.extract.relations.object_controlled`) whose subject, the object
+    of the verb above it, is not the triple's: "police left the area" is not grounded
+    by "police told residents to leave the area", where the residents leave."""
+    if patient or index.doc is None or not object_controlled(index.doc[predicate.token]):
+        return False
+    return not set(subject) <= index.arguments_of(predicate)[0]
+
+
 def _only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
     """Every word on ``side`` and none on ``other``."""
     return all(w in side for w in words) and not any(w in other for w in words)
@@ -673,7 +683,8 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
                 return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
                              f"the converse: subject in the predicate's other arguments, object in its "
                              f"object; {link.text}, one transfer seen from the other party")
-            if obj and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj)):
+            if obj and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj)) \
+                    and not _another_controls(p, subject, index, patient):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:
                 detail = "the predicate with this " + ("patient" if patient else "subject")
