@@ -133,6 +133,19 @@ def test_a_subject_or_object_that_says_none_is_a_negation(resources):
     assert flips(resources, "No one was injured.", "Several people were injured.") == []
 
 
+def test_a_negative_subject_up_a_chain_of_infinitives_negates_them_and_hides_nothing(resources):
+    # session 27: "leave" is not_leave through "Nobody wanted to" (effective_negation), so
+    # "Nobody" is read as its negation, not as a word that makes its polarity unreadable
+    assert [f[:3] for f in flips(resources, "Nobody in the squad wanted to leave the club.",
+                                 "Several players in the squad wanted to leave the club.")] == [
+        ("wanted", (20, 26), "negation"), ("leave", (30, 35), "negation")]
+    assert [f[:3] for f in flips(resources, "Several players in the squad wanted to leave the club.",
+                                 "Nobody in the squad wanted to leave the club.")] == [
+        ("wanted", (29, 35), "negation"), ("leave", (39, 44), "negation")]
+    # a negative word elsewhere up the tree still hides the polarity ("has no plans to")
+    assert flips(resources, "The club has no plans to sell the striker.", "The club plans to sell the striker.") == []
+
+
 def test_a_negated_copula_shares_its_prepositional_argument(resources):
     # the subjects differ ("Ozil", "The German star"): the claim is tied by "fine form"
     source = "The German star was in fine form as the World Cup winners beat Georgia 2-0 on Sunday."

@@ -293,6 +293,10 @@ def negative_argument(token) -> bool:
     return not any(c.lower_ in _COMPARED for c in token.children)
 
 
+#: the most governors :func:`effective_negation` reads up a chain of infinitives
+XCOMP_DEPTH = 8
+
+
 def effective_negation(verb, depth: int = 0) -> bool:
     """Own negation (Algorithm 2 line 11) or a subject or object that says none ("No one
     was injured", "found no weapons": :func:`negative_argument`), flipped by each negated ``xcomp``
@@ -310,7 +314,7 @@ def effective_negation(verb, depth: int = 0) -> bool:
             argument = True
     negated = own ^ argument
     head = verb.head
-    if verb.dep_ == "xcomp" and head.i != verb.i and depth < 8:
+    if verb.dep_ == "xcomp" and head.i != verb.i and depth < XCOMP_DEPTH:
         negated ^= effective_negation(head, depth + 1)
         negated ^= head.lemma_.lower() in NEGATIVE_GOVERNORS or _yet_to(head)
         if _adjective_of_copula(head):  # "was not able to", "is unable to"

@@ -48,7 +48,8 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.relations import NEGATIVE_GOVERNORS, effective_negation, is_negated, negative_argument, verb_lemma
+from ..extract.relations import (NEGATIVE_GOVERNORS, XCOMP_DEPTH, effective_negation, is_negated, negative_argument,
+                                 verb_lemma)
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
 from .words import may_be_converse
@@ -144,10 +145,18 @@ def negated_by_word(token) -> bool:
     plans to close": "no" on "plans", which governs "close"; "Nobody was arrested").
     A negative word elsewhere in the sentence ("inspired by none other than Clinton",
     "no less than 13 of the players") says nothing of the token's polarity."""
+    # the subjects and objects that say none of the token and of the verbs up its chain of
+    # infinitives are read as its negation (extract.relations.effective_negation: "Nobody
+    # wanted to leave" is not_leave), not as words that hide it
+    read = {token.i}
+    node = token
+    for _ in range(XCOMP_DEPTH):
+        if node.dep_ != "xcomp" or node.head.i == node.i:
+            break
+        node = node.head
+        read.add(node.i)
     for governor in (token, *token.ancestors):
-        # the token's own subject or object that says none is read as its negation
-        # (extract.relations.effective_negation), not as a word that hides it
-        if any(child.lower_ in NEGATIVE_WORDS and not (governor is token and negative_argument(child))
+        if any(child.lower_ in NEGATIVE_WORDS and not (governor.i in read and negative_argument(child))
                for child in governor.children):
             return True
     return False
