@@ -814,7 +814,30 @@ def predicate_arguments(doc: "Doc", *, compound: bool = True) -> Dict[int, Tuple
     modifies (:func:`_participle_of`) are patients. Text
     grounding uses it to check that a summary's subject-verb pair has its subject in
     the same role in the source (:func:`halluscope.match.grounding.relation_in_sentence`)."""
-    extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
-                           frozenset(GENERIC_SUBJECTS), frozenset(GROUNDING_LABELS))
-    return {token.i: extractor.argument_keys(token, sent_ents)
-            for sent, sent_ents in extractor.sentences() for token in sent if _is_predicate(token, True)}
+    arguments = PredicateArguments(doc, compound=compound)
+    return {token.i: arguments.of(token.i) for token in doc if _is_predicate(token, True)}
+
+
+class PredicateArguments:
+    """:func:`predicate_arguments` read one predicate at a time, on demand: text grounding
+    asks about a few predicates of a source, not all of them. ``of(i)``: the (agent keys,
+    patient keys) of the token at index ``i``, or None when it is no predicate; each
+    computed once."""
+
+    def __init__(self, doc: "Doc", *, compound: bool = True) -> None:
+        self.doc = doc
+        self._extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
+                                     frozenset(GENERIC_SUBJECTS), frozenset(GROUNDING_LABELS))
+        self._entities = [e for e in doc.ents if e.label_ in GROUNDING_LABELS]
+        self._keys: Dict[int, Optional[Tuple[List[str], List[str]]]] = {}
+
+    def of(self, i: int) -> Optional[Tuple[List[str], List[str]]]:
+        if i not in self._keys:
+            token = self.doc[i]
+            if not _is_predicate(token, True):
+                self._keys[i] = None
+            else:
+                sent = token.sent  # the grounding entities of its sentence, as sentences() gives them
+                inside = [e for e in self._entities if e.start >= sent.start and e.end <= sent.end]
+                self._keys[i] = self._extractor.argument_keys(token, inside)
+        return self._keys[i]

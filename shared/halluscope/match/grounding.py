@@ -57,7 +57,7 @@ from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
 from ..token_table import TokenTable
-from ..extract.relations import (PTB_BRACKETS, effective_negation, object_controlled, predicate_arguments,
+from ..extract.relations import (PTB_BRACKETS, PredicateArguments, effective_negation, object_controlled,
                                  role_arguments, verb_lemma)
 from ..units import NOMINAL, EntityUnit, Match, RelationUnit, TextEvidence
 
@@ -116,7 +116,8 @@ class TextIndex:
     written: str = field(default="", repr=False)
     _idf: Optional[Dict[str, float]] = None
     _starts: Optional[List[int]] = None
-    _arguments: Optional[Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]] = None
+    _arguments: Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]] = field(default_factory=dict)
+    _reader: Optional[PredicateArguments] = None
     _tokens: Optional[FrozenSet[str]] = None
     _written_words: Optional[Tuple[str, List[Tuple[int, int]]]] = None
     _content_postings: Optional[Dict[str, Tuple[int, ...]]] = None
@@ -137,14 +138,20 @@ class TextIndex:
 
     def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
         """The words (:func:`word_stem`med) of the predicate's (agents, patients) as the
-        relation extractor reads them; computed for the whole text on first use."""
-        if self._arguments is None:
+        relation extractor reads them (:class:`~halluscope.extract.relations.PredicateArguments`);
+        each predicate's read on first use."""
+        found = self._arguments.get(predicate.token)
+        if found is None:
+            if self._reader is None:
+                self._reader = PredicateArguments(self.doc)
+            keys = self._reader.of(predicate.token)
+
             def words(keys: List[str]) -> FrozenSet[str]:
                 return frozenset(word_stem(w) for key in keys for w in key.split())
 
-            self._arguments = {i: (words(agents), words(patients))
-                               for i, (agents, patients) in predicate_arguments(self.doc).items()}
-        return self._arguments.get(predicate.token, (frozenset(), frozenset()))
+            found = self._arguments[predicate.token] = \
+                (frozenset(), frozenset()) if keys is None else (words(keys[0]), words(keys[1]))
+        return found
 
     @property
     def tokens(self) -> FrozenSet[str]:
