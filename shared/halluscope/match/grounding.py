@@ -226,7 +226,8 @@ class TextIndex:
 
 
 #: a content word held by more sentences of a text than this proposes no aligned
-#: sentence (:meth:`TextIndex.sharing`); more sentences than any validation source has
+#: sentence (:meth:`TextIndex.sharing`); no validation row's scores or details depend on
+#: it (all 6,288 rows of both halves came out the same as with every sentence read)
 CANDIDATE_DF = 100
 
 
