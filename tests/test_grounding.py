@@ -73,6 +73,11 @@ def test_an_object_controlled_infinitive_grounds_only_its_controller():
                      [(["coach", "ignore", "rival"], "unsupported", None)],
                      [(["player", "ignore", "rival"], "supported", "exact")]]
     assert scores == [0.0, 1.0, 0.0, 1.0]
+    # in the passive the infinitive is the verb's subject's, not the by-agent's
+    scores, units = _rhi_units(["Police left the area.", "Residents left the area."],
+                               "Residents were told by police to leave the area.")
+    assert units == [[(["police", "leave", "area"], "unsupported", None)],
+                     [(["resident", "leave", "area"], "supported", "exact")]]
 
 
 def test_reversed_roles_contradict_a_directed_triple():

@@ -134,6 +134,10 @@ def test_an_object_control_verb_gives_its_infinitive_its_object_as_subject():
     # a listed verb without a direct object ("was forced to sell", above)
     assert triples("Apple used the cash to buy Beats.") == [("apple", "use", "cash"), ("apple", "buy", "beats")]
     assert triples("The board asked to review the merger.") == [("board", "review", "merger")]
+    # in the passive, the verb's subject: not the by-agent, who asks
+    assert triples("Residents were told by police to leave the area.") == [("resident", "leave", "area")]
+    assert triples("The club was forced by the league to sell its stadium.") == [
+        ("league", "force", "club"), ("club", "sell", "stadium")]
 
 
 def test_clausal_propagation_carries_polarity():

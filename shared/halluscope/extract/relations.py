@@ -24,9 +24,10 @@ in one pass per sentence (no re-parsing, no model calls):
   subject of its own inherits the subjects of the verb governing it ("The company
   wants to buy the startup" -> ``(company, buy, startup)``), except that the
   infinitive of an object-control verb (:data:`OBJECT_CONTROL_VERBS`: "told",
-  "urged", "ordered", "asked", ...) with a direct object takes that object ("police
-  told residents to leave" -> ``(resident, leave, ...)``, never ``(police, leave,
-  ...)``; the paper does not say). An inner clause with
+  "urged", "ordered", "asked", ...) with a direct object takes that object, and in the
+  passive the verb's subject ("police told residents to leave", "residents were told by
+  police to leave" -> ``(resident, leave, ...)``, never ``(police, leave, ...)``; the
+  paper does not say). An inner clause with
   its own subject is extracted with that subject (never the outer one). Polarity
   propagates into an ``xcomp``: a negated governor, or one of
   :data:`NEGATIVE_GOVERNORS`, flips it ("did not agree to sell", "refused to sell"
@@ -213,10 +214,11 @@ def verb_lemma(token) -> str:
 
 def direct_objects_controlling(verb) -> List:
     """The direct objects of ``verb`` when it is an object-control verb
-    (:data:`OBJECT_CONTROL_VERBS`): the subjects of its infinitive; else none."""
+    (:data:`OBJECT_CONTROL_VERBS`), or in the passive its subject ("residents were told
+    by police to leave": the residents): the subjects of its infinitive; else none."""
     if verb.lemma_.lower() not in OBJECT_CONTROL_VERBS:
         return []
-    return [c for c in verb.children if c.dep_ in ("dobj", "obj")]
+    return [c for c in verb.children if c.dep_ in ("dobj", "obj", "nsubjpass")]
 
 
 def object_controlled(token) -> bool:
