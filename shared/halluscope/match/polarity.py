@@ -240,9 +240,11 @@ def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) 
     if lemma in _LIGHT_VERBS:
         # excused only by a source sentence about the same thing (a content word in common
         # with the summary sentence): "he was 'worried it might not be clean'"
-        negated_at = any((k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content
-                         for at in negated_at)
-    if negated_at:
+        said = any((k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content
+                   for at in negated_at)
+    else:
+        said = bool(negated_at)
+    if said:
         return None
     detail = f"'{lemma}' negated here; the aligned source sentence negates nothing"
     return Match("negation", (TextEvidence(span.text, (span.start_char, span.end_char)),), 0.0, detail,

@@ -497,7 +497,11 @@ def _at_any_mention(unit: QuantityUnit, match: Optional[Match], pool: Sequence[Q
     return None
 
 
-def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> Dict[Optional[int], List[Tuple[QuantityUnit, Tuple[int, int]]]]:
+#: a source value's mentions by the sentence they start in (:func:`_mentions_by_sentence`)
+_Mentions = Dict[Optional[int], List[Tuple[QuantityUnit, Tuple[int, int]]]]
+
+
+def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> _Mentions:
     """Source sentence index -> the mentions ``(unit, span)`` of ``pool``'s units that
     start in it, in pool order, each unit's later mentions too; built once per pool and
     kept on the source index for the pool last asked about (every summary unit of a row
@@ -506,7 +510,7 @@ def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> Di
     slot = source.memo("quantity mentions", lambda: [None])
     held = slot[0]
     if held is None or held[0] is not pool:
-        by_sentence: Dict[Optional[int], List[Tuple[QuantityUnit, Tuple[int, int]]]] = {}
+        by_sentence: _Mentions = {}
         for p in pool:
             for at in (p.span, *getattr(p, "repeats", ())):
                 by_sentence.setdefault(source.sentence_at(at[0]), []).append((p, at))
