@@ -211,6 +211,12 @@ def test_converse_verbs_in_infinitives_take_the_subject_of_the_verb_above(resour
     # a subject on one side only: not said of the same party
     assert flips(resources, "Keeping Leicester up will feel like losing a trophy.",
                  "Keeping Leicester up will feel like Chelsea winning a trophy.", lexicon) == []
+    # under an object-control verb the infinitive is its object's (session 27): Smith buys
+    # where the source has Smith sell, but Jones may sell what Smith buys
+    assert [f[:4] for f in flips(resources, "The court ordered Smith to buy the house back.",
+                                 "The court ordered Smith to sell the house back.", lexicon)] == [
+        ("buy", (27, 30), "opposite", "sell")]
+    assert flips(resources, "Police told Jones to sell the car.", "Police told Smith to buy the car.", lexicon) == []
 
 
 def test_a_negation_the_source_never_makes(resources):

@@ -42,6 +42,7 @@ source cannot contradict a summary's "before".
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple
@@ -49,7 +50,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..extract.relations import (NEGATIVE_GOVERNORS, XCOMP_DEPTH, effective_negation, is_negated, negative_argument,
-                                 verb_lemma)
+                                 object_controlled, verb_lemma)
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
 from .words import may_be_converse
@@ -265,14 +266,20 @@ def _controller(token, predicates: Dict[int, object]) -> Optional[object]:
     """The predicate whose subject a verb without one of its own shares: up its chain of
     infinitive complements (``xcomp``) to the first verb with a subject ("Tevez is on
     course to win": "win" is Tevez's; "are yet to lose this competition"); the verb's
-    own predicate when it has a subject, or when nothing above it has one."""
+    own predicate when it has a subject, or when nothing above it has one. Under an
+    object-control verb (:func:`~halluscope.extract.relations.object_controlled`: "told
+    Smith to sell the car") the subject is that verb's object: the predicate returned
+    then has the object's words on its subject side."""
     own = predicates.get(token.i)
     node = token
     for _ in range(CONTROL_DEPTH):
         if (own is not None and own.subject_words) or node.dep_ != "xcomp" or node.head.i == node.i:
             break
+        controlled = object_controlled(node)
         node = node.head
         above = predicates.get(node.i)
+        if above is not None and controlled and above.object_words:
+            return dataclasses.replace(above, subject_words=above.object_words)
         if above is not None and above.subject_words:
             return above
     return own
