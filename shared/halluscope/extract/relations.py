@@ -98,6 +98,7 @@ modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
@@ -212,23 +213,23 @@ def verb_lemma(token) -> str:
     return " ".join([token.lemma_.lower()] + particles)
 
 
-def direct_objects_controlling(verb) -> List:
-    """The direct objects of ``verb`` when it is an object-control verb
-    (:data:`OBJECT_CONTROL_VERBS`), or in the passive its subject ("residents were told
-    by police to leave": the residents): the subjects of its infinitive; else none."""
+def controllers(verb) -> List:
+    """The subjects ``verb`` gives its infinitive when it is an object-control verb
+    (:data:`OBJECT_CONTROL_VERBS`): its direct objects, or in the passive its subject
+    ("residents were told by police to leave": the residents); else none."""
     if verb.lemma_.lower() not in OBJECT_CONTROL_VERBS:
         return []
     return [c for c in verb.children if c.dep_ in ("dobj", "obj", "nsubjpass")]
 
 
 def object_controlled(token) -> bool:
-    """Whether ``token`` is the infinitive of an object-control verb with a direct object
-    ("leave" in "police told residents to leave"), or a verb conjoined to one ("ignore"
-    in "urged Leicester to keep their cool and ignore their rivals"): its subject is that
-    object, not the subject of the verb above."""
+    """Whether ``token`` is the infinitive of an object-control verb that has
+    :func:`controllers` ("leave" in "police told residents to leave"), or a verb conjoined
+    to one ("ignore" in "urged Leicester to keep their cool and ignore their rivals"): its
+    subject is that verb's object, not its subject."""
     while token.dep_ == "conj" and token.head.i != token.i:
         token = token.head
-    return token.dep_ == "xcomp" and token.head.i != token.i and bool(direct_objects_controlling(token.head))
+    return token.dep_ == "xcomp" and token.head.i != token.i and bool(controllers(token.head))
 
 
 def _is_predicate(token, copula: bool) -> bool:
@@ -299,7 +300,20 @@ def negative_argument(token) -> bool:
 XCOMP_DEPTH = 8
 
 
-def effective_negation(verb, depth: int = 0) -> bool:
+def infinitive_chain(verb) -> List:
+    """``verb`` and the verbs up its chain of infinitive complements (``xcomp``), at most
+    :data:`XCOMP_DEPTH` above it: the verbs whose polarity :func:`effective_negation`
+    reads ("leave" and "wanted" in "Nobody wanted to leave")."""
+    chain = [verb]
+    while len(chain) <= XCOMP_DEPTH:
+        node = chain[-1]
+        if node.dep_ != "xcomp" or node.head.i == node.i:
+            break
+        chain.append(node.head)
+    return chain
+
+
+def effective_negation(verb) -> bool:
     """Own negation (Algorithm 2 line 11) or a subject or object that says none ("No one
     was injured", "found no weapons": :func:`negative_argument`), flipped by each negated ``xcomp``
     governor ("did not agree to sell" -> not_sell), by each governor in
@@ -308,19 +322,20 @@ def effective_negation(verb, depth: int = 0) -> bool:
     negation and :data:`NEGATIVE_ADJECTIVES` ("was not able to pay", "was unable to pay"
     -> not_pay). The extractor and text
     grounding (:mod:`halluscope.match.grounding`) read polarity this one way."""
-    own = argument = False
-    for child in verb.children:  # one pass: its own negation (is_negated) and a negative argument
-        if _negates(child):
-            own = True
-        elif not argument and negative_argument(child):
-            argument = True
-    negated = own ^ argument
-    head = verb.head
-    if verb.dep_ == "xcomp" and head.i != verb.i and depth < XCOMP_DEPTH:
-        negated ^= effective_negation(head, depth + 1)
-        negated ^= head.lemma_.lower() in NEGATIVE_GOVERNORS or _yet_to(head)
-        if _adjective_of_copula(head):  # "was not able to", "is unable to"
-            negated ^= is_negated(head.head) ^ (head.lower_ in NEGATIVE_ADJECTIVES)
+    chain = infinitive_chain(verb)
+    negated = False
+    for node in chain:
+        own = argument = False
+        for child in node.children:  # one pass: its own negation (is_negated) and a negative argument
+            if _negates(child):
+                own = True
+            elif not argument and negative_argument(child):
+                argument = True
+        negated ^= own ^ argument
+    for governor in chain[1:]:
+        negated ^= governor.lemma_.lower() in NEGATIVE_GOVERNORS or _yet_to(governor)
+        if _adjective_of_copula(governor):  # "was not able to", "is unable to"
+            negated ^= is_negated(governor.head) ^ (governor.lower_ in NEGATIVE_ADJECTIVES)
     return negated
 
 
@@ -385,6 +400,9 @@ class _Extractor:
         self.reporting = reporting_verbs
         self.generic = generic_subjects
         self.labels = grounding_labels
+        # the doc's entities of those labels and their starts, read once (sentence_entities)
+        self._entities: Optional[List] = None
+        self._entity_starts: List[int] = []
         # token index -> (subjects, passive objects, source) for predicates seen so far
         self._args: Dict[int, Tuple[List, List, str]] = {}
         self._own: Dict[int, Tuple[List, List, List, bool]] = {}
@@ -468,11 +486,6 @@ class _Extractor:
         return (_expand(subjects + passive_subjects, self.conjuncts),
                 _expand(objects, self.conjuncts), [], False)
 
-    def controller_objects(self, verb) -> List:
-        """The direct objects of an object-control verb (:func:`direct_objects_controlling`),
-        which are its infinitive's subjects, or none."""
-        return _expand(direct_objects_controlling(verb), self.conjuncts)
-
     def subjects_of(self, verb, depth: int = 0) -> Tuple[List, List, str]:
         """Effective (subjects, passive objects, source) with clausal/conj inheritance."""
         cached = self._args.get(verb.i)
@@ -492,7 +505,7 @@ class _Extractor:
                 source = "clausal"
             elif head.i != verb.i and _is_predicate(head, self.copula):
                 if verb.dep_ in _CLAUSAL_DEPS:
-                    subjects = self.controller_objects(head) if verb.dep_ == "xcomp" else []
+                    subjects = _expand(controllers(head), self.conjuncts) if verb.dep_ == "xcomp" else []
                     subjects = subjects or self.subjects_of(head, depth + 1)[0]
                     source = "clausal"
                 elif verb.dep_ == "conj":
@@ -652,15 +665,23 @@ class _Extractor:
 
     def sentences(self) -> Iterable[Tuple[object, List]]:
         """(sentence, its grounding entities) of the doc, in order."""
-        ents = [e for e in self.doc.ents if e.label_ in self.labels]
-        e = 0
         for sent in self.doc.sents:
-            while e < len(ents) and ents[e].start < sent.start:
-                e += 1
-            k = e
-            while k < len(ents) and ents[k].end <= sent.end:
-                k += 1
-            yield sent, ents[e:k]
+            yield sent, self.sentence_entities(sent)
+
+    def sentence_entities(self, sent) -> List:
+        """The entities of the extractor's grounding labels inside the sentence ``sent``,
+        in order (entities are sorted and do not overlap: those from the first starting in
+        it that end by its end)."""
+        if self._entities is None:
+            self._entities = [e for e in self.doc.ents if e.label_ in self.labels]
+            self._entity_starts = [e.start for e in self._entities]
+        entities = self._entities
+        k = bisect.bisect_left(self._entity_starts, sent.start)
+        inside = []
+        while k < len(entities) and entities[k].end <= sent.end:
+            inside.append(entities[k])
+            k += 1
+        return inside
 
     def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
         """Algorithm 3: noun -prep-> pobj. A noun inside a numeric mention ("the first
@@ -830,7 +851,6 @@ class PredicateArguments:
         self.doc = doc
         self._extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
                                      frozenset(GENERIC_SUBJECTS), frozenset(GROUNDING_LABELS))
-        self._entities = [e for e in doc.ents if e.label_ in GROUNDING_LABELS]
         self._keys: Dict[int, Optional[Tuple[List[str], List[str]]]] = {}
 
     def of(self, i: int) -> Optional[Tuple[List[str], List[str]]]:
@@ -839,7 +859,5 @@ class PredicateArguments:
             if not _is_predicate(token, True):
                 self._keys[i] = None
             else:
-                sent = token.sent  # the grounding entities of its sentence, as sentences() gives them
-                inside = [e for e in self._entities if e.start >= sent.start and e.end <= sent.end]
-                self._keys[i] = self._extractor.argument_keys(token, inside)
+                self._keys[i] = self._extractor.argument_keys(token, self._extractor.sentence_entities(token.sent))
         return self._keys[i]

@@ -49,8 +49,8 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.relations import (NEGATIVE_GOVERNORS, XCOMP_DEPTH, effective_negation, is_negated, negative_argument,
-                                 object_controlled, verb_lemma)
+from ..extract.relations import (NEGATIVE_GOVERNORS, effective_negation, infinitive_chain, is_negated,
+                                 negative_argument, object_controlled, verb_lemma)
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
 from .words import may_be_converse
@@ -143,19 +143,13 @@ def _same_claim(mine, theirs) -> bool:
 def negated_by_word(token) -> bool:
     """Whether a word of :data:`NEGATIVE_WORDS` negates ``token`` without a ``neg``
     dependency: it depends on the token or on one of the token's governors ("has no
-    plans to close": "no" on "plans", which governs "close"; "Nobody was arrested").
-    A negative word elsewhere in the sentence ("inspired by none other than Clinton",
-    "no less than 13 of the players") says nothing of the token's polarity."""
-    # the subjects and objects that say none of the token and of the verbs up its chain of
-    # infinitives are read as its negation (extract.relations.effective_negation: "Nobody
-    # wanted to leave" is not_leave), not as words that hide it
-    read = {token.i}
-    node = token
-    for _ in range(XCOMP_DEPTH):
-        if node.dep_ != "xcomp" or node.head.i == node.i:
-            break
-        node = node.head
-        read.add(node.i)
+    plans to close": "no" on "plans", which governs "close"). A negative word elsewhere
+    in the sentence ("inspired by none other than Clinton", "no less than 13 of the
+    players") says nothing of the token's polarity. A subject or object that says none,
+    of the token or of a verb up its chain of infinitives, is not such a word: the
+    relation extractor reads it as the token's negation ("Nobody was arrested", "Nobody
+    wanted to leave": :func:`~halluscope.extract.relations.effective_negation`)."""
+    read = {node.i for node in infinitive_chain(token)}
     for governor in (token, *token.ancestors):
         if any(child.lower_ in NEGATIVE_WORDS and not (governor.i in read and negative_argument(child))
                for child in governor.children):
