@@ -854,6 +854,31 @@ def test_a_relative_pronoun_fills_the_slot_of_its_name():
     assert ehi_units("Mark Smith was charged with murder.", source) == [("Mark Smith", "supported", "exact")]
 
 
+def test_a_dateline_agency_is_not_stated_by_the_first_sentence():
+    from halluscope.match.swaps import dateline
+
+    text = "Irbil, Iraq (CNN)ISIS claimed it controlled part of Iraq's largest oil refinery on Sunday."
+    assert dateline(text) == (13, 16) and text[13:16] == "CNN"
+    assert dateline("(CNN Student News) -- Welcome.") == (1, 17)
+    assert dateline("LONDON, England (Reuters) -- Shares fell.") == (17, 24)
+    # parentheses after lower-case words, or later in the text, are no dateline
+    assert dateline("the police (CNN) said.") is None
+    assert dateline("ISIS claimed it (CNN reported).") is None
+    source = text + " CNN could not independently verify the claim."
+    # CNN reports the story: the first sentence says ISIS claimed it, so CNN in its place is a swap
+    assert ehi_units_with_detail("CNN claimed it controlled part of Iraq's largest oil refinery.", source) == [
+        ("CNN", "contradicted", "swapped",
+         "the aligned source sentence has 'ISIS' where the summary has 'CNN' (nsubj of 'claimed')"),
+        ("Iraq", "supported", "exact", "exact iraq")]
+    assert [u[1] for u in ehi_units("ISIS claimed it controlled part of Iraq's largest oil refinery.", source)] == [
+        "supported", "supported"]
+    # a sentence that writes CNN outside a dateline states it (here as the reporter): it is
+    # read by the words around the name alone, and they differ
+    told = "Irbil, Iraq (CNN)ISIS told CNN it controlled part of Iraq's largest oil refinery on Sunday."
+    assert [u[1] for u in ehi_units("CNN claimed it controlled part of Iraq's largest oil refinery.", told)] == [
+        "supported", "supported"]
+
+
 def test_a_possessive_a_lowercased_name_takes_in_is_not_its_context():
     from halluscope.match.swaps import _without_possessive
 

@@ -130,8 +130,42 @@ def _name_spans(source: TextIndex) -> Dict[str, List[Tuple[int, int]]]:
 
 def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
     """Whether the supporting mention (:func:`_evidence_spans`) is written between
-    ``start`` and ``end``."""
-    return any(start <= a and b <= end for a, b in _evidence_spans(match, source))
+    ``start`` and ``end``, outside the source's dateline (:func:`dateline`)."""
+    credit = _dateline_of(source)
+    return any(start <= a and b <= end and not (credit and credit[0] <= a and b <= credit[1])
+               for a, b in _evidence_spans(match, source))
+
+
+#: a news dateline at the start of a text: an optional place ("Irbil, Iraq", "LONDON,
+#: England") and the agency in parentheses ("(CNN)", "(Reuters)", "(CNN Student News)")
+_DATELINE = re.compile(r"\A\s*(?:[A-Z][^\W\d_]*\.?(?:,? +[A-Z][^\W\d_]*\.?)*,? *)?"
+                       r"\((?P<agency>[A-Z][\w.]*(?: [A-Z][\w.]*){0,3})\)")
+
+
+def dateline(text: str) -> Optional[Tuple[int, int]]:
+    """Where a text's dateline names its news agency (the characters inside the
+    parentheses of "Irbil, Iraq (CNN)ISIS claimed ..."), or None. The agency reports the
+    story; it takes no part in the first sentence's events, so it does not make that
+    sentence state its name (:func:`swapped_entity`: "CNN claims it controlled part of
+    the refinery" against "Irbil, Iraq (CNN)ISIS claimed it controlled part of the
+    refinery" is a swap)."""
+    found = _DATELINE.match(text)
+    return found.span("agency") if found else None
+
+
+def _dateline_of(source: TextIndex) -> Optional[Tuple[int, int]]:
+    return source.memo("dateline", lambda: dateline(source.written))
+
+
+def _without_dateline(source: TextIndex, start: int, end: int) -> str:
+    """The lower-cased source text from ``start`` to ``end``, its dateline's agency
+    (:func:`dateline`) blanked out."""
+    lowered = source.lowered[start:end]
+    credit = _dateline_of(source)
+    if credit is None or credit[1] <= start or credit[0] >= end:
+        return lowered
+    a, b = max(credit[0], start) - start, min(credit[1], end) - start
+    return lowered[:a] + " " * (b - a) + lowered[b:]
 
 
 #: the dependencies that make a slot: the arguments of a verb or preposition (a compound
@@ -212,7 +246,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
         return None
     aligned = source.sentences[aligned_at]
     mention = summary.doc.char_span(unit.span[0], unit.span[1], alignment_mode="expand")
-    stated = _written_in(own, source.lowered[aligned.start:aligned.end]) \
+    stated = _written_in(own, _without_dateline(source, aligned.start, aligned.end)) \
         or _stated_in(match, aligned.start, aligned.end, source)
     if mention is None or stated:
         # the aligned sentence states the name too (a run-on sentence, a name said twice):
