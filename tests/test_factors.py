@@ -1,10 +1,11 @@
 """Hand-computed factors and indices (DESIGN §4.1–4.3), both normalisations and RHI variants."""
 import math
+from types import SimpleNamespace
 
 import pytest
 
 from halluscope.factors import entity_factors, relation_linear_factors, relation_softmax_factors
-from halluscope.fusion import harmonic_fusion
+from halluscope.fusion import fused_chi, harmonic_fusion, mean_index
 from halluscope.indices import linear_rhi, normalized_rhi, softmax_bounds, softmax_index, support_share
 from halluscope.venn import VennCounts, venn_counts
 
@@ -107,6 +108,34 @@ def test_support_share():
     assert support_share([True, True, False, True], contradicted=1) == 0.6
     # attribution credits: (0.5 + 1) / (3 + 1)
     assert support_share([0.5, 1.0, 0.0], contradicted=1) == 0.375
+
+
+def _dimension(score, contradicted=False):
+    """What :func:`fused_chi` reads of a dimension's result: its score, unit count and
+    whether a unit was contradicted."""
+    return SimpleNamespace(score=score, counts=SimpleNamespace(g=0 if math.isnan(score) else 1),
+                           contradicted=contradicted)
+
+
+def test_fused_chi_keeps_counting_the_indices_when_one_is_zero():
+    words = SimpleNamespace(score=0.8, contradicted=False)
+    # H = 0 (every relation unsupported); the lexical term λ w (0.9 + 0.1 M), M = (1 + 0 + 0.5) / 3
+    one_wrong = fused_chi({"ehi": _dimension(1.0), "rhi": _dimension(0.0), "qhi": _dimension(0.5)}, words, None, 0.01)
+    assert one_wrong == pytest.approx(0.01 * 0.8 * (0.9 + 0.1 * 0.5))
+    # a wrong name besides: M = (0.5 + 0 + 0.5) / 3, so CHI is lower, not tied
+    two_wrong = fused_chi({"ehi": _dimension(0.5), "rhi": _dimension(0.0), "qhi": _dimension(0.5)}, words, None, 0.01)
+    assert two_wrong == pytest.approx(0.01 * 0.8 * (0.9 + 0.1 / 3)) and two_wrong < one_wrong
+    # every defined dimension 1: M = 1, the lexical term is λ w as before
+    assert fused_chi({"ehi": _dimension(1.0), "rhi": _dimension(1.0), "qhi": _dimension(math.nan)}, words, None,
+                     0.01) == pytest.approx(0.99 + 0.008)
+    # a contradiction halves the whole; weights weigh M as they weigh H (qhi twice: M = 0.5 / 4)
+    contradicted = fused_chi({"ehi": _dimension(0.0, contradicted=True), "rhi": _dimension(1.0),
+                              "qhi": _dimension(0.0)}, words, {"qhi": 2}, 0.01)
+    assert contradicted == pytest.approx(0.5 * 0.01 * 0.8 * (0.9 + 0.1 * 0.25))
+    assert mean_index({"ehi": 0.5, "rhi": math.nan, "qhi": 1.0}, {"qhi": 3}) == pytest.approx((0.5 + 3) / 4)
+    assert math.isnan(mean_index({"ehi": math.nan}))
+    # formula="paper" (no words) fuses the indices alone: eq. 21's zero stays 0
+    assert fused_chi({"ehi": _dimension(1.0), "rhi": _dimension(0.0)}, None, None, 0.0) == 0.0
 
 
 def test_harmonic_fusion_adaptive_zero_and_weights():

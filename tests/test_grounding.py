@@ -280,17 +280,20 @@ def test_lexical_weight_orders_what_the_units_tie_by_content_words():
     result = score_chi(summaries, [source] * 4, None, return_details=True)
     # every unit of the first three is supported (fused 1.0); content words police/arrested/
     # thomas (+ monday) are in the source, dramatic/raid (+ dawn) are not: w = 1, 3/5, 4/7;
-    # the last one's entity and relation are unsupported (fused 0), w = 2/3
+    # the last one's entity and relation are unsupported (fused 0, their mean M 0), w = 2/3,
+    # the lexical term λ w (0.9 + 0.1 M)
     assert [d["words"]["score"] for d in result["details"]] == [
         1.0, 0.6, pytest.approx(4 / 7), pytest.approx(2 / 3)]
     assert result["chi_scores"] == [1.0, pytest.approx(0.99 + 0.01 * 0.6), pytest.approx(0.99 + 0.01 * 4 / 7),
-                                    pytest.approx(0.01 * 2 / 3)]
-    assert result["signature"].endswith("|fusion:harmonic-adaptive|lex:0.01|cal:" + load_calibration().version
-                                        + f"|cut:{load_calibration().cut:g}")
+                                    pytest.approx(0.01 * 2 / 3 * 0.9)]
+    assert result["signature"].endswith("|fusion:harmonic-adaptive|lex:0.01|lexidx:0.1|cal:"
+                                        + load_calibration().version + f"|cut:{load_calibration().cut:g}")
     heavier = score_chi(summaries, [source] * 4, None, lexical_weight=0.5)
-    assert heavier["chi_scores"] == [1.0, pytest.approx(0.8), pytest.approx(0.5 + 0.5 * 4 / 7), pytest.approx(1 / 3)]
+    assert heavier["chi_scores"] == [1.0, pytest.approx(0.8), pytest.approx(0.5 + 0.5 * 4 / 7),
+                                     pytest.approx(0.5 * 2 / 3 * 0.9)]
     off = score_chi(summaries, [source] * 4, None, lexical_weight=0, return_details=True)
-    assert off["chi_scores"] == [1.0, 1.0, 1.0, 0.0] and "lex:" not in off["signature"]
+    assert off["chi_scores"] == [1.0, 1.0, 1.0, 0.0] and "lex:" not in off["signature"] \
+        and "lexidx:" not in off["signature"]
     paper = score_chi(summaries, [source] * 4, None, formula="paper", return_details=True)
     assert "words" not in paper["details"][0] and "lex:" not in paper["signature"]
     with pytest.raises(ValueError, match="`lexical_weight` mixes content words into CHI under formula=\"support\""):

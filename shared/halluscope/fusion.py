@@ -17,6 +17,11 @@ from .dimension_registry import names
 CONTRADICTION_FACTOR = 0.5
 
 
+#: under formula="support", the share of the lexical term that the indices decide
+#: (:func:`fused_chi`): λ w ((1 - INDEX_SHARE) + INDEX_SHARE x their weighted mean)
+INDEX_SHARE = 0.1
+
+
 #: weights are relative: the smallest may be at most this many times smaller than the
 #: largest (beyond it the small one no longer counts in a float sum)
 MAX_WEIGHT_RATIO = 1e12
@@ -73,6 +78,15 @@ def harmonic_fusion(scores: Mapping[str, float], weights: Optional[Mapping[str, 
     return sum(weights[d] for d in defined) / sum(weights[d] / s for d, s in defined.items())
 
 
+def mean_index(scores: Mapping[str, float], weights: Optional[Mapping[str, float]] = None) -> float:
+    """Weighted arithmetic mean of the defined (non-NaN) scores (NaN when none is)."""
+    weights = check_weights(weights)
+    defined = {d: s for d, s in scores.items() if not math.isnan(s)}
+    if not defined:
+        return math.nan
+    return sum(weights[d] * s for d, s in defined.items()) / sum(weights[d] for d in defined)
+
+
 def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optional[Mapping[str, float]],
               lexical_weight: float) -> float:
     """CHI of one row from its dimensions' results (:class:`halluscope.pipeline.DimensionResult`)
@@ -80,10 +94,15 @@ def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optiona
     (:class:`halluscope.word_support.WordResult`; None under ``formula="paper"``,
     which fuses the papers' indices as they are, CHI paper eq. 21-22).
 
-    Under ``formula="support"``: CHI = (1 - λ) H + λ w, H the harmonic fusion (eq.
-    21-22) and λ ``lexical_weight`` (the option) (:data:`halluscope.scoring_options.LEXICAL_WEIGHT`): the units
+    Under ``formula="support"``: CHI = (1 - λ) H + λ w (1 - δ + δ M), H the harmonic
+    fusion (eq. 21-22), λ ``lexical_weight`` (the option)
+    (:data:`halluscope.scoring_options.LEXICAL_WEIGHT`), M the weighted arithmetic mean of
+    the defined dimensions (:func:`mean_index`) and δ :data:`INDEX_SHARE`: the units
     decide, and among summaries they tie (every unit supported, or none) the one whose
-    words the source holds ranks first. A summary with no unit in any dimension
+    words the source holds ranks first. H is 0 as soon as one dimension is (every
+    relation unsupported, say); M keeps the other dimensions counting there, so that a
+    further wrong name or number still lowers CHI (docs/papers.md#chi-fusion-edge-cases).
+    A summary with no unit in any dimension
     scores w itself: 0 for an empty or content-free one (it states nothing the source
     can support, and must never outscore a real summary), 1 for a source sentence
     copied or paraphrased without a name, relation or number; eq. 22 leaves such a row
@@ -93,14 +112,16 @@ def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optiona
     (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
     the summary, not a missing match (adjective antonyms do not count: "old" against
     "new" fires on faithful summaries, "the 72-year-old")."""
-    fused = harmonic_fusion({dimension: r.score for dimension, r in results.items()}, weights)
+    scores = {dimension: r.score for dimension, r in results.items()}
+    fused = harmonic_fusion(scores, weights)
     if words is None:
         return fused
     w = words.score
     if all(r.counts is not None and r.counts.g == 0 for r in results.values()):
         value = w
     else:
-        value = (1 - lexical_weight) * fused + lexical_weight * w
+        value = (1 - lexical_weight) * fused \
+            + lexical_weight * w * (1 - INDEX_SHARE + INDEX_SHARE * mean_index(scores, weights))
     if words.contradicted or any(r.contradicted for r in results.values()):
         value *= CONTRADICTION_FACTOR
     return value

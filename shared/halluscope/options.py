@@ -323,10 +323,10 @@ OPTIONS: Tuple[Option, ...] = (
                         "formula=support, off under paper)", shown=("default", "on", "off"),
                         meanings=(("default", None), ("on", True), ("off", False)), apps=_REL)),
     Option("lexical_weight", None, "number", bounds=(0.0, 1.0), allow_none=True, metrics=("chi",), doc=(
-        "λ in CHI = (1 - λ) x fused + λ x w, w the mean of the share of the summary's content "
-        "words the source supports (by lemma, written form or WordNet) and the share of its "
-        'content tokens found as written; None: 0.01 under formula="support", 0 under '
-        '"paper"; 0 turns it off.'),
+        "λ in CHI = (1 - λ) x fused + λ x w x (0.9 + 0.1 x the dimensions' mean), w the mean of "
+        "the share of the summary's content words the source supports (by lemma, written form or "
+        'WordNet) and the share of its content tokens found as written; None: 0.01 under '
+        'formula="support", 0 under "paper"; 0 turns it off.'),
         control=Control("radio", "lexical weight λ (CHI = (1 - λ) x units + λ x share of the summary's "
                         "content words the source supports; default: 0.01 under formula=support, 0 "
                         "under paper)", shown=("default", "0", "0.01", "0.1"),

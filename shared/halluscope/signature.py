@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from .dimensions import get as get_dimension
-from .fusion import check_weights
+from .fusion import INDEX_SHARE, check_weights
 from .resources import Resources
 from .scoring_options import ScoringOptions
 from .verdict import signature_parts as verdict_parts
@@ -37,5 +37,6 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
                      "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
         if options.lexical_weight:
             parts.append(f"lex:{options.lexical_weight:g}")
+            parts.append(f"lexidx:{INDEX_SHARE:g}")
         parts += verdict_parts(options.threshold)
     return "|".join(parts)
