@@ -716,11 +716,11 @@ def test_a_value_the_source_lacks_in_another_values_place_is_contradicted():
     # a value in no other value's place stays unsupported only
     assert units("The company has 9 offices.") == ([0.0], [("9", "unsupported", None, None)])
     # the contradiction halves chi: with every other word supported and no relation
-    # unit, chi = 0.5 * (0.99 * 0 + 0.01 * w)
+    # unit, chi = 0.5 * (0.99 * 0 + 0.01 * w * (0.9 + 0.1 * 0)), QHI the only dimension
     wrong, right = score_chi(["The deal was worth $800 million.", "The deal was worth $400 million."],
                              [source] * 2, return_details=True)["details"]
     assert right["chi"] == 1.0 and wrong["qhi"]["units"][0]["status"] == "contradicted"
-    assert wrong["chi"] == 0.5 * 0.01 * wrong["words"]["score"]
+    assert wrong["chi"] == pytest.approx(0.5 * 0.01 * wrong["words"]["score"] * 0.9)
 
 
 def test_a_date_said_less_fully_is_supported_and_a_broken_bound_contradicted():

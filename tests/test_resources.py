@@ -58,7 +58,10 @@ def test_a_scorer_with_its_own_resources_scores_as_the_api():
     assert result == direct and result.details == direct.details
     assert result["signature"] == direct["signature"]
     # the values: GitHub's year is wrong (2019 for 2018), Lagos's 21 deaths are not the source's 12
-    assert result["chi_scores"] == pytest.approx([0.4654945054945055, 0.00575])
+    # chi = 0.99 H + 0.01 w (0.9 + 0.1 M): H = 3 / (1.5 + 1 + 4), M = (2/3 + 1 + 0.25) / 3, w = 6/7;
+    # then H = 0, M = 1/3, w = 0.575
+    assert result["chi_scores"] == pytest.approx([0.99 * 3 / 6.5 + 0.01 * 6 / 7 * (0.9 + 0.1 * (2 / 3 + 1.25) / 3),
+                                                  0.01 * 0.575 * (0.9 + 0.1 / 3)])
     assert result["ehi_scores"] == pytest.approx([2 / 3, 1.0])
     assert (result["rhi_scores"], result["qhi_scores"]) == ([1.0, 0.0], [0.25, 0.0])
     assert [(u["text"], u["status"]) for u in result.details[0]["qhi"]["units"]] == [

@@ -74,8 +74,8 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
     # the source supports 3 of the 7 content words (Obama, discuss, budget; not Emmanuel,
     # Macron, UNESCO, Paris) and holds 3 of the 8 content tokens as written ("discussed"
-    # is not among them, "Obama" is): w = (3/7 + 3/8) / 2, CHI = 0.99 x 0.25 + 0.01 x w
-    assert headline_markdown(display) == ("EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2515** · "
+    # is not among them, "Obama" is): w = (3/7 + 3/8) / 2, CHI = 0.99 x 0.25 + 0.01 x w x (0.9 + 0.1 x 0.25)
+    assert headline_markdown(display) == ("EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2512** · "
                                           f"p(consistent) **{p_consistent(display['scores'][3]['score']):.4f}**")
     assert display["scores"][3]["note"] == (
         "harmonic mean of the defined dimensions' supported shares (halluscope's support "

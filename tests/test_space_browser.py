@@ -100,8 +100,8 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
 
         headline = page.locator("#hs-headline").inner_text()
         # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
-        # 3 of the 8 content words are in the source: CHI = 0.99 x 0.25 + 0.01 x 3/8
-        assert headline.startswith("EHI 0.2500 · RHI undefined · QHI undefined · CHI 0.2515 · p(consistent) 0.")
+        # w = (3/7 + 3/8) / 2 (test_space.py): CHI = 0.99 x 0.25 + 0.01 x w x (0.9 + 0.1 x 0.25)
+        assert headline.startswith("EHI 0.2500 · RHI undefined · QHI undefined · CHI 0.2512 · p(consistent) 0.")
         assert "0.2500" in page.locator("#hs-scores").inner_text()
         assert page.locator("#hs-status").inner_text() == "Scored."
         # the notes say which texts lack units: the source has relations and quantities

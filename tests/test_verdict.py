@@ -75,9 +75,9 @@ def test_other_options_get_no_verdict_and_one_warning(caplog):
     assert all(math.isnan(p) for p in result["p_consistent_scores"]) and "labels" not in result
     said = [r.getMessage() for r in caplog.records if "p_consistent is calibrated" in r.getMessage()]
     assert said == ["p_consistent is calibrated for chi's default scores; this call's differ in attr, ent, "
-                    "formula, lex, wn, so p_consistent is NaN and no labels are given "
+                    "formula, lex, lexidx, wn, so p_consistent is NaN and no labels are given "
                     "(docs/benchmarks.md#p_consistent-and-the-shipped-labels)"]  # once, not per call
-    assert differing_fields(result["signature"]) == ["attr", "ent", "formula", "lex", "wn"]
+    assert differing_fields(result["signature"]) == ["attr", "ent", "formula", "lex", "lexidx", "wn"]
 
 
 def test_verdict_of_a_signature_it_does_not_hold_for():

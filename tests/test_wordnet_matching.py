@@ -215,11 +215,12 @@ def test_wrong_subject_stays_unsupported_with_wordnet(scored):
     unit = _rhi_unit(scored, 2)
     assert (unit["key"], unit["status"], unit["in_source"]) == (
         ["google", "acquire", "github"], "unsupported", None)
-    # the fusion is 0 (RHI 0); CHI = 0.01 x w, w = mean(2/3 supported: Google is not in
-    # the source; 3/4 as written: Google, acquired, GitHub, 2018)
+    # the fusion is 0 (RHI 0); CHI = 0.01 x w x (0.9 + 0.1 M), w = mean(2/3 supported: Google
+    # is not in the source; 3/4 as written: Google, acquired, GitHub, 2018), M the mean of
+    # EHI 1/2 (Google, GitHub), RHI 0 and QHI 1 (2018): 1/2
     assert scored["details"][2]["words"]["support_share"] == pytest.approx(2 / 3)
     assert scored["details"][2]["words"]["written_share"] == pytest.approx(3 / 4)
-    assert scored["chi_scores"][2] == pytest.approx(0.01 * (2 / 3 + 3 / 4) / 2)
+    assert scored["chi_scores"][2] == pytest.approx(0.01 * (2 / 3 + 3 / 4) / 2 * (0.9 + 0.1 / 2))
 
 
 def test_without_wordnet_the_paraphrased_verbs_are_unsupported(scored_plain):
@@ -227,11 +228,12 @@ def test_without_wordnet_the_paraphrased_verbs_are_unsupported(scored_plain):
     for row in (0, 1, 2):
         unit = _rhi_unit(scored_plain, row)
         assert (unit["status"], unit["in_source"]) == ("unsupported", None)
-    # "bought"/"purchased" lose their word support too: w = mean(2/3, 3/4), CHI = 0.01 x w
+    # "bought"/"purchased" lose their word support too: w = mean(2/3, 3/4), CHI = 0.01 x w x
+    # (0.9 + 0.1 M), M the mean of EHI 1, RHI 0 and QHI 1
     for row in (0, 1):
         words = scored_plain["details"][row]["words"]
         assert [u["status"] for u in words["units"]] == ["supported", "unsupported", "supported"]
-        assert scored_plain["chi_scores"][row] == pytest.approx(0.01 * (2 / 3 + 3 / 4) / 2)
+        assert scored_plain["chi_scores"][row] == pytest.approx(0.01 * (2 / 3 + 3 / 4) / 2 * (0.9 + 0.1 * 2 / 3))
 
 
 def test_antonym_verb_makes_a_relation_unit_contradicted(scored):
@@ -244,10 +246,10 @@ def test_antonym_verb_makes_a_relation_unit_contradicted(scored):
         "evidence": [{"text": "council approved the plan", "span": [4, 29]}]}
     # contradicted: RHI 0, no unit in I∩G; words council, plan supported, quickly
     # unsupported, reject contradicted (counted twice): support 2/5, written 2/4, w = 0.45;
-    # CHI = 0.01 x w, halved for the contradiction
+    # CHI = 0.01 x w x 0.9 (RHI, the only dimension, is 0), halved for the contradiction
     rhi = scored["details"][3]["rhi"]
     assert (rhi["score"], rhi["counts"]["g"], rhi["counts"]["ig"]) == (0.0, 1, 0)
-    assert scored["chi_scores"][3] == pytest.approx(0.5 * 0.01 * 0.45, abs=1e-12)
+    assert scored["chi_scores"][3] == pytest.approx(0.5 * 0.01 * 0.45 * 0.9, abs=1e-12)
 
 
 def test_without_wordnet_the_antonym_is_only_unsupported(scored_plain):
@@ -606,10 +608,11 @@ def test_a_swapped_transfer_halves_chi(lex):
     # rhi: 0 supported of 1 unit (counted twice, contradicted) -> 0, so H = 0;
     # words: moldova, lend, germany all in the source -> support share 1; written: 5 of
     # the 6 content tokens (Moldova lend € 400 million Germany; "€" is not in the source)
-    # -> w = (1 + 5/6) / 2 = 11/12; CHI = 0.01 w, halved for the contradicted unit
+    # -> w = (1 + 5/6) / 2 = 11/12; CHI = 0.01 w (0.9 + 0.1 M), M the mean of EHI 1
+    # (Moldova, Germany), RHI 0 and QHI 1 (€400 million), halved for the contradicted unit
     assert result["details"][0]["words"]["score"] == pytest.approx(11 / 12, abs=1e-12)
     assert result["rhi_scores"][0] == 0.0
-    assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 11 / 12, abs=1e-12)
+    assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 11 / 12 * (0.9 + 0.1 * 2 / 3), abs=1e-12)
 
 
 def test_nominalised_predicate_grounds_a_triple_in_its_roles():
@@ -663,13 +666,13 @@ def test_active_pairs_count_only_when_the_source_contradicts_them(lex):
     # row 0: rhi = 0 supported / (1 unit + 1 more for the contradiction) = 0, so H = 0;
     # words: team supported, lose unsupported (win/lose transfer possession: a word alone
     # is no contradiction) -> support 1/2, written {team, lost}: 1/2 -> w = 1/2;
-    # CHI = 0.01 w, halved for the contradicted unit
-    assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 0.5, abs=1e-12)
+    # CHI = 0.01 w x 0.9 (RHI, the only dimension, is 0), halved for the contradicted unit
+    assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 0.5 * 0.9, abs=1e-12)
     # row 1: no unit in any dimension -> CHI = w = 1; row 2: w = (1/2 + 1/2) / 2
     assert result["chi_scores"][1:] == pytest.approx([1.0, 0.5], abs=1e-12)
     # every object-less verb as a unit (intransitive="all"): "collapsed" is unsupported
     counted = score_chi(["The team collapsed."], [TEAM], None, intransitive="all")
-    assert counted["chi_scores"][0] == pytest.approx(0.01 * 0.5, abs=1e-12)
+    assert counted["chi_scores"][0] == pytest.approx(0.01 * 0.5 * 0.9, abs=1e-12)
 
 
 def test_paper_formula_makes_no_active_pairs(lex):
