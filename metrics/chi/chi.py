@@ -9,7 +9,8 @@ optionally a reference summary): entities (EHI), relations (RHI) and quantities 
 by a harmonic mean over the dimensions defined for each example (CHI paper, eq. 21-22).
 Higher is more faithful. By default (formula="support") each dimension is the share of
 the summary's units supported by the source, in [0, 1]; CHI is 0.99 x their fusion +
-0.01 x w, w the mean of the share of the summary's content words (lemmas of nouns,
+0.01 x w x (0.9 + 0.1 x the dimensions' mean, which keeps them counting where the fusion
+is 0), w the mean of the share of the summary's content words (lemmas of nouns,
 verbs, adjectives, adverbs) that the source supports, by lemma or written form or
 through WordNet, and the share of its content tokens found in the source as written
 (lexical_weight: the units decide, the words order summaries the units tie),

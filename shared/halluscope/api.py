@@ -125,8 +125,8 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     and QHI over the dimensions defined for each example; under ``formula="support"``
     mixed with the summary's word-level support w (the share of its content words the
     source supports by lemma or WordNet, :mod:`halluscope.match.words`),
-    (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w
-    (:func:`halluscope.fusion.fused_chi`). ``options``: those of
+    (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w x (0.9 + 0.1 x the
+    dimensions' mean) (:func:`halluscope.fusion.fused_chi`). ``options``: those of
     :func:`halluscope.options.options_for` ``("chi")``."""
     return _score_family("chi", predictions, sources, references, publication_dates, return_details, preset,
                          options, Resources.default())
