@@ -861,9 +861,11 @@ def test_a_dateline_agency_is_not_stated_by_the_first_sentence():
     assert dateline(text) == (13, 16) and text[13:16] == "CNN"
     assert dateline("(CNN Student News) -- Welcome.") == (1, 17)
     assert dateline("LONDON, England (Reuters) -- Shares fell.") == (17, 24)
-    # parentheses after lower-case words, or later in the text, are no dateline
+    # parentheses after lower-case words, or later in the text, are no dateline, nor is an
+    # acronym a name introduces (no dash after it, not glued to the next word)
     assert dateline("the police (CNN) said.") is None
     assert dateline("ISIS claimed it (CNN reported).") is None
+    assert dateline("The Crown Prosecution Service (CPS) will reveal its intentions.") is None
     source = text + " CNN could not independently verify the claim."
     # CNN reports the story: the first sentence says ISIS claimed it, so CNN in its place is a swap
     assert ehi_units_with_detail("CNN claimed it controlled part of Iraq's largest oil refinery.", source) == [

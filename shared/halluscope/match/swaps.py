@@ -137,9 +137,12 @@ def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
 
 
 #: a news dateline at the start of a text: an optional place ("Irbil, Iraq", "LONDON,
-#: England") and the agency in parentheses ("(CNN)", "(Reuters)", "(CNN Student News)")
+#: England") and the agency in parentheses ("(CNN)", "(Reuters)", "(CNN Student News)"),
+#: glued to the first word or followed by a dash; not an acronym a name introduces ("The
+#: Crown Prosecution Service (CPS) will reveal ...")
 _DATELINE = re.compile(r"\A\s*(?:[A-Z][^\W\d_]*\.?(?:,? +[A-Z][^\W\d_]*\.?)*,? *)?"
-                       r"\((?P<agency>[A-Z][\w.]*(?: [A-Z][\w.]*){0,3})\)")
+                       r"\((?P<agency>[A-Z][\w.]*(?: [A-Z][\w.]*){0,3})\)"
+                       r"(?=[A-Z\"'“‘]|\s*(?:--|—|–|-)\s)")
 
 
 def dateline(text: str) -> Optional[Tuple[int, int]]:
