@@ -80,6 +80,26 @@ def test_an_object_controlled_infinitive_grounds_only_its_controller():
                      [(["resident", "leave", "area"], "supported", "exact")]]
 
 
+def test_a_person_named_in_full_is_grounded_by_one_part_of_the_name():
+    """The source names Pat Ingles in full once, then "Pat" alone; the summary keeps the
+    full name. A name part another person of the source shares grounds nothing."""
+    source = ("Pat Ingles, 69, from Edinburgh, loves to party. Grandmother-of-three Pat lost her husband "
+              "12 years ago to prostate cancer.")
+    scores, units = _rhi_units(["Pat Ingles lost her husband.", "Pat Ingles lost her house."], source)
+    assert units == [[(["pat ingles", "lose", "husband"], "supported",
+                       "subject, object and predicate in one sentence; 'pat' for the subject 'pat ingles', "
+                       "the only person the text so names")],
+                     [(["pat ingles", "lose", "house"], "unsupported", None)]]
+    shared = ("Pat Ingles, 69, and her sister Pat Brown love to party. Pat lost her husband 12 years ago.")
+    assert _rhi_units(["Pat Ingles lost her husband."], shared)[1] == [
+        [(["pat ingles", "lose", "husband"], "unsupported", None)]]
+    from halluscope.match.grounding import _written_as_name
+    # the sentence must write the part as a name: "the prison" is no "Chelmsford Prison"
+    assert _written_as_name("pat", "Grandmother-of-three Pat lost her husband.")
+    assert not _written_as_name("prison", "Contraband was thrown over the wall of the prison.")
+    assert not _written_as_name("pat", "Patricia lost her husband.")
+
+
 def test_reversed_roles_contradict_a_directed_triple():
     """docs/lexical.md#reversed-roles: the source's predicate has the summary's subject
     as its object and its object as its subject."""

@@ -28,6 +28,10 @@ matchers:
     Thomas"; "Lane's husband was found" is not grounded by "Lane's husband found
     the infant". With a lexicon, a verb may state a nominal triple's noun and a noun
     a triple's verb (:func:`_verbalisation`, :func:`_nominalisation`; docs/lexical.md).
+    A subject or object that is a person the pool names in full may be found by one
+    part of the name, which the sentence writes capitalised and no other person of the
+    pool has (:func:`_by_name_part`: "pat ingles lost her husband" against "Pat Ingles,
+    69, ... Grandmother-of-three Pat lost her husband").
     When nothing grounds a triple, a predicate of its verb (or a synonym) with its
     arguments the other way round contradicts it (:func:`_reversed_roles`,
     docs/lexical.md#reversed-roles): "Georgia beat Germany" against "Germany beat
@@ -583,6 +587,8 @@ def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> 
     found = _cooccurrence(unit, index, lexicon)
     if found is None:
         found = _without_title(unit, index, lexicon)
+    if found is None:
+        found = _by_name_part(unit, index, lexicon)
     if found is not None and not found.contradicts:
         return found
     transfer = transfer_in_text(unit, index, lexicon)
@@ -653,6 +659,58 @@ def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Ma
             return dataclasses.replace(found, detail=f"{found.detail}; the name without its title "
                                                      f"'{' '.join(words[:start])}'")
     return None
+
+
+def _full_names(index: TextIndex) -> Dict[str, FrozenSet[Tuple[str, ...]]]:
+    """Each word (lower case, :func:`word_stem`med) of the pool's person names of two
+    words or more -> those names, once per index."""
+    def build() -> Dict[str, FrozenSet[Tuple[str, ...]]]:
+        holding: Dict[str, set] = {}
+        for entity in getattr(index.doc, "ents", ()):
+            if entity.label_ in _TITLED_LABELS:
+                words = tuple(word_stem(t.lower_) for t in entity if not t.is_punct)
+                if len(words) > 1:
+                    for word in words:
+                        holding.setdefault(word, set()).add(words)
+        return {word: frozenset(names) for word, names in holding.items()}
+    return index.memo("full_names", build)
+
+
+def _by_name_part(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+    """The ``cooccurrence`` rule once more for a subject or object that is a person the
+    pool names in full, with one part of the name in its place, the surname first, then
+    the first name: a source names someone in full once and then by one name ("Pat
+    Ingles, 69, ..." then "Grandmother-of-three Pat lost her husband"), where a summary
+    keeps the full name ("pat ingles lost her husband"). The part must name no other
+    person of the pool (no second "Tindall"), and the sentence must write it as a name,
+    capitalised (:func:`_written_as_name`). None when no slot is such a name or the
+    part is not grounded either; a part that contradicts leaves the unit as it was."""
+    holding = _full_names(index)
+    for slot in ("subject", "object"):
+        words = _slot_words(getattr(unit, slot))
+        if len(words) < 2:
+            continue
+        stems = tuple(word_stem(w) for w in words)
+        if stems not in holding.get(stems[-1], ()):
+            continue
+        for part, written in ((stems[-1], words[-1]), (stems[0], words[0])):
+            if len(part) < 3 or not all(set(name) >= set(stems) for name in holding[part]):
+                continue  # another person of the pool has this name part
+            found = _cooccurrence(dataclasses.replace(unit, **{slot: written}), index, lexicon)
+            if found is None or not _written_as_name(written, found.evidence[0].text):
+                continue
+            if found.contradicts:
+                return None
+            return dataclasses.replace(found, detail=f"{found.detail}; '{written}' for the {slot} "
+                                                     f"'{' '.join(words)}', the only person the text so names")
+    return None
+
+
+def _written_as_name(word: str, sentence: str) -> bool:
+    """Whether ``sentence`` writes ``word`` capitalised, as a whole word ("Pat lost her
+    husband"; not "the prison" for a "Chelmsford Prison" that NER took for a person)."""
+    return any(found.group()[0].isupper()
+               for found in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", sentence, re.IGNORECASE))
 
 
 def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
