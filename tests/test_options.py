@@ -50,7 +50,7 @@ def test_resolve_fills_defaults_applies_the_preset_then_the_caller():
     assert values["grounding"] == "text"            # the caller over the preset
     assert "relation_matching" not in options.preset("paper", "rhi")
     assert options.preset("paper", "chi")["relation_matching"] == "sentence"
-    assert options.preset("paper", "qhi") == {"formula": "paper", "truecase": False}
+    assert options.preset("paper", "qhi") == {"formula": "paper", "grounding": "units", "truecase": False}
 
 
 @pytest.mark.parametrize("metric, given, option, message", [
@@ -79,8 +79,8 @@ def test_bad_options_name_themselves(metric, given, option, message):
 
 
 def test_api_rejects_unknown_options_before_scoring():
-    with pytest.raises(OptionError, match="qhi: unknown option.s. grounding; its options are formula, normalize"):
-        api.score_qhi(SUMMARY, SOURCE, grounding="text")
+    with pytest.raises(OptionError, match="qhi: unknown option.s. variant; its options are formula, grounding, normalize"):
+        api.score_qhi(SUMMARY, SOURCE, variant="linear")
     with pytest.raises(OptionError, match="unknown preset 'seed'; presets: default, paper"):
         api.score_chi(SUMMARY, SOURCE, preset="seed")
 
@@ -120,7 +120,7 @@ def test_cli_cannot_set_python_objects():
 
 def test_space_controls_follow_the_declarations():
     assert [o.name for o in options.space_controls("qhi")] == [
-        "formula", "normalize", "epsilon", "derived", "temporal", "truecase", "attribution"]
+        "formula", "grounding", "normalize", "epsilon", "derived", "temporal", "truecase", "attribution"]
     assert [o.name for o in options.space_controls("ehi")] == [
         "formula", "grounding", "normalize", "truecase", "attribution"]
     assert "variant" in [o.name for o in options.space_controls("rhi")]

@@ -778,3 +778,24 @@ def test_the_supplement_tries_only_the_places_before_a_number():
         assert [(m.span(), m.groupdict()) for m in supplement_matches(text)] == expected, text
         found += len(expected)
     assert found > 1000
+
+
+def test_a_number_inside_a_name_the_source_writes_is_found_by_its_words():
+    """spaCy tags "Alaska Airlines Flight 448" a name in the cased source, so 448 is no
+    quantity there; the lower-cased summary's parse sees it bare. The source writes
+    "Flight 448", the number with the word before it: supported by the text. A neighbour
+    that is a stop word says nothing, and grounding="units" has no text rule."""
+    from halluscope import score_qhi
+
+    source = "Alaska Airlines Flight 448 was on its way to Los Angeles. The flight with 170 passengers landed."
+
+    def units(summary, **options):
+        result = score_qhi([summary], [source], return_details=True, **options)
+        return [(u["text"], u["status"], (u["in_source"] or {}).get("mode"), (u["in_source"] or {}).get("detail"))
+                for u in result["details"][0]["qhi"]["units"]]
+
+    assert units("alaska airlines flight 448 was on its way to los angeles.") == [
+        ("448", "supported", "text", "written in the text as 'Flight 448'")]
+    assert units("it was 448 that was on its way.") == [("448", "unsupported", None, None)]
+    assert units("alaska airlines flight 448 was on its way to los angeles.", grounding="units") == [
+        ("448", "unsupported", None, None)]

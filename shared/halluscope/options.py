@@ -231,7 +231,6 @@ class Option:
 _ALL = CHI_FAMILY
 #: the most processes ``workers`` (and the CLI's ``--workers``) may start
 MAX_WORKERS = 1024
-_NO_QHI = ("chi", "ehi", "rhi")
 _REL = ("chi", "rhi")
 _QTY = ("chi", "qhi")
 _DL = ("dlsd_acu",)
@@ -247,11 +246,12 @@ OPTIONS: Tuple[Option, ...] = (
         "both (docs/papers.md)."),
         control=Control("radio", "formula (support: share of summary units the source supports; "
                         "paper: the papers' factor formulas)")),
-    Option("grounding", "text", "choice", choices=GROUNDINGS, metrics=_NO_QHI, doc=(
-        '"text" (default) also accepts an entity found in the source\'s text, or a relation '
-        "whose subject, object and verb share one source sentence without swapped roles, when "
-        'the extractor missed the source\'s unit; "units" matches units against units only, '
-        "as the papers do."),
+    Option("grounding", "text", "choice", choices=GROUNDINGS, metrics=_ALL, doc=(
+        '"text" (default) also accepts an entity found in the source\'s text, a relation '
+        "whose subject, object and verb share one source sentence without swapped roles, or a "
+        "quantity the source writes with the word next to it (\"flight 448\"), when the "
+        'extractor missed the source\'s unit; "units" matches units against units only, as '
+        "the papers do."),
         control=Control("radio", "grounding (text: also look for units in the source text; "
                         "units: unit against unit, as the papers do)")),
     Option("variant", "linear", "choice", choices=RHI_VARIANTS, metrics=("rhi",), field="rhi_variant", doc=(

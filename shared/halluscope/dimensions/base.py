@@ -166,6 +166,23 @@ def swapped_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: 
     return found
 
 
+def written_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
+                  written: Callable[..., Optional["Match"]]) -> Found:
+    """A summary unit nothing in the source matched may still be written there:
+    ``written(unit, summary_index, source_index)`` gives that match or None. Only the
+    source job's unmatched units are read (a reference never grounds a unit)."""
+    found = [list(row) for row in found]
+    for row, (gi, _) in enumerate(plan):
+        summary, source = None, None
+        for k, unit in enumerate(jobs[gi].queries):
+            if found[gi][k] is not None:
+                continue
+            if summary is None:
+                summary, source = parsed.index(parsed.predictions[row]), parsed.index(parsed.sources[row])
+            found[gi][k] = written(unit, summary, source)
+    return found
+
+
 def drop_units(jobs: List["MatchJob"], found: Found, plan: Plan,
                keep: Callable[[Any, Optional["Match"]], bool]) -> Tuple[List["MatchJob"], Found]:
     """The jobs and matches without the summary units ``keep(unit, match against the

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List
 
 from ..factors import quantity_factors
-from .base import Dimension, swapped_units
+from .base import Dimension, swapped_units, written_units
 
 
 class Quantities(Dimension):
@@ -32,7 +32,12 @@ class Quantities(Dimension):
             return jobs, found
         from ..match.swaps import replaced_quantity, swapped_quantity
 
-        return jobs, swapped_units(jobs, found, plan, parsed, swapped_quantity, replaced_quantity)
+        found = swapped_units(jobs, found, plan, parsed, swapped_quantity, replaced_quantity)
+        if options.grounding == "text":
+            from ..match.grounding import quantity_in_text
+
+            found = written_units(jobs, found, plan, parsed, quantity_in_text)
+        return jobs, found
 
     def nearest(self, unit, pool):
         """The source quantity of the same kind (and unit, where one is) nearest in value."""

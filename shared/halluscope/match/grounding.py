@@ -13,6 +13,10 @@ matchers:
     The entity's canonical form occurs in the pool text as whole words, case and
     quote style ignored, any run of whitespace between its words
     ("alaska" in "... Alaska Airlines Flight 448 ...").
+``text`` (quantities; :func:`quantity_in_text`, applied by the QHI dimension after its swaps)
+    A number no pool quantity matched, written in the pool text together with the
+    word next to it in the summary, a content word ("flight 448" in "Alaska Airlines
+    Flight 448", whose number the source's parse took into a name).
 ``cooccurrence`` (relations)
     One sentence of the pool holds the triple's subject and object (every word,
     as written or as lemma, a plural "s" ignored) and a verb with the triple's lemma
@@ -63,7 +67,7 @@ from ..lru import LRU
 from ..token_table import TokenTable
 from ..extract.relations import (PTB_BRACKETS, PredicateArguments, effective_negation, object_controlled,
                                  role_arguments, verb_lemma)
-from ..units import NOMINAL, EntityUnit, Match, RelationUnit, TextEvidence
+from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
 
@@ -455,6 +459,41 @@ def _pattern(key: str) -> Optional["re.Pattern[str]"]:
     if not words:
         return None
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
+
+
+def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -> Optional[Match]:
+    """The ``text`` rule for a quantity no pool unit matched: the pool writes it word for
+    word together with a content word next to it in the summary ("flight 448" in
+    "Alaska Airlines Flight 448", "euro 2016" in "their Euro 2016 qualifier"). A number
+    inside a name the source's parse tagged (a flight, an event) is no quantity of the
+    source, while a lower-cased summary's parse sees it bare; the neighbouring word says
+    it is the same number of the same thing. A neighbour that is a stop word or a
+    number says nothing ("in 2016", "5 and"). None when the pool writes neither run."""
+    start, end = unit.span
+    words = [w.lower() for w in _WORD_CHARS.findall(summary.written[start:end])]
+    at = summary.sentence_at(start)
+    if not words or at is None:
+        return None
+    sentence = summary.sentences[at]
+    before = _WORD_CHARS.findall(summary.written[max(sentence.start, start - 60):start])
+    after = _WORD_CHARS.findall(summary.written[end:min(sentence.end, end + 60)])
+    runs = []
+    if before and _says_what(before[-1].lower()):
+        runs.append([before[-1].lower()] + words)
+    if after and _says_what(after[0].lower()):
+        runs.append(words + [after[0].lower()])
+    for run in runs:
+        found = index.written_run(run)
+        if found is not None:
+            written = index.written[found[0]:found[1]]
+            return Match("text", (TextEvidence(written, found),), 1.0, f"written in the text as {written!r}")
+    return None
+
+
+def _says_what(word: str) -> bool:
+    """Whether a word next to a number may say what the number is of: a word of letters
+    that is no stop word."""
+    return word.isalpha() and word not in STOP_WORDS
 
 
 def entity_in_text(unit: EntityUnit, index: TextIndex) -> Optional[Match]:
