@@ -28,11 +28,13 @@ class Quantities(Dimension):
                                temporal=options.temporal_quantities)
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
-        if options.formula != "support":
-            return jobs, found
-        from ..match.swaps import replaced_quantity, swapped_quantity
+        """Under formula="support", the swaps (:mod:`halluscope.match.swaps`); then, under
+        grounding="text" (as for entities and relations), the numbers the source writes
+        with the summary's word next to them (:func:`~halluscope.match.grounding.quantity_in_text`)."""
+        if options.formula == "support":
+            from ..match.swaps import replaced_quantity, swapped_quantity
 
-        found = swapped_units(jobs, found, plan, parsed, swapped_quantity, replaced_quantity)
+            found = swapped_units(jobs, found, plan, parsed, swapped_quantity, replaced_quantity)
         if options.grounding == "text":
             from ..match.grounding import quantity_in_text
 
