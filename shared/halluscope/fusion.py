@@ -8,7 +8,7 @@ defined dimension equal to 0 makes CHI 0; no defined dimension makes CHI NaN.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
 from .dimension_registry import names
 
@@ -69,8 +69,20 @@ def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]
 
 def harmonic_fusion(scores: Mapping[str, float], weights: Optional[Mapping[str, float]] = None) -> float:
     """Weighted harmonic mean of the defined (non-NaN) scores."""
-    weights = check_weights(weights)
-    defined = {d: s for d, s in scores.items() if not math.isnan(s)}
+    return _harmonic(_defined(scores), check_weights(weights))
+
+
+def mean_index(scores: Mapping[str, float], weights: Optional[Mapping[str, float]] = None) -> float:
+    """Weighted arithmetic mean of the defined (non-NaN) scores (NaN when none is)."""
+    return _mean(_defined(scores), check_weights(weights))
+
+
+def _defined(scores: Mapping[str, float]) -> Dict[str, float]:
+    return {d: s for d, s in scores.items() if not math.isnan(s)}
+
+
+def _harmonic(defined: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """:func:`harmonic_fusion` of defined scores, under weights :func:`check_weights` gave."""
     if not defined:
         return math.nan
     if any(s <= 0 for s in defined.values()):
@@ -78,10 +90,8 @@ def harmonic_fusion(scores: Mapping[str, float], weights: Optional[Mapping[str, 
     return sum(weights[d] for d in defined) / sum(weights[d] / s for d, s in defined.items())
 
 
-def mean_index(scores: Mapping[str, float], weights: Optional[Mapping[str, float]] = None) -> float:
-    """Weighted arithmetic mean of the defined (non-NaN) scores (NaN when none is)."""
-    weights = check_weights(weights)
-    defined = {d: s for d, s in scores.items() if not math.isnan(s)}
+def _mean(defined: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """:func:`mean_index` of defined scores, under weights :func:`check_weights` gave."""
     if not defined:
         return math.nan
     return sum(weights[d] * s for d, s in defined.items()) / sum(weights[d] for d in defined)
@@ -112,8 +122,9 @@ def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optiona
     (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
     the summary, not a missing match (adjective antonyms do not count: "old" against
     "new" fires on faithful summaries, "the 72-year-old")."""
-    scores = {dimension: r.score for dimension, r in results.items()}
-    fused = harmonic_fusion(scores, weights)
+    defined = _defined({dimension: r.score for dimension, r in results.items()})
+    weights = check_weights(weights)  # once per row, for both means
+    fused = _harmonic(defined, weights)
     if words is None:
         return fused
     w = words.score
@@ -121,7 +132,7 @@ def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optiona
         value = w
     else:
         value = (1 - lexical_weight) * fused \
-            + lexical_weight * w * (1 - INDEX_SHARE + INDEX_SHARE * mean_index(scores, weights))
+            + lexical_weight * w * (1 - INDEX_SHARE + INDEX_SHARE * _mean(defined, weights))
     if words.contradicted or any(r.contradicted for r in results.values()):
         value *= CONTRADICTION_FACTOR
     return value

@@ -148,22 +148,14 @@ def swapped_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: 
     source_index)``: the swap or None. ``replaced(unit, pool, summary_index,
     source_index)``, when given, reads the units the source does not support the same
     way: a contradiction or None."""
-    found = [list(row) for row in found]
-    for row, (gi, _) in enumerate(plan):
-        summary, source = None, None
-        for k, unit in enumerate(jobs[gi].queries):
-            match = found[gi][k]
-            if (match is None and replaced is None) or (match is not None and match.contradicts):
-                continue
-            if summary is None:
-                summary, source = parsed.index(parsed.predictions[row]), parsed.index(parsed.sources[row])
-            if match is None:
-                swap = replaced(unit, jobs[gi].pool, summary, source)
-            else:
-                swap = swapped(unit, match, jobs[gi].pool, summary, source)
-            if swap is not None:
-                found[gi][k] = swap
-    return found
+    def revise(unit, match, pool, summary, source):
+        if match is None:
+            return replaced(unit, pool, summary, source)
+        return swapped(unit, match, pool, summary, source)
+
+    return _revised(jobs, found, plan, parsed, revise,
+                    lambda match: (match is not None and not match.contradicts)
+                    or (match is None and replaced is not None))
 
 
 def written_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
@@ -171,15 +163,27 @@ def written_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: 
     """A summary unit nothing in the source matched may still be written there:
     ``written(unit, summary_index, source_index)`` gives that match or None. Only the
     source job's unmatched units are read (a reference never grounds a unit)."""
+    return _revised(jobs, found, plan, parsed, lambda unit, match, pool, summary, source:
+                    written(unit, summary, source), lambda match: match is None)
+
+
+def _revised(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
+             revise: Callable[..., Optional["Match"]], reads: Callable[[Optional["Match"]], bool]) -> Found:
+    """The matches with each source-job match that ``reads`` accepts replaced by
+    ``revise(unit, match, pool, summary_index, source_index)`` where that gives one (None
+    keeps it). A row's two text indexes are built only when one of its units is read."""
     found = [list(row) for row in found]
     for row, (gi, _) in enumerate(plan):
         summary, source = None, None
         for k, unit in enumerate(jobs[gi].queries):
-            if found[gi][k] is not None:
+            match = found[gi][k]
+            if not reads(match):
                 continue
             if summary is None:
                 summary, source = parsed.index(parsed.predictions[row]), parsed.index(parsed.sources[row])
-            found[gi][k] = written(unit, summary, source)
+            revised = revise(unit, match, jobs[gi].pool, summary, source)
+            if revised is not None:
+                found[gi][k] = revised
     return found
 
 

@@ -40,11 +40,10 @@ were made: docs/benchmarks.md#attribution.
 """
 from __future__ import annotations
 
-import math
 from typing import FrozenSet, List, Optional, Sequence
 
 from ..units import Match
-from .grounding import TextIndex, is_content, token_forms
+from .grounding import TextIndex, idf_weight, is_content, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
 
@@ -62,9 +61,9 @@ def unit_words(unit, summary_doc) -> FrozenSet[str]:
 
 
 def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> float:
-    # math.fsum: the exact sum, whatever order the set yields its words in (a set's order
-    # follows the process's hash seed, and a float sum's last bit followed it)
-    return math.fsum(idf[w] for w in context & sentence_content)
+    """ov(C, t): the idf of the context's words the sentence holds
+    (:func:`~halluscope.match.grounding.idf_weight`, exactly rounded)."""
+    return idf_weight(context & sentence_content, idf)
 
 
 def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) -> float:
@@ -75,7 +74,6 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
         return 1.0
     words = unit_words(unit, summary.doc)
     context = summary.sentences[at].content - words
-    idf = source.idf
     sentences = source.sentences
     # the sentences sharing content with the context (in a long text, those only words
     # most of its sentences hold would propose are left out: TextIndex.sharing); the
@@ -85,7 +83,7 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     if words:
         holding.update(k for k in proposed if words <= sentences[k].words)
     holding.discard(None)
-    scores = {k: _overlap(context, sentences[k].content, idf) for k in {*proposed, *holding}}
+    scores = {k: _overlap(context, sentences[k].content, source.idf) for k in {*proposed, *holding}}
     best = max(scores.values(), default=0.0)
     if best <= 0:
         return 1.0

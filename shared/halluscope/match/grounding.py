@@ -179,6 +179,11 @@ class TextIndex:
             self._idf = {word: math.log(1 + n / count) for word, count in df.items()}
         return self._idf
 
+    def weight(self, words) -> float:
+        """:func:`idf_weight` of ``words`` in this text: how much content they carry here
+        (sentence alignment and attribution read it)."""
+        return idf_weight(words, self.idf)
+
     def sharing(self, words: FrozenSet[str]) -> List[int]:
         """The sentences (indexes, in text order) that may share content with ``words``:
         those holding one of its content words that at most :data:`CANDIDATE_DF` sentences
@@ -231,6 +236,13 @@ class TextIndex:
         if position >= 0 and offset < self.sentences[position].end:
             return position
         return None
+
+
+def idf_weight(words, idf: Dict[str, float]) -> float:
+    """The summed ``idf`` of ``words`` (0 for a word it lacks), exactly rounded
+    (``math.fsum``): a set yields its words in an order that follows the process's hash
+    seed, and a plain float sum's last bit followed that order."""
+    return math.fsum(idf.get(w, 0.0) for w in words)
 
 
 #: a content word held by more sentences of a text than this proposes no aligned
@@ -661,18 +673,26 @@ def _written_nominal(unit: RelationUnit, index: TextIndex) -> Optional[Match]:
 _TITLED_LABELS = frozenset({"PERSON"})
 
 
-def _person_names(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
-    """The words (lower case, :func:`word_stem`med) of the pool's person names, and of
-    each of their endings, of two words or more ("david meadwell" of a name the parser
-    read as "Holidaymaker David Meadwell"), once per index."""
+def _person_name_words(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
+    """The words (lower case, :func:`word_stem`med) of each of the pool's person names of
+    two words or more, once per index."""
     def build() -> FrozenSet[Tuple[str, ...]]:
         names = set()
         for entity in getattr(index.doc, "ents", ()):
             if entity.label_ in _TITLED_LABELS:
                 words = tuple(word_stem(t.lower_) for t in entity if not t.is_punct)
-                names.update(words[start:] for start in range(len(words) - 1))
+                if len(words) > 1:
+                    names.add(words)
         return frozenset(names)
-    return index.memo("person_names", build)
+    return index.memo("person name words", build)
+
+
+def _person_names(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
+    """The pool's person names (:func:`_person_name_words`) and each of their endings of
+    two words or more ("david meadwell" of a name the parser read as "Holidaymaker David
+    Meadwell"), once per index."""
+    return index.memo("person names", lambda: frozenset(
+        name[start:] for name in _person_name_words(index) for start in range(len(name) - 1)))
 
 
 def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
@@ -701,16 +721,13 @@ def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Ma
 
 
 def _full_names(index: TextIndex) -> Dict[str, FrozenSet[Tuple[str, ...]]]:
-    """Each word (lower case, :func:`word_stem`med) of the pool's person names of two
-    words or more -> those names, once per index."""
+    """Each word of the pool's person names (:func:`_person_name_words`) -> those names,
+    once per index."""
     def build() -> Dict[str, FrozenSet[Tuple[str, ...]]]:
         holding: Dict[str, set] = {}
-        for entity in getattr(index.doc, "ents", ()):
-            if entity.label_ in _TITLED_LABELS:
-                words = tuple(word_stem(t.lower_) for t in entity if not t.is_punct)
-                if len(words) > 1:
-                    for word in words:
-                        holding.setdefault(word, set()).add(words)
+        for name in _person_name_words(index):
+            for word in name:
+                holding.setdefault(word, set()).add(name)
         return {word: frozenset(names) for word, names in holding.items()}
     return index.memo("full_names", build)
 

@@ -43,7 +43,6 @@ source cannot contradict a summary's "before".
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -103,14 +102,13 @@ def aligned_sentence(sentence: IndexedSentence, source: TextIndex,
     place is in question (:mod:`halluscope.match.swaps`). Only the sentences
     :meth:`TextIndex.sharing` proposes are read (in a long text, a word most sentences
     hold proposes none)."""
-    idf = source.idf
     content = sentence.content - ignore if ignore else sentence.content
     best, best_score = None, 0.0
     for k in source.sharing(content):
         shared = content & source.sentences[k].content
         if len(shared) < MIN_SHARED:
             continue
-        score = math.fsum(idf.get(w, 0.0) for w in shared)
+        score = source.weight(shared)
         if score > best_score:
             best, best_score = k, score
     return best
