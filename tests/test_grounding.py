@@ -80,6 +80,24 @@ def test_an_object_controlled_infinitive_grounds_only_its_controller():
                      [(["resident", "leave", "area"], "supported", "exact")]]
 
 
+def test_the_object_as_the_source_predicates_agent_is_no_grounding():
+    """match.grounding._object_acts: "join" has no subject of its own in the source, its
+    agent is the controller Sanchez; "Cristiano" went to "criticised" and only
+    "Ronaldo" is the subject of "included". Neither sentence grounds the triple with
+    its roles the other way round."""
+    source = ("Alexis Sanchez scored twice. Arsenal boss Arsene Wenger is delighted that Sanchez decided "
+              "to join the north London club.")
+    scores, units = _rhi_units(["Alexis Sanchez joined Arsenal.", "Arsenal joined Alexis Sanchez."], source)
+    assert units == [[(["alexis sanchez", "join", "arsenal"], "supported",
+                       "subject, object and predicate in one sentence; 'sanchez' for the subject "
+                       "'alexis sanchez', the only person the text so names")],
+                     [(["arsenal", "join", "alexis sanchez"], "unsupported", None)]]
+    assert scores == [1.0, 0.0]
+    source = "Most players have been criticised - Cristiano Ronaldo included - but perhaps most under-fire is Iker Casillas."
+    assert _rhi_units(["Iker Casillas included Cristiano Ronaldo."], source) == (
+        [0.0], [[(["iker casillas", "include", "cristiano ronaldo"], "unsupported", None)]])
+
+
 def test_a_person_named_in_full_is_grounded_by_one_part_of_the_name():
     """The source names Pat Ingles in full once, then "Pat" alone; the summary keeps the
     full name. A name part another person of the source shares grounds nothing."""

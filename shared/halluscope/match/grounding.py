@@ -407,6 +407,24 @@ def _another_controls(predicate: _Predicate, subject: List[str], index: TextInde
     return not set(subject) <= index.arguments_of(predicate)[0]
 
 
+def _object_acts(unit: RelationUnit, predicate: _Predicate, subject: List[str], obj: List[str],
+                 index: TextIndex) -> bool:
+    """Whether a directed triple's (:func:`_directed`) object is the predicate's agent as
+    the relation extractor reads it, its head word among the agents and not among the
+    patients, while the subject's head is no agent: the source does what the triple says
+    is done to it. :func:`_swapped` asks for every word of an argument on the parser's
+    own subject side, which misses the controller of an infinitive ("Arsenal joined
+    Sanchez" against "Arsenal boss Arsene Wenger is delighted that Sanchez decided to
+    join the north London club", where "join" has no subject of its own) and a name
+    the parser split between two predicates ("Iker Casillas included Cristiano Ronaldo"
+    against "Most players have been criticised - Cristiano Ronaldo included - but ...",
+    where "Cristiano" went to "criticised")."""
+    if index.doc is None or not _directed(unit, subject, obj):
+        return False
+    agents, patients = index.arguments_of(predicate)
+    return obj[-1] in agents and obj[-1] not in patients and subject[-1] not in agents
+
+
 def _only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
     """Every word on ``side`` and none on ``other``."""
     return all(w in side for w in words) and not any(w in other for w in words)
@@ -806,6 +824,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
                              f"the converse: subject in the predicate's other arguments, object in its "
                              f"object; {link.text}, one transfer seen from the other party")
             if obj and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj)) \
+                    and not _object_acts(unit, p, subject, obj, index) \
                     and not _another_controls(p, subject, index, patient):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:
