@@ -12,7 +12,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 
-from halluscope.api import score_ehi
+from halluscope.api import score_ehi, score_rhi
 from halluscope.extract.entities import (NON_NUMERIC_LABELS, acronym_form, canonical_entity,
                                          extract_entities, initials)
 from halluscope.match import MatchJob
@@ -428,13 +428,12 @@ def test_lowercased_entity_takes_in_the_proper_noun_it_modifies():
     assert [(t.pos_, t.dep_, t.lemma_) for t in doc[:2]] == [("PROPN", "compound", "Alaska"),
                                                              ("PROPN", "nsubj", "Flight")]
     assert [u.key for u in extract_entities(with_text(doc, truecased.lower()))] == ["alaska"]
-    # XSum's escaped apostrophe leaves a token "women\\" (PROPN, Scotland its compound):
-    # not a word, no extension
+    # XSum's escaped apostrophe: "women\\'s" is "women" and "\\'s" (halluscope.parsing.
+    # read_escaped_quotes; spaCy's rules alone leave a PROPN "women\\"), a common noun: no extension
     truecased = "Goalkeeper gemma fay says Scotland women\\'s team-mates are desperate."
     doc = parse(truecased)
-    assert [(t.text, t.pos_, t.lemma_) for t in doc[4:6]] == [("Scotland", "PROPN", "Scotland"),
-                                                               ("women\\", "PROPN", "women\\")]
-    assert doc[4].dep_ == "compound" and doc[4].head.i == 5
+    assert [(t.text, t.pos_, t.lemma_) for t in doc[4:7]] == [("Scotland", "PROPN", "Scotland"),
+                                                               ("women", "NOUN", "woman"), ("\\'s", "PART", "\\'s")]
     assert [u.key for u in extract_entities(with_text(doc, truecased.lower()))] == ["scotland"]
 
 
@@ -921,7 +920,7 @@ def test_whole_word_places_are_the_regex_places(key):
 
 def test_a_dateline_glued_to_a_name_is_split_before_tagging():
     """CNN's "(CNN)Craig Hicks": spaCy's own rules keep "CNN)Craig" one token and tag
-    "CNN)Craig Hicks" an organisation; halluscope's one tokenizer rule splits it."""
+    "CNN)Craig Hicks" an organisation; a halluscope tokenizer rule splits it."""
     from halluscope.parsing import GLUED_PARENTHESIS, split_glued_parentheses
     from halluscope.resources import get_parse_cache
 
@@ -934,6 +933,45 @@ def test_a_dateline_glued_to_a_name_is_split_before_tagging():
     split_glued_parentheses(nlp)  # added once
     assert nlp.tokenizer.infix_finditer.__self__.pattern == pattern and pattern.count(GLUED_PARENTHESIS) == 1
 
+
+def test_a_backslash_escaped_quote_reads_as_the_quote():
+    """XSum-trained models write "qpr\\'s"; spaCy's own rules make "qpr\\" a token (which
+    the recogniser tags a name). halluscope's rules cut the escaped quote off with its
+    clitic and give it the plain form's lexical attributes: the parse is the parse of
+    the text without the backslashes, while the text and every offset stay as written
+    (docs/architecture.md#escaped-quotes)."""
+    import spacy
+
+    from halluscope.parsing import ESCAPED_QUOTE_SUFFIX, read_escaped_quotes
+    from halluscope.resources import get_parse_cache
+
+    assert [t.text for t in spacy.blank("en").tokenizer("qpr\\'s run")] == ["qpr\\", "'s", "run"]
+    text = "ipswich town ended qpr\\'s run, but they don\\'t say \\\"sorry\\\" and it\\'s \\'over\\'."
+    plain = text.replace("\\", "")
+    doc, plain_doc = parse(text), parse(plain)
+    assert doc.text == text
+    assert [t.text for t in doc if "\\" in t.text] == ["\\'s", "n\\'t", '\\"', '\\"', "\\'s", "\\'", "\\'"]
+
+    def reading(d):
+        # the rule lemmatizer gives a possessive or quote its text as lemma
+        return [(t.text.replace("\\", ""), t.tag_, t.dep_, t.head.i, t.lemma_.replace("\\", ""), t.ent_type_)
+                for t in d]
+
+    assert reading(doc) == reading(plain_doc)
+    assert [(t.lemma_, t.dep_) for t in doc if t.text in ("n\\'t", "\\'s")] == [("\\'s", "case"), ("not", "neg"),
+                                                                              ("be", "conj")]
+    nlp = get_parse_cache().nlp
+    pattern = nlp.tokenizer.suffix_search.__self__.pattern
+    read_escaped_quotes(nlp)  # added once
+    assert nlp.tokenizer.suffix_search.__self__.pattern == pattern and pattern.count(ESCAPED_QUOTE_SUFFIX) == 1
+    # scored as the unescaped summary is
+    source = "Franchisees accused McDonald's of charging high rents."
+    escaped, plain = ("franchisees have accused mcdonald\\'s of charging high rents.",
+                      "franchisees have accused mcdonald's of charging high rents.")
+    result = score_rhi([escaped, plain], [source, source], None, return_details=True)
+    assert [[u["key"] for u in d["rhi"]["units"]] for d in result["details"]] == [
+        [["franchisee", "accuse", "mcdonald"]]] * 2
+    assert result["rhi_scores"] == [1.0, 1.0]
 
 
 def test_a_place_matches_its_people_and_its_other_names():

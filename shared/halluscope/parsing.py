@@ -18,7 +18,8 @@ tokenizer piece by piece. Texts without such runs are tokenised by spaCy itself,
 unchanged; the Doc's text is the input text exactly, so every offset holds.
 Measured by benchmarks/adversarial.py.
 
-One rule is added to spaCy's tokenizer (:func:`split_glued_parentheses`): a closing
+Two rules are added to spaCy's tokenizer. :func:`read_escaped_quotes` reads a
+backslash-escaped quote ("qpr\\'s") as the quote. :func:`split_glued_parentheses`: a closing
 parenthesis between a letter or digit and a capital letter is a token of its own. CNN
 writes its dateline glued to the first word ("(CNN)Craig Hicks, who is charged ..."),
 which spaCy's English rules keep as one token "CNN)Craig", tagged with "Hicks" as an
@@ -61,6 +62,49 @@ def split_glued_parentheses(nlp) -> None:
     if not isinstance(pattern, str) or GLUED_PARENTHESIS in pattern:
         return
     nlp.tokenizer.infix_finditer = re.compile(f"{pattern}|{GLUED_PARENTHESIS}").finditer
+
+
+#: the quotes and clitics that models trained on escaped text write with a backslash
+#: before each quote (QPR\'s, \'no\', don\'t, ``troubling\'\'): the plain forms
+ESCAPED_QUOTE_FORMS = ("'s", "'S", "n't", "N'T", "'ll", "'LL", "'re", "'RE", "'ve", "'VE", "'m", "'M",
+                       "'d", "'D", "''", "'", '"')
+#: where an escaped quote is cut off a token: at its end (a possessive or clitic with
+#: it), at its start, and between two words
+ESCAPED_QUOTE_SUFFIX = r"n\\'t$|N\\'T$|\\'(?:[sSmMdD]|re|RE|ll|LL|ve|VE)$|\\'\\'$|\\['\"]$"
+ESCAPED_QUOTE_PREFIX = r"^\\'\\'|^\\['\"]"
+ESCAPED_QUOTE_INFIX = r"\\'\\'|\\['\"]"
+
+
+def escaped(form: str) -> str:
+    """``form`` with a backslash before each quote ("'s" -> "\\'s")."""
+    return form.replace("'", "\\'").replace('"', '\\"')
+
+
+def read_escaped_quotes(nlp) -> None:
+    """Read a backslash-escaped quote as the quote (docs/architecture.md#escaped-quotes):
+    spaCy's own rules make "qpr\\" of "qpr\\'s" a token, which the recogniser tags a
+    name. Adds :data:`ESCAPED_QUOTE_SUFFIX`, ``_PREFIX`` and ``_INFIX`` to ``nlp``'s
+    tokenizer (once; the suffix and prefix rules before spaCy's; a rule that is not a
+    compiled pattern is left as it is), so "qpr\\'s" is "qpr" and "\\'s", and gives each
+    escaped form of :data:`ESCAPED_QUOTE_FORMS` its plain form's lexical attributes
+    (norm, lower case, prefix, suffix, shape, flags). Those are all the tagger, parser
+    and recogniser read of a token, and the attribute ruler matches on lower case: a
+    text with escaped quotes gets the parse and lemmas of the text without the
+    backslashes, while the ``Doc``'s text, and every offset, stays as written."""
+    tokenizer = nlp.tokenizer
+    for attribute, rule, first in (("suffix_search", ESCAPED_QUOTE_SUFFIX, True),
+                                   ("prefix_search", ESCAPED_QUOTE_PREFIX, True),
+                                   ("infix_finditer", ESCAPED_QUOTE_INFIX, False)):
+        current = getattr(getattr(tokenizer, attribute), "__self__", None)
+        pattern = getattr(current, "pattern", None)
+        if not isinstance(pattern, str) or rule in pattern:
+            continue
+        combined = re.compile(f"{rule}|{pattern}" if first else f"{pattern}|{rule}")
+        setattr(tokenizer, attribute, combined.finditer if attribute == "infix_finditer" else combined.search)
+    for form in ESCAPED_QUOTE_FORMS:
+        plain, written = nlp.vocab[form], nlp.vocab[escaped(form)]
+        for attribute in ("norm_", "lower_", "prefix_", "suffix_", "shape_", "flags"):
+            setattr(written, attribute, getattr(plain, attribute))
 
 
 @dataclass

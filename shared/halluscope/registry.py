@@ -186,14 +186,16 @@ REGISTRY = ModelRegistry()
 
 
 def load_spacy(name: str, device: str):
-    """Loader of spaCy pipelines for :meth:`ModelRegistry.get`, with halluscope's one
-    tokenizer rule (:func:`halluscope.parsing.split_glued_parentheses`)."""
+    """Loader of spaCy pipelines for :meth:`ModelRegistry.get`, with halluscope's
+    tokenizer rules (:func:`halluscope.parsing.split_glued_parentheses`,
+    :func:`halluscope.parsing.read_escaped_quotes`)."""
     import spacy
 
-    from .parsing import split_glued_parentheses
+    from .parsing import read_escaped_quotes, split_glued_parentheses
 
     nlp = spacy.load(name)
     split_glued_parentheses(nlp)
+    read_escaped_quotes(nlp)
     return nlp
 
 
