@@ -98,6 +98,18 @@ def test_the_object_as_the_source_predicates_agent_is_no_grounding():
         [0.0], [[(["iker casillas", "include", "cristiano ronaldo"], "unsupported", None)]])
 
 
+def test_who_asked_whom_is_checked_both_ways():
+    """A directive reporting verb's triple (extract.relations.directive) is a directed
+    triple: asked the other way round, it contradicts."""
+    scores, units = _rhi_units(["Matthew Crawley asked Lady Mary to marry him.",
+                                "Lady Mary asked Matthew Crawley to marry him."],
+                               "This is where Matthew Crawley asked Lady Mary to marry him in 2011.")
+    assert units == [[(["matthew crawley", "ask", "lady mary"], "supported", "exact")],
+                     [(["lady mary", "ask", "matthew crawley"], "contradicted",
+                       "roles reversed: its subject is the object and its object the subject of 'ask'")]]
+    assert scores == [1.0, 0.0]
+
+
 def test_a_person_named_in_full_is_grounded_by_one_part_of_the_name():
     """The source names Pat Ingles in full once, then "Pat" alone; the summary keeps the
     full name. A name part another person of the source shares grounds nothing."""

@@ -95,6 +95,19 @@ def test_reporting_verbs_filtered():
     assert triples("Officials said the army captured the city.") == [("army", "capture", "city")]
 
 
+def test_a_directive_reporting_verb_keeps_who_asked_whom_under_claims():
+    """extract.relations.directive: "asked Lady Mary to marry him" states who asked whom;
+    the paper's extraction (claims=False) skips the reporting verb, and a reporting verb
+    without an object and an infinitive is skipped either way."""
+    text = "Matthew Crawley asked Lady Mary to marry him."
+    assert triples(text, claims=True) == [("crawley", "ask", "mary")]
+    assert triples(text) == []
+    assert triples("Officials asked whether the army captured the city.", claims=True) == [
+        ("army", "capture", "city")]
+    assert triples("Police told residents to leave the area.", claims=True) == [
+        ("police", "tell", "resident"), ("resident", "leave", "area")]
+
+
 def test_nominal_fallback_and_copula():
     units = extract_relations(parse("Obama is the president of the United States."))
     assert [(u.key, u.source) for u in units] == [

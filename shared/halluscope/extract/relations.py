@@ -222,6 +222,17 @@ def controllers(verb) -> List:
     return [c for c in verb.children if c.dep_ in ("dobj", "obj", "nsubjpass")]
 
 
+def directive(verb) -> bool:
+    """Whether a reporting verb directs someone to act: an object-control verb with a
+    direct object and an infinitive ("Matthew Crawley asked Lady Mary to marry him",
+    "Tevez told Juventus to release him"). Its content is the infinitive's relation,
+    whose subject is the object; who asked whom is a relation too, kept under
+    ``claims`` (docs/papers.md#relation-extraction): without it "Lady Mary asked Matthew
+    Crawley to marry him" states nothing RHI can check."""
+    return (verb.lemma_.lower() in OBJECT_CONTROL_VERBS and any(c.dep_ == "xcomp" for c in verb.children)
+            and any(c.dep_ in ("dobj", "obj") for c in verb.children))
+
+
 def object_controlled(token) -> bool:
     """Whether ``token`` is the infinitive of an object-control verb that has
     :func:`controllers` ("leave" in "police told residents to leave"), or a verb conjoined
@@ -525,7 +536,8 @@ class _Extractor:
     # -- rules -------------------------------------------------------------------
     def verb_relations(self, verb, sent_ents: Sequence, out: List[RelationUnit]) -> None:
         lemma = verb_lemma(verb) if self.claims else verb.lemma_.lower()
-        if lemma in self.reporting or (self.claims and lemma in QUANTITY_VERBS):
+        if (lemma in self.reporting and not (self.claims and directive(verb))) \
+                or (self.claims and lemma in QUANTITY_VERBS):
             return
         verb_key = ("not_" + lemma) if self.negated(verb) else lemma
         subjects, passive_objects, source = self.subjects_of(verb)
