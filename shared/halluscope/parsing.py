@@ -54,14 +54,22 @@ _GUARDED = re.compile(r"(?<!\S)\S{%d,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){%d,}" % (
 GLUED_PARENTHESIS = r"(?<=[0-9A-Za-z])\)(?=[A-Z])"
 
 
+def _add_rule(tokenizer, attribute: str, rule: str, first: bool) -> None:
+    """Add ``rule`` to the tokenizer's ``prefix_search``, ``suffix_search`` or
+    ``infix_finditer`` pattern, before spaCy's own alternatives (``first``) or after
+    them; once, and not at all where that rule is no compiled pattern."""
+    current = getattr(getattr(tokenizer, attribute), "__self__", None)
+    pattern = getattr(current, "pattern", None)
+    if not isinstance(pattern, str) or rule in pattern:
+        return
+    combined = re.compile(f"{rule}|{pattern}" if first else f"{pattern}|{rule}")
+    setattr(tokenizer, attribute, combined.finditer if attribute == "infix_finditer" else combined.search)
+
+
 def split_glued_parentheses(nlp) -> None:
     """Add :data:`GLUED_PARENTHESIS` to the infixes of ``nlp``'s tokenizer (once; a
     tokenizer whose infix rule is not a compiled pattern is left as it is)."""
-    current = getattr(nlp.tokenizer.infix_finditer, "__self__", None)
-    pattern = getattr(current, "pattern", None)
-    if not isinstance(pattern, str) or GLUED_PARENTHESIS in pattern:
-        return
-    nlp.tokenizer.infix_finditer = re.compile(f"{pattern}|{GLUED_PARENTHESIS}").finditer
+    _add_rule(nlp.tokenizer, "infix_finditer", GLUED_PARENTHESIS, first=False)
 
 
 #: the quotes and clitics that models trained on escaped text write with a backslash
@@ -91,16 +99,9 @@ def read_escaped_quotes(nlp) -> None:
     and recogniser read of a token, and the attribute ruler matches on lower case: a
     text with escaped quotes gets the parse and lemmas of the text without the
     backslashes, while the ``Doc``'s text, and every offset, stays as written."""
-    tokenizer = nlp.tokenizer
-    for attribute, rule, first in (("suffix_search", ESCAPED_QUOTE_SUFFIX, True),
-                                   ("prefix_search", ESCAPED_QUOTE_PREFIX, True),
-                                   ("infix_finditer", ESCAPED_QUOTE_INFIX, False)):
-        current = getattr(getattr(tokenizer, attribute), "__self__", None)
-        pattern = getattr(current, "pattern", None)
-        if not isinstance(pattern, str) or rule in pattern:
-            continue
-        combined = re.compile(f"{rule}|{pattern}" if first else f"{pattern}|{rule}")
-        setattr(tokenizer, attribute, combined.finditer if attribute == "infix_finditer" else combined.search)
+    _add_rule(nlp.tokenizer, "suffix_search", ESCAPED_QUOTE_SUFFIX, first=True)
+    _add_rule(nlp.tokenizer, "prefix_search", ESCAPED_QUOTE_PREFIX, first=True)
+    _add_rule(nlp.tokenizer, "infix_finditer", ESCAPED_QUOTE_INFIX, first=False)
     for form in ESCAPED_QUOTE_FORMS:
         plain, written = nlp.vocab[form], nlp.vocab[escaped(form)]
         for attribute in ("norm_", "lower_", "prefix_", "suffix_", "shape_", "flags"):
