@@ -117,6 +117,10 @@ REPORTING_VERBS: FrozenSet[str] = frozenset({
     "said", "told",  # the sm lemmatizer occasionally leaves these unlemmatized
 })
 
+#: subject pronouns that stand for whoever says what their clause says
+#: (:meth:`_Extractor.speaker`): "Arsenal said they would appeal"
+REPORTED_PRONOUNS: FrozenSet[str] = frozenset({"he", "she", "they", "it"})
+
 #: Generic subjects replaced by a named entity of the sentence (Algorithm 4, GroundSubject).
 GENERIC_SUBJECTS: FrozenSet[str] = frozenset({
     "he", "she", "they", "it", "we", "i", "you", "him", "her", "them", "us",
@@ -440,6 +444,10 @@ class _Extractor:
 
     def ground(self, token, sent_ents: Sequence, objects: Sequence) -> Tuple[Optional[str], List]:
         """GroundSubject (Algorithm 4 lines 10-20), grounding before the POS filter."""
+        if token.lower_ in REPORTED_PRONOUNS:
+            speaker = self.speaker(token, sent_ents)
+            if speaker is not None:
+                return speaker, [token]
         if token.lower_ in self.generic or token.lemma_.lower() in self.generic:
             # a conjunct has the role of the first of its conjunction ("fans and players")
             first = token
@@ -462,6 +470,29 @@ class _Extractor:
         if token.pos_ not in _SUBJECT_POS:  # Algorithm 2 line 22
             return None, []
         return self.slot(token)
+
+    def speaker(self, pronoun, sent_ents: Sequence) -> Optional[str]:
+        """The key of the name that says what the pronoun's clause says: "Ancelotti ...
+        said he was concerned" (the clause a ``ccomp`` of a reporting verb, whose
+        subject, its own or its head's, is a name: a proper noun or a PERSON, ORG, GPE or
+        NORP entity); None otherwise. A pronoun that reports on its speaker is the
+        speaker far more often than the sentence's first name, which GroundSubject takes
+        (docs/papers.md#relation-extraction)."""
+        clause = pronoun.head
+        if clause.i == pronoun.i or clause.dep_ != "ccomp" or clause.head.i == clause.i:
+            return None
+        verb = clause.head
+        if verb.lemma_.lower() not in REPORTING_VERBS:
+            return None
+        for subject in self.subjects_of(verb)[0]:
+            if subject.lower_ in self.generic or subject.lemma_.lower() in self.generic:
+                continue
+            for ent in sent_ents:
+                if ent.start <= subject.i < ent.end:
+                    return _entity_key(ent)
+            if subject.pos_ == "PROPN":
+                return self.slot(subject)[0]
+        return None
 
     # -- arguments -------------------------------------------------------------
     def own_arguments(self, verb) -> Tuple[List, List, List, bool]:
