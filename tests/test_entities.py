@@ -77,9 +77,20 @@ def ehi_units_with_detail(summary, source):
     ("the queen 's guard", "queen's guard"),
     ("st james ' park", "st james' park"),
     ("Chelsea - Arsenal", "chelsea-arsenal"),
+    ("581d 581d", "581d"),                               # a generated summary's stutter
+    ("dayna dayna dobias", "dayna dobias"),
+    ("Walla Walla", "walla"),                            # read the same on both sides of a match
+    ("John Johnson", "john johnson"),                    # whole words only
 ])
 def test_canonical_entity(text, key):
     assert canonical_entity(text) == key
+
+
+def test_a_stuttered_name_is_the_name():
+    """extract.entities._STUTTER: "the gliese 581d 581d planet" names the source's 581d."""
+    source = "The Gliese 581d planet has conditions that could support life."
+    assert ehi_units_with_detail("the gliese 581d 581d planet has conditions that could support life.", source) == [
+        ("581d 581d", "supported", "exact", "exact 581d")]
 
 
 def test_honorific_dropped_for_person_only():

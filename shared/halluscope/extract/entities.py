@@ -93,6 +93,11 @@ _LEADING_THE = re.compile(r"^the\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?<=[\w.\\]) ?'s$", re.IGNORECASE)  # "Obama's", tokenised "obama 's"
 _PTB_BRACKETS = re.compile(r"-(lrb|rrb|lsb|rsb|lcb|rcb)-", re.IGNORECASE)
 _PTB_MAP = {"lrb": "(", "rrb": ")", "lsb": "[", "rsb": "]", "lcb": "{", "rcb": "}"}
+#: a word written twice or more in a row, the second time in any case: a generated
+#: summary's stutter ("the gliese 581d 581d planet", "dayna dayna dobias") names what
+#: the word once names; a name that repeats a word ("Walla Walla") reads the same on
+#: both sides of a match
+_STUTTER = re.compile(r"(?<![\w'])([\w'.-]+)(?:\s+\1)+(?![\w'])", re.IGNORECASE)
 _WORDLIKE = re.compile(r"^\w+(?:[-'.]\w+)*\.?$")  # "united", "saint-germain", "jr."
 _DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]\.?$")  # "U.S", "u.s.", "D.C"
 
@@ -128,6 +133,8 @@ def surface_form(text: str, label: Optional[str] = None) -> str:
     if " - " in text or " '" in text:
         for spaced, joined in _SPACED_JOINS:
             text = spaced.sub(joined, text)
+    if " " in text:
+        text = _STUTTER.sub(r"\1", text)
     while True:
         before = text
         text = _strip_edges(text)
