@@ -482,7 +482,7 @@ class _Extractor:
         if clause.i == pronoun.i or clause.dep_ != "ccomp" or clause.head.i == clause.i:
             return None
         verb = clause.head
-        if verb.lemma_.lower() not in REPORTING_VERBS:
+        if verb.lemma_.lower() not in self.reporting:
             return None
         for subject in self.subjects_of(verb)[0]:
             if subject.lower_ in self.generic or subject.lemma_.lower() in self.generic:
