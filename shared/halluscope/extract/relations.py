@@ -233,8 +233,8 @@ def directive(verb) -> bool:
     whose subject is the object; who asked whom is a relation too, kept under
     ``claims`` (docs/papers.md#relation-extraction): without it "Lady Mary asked Matthew
     Crawley to marry him" states nothing RHI can check."""
-    return (verb.lemma_.lower() in OBJECT_CONTROL_VERBS and any(c.dep_ == "xcomp" for c in verb.children)
-            and any(c.dep_ in ("dobj", "obj") for c in verb.children))
+    return (any(c.dep_ in ("dobj", "obj") for c in controllers(verb))
+            and any(c.dep_ == "xcomp" for c in verb.children))
 
 
 def object_controlled(token) -> bool:

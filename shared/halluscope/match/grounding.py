@@ -407,19 +407,18 @@ def _another_controls(predicate: _Predicate, subject: List[str], index: TextInde
     return not set(subject) <= index.arguments_of(predicate)[0]
 
 
-def _object_acts(unit: RelationUnit, predicate: _Predicate, subject: List[str], obj: List[str],
-                 index: TextIndex) -> bool:
-    """Whether a directed triple's (:func:`_directed`) object is the predicate's agent as
-    the relation extractor reads it, its head word among the agents and not among the
-    patients, while the subject's head is no agent: the source does what the triple says
-    is done to it. :func:`_swapped` asks for every word of an argument on the parser's
+def _object_acts(predicate: _Predicate, subject: List[str], obj: List[str], index: TextIndex) -> bool:
+    """Whether a directed triple's (:func:`_directed`, which the caller asks once per
+    triple) object is the predicate's agent as the relation extractor reads it, its head
+    word among the agents and not among the patients, while the subject's head is no
+    agent: the source does what the triple says is done to it. :func:`_swapped` asks for every word of an argument on the parser's
     own subject side, which misses the controller of an infinitive ("Arsenal joined
     Sanchez" against "Arsenal boss Arsene Wenger is delighted that Sanchez decided to
     join the north London club", where "join" has no subject of its own) and a name
     the parser split between two predicates ("Iker Casillas included Cristiano Ronaldo"
     against "Most players have been criticised - Cristiano Ronaldo included - but ...",
     where "Cristiano" went to "criticised")."""
-    if index.doc is None or not _directed(unit, subject, obj):
+    if index.doc is None:
         return False
     agents, patients = index.arguments_of(predicate)
     return obj[-1] in agents and obj[-1] not in patients and subject[-1] not in agents
@@ -799,6 +798,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
     verbal = lexicon is not None and unit.source == NOMINAL and bool(obj) and linkable(subject[-1])
     contradiction: Optional[Match] = None
     particles = " " in lemma  # a phrasal verb (:func:`_particle_apart`)
+    directed = _directed(unit, subject, obj)
     for at in index.holding_all(subject[:-1] + obj if verbal else subject + obj):
         sentence = index.sentences[at]
         if not all(w in sentence.words for w in subject + obj):
@@ -824,7 +824,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
                              f"the converse: subject in the predicate's other arguments, object in its "
                              f"object; {link.text}, one transfer seen from the other party")
             if obj and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj)) \
-                    and not _object_acts(unit, p, subject, obj, index) \
+                    and not (directed and _object_acts(p, subject, obj, index)) \
                     and not _another_controls(p, subject, index, patient):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:
@@ -844,7 +844,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
         nominal = _nominalisation(subject, obj, sentence, derived) if derived is not None else None
         if nominal is not None:
             return nominal
-    if contradiction is None and _directed(unit, subject, obj):
+    if contradiction is None and directed:
         return _reversed_roles(unit, lemma, subject, obj, index, lexicon)
     return contradiction
 
