@@ -223,6 +223,68 @@ def test_compound_slots_option():
         "president", "of", "united states")
 
 
+def test_gerund_slot_keeps_its_written_form():
+    # sm tags "landing" VBG (lemma "land") in the first sentence and NN in the second;
+    # the slot is "landing" in both, in every mode (docs/papers.md#gerund-slots)
+    first = parse("NASA postponed the Artemis III crewed Moon landing to September 2027.")
+    assert [(t.tag_, t.lemma_) for t in first if t.text == "landing"] == [("VBG", "land")]
+    assert triples("NASA postponed the Artemis III crewed Moon landing to September 2027.") == [
+        ("nasa", "postpone", "landing")]
+    assert triples("NASA postponed the Artemis III crewed Moon landing to September 2027.", compound=True) == [
+        ("nasa", "postpone", "moon landing")]
+    assert triples("The agency delayed the Moon landing.", compound=True) == [("agency", "delay", "moon landing")]
+
+
+def test_joined_name_is_one_slot_under_claims():
+    # docs/papers.md#joined-names: a name whose words "of" or "and" join is one slot
+    # (claims and compound slots); the nominal triple inside it keeps the paper's reading
+    options = dict(compound=True, claims=True)
+    assert triples("The National Aeronautics and Space Administration has delayed the Moon landing.",
+                   **options) == [("national aeronautics and space administration", "delay", "moon landing")]
+    assert triples("The Bank of England raised interest rates.", **options) == [
+        ("bank of england", "raise", "interest rate"), ("bank", "of", "england")]
+    assert triples("The governor of the Bank of England spoke.", **options) == [
+        ("governor", "of", "bank of england"), ("bank", "of", "england")]
+    # a lower-cased text's names stay compound slots, and the paper's modes are unchanged
+    assert triples("the bank of england raised interest rates.", **options) == [
+        ("bank", "raise", "interest rate"), ("bank", "of", "england")]
+    assert triples("The Bank of England raised interest rates.", compound=True) == [
+        ("bank", "raise", "interest rate"), ("bank", "of", "england")]
+    assert triples("Bill Gates founded Microsoft.", **options) == [("bill gates", "found", "microsoft")]
+
+
+def test_name_head_and_name_link():
+    from halluscope.match.relations import name_head, name_link
+
+    assert name_head("bank of england".split()) == ["bank"]
+    assert name_head("federal bureau of investigation".split()) == ["federal", "bureau"]
+    assert name_head("national aeronautics and space administration".split()) == ["administration"]
+    assert name_head("bill gates".split()) is None
+    assert name_link(["bank"], "bank of england".split()).relation == "name"
+    assert name_link("bank of england".split(), ["bank"]).text == "bank of england ~ bank (a name and its head)"
+    assert name_link(["england"], "bank of england".split()) is None
+    assert name_link(["bank"], ["bank"]) is None
+
+
+def test_joined_names_match_their_acronym_head_and_nothing_else():
+    from halluscope.api import score_rhi
+
+    source = ("The Bank of England raised interest rates on Thursday. "
+              "The Federal Bureau of Investigation arrested the man.")
+    cases = ["the bank raised interest rates.", "The FBI arrested the man.",
+             "the federal bureau arrested the man.", "The Bank of Japan raised interest rates."]
+    details = score_rhi(cases, [source] * 4, return_details=True)["details"]
+    found = [[(tuple(u["key"]), (u["in_source"] or {}).get("detail")) for u in d["rhi"]["units"]] for d in details]
+    assert found[0] == [(("bank", "raise", "interest rate"),
+                         "subject 1.00, verb 1.00, object 1.00; bank ~ bank of england (a name and its head)")]
+    assert found[1] == [(("fbi", "arrest", "man"),
+                         "subject 1.00, verb 1.00, object 1.00; fbi = federal bureau of investigation (acronym)")]
+    assert found[2] == [(("federal bureau", "arrest", "man"), "subject 1.00, verb 1.00, object 1.00; "
+                         "federal bureau ~ federal bureau of investigation (a name and its head)")]
+    # before, the compound slot "bank" matched the source's "bank" exactly
+    assert found[3] == [(("bank of japan", "raise", "interest rate"), None), (("bank", "of", "japan"), None)]
+
+
 def test_copula_and_nominal_can_be_switched_off():
     assert triples("Obama is the president of the United States.", copula=False, nominal=False) == []
 

@@ -171,6 +171,9 @@ _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 _SUBJECT_POS = frozenset({"NOUN", "PROPN"})
 _OBJ_DEPS = frozenset({"dobj", "obj", "attr"})
 _CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
+#: dependencies that join a name's words other than as compounds ("Bank of England",
+#: "Aeronautics and Space"): such a name is one slot (:meth:`_Extractor.joined_name`)
+_JOINING_DEPS = frozenset({"prep", "pobj", "cc", "conj"})
 #: relative pronouns, which stand for the noun their clause qualifies
 RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 
@@ -179,12 +182,21 @@ RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 PTB_BRACKETS: FrozenSet[str] = frozenset({"-lrb-", "-rrb-", "-lsb-", "-rsb-", "-lcb-", "-rcb-"})
 
 
+#: dependencies in which a gerund heads a noun phrase ("delayed the Moon landing")
+_NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "obj", "pobj", "attr", "compound"})
+
+
 def normalize(token: "Token") -> Optional[str]:
     """Algorithm 4 Normalize: NULL (``None``) for stopwords, punctuation (PTB bracket
     tokens such as "-rrb-" included) and POS outside NOUN/PROPN/VERB/ADJ; else the
-    lowercase lemma."""
+    lowercase lemma. A gerund in a noun's place (tag VBG, a dependency of
+    :data:`_NOMINAL_DEPS`) keeps its written form: spaCy tags "landing" a noun in one
+    sentence ("landing") and a verb in the next ("land"), and the slot must not depend
+    on which (docs/papers.md#gerund-slots)."""
     if token.is_stop or token.is_punct or token.lower_ in PTB_BRACKETS or token.pos_ not in _CONTENT_POS:
         return None
+    if token.tag_ == "VBG" and token.dep_ in _NOMINAL_DEPS:
+        return token.lower_
     return token.lemma_.lower()
 
 
@@ -426,11 +438,17 @@ class _Extractor:
         self._appositive: List[RelationUnit] = []
 
     # -- slots ---------------------------------------------------------------
-    def slot(self, token) -> Tuple[Optional[str], List]:
-        """Normalized slot string and the tokens it covers (for the span)."""
+    def slot(self, token, joined: bool = True) -> Tuple[Optional[str], List]:
+        """Normalized slot string and the tokens it covers (for the span); with
+        ``joined`` (and ``claims``) a name whose words are joined by more than compounds
+        is one slot (:meth:`joined_name`)."""
         head = normalize(token)
         if head is None or not self.compound:
             return head, [token]
+        if self.claims and joined:
+            name = self.joined_name(token)
+            if name is not None:
+                return _entity_key(name), list(name)
         parts, toks = [], []
         for c in token.lefts:
             if c.dep_ == "compound":
@@ -711,6 +729,30 @@ class _Extractor:
         for sent in self.doc.sents:
             yield sent, self.sentence_entities(sent)
 
+    def joined_name(self, token):
+        """The entity (of the grounding labels) that ``token`` heads when its words are
+        joined by more than compounds ("the National Aeronautics and Space
+        Administration", "the Federal Bureau of Investigation"), else None: the
+        compound-aware slot would keep only "administration" or "bureau", which no
+        acronym or full name can match (docs/papers.md#joined-names)."""
+        if not token.ent_type_ or token.ent_type_ not in self.labels:
+            return None
+        if self._entities is None:
+            self.sentence_entities(token.sent)
+        k = bisect.bisect_right(self._entity_starts, token.i) - 1
+        if k < 0:
+            return None
+        entity = self._entities[k]
+        if entity.root.i != token.i or not any(t.dep_ in _JOINING_DEPS for t in entity):
+            return None
+        # written as a name: every word capitalised but the joining ones ("of", "and",
+        # "&") and an article; a lower-cased text's recogniser spans run on ("iron man
+        # for the new avengers")
+        if not all(t.is_title or t.is_upper or t.is_punct or t.is_stop for t in entity) \
+                or not any(t.is_title or t.is_upper for t in entity):
+            return None
+        return entity
+
     def sentence_entities(self, sent) -> List:
         """The entities of the extractor's grounding labels inside the sentence ``sent``,
         in order (entities are sorted and do not overlap: those from the first starting in
@@ -737,12 +779,21 @@ class _Extractor:
             for pobj in prep.children:
                 if pobj.dep_ != "pobj":
                     continue
-                s_key, s_toks = self.slot(noun)
+                # "of England" inside "the Bank of England": the name's own words, read
+                # as the paper reads them, (bank, of, england) on both sides of a match
+                s_key, s_toks = self.slot(noun, joined=not self.inside_name(noun, pobj))
                 o_key, o_toks = self.slot(pobj)
                 if s_key is None or o_key is None:
                     continue
                 out.append(self.unit(s_key, prep.lemma_.lower(), o_key,
                                      s_toks + [prep] + o_toks, NOMINAL))
+
+    def inside_name(self, noun, token) -> bool:
+        """Whether ``token`` lies inside the joined name ``noun`` heads (:meth:`joined_name`)."""
+        if not (self.claims and self.compound):
+            return False
+        name = self.joined_name(noun)
+        return name is not None and name.start <= token.i < name.end
 
     def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
              roles: Tuple[Tuple[str, str], ...] = (), appositive: bool = False,

@@ -130,6 +130,41 @@ def acronym_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
     return Link("acronym", q, p, f"{q} = {p} (acronym)")
 
 
+#: words that join a name's parts, before which its head stands ("Bank of England")
+_HEAD_BEFORE = ("of", "for")
+#: words that join a name's conjuncts, after which its head stands ("National Aeronautics
+#: and Space Administration")
+_HEAD_AFTER = ("and", "&")
+
+
+def name_head(words: List[str]) -> Optional[List[str]]:
+    """The head part of a joined-name slot (``extract.relations._Extractor.joined_name``):
+    its words before the first "of" or "for" ("bank" of "bank of england", "federal
+    bureau" of "federal bureau of investigation"), else its last word after an "and"
+    ("administration"); None for a slot with no joining word. It is the slot that the
+    compound rule gives the same name written in lower case (docs/papers.md#joined-names)."""
+    for k, word in enumerate(words):
+        if word in _HEAD_BEFORE:
+            return words[:k] or None
+    if any(word in _HEAD_AFTER for word in words):
+        return words[-1:]
+    return None
+
+
+def name_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
+    """The link between a joined name and its head part (:func:`name_head`), either way
+    round, else None."""
+    if len(query) == len(pooled):
+        return None
+    short, long = (query, pooled) if len(query) < len(pooled) else (pooled, query)
+    if name_head(long) != short:
+        return None
+    from ..lexical import Link
+
+    q, p = " ".join(query), " ".join(pooled)
+    return Link("name", q, p, f"{q} ~ {p} (a name and its head)")
+
+
 class RelationMatcher:
     """Match relation triples (``RelationUnit``) of queries against pools.
 
@@ -431,9 +466,10 @@ class RelationMatcher:
         names another set of things as often as the same one. Such slots score 1.0 and
         are not encoded (single-word MiniLM cosines put shop/store at 0.66, below any
         useful threshold). None without a lexicon. An acronym and the name it abbreviates
-        (:func:`acronym_link`) link too, with or without a lexicon."""
+        (:func:`acronym_link`), and a joined name and its head part (:func:`name_link`),
+        link too, with or without a lexicon."""
         q_words, p_words = query.split(), pooled.split()
-        acronym = acronym_link(q_words, p_words)
+        acronym = acronym_link(q_words, p_words) or name_link(q_words, p_words)
         if acronym is not None or self.lexicon is None:
             return acronym
         if not q_words or len(q_words) != len(p_words) or q_words[:-1] != p_words[:-1]:
