@@ -117,3 +117,15 @@ def test_the_calibration_the_docs_state_is_the_shipped_one():
             and f"b0 = {shipped.intercept:.3f}, b1 = {shipped.slope:.3f}, cut {shipped.cut:.4f} "
                 f"(chi >= {chi_at_cut:.3f}); p runs from {sigmoid(shipped.intercept):.2f} (chi 0) to "
                 f"{sigmoid(shipped.intercept + shipped.slope):.2f} (chi 1)" in benchmarks)
+
+
+def test_the_lexical_term_the_docs_write_is_fusion_index_share():
+    """Every "w (0.9 + 0.1 M)" the docs and docstrings write is fusion.INDEX_SHARE's."""
+    from halluscope.fusion import INDEX_SHARE
+
+    written = r"\(\s*(\d\.\d+)\s*\+\s*(\d\.\d+)\s*(?:x|·)\s*(?:M\b|the dimensions)"
+    files = ["shared/halluscope/api.py", "metrics/chi/README.md", "metrics/chi/chi.py", "CHANGELOG.md",
+             "tests/test_wordnet_matching.py"]
+    found = [(name, m.groups()) for name in files for m in re.finditer(written, _doc(name))]
+    assert len(found) >= 5, found
+    assert {pair for _, pair in found} == {(f"{1 - INDEX_SHARE:g}", f"{INDEX_SHARE:g}")}, found

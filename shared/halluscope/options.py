@@ -30,6 +30,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 from . import budget
 from .verdict import load_calibration
 from .errors import OptionError
+from .fusion import INDEX_SHARE
 
 @dataclass(frozen=True)
 class MetricSpec:
@@ -323,7 +324,8 @@ OPTIONS: Tuple[Option, ...] = (
                         "formula=support, off under paper)", shown=("default", "on", "off"),
                         meanings=(("default", None), ("on", True), ("off", False)), apps=_REL)),
     Option("lexical_weight", None, "number", bounds=(0.0, 1.0), allow_none=True, metrics=("chi",), doc=(
-        "λ in CHI = (1 - λ) x fused + λ x w x (0.9 + 0.1 x the dimensions' mean), w the mean of "
+        f"λ in CHI = (1 - λ) x fused + λ x w x ({1 - INDEX_SHARE:g} + {INDEX_SHARE:g} x the dimensions' mean), "
+        "w the mean of "
         "the share of the summary's content words the source supports (by lemma, written form or "
         'WordNet) and the share of its content tokens found as written; None: 0.01 under '
         'formula="support", 0 under "paper"; 0 turns it off.'),
