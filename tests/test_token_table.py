@@ -101,3 +101,28 @@ def test_the_pipeline_scores_under_it(default_thresholds, monkeypatch):
     monkeypatch.setattr(pipeline, "parse_batch", lambda *a, **k: seen.append(gc.get_threshold()) or real(*a, **k))
     score_ehi(["Ada wrote."], ["Ada Lovelace wrote notes."])
     assert seen == [(GEN0_THRESHOLD, 10, 10)] and gc.get_threshold() == (700, 10, 10)
+
+
+def test_doc_text_is_the_docs_text_joined_once():
+    from halluscope.token_table import doc_text
+
+    doc = parse(TEXT)
+    assert doc_text(doc) == doc.text == TEXT
+    assert doc.user_data[("halluscope", "text")] == (len(doc), TEXT)
+    # the kept text is read back, not joined anew: a Doc's text cannot change, so a kept
+    # value that says otherwise shows the read (and a token count that no longer fits
+    # makes it join again)
+    doc.user_data[("halluscope", "text")] = (len(doc), "kept")
+    assert doc_text(doc) == "kept"
+    doc.user_data[("halluscope", "text")] = (len(doc) + 1, "kept")
+    assert doc_text(doc) == TEXT
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("all lower case, 5 words", True), ("", True), ("123 ...", True), ("one Capital", False),
+    ("ǅ title case only", True), ("ǅ and an Upper", False), ("ÉTÉ", False), ("straße", True)])
+def test_has_no_upper_is_the_per_character_test(text, expected):
+    from halluscope.token_table import has_no_upper
+
+    assert has_no_upper(text) is expected
+    assert has_no_upper(text) is (not any(c.isupper() for c in text))

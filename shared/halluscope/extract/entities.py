@@ -68,6 +68,7 @@ import unicodedata
 from collections import Counter
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 
 NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
@@ -280,7 +281,7 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     without any upper-case letter an entity first takes in the proper nouns it is a
     compound of (:func:`_lowercase_end`)."""
     out: List[_Mention] = []
-    lowercased = not any(c.isupper() for c in doc.text)
+    lowercased = has_no_upper(doc_text(doc))
     for ent in doc.ents:
         label = ent.label_
         if label not in labels:
@@ -474,7 +475,7 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
 def _all_lower_case(text: str) -> bool:
     """Whether a summary is written all in lower case, the texts the lower-case name rules
     read, and keeps its length when casefolded ("ß" would not: spans would shift)."""
-    return not any(c.isupper() for c in text) and len(text.casefold()) == len(text)
+    return has_no_upper(text) and len(text.casefold()) == len(text)
 
 
 _WORD_RUN = re.compile(r"\w+")

@@ -102,6 +102,7 @@ import bisect
 import re
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from ..token_table import doc_text
 from ..units import APPOSITION, NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
 from .quantities import MULTIPLY_VERBS, NUMERIC_LABELS
 from .quantities.lexicon import CURRENCY_WORDS
@@ -416,7 +417,7 @@ class _Extractor:
         self.doc = doc
         self.intransitive = intransitive
         self.claims = claims
-        self.text = doc.text
+        self.text = doc_text(doc)
         # whether any "whose" clause can need :func:`_whose_subject` (most texts have none,
         # and reading every subject's children costs time)
         self.whose = _WHOSE.search(self.text) is not None

@@ -64,7 +64,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..lru import LRU
-from ..token_table import TokenTable
+from ..token_table import TokenTable, doc_text
 from ..extract.relations import (PTB_BRACKETS, PredicateArguments, effective_negation, object_controlled,
                                  role_arguments, verb_lemma)
 from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, TextEvidence
@@ -357,7 +357,7 @@ def build_text_index(doc) -> TextIndex:
     # tuples, not sets: a tuple of strings is not tracked by the garbage collector
     forms = [(word_stem(lower), word_stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
     content_token = content_flags(table)
-    text = doc.text
+    text = doc_text(doc)
     sentences = []
     for start, end in table.sentence_bounds():
         words: set = set()

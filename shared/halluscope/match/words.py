@@ -39,7 +39,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
 from ..extract.quantities.lexicon import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
-from ..token_table import TokenTable
+from ..token_table import TokenTable, doc_text
 from ..units import Match, TextEvidence
 from .grounding import TextIndex, content_flags, is_content, linkable
 
@@ -119,7 +119,7 @@ class SourceWords:
         forms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
         content: Dict[str, Tuple[str, Tuple[int, int]]] = {}
         by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {pos: {} for pos in set(WORD_POS.values())}
-        table, text = TokenTable(doc), doc.text  # the columns, not a Token per token
+        table, text = TokenTable(doc), doc_text(doc)  # the columns, not a Token per token
         content_token = content_flags(table)
         for i, lower in enumerate(table.lower):
             if table.is_punct[i] or table.is_space[i]:

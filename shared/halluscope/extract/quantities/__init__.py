@@ -49,6 +49,7 @@ import re
 from collections import deque
 from typing import Dict, List, Sequence, Tuple
 
+from ...token_table import doc_text
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
 from .context import derivations_of, direction_of
@@ -132,7 +133,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
     """The distinct quantities of a parsed text (CHI paper §3.4.1, docs/papers.md#qhi), in text order; the
     same quantity mentioned twice is one unit (first mention kept)."""
     units: List[QuantityUnit] = []
-    text = doc.text
+    text = doc_text(doc)
     subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
     particles: Dict[int, str] = {}  # verb index -> the direction its particle gives (context.direction_of)
     decimal_comma = uses_decimal_comma(text)
