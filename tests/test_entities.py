@@ -1023,3 +1023,14 @@ def test_a_tokenised_summary_name_is_found_as_the_source_writes_it():
     source = "Gregory van der Wiel denied he will leave Paris Saint-Germain in the summer."
     assert ehi_units("gregory van der wiel will not leave paris saint - germain .", source) == [
         ("van der wiel", "supported", "text"), ("paris saint - germain", "supported", "exact")]
+
+
+def test_a_written_day_is_never_a_name():
+    from halluscope.extract.quantities.dates import is_written_day
+
+    doc = parse("The marathon will take place on Sep 28, 2025.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("Sep 28, 2025", "LAW")]  # sm's reading
+    assert extract_entities(doc) == []
+    assert [is_written_day(t) for t in ("Sep 28, 2025", "Sep 28", "3rd of August", "28 Sept. 2025",
+                                         "Sep 28 Act", "June Carter", "May")] == [
+        True, True, True, True, False, False, False]

@@ -799,3 +799,32 @@ def test_a_number_inside_a_name_the_source_writes_is_found_by_its_words():
     assert units("it was 448 that was on its way.") == [("448", "unsupported", None, None)]
     assert units("alaska airlines flight 448 was on its way to los angeles.", grounding="units") == [
         ("448", "unsupported", None, None)]
+
+
+# ------------------------------------------------ month abbreviations (session 30)
+
+@pytest.mark.parametrize("text, expected", [
+    # sm tags only the day ("3", "12") CARDINAL: read as a day of the month, not a number
+    ("A meeting follows on Aug 3.", [("date", "day", "Aug 3", "august 3")]),
+    ("It opened Apr 12.", [("date", "day", "Apr 12", "april 12")]),
+    ("a meeting follows on aug 3.", [("date", "day", "aug 3", "august 3")]),
+    # a lower-case "may" in a cased text is the verb
+    ("They may 3 times fail.", [("number", "", "3", "")]),
+    # sm's own DATE, unchanged
+    ("The vote is on Mar 3, 2024.", [("date", "day", "Mar 3, 2024", "")]),
+])
+def test_a_day_after_a_short_month_is_a_date(text, expected):
+    assert [(u.qkind, u.unit, u.text, u.relative) for u in quantities(text)] == expected
+
+
+def test_a_short_month_day_scores_as_the_date_it_is():
+    from halluscope.api import score_chi
+
+    source = "The summit is on 5 January 2025, and a second meeting follows on 3 August."
+    details = score_chi(["A meeting follows on Aug 3.", "A meeting follows on Aug 4.", "a meeting follows on aug 3."],
+                        [source] * 3, return_details=True)["details"]
+    assert [[(u["text"], u["status"]) for u in d["qhi"]["units"]] for d in details] == [
+        [("Aug 3", "supported")], [("Aug 4", "contradicted")], [("aug 3", "supported")]]
+    # no name in any of them: the lower-cased "aug" is not read as an unknown name
+    assert [d["ehi"]["units"] for d in details] == [[], [], []]
+    assert details[0]["chi"] > 0.99 and details[2]["chi"] > 0.99 and details[1]["chi"] < 0.01

@@ -68,6 +68,7 @@ import unicodedata
 from collections import Counter
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from .quantities.dates import is_written_day
 from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 
@@ -284,8 +285,8 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     lowercased = has_no_upper(doc_text(doc))
     for ent in doc.ents:
         label = ent.label_
-        if label not in labels:
-            continue
+        if label not in labels or is_written_day(ent.text):
+            continue  # "Sep 28, 2025", which sm tags a LAW: a date (QHI's), not a name
         text, start = ent.text, ent.start_char
         if lowercased:
             end = _lowercase_end(ent)
@@ -472,6 +473,14 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     return found
 
 
+def _month_of_a_day(token) -> bool:
+    """A month's short form before a day number ("aug 3"), which WordNet does not know
+    and a lower-cased summary's name rules would read as a name: QHI reads it as a date."""
+    doc = token.doc
+    return (token.i + 1 < len(doc) and doc[token.i + 1].is_digit and len(doc[token.i + 1]) <= 2
+            and is_written_day(f"{token.text} {doc[token.i + 1].text}"))
+
+
 def _all_lower_case(text: str) -> bool:
     """Whether a summary is written all in lower case, the texts the lower-case name rules
     read, and keeps its length when casefolded ("ß" would not: spans would shift)."""
@@ -549,7 +558,7 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     def kind_of(token) -> Optional[str]:
         word = token.text.casefold()
         if (not token.is_alpha or len(word) < INTRODUCED_MIN_CHARS or token.is_stop or word in PTB_BRACKET_WORDS
-                or word in source_words or inside_unit(token)):
+                or word in source_words or inside_unit(token) or _month_of_a_day(token)):
             return None
         kind = name_kind(word)
         if kind is None and token.pos_ == "PROPN" and token.ent_iob_ == "O":

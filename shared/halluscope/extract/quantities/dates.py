@@ -33,6 +33,20 @@ _DATE_RANGE_SPLIT = re.compile(r"(?<!\s\s)(?:\s+(?:to|and|until|till|through)\s+
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b,?\s*", re.I)
 _MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+#: a month's name or its short form, alone ("Aug", "Sept.", "August")
+_MONTH_WORD = re.compile(_MONTH_NAME, re.I)
+#: a day of a month and nothing else, its year optional ("Sep 28, 2025", "3 August")
+_WRITTEN_DAY_ONLY = re.compile(rf"(?:{_MONTH_NAME})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+                               rf"|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_NAME}(?:,?\s+\d{{4}})?", re.I)
+
+
+def is_written_day(text: str) -> bool:
+    """Whether ``text`` is a day of a month and nothing else ("Sep 28, 2025", "Sep 28",
+    "3rd of August"): spaCy sm tags such a text a LAW or a PERSON when the month is
+    written short, and it is a date, never a name (docs/papers.md#qhi-month-abbreviations)."""
+    return _WRITTEN_DAY_ONLY.fullmatch(text.strip()) is not None
+
+
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_NAME})(?=\s|$|,)", re.I)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_NAME})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
 _MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",

@@ -9,7 +9,8 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ...units import QuantityUnit
 from .anchors import _subject_of
-from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY
+from ...token_table import doc_text, has_no_upper
+from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY, _MONTH_WORD
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
                       SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
@@ -67,6 +68,31 @@ def supplement_matches(text: str) -> Iterator["re.Match[str]"]:
                 break
         else:
             resume = max(resume, digits.start() + 1)
+
+
+def _widen_month_days(doc, spans: List[List]) -> None:
+    """A day number that spaCy sm read as a bare CARDINAL after a month written short
+    ("Aug 3", "Apr 12": it tags "3" and "12" alone, while "Aug. 3" and "Mar 3, 2024" are
+    DATEs) becomes the DATE "Aug 3", in place: a day of a month, not the number 3
+    (docs/papers.md#qhi-month-abbreviations). The month must be capitalised as a name
+    is, unless the text is all lower case ("may 3" in "they may 3 ..." is no date)."""
+    lower_case = None
+    for item in spans:
+        if item[2] != "CARDINAL":
+            continue
+        span = doc.char_span(item[0], item[1], alignment_mode="expand")
+        if span is None or len(span) != 1 or span.start == 0 or not span[0].is_digit \
+                or not 1 <= int(span[0].text) <= 31 or len(span[0].text) > 2:
+            continue
+        month = doc[span.start - 1]
+        if _MONTH_WORD.fullmatch(month.text) is None:
+            continue
+        if not month.text[:1].isupper():
+            if lower_case is None:
+                lower_case = has_no_upper(doc_text(doc))
+            if not lower_case:
+                continue
+        item[0], item[2] = month.idx, "DATE"
 
 
 def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
@@ -186,6 +212,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
         if token.like_url or token.like_email or (token.i > 0 and doc[token.i - 1].text in ("#", "@")):
             continue
         spans.append([token.idx, token.idx + len(token.text), label])
+    _widen_month_days(doc, spans)
     # merge overlaps produced by the widening, keep text order
     spans.sort(key=lambda s: (s[0], -s[1]))
     out: List[Tuple[int, int, str]] = []
