@@ -1034,3 +1034,32 @@ def test_a_written_day_is_never_a_name():
     assert [is_written_day(t) for t in ("Sep 28, 2025", "Sep 28", "3rd of August", "28 Sept. 2025",
                                          "Sep 28 Act", "June Carter", "May")] == [
         True, True, True, True, False, False, False]
+
+
+def test_a_name_run_on_over_a_score_or_a_ground_is_cut():
+    # docs/papers.md#names-that-run-on: sm tags "Montserrat 4-3" a LAW and "Burnley at
+    # Turf Moor" one ORG; the score is two numbers QHI checks, the ground a name of its own
+    from halluscope.extract.quantities import extract_quantities
+
+    doc = parse("Curacao beat Montserrat 4-3 on aggregate to progress.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("Curacao", "PERSON"), ("Montserrat 4-3", "LAW")]
+    assert [(u.key, u.span) for u in extract_entities(doc)] == [("curacao", (0, 7)), ("montserrat", (13, 23))]
+    assert [(q.qkind, q.value, q.text) for q in extract_quantities(doc)] == [("number", 4.0, "4"),
+                                                                           ("number", 3.0, "3")]
+    doc = parse("Tottenham drew 0-0 with Burnley at Turf Moor on Sunday .")
+    assert ("Burnley at Turf Moor", "ORG") in [(e.text, e.label_) for e in doc.ents]
+    assert [(u.key, u.span, u.label) for u in extract_entities(doc)] == [
+        ("tottenham", (0, 9), "ORG"), ("burnley", (24, 31), "ORG"), ("turf moor", (35, 44), "ORG")]
+
+
+def test_a_changed_score_after_a_name_is_caught_by_qhi():
+    source = "Curacao beat Montserrat 4-3 on aggregate to progress to the second qualifying round."
+    from halluscope.api import score_chi
+
+    found = score_chi(["Curacao beat Montserrat 4-3 on aggregate.", "Curacao beat Montserrat 5-3 on aggregate."],
+                      [source] * 2, return_details=True)["details"]
+    assert [[(u["text"], u["status"]) for u in d["ehi"]["units"]] for d in found] == [
+        [("Curacao", "supported"), ("Montserrat", "supported")]] * 2
+    assert [[(u["text"], u["status"]) for u in d["qhi"]["units"]] for d in found] == [
+        [("4", "supported"), ("3", "supported")], [("5", "contradicted"), ("3", "supported")]]
+    assert found[0]["chi"] == 1.0 and found[1]["chi"] < 0.5

@@ -69,6 +69,7 @@ from collections import Counter
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from .quantities.dates import is_written_day
+from .quantities.mentions import score_start
 from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 
@@ -274,6 +275,14 @@ def _cased_start(ent) -> int:
     return start
 
 
+#: " at " before a capitalised word inside a recognised name: sm runs a team on over the
+#: ground it plays at ("Burnley at Turf Moor", tagged ORG), which is two names
+_AT_PLACE = re.compile(r"\s+at\s+(?=[A-Z])")
+#: the labels whose names :data:`_AT_PLACE` splits (a title, "Breakfast at Tiffany's",
+#: is one name)
+_PLACED_LABELS = frozenset({"ORG", "PERSON", "GPE", "LOC", "FAC", "NORP"})
+
+
 def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     """Mentions of ``doc.ents`` with ``labels``. An entity holding a parenthesis,
     "Name (ABBR)" (or spaCy's truncated "Name (ABBR"), is cut into the name, the
@@ -288,16 +297,17 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
         if label not in labels or is_written_day(ent.text):
             continue  # "Sep 28, 2025", which sm tags a LAW: a date (QHI's), not a name
         text, start = ent.text, ent.start_char
-        if lowercased:
+        end = score_start(ent)  # "Montserrat 4-3": the score is QHI's, not the name's
+        if lowercased and end == ent.end:
             end = _lowercase_end(ent)
-            if end != ent.end:
-                text = doc[ent.start:end].text
-        elif label in _LEFT_EXTENDED:
-            first = _cased_start(ent)
-            if first != ent.start:
-                text, start = doc[first:ent.end].text, doc[first].idx
+        first = _cased_start(ent) if not lowercased and label in _LEFT_EXTENDED else ent.start
+        if (first, end) != (ent.start, ent.end):
+            text, start = doc[first:end].text, doc[first].idx
         open_at = text.find("(")
-        if open_at < 0:
+        place = _AT_PLACE.search(text) if open_at < 0 and label in _PLACED_LABELS else None
+        if place is not None and text[:1].isupper():  # "Burnley at Turf Moor": two names
+            pieces = [(text[:place.start()], start, False), (text[place.end():], start + place.end(), False)]
+        elif open_at < 0:
             pieces = [(text, start, False)]
         else:
             close = text.find(")", open_at)

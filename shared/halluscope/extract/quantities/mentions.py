@@ -70,6 +70,23 @@ def supplement_matches(text: str) -> Iterator["re.Match[str]"]:
             resume = max(resume, digits.start() + 1)
 
 
+#: the dashes between a score's two numbers ("4-3", "2–1")
+_SCORE_DASHES = frozenset({"-", "–", "—"})
+
+
+def score_start(span) -> int:
+    """The index of the first token of a match score ("4-3": number, dash, number) that
+    ends ``span``, else ``span.end``. spaCy sm runs a team's name on over the score that
+    follows it ("Montserrat 4-3", tagged LAW): the score is two numbers QHI checks, not
+    part of the name (docs/papers.md#names-that-run-on)."""
+    doc = span.doc
+    end = span.end
+    if end - span.start >= 4 and doc[end - 2].text in _SCORE_DASHES and doc[end - 3].like_num \
+            and doc[end - 1].like_num and not any(t.like_num for t in doc[span.start:end - 3]):
+        return end - 3
+    return end
+
+
 def _widen_month_days(doc, spans: List[List]) -> None:
     """A day number that spaCy sm read as a bare CARDINAL after a month written short
     ("Aug 3", "Apr 12": it tags "3" and "12" alone, while "Aug. 3" and "Mar 3, 2024" are
@@ -185,7 +202,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     # 3,878,793,156 people", tagged PRODUCT)
     in_name = {i for ent in ents if ent.label_ not in NUMERIC_LABELS
                and (not all(t.like_num for t in ent) or (ent.start > 0 and doc[ent.start - 1].pos_ == "PROPN"))
-               for i in range(ent.start, ent.end)}
+               for i in range(ent.start, score_start(ent))}
     for match in _DIGIT_RUN.finditer(text):  # digit tokens outside every mention
         if match.start() in covered:
             continue
