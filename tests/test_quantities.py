@@ -828,3 +828,45 @@ def test_a_short_month_day_scores_as_the_date_it_is():
     # no name in any of them: the lower-cased "aug" is not read as an unknown name
     assert [d["ehi"]["units"] for d in details] == [[], [], []]
     assert details[0]["chi"] > 0.99 and details[2]["chi"] > 0.99 and details[1]["chi"] < 0.01
+
+
+# ------------------------------------------------- compound durations (session 30)
+
+@pytest.mark.parametrize("text, expected", [
+    # sm tags "two hours" and "eight minutes and 44 seconds" as two TIME entities: one
+    # duration, 2 x 3600 + 8 x 60 + 44 = 7724 seconds
+    ("Kiprop won the men's race in two hours, eight minutes and 44 seconds.",
+     [("measure", "second", 7724.0, "two hours, eight minutes and 44 seconds", True)]),
+    ("He finished in eight minutes and 44 seconds.", [("measure", "second", 524.0, "eight minutes and 44 seconds", True)]),
+    # 5 x 12 + 3 months
+    ("He was jailed for five years and three months.", [("measure", "month", 63.0, "five years and three months", True)]),
+    # race times: 2:08:44 = 7724 s, 3:45.6 = 225.6 s; "10:30" stays a clock time
+    ("Kiprop won in 2:08:44.", [("measure", "second", 7724.0, "2:08:44", True)]),
+    ("She ran 3:45.6 in the final.", [("measure", "second", 225.6, "3:45.6", True)]),
+    ("The meeting began at 10:30.", [("time", "", 10.5, "10:30", False)]),
+    # two facts, not one duration: a comma list that no "and" ends, units that grow, a
+    # weekday (whose "day" is no unit)
+    ("It is expected to last four weeks, a day after the race.",
+     [("measure", "week", 4.0, "last four weeks", False), ("measure", "day", 1.0, "a day", False)]),
+    ("He served three months and five years.",
+     [("measure", "month", 3.0, "three months", False), ("measure", "year", 5.0, "five years", False)]),
+    ("Adebayor emerged on Sunday, two hours after the match.",
+     [("date", "day", None, "Sunday", False), ("measure", "hour", 2.0, "two hours", False)]),
+    # a single duration is unchanged, and may be rounded
+    ("The 22-year-old signed a five-year deal.", [("number", "", 22.0, "22-year-old", False),
+                                                  ("measure", "year", 5.0, "five-year", False)]),
+])
+def test_compound_durations_and_race_times_are_their_sums(text, expected):
+    assert [(u.qkind, u.unit, u.value, u.text, u.precise) for u in quantities(text)] == expected
+
+
+def test_a_compound_duration_matches_exactly_never_within_epsilon():
+    from halluscope.api import score_qhi
+
+    source = "Kenyan athlete Daniel Kiprop won the men's race in two hours, eight minutes and 44 seconds."
+    summaries = ["Kiprop won in 2:08:44.", "Kiprop won in 2 hours 8 minutes 44 seconds.", "Kiprop won in 2:08:45.",
+                 "Kiprop won in two hours, eight minutes and 45 seconds."]
+    details = score_qhi(summaries, [source] * 4, return_details=True)["details"]
+    # 7725 is within 5% of 7724, but a time written to the second is not a rounding of it
+    assert [[(u["value"], u["status"]) for u in d["qhi"]["units"]] for d in details] == [
+        [(7724.0, "supported")], [(7724.0, "supported")], [(7725.0, "contradicted")], [(7725.0, "contradicted")]]

@@ -150,6 +150,10 @@ class QuantityUnit:
     # migrants"), rather than an anchor reached through a name or a verb ("Pama, 28");
     # or a rank of it: an ordinal modifying the noun ("his third shot", not "finished third")
     counted: bool = field(default=False, compare=False)
+    #: written to its last unit, never rounded: a compound duration ("eight minutes and 44
+    #: seconds") or a race time ("2:08:44"); the epsilon tolerance does not apply
+    #: (docs/papers.md#qhi-compound-durations)
+    precise: bool = field(default=False, compare=False)
     #: the spans of its later mentions, same key (:func:`dedupe`): the swap check reads
     #: each place ("in 2016" said twice, the second where the source has 1977)
     repeats: Tuple[Span, ...] = field(default=(), compare=False)

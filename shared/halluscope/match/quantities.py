@@ -12,7 +12,9 @@
     measures only. Counts are protected: two whole numbers below ``exact_below``
     (default 100) neither of which is marked approximate must be equal (20 vs 21
     casualties is a swapped number, not rounding), and a bound is kept: a source value
-    on its wrong side never matches ("198" for "over 200").
+    on its wrong side never matches ("198" for "over 200"). A value written to its last
+    unit (``QuantityUnit.precise``: "eight minutes and 44 seconds", "2:08:44") is never
+    near another.
 ``derived``
     The value equals, within ``epsilon``, an arithmetic combination of pool
     quantities of the same kind class, and **only an operation the summary's own
@@ -501,6 +503,8 @@ class QuantityMatcher:
             if (_is_count(query, value, self.exact_below) and _is_count(unit, pvalue, self.exact_below)
                     and not (query.approximate or unit.approximate)):
                 continue
+            if (query.precise or unit.precise) and not (query.approximate or unit.approximate):
+                continue  # "2:08:45" is not "2:08:44" rounded
             # an agreeing mention before any contradicting one, then anchors, error, order
             rank = (bool(opposed(query, unit)), -_anchor_hits(query, [unit]), err, order)
             if best is None or rank < best[0]:

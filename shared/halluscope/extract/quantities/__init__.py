@@ -62,7 +62,7 @@ from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WO
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal, is_year_token
 from .numbers import (_HAS_DIGIT, _Reading, _bound_and_approx, _currency, _is_percent, _money_or_number,
                       _ordinal_value, uses_decimal_comma, words_to_number, written_value)
-from .units import _measure_readings, unit_lexicon
+from .units import _measure_readings, race_time, unit_lexicon
 
 
 #: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
@@ -70,6 +70,10 @@ _TEMPERATURE_UNIT_START = re.compile(rf"\s?(?:°|º|˚|\bdeg)|(?<=\d){GLUED_SCAL
 
 
 def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:
+    if label in ("CARDINAL", "TIME"):
+        raced = race_time(surface)
+        if raced is not None:
+            return [raced]
     if label == "DATE":
         return _date_readings(surface)
     if label == "TIME":
@@ -194,7 +198,7 @@ def extract_quantities(doc) -> List[QuantityUnit]:
                 direction="" if reading.qkind == "date" else direction,
                 derivations=frozenset() if reading.qkind == "date" else derivations,
                 counted=(reading.qkind == "number" and (reading.inside or counts_head))
-                or (reading.qkind == "ordinal" and ranks_head)))
+                or (reading.qkind == "ordinal" and ranks_head), precise=reading.precise))
     units.extend(_multiplication_verbs(doc, text, subjects))
     units.sort(key=lambda u: u.span)
     return dedupe(units)

@@ -14,7 +14,7 @@ from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY, _MONTH_WORD
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
                       SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
-from .units import _lookup_unit
+from .units import _DURATION_JOIN, _duration, _lookup_unit, compound_duration
 
 # where a number (or its minus sign) may start
 _START = rf"(?:{_SIGN_BEFORE}{_SIGN}|(?<![\w.,]))"
@@ -70,6 +70,8 @@ def supplement_matches(text: str) -> Iterator["re.Match[str]"]:
             resume = max(resume, digits.start() + 1)
 
 
+#: the labels of the mentions that :func:`_joined_durations` may join
+_DURATION_LABELS = frozenset({"TIME", "DATE", "QUANTITY"})
 #: the dashes between a score's two numbers ("4-3", "2–1")
 _SCORE_DASHES = frozenset({"-", "–", "—"})
 
@@ -85,6 +87,24 @@ def score_start(span) -> int:
             and doc[end - 1].like_num and not any(t.like_num for t in doc[span.start:end - 3]):
         return end - 3
     return end
+
+
+def _joined_durations(text: str, first: Tuple[int, int, str], second: Tuple[int, int, str]) -> bool:
+    """Whether two mentions are the parts of one compound duration: both durations
+    (TIME, DATE or QUANTITY spans holding a time unit), nothing but a comma or "and"
+    between them ("two hours, eight minutes and 44 seconds", which sm tags as two TIME
+    entities; docs/papers.md#qhi-compound-durations)."""
+    if first[2] not in _DURATION_LABELS or second[2] not in _DURATION_LABELS \
+            or _DURATION_JOIN.fullmatch(text, first[1], second[0]) is None:
+        return False
+    readings = [_duration(text[s:e]) for s, e, _ in (first, second)]
+    if any(reading is None for reading in readings):
+        return False  # "Sunday" is no duration
+    # the second's own joins end the list ("eight minutes and 44 seconds")
+    closing = text[second[0]:second[1]].split()
+    join = text[first[1]:second[0]]
+    return compound_duration([reading.unit for reading in readings], [join]) or (
+        "and" in closing and compound_duration([readings[0].unit, readings[1].unit], [" and "]))
 
 
 def _widen_month_days(doc, spans: List[List]) -> None:
@@ -237,6 +257,9 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
         if out and start < out[-1][1]:
             last = out[-1]
             out[-1] = (last[0], max(last[1], end), last[2])
+            continue
+        if out and _joined_durations(text, out[-1], (start, end, label)):
+            out[-1] = (out[-1][0], end, out[-1][2])  # "two hours, eight minutes and 44 seconds"
             continue
         if _HASHTAG_BEFORE.search(text, max(0, start - 2), start):  # hashtags, handles ("#7minutes")
             continue

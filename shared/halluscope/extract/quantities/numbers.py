@@ -204,11 +204,13 @@ def _literals(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[
 class _Reading:
     """One normalised reading of a mention (before anchoring)."""
 
-    __slots__ = ("qkind", "unit", "value", "interval", "relative", "approx", "inside")
+    __slots__ = ("qkind", "unit", "value", "interval", "relative", "approx", "inside", "precise")
 
-    def __init__(self, qkind, unit="", value=None, interval=None, relative="", approx=False, inside=False):
+    def __init__(self, qkind, unit="", value=None, interval=None, relative="", approx=False, inside=False,
+                 precise=False):
         self.qkind, self.unit, self.value = qkind, unit, value
         self.interval, self.relative, self.approx, self.inside = interval, relative, approx, inside
+        self.precise = precise
 
 
 def _bound_and_approx(text: str) -> Tuple[str, bool]:

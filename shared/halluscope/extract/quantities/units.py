@@ -2,11 +2,12 @@
 number + unit pairs of QUANTITY mentions, and durations in time units."""
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from typing import List, Optional, Tuple
 
-from .lexicon import _TIME_UNIT_FORMS
+from .lexicon import TIME_UNITS, _TIME_UNIT_FORMS
 from .numbers import _HAS_DIGIT, _SIGN_BEFORE, _Reading, _money_or_number, _number_readings, words_to_number
 
 # Linear time: a number or word starts only where a run of digits / letters starts
@@ -135,21 +136,73 @@ def _measure_readings(surface: str, decimal_comma: bool = False) -> List[_Readin
             for r in _money_or_number(surface, "CARDINAL", decimal_comma)]
 
 
+#: what may stand between the parts of one compound duration ("two hours, eight minutes
+#: and 44 seconds", "2 hours 8 minutes")
+_DURATION_JOIN = re.compile(r"\s*,?\s*(?:and\s+)?")
+
+
 def _duration(surface: str) -> Optional[_Reading]:
-    """"22-year-old" / "five-year" / "90 minutes" -> measure in a time unit."""
-    match = _DURATION.search(surface)
-    if match is None:
+    """"22-year-old" / "five-year" / "90 minutes" -> measure in a time unit. A compound
+    duration, parts joined by nothing but commas and "and" ("eight minutes and 44
+    seconds", "5 years and 3 months"), is their sum in its smallest unit (524 seconds,
+    63 months): its first part alone let any other seconds pass
+    (docs/papers.md#qhi-compound-durations)."""
+    parts, joins = [], []
+    for match in _DURATION.finditer(surface):
+        if parts and _DURATION_JOIN.fullmatch(surface, parts[-1][0].end(), match.start()) is None:
+            break
+        value = _duration_value(match)
+        if value is None:
+            break
+        if parts:
+            joins.append(surface[parts[-1][0].end():match.start()])
+        parts.append((match, value))
+    if not parts:
         return None
+    units = [_TIME_UNIT_FORMS[match.group("unit").lower()] for match, _ in parts]
+    if len(parts) == 1 or not compound_duration(units, joins):
+        return _Reading("measure", units[0], parts[0][1])
+    smallest = min(units, key=TIME_UNITS.__getitem__)
+    seconds = math.fsum(value * TIME_UNITS[unit] for (_, value), unit in zip(parts, units))
+    return _Reading("measure", smallest, seconds / TIME_UNITS[smallest], precise=True)
+
+
+def compound_duration(units: List[str], joins: List[str]) -> bool:
+    """Whether duration parts in these time ``units`` (in text order), with these texts
+    between them, are one duration: units from the largest to the smallest, and commas
+    only in a list that "and" ends ("two hours, eight minutes and 44 seconds"; not "four
+    weeks, a day after the race", two facts)."""
+    scales = [TIME_UNITS[unit] for unit in units]
+    if any(later >= earlier for earlier, later in zip(scales, scales[1:])):
+        return False
+    return not any("," in join for join in joins) or "and" in joins[-1].split()
+
+
+#: a race time: hours, minutes and seconds ("2:08:44", "1:59:40.2") or minutes and
+#: seconds with tenths ("3:45.6"); a clock time has no seconds ("10:30")
+_RACE_TIME = re.compile(r"(?:(\d{1,2}):)?([0-5]?\d):([0-5]\d(?:\.\d+)?)")
+
+
+def race_time(surface: str) -> Optional[_Reading]:
+    """A race time written with colons as a duration in seconds ("2:08:44" = 7,724 s, the
+    source's "two hours, eight minutes and 44 seconds"), else None. Two parts only with
+    a decimal ("3:45.6"): "10:30" is a clock time."""
+    match = _RACE_TIME.fullmatch(surface.strip())
+    if match is None or (match.group(1) is None and "." not in match.group(3)):
+        return None
+    hours = int(match.group(1) or 0)
+    return _Reading("measure", "second", hours * 3600 + int(match.group(2)) * 60 + float(match.group(3)),
+                    precise=True)
+
+
+def _duration_value(match) -> Optional[float]:
+    """The number of one :data:`_DURATION` match ("a" and "an" are 1, "half" 0.5)."""
     raw = match.group("num").lower()
     if raw in ("a", "an"):
-        value = 1.0
-    elif raw.startswith("half"):
-        value = 0.5
-    elif _HAS_DIGIT.search(raw):
-        value = float(raw)
-    else:
-        value = words_to_number(raw)
-        if value is None:
-            return None
-    return _Reading("measure", _TIME_UNIT_FORMS[match.group("unit").lower()], value)
+        return 1.0
+    if raw.startswith("half"):
+        return 0.5
+    if _HAS_DIGIT.search(raw):
+        return float(raw)
+    return words_to_number(raw)
 
