@@ -68,10 +68,10 @@ import unicodedata
 from collections import Counter
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from .quantities.dates import is_written_day
-from .quantities.mentions import score_start
 from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
+from .quantities.dates import is_written_day
+from .quantities.mentions import score_start
 
 NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
     "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
@@ -289,7 +289,11 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     parenthesised text and any text after it; a parenthesised acronym becomes an
     alias of the name before it, anything else a mention of its own. In a text
     without any upper-case letter an entity first takes in the proper nouns it is a
-    compound of (:func:`_lowercase_end`)."""
+    compound of (:func:`_lowercase_end`). A match score that ends an entity is cut off
+    ("Montserrat 4-3", :func:`~.quantities.mentions.score_start`), a name of
+    :data:`_PLACED_LABELS` with " at " before a capitalised word is two ("Burnley at Turf
+    Moor"), and a day of a month is no mention ("Sep 28, 2025",
+    :func:`~.quantities.dates.is_written_day`) (docs/papers.md#names-that-run-on)."""
     out: List[_Mention] = []
     lowercased = has_no_upper(doc_text(doc))
     for ent in doc.ents:

@@ -469,9 +469,9 @@ class RelationMatcher:
         (:func:`acronym_link`), and a joined name and its head part (:func:`name_link`),
         link too, with or without a lexicon."""
         q_words, p_words = query.split(), pooled.split()
-        acronym = acronym_link(q_words, p_words) or name_link(q_words, p_words)
-        if acronym is not None or self.lexicon is None:
-            return acronym
+        named = acronym_link(q_words, p_words) or name_link(q_words, p_words)
+        if named is not None or self.lexicon is None:
+            return named
         if not q_words or len(q_words) != len(p_words) or q_words[:-1] != p_words[:-1]:
             return None
         if q_words[-1] == p_words[-1] or not linkable(q_words[-1]) or not linkable(p_words[-1]):

@@ -7,9 +7,9 @@ import re
 from bisect import bisect_right
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
+from ...token_table import doc_text, has_no_upper
 from ...units import QuantityUnit
 from .anchors import _subject_of
-from ...token_table import doc_text, has_no_upper
 from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY, _MONTH_WORD
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
                       SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
@@ -91,20 +91,20 @@ def score_start(span) -> int:
 
 def _joined_durations(text: str, first: Tuple[int, int, str], second: Tuple[int, int, str]) -> bool:
     """Whether two mentions are the parts of one compound duration: both durations
-    (TIME, DATE or QUANTITY spans holding a time unit), nothing but a comma or "and"
-    between them ("two hours, eight minutes and 44 seconds", which sm tags as two TIME
-    entities; docs/papers.md#qhi-compound-durations)."""
+    (TIME, DATE or QUANTITY spans that read as one, :func:`~.units._duration`), nothing but
+    a comma or "and" between them, and :func:`~.units.compound_duration` of their units
+    ("two hours, eight minutes and 44 seconds", which sm tags as two TIME entities;
+    docs/papers.md#qhi-compound-durations)."""
     if first[2] not in _DURATION_LABELS or second[2] not in _DURATION_LABELS \
             or _DURATION_JOIN.fullmatch(text, first[1], second[0]) is None:
         return False
     readings = [_duration(text[s:e]) for s, e, _ in (first, second)]
     if any(reading is None for reading in readings):
         return False  # "Sunday" is no duration
-    # the second's own joins end the list ("eight minutes and 44 seconds")
-    closing = text[second[0]:second[1]].split()
-    join = text[first[1]:second[0]]
-    return compound_duration([reading.unit for reading in readings], [join]) or (
-        "and" in closing and compound_duration([readings[0].unit, readings[1].unit], [" and "]))
+    # a comma counts when the second mention's own list ends in "and" ("two hours, eight
+    # minutes and 44 seconds")
+    closing = " and" if "and" in text[second[0]:second[1]].split() else ""
+    return compound_duration([reading.unit for reading in readings], [text[first[1]:second[0]] + closing])
 
 
 def _widen_month_days(doc, spans: List[List]) -> None:
