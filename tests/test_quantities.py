@@ -870,3 +870,31 @@ def test_a_compound_duration_matches_exactly_never_within_epsilon():
     # 7725 is within 5% of 7724, but a time written to the second is not a rounding of it
     assert [[(u["value"], u["status"]) for u in d["qhi"]["units"]] for d in details] == [
         [(7724.0, "supported")], [(7724.0, "supported")], [(7725.0, "contradicted")], [(7725.0, "contradicted")]]
+
+
+def test_the_candidates_for_a_values_place_are_read_once_per_sentence_pair():
+    # a source sentence's values that the summary sentence does not write are the only
+    # candidates for a summary value's place; found once per (summary sentence, aligned
+    # sentence) and capped, so that a sentence of n numbers costs n readings, not n²
+    # (benchmarks/adversarial.py "numbers": 384 s at the Space's caps before, 1.8 s after)
+    from halluscope.match.grounding import build_text_index
+    from halluscope.match.swaps import MAX_PLACED_CANDIDATES, _aligned_candidates
+
+    source_doc = parse("The club sold 12 shirts, 40 caps and 7 scarves on Monday.")
+    summary_doc = parse("The club sold 12 shirts and 9 caps on Monday.")
+    source, summary = build_text_index(source_doc), build_text_index(summary_doc)
+    pool = extract_quantities(source_doc)
+    aligned = source.sentences[0]
+    candidates, keys = _aligned_candidates(pool, summary, source, 0, 0, aligned)
+    # "12" and "Monday" are written in the summary sentence: no candidates
+    assert [p.text for p, _ in candidates] == ["40", "7"]
+    assert keys == frozenset(p.key for p in pool)
+    # the same answer, the very same list, for the sentence's next value
+    assert _aligned_candidates(pool, summary, source, 0, 0, aligned)[0] is candidates
+    # at most MAX_PLACED_CANDIDATES (60), the first in text order
+    many_doc = parse("The values were " + ", ".join(str(n) for n in range(101, 171)) + ".")
+    many = build_text_index(many_doc)
+    many_pool = extract_quantities(many_doc)
+    assert len(many_pool) == 70
+    capped, _ = _aligned_candidates(many_pool, summary, many, 0, 0, many.sentences[0])
+    assert MAX_PLACED_CANDIDATES == 60 and [p.text for p, _ in capped] == [str(n) for n in range(101, 161)]

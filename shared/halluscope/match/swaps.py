@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -555,6 +555,39 @@ def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> _M
     return held[1]
 
 
+#: the most source values of one aligned sentence that :func:`_swapped_at` reads as
+#: candidates for a summary value's place (those the summary sentence does not write, in
+#: text order): no real sentence has more, and a sentence of thousands of numbers must
+#: not cost thousands of readings per summary value
+MAX_PLACED_CANDIDATES = 60
+
+
+def _aligned_candidates(pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex,
+                        at_sentence: int, aligned_at: int, aligned) -> Tuple[list, FrozenSet]:
+    """The mentions ``(unit, span)`` of ``pool``'s values inside the aligned source
+    sentence whose words the summary sentence does not write (the candidates for a
+    summary value's place, at most :data:`MAX_PLACED_CANDIDATES`), and the keys of every
+    value the aligned sentence states. Found once per (summary sentence, aligned
+    sentence) for the pool and kept on the summary's index: every summary value of the
+    sentence asks the same, and reading the summary sentence once per summary value and
+    source value made a sentence of n numbers cost n² readings of it."""
+    slot = summary.memo("aligned quantity candidates", lambda: [None])
+    held = slot[0]
+    if held is None or held[0] is not pool or held[1] is not source:
+        held = slot[0] = (pool, source, {})
+    key = (at_sentence, aligned_at)
+    found = held[2].get(key)
+    if found is None:
+        here = [(p, at) for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ())
+                if aligned.start <= at[0] and at[1] <= aligned.end]
+        sentence = summary.sentences[at_sentence]
+        written = f" {' '.join(_words(summary.lowered[sentence.start:sentence.end]))} "
+        unwritten = [(p, at) for p, at in here
+                     if not (words := _words(p.text)) or f" {' '.join(words)} " not in written]
+        found = held[2][key] = (unwritten[:MAX_PLACED_CANDIDATES], frozenset(p.key for p, _ in here))
+    return found
+
+
 def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence[QuantityUnit],
                 summary: TextIndex, source: TextIndex) -> Optional[Match]:
     """:func:`swapped_quantity` for the mention of ``unit`` at ``span``, or
@@ -575,16 +608,16 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
 
     evidence = match.evidence if match is not None else ()
     found_keys = {getattr(e, "key", None) for e in evidence}
-    # every mention of a source value in the aligned sentence, its later ones too
-    here = [(p, at) for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ()) if inside(at)]
+    # the mentions of source values in the aligned sentence, its later ones too, that the
+    # summary sentence does not write; the keys of all of them
+    candidates, stated_keys = _aligned_candidates(pool, summary, source, at_sentence, aligned_at, aligned)
     # the aligned sentence states the summary's value too: only the words around it can
     # place another value where the summary has it (a run-on sentence holds both)
     stated = any(inside(e.span) for e in evidence if hasattr(e, "span")) \
-        or any(p.key in found_keys for p, _ in here)
+        or not found_keys.isdisjoint(stated_keys)
     root = _mention_root(summary.doc, span)
     if root is None:
         return None
-    summary_sentence = summary.lowered[sentence.start:sentence.end]
     # the words around the number, the second reading of its place (as for names:
     # _swapped_between_same_words), when the source nowhere writes it between them; read
     # once, for the first candidate the slot does not place
@@ -610,12 +643,10 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
             said.append(_said_beside(_words(text), mine, source, aligned))
         return said[0]
 
-    for other, at in here:
+    for other, at in candidates:
         if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key or other.key in found_keys \
                 or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative):
             continue  # another kind, or the same value said otherwise ("5 per cent" for "5%")
-        if _written_in(_words(other.text), summary_sentence):
-            continue
         if match is None and not _rules_out(unit, text, other):
             continue  # the summary's value may be the source's, said less precisely
         theirs = None if stated else _mention_root(source.doc, at)
