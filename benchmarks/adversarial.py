@@ -45,6 +45,23 @@ def _joined(item: Callable[[int], str], sep: str = " ") -> Callable[[int], str]:
     return make
 
 
+def _name(i: int) -> str:
+    """A made-up two-word name for each ``i`` ("Rasoten Lemirua", ...): a capital and
+    six letters per word, drawn by a fixed linear congruential sequence, so that almost
+    no two share a key and spaCy tags most as people."""
+    letters, word = "aeioulmnrst", []
+    state = i * 2654435761 % 2 ** 32
+    for _ in range(2):
+        state = (state * 1103515245 + 12345) % 2 ** 31
+        head = chr(ord("A") + state % 26)
+        tail = ""
+        for _ in range(6):
+            state = (state * 1103515245 + 12345) % 2 ** 31
+            tail += letters[state % len(letters)]
+        word.append(head + tail)
+    return " ".join(word)
+
+
 def _digit_range(n: int) -> str:
     half = max(1, (n - len("It happened in -.")) // 2)
     return "It happened in " + "9" * half + "-" + "9" * half + "."
@@ -66,6 +83,11 @@ CASES: Dict[str, Callable[[int], str]] = {
     "durations": _joined(lambda i: f"{i % 50} years"),
     "dates": _joined(lambda i: f"{i % 28 + 1} {MONTHS[i % 12]} {1990 + i % 30},"),
     "year-words": _repeat("year "),
+    # one sentence of distinct capitalised names ("Kaboru Lenimo, Kaboru Lenimu, ..."):
+    # every name a unit whose place in the sentence is read (session 30)
+    "names": _joined(lambda i: _name(i) + ",", ),
+    # the same names as the subjects of one verb ("..., Ystsnrl Jnsnann met in Paris.")
+    "names-sentence": lambda n: _joined(_name, ", ")(max(1, n - 14)).rstrip(", ") + " met in Paris.",
 }
 SIZES = (1000, 4000, 8000)
 
