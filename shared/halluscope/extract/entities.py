@@ -70,7 +70,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
-from .quantities.dates import is_written_day
+from .quantities.dates import is_written_day, month_before_day
 from .quantities.mentions import score_start
 
 NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
@@ -491,8 +491,7 @@ def _month_of_a_day(token) -> bool:
     """A month's short form before a day number ("aug 3"), which WordNet does not know
     and a lower-cased summary's name rules would read as a name: QHI reads it as a date."""
     doc = token.doc
-    return (token.i + 1 < len(doc) and doc[token.i + 1].is_digit and len(doc[token.i + 1]) <= 2
-            and is_written_day(f"{token.text} {doc[token.i + 1].text}"))
+    return token.i + 1 < len(doc) and month_before_day(token.text, doc[token.i + 1].text)
 
 
 def _all_lower_case(text: str) -> bool:

@@ -738,12 +738,11 @@ class _Extractor:
         acronym or full name can match (docs/papers.md#joined-names)."""
         if not token.ent_type_ or token.ent_type_ not in self.labels:
             return None
-        if self._entities is None:
-            self.sentence_entities(token.sent)
-        k = bisect.bisect_right(self._entity_starts, token.i) - 1
+        entities, starts = self.grounding_entities()
+        k = bisect.bisect_right(starts, token.i) - 1
         if k < 0:
             return None
-        entity = self._entities[k]
+        entity = entities[k]
         if entity.root.i != token.i or not any(t.dep_ in _JOINING_DEPS for t in entity):
             return None
         # written as a name: every word capitalised but the joining ones ("of", "and",
@@ -754,15 +753,20 @@ class _Extractor:
             return None
         return entity
 
+    def grounding_entities(self) -> Tuple[List, List[int]]:
+        """The doc's entities of the grounding labels and their start tokens, read once
+        (``Doc.ents`` makes its spans anew on every read)."""
+        if self._entities is None:
+            self._entities = [e for e in self.doc.ents if e.label_ in self.labels]
+            self._entity_starts = [e.start for e in self._entities]
+        return self._entities, self._entity_starts
+
     def sentence_entities(self, sent) -> List:
         """The entities of the extractor's grounding labels inside the sentence ``sent``,
         in order (entities are sorted and do not overlap: those from the first starting in
         it that end by its end)."""
-        if self._entities is None:
-            self._entities = [e for e in self.doc.ents if e.label_ in self.labels]
-            self._entity_starts = [e.start for e in self._entities]
-        entities = self._entities
-        k = bisect.bisect_left(self._entity_starts, sent.start)
+        entities, starts = self.grounding_entities()
+        k = bisect.bisect_left(starts, sent.start)
         inside = []
         while k < len(entities) and entities[k].end <= sent.end:
             inside.append(entities[k])
@@ -774,6 +778,7 @@ class _Extractor:
         half of the year", a DATE) makes none: QHI checks that mention."""
         if self.claims and noun.ent_type_ in NUMERIC_LABELS:
             return
+        name = self.joined_name(noun) if self.claims and self.compound else None
         for prep in noun.children:
             if prep.dep_ != "prep":
                 continue
@@ -782,19 +787,12 @@ class _Extractor:
                     continue
                 # "of England" inside "the Bank of England": the name's own words, read
                 # as the paper reads them, (bank, of, england) on both sides of a match
-                s_key, s_toks = self.slot(noun, joined=not self.inside_name(noun, pobj))
+                s_key, s_toks = self.slot(noun, joined=name is None or not name.start <= pobj.i < name.end)
                 o_key, o_toks = self.slot(pobj)
                 if s_key is None or o_key is None:
                     continue
                 out.append(self.unit(s_key, prep.lemma_.lower(), o_key,
                                      s_toks + [prep] + o_toks, NOMINAL))
-
-    def inside_name(self, noun, token) -> bool:
-        """Whether ``token`` lies inside the joined name ``noun`` heads (:meth:`joined_name`)."""
-        if not (self.claims and self.compound):
-            return False
-        name = self.joined_name(noun)
-        return name is not None and name.start <= token.i < name.end
 
     def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
              roles: Tuple[Tuple[str, str], ...] = (), appositive: bool = False,

@@ -84,7 +84,18 @@ def _written_in(words: Sequence[str], lowered: str) -> bool:
     ``lowered`` as a run of whole words: its words joined by spaces hold them joined so
     (as :meth:`~halluscope.match.grounding.TextIndex.written_run` finds a run; no
     pattern compiled per name)."""
-    return bool(words) and f" {' '.join(words)} " in f" {' '.join(_WORD.findall(lowered))} "
+    return _run_in(words, _spaced(lowered))
+
+
+def _spaced(lowered: str) -> str:
+    """The words of ``lowered`` joined by single spaces, a space on either end: the string
+    :func:`_run_in` looks in (built once where many runs are looked for)."""
+    return f" {' '.join(_WORD.findall(lowered))} "
+
+
+def _run_in(words: Sequence[str], spaced: str) -> bool:
+    """Whether ``words`` occur as a run of whole words in ``spaced`` (:func:`_spaced`)."""
+    return bool(words) and f" {' '.join(words)} " in spaced
 
 
 def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
@@ -581,9 +592,8 @@ def _aligned_candidates(pool: Sequence[QuantityUnit], summary: TextIndex, source
         here = [(p, at) for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ())
                 if aligned.start <= at[0] and at[1] <= aligned.end]
         sentence = summary.sentences[at_sentence]
-        written = f" {' '.join(_words(summary.lowered[sentence.start:sentence.end]))} "
-        unwritten = [(p, at) for p, at in here
-                     if not (words := _words(p.text)) or f" {' '.join(words)} " not in written]
+        written = _spaced(summary.lowered[sentence.start:sentence.end])
+        unwritten = [(p, at) for p, at in here if not _run_in(_words(p.text), written)]
         found = held[2][key] = (unwritten[:MAX_PLACED_CANDIDATES], frozenset(p.key for p, _ in here))
     return found
 

@@ -40,6 +40,13 @@ _WRITTEN_DAY_ONLY = re.compile(rf"(?:{_MONTH_NAME})\s+\d{{1,2}}(?:st|nd|rd|th)?(
                                rf"|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_NAME}(?:,?\s+\d{{4}})?", re.I)
 
 
+def month_before_day(month: str, day: str) -> bool:
+    """Whether two tokens read as a month and a day number: a month's name or short form,
+    then one or two digits ("Aug" "3"). QHI's day reading (1 to 31) and EHI's name rules
+    both ask (docs/papers.md#qhi-month-abbreviations)."""
+    return day.isdigit() and len(day) <= 2 and _MONTH_WORD.fullmatch(month) is not None
+
+
 def is_written_day(text: str) -> bool:
     """Whether ``text`` is a day of a month and nothing else ("Sep 28, 2025", "Sep 28",
     "3rd of August"): spaCy sm tags such a text a LAW or a PERSON when the month is

@@ -10,7 +10,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 from ...token_table import doc_text, has_no_upper
 from ...units import QuantityUnit
 from .anchors import _subject_of
-from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY, _MONTH_WORD
+from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY, month_before_day
 from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
                       SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
@@ -118,11 +118,10 @@ def _widen_month_days(doc, spans: List[List]) -> None:
         if item[2] != "CARDINAL":
             continue
         span = doc.char_span(item[0], item[1], alignment_mode="expand")
-        if span is None or len(span) != 1 or span.start == 0 or not span[0].is_digit \
-                or not 1 <= int(span[0].text) <= 31 or len(span[0].text) > 2:
+        if span is None or len(span) != 1 or span.start == 0:
             continue
         month = doc[span.start - 1]
-        if _MONTH_WORD.fullmatch(month.text) is None:
+        if not month_before_day(month.text, span[0].text) or not 1 <= int(span[0].text) <= 31:
             continue
         if not month.text[:1].isupper():
             if lower_case is None:
