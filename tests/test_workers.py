@@ -52,6 +52,33 @@ def test_two_workers_give_the_one_process_result_bit_for_bit():
                                                                                                references))
 
 
+def test_a_call_scored_before_forks_at_once_with_the_same_scores(monkeypatch):
+    from halluscope import workers
+    from halluscope.resources import Resources
+
+    seen = []
+    real = workers.score_in_workers
+
+    def spy(score, count, columns, options, resources, loaded=False):
+        seen.append(loaded)
+        result = real(score, count, columns, options, resources, loaded=loaded)
+        seen.append(len(resources.loaded_calls))
+        return result
+
+    monkeypatch.setattr(workers, "score_in_workers", spy)
+    resources = Resources()
+    scorer = Scorer("chi", workers=2, resources=resources, load=False)
+    assert resources.loaded_calls == set()
+    first = scorer.score(PREDICTIONS, SOURCES)  # row 0 here, to load the models: one call noted
+    again = scorer.score(PREDICTIONS, SOURCES)  # the same call: every row in the workers
+    # other options: its first row here again; a scorer's load() notes its call (one row, one process)
+    other = Scorer("chi", workers=2, epsilon=0.1, resources=resources, load=False).score(PREDICTIONS, SOURCES)
+    Scorer("chi", workers=2, epsilon=0.2, resources=resources)
+    assert seen == [False, 1, True, 1, False, 2] and len(resources.loaded_calls) == 3
+    assert canonical(again) == canonical(first) == canonical(score_chi(PREDICTIONS, SOURCES))
+    assert canonical(other) == canonical(score_chi(PREDICTIONS, SOURCES, epsilon=0.1))
+
+
 def test_a_bad_row_is_named_by_its_row_in_the_whole_call():
     predictions = PREDICTIONS * 2
     predictions[7] = None
@@ -73,7 +100,8 @@ def test_a_failure_in_a_worker_names_the_rows_of_its_shard(monkeypatch):
         return real(dimensions, predictions, *args, **kwargs)
 
     monkeypatch.setattr(api, "score", fails_on_sales)  # the forked workers inherit it
-    # row 0 is scored in the caller; rows 1-4 in four shards of one row over two workers
+    # one row per shard (rows 1-4 when row 0 is scored in the caller first, 0-4 when the
+    # default resources scored this call before): rows 3-3 fail either way
     with pytest.raises(RuntimeError, match=r"^scoring failed in a worker \(rows 3-3\): ValueError: no parse for "
                                            r"Sales"):
         score_chi(PREDICTIONS, SOURCES, workers=2)

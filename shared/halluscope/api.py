@@ -14,10 +14,11 @@ takes the resources to use, as :class:`halluscope.Scorer` does with its own.
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from typing import Any, Mapping, Optional, Sequence
 
-from . import budget
+from . import budget, dimension_registry
 from .errors import InputError
 from .options import METRIC_SPECS, api_signature, options_for
 from .options import resolve as resolve_options
@@ -33,24 +34,35 @@ def _score_family(metric: str, predictions, sources, references, publication_dat
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
     if scoring.workers != 1:
         pooled = _score_in_workers(metric, predictions, sources, references, publication_dates, return_details,
-                                   preset, options, resources, scoring.workers)
+                                   preset, options, resources, scoring)
         if pooled is not None:
             return pooled
     budget.apply(scoring.cache_mb)
     try:
-        return score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
-                     resources=resources, publication_dates=publication_dates, return_details=return_details,
-                     fuse=metric == "chi", metric_name=metric)
+        result = score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
+                       resources=resources, publication_dates=publication_dates, return_details=return_details,
+                       fuse=metric == "chi", metric_name=metric)
+        resources.loaded_calls.add(call_key(metric, scoring))
+        return result
     finally:
         budget.release_free_memory()
 
 
+def call_key(metric: str, scoring: ScoringOptions) -> str:
+    """What names a call's models in :attr:`Resources.loaded_calls`: the metric and
+    every option but ``workers`` and ``cache_mb``, which load nothing."""
+    return f"{metric}:{dataclasses.replace(scoring, workers=1, cache_mb=None)!r}"
+
+
 def _score_in_workers(metric: str, predictions, sources, references, publication_dates, return_details: bool,
                       preset: Optional[str], options: Mapping[str, Any], resources: Resources,
-                      workers: int) -> Optional[ScoreResult]:
-    """The call scored by a pool of ``workers`` processes (:mod:`halluscope.workers`),
+                      scoring: ScoringOptions) -> Optional[ScoreResult]:
+    """The call scored by a pool of ``scoring.workers`` processes (:mod:`halluscope.workers`),
     or None when one process would do (one row, or ``workers=0`` on one core). The
-    inputs are checked here first, so a bad row is named by its row in the whole call."""
+    inputs are checked here first, so a bad row is named by its row in the whole call.
+    When these resources have scored the same call before (:func:`call_key`), its
+    models are loaded and the pool forks at once; else the first row is scored here
+    first, to load them."""
     import functools
 
     from .dates import validate_publication_dates
@@ -61,14 +73,17 @@ def _score_in_workers(metric: str, predictions, sources, references, publication
     rows = len(batch.predictions)
     if publication_dates is not None:
         validate_publication_dates(publication_dates, rows)
-    count = worker_count(workers, rows)
+    count = worker_count(scoring.workers, rows)
     if count == 1:
         return None
     columns = {"predictions": list(predictions), "sources": list(sources),
                "references": None if references is None else list(references),
                "publication_dates": None if publication_dates is None else list(publication_dates)}
     shard_options = dict(options, workers=1, return_details=return_details, preset=preset)
-    return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options, resources)
+    for name in METRIC_SPECS[metric].dimensions:  # what a row loads only when it needs it
+        dimension_registry.get(name).load(scoring, resources)
+    return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options, resources,
+                            loaded=call_key(metric, scoring) in resources.loaded_calls)
 
 
 def score_metric(metric: str, predictions: Sequence[str], sources: Sequence[str], references=None, *,

@@ -35,7 +35,7 @@ Resources.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Callable, Dict, Hashable, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Hashable, Mapping, Optional, Set, Tuple
 
 from .registry import REGISTRY, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
 
@@ -74,6 +74,10 @@ class Resources:
         #: the text index of each parsed Doc
         self.index_cache: "TextIndexCache" = TextIndexCache(DEFAULT_INDEX_CACHE_SIZE if index_cache_size is None
                                                             else index_cache_size)
+        #: the calls (a metric and its options, :func:`halluscope.api.call_key`) scored to
+        #: their end with these Resources in this process: every model such a call loads is
+        #: loaded, so a pool of workers for the same call forks at once (docs/scaling.md#workers)
+        self.loaded_calls: Set[Hashable] = set()
 
     @classmethod
     def default(cls) -> "Resources":

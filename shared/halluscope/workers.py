@@ -1,7 +1,8 @@
 """Scoring one call's rows with a pool of processes: ``workers=N`` (docs/scaling.md#workers).
 
 The first row is scored in the calling process, which loads every model the call
-needs; the other rows are cut into consecutive shards (:func:`shard_bounds`). Each
+needs (unless the caller's resources have scored the same call before, and so hold
+them); the other rows are cut into consecutive shards (:func:`shard_bounds`). Each
 worker is a fork of the calling process, so it starts with the caller's models and
 caches as they are (copy-on-write: nothing is loaded again), scores its shards through the same
 API function with ``workers=1``, and sends each shard's result back; the caller
@@ -101,27 +102,30 @@ def _context():
 
 
 def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: Mapping[str, Optional[Sequence[Any]]],
-                     options: Mapping[str, Any], resources: Any) -> ScoreResult:
+                     options: Mapping[str, Any], resources: Any, loaded: bool = False) -> ScoreResult:
     """``score(**columns, **options, resources=...)`` over consecutive shards of the
     rows in ``workers`` processes, merged in row order. ``columns`` holds the
     per-row lists (``predictions``, ``sources`` and, when given, ``references`` and
     ``publication_dates``); a column of None stays None in every shard. ``score``
-    must be a module-level function (it is pickled by name)."""
+    must be a module-level function (it is pickled by name). ``loaded``: the caller's
+    resources already hold every model the call needs (they scored the same call
+    before), so no row is scored here first and every row goes to the workers."""
     rows = len(columns["predictions"])
 
     def rows_of(start: int, end: int) -> Dict[str, Any]:
         return {name: None if values is None else list(values[start:end]) for name, values in columns.items()}
 
-    # the first row here: it loads every model and resource the call needs into this
-    # process before the fork, so the workers share them instead of each loading its own
-    first = score(**rows_of(0, 1), **options, resources=resources)
-    bounds = [(start + 1, end + 1) for start, end in shard_bounds(rows - 1, workers, columns["sources"][1:])]
+    # unless loaded, the first row here: it loads every model and resource the call needs
+    # into this process before the fork, so the workers share them instead of each
+    # loading its own (a serial step: the other cores wait for it)
+    head = 0 if loaded else 1
+    results = [] if loaded else [score(**rows_of(0, 1), **options, resources=resources)]
+    bounds = [(start + head, end + head) for start, end in shard_bounds(rows - head, workers, columns["sources"][head:])]
     shards = [rows_of(start, end) for start, end in bounds]
     _INHERITED["resources"] = resources
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_start_worker) as pool:
             futures = [pool.submit(_score_shard, score, shard, dict(options)) for shard in shards]
-            results = [first]
             for (start, end), future in zip(bounds, futures):
                 status, value = future.result()
                 if status == "error":

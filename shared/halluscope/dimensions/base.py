@@ -73,6 +73,10 @@ class Dimension:
         """An object with ``match_batch(jobs) -> one list of Match-or-None per job``."""
         raise NotImplementedError
 
+    def load(self, options: "ScoringOptions", resources: "Resources") -> None:
+        """Load now the models its matcher loads only when a row asks for one, so that
+        a pool of workers forked next shares them (:mod:`halluscope.workers`). None here."""
+
     def complete(self, summary_units: list, source_units: Sequence[Any], summary: "ParsedText",
                  source: "ParsedText", options: "ScoringOptions", resources: "Resources") -> list:
         """The summary's units after what its own parse missed (a name the source tags,

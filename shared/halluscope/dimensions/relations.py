@@ -142,6 +142,11 @@ class Relations(Dimension):
                                embedder=embedder, text_grounding=options.grounding == "text",
                                lexicon=lexicon_of(options, resources))
 
+    def load(self, options, resources) -> None:
+        # the sentence encoder loads on the first pair of slots that differ
+        if options.relation_matching != "exact":
+            resources.embedder(options.sentence_model, options.device, options.encoder_dtype).model
+
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         # a summary's appositive restatements are not claims: they only support, in a pool
         jobs, found = drop_units(jobs, found, plan, lambda unit, match: not unit.appositive)
