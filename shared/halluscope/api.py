@@ -49,9 +49,13 @@ def _score_family(metric: str, predictions, sources, references, publication_dat
 
 
 def call_key(metric: str, scoring: ScoringOptions) -> str:
-    """What names a call's models in :attr:`Resources.loaded_calls`: the metric and
-    every option but ``workers`` and ``cache_mb``, which load nothing."""
-    return f"{metric}:{dataclasses.replace(scoring, workers=1, cache_mb=None)!r}"
+    """What names a call's models in :attr:`Resources.loaded_calls`: a digest of the
+    metric and every option but ``workers`` and ``cache_mb``, which load nothing (a
+    digest, so that a sweep over many options keeps 40 characters per call)."""
+    import hashlib
+
+    named = f"{metric}:{dataclasses.replace(scoring, workers=1, cache_mb=None)!r}"
+    return hashlib.sha1(named.encode("utf-8")).hexdigest()
 
 
 def _score_in_workers(metric: str, predictions, sources, references, publication_dates, return_details: bool,
