@@ -116,6 +116,15 @@ def test_unreadable_texts_name_row_and_field(text, field, code):
     assert code in str(caught.value) and str(caught.value).startswith("row 1: ")
 
 
+def test_a_text_repeated_over_rows_is_named_at_its_first_row():
+    # each distinct text is read once per column: the first row that holds a bad one is named
+    bad = "Obama \ufdd0 visited."
+    with pytest.raises(InputError) as caught:
+        validate_inputs(["a", "b", "c", "d"], [SRC, bad, SRC, bad])
+    assert (caught.value.row, caught.value.field) == (1, "sources")
+    assert str(caught.value).startswith("row 1: `sources` holds a Unicode noncharacter (U+FDD0 at character 6)")
+
+
 def test_emoji_and_accents_stay_valid():
     batch = validate_inputs(["Café 😀 visited.", ""], [SRC, "Zoë \u200bmet Obama."], ["", ["ok\u200d"]])
     assert batch.predictions == ["Café 😀 visited.", ""]

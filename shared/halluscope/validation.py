@@ -83,12 +83,15 @@ def _check_column(values, field: str) -> List[str]:
     if isinstance(values, str):
         raise InputError(f"`{field}` must be a list of strings, not a single string", field=field)
     values = list(values)
+    checked = set()  # a text repeated over rows (a source's ten summaries) is read once
     for row, value in enumerate(values):
         if value is None:
             raise InputError(f"`{field}` is None; expected a string", row=row, field=field)
         if not isinstance(value, str):
             raise InputError(f"`{field}` must be a string, got {type(value).__name__}", row=row, field=field)
-        check_text(value, row, field)
+        if value not in checked:
+            check_text(value, row, field)
+            checked.add(value)
     return values
 
 
