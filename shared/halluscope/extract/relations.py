@@ -408,6 +408,15 @@ def _whose_subject(subjects: List, passive_subjects: List) -> Tuple[List, List]:
     return [s for s in subjects if s in owned], [s for s in passive_subjects if s in owned]
 
 
+def _specified(token) -> bool:
+    """Whether a generic subject noun says which one it is by a common noun of its own
+    ("the Yorkshire side's media team", "the youth team", "a press officer"): it keeps its
+    compound slot instead of taking the sentence's first name, which would read the
+    media team as Yorkshire while the source's "Doncaster's media team" stays the media
+    team (docs/papers.md#relation-extraction)."""
+    return any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in token.children)
+
+
 class _Extractor:
     """One pass over a Doc; options fixed per call."""
 
@@ -467,7 +476,7 @@ class _Extractor:
             speaker = self.speaker(token, sent_ents)
             if speaker is not None:
                 return speaker, [token]
-        if token.lower_ in self.generic or token.lemma_.lower() in self.generic:
+        if (token.lower_ in self.generic or token.lemma_.lower() in self.generic) and not _specified(token):
             # a conjunct has the role of the first of its conjunction ("fans and players")
             first = token
             while first.dep_ == "conj" and first.head.i != first.i:
