@@ -15,6 +15,7 @@ takes the resources to use, as :class:`halluscope.Scorer` does with its own.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 from typing import Any, Mapping, Optional, Sequence
 
@@ -52,8 +53,6 @@ def call_key(metric: str, scoring: ScoringOptions) -> str:
     """What names a call's models in :attr:`Resources.loaded_calls`: a digest of the
     metric and every option but ``workers`` and ``cache_mb``, which load nothing (a
     digest, so that a sweep over many options keeps 40 characters per call)."""
-    import hashlib
-
     named = f"{metric}:{dataclasses.replace(scoring, workers=1, cache_mb=None)!r}"
     return hashlib.sha1(named.encode("utf-8")).hexdigest()
 

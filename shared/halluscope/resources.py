@@ -77,7 +77,7 @@ class Resources:
         #: the calls (a metric and its options, :func:`halluscope.api.call_key`) scored to
         #: their end with these Resources in this process: every model such a call loads is
         #: loaded, so a pool of workers for the same call forks at once (docs/scaling.md#workers)
-        self.loaded_calls: Set[Hashable] = set()
+        self.loaded_calls: Set[str] = set()
 
     @classmethod
     def default(cls) -> "Resources":

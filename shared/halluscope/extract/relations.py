@@ -410,10 +410,10 @@ def _whose_subject(subjects: List, passive_subjects: List) -> Tuple[List, List]:
 
 def _specified(token) -> bool:
     """Whether a generic subject noun says which one it is by a common noun of its own
-    ("the Yorkshire side's media team", "the youth team", "a press officer"): it keeps its
-    compound slot instead of taking the sentence's first name, which would read the
-    media team as Yorkshire while the source's "Doncaster's media team" stays the media
-    team (docs/papers.md#relation-extraction)."""
+    ("the Yorkshire side's media team", "Chelsea's youth team", "the preservation agency
+    that manages sites"): it keeps its compound slot instead of taking the sentence's
+    first name, which would read the media team as Yorkshire while the source's
+    "Doncaster's media team" stays the media team (docs/papers.md#relation-extraction)."""
     return any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in token.children)
 
 
