@@ -79,6 +79,43 @@ def test_a_call_scored_before_forks_at_once_with_the_same_scores(monkeypatch):
     assert canonical(other) == canonical(score_chi(PREDICTIONS, SOURCES, epsilon=0.1))
 
 
+def test_models_on_a_gpu_spawn_the_workers_instead_of_forking_them(monkeypatch):
+    # a fork of a process that holds CUDA cannot use it: with device="cuda" the call asks
+    # for spawned workers, which load their own models (nothing is loaded here first)
+    from halluscope import workers
+    from halluscope.resources import Resources
+
+    asked = []
+
+    def spy(score, count, columns, options, resources, loaded=False, fork=True):
+        asked.append((count, loaded, fork, options["device"], options["workers"]))
+        return score_chi(PREDICTIONS, SOURCES)
+
+    monkeypatch.setattr(workers, "score_in_workers", spy)
+    resources = Resources()
+    Scorer("chi", workers=2, device="cuda:0", resources=resources, load=False).score(PREDICTIONS, SOURCES)
+    assert resources._embedders == {}  # the caller loaded no encoder for the spawned workers
+    Scorer("chi", workers=2, device="cpu", resources=resources, load=False).score(PREDICTIONS, SOURCES)
+    assert asked == [(2, True, False, "cuda:0", 1), (2, False, True, "cpu", 1)]
+    assert [key[1] for key in resources._embedders] == ["cpu"]  # loaded before the fork
+
+
+@pytest.mark.slow
+def test_spawned_workers_give_the_one_process_result_bit_for_bit():
+    # the path GPU calls take, run on the CPU: each worker starts anew and loads its models
+    import functools
+
+    from halluscope import api
+    from halluscope.resources import Resources
+    from halluscope.workers import score_in_workers
+
+    columns = {"predictions": PREDICTIONS, "sources": SOURCES, "references": None, "publication_dates": None}
+    options = {"workers": 1, "return_details": True, "preset": None}
+    spawned = score_in_workers(functools.partial(api.score_metric, "chi"), 2, columns, options, Resources(),
+                               loaded=True, fork=False)
+    assert canonical(spawned) == canonical(score_chi(PREDICTIONS, SOURCES, return_details=True))
+
+
 def test_a_bad_row_is_named_by_its_row_in_the_whole_call():
     predictions = PREDICTIONS * 2
     predictions[7] = None

@@ -65,10 +65,12 @@ def _score_in_workers(metric: str, predictions, sources, references, publication
     inputs are checked here first, so a bad row is named by its row in the whole call.
     When these resources have scored the same call before (:func:`call_key`), its
     models are loaded and the pool forks at once; else the first row is scored here
-    first, to load them."""
+    first, to load them. When the models run on a GPU (``device``, else where one is
+    visible), the workers are spawned, not forked, and each loads its own."""
     import functools
 
     from .dates import validate_publication_dates
+    from .registry import default_device
     from .validation import validate_inputs
     from .workers import score_in_workers, worker_count
 
@@ -83,6 +85,11 @@ def _score_in_workers(metric: str, predictions, sources, references, publication
                "references": None if references is None else list(references),
                "publication_dates": None if publication_dates is None else list(publication_dates)}
     shard_options = dict(options, workers=1, return_details=return_details, preset=preset)
+    if (scoring.device or default_device()).startswith("cuda"):
+        # a fork of a process that holds CUDA cannot use it: each worker is started anew
+        # and loads its own models, which the caller need not load first
+        return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options,
+                                resources, loaded=True, fork=False)
     for name in METRIC_SPECS[metric].dimensions:  # what a row loads only when it needs it
         dimension_registry.get(name).load(scoring, resources)
     return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options, resources,

@@ -13,7 +13,9 @@ it, so the merged result is the one process's, bit for bit (``tests/test_workers
 The inputs are checked in the caller first, so a bad row is named by its row in the
 whole call. The workers' caches go with them when the call ends; the caller's caches
 are not filled by them. Where ``fork`` does not exist (Windows; macOS defaults to
-``spawn``), each worker loads its own models first: slower to start, same scores.
+``spawn``), and where the models run on a GPU (a fork of a process that holds CUDA
+cannot use it), each worker is spawned and loads its own models first: slower to start,
+same scores.
 """
 from __future__ import annotations
 
@@ -96,20 +98,23 @@ def _score_shard(score: Callable[..., ScoreResult], columns: Dict[str, Any], opt
         return "error", f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=6)}"
 
 
-def _context():
+def _context(fork: bool = True):
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return multiprocessing.get_context("fork" if fork and "fork" in methods else "spawn")
 
 
 def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: Mapping[str, Optional[Sequence[Any]]],
-                     options: Mapping[str, Any], resources: Any, loaded: bool = False) -> ScoreResult:
+                     options: Mapping[str, Any], resources: Any, loaded: bool = False,
+                     fork: bool = True) -> ScoreResult:
     """``score(**columns, **options, resources=...)`` over consecutive shards of the
     rows in ``workers`` processes, merged in row order. ``columns`` holds the
     per-row lists (``predictions``, ``sources`` and, when given, ``references`` and
     ``publication_dates``); a column of None stays None in every shard. ``score``
     must be a module-level function (it is pickled by name). ``loaded``: the caller's
     resources already hold every model the call needs (they scored the same call
-    before), so no row is scored here first and every row goes to the workers."""
+    before), so no row is scored here first and every row goes to the workers.
+    ``fork=False``: the workers are spawned (a process holding CUDA cannot be forked
+    into workers that use it) and load their own models; pass ``loaded=True`` with it."""
     rows = len(columns["predictions"])
 
     def rows_of(start: int, end: int) -> Dict[str, Any]:
@@ -124,7 +129,7 @@ def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: M
     shards = [rows_of(start, end) for start, end in bounds]
     _INHERITED["resources"] = resources
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_start_worker) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_context(fork), initializer=_start_worker) as pool:
             futures = [pool.submit(_score_shard, score, shard, dict(options)) for shard in shards]
             for (start, end), future in zip(bounds, futures):
                 status, value = future.result()
