@@ -555,14 +555,24 @@ def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> _M
     kept on the source index for the pool last asked about (every summary unit of a row
     asks about the same pool), so that placing a value reads its sentence's mentions,
     not the whole pool."""
-    slot = source.memo("quantity mentions", lambda: [None])
-    held = slot[0]
-    if held is None or held[0] is not pool:
+    def build() -> _Mentions:
         by_sentence: _Mentions = {}
         for p in pool:
             for at in (p.span, *getattr(p, "repeats", ())):
                 by_sentence.setdefault(source.sentence_at(at[0]), []).append((p, at))
-        held = slot[0] = (pool, by_sentence)
+        return by_sentence
+
+    return _held_for(source, "quantity mentions", (pool,), build)
+
+
+def _held_for(index: TextIndex, name: str, owners: tuple, build):
+    """``build()`` kept on ``index`` under ``name`` for the ``owners`` last asked about
+    (compared by identity: the pool, the source), built anew when other owners ask: every
+    summary unit of a row asks about the same ones, and the next row about new ones."""
+    slot = index.memo(name, lambda: [None])
+    held = slot[0]
+    if held is None or len(held[0]) != len(owners) or any(a is not b for a, b in zip(held[0], owners)):
+        held = slot[0] = (owners, build())
     return held[1]
 
 
@@ -582,19 +592,16 @@ def _aligned_candidates(pool: Sequence[QuantityUnit], summary: TextIndex, source
     sentence) for the pool and kept on the summary's index: every summary value of the
     sentence asks the same, and reading the summary sentence once per summary value and
     source value made a sentence of n numbers cost n² readings of it."""
-    slot = summary.memo("aligned quantity candidates", lambda: [None])
-    held = slot[0]
-    if held is None or held[0] is not pool or held[1] is not source:
-        held = slot[0] = (pool, source, {})
+    by_pair = _held_for(summary, "aligned quantity candidates", (pool, source), dict)
     key = (at_sentence, aligned_at)
-    found = held[2].get(key)
+    found = by_pair.get(key)
     if found is None:
         here = [(p, at) for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ())
                 if aligned.start <= at[0] and at[1] <= aligned.end]
         sentence = summary.sentences[at_sentence]
         written = _spaced(summary.lowered[sentence.start:sentence.end])
         unwritten = [(p, at) for p, at in here if not _run_in(_words(p.text), written)]
-        found = held[2][key] = (unwritten[:MAX_PLACED_CANDIDATES], frozenset(p.key for p, _ in here))
+        found = by_pair[key] = (unwritten[:MAX_PLACED_CANDIDATES], frozenset(p.key for p, _ in here))
     return found
 
 
