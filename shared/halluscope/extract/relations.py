@@ -129,7 +129,7 @@ GENERIC_SUBJECTS: FrozenSet[str] = frozenset({
     "company", "firm", "official", "government", "people", "man", "woman",
     "person", "group", "spokesman", "spokeswoman", "spokesperson", "source",
     "authority", "organisation", "organization", "team", "club", "country",
-    "agency", "minister", "leader", "player",
+    "agency", "minister", "leader", "player", "side",
 })
 
 #: Verbs never paired with their subject alone (``intransitive``): they say
@@ -187,14 +187,28 @@ PTB_BRACKETS: FrozenSet[str] = frozenset({"-lrb-", "-rrb-", "-lsb-", "-rsb-", "-
 _NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "obj", "pobj", "attr", "compound"})
 
 
+#: common nouns in spaCy's stop list that name a thing, a party or an event: a ``NOUN``
+#: with one of these lemmas is a content word, not a stop word ("Lancaster's side", "the
+#: show", "a move to Chelsea"), so a triple with one as its subject or object is
+#: extracted. Not the stop list's nouns of place or share ("part", "top", "back",
+#: "amount"), which mostly stand in idioms ("take part", "part of", "at the top")
+#: (docs/papers.md#stop-list-nouns)
+CONTENT_STOP_NOUNS: FrozenSet[str] = frozenset({"call", "move", "name", "show", "side"})
+
+
+def is_stop_word(token: "Token") -> bool:
+    """spaCy's ``is_stop``, except a common noun of :data:`CONTENT_STOP_NOUNS`."""
+    return token.is_stop and not (token.pos_ == "NOUN" and token.lemma_.lower() in CONTENT_STOP_NOUNS)
+
+
 def normalize(token: "Token") -> Optional[str]:
-    """Algorithm 4 Normalize: NULL (``None``) for stopwords, punctuation (PTB bracket
-    tokens such as "-rrb-" included) and POS outside NOUN/PROPN/VERB/ADJ; else the
-    lowercase lemma. A gerund in a noun's place (tag VBG, a dependency of
-    :data:`_NOMINAL_DEPS`) keeps its written form: spaCy tags "landing" a noun in one
-    sentence ("landing") and a verb in the next ("land"), and the slot must not depend
-    on which (docs/papers.md#gerund-slots)."""
-    if token.is_stop or token.is_punct or token.lower_ in PTB_BRACKETS or token.pos_ not in _CONTENT_POS:
+    """Algorithm 4 Normalize: NULL (``None``) for stopwords (:func:`is_stop_word`),
+    punctuation (PTB bracket tokens such as "-rrb-" included) and POS outside
+    NOUN/PROPN/VERB/ADJ; else the lowercase lemma. A gerund in a noun's place (tag VBG, a
+    dependency of :data:`_NOMINAL_DEPS`) keeps its written form: spaCy tags "landing" a
+    noun in one sentence ("landing") and a verb in the next ("land"), and the slot must
+    not depend on which (docs/papers.md#gerund-slots)."""
+    if is_stop_word(token) or token.is_punct or token.lower_ in PTB_BRACKETS or token.pos_ not in _CONTENT_POS:
         return None
     if token.tag_ == "VBG" and token.dep_ in _NOMINAL_DEPS:
         return token.lower_
