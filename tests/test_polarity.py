@@ -46,6 +46,40 @@ def test_an_opposite_elsewhere_in_the_source_does_not_count(resources):
     assert flips(resources, "Members arrived before the budget debate.", source) == []
 
 
+def test_a_direction_word_is_read_in_the_sentence_aligned_second(resources, lexicon):
+    # the summary sentence joins two source sentences, and the one about the voters is
+    # aligned first: "after" is in the second
+    source = ("Andrew Travers left the authority by mutual agreement after the error, officials said. "
+              "Voters were initially turned away from all 155 polling stations in Barnet on Thursday.")
+    summary = ("The chief executive of Barnet council has left his role {} a blunder led to some voters "
+               "being turned away from polling stations on Thursday.")
+    assert flips(resources, summary.format("before"), source, lexicon) == [
+        ("before", (56, 62), "opposite", "after",
+         "'before' against the opposite 'after' of the source sentence aligned second")]
+    assert flips(resources, summary.format("after"), source, lexicon) == []
+    source = ("The law seeks to end an era of revolving governments in Italy. "
+              "The lower house of parliament gave final approval to the bill by 334 votes to 61.")
+    assert flips(resources, "Italy's higher house of parliament has passed a reform that seeks to end an era of "
+                            "revolving governments.", source, lexicon) == [
+        ("higher", (8, 14), "opposite", "lower", "'high' against the opposite 'lower' of the source sentence aligned second")]
+
+
+def test_only_a_direction_word_the_first_sentence_lacks_is_read_further(resources, lexicon):
+    # each of these flips when every word is read in the second sentence: a noun of a
+    # pair ("mother"), a word the first sentence holds itself ("South America" there), a
+    # verb ("closed")
+    assert flips(resources, "Smith has two sons from his first marriage and lives in Leeds with his daughter and "
+                            "her father.",
+                 "Smith has two sons from his first marriage. He lives in Leeds with his daughter and her mother.",
+                 lexicon) == []
+    assert flips(resources, "Parts of south america and india will be able to see the eclipse.",
+                 "Parts of South America will see the eclipse on Friday. The eclipse will not be visible in "
+                 "North America.", lexicon) == []
+    assert flips(resources, "Police found the stolen car after the dealership opened the showroom.",
+                 "Police found the stolen car on Monday. The dealership closed the showroom after the theft.",
+                 lexicon) == []
+
+
 def test_a_negation_added_or_dropped(resources):
     source = "A stray dog in Washington state has used up three of her lives."
     assert flips(resources, "A stray dog in Washington state has not used up three of her lives.", source) == [

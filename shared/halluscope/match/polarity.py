@@ -37,8 +37,12 @@ each summary sentence with the source sentence that holds the most of its conten
 
 A flip is evidence against the summary: CHI is multiplied by the contradiction factor
 (``fusion.CONTRADICTION_FACTOR``), and a flipped content word is shown as
-contradicted. Only the best-aligned sentence is read, so an "after" elsewhere in a long
-source cannot contradict a summary's "before".
+contradicted. Only the best-aligned sentence is read for a negation or a verb's or
+noun's opposite, so an "after" elsewhere in a long source cannot contradict a summary's
+"before"; a word of direction, degree or order ("higher", "worst", "before") is also
+looked for in the sentence aligned second (:data:`OPPOSITE_SENTENCES`), when the first
+lacks the word itself: a summary sentence that joins two source sentences takes its
+words from both.
 """
 from __future__ import annotations
 
@@ -56,6 +60,12 @@ from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
 MIN_SHARED = 2
+
+#: the source sentences, best aligned first, read for a word's opposite: a summary
+#: sentence that joins two source sentences takes its words from both ("the chief
+#: executive has left his role after a blunder led to voters being turned away": the
+#: best-aligned sentence is the one about the voters)
+OPPOSITE_SENTENCES = 2
 
 #: direction words and their opposites (closed-class words WordNet has no antonyms for,
 #: or whose antonyms it files under another part of speech); symmetric
@@ -102,16 +112,22 @@ def aligned_sentence(sentence: IndexedSentence, source: TextIndex,
     place is in question (:mod:`halluscope.match.swaps`). Only the sentences
     :meth:`TextIndex.sharing` proposes are read (in a long text, a word most sentences
     hold proposes none)."""
+    ranked = aligned_sentences(sentence, source, 1, ignore)
+    return ranked[0] if ranked else None
+
+
+def aligned_sentences(sentence: IndexedSentence, source: TextIndex, limit: int,
+                      ignore: FrozenSet[str] = frozenset()) -> List[int]:
+    """The ``limit`` source sentences holding the most of ``sentence``'s content, best
+    first (:func:`aligned_sentence` is the first)."""
     content = sentence.content - ignore if ignore else sentence.content
-    best, best_score = None, 0.0
+    scored = []
     for k in source.sharing(content):
         shared = content & source.sentences[k].content
-        if len(shared) < MIN_SHARED:
-            continue
-        score = source.weight(shared)
-        if score > best_score:
-            best, best_score = k, score
-    return best
+        if len(shared) >= MIN_SHARED:
+            scored.append((-source.weight(shared), k))
+    scored.sort()  # the highest weight first; ties: the first in text order
+    return [k for _, k in scored[:limit]]
 
 
 def _evidence(token) -> Tuple[TextEvidence, ...]:
@@ -375,7 +391,8 @@ def _predicates_of(source: TextIndex) -> Dict[str, Tuple[object, ...]]:
 
 
 def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextIndex, lexicon,
-                   summary_predicates: Optional[Dict[int, object]] = None) -> Optional[Match]:
+                   summary_predicates: Optional[Dict[int, object]] = None,
+                   which: str = "the aligned source sentence") -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
     indexed predicate) and has its polarity (an opposite under one negation agrees: "did not
@@ -430,9 +447,27 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
         if said_of_it and token.pos_ == "VERB" and _affirmed_elsewhere(token, mine, source):
             return None
         if said_of_it:
-            detail = f"'{lemma}' against the opposite '{there.text}' of the aligned source sentence"
+            detail = f"'{lemma}' against the opposite '{there.text}' of {which}"
             return Match("opposite", _evidence(there), 0.0, detail, contradicts=True)
     return None
+
+
+def _reads_on(token, aligned: IndexedSentence) -> bool:
+    """Whether a word's opposite is looked for past the best-aligned sentence: a word of
+    direction, degree or order (an adjective, adverb, preposition or subordinating
+    conjunction: "higher", "worst", "before"), and not one that sentence itself holds
+    ("South America" there and "North America" in the next). Not a noun (nouns of a pair,
+    "mother"/"father", "boy"/"girl", name two things a text holds both of) nor a verb
+    (any sense's antonym counts for a verb, which its shared argument makes safe only
+    within one sentence: "the tomb was closed" against "the tomb was found")."""
+    return token.pos_ in _READ_ON_POS and not token_forms(token) & aligned.words
+
+
+#: the parts of speech :func:`_reads_on` reads past the best-aligned sentence for
+_READ_ON_POS = frozenset({"ADJ", "ADV", "ADP", "SCONJ"})
+
+#: how a flip's detail names the n-th aligned sentence it was found in (n >= 1)
+_ORDINALS = ("first", "second", "third", "fourth")
 
 
 def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[Flip]:
@@ -442,12 +477,20 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
     if summary.doc is None or source.doc is None:
         return flips
     for sentence in summary.sentences:
-        at = aligned_sentence(sentence, source)
-        if at is None:
+        ranked = aligned_sentences(sentence, source, OPPOSITE_SENTENCES)
+        if not ranked:
             continue
-        aligned = source.sentences[at]
-        # the aligned sentence's tokens, once for every word of this summary sentence
-        there = source.doc.char_span(aligned.start, aligned.end, alignment_mode="expand")
+        aligned = source.sentences[ranked[0]]
+        # each read sentence's tokens, once for every word of this summary sentence
+        spans: List = []
+
+        def tokens_of(n: int):
+            while len(spans) <= n:
+                read = source.sentences[ranked[len(spans)]]
+                spans.append(source.doc.char_span(read.start, read.end, alignment_mode="expand"))
+            return spans[n]
+
+        there = tokens_of(0)
         span = summary.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
         mine = {p.token: p for p in sentence.predicates}
         for token in span if span is not None else ():
@@ -462,6 +505,12 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
             if match is None and token.dep_ != "neg" and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):
                 match = _opposite_flip(token, mine.get(token.i), aligned, there, source, lexicon, mine)
+                if match is None and len(ranked) > 1 and _reads_on(token, aligned):
+                    for n in range(1, len(ranked)):
+                        match = _opposite_flip(token, mine.get(token.i), source.sentences[ranked[n]], tokens_of(n),
+                                               source, lexicon, mine, f"the source sentence aligned {_ORDINALS[n]}")
+                        if match is not None:
+                            break
             if match is not None:
                 flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))
     return flips
