@@ -47,6 +47,7 @@ words from both.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -125,9 +126,11 @@ def aligned_sentences(sentence: IndexedSentence, source: TextIndex, limit: int,
     for k in source.sharing(content):
         shared = content & source.sentences[k].content
         if len(shared) >= MIN_SHARED:
-            scored.append((-source.weight(shared), k))
-    scored.sort()  # the highest weight first; ties: the first in text order
-    return [k for _, k in scored[:limit]]
+            weight = source.weight(shared)
+            if weight > 0.0:
+                scored.append((-weight, k))
+    # the highest weight first; ties: the first in text order
+    return [k for _, k in heapq.nsmallest(limit, scored)]
 
 
 def _evidence(token) -> Tuple[TextEvidence, ...]:
@@ -452,6 +455,13 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
     return None
 
 
+#: the parts of speech :func:`_reads_on` reads past the best-aligned sentence for
+_READ_ON_POS = frozenset({"ADJ", "ADV", "ADP", "SCONJ"})
+
+#: how a flip's detail names the n-th aligned sentence it was found in (n >= 1)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
 def _reads_on(token, aligned: IndexedSentence) -> bool:
     """Whether a word's opposite is looked for past the best-aligned sentence: a word of
     direction, degree or order (an adjective, adverb, preposition or subordinating
@@ -461,13 +471,6 @@ def _reads_on(token, aligned: IndexedSentence) -> bool:
     (any sense's antonym counts for a verb, which its shared argument makes safe only
     within one sentence: "the tomb was closed" against "the tomb was found")."""
     return token.pos_ in _READ_ON_POS and not token_forms(token) & aligned.words
-
-
-#: the parts of speech :func:`_reads_on` reads past the best-aligned sentence for
-_READ_ON_POS = frozenset({"ADJ", "ADV", "ADP", "SCONJ"})
-
-#: how a flip's detail names the n-th aligned sentence it was found in (n >= 1)
-_ORDINALS = ("first", "second", "third", "fourth")
 
 
 def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[Flip]:
