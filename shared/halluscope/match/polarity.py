@@ -458,8 +458,19 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
 #: the parts of speech :func:`_reads_on` reads past the best-aligned sentence for
 _READ_ON_POS = frozenset({"ADJ", "ADV", "ADP", "SCONJ"})
 
-#: how a flip's detail names the n-th aligned sentence it was found in (n >= 1)
+#: how a flip's detail names the n-th aligned sentence it was found in (n >= 1, up to
+#: :data:`OPPOSITE_SENTENCES` - 1)
 _ORDINALS = ("first", "second", "third", "fourth")
+
+
+def sentence_tokens(index: TextIndex, k: int):
+    """The tokens (a ``Span``) of ``index``'s sentence ``k``, made once per index: each
+    summary scored against a source reads the tokens of its aligned sentences."""
+    spans = index.memo("sentence tokens", dict)
+    if k not in spans:
+        sentence = index.sentences[k]
+        spans[k] = index.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
+    return spans[k]
 
 
 def _reads_on(token, aligned: IndexedSentence) -> bool:
@@ -484,16 +495,7 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
         if not ranked:
             continue
         aligned = source.sentences[ranked[0]]
-        # each read sentence's tokens, once for every word of this summary sentence
-        spans: List = []
-
-        def tokens_of(n: int):
-            while len(spans) <= n:
-                read = source.sentences[ranked[len(spans)]]
-                spans.append(source.doc.char_span(read.start, read.end, alignment_mode="expand"))
-            return spans[n]
-
-        there = tokens_of(0)
+        there = sentence_tokens(source, ranked[0])
         span = summary.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")
         mine = {p.token: p for p in sentence.predicates}
         for token in span if span is not None else ():
@@ -508,9 +510,9 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
             if match is None and token.dep_ != "neg" and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
                                   or token.pos_ in _ANTONYM_POS):
                 match = _opposite_flip(token, mine.get(token.i), aligned, there, source, lexicon, mine)
-                if match is None and len(ranked) > 1 and _reads_on(token, aligned):
-                    for n in range(1, len(ranked)):
-                        match = _opposite_flip(token, mine.get(token.i), source.sentences[ranked[n]], tokens_of(n),
+                if match is None and _reads_on(token, aligned):
+                    for n, k in enumerate(ranked[1:], 1):
+                        match = _opposite_flip(token, mine.get(token.i), source.sentences[k], sentence_tokens(source, k),
                                                source, lexicon, mine, f"the source sentence aligned {_ORDINALS[n]}")
                         if match is not None:
                             break
