@@ -223,10 +223,12 @@ def test_subject_verb_pair_is_grounded_only_with_its_subject():
     # sentence contradiction of "has not widened" is one of its own (contradicted)
     paper_pairs = score_rhi(summaries, [source] * 5, None, intransitive="none")["rhi_scores"]
     assert [None if math.isnan(x) else x for x in paper_pairs] == [None, None, 0.0, None, None]
-    # the default pairs agentless passives (none here) and keeps an active pair only when
-    # the source contradicts it: "has not widened" against "has widened" (rhi 0)
+    # the default pairs agentless passives (none here) and keeps an active pair where the
+    # source settles it: contradicted ("has not widened" against "has widened", rhi 0), or
+    # supported in a summary that states no other relation ("The search has widened",
+    # "Thomas vanished": rhi 1); a pair the source does not find counts nowhere
     default = score_rhi(summaries, [source] * 5, None, intransitive="passive")["rhi_scores"]
-    assert [None if math.isnan(x) else x for x in default] == [None, None, 0.0, None, None]
+    assert [None if math.isnan(x) else x for x in default] == [1.0, None, 0.0, 1.0, None]
 
 
 def test_agentless_passive_pair_is_the_default():

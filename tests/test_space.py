@@ -157,7 +157,8 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
     assert display["ok"] and "|wn:3.0|" in display["signature"]
     rows = {row["metric"]: row for row in display["scores"]}
     # (acme corp, buy, factory) against "sold", and the active pair (share, fall) against
-    # "rose": an active subject-verb pair counts only when the source contradicts it
+    # "rose": beside a triple an active subject-verb pair counts only when the source
+    # contradicts it
     assert (rows["rhi"]["summary units"], rows["rhi"]["unsupported"], rows["rhi"]["contradicted"]) == (2, 0, 2)
     # "fell 5%" against "rose 5%": the same amount in the opposite direction (issue 25)
     assert (rows["ehi"]["contradicted"], rows["qhi"]["contradicted"], rows["chi"]["contradicted"]) == (0, 1, None)

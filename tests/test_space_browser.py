@@ -107,7 +107,7 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         # the notes say which texts lack units: the source has relations and quantities
         notes = page.locator("#hs-scores tbody tr td:last-child").all_inner_texts()
         assert notes[:3] == ["entities (CHI paper eq. 2-7)",
-                             "undefined: no relations in the summary or the reference (3 in the source)",
+                             "undefined: no relations in the summary (3 in the source, 1 in the reference)",
                              "undefined: no quantities in the summary or the reference (2 in the source)"]
         assert notes[3].startswith("harmonic mean of the defined dimensions' supported shares (halluscope's support scores, not the papers' factor formulas), mixed with w = 40%")
         _assert_readable_table(page, "#hs-scores", SCORE_COLUMNS)

@@ -561,7 +561,7 @@ def test_a_verb_keeps_its_to_and_from_arguments_as_roles():
     [lend] = extract_relations(parse("Germany will lend 400 million euros to Moldova."), compound=True)
     assert lend.key == ("germany", "lend", "euro")
     # a dative noun is a "to" argument; objects that are all quantities leave a pair
-    # with its roles (counted only when the source contradicts it, under "passive")
+    # with its roles (counted where the source settles it, under "passive")
     [give] = extract_relations(parse("The company gave the hospital $10 million."), **WITH_ACTIVE_PAIRS)
     assert (give.key, give.source, give.roles) == (("company", "give", ""), "intransitive", (("to", "hospital"),))
     [borrow] = extract_relations(parse("Moldova will borrow €400 million from Germany."), **WITH_ACTIVE_PAIRS)
@@ -579,10 +579,12 @@ TRADE = "Acme sold a truck to Globex. Globex sold a van to Acme."
 def test_a_transfer_is_checked_by_its_parties(lex):
     rows = _relation_units(["Moldova will borrow €400 million from Germany.",
                             "Moldova will lend €400 million to Germany."], LOAN)
-    # the converse states the same transfer: an active pair that is not contradicted
-    # counts nowhere; the swapped parties contradict it
-    assert rows == [[], [(["moldova", "lend", ""], "contradicted",
-                          "giver and receiver swapped ('lend' gives, 'lend' gives)")]]
+    # the converse states the same transfer: the active pair, the summary's only relation,
+    # is supported; the swapped parties contradict it
+    assert rows == [[(["moldova", "borrow", ""], "supported",
+                      "the same transfer: the same giver and receiver ('borrow' receives, 'lend' gives)")],
+                    [(["moldova", "lend", ""], "contradicted",
+                      "giver and receiver swapped ('lend' gives, 'lend' gives)")]]
     rows = _relation_units(["JAXA received a robotic arm from the Canadian Space Agency.",
                             "The Canadian Space Agency received a robotic arm from JAXA."], ARM)
     assert rows == [[(["jaxa", "receive", "arm"], "supported",
@@ -655,24 +657,40 @@ def test_wordnet_links_within_one_part_of_speech(lex):
 TEAM = "The team won on Sunday."
 
 
-def test_active_pairs_count_only_when_the_source_contradicts_them(lex):
+def test_active_pairs_count_where_the_source_settles_them(lex):
     result = score_chi(["The team lost.", "The team won.", "The team collapsed."], [TEAM] * 3, None,
                        return_details=True)
     rows = [[(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"]]
     # "lost" against "won": the pair is kept, contradicted (lose ≠ win, WordNet antonym)
     assert rows[0] == [(["team", "lose", ""], "contradicted")]
-    # a supported or unfound active pair is left out of the counts
-    assert rows[1] == [] and rows[2] == []
+    # a supported pair counts in a summary that states no other relation; an unfound one
+    # counts nowhere (docs/papers.md#active-pairs)
+    assert rows[1] == [(["team", "win", ""], "supported")] and rows[2] == []
     # row 0: rhi = 0 supported / (1 unit + 1 more for the contradiction) = 0, so H = 0;
     # words: team supported, lose unsupported (win/lose transfer possession: a word alone
     # is no contradiction) -> support 1/2, written {team, lost}: 1/2 -> w = 1/2;
     # CHI = 0.01 w x 0.9 (RHI, the only dimension, is 0), halved for the contradicted unit
     assert result["chi_scores"][0] == pytest.approx(0.5 * 0.01 * 0.5 * 0.9, abs=1e-12)
-    # row 1: no unit in any dimension -> CHI = w = 1; row 2: w = (1/2 + 1/2) / 2
+    # row 1: RHI 1 -> CHI = 0.99 x 1 + 0.01 x w 1 x (0.9 + 0.1 x 1) = 1;
+    # row 2: no unit in any dimension -> CHI = w = (1/2 + 1/2) / 2
+    assert result["rhi_scores"][:2] == [0.0, 1.0] and math.isnan(result["rhi_scores"][2])
     assert result["chi_scores"][1:] == pytest.approx([1.0, 0.5], abs=1e-12)
     # every object-less verb as a unit (intransitive="all"): "collapsed" is unsupported
     counted = score_chi(["The team collapsed."], [TEAM], None, intransitive="all")
     assert counted["chi_scores"][0] == pytest.approx(0.01 * 0.5 * 0.9, abs=1e-12)
+
+
+def test_a_supported_active_pair_does_not_count_beside_a_triple(lex):
+    source = "The team won on Sunday. The team signed Jones on Monday."
+    rows = _relation_units(["The team won and signed Smith.", "The team won and signed Jones.",
+                            "The team lost and signed Jones."], source)
+    # beside a triple the supported pair "won" is left out: the unsupported triple alone
+    # decides (rhi 0), as without the pair
+    assert [[unit[:2] for unit in row] for row in rows] == [
+        [(["team", "sign", "smith"], "unsupported")],
+        [(["team", "sign", "jones"], "supported")],
+        # a contradicted pair counts beside a triple too
+        [(["team", "lose", ""], "contradicted"), (["team", "sign", "jones"], "supported")]]
 
 
 def test_paper_formula_makes_no_active_pairs(lex):

@@ -306,8 +306,9 @@ OPTIONS: Tuple[Option, ...] = (
         '"passive" (default) also checks a subject-verb pair for each agentless passive '
         '("Thomas was arrested" -> (thomas, arrest, "")), "all" for every verb without an '
         'object ("output grew"); the source must give the verb that subject in the same role. '
-        'Under formula="support", "passive" also extracts active object-less verbs but counts '
-        'such a pair only when the source contradicts it ("the team lost" against "won"). '
+        'Under formula="support", "passive" also extracts active object-less verbs and counts '
+        'such a pair where the source settles it: contradicted ("the team lost" against "won"), '
+        'or supported in a text that states no other relation. '
         '"none" keeps the RHI paper\'s triples only.'),
         control=Control("radio", "subject-verb pairs for verbs without an object (passive: "
                         "'Thomas was arrested'; all: also 'output grew'; none: the paper)")),

@@ -23,15 +23,16 @@ CONTRADICTION_UNIT = "contradiction"
 
 
 def contradiction_only(options) -> bool:
-    """Whether active subject-verb pairs are extracted to be checked for contradictions
-    only: under formula="support" with intransitive="passive" ("How matching works" in
-    metrics/chi/README.md)."""
+    """Whether active subject-verb pairs are extracted to be counted only where the source
+    settles them (:func:`keep_settled_pairs`): under formula="support" with
+    intransitive="passive" ("How matching works" in metrics/chi/README.md)."""
     return options.formula == "support" and options.intransitive == "passive"
 
 
 def pair_mode(options) -> str:
     """The extractor's ``intransitive`` mode: every object-less verb when active pairs
-    are checked for contradictions (:func:`contradiction_only`), else the option's."""
+    are counted only where the source settles them (:func:`contradiction_only`), else the
+    option's."""
     return "all" if contradiction_only(options) else options.intransitive
 
 
@@ -39,17 +40,30 @@ def _active_pair(unit) -> bool:
     return not unit.object and unit.source != PASSIVE_PAIR
 
 
-def keep_contradicted_pairs(jobs, found, plan):
-    """Each row's summary and reference units without their active subject-verb pairs
-    that the source does not contradict: such a pair counts only as a contradicted
-    unit. The summary's jobs (against the source and each reference) lose the same
-    units, and so does each reference's job against the source (its units are R)."""
+def settled_pairs(units: List[RelationUnit], matches: List[Optional[Any]]) -> List[int]:
+    """The positions of ``units`` that count: every unit but an active subject-verb pair,
+    and of those pairs the ones the source contradicts ("the team lost" against "won")
+    and, when the text states no other relation (every unit is an active pair), the ones
+    it supports ("Lewis Hamilton will start ahead of Rosberg" against "Hamilton will start
+    on pole"). A pair the source does not find counts nowhere: faithful summaries often
+    word an object-less verb otherwise ("output grew" for "output rose",
+    docs/papers.md#active-pairs). A summary stating a triple is checked by its triples,
+    whose supported pairs would lift a row over the cliff of an unsupported triple."""
+    alone = all(_active_pair(unit) for unit in units)
+    return [k for k, unit in enumerate(units)
+            if not _active_pair(unit)
+            or (matches[k] is not None and (matches[k].contradicts or alone))]
+
+
+def keep_settled_pairs(jobs, found, plan):
+    """Each row's summary and reference units restricted to :func:`settled_pairs` of their
+    job against the source. The summary's jobs (against the source and each reference) lose
+    the same units, and so does each reference's job against the source (its units are R)."""
     jobs, found = list(jobs), list(found)
 
     def drop(against_source: int, same_queries: List[int]) -> None:
         row = found[against_source]
-        keep = [k for k, unit in enumerate(jobs[against_source].queries)
-                if not _active_pair(unit) or (row[k] is not None and row[k].contradicts)]
+        keep = settled_pairs(jobs[against_source].queries, row)
         if len(keep) == len(row):
             return
         for j in same_queries:
@@ -151,7 +165,7 @@ class Relations(Dimension):
         # a summary's appositive restatements are not claims: they only support, in a pool
         jobs, found = drop_units(jobs, found, plan, lambda unit, match: not unit.appositive)
         if contradiction_only(options):
-            jobs, found = keep_contradicted_pairs(jobs, found, plan)
+            jobs, found = keep_settled_pairs(jobs, found, plan)
         if contradictions is not None:
             jobs, found = contradicted_relations(jobs, found, plan, contradictions)
         return jobs, found
