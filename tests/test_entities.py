@@ -516,6 +516,44 @@ def test_a_source_name_a_lowercased_summary_writes_is_recovered_as_a_candidate()
     assert named_in_lowercase("Arsenal's premier league hold.", [], source_units) == []
 
 
+def test_a_lowercased_summary_writing_part_of_a_source_name_recovers_that_part():
+    from halluscope.extract.entities import named_in_lowercase
+    from halluscope.units import RecoveredEntity
+
+    source_units = [EntityUnit("maggie doyne", "Maggie Doyne", (0, 12), "PERSON"),
+                    EntityUnit("crystal palace", "Crystal Palace", (20, 34), "ORG"),
+                    EntityUnit("manchester city", "Manchester City", (40, 55), "ORG"),  # "city": generic
+                    EntityUnit("hu jun", "Hu Jun", (60, 66), "PERSON"),  # "jun": under 4 characters
+                    EntityUnit("take that", "Take That", (70, 79), "ORG"),  # a stop word
+                    EntityUnit("doyne", "Doyne", (90, 95), "PERSON")]  # one word: the whole key
+    summary = "doyne thanked palace fans in the city; jun and that band left."
+    # a person's surname and an organisation's last word, each at its first place,
+    # after every whole key (the one-word "doyne" holds the first "doyne")
+    assert named_in_lowercase(summary, [], source_units) == [
+        RecoveredEntity("doyne", "doyne", (0, 5), "PERSON"),
+        RecoveredEntity("palace", "palace", (14, 20), "ORG")]
+    assert named_in_lowercase(summary, [], source_units[:2]) == [
+        RecoveredEntity("doyne", "doyne", (0, 5), "PERSON"),
+        RecoveredEntity("palace", "palace", (14, 20), "ORG")]
+    # a part inside a unit the summary has is nothing new
+    assert named_in_lowercase(summary, [EntityUnit("palace fans", "palace fans", (14, 25), "ORG")],
+                              source_units[:2]) == [RecoveredEntity("doyne", "doyne", (0, 5), "PERSON")]
+
+
+def test_a_surname_in_another_names_place_is_contradicted():
+    # the perturbation suite's miss: "nominations are open for doyne heroes 2015", where the
+    # source's sentence has CNN; "doyne" is only part of the source's "Maggie Doyne"
+    source = ("Nominations are open for CNN Heroes 2015. "
+              "Last year Maggie Doyne was named the CNN Hero of the Year for her school in Nepal.")
+    result = score_ehi(["nominations are open for doyne heroes 2015."], [source], return_details=True)
+    [unit] = result["details"][0]["ehi"]["units"]
+    assert (unit["text"], unit["status"], unit["in_source"]["detail"]) == (
+        "doyne", "contradicted", "the aligned source sentence has 'CNN' where the summary has 'doyne' "
+                                 "(between 'open for' and 'heroes 2015')")
+    assert result["ehi_scores"] == [0.0]
+    assert ehi_units("nominations are open for cnn heroes 2015.", source) == [("cnn", "supported", "exact")]
+
+
 def test_a_name_the_lowercased_parse_misses_is_caught_in_another_names_place():
     # sm tags no entity in "malmo grants ...": before, ehi was undefined (no units) and
     # the swap of Sweden for Malmo went unseen; the source's "Malmo" is now looked for

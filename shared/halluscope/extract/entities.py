@@ -445,6 +445,26 @@ def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acro
     return [u for _, u in units]
 
 
+#: words many organisation and place names share, which alone never identify one
+#: (``match.entities``' partial-name rule's "distinctive word", and :func:`named_in_lowercase`'s name parts): "City" is in Manchester City and
+#: Leicester City, "United" in Manchester United and Leeds United. Casefolded.
+GENERIC_NAME_WORDS: FrozenSet[str] = frozenset({
+    # clubs
+    "city", "united", "real", "town", "county", "club", "fc", "afc", "cf", "sc", "ac",
+    "athletic", "sporting", "rovers", "wanderers", "albion", "olympic",
+    # organisations
+    "university", "college", "school", "academy", "bank", "group", "party", "company", "co",
+    "corp", "corporation", "inc", "ltd", "plc", "llc", "holdings", "association", "council",
+    "committee", "commission", "department", "ministry", "agency", "office", "institute",
+    "foundation", "society", "union", "league", "federation", "organisation", "organization",
+    "news", "times", "daily", "airlines", "airways", "motors", "sports", "media",
+    # places and qualifiers
+    "national", "international", "state", "states", "republic", "kingdom", "federal", "royal",
+    "new", "north", "south", "east", "west", "northern", "southern", "eastern", "western",
+    "central", "general", "saint", "st", "san", "santa", "de", "del", "la", "le", "los", "el",
+})
+
+
 #: the labels of source names looked for in a lower-cased summary (:func:`named_in_lowercase`)
 RECOVERED_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT"})
 #: the shortest name looked for: shorter keys ("us", "un") are common words in lower case
@@ -461,7 +481,11 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     :data:`RECOVERED_LABELS` whose key (at least :data:`RECOVERED_MIN_CHARS` characters)
     the summary holds as whole words, outside every unit it has, becomes a unit at its
     first such place, with the source's label (a :class:`RecoveredEntity`, which EHI
-    keeps only when the swap check contradicts it). Cased summaries are left as parsed."""
+    keeps only when the swap check contradicts it). Then, where the summary writes only
+    part of a source name of two words or more, its last word (:func:`_name_part`) is
+    such a unit too: a person's surname ("doyne" of "Maggie Doyne"), an organisation's or
+    place's last word unless it is generic ("palace" of "Crystal Palace", never "city" of
+    "Manchester City"). Cased summaries are left as parsed."""
     if not _all_lower_case(summary_text):
         return []
     taken = [unit.span for unit in summary_units]
@@ -484,7 +508,42 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
             taken.append(span)
             known.add(unit.key)
             break
+    for unit in source_units:
+        part = _name_part(unit) if unit.label in RECOVERED_LABELS else None
+        if part is None or part in known:
+            continue
+        for span in _whole_word_places(part, lowered, word_starts):
+            if any(start < span[1] and span[0] < end for start, end in taken):
+                continue
+            found.append(RecoveredEntity(key=part, text=summary_text[span[0]:span[1]], span=span,
+                                         label=unit.label))
+            taken.append(span)
+            known.add(part)
+            break
     return found
+
+
+@functools.lru_cache(maxsize=1)
+def _stop_words() -> FrozenSet[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def _name_part(unit: EntityUnit) -> Optional[str]:
+    """The last word of a source name of two words or more that names it alone in a
+    lower-cased summary (:func:`named_in_lowercase`): at least :data:`RECOVERED_MIN_CHARS`
+    characters, no stop word, and for a name other than a person's not one of
+    :data:`GENERIC_NAME_WORDS` ("city" of "Manchester City"); None otherwise."""
+    words = unit.key.split()
+    if len(words) < 2:
+        return None
+    last = words[-1]
+    if len(last) < RECOVERED_MIN_CHARS or not last.isalpha() or last in _stop_words():
+        return None
+    if unit.label != "PERSON" and last in GENERIC_NAME_WORDS:
+        return None
+    return last
 
 
 def _month_of_a_day(token) -> bool:

@@ -104,7 +104,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
-from ..extract.entities import (HONORIFICS, QUOTE_MAP, acronym_form, canonical_entity, initials,
+from ..extract.entities import (GENERIC_NAME_WORDS, HONORIFICS, QUOTE_MAP, acronym_form, canonical_entity, initials,
                                 lowercase_acronym, surface_form, undotted)
 from ..units import EntityUnit, Match
 from . import MatchJob
@@ -143,26 +143,6 @@ def _lowercase_acronym(surface: str, label: str) -> Optional[str]:
     """In a lowercased corpus "us"/"uk" (tagged GPE/ORG/...) is an acronym: a single
     all-lowercase token of 2-5 letters under :data:`LOWERCASE_ACRONYM_LABELS`."""
     return lowercase_acronym(surface, 5) if label in LOWERCASE_ACRONYM_LABELS else None
-
-
-#: words many organisation and place names share, which alone never identify one
-#: (the ``partial_name`` rule's "distinctive word"): "City" is in Manchester City and
-#: Leicester City, "United" in Manchester United and Leeds United. Casefolded.
-GENERIC_NAME_WORDS: FrozenSet[str] = frozenset({
-    # clubs
-    "city", "united", "real", "town", "county", "club", "fc", "afc", "cf", "sc", "ac",
-    "athletic", "sporting", "rovers", "wanderers", "albion", "olympic",
-    # organisations
-    "university", "college", "school", "academy", "bank", "group", "party", "company", "co",
-    "corp", "corporation", "inc", "ltd", "plc", "llc", "holdings", "association", "council",
-    "committee", "commission", "department", "ministry", "agency", "office", "institute",
-    "foundation", "society", "union", "league", "federation", "organisation", "organization",
-    "news", "times", "daily", "airlines", "airways", "motors", "sports", "media",
-    # places and qualifiers
-    "national", "international", "state", "states", "republic", "kingdom", "federal", "royal",
-    "new", "north", "south", "east", "west", "northern", "southern", "eastern", "western",
-    "central", "general", "saint", "st", "san", "santa", "de", "del", "la", "le", "los", "el",
-})
 
 
 #: words that stand before a name without being one ("Mr Corbyn", "President Obama"):
