@@ -22,7 +22,7 @@ from .base import Dimension, drop_units
 CONTRADICTION_UNIT = "contradiction"
 
 
-def contradiction_only(options) -> bool:
+def settles_active_pairs(options) -> bool:
     """Whether active subject-verb pairs are extracted to be counted only where the source
     settles them (:func:`keep_settled_pairs`): under formula="support" with
     intransitive="passive" ("How matching works" in metrics/chi/README.md)."""
@@ -31,9 +31,9 @@ def contradiction_only(options) -> bool:
 
 def pair_mode(options) -> str:
     """The extractor's ``intransitive`` mode: every object-less verb when active pairs
-    are counted only where the source settles them (:func:`contradiction_only`), else the
+    are counted only where the source settles them (:func:`settles_active_pairs`), else the
     option's."""
-    return "all" if contradiction_only(options) else options.intransitive
+    return "all" if settles_active_pairs(options) else options.intransitive
 
 
 def _active_pair(unit) -> bool:
@@ -164,7 +164,7 @@ class Relations(Dimension):
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         # a summary's appositive restatements are not claims: they only support, in a pool
         jobs, found = drop_units(jobs, found, plan, lambda unit, match: not unit.appositive)
-        if contradiction_only(options):
+        if settles_active_pairs(options):
             jobs, found = keep_settled_pairs(jobs, found, plan)
         if contradictions is not None:
             jobs, found = contradicted_relations(jobs, found, plan, contradictions)

@@ -445,9 +445,10 @@ def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acro
     return [u for _, u in units]
 
 
-#: words many organisation and place names share, which alone never identify one
-#: (``match.entities``' partial-name rule's "distinctive word", and :func:`named_in_lowercase`'s name parts): "City" is in Manchester City and
-#: Leicester City, "United" in Manchester United and Leeds United. Casefolded.
+#: words many organisation and place names share, which alone never identify one (the
+#: "distinctive word" of :mod:`halluscope.match.entities`' partial names, and what
+#: :func:`_name_part` leaves out): "City" is in Manchester City and Leicester City,
+#: "United" in Manchester United and Leeds United. Casefolded.
 GENERIC_NAME_WORDS: FrozenSet[str] = frozenset({
     # clubs
     "city", "united", "real", "town", "county", "club", "fc", "afc", "cf", "sc", "ac",
