@@ -486,7 +486,9 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     part of a source name of two words or more, its last word (:func:`_name_part`) is
     such a unit too: a person's surname ("doyne" of "Maggie Doyne"), an organisation's or
     place's last word unless it is generic ("palace" of "Crystal Palace", never "city" of
-    "Manchester City"). Cased summaries are left as parsed."""
+    "Manchester City"), and so are a name's initials (:func:`_written_initials`: "iom" for
+    "the International Organization for Migration"), with the name's key. Cased summaries
+    are left as parsed."""
     if not _all_lower_case(summary_text):
         return []
     taken = [unit.span for unit in summary_units]
@@ -510,18 +512,35 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
             known.add(unit.key)
             break
     for unit in source_units:
-        part = _name_part(unit) if unit.label in RECOVERED_LABELS else None
-        if part is None or part in known:
+        if unit.label not in RECOVERED_LABELS:
             continue
-        for span in _whole_word_places(part, lowered, word_starts):
-            if any(start < span[1] and span[0] < end for start, end in taken):
+        part = _name_part(unit)
+        # a name's own initials ("iom" for "the International Organization for Migration",
+        # whose acronym the parse merged into the long name) keep the name's key
+        for written, key in ([(part, part)] if part is not None else []) + [
+                (acronym, unit.key) for acronym in _written_initials(unit)]:
+            if key in known:
                 continue
-            found.append(RecoveredEntity(key=part, text=summary_text[span[0]:span[1]], span=span,
-                                         label=unit.label))
-            taken.append(span)
-            known.add(part)
-            break
+            for span in _whole_word_places(written, lowered, word_starts):
+                if any(start < span[1] and span[0] < end for start, end in taken):
+                    continue
+                found.append(RecoveredEntity(key=key, text=summary_text[span[0]:span[1]], span=span,
+                                             label=unit.label))
+                taken.append(span)
+                known.add(key)
+                break
     return found
+
+
+#: the fewest letters of a name's initials looked for in a lower-cased summary ("un" is a word)
+RECOVERED_MIN_INITIALS = 3
+
+
+def _written_initials(unit: EntityUnit) -> List[str]:
+    """The lower-cased initials of a source name of two content words or more
+    (:func:`initials`), of at least :data:`RECOVERED_MIN_INITIALS` letters, no stop word."""
+    return sorted(a.lower() for a in initials(unit.text)
+                  if len(a) >= RECOVERED_MIN_INITIALS and a.lower() not in _stop_words())
 
 
 @functools.lru_cache(maxsize=1)
