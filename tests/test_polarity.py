@@ -26,9 +26,21 @@ def flips(resources, summary, source, lexicon=None):
     return [(f.text, f.span, f.match.mode, f.match.evidence[0].text, f.match.detail) for f in found]
 
 
-def test_opposites_are_symmetric():
-    assert OPPOSITE_WORDS["before"] == {"after"} and OPPOSITE_WORDS["after"] == {"before"}
-    assert OPPOSITE_WORDS["more"] == {"less", "fewer"} and OPPOSITE_WORDS["fewer"] == {"more"}
+def test_opposites_are_symmetric_but_for_following():
+    assert OPPOSITE_WORDS["after"] == {"before"} and OPPOSITE_WORDS["more"] == {"less", "fewer"}
+    assert OPPOSITE_WORDS["fewer"] == {"more"}
+    # a source's "following" is "after"; a summary's is often the verb: one way only
+    assert OPPOSITE_WORDS["before"] == {"after", "following"} and "following" not in OPPOSITE_WORDS
+
+
+def test_before_against_a_source_following(resources):
+    source = ("Mesut Ozil seemed to be enjoying his home comforts after arriving back in London "
+              "following the international break.")
+    summary = "Ozil returned to London before the international break."
+    assert flips(resources, summary, source) == [
+        ("before", (24, 30), "opposite", "following",
+         "'before' against the opposite 'following' of the aligned source sentence")]
+    assert flips(resources, "Ozil returned to London after the international break.", source) == []
 
 
 def test_a_direction_word_against_its_opposite_in_the_aligned_sentence(resources):

@@ -27,7 +27,7 @@ each summary sentence with the source sentence that holds the most of its conten
   "after the decision"; or hangs on the same verb, through a clause it marks or up a
   chain of infinitives: "play X before the complaints" against "forced to play X after
   residents complained"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
-  before/after, first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
+  before/after and a source's "following" for a summary's "before", first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
   verbs, adjectives, adverbs and nouns ("accepted" against "rejected", "lower" against
   "higher", "victory" against "defeat"). Two verbs that may be one transfer seen from
   its two parties ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
@@ -84,6 +84,10 @@ OPPOSITE_WORDS: Dict[str, FrozenSet[str]] = {}
 for _a, _b in _PAIRS:
     OPPOSITE_WORDS[_a] = OPPOSITE_WORDS.get(_a, frozenset()) | {_b}
     OPPOSITE_WORDS[_b] = OPPOSITE_WORDS.get(_b, frozenset()) | {_a}
+#: one way only: a source's "following" is "after" ("arriving back in London following the
+#: international break" against "returned to London before the international break"), but
+#: a summary's "following" is often the verb ("fans following the team")
+OPPOSITE_WORDS["before"] = OPPOSITE_WORDS["before"] | {"following"}
 
 #: words that negate without a ``neg`` dependency ("has no plans to close" = "does not
 #: plan to close"): a sentence holding one on either side has no negation flips
