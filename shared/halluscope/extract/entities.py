@@ -500,35 +500,30 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
     for word in _WORD_RUN.finditer(lowered):
         word_starts.setdefault(word.group(), []).append(word.start())
     found: List[EntityUnit] = []
-    for unit in source_units:
-        if unit.label not in RECOVERED_LABELS or len(unit.key) < RECOVERED_MIN_CHARS or unit.key in known:
-            continue
-        for span in _whole_word_places(unit.key, lowered, word_starts):
-            if any(start < span[1] and span[0] < end for start, end in taken):
-                continue
-            found.append(RecoveredEntity(key=unit.key, text=summary_text[span[0]:span[1]], span=span,
-                                         label=unit.label))
-            taken.append(span)
-            known.add(unit.key)
-            break
-    for unit in source_units:
-        if unit.label not in RECOVERED_LABELS:
-            continue
-        part = _name_part(unit)
-        # a name's own initials ("iom" for "the International Organization for Migration",
-        # whose acronym the parse merged into the long name) keep the name's key
-        for written, key in ([(part, part)] if part is not None else []) + [
-                (acronym, unit.key) for acronym in _written_initials(unit)]:
-            if key in known:
-                continue
-            for span in _whole_word_places(written, lowered, word_starts):
-                if any(start < span[1] and span[0] < end for start, end in taken):
-                    continue
-                found.append(RecoveredEntity(key=key, text=summary_text[span[0]:span[1]], span=span,
-                                             label=unit.label))
+
+    def recover(written: str, key: str, label: str) -> None:
+        """The first place ``written`` stands outside every unit, as a unit of ``key``."""
+        if key in known:
+            return
+        for span in _whole_word_places(written, lowered, word_starts):
+            if not any(start < span[1] and span[0] < end for start, end in taken):
+                found.append(RecoveredEntity(key=key, text=summary_text[span[0]:span[1]], span=span, label=label))
                 taken.append(span)
                 known.add(key)
-                break
+                return
+
+    recovered = [unit for unit in source_units if unit.label in RECOVERED_LABELS]
+    for unit in recovered:
+        if len(unit.key) >= RECOVERED_MIN_CHARS:
+            recover(unit.key, unit.key, unit.label)
+    for unit in recovered:
+        part = _name_part(unit)
+        if part is not None:
+            recover(part, part, unit.label)
+        # a name's own initials ("iom" for "the International Organization for Migration",
+        # whose acronym the parse merged into the long name) keep the name's key
+        for acronym in _written_initials(unit):
+            recover(acronym, unit.key, unit.label)
     return found
 
 

@@ -27,8 +27,9 @@ each summary sentence with the source sentence that holds the most of its conten
   "after the decision"; or hangs on the same verb, through a clause it marks or up a
   chain of infinitives: "play X before the complaints" against "forced to play X after
   residents complained"): a closed list of direction words (:data:`OPPOSITE_WORDS`:
-  before/after and a source's "following" for a summary's "before", first/last, more/fewer, up/down, ...) and, with WordNet, the antonyms of
-  verbs, adjectives, adverbs and nouns ("accepted" against "rejected", "lower" against
+  before/after, first/last, more/fewer, up/down, ..., and one way only a source's
+  "following" against a summary's "before") and, with WordNet, the antonyms of verbs,
+  adjectives, adverbs and nouns ("accepted" against "rejected", "lower" against
   "higher", "victory" against "defeat"). Two verbs that may be one transfer seen from
   its two parties ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
   said of the same subject ("Huber has bought copies" against "Huber has sold copies"),
@@ -80,14 +81,14 @@ _PAIRS = (
     ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
     ("northbound", "southbound"), ("eastbound", "westbound"),
 )
+#: (summary word, source word) opposites read one way only: a source's "following" is
+#: "after" ("arriving back in London following the international break" against
+#: "returned to London before the international break"), but a summary's "following" is
+#: often the verb ("fans following the team")
+_ONE_WAY_PAIRS = (("before", "following"),)
 OPPOSITE_WORDS: Dict[str, FrozenSet[str]] = {}
-for _a, _b in _PAIRS:
+for _a, _b in _PAIRS + tuple((b, a) for a, b in _PAIRS) + _ONE_WAY_PAIRS:
     OPPOSITE_WORDS[_a] = OPPOSITE_WORDS.get(_a, frozenset()) | {_b}
-    OPPOSITE_WORDS[_b] = OPPOSITE_WORDS.get(_b, frozenset()) | {_a}
-#: one way only: a source's "following" is "after" ("arriving back in London following the
-#: international break" against "returned to London before the international break"), but
-#: a summary's "following" is often the verb ("fans following the team")
-OPPOSITE_WORDS["before"] = OPPOSITE_WORDS["before"] | {"following"}
 
 #: words that negate without a ``neg`` dependency ("has no plans to close" = "does not
 #: plan to close"): a sentence holding one on either side has no negation flips
@@ -488,6 +489,23 @@ def _reads_on(token, aligned: IndexedSentence) -> bool:
     return token.pos_ in _READ_ON_POS and not token_forms(token) & aligned.words
 
 
+def _ranked_opposite(token, mine: Dict[int, object], ranked: List[int], source: TextIndex,
+                     lexicon) -> Optional[Match]:
+    """:func:`_opposite_flip` of ``token`` in the best-aligned source sentence (``ranked``,
+    best first), then, for a word :func:`_reads_on` reads further, in the next ones."""
+    aligned = source.sentences[ranked[0]]
+    match = _opposite_flip(token, mine.get(token.i), aligned, sentence_tokens(source, ranked[0]), source, lexicon,
+                           mine)
+    if match is not None or not _reads_on(token, aligned):
+        return match
+    for n, k in enumerate(ranked[1:], 1):
+        match = _opposite_flip(token, mine.get(token.i), source.sentences[k], sentence_tokens(source, k), source,
+                               lexicon, mine, f"the source sentence aligned {_ORDINALS[n]}")
+        if match is not None:
+            return match
+    return None
+
+
 def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[Flip]:
     """Every :class:`Flip` of a summary against its source (module docstring), in text
     order; at most one per summary token."""
@@ -511,15 +529,10 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
                 if match is None and is_negated(token):
                     match = _negation_unsaid(token, sentence, there, source)
             # a negation word ("never") is read through the verb it negates, above
-            if match is None and token.dep_ != "neg" and (token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
-                                  or token.pos_ in _ANTONYM_POS):
-                match = _opposite_flip(token, mine.get(token.i), aligned, there, source, lexicon, mine)
-                if match is None and _reads_on(token, aligned):
-                    for n, k in enumerate(ranked[1:], 1):
-                        match = _opposite_flip(token, mine.get(token.i), source.sentences[k], sentence_tokens(source, k),
-                                               source, lexicon, mine, f"the source sentence aligned {_ORDINALS[n]}")
-                        if match is not None:
-                            break
+            if match is None and token.dep_ != "neg" and (
+                    token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
+                    or token.pos_ in _ANTONYM_POS):
+                match = _ranked_opposite(token, mine, ranked, source, lexicon)
             if match is not None:
                 flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))
     return flips
