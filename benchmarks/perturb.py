@@ -29,6 +29,12 @@ the originals themselves.
 
     python -m benchmarks.perturb --data ../shared/data --half design --per-type 150
     python -m benchmarks.perturb --data ../shared/data --half design --per-type 150 --show-misses 5 --json /tmp/p.json
+    python -m benchmarks.perturb --data ../shared/data --half lockbox --record docs/benchmarks/perturb-lockbox.json
+
+``--record`` keeps the shares without the data's text (:func:`record_of`); the two
+records in docs/benchmarks/ (``perturb-design.json``, ``perturb-lockbox.json``) make the
+table of docs/benchmarks.md#what-the-indices-catch-controlled-single-error-edits
+(``benchmarks.report.perturbation_section``).
 """
 from __future__ import annotations
 
@@ -803,6 +809,31 @@ def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
     return "\n".join(lines)
 
 
+#: the keys of a run kept by :func:`record_of` (no summary or source text of the data)
+RECORD_KEYS = ("args", "git", "signature", "pool", "summary", "originals", "paraphrase")
+
+
+def record_of(payload: Dict[str, Any]) -> Dict[str, Any]:
+    """The part of a ``--json`` payload that may be committed (``--record``): the run's
+    arguments, commit, signature, pool sizes and shares, without the cases and sources,
+    which hold the validation files' text (never copied into the repository). Each
+    type's summary gains ``own_missed``: how many edits its own index missed, and of
+    those how many had the original at 0 (``at_zero``: it cannot score lower) or
+    undefined (``undefined``)."""
+    record = {key: payload[key] for key in RECORD_KEYS if key in payload}
+    summary = {}
+    for edit, shares in record.get("summary", {}).items():
+        index = shares["index"]
+        missed = [c for c in payload.get("cases", []) if c["type"] == edit and not c["caught"][index]]
+        originals = [c["scores_original"][index] for c in missed]
+        summary[edit] = {**shares, "own_missed": {
+            "n": len(missed), "at_zero": sum(_defined(v) and v == 0 for v in originals),
+            "undefined": sum(not _defined(v) for v in originals)}}
+    if summary:
+        record["summary"] = summary
+    return record
+
+
 def _unit_lines(detail: Dict[str, Any], span: Sequence[int], limit: int = 6) -> List[str]:
     """The index's units, those overlapping ``span`` first (marked ``*``)."""
     units = detail.get("units") or []
@@ -935,6 +966,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", metavar="OUT", help="write the cases, their scores and the table here")
     parser.add_argument("--show-misses", type=int, default=0, metavar="K",
                         help="print K cases per type that the type's own index misses, with its units")
+    parser.add_argument("--record", metavar="OUT",
+                        help="write the shares alone, without the data's text (record_of: the form docs/benchmarks/ "
+                             "keeps)")
     parser.add_argument("--no-paraphrase", action="store_true", help="skip the paraphrase suite's false alarms")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -964,7 +998,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             by_type.setdefault(case["type"], []).append(case)
         for edit, cases in by_type.items():
             print_misses(cases, edit, args.show_misses)
-    if args.json:
+    if args.json or args.record:
         rows = outcome["rows"]
         used_sources = list(dict.fromkeys(rows[c["row"]].source for c in outcome["cases"]))
         source_id = {s: k for k, s in enumerate(used_sources)}
@@ -973,11 +1007,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    "cases": [{**{k: v for k, v in c.items() if k != "row"},
                               "source_id": source_id[rows[c["row"]].source]} for c in outcome["cases"]],
                    "sources": used_sources}
-        directory = os.path.dirname(os.path.abspath(args.json))
-        os.makedirs(directory, exist_ok=True)
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(json_safe(payload), handle, indent=1, ensure_ascii=False, default=str)
-        print(f"\nwrote {args.json}")
+        for path, content in ((args.json, payload), (args.record, record_of(payload))):
+            if path:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as handle:
+                    json.dump(json_safe(content), handle, indent=1, ensure_ascii=False, default=str)
+                print(f"\nwrote {path}")
     return 0
 
 

@@ -129,3 +129,30 @@ def test_the_lexical_term_the_docs_write_is_fusion_index_share():
     found = [(name, m.groups()) for name in files for m in re.finditer(written, _doc(name))]
     assert len(found) >= 5, found
     assert {pair for _, pair in found} == {(f"{1 - INDEX_SHARE:g}", f"{INDEX_SHARE:g}")}, found
+
+
+def test_the_perturbation_section_is_rendered_from_the_committed_records():
+    """docs/benchmarks.md's table of controlled edits is the two records' (design and
+    lockbox half) as benchmarks/report.py renders them, and the chi card's figures are
+    the lockbox record's."""
+    import json
+
+    from benchmarks.report import PERTURBATION_RECORDS, perturbation_section
+
+    section = perturbation_section(os.path.join(REPO, "docs", "benchmarks"))
+    assert section.startswith("## What the indices catch")
+    assert section in _doc("docs/benchmarks.md")
+    records = []
+    for name in PERTURBATION_RECORDS:
+        with open(os.path.join(REPO, "docs", "benchmarks", name), encoding="utf-8") as handle:
+            records.append(json.load(handle))
+    assert [r["args"]["half"] for r in records] == ["design", "lockbox"]
+    assert records[0]["git"]["commit"] == records[1]["git"]["commit"]
+    assert not any(r["git"]["shared_dirty"] for r in records)
+    card = " ".join(_doc("metrics/chi/README.md").split())
+    lockbox = records[1]["summary"]
+    for edit in ("amount_x2", "number_swap_source", "entity_swap_source", "antonym", "negation"):
+        said = re.search(rf"`{edit}` (\d+\.\d)% \((\w+) (\d+\.\d)%, word overlap (\d+\.\d)%\)", card)
+        assert said is not None, edit
+        assert said.groups() == (f"{100 * lockbox[edit]['chi']:.1f}", lockbox[edit]["index"],
+                                 f"{100 * lockbox[edit]['own']:.1f}", f"{100 * lockbox[edit]['alnum']:.1f}")

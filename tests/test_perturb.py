@@ -271,3 +271,16 @@ def test_role_swap_exchanges_the_subject_and_object_names():
         ("thanked", "VERB", "ROOT", 2, "O"), ("Obama", "PROPN", "dobj", 2, "B-PERSON"), (".", "PUNCT", "punct", 2, "O")])
     assert perturb.role_swap("Barack Obama thanked Obama.", "", FirstRng(), same) is None
     assert perturb.OWN_INDEX["role_swap"] == "rhi"
+
+
+def test_a_record_keeps_the_shares_and_none_of_the_datas_text():
+    payload = {"args": {"half": "design"}, "git": {"commit": "abc1234", "shared_dirty": False}, "signature": "s",
+               "pool": {"pairs": 2}, "originals": {"n": 2}, "paraphrase": None, "sources": ["A source text."],
+               "summary": {"antonym": {"n": 3, "index": "rhi", "chi": 1.0}},
+               "cases": [{"type": "antonym", "original": "A summary.", "edited": "An edit.",
+                          "caught": {"rhi": caught}, "scores_original": {"rhi": original}}
+                         for caught, original in ((False, 0.0), (False, None), (True, 1.0))]}
+    record = perturb.record_of(payload)
+    assert list(record) == ["args", "git", "signature", "pool", "summary", "originals", "paraphrase"]
+    assert record["summary"]["antonym"]["own_missed"] == {"n": 2, "at_zero": 1, "undefined": 1}
+    assert not any(text in str(record) for text in ("A summary.", "An edit.", "A source text."))
