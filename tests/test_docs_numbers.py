@@ -156,3 +156,29 @@ def test_the_perturbation_section_is_rendered_from_the_committed_records():
         assert said is not None, edit
         assert said.groups() == (f"{100 * lockbox[edit]['chi']:.1f}", lockbox[edit]["index"],
                                  f"{100 * lockbox[edit]['own']:.1f}", f"{100 * lockbox[edit]['alnum']:.1f}")
+
+
+def _lodo_record(half: str) -> dict:
+    import json
+
+    with open(os.path.join(REPO, "docs", "benchmarks", f"lodo-{half}.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _mean(per_fold: dict, key: str) -> float:
+    return sum(scores[key] for scores in per_fold.values()) / len(per_fold)
+
+
+def test_the_chi_cards_lockbox_figures_are_the_lodo_records():
+    """The card's LODO by half (design, lockbox) is docs/benchmarks/lodo-*.json's chi
+    against the baseline: means over the eight folds and the folds above it by BA."""
+    card = " ".join(_doc("metrics/chi/README.md").split())
+    for half, opening, against in (("design", "on the design half chi", "against the baseline's"),
+                                   ("lockbox", "on the lockbox half", "against")):
+        record = _lodo_record(half)
+        chi, base = record["lodo"]["chi"], record["lodo"]["alnum"]
+        above = sum(chi[fold]["ba"] > base[fold]["ba"] for fold in chi)
+        expected = (f"{opening} {_mean(chi, 'ba'):.1f} ({_mean(chi, 'auc'):.1f}) {against} "
+                    f"{_mean(base, 'ba'):.1f} ({_mean(base, 'auc'):.1f}), above it on {above} of {len(chi)} folds")
+        assert expected in card, expected
+        assert f"at commit {record['commit']}" in card

@@ -4,6 +4,12 @@ and ROC-AUC beside the word-overlap baseline, with the harness's own LODO
 (:func:`measures.lodo_evaluate`) and fold exclusions (:func:`_common.fold_exclusions`).
 
     python -m benchmarks.studies.fusion_lodo /tmp/feat.jsonl [/tmp/other.jsonl ...]
+    python -m benchmarks.studies.fusion_lodo /tmp/feat-lockbox.jsonl --record docs/benchmarks/lodo-lockbox.json \
+        --half lockbox --commit 12313bb
+
+``--record`` (one dump) writes the per-fold LODO balanced accuracy and ROC-AUC of chi, its
+dimensions and the baseline as JSON, with the half and the commit the dump was scored at
+(the records docs/benchmarks.md and the chi card quote).
 """
 from __future__ import annotations
 
@@ -101,5 +107,36 @@ def compare(paths):
         study.show()
 
 
+def record(path: str, half: str, commit: str) -> dict:
+    """The LODO of one dump's chi, dimensions and baseline, per fold (%), as committed
+    under docs/benchmarks/ (:func:`compare`'s table as data)."""
+    study = Study(path)
+    study.report("alnum", study.col(lambda r: r["alnum"]))
+    study.report("chi", study.col(lambda r: r["chi"]))
+    for d in ("ehi", "rhi", "qhi"):
+        study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
+    return {"half": half, "commit": commit, "rows": {f: len(study.by[f]) for f in FOLDS},
+            "lodo": {name: {f: {"ba": round(100 * ba[f], 3), "auc": round(100 * auc[f], 3)} for f in FOLDS}
+                     for name, ba, auc in study.results}}
+
+
+def main(argv) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dumps", nargs="+")
+    parser.add_argument("--record", metavar="OUT", help="write the first dump's LODO as JSON (record)")
+    parser.add_argument("--half", choices=("all", "design", "lockbox"), help="the dump's half (with --record)")
+    parser.add_argument("--commit", help="the commit the dump was scored at (with --record)")
+    args = parser.parse_args(argv)
+    if args.record:
+        if not (args.half and args.commit):
+            parser.error("--record needs --half and --commit")
+        with open(args.record, "w", encoding="utf-8") as handle:
+            json.dump(record(args.dumps[0], args.half, args.commit), handle, indent=1)
+            handle.write("\n")
+    compare(args.dumps)
+
+
 if __name__ == "__main__":
-    compare(sys.argv[1:])
+    main(sys.argv[1:])
