@@ -282,6 +282,12 @@ def unigram_precision(summary: str, source: str, distinct: bool = False) -> floa
 _ALNUM = re.compile(r"[^\W_]+")
 
 
+def percent(value: Optional[float]) -> str:
+    """A share as a percentage with one decimal, "–" when undefined (None or NaN): how
+    every benchmark table writes shares."""
+    return "–" if value is None or value != value else f"{100 * value:.1f}"
+
+
 def alnum_tokens(text: str) -> List[str]:
     """Lower-cased alphanumeric tokens: ``re.findall(r"[^\W_]+", text.lower())``."""
     return _ALNUM.findall(text.lower())

@@ -36,7 +36,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
-from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset
+from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, percent
 from benchmarks.harness import json_safe
 from benchmarks.measures import roc_auc
 
@@ -136,9 +136,6 @@ def compare(scores: Dict[str, List[float]], alnum: List[float], own: Dict[str, L
     return out
 
 
-def _pct(value: Optional[float]) -> str:
-    return "–" if _nan(value) else f"{100 * value:.1f}"
-
 
 def markdown(results: Dict[str, Any]) -> str:
     """Two tables: pooled (with n), per fold and their mean."""
@@ -149,10 +146,10 @@ def markdown(results: Dict[str, Any]) -> str:
     for error, per_index in results.items():
         for index, per_scope in per_index.items():
             e = per_scope[POOLED]
-            own = f"{_pct(e['own_auc'])}" if "own_auc" in e else ""
+            own = f"{percent(e['own_auc'])}" if "own_auc" in e else ""
             own_n = f"{e['own_n_consistent']} / {e['own_n_error']}" if "own_auc" in e else ""
-            lines.append(f"| {error} | {index} | {e['n_consistent']} / {e['n_error']} | {_pct(e['auc'])} | "
-                         f"{_pct(e['alnum_auc'])} | {own} | {own_n} |")
+            lines.append(f"| {error} | {index} | {e['n_consistent']} / {e['n_error']} | {percent(e['auc'])} | "
+                         f"{percent(e['alnum_auc'])} | {own} | {own_n} |")
     present = [s for s in list(FOLDS) + [MEAN] if s in next(iter(next(iter(results.values())).values()))]
     if present:
         lines += ["", "Per fold: index / alnum / own-kind ROC-AUC (%) (n: consistent / with the type).", "",
@@ -162,9 +159,9 @@ def markdown(results: Dict[str, Any]) -> str:
                 cells = []
                 for scope in present:
                     e = per_scope[scope]
-                    cell = f"{_pct(e['auc'])} / {_pct(e['alnum_auc'])}"
+                    cell = f"{percent(e['auc'])} / {percent(e['alnum_auc'])}"
                     if "own_auc" in e:
-                        cell += f" / {_pct(e['own_auc'])}"
+                        cell += f" / {percent(e['own_auc'])}"
                     if "n_consistent" in e:
                         cell += f" ({e['n_consistent']}/{e['n_error']})"
                     cells.append(cell)

@@ -50,7 +50,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, normalise_text
+from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, normalise_text, percent
 from benchmarks.harness import json_safe
 
 # ------------------------------------------------------------------------- reading numbers
@@ -792,9 +792,6 @@ def summarise(cases: Sequence[Dict[str, Any]], edit: str) -> Dict[str, Any]:
             "files": {f: sum(f in c["files"] for c in cases) for f in sorted({f for c in cases for f in c["files"]})}}
 
 
-def _pct(value: Optional[float]) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
 
 def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
     lines = ["| edit type | n | chi caught % | own index | own caught % | own caught %, undefined original = 1 | "
@@ -802,10 +799,10 @@ def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for edit, s in summary.items():
         short = " (pool exhausted)" if s["n"] < per_type else ""
-        lines.append(f"| {edit} | {s['n']}{short} | {_pct(s['chi'])} | {s['index']} | {_pct(s['own'])} | "
-                     f"{_pct(s['own_from_top'])} | {s['own_defined']} / {s['own_defined_edited']} | "
-                     f"{_pct(s['alnum'])} | "
-                     f"{_pct(s['chi_edited_ge_half'])} | {s['cased']} | {_pct(s['own_cased'])} |")
+        lines.append(f"| {edit} | {s['n']}{short} | {percent(s['chi'])} | {s['index']} | {percent(s['own'])} | "
+                     f"{percent(s['own_from_top'])} | {s['own_defined']} / {s['own_defined_edited']} | "
+                     f"{percent(s['alnum'])} | "
+                     f"{percent(s['chi_edited_ge_half'])} | {s['cased']} | {percent(s['own_cased'])} |")
     return "\n".join(lines)
 
 
@@ -986,10 +983,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("caught = the edited summary's score strictly lower than the original's (undefined: not caught)\n")
     print(markdown(outcome["summary"], args.per_type))
     print(f"\nfalse alarms: originals (human-labelled consistent) with chi >= 0.5: "
-          f"{_pct(outcome['originals']['chi_ge_half'])}% of {outcome['originals']['n']}", end="")
+          f"{percent(outcome['originals']['chi_ge_half'])}% of {outcome['originals']['n']}", end="")
     if paraphrase is not None:
-        print(f"; paraphrase suite faithful chi >= 0.5: {_pct(paraphrase['faithful_chi_ge_half'])}% of "
-              f"{paraphrase['cases']} (pair ranking {_pct(paraphrase['pair'])}%)")
+        print(f"; paraphrase suite faithful chi >= 0.5: {percent(paraphrase['faithful_chi_ge_half'])}% of "
+              f"{paraphrase['cases']} (pair ranking {percent(paraphrase['pair'])}%)")
     else:
         print()
     if args.show_misses:

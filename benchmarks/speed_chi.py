@@ -1,8 +1,7 @@
 """Time chi against its floor: a bare spaCy ``nlp.pipe`` over the same distinct texts.
 
-Everything is measured in this one run (the machine is shared and noisy), each from a
-cold parse cache (and cold encoder and WordNet caches), after a warm-up that loads every
-model; the best of ``--repeats`` runs of each is kept. For each input (``--data``
+Everything is measured in this one run (the machine is shared and noisy), each chi run
+from empty caches (:func:`cold_caches`), after a warm-up that loads every model; the best of ``--repeats`` runs of each is kept. For each input (``--data``
 reference-free, and ``--reference-data`` with its references when given) it prints
 per-example times, the ratio chi / floor of the bests and each repeat's chi against the
 floor run just before it (their median and spread say how much of a difference this
@@ -24,14 +23,16 @@ from typing import Dict, List, Optional
 from benchmarks._common import read_jsonl, triples
 
 from halluscope import score_chi
-from halluscope.resources import get_embedder, get_lexicon, get_parse_cache
+from halluscope.resources import get_embedder, get_parse_cache, get_resources
 
 
 def cold_caches() -> None:
-    """Empty the parse, encoder and WordNet caches (NLTK keeps the synsets it has read)."""
-    get_parse_cache().clear()
-    get_embedder().clear()
-    get_lexicon().clear_cache()
+    """Empty every cache of the default resources: parses, encoder, WordNet (NLTK keeps
+    the synsets it has read), units and text indexes. Until session 34 the unit and
+    text-index caches were kept, and the index cache's entries keep their ``Doc`` alive:
+    each repeat of chi ran beside every earlier repeat's parses, which a first call in a
+    process never does."""
+    get_resources().clear()
 
 
 def measure(predictions: List[str], sources: List[str], references: Optional[List[str]], repeats: int,

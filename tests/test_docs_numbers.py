@@ -182,3 +182,11 @@ def test_the_chi_cards_lockbox_figures_are_the_lodo_records():
                     f"{_mean(base, 'ba'):.1f} ({_mean(base, 'auc'):.1f}), above it on {above} of {len(chi)} folds")
         assert expected in card, expected
         assert f"at commit {record['commit']}" in card
+
+
+def test_the_numbers_behind_the_defaults_are_the_renderers():
+    """docs/benchmarks.md's "Numbers behind the defaults" (speed runs included) is the text
+    benchmarks/report.py renders: an edit of the page alone is lost at the next render."""
+    from benchmarks.report import DEFAULTS_SECTION
+
+    assert DEFAULTS_SECTION.strip() in _doc("docs/benchmarks.md")

@@ -62,6 +62,31 @@ def test_cached_parses_keep_their_annotations_but_not_the_tok2vec_tensor():
     assert parsed[1].doc.text == long
 
 
+def test_texts_are_parsed_longest_first_and_returned_in_the_order_given():
+    nlp = get_parse_cache().nlp
+    fed = []
+
+    class Recording:
+        """The pipeline, recording the texts in the order they are fed to it."""
+        max_length = nlp.max_length
+
+        def __getattr__(self, name):
+            return getattr(nlp, name)
+
+        def pipe(self, docs, batch_size):
+            for doc in docs:
+                fed.append(doc.text)
+                yield from nlp.pipe([doc], batch_size=batch_size)
+
+    cache = ParseCache(Recording(), budgeted=False)
+    texts = ["Obama met Merkel.", SOURCE, "Merkel met Obama in Berlin.", "Obama met Merkel."]
+    parsed = cache.get_many(texts)
+    assert fed == [SOURCE, "Merkel met Obama in Berlin.", "Obama met Merkel."]
+    assert [p.text for p in parsed] == texts and parsed[0] is parsed[3]
+    assert [(t.text, t.dep_, t.head.i, t.ent_type_) for t in parsed[1].doc] == \
+        [(t.text, t.dep_, t.head.i, t.ent_type_) for t in nlp(SOURCE)]
+
+
 @pytest.mark.slow
 def test_long_document_is_chunked_with_exact_offsets():
     paragraph = ("The council approved a budget of $12 million for Leeds on Monday. "

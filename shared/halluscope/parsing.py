@@ -291,7 +291,10 @@ class ParseCache:
     def _parse(self, texts: List[str]) -> Iterable:
         from spacy.tokens import Doc
 
-        short = [t for t in texts if len(t) <= self.chunk_chars]
+        # longest first: on 400 SummEval rows spaCy parses the same texts about 10% faster
+        # when the long sources lead than when the short summaries do, as a call lists them
+        # (docs/scaling.md#where-the-time-goes); each text's parse is the same either way
+        short = sorted((t for t in texts if len(t) <= self.chunk_chars), key=len, reverse=True)
         docs: Dict[str, object] = {}
         tokenised = (guarded_doc(self.nlp, t) for t in short)
         for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size)):
