@@ -136,7 +136,6 @@ def compare(scores: Dict[str, List[float]], alnum: List[float], own: Dict[str, L
     return out
 
 
-
 def markdown(results: Dict[str, Any]) -> str:
     """Two tables: pooled (with n), per fold and their mean."""
     lines = ["Pooled: ROC-AUC (%) consistent vs with the error type; index over its defined rows, alnum on the "

@@ -792,7 +792,6 @@ def summarise(cases: Sequence[Dict[str, Any]], edit: str) -> Dict[str, Any]:
             "files": {f: sum(f in c["files"] for c in cases) for f in sorted({f for c in cases for f in c["files"]})}}
 
 
-
 def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
     lines = ["| edit type | n | chi caught % | own index | own caught % | own caught %, undefined original = 1 | "
              "own defined (both / edited) | alnum caught % | edited chi ≥ 0.5 % | cased n | own caught % (cased) |",

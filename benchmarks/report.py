@@ -429,7 +429,6 @@ def lodo_markdown(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]
 PERTURBATION_RECORDS = ("perturb-design.json", "perturb-lockbox.json")
 
 
-
 def perturbation_table(design: Dict[str, Any], lockbox: Dict[str, Any]) -> str:
     """Per edit type, the shares of edits caught (edited summary scored strictly lower)
     by chi, by the type's own index and by word overlap, design half / lockbox half; then

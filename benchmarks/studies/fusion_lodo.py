@@ -9,7 +9,7 @@ and ROC-AUC beside the word-overlap baseline, with the harness's own LODO
 
 ``--record`` (one dump) writes the per-fold LODO balanced accuracy and ROC-AUC of chi, its
 dimensions and the baseline as JSON, with the half and the commit the dump was scored at
-(the records docs/benchmarks.md and the chi card quote).
+(the records the chi card quotes, docs/benchmarks/lodo-*.json).
 """
 from __future__ import annotations
 
@@ -95,14 +95,20 @@ def dimension_or_top(r, d):
     return r[d]["score"] if defined(r[d]["score"]) else 1.0
 
 
+def _scored(path) -> Study:
+    """A dump's baseline, chi and dimensions (undefined counted as consistent), by LODO."""
+    study = Study(path)
+    study.report("alnum", study.col(lambda r: r["alnum"]))
+    study.report("chi", study.col(lambda r: r["chi"]))
+    for d in ("ehi", "rhi", "qhi"):
+        study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
+    return study
+
+
 def compare(paths):
     """chi and its dimensions of several feature dumps, beside the baseline."""
     for path in paths:
-        study = Study(path)
-        study.report("alnum", study.col(lambda r: r["alnum"]))
-        study.report("chi", study.col(lambda r: r["chi"]))
-        for d in ("ehi", "rhi", "qhi"):
-            study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
+        study = _scored(path)
         print(f"\n{path}")
         study.show()
 
@@ -110,11 +116,7 @@ def compare(paths):
 def record(path: str, half: str, commit: str) -> dict:
     """The LODO of one dump's chi, dimensions and baseline, per fold (%), as committed
     under docs/benchmarks/ (:func:`compare`'s table as data)."""
-    study = Study(path)
-    study.report("alnum", study.col(lambda r: r["alnum"]))
-    study.report("chi", study.col(lambda r: r["chi"]))
-    for d in ("ehi", "rhi", "qhi"):
-        study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
+    study = _scored(path)
     return {"half": half, "commit": commit, "rows": {f: len(study.by[f]) for f in FOLDS},
             "lodo": {name: {f: {"ba": round(100 * ba[f], 3), "auc": round(100 * auc[f], 3)} for f in FOLDS}
                      for name, ba, auc in study.results}}
