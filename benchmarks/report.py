@@ -871,7 +871,10 @@ references 1.179, 1.302, 1.424 and 1.183, 1.315, 1.338), also with every cache e
 between repeats, so it is not the caches' leftovers: the floor gets faster over a process's
 first parses. Parsing longest first (docs/scaling.md#where-the-time-goes) took chi from
 11.56 s (the same command at the session's start, 12313bb: 1.502, 1.224, 0.688) to 9.93
-and 10.30 s on the reference-free rows. Session 33's run, like session 31's, met the `workers=2` target only: its one-process ratios' first repeats were 1.245 and 1.227, the second 1.301 and 1.277 (the floor faster on its second run, as below). Session 31's run met the `workers=2` target only, on a slower day: every floor was 10-20%
+and 10.30 s on the reference-free rows. A third run at the same commit, the reference-free
+rows alone with `--repeats 4`, met the target: 1.237 (rounds, floor then chi: 9.04 / 10.25,
+8.29 / 10.63, 8.49 / 10.95, 8.65 / 10.45 s; paired median 1.245). Three runs of one commit
+on one day span 1.237-1.336: the target sits inside this machine's spread. Session 33's run, like session 31's, met the `workers=2` target only: its one-process ratios' first repeats were 1.245 and 1.227, the second 1.301 and 1.277 (the floor faster on its second run, as below). Session 31's run met the `workers=2` target only, on a slower day: every floor was 10-20%
 slower than session 30's and chi's own seconds rose with them (10.52 s against 9.65 s on the
 reference-free rows). Each one-process figure's first repeat was within the target (paired
 1.174 and 1.196) and its second was not (1.335 and 1.288): on this machine the bare parse

@@ -1,13 +1,14 @@
 """Time chi against its floor: a bare spaCy ``nlp.pipe`` over the same distinct texts.
 
 Everything is measured in this one run (the machine is shared and noisy), each chi run
-from empty caches (:func:`cold_caches`), after a warm-up that loads every model; the best of ``--repeats`` runs of each is kept. For each input (``--data``
-reference-free, and ``--reference-data`` with its references when given) it prints
-per-example times, the ratio chi / floor of the bests and each repeat's chi against the
-floor run just before it (their median and spread say how much of a difference this
-shared machine's noise can make). With ``--workers N`` it also times chi with
-``workers=N`` on ``--data`` against the same single-process floor, and checks that
-its scores equal the one-process scores bit for bit.
+from empty caches (:func:`cold_caches`), after a warm-up that loads every model; the
+best of ``--repeats`` runs of each is kept. For each input (``--data`` reference-free,
+and ``--reference-data`` with its references when given) it prints per-example times,
+the ratio chi / floor of the bests, each repeat's chi against the floor run just before
+it (their median and spread say how much of a difference this shared machine's noise can
+make) and each round's two times. With ``--workers N`` it also times chi with
+``workers=N`` on ``--data`` against the same single-process floor, and checks that its
+scores equal the one-process scores bit for bit.
 
     python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 400 \\
         --reference-data ../shared/data/frank/frank_val.jsonl --workers 2
@@ -66,7 +67,8 @@ def measure(predictions: List[str], sources: List[str], references: Optional[Lis
         chi_times.append(run_chi())
     return {"floor": min(floor_times), "chi": min(chi_times), "distinct": len(distinct),
             "characters": sum(map(len, distinct)), "counters": counters, "scores": result["scores"],
-            "paired": sorted(c / f for c, f in zip(chi_times, floor_times))}
+            "paired": sorted(c / f for c, f in zip(chi_times, floor_times)),
+            "rounds": list(zip(floor_times, chi_times))}
 
 
 def report(title: str, n: int, timed: Dict[str, object], workers: int = 1) -> None:
@@ -83,6 +85,7 @@ def report(title: str, n: int, timed: Dict[str, object], workers: int = 1) -> No
     paired = timed["paired"]
     print(f"paired ratios:                       {', '.join(f'{r:.3f}' for r in paired)}  "
           f"(median {statistics.median(paired):.3f})")
+    print("rounds, floor then chi (s):          " + ", ".join(f"{f:.2f} / {c:.2f}" for f, c in timed["rounds"]))
 
 
 def main() -> None:
