@@ -865,16 +865,21 @@ runs are beside them, and session 22's:
 | FRANK 400, with references, one process | 1.259 (21.68 s against 17.22 s; 1.302) | 1.282 (21.53 s against 16.80 s; 1.315) | 1.277 (22.76 s against 17.81 s; 1.252) | 1.288 (22.46 s against 17.44 s; 1.242) | 1.201 (18.19 s against 15.14 s; 1.230) | 1.217 (19.55 s against 16.07 s; 1.233) | 1.208 (20.71 s against 17.15 s; 1.236) | 1.230 (19.11 s against 15.53 s; 1.247) | 1.217 (19.46 s against 15.98 s; 1.223) | 1.251 (19.80 s against 15.83 s; 1.237) | 1.180 (19.58 s against 16.59 s; 1.185) | 1.257 (19.58 s against 15.58 s; paired median 1.241) | 1.308 (1.291) | 1.284 (1.304) | ≤ 1.25 |
 | SummEval 400, reference-free, `workers=2` | 0.629 (5.56 s against 8.84 s; 0.643; 0.560 of one process, bit for bit) | 0.639 (5.35 s against 8.37 s; 0.635; 0.519, bit for bit) | 0.728 (5.84 s against 8.02 s; 0.700; 0.553 of one process, bit for bit) | 0.626 (5.33 s against 8.51 s; 0.607; 0.506 of one process, bit for bit) | 0.771 (5.46 s against 7.08 s; 0.776; 0.566 of one process, bit for bit) | 0.717 (5.50 s against 7.67 s; 0.700; 0.585 of one process, bit for bit) | 0.704 (5.53 s against 7.85 s; 0.726; 0.558, bit for bit) | 0.714 (5.45 s against 7.63 s; 0.706; 0.580 of one process, bit for bit) | 0.689 (5.15 s against 7.47 s; 0.679; 0.536, bit for bit) | 0.687 (5.17 s against 7.52 s; 0.676; 0.549 of one process, bit for bit) | 0.659 (5.15 s against 7.82 s; 0.664; 0.537, bit for bit) | 0.819 (6.13 s against 7.49 s; paired 0.819 and 0.997; 0.578 of one process, scores equal bit for bit) | 0.768 (0.587) | 0.774 (0.588) | ≤ 0.75 |
 
-Session 34's runs met the `workers=2` target only. Both runs' paired ratios rose from
-repeat to repeat (reference-free 1.163, 1.238, 1.336 and 1.191, 1.279, 1.332; with
-references 1.179, 1.302, 1.424 and 1.183, 1.315, 1.338), also with every cache emptied
-between repeats, so it is not the caches' leftovers: the floor gets faster over a process's
-first parses. Parsing longest first (docs/scaling.md#where-the-time-goes) took chi from
-11.56 s (the same command at the session's start, 12313bb: 1.502, 1.224, 0.688) to 9.93
-and 10.30 s on the reference-free rows. A third run at the same commit, the reference-free
-rows alone with `--repeats 4`, met the target: 1.237 (rounds, floor then chi: 9.04 / 10.25,
-8.29 / 10.63, 8.49 / 10.95, 8.65 / 10.45 s; paired median 1.245). Three runs of one commit
-on one day span 1.237-1.336: the target sits inside this machine's spread. Session 33's run, like session 31's, met the `workers=2` target only: its one-process ratios' first repeats were 1.245 and 1.227, the second 1.301 and 1.277 (the floor faster on its second run, as below). Session 31's run met the `workers=2` target only, on a slower day: every floor was 10-20%
+Session 34's first two runs met the `workers=2` target only. A third run at the same
+commit, the reference-free rows alone with `--repeats 4` and each round's seconds printed
+(which `speed_chi` now does), met the one-process target: 1.237 (rounds, floor then chi:
+9.04 / 10.25, 8.29 / 10.63, 8.49 / 10.95, 8.65 / 10.45 s; paired median 1.245). Three runs
+of one commit on one day span 1.237-1.336: the target sits inside this machine's spread.
+In that run the first round's floor was the slowest, as sessions 31 and 33 saw, while chi
+stayed within 10.25-10.95 s. The paired ratios are printed sorted, not in round order,
+and always were: where the runs below speak of a first and a second repeat, read the
+lower and the higher paired ratio.
+Parsing longest first (docs/scaling.md#where-the-time-goes) took chi from 11.56 s (the
+same command at the session's start, 12313bb: 1.502, 1.224, 0.688) to 9.93 and 10.30 s on
+the reference-free rows. From run 2 on, `speed_chi` also empties the unit and text-index
+caches between repeats (their entries kept earlier repeats' parses alive); runs 1 and 2
+do not differ by more than the spread.
+Session 33's run, like session 31's, met the `workers=2` target only: its one-process ratios' first repeats were 1.245 and 1.227, the second 1.301 and 1.277 (the floor faster on its second run, as below). Session 31's run met the `workers=2` target only, on a slower day: every floor was 10-20%
 slower than session 30's and chi's own seconds rose with them (10.52 s against 9.65 s on the
 reference-free rows). Each one-process figure's first repeat was within the target (paired
 1.174 and 1.196) and its second was not (1.335 and 1.288): on this machine the bare parse
