@@ -87,6 +87,20 @@ def test_texts_are_parsed_longest_first_and_returned_in_the_order_given():
         [(t.text, t.dep_, t.head.i, t.ent_type_) for t in nlp(SOURCE)]
 
 
+def test_parse_batches_are_small_for_a_cnn_pipeline_and_kept_for_a_transformer():
+    import spacy
+
+    from halluscope.parsing import DEFAULT_PARSE_BATCH, TRANSFORMER_PARSE_BATCH, default_parse_batch
+
+    assert (DEFAULT_PARSE_BATCH, TRANSFORMER_PARSE_BATCH) == (16, 64)
+    assert get_parse_cache().batch_size == 16  # en_core_web_sm: tok2vec, no transformer
+    with_transformer = spacy.blank("en")
+    with_transformer.add_pipe("sentencizer", name="transformer")
+    assert default_parse_batch(with_transformer) == 64
+    assert ParseCache(with_transformer, budgeted=False).batch_size == 64
+    assert ParseCache(with_transformer, batch_size=8, budgeted=False).batch_size == 8
+
+
 @pytest.mark.slow
 def test_long_document_is_chunked_with_exact_offsets():
     paragraph = ("The council approved a budget of $12 million for Leeds on Monday. "
