@@ -206,6 +206,8 @@ class ParseCache:
     the memory budget (:mod:`halluscope.budget`; an entry weighs about 500 bytes a
     token).
 
+    ``batch_size``: texts per ``nlp.pipe`` batch (None: :func:`default_parse_batch`).
+
     Counters: ``parsed`` (texts actually run through spaCy), ``hits``, ``misses``.
     """
 
@@ -306,9 +308,9 @@ class ParseCache:
     def _parse(self, texts: List[str]) -> Iterable:
         from spacy.tokens import Doc
 
-        # longest first: on 400 SummEval rows spaCy parses the same texts about 10% faster
-        # when the long sources lead than when the short summaries do, as a call lists them
-        # (docs/scaling.md#where-the-time-goes); each text's parse is the same either way
+        # longest first: spaCy parses a call's texts faster when the long sources lead than
+        # when the short summaries do, as a call lists them (docs/scaling.md#where-the-time-goes);
+        # each text's parse is the same either way
         short = sorted((t for t in texts if len(t) <= self.chunk_chars), key=len, reverse=True)
         docs: Dict[str, object] = {}
         tokenised = (guarded_doc(self.nlp, t) for t in short)
