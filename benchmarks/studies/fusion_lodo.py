@@ -13,6 +13,7 @@ dimensions and the baseline as JSON, with the half and the commit the dump was s
 """
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import os
@@ -123,8 +124,6 @@ def record(path: str, half: str, commit: str) -> dict:
 
 
 def main(argv) -> None:
-    import argparse
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dumps", nargs="+")
     parser.add_argument("--record", metavar="OUT", help="write the first dump's LODO as JSON (record)")
