@@ -3,6 +3,7 @@ to, that it reaches the embedder and the signature, and that bfloat16 vectors st
 within rounding of the float32 ones (real MiniLM)."""
 import numpy as np
 import pytest
+import torch
 
 from halluscope import score_chi
 from halluscope.embedding import Embedder, encoder_dtype, native_bfloat16
@@ -43,11 +44,29 @@ def test_bfloat16_vectors_are_float32_unit_vectors_within_rounding_of_float32():
         assert float(a @ b) > 0.999
 
 
-def test_each_precision_has_its_own_embedder_over_one_model():
+def test_each_precision_has_its_own_embedder_and_model_with_linear_weights_cast_once():
     own = Resources()
     full, half = own.embedder(device="cpu", dtype="float32"), own.embedder(device="cpu", dtype="bfloat16")
-    assert full is not half and full.model is half.model
+    assert full is not half and full.model is not half.model
+    assert half.model is own.embedder(device="cpu", dtype="bfloat16").model  # loaded once
     assert own.embedder(device="cpu", dtype="auto") is (half if native_bfloat16("cpu") else full)
+    linear = [m for m in half.model.modules() if isinstance(m, torch.nn.Linear)]
+    assert len(linear) == 6 * 6 + 1  # MiniLM-L6: q, k, v, attention out, intermediate, out per layer; the pooler
+    assert {m.weight.dtype for m in linear} == {m.bias.dtype for m in linear} == {torch.bfloat16}
+    assert {p.dtype for p in full.model.parameters()} == {torch.float32}
+    # the embeddings and layer norms stay float32
+    assert half.model[0].auto_model.embeddings.word_embeddings.weight.dtype == torch.float32
+
+
+def test_the_cast_model_gives_the_vectors_of_the_float32_model_under_autocast_bit_for_bit():
+    half = Embedder(device="cpu", dtype="bfloat16")
+    half.prepare(STRINGS)
+    full_model = Embedder(device="cpu", dtype="float32").model
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        expected = full_model.encode(STRINGS, batch_size=half.batch_size, normalize_embeddings=True,
+                                     convert_to_numpy=True, show_progress_bar=False)
+    for text, vector in zip(STRINGS, expected):
+        assert np.array_equal(half.vector(text), vector)
 
 
 def test_the_signature_names_a_precision_other_than_float32_and_scores_agree():

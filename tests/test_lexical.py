@@ -169,6 +169,20 @@ def test_supporters_agree_with_link(lex):
     assert lex.supporters("acquire", "verb") is lex.supporters("Acquire", "verb")  # cached
 
 
+def test_links_are_link_of_each_source_word_in_order(lex):
+    sources = ["purchase", "sell", "Acquire", "take_over", "", "win", "buy", "lose", "  ", "rebrand", "get"]
+    for word, pos in (("buy", "verb"), ("win", "verb"), ("acquire", "verb"), ("rise", "verb"), ("", "verb"),
+                      ("rebrand", "verb"), ("company", "noun")):
+        assert lex.links(word, sources, pos) == [lex.link(word, source, pos) for source in sources]
+    found = lex.links("buy", ["purchase", "sell", "buy", ""], "verb")
+    assert [None if link is None else link.relation for link in found] == ["synonym", "antonym", "same", None]
+    assert lex.links("buy", [], "verb") == []
+    bare = Lexicon(None)
+    assert bare.links("buy", ["buy", "Buy ", "purchase"], "verb") == [bare.link("buy", s, "verb")
+                                                                      for s in ["buy", "Buy ", "purchase"]]
+    assert [link and link.relation for link in bare.links("buy", ["buy", "purchase"], "verb")] == ["same", None]
+
+
 def test_pos_is_checked(lex):
     with pytest.raises(ValueError, match="pos must be one of verb, noun, adj, adv"):
         lex.link("buy", "purchase", "VERB")

@@ -1,7 +1,8 @@
 """Sentence embeddings with a cache: each distinct string encoded once while cached.
 
 A :class:`halluscope.resources.Resources` holds one :class:`Embedder` per (model,
-device); the model itself is loaded once per process by the registry and shared.
+device, precision); the model itself is loaded once per process and precision by the
+registry and shared.
 
 Matchers first resolve what they can exactly, then hand every string still needed
 to ``Embedder.prepare`` (one batched ``encode`` per ``compute``), then read
@@ -74,7 +75,8 @@ class Embedder:
 
     ``dtype``: the ``encoder_dtype`` option's value; :attr:`dtype` holds the precision it
     resolves to on ``device`` (:func:`encoder_dtype`), under which the model's matrix
-    products run (``torch.autocast``; the weights stay float32, the vectors are float32).
+    products run (``torch.autocast``, over a model whose linear layers hold their weights
+    at that precision, :attr:`model`; the vectors are float32).
 
     Counters: ``encoded`` (strings run through the model), ``encode_calls``.
     """
@@ -98,7 +100,13 @@ class Embedder:
 
     @property
     def model(self):
-        return self.registry.get(SENTENCE_ENCODER, self.model_name, self.device, load_sentence_encoder)
+        """The registry's model for this embedder's name, device and precision: a
+        precision other than float32 has its own copy, whose linear layers hold their
+        weights at that precision (:func:`~halluscope.registry.load_sentence_encoder`)."""
+        if self.dtype == "float32":
+            return self.registry.get(SENTENCE_ENCODER, self.model_name, self.device, load_sentence_encoder)
+        return self.registry.get(SENTENCE_ENCODER, self.model_name, f"{self.device}|{self.dtype}",
+                                 lambda name, _key: load_sentence_encoder(name, self.device, self.dtype))
 
     @property
     def maxsize(self) -> int:

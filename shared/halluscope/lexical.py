@@ -29,7 +29,7 @@ import itertools
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from . import budget
 from .lru import LRU
@@ -219,6 +219,38 @@ class Lexicon:
         the directions). ``pos`` is the summary word's: "verb", "noun", "adj" or "adv";
         the source word is looked up in the same POS, except for derivation (any POS)."""
         return self._link(summary_lemma, source_lemma, pos, self._relation)
+
+    def links(self, summary_lemma: str, source_lemmas: Sequence[str], pos: str) -> List[Optional[Link]]:
+        """:meth:`link` of the summary word to each source word, in order, with the summary
+        word's antonyms and supporters looked up once for all of them (the relation matcher
+        compares every verb of a summary with every verb of its source: tens of thousands
+        of pairs a call). ``links(a, bs, pos)[k]`` equals ``link(a, bs[k], pos)``."""
+        tag = _tag(pos)
+        summary = normalise_lemma(summary_lemma)
+        sources = [normalise_lemma(lemma) for lemma in source_lemmas]
+        if not summary:
+            return [None] * len(sources)
+        antonyms: Optional[FrozenSet[str]] = None
+        supporters: Optional[Supporters] = None
+        out: List[Optional[Link]] = []
+        for source in sources:
+            if not source or (source != summary and self.reader is None):
+                out.append(None)
+                continue
+            if source == summary:
+                out.append(make_link("same", summary, source))
+                continue
+            # as _relation: an antonym first, then the supporter map (made when first needed)
+            if antonyms is None:
+                antonyms = self._antonym_set(summary, tag)
+            if source in antonyms:
+                relation: Optional[str] = "antonym"
+            else:
+                if supporters is None:
+                    supporters = self._supporter_map(summary, tag)
+                relation = supporters.relation(source)
+            out.append(None if relation is None else make_link(relation, summary, source))
+        return out
 
     def supporters(self, summary_lemma: str, pos: str) -> Supporters:
         """Every lemma that supports the summary word, with its Link: the lemma itself

@@ -199,11 +199,25 @@ def load_spacy(name: str, device: str):
     return nlp
 
 
-def load_sentence_encoder(name: str, device: str):
-    """Loader of sentence-transformers encoders for :meth:`ModelRegistry.get`."""
+def load_sentence_encoder(name: str, device: str, linear_dtype: str = "float32"):
+    """Loader of sentence-transformers encoders for :meth:`ModelRegistry.get`.
+
+    ``linear_dtype`` other than "float32": every linear layer's weight and bias are cast
+    to it once here. The embedder runs such a model under ``torch.autocast`` to the same
+    precision, which would otherwise cast those float32 weights again at every layer of
+    every batch (its cache of casts does not hold under inference mode); the cast values
+    are the same, so the vectors are bit for bit those of the float32 model under
+    autocast, in about nine tenths of the time (docs/scaling.md#encoder-precision)."""
     from sentence_transformers import SentenceTransformer
 
-    return SentenceTransformer(name, device=device)
+    model = SentenceTransformer(name, device=device)
+    if linear_dtype != "float32":
+        import torch
+
+        for module in model.modules():
+            if isinstance(module, torch.nn.Linear):
+                module.to(getattr(torch, linear_dtype))
+    return model
 
 
 def get_spacy(name: Optional[str] = None):

@@ -194,6 +194,7 @@ def lowercase_acronym(surface: str, longest: int) -> Optional[str]:
     return None
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a pure function of a name, asked of each name many times a call
 def initials(surface: str) -> FrozenSet[str]:
     """Upper-case initials of the content words of a multi-word name (of/the/and/for/&
     skipped), with and without splitting hyphenated words: "World Health

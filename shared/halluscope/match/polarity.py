@@ -187,9 +187,11 @@ def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match
     "will be able to see the eclipse, but it won't be visible" still contradicts "will
     not be able to see the eclipse"). A negative word that negates the token or one of
     those predicates (:func:`negated_by_word`) makes polarity unreadable: no flip."""
-    lemma = verb_lemma(token)
+    # the summary's index read the token's lemma and polarity already (``mine`` is its
+    # predicate there, the same functions' answers)
+    lemma = mine.lemma if mine is not None else verb_lemma(token)
     of_lemma = [p for p in predicates if p.lemma == lemma]
-    negated = effective_negation(token) if of_lemma else False
+    negated = (mine.negated if mine is not None else effective_negation(token)) if of_lemma else False
     # the claim with the other polarity first: most words have none, and need not have
     # their governors walked for negative words
     same = [p for p in of_lemma if p.negated != negated and _same_claim(mine, p)]

@@ -353,14 +353,14 @@ class RelationMatcher:
         if lexicon is None:
             return {}
         links = {}
+        pooled = [(b, verb) for b, verb in enumerate(pa) if linkable(verb)]
         for a, query in enumerate(qa):
             if not linkable(query):
                 continue
-            for b, pooled in enumerate(pa):
-                if query != pooled and linkable(pooled):
-                    link = lexicon.link(query, pooled, "verb")
-                    if link is not None:
-                        links[a, b] = link
+            others = [(b, verb) for b, verb in pooled if verb != query]
+            for (b, _), link in zip(others, lexicon.links(query, [verb for _, verb in others], "verb")):
+                if link is not None:
+                    links[a, b] = link
         return links
 
     def _wide_links(self, qa: Sequence[str], pa: Sequence[str],
