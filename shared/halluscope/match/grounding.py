@@ -270,7 +270,7 @@ def _lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a pure function of a word, asked of every token of every text
+@functools.lru_cache(maxsize=1 << 14)  # a pure function of a word, asked of every token of every text (a few MB at most)
 def word_stem(word: str) -> str:
     """A plural-insensitive form: a final "s" dropped from words of four letters or
     more not ending in "ss" ("richards" ~ "richard" when spaCy lemmatised one of
