@@ -222,35 +222,13 @@ class Lexicon:
 
     def links(self, summary_lemma: str, source_lemmas: Sequence[str], pos: str) -> List[Optional[Link]]:
         """:meth:`link` of the summary word to each source word, in order, with the summary
-        word's antonyms and supporters looked up once for all of them (the relation matcher
-        compares every verb of a summary with every verb of its source: tens of thousands
-        of pairs a call). ``links(a, bs, pos)[k]`` equals ``link(a, bs[k], pos)``."""
-        tag = _tag(pos)
-        summary = normalise_lemma(summary_lemma)
-        sources = [normalise_lemma(lemma) for lemma in source_lemmas]
-        if not summary:
-            return [None] * len(sources)
-        antonyms: Optional[FrozenSet[str]] = None
-        supporters: Optional[Supporters] = None
-        out: List[Optional[Link]] = []
-        for source in sources:
-            if not source or (source != summary and self.reader is None):
-                out.append(None)
-                continue
-            if source == summary:
-                out.append(make_link("same", summary, source))
-                continue
-            # as _relation: an antonym first, then the supporter map (made when first needed)
-            if antonyms is None:
-                antonyms = self._antonym_set(summary, tag)
-            if source in antonyms:
-                relation: Optional[str] = "antonym"
-            else:
-                if supporters is None:
-                    supporters = self._supporter_map(summary, tag)
-                relation = supporters.relation(source)
-            out.append(None if relation is None else make_link(relation, summary, source))
-        return out
+        word's antonyms and supporters looked up once for all of them
+        (:meth:`_relation_of`; the relation matcher compares every verb of a summary with
+        every verb of its source: tens of thousands of pairs a call). ``links(a, bs,
+        pos)[k]`` equals ``link(a, bs[k], pos)``."""
+        relation = self._relation_of(normalise_lemma(summary_lemma), _tag(pos))
+        return [self._link(summary_lemma, source, pos, lambda _summary, _tag_, lemma: relation(lemma))
+                for source in source_lemmas]
 
     def supporters(self, summary_lemma: str, pos: str) -> Supporters:
         """Every lemma that supports the summary word, with its Link: the lemma itself
@@ -292,11 +270,24 @@ class Lexicon:
         return None if relation is None else make_link(relation, summary, source)
 
     def _relation(self, summary: str, tag: str, source: str) -> Optional[str]:
-        """:meth:`link`'s relation of two different lemmas: an antonym first, then the
-        supporter map's."""
-        if source in self._antonym_set(summary, tag):
-            return "antonym"
-        return self._supporter_map(summary, tag).relation(source)
+        """:meth:`link`'s relation of two different lemmas (:meth:`_relation_of`)."""
+        return self._relation_of(summary, tag)(source)
+
+    def _relation_of(self, summary: str, tag: str) -> Callable[[str], Optional[str]]:
+        """The relation to ``summary`` of a different lemma: an antonym first, then the
+        supporter map's; each of the two looked up once, when first needed."""
+        looked: Dict[str, Any] = {}
+
+        def relation(source: str) -> Optional[str]:
+            if "antonyms" not in looked:
+                looked["antonyms"] = self._antonym_set(summary, tag)
+            if source in looked["antonyms"]:
+                return "antonym"
+            if "supporters" not in looked:
+                looked["supporters"] = self._supporter_map(summary, tag)
+            return looked["supporters"].relation(source)
+
+        return relation
 
     def name_kind(self, word: str) -> Optional[str]:
         """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):
