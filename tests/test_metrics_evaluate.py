@@ -7,7 +7,7 @@ import pytest
 
 import halluscope.options
 
-from halluscope import score_chi
+from halluscope import score_chi, score_ehi
 from halluscope.registry import REGISTRY
 
 SOURCES = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
@@ -82,21 +82,83 @@ def test_add_batch_route(metrics):
     assert batched["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]
 
 
-@pytest.mark.parametrize("name", ["chi", "ehi", "rhi", "qhi", "dlsd_acu"])
-def test_docstring_examples_run(name, repo_root, monkeypatch):
-    """The runnable example in each script's docstring passes as a doctest."""
-    import doctest
-    import importlib.util
+MODULES = ("chi", "ehi", "rhi", "qhi", "dlsd_acu")
 
-    monkeypatch.chdir(repo_root)  # the examples load "metrics/<name>" relative to the root
-    spec = importlib.util.spec_from_file_location(f"script_{name}", os.path.join(repo_root, "metrics", name, f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {}, name, None, 0)
-    assert test.examples, "the docstring has a runnable example"
-    runner = doctest.DocTestRunner()
-    runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
+
+def load_script(repo_root: str, name: str):
+    """The module evaluate imports for ``metrics/<name>`` (its copy of ``<name>.py``)."""
+    import importlib
+
+    factory = evaluate.loading.evaluation_module_factory(os.path.join(repo_root, "metrics", name))
+    return importlib.import_module(factory.module_path)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_load_by_the_bare_name_and_pass(name, repo_root, monkeypatch):
+    """Each script's examples load ``evaluate.load("<name>")``, as evaluate's own
+    modules' examples do, and pass as a doctest of the module evaluate imports, with
+    that name resolved to this repository's folder (what evaluate's module tests do)."""
+    import doctest
+
+    real_load, asked = evaluate.load, []
+
+    def load_from_this_repository(path, *args, **kwargs):
+        asked.append(path)
+        return real_load(os.path.join(repo_root, "metrics", path), *args, **kwargs)
+
+    script = load_script(repo_root, name)
+    monkeypatch.setattr(evaluate, "load", load_from_this_repository)
+    results = doctest.testmod(script, raise_on_error=True)
+    assert results.failed == 0 and results.attempted > 1
+    assert asked == [name]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_compute_declares_every_option_and_refuses_any_other_name(name, repo_root):
+    """``_compute`` has no ``**kwargs`` (evaluate's module tests refuse one): its
+    signature is generated from the option table, and a name outside it is still the
+    OptionError naming it."""
+    import inspect
+
+    from halluscope.errors import OptionError
+    from halluscope.options import METRIC_SPECS, options_for
+
+    cls = evaluate.loading.import_main_class(load_script(repo_root, name).__name__)
+    parameters = inspect.signature(cls._compute).parameters
+    assert all(p.kind is not p.VAR_KEYWORD for p in parameters.values())
+    dated = ["publication_dates"] if METRIC_SPECS[name].takes_dates else []
+    assert list(parameters) == ["self", "predictions", "references", "sources", *dated, "return_details",
+                                *options_for(name)]
+    assert {key: parameters[key].default for key in options_for(name)} == {
+        key: option.default for key, option in options_for(name).items()}
+    module = evaluate.load(os.path.join(repo_root, "metrics", name))
+    first = next(iter(options_for(name)))
+    with pytest.raises(OptionError, match=rf"^{name}: unknown option\(s\) normalise; its options are {first}, ") \
+            as caught:
+        module.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, normalise="paper")
+    assert caught.value.option == "normalise"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_info_names_homepage_code_and_references(name, repo_root):
+    info = evaluate.load(os.path.join(repo_root, "metrics", name)).info
+    assert info.homepage == "https://github.com/halluscope/halluscope"
+    assert info.codebase_urls == ["https://github.com/halluscope/halluscope",
+                                  f"https://github.com/halluscope/halluscope/tree/main/metrics/{name}"]
+    assert info.reference_urls[0].startswith("https://github.com/halluscope/halluscope/blob/main/docs/papers.md#")
+    assert info.module_name == name  # the prefix evaluate.combine gives this module's keys
+
+
+def test_compute_returns_a_plain_dict_with_the_api_values(metrics):
+    """A plain dict, so that any consumer can rebuild it (Trainer's
+    ``type(d)(items)``); the same keys and values as the API's ScoreResult."""
+    result = metrics["chi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert type(result) is dict
+    assert type(result)(result.items()) == result
+    direct = score_chi(PREDICTIONS, SOURCES, REFERENCES)
+    assert list(result) == list(direct)
+    assert all(result[k] == direct[k] or (isinstance(result[k], float) and math.isnan(result[k])
+                                          and math.isnan(direct[k])) for k in direct)
 
 
 def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
@@ -165,3 +227,51 @@ def test_combine_prefixes_names_that_collide(repo_root):
     combined = evaluate.combine([os.path.join(repo_root, "metrics", "chi"), os.path.join(repo_root, "metrics", "ehi")])
     keys = set(combined.compute(predictions=PREDICTIONS[:1], references=[""], sources=SOURCES[:1]))
     assert {"chi", "chi_ehi", "ehi_ehi", "rhi", "qhi"} <= keys
+
+
+def same_value(a, b) -> bool:
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+
+
+def test_combine_add_add_batch_compute_and_force_prefix(metrics):
+    """``evaluate.combine([chi, rhi])`` end to end (issue 56): ``add`` hands each module
+    ``predictions=``, ``references=``, ``sources=`` for one example, which ``add``
+    takes as it takes the singular names; every route gives each module's own result."""
+    chi, rhi = metrics["chi"], metrics["rhi"]
+    alone = {"chi": chi.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES),
+             "rhi": rhi.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)}
+    shared = set(alone["chi"]) & set(alone["rhi"])
+    assert shared == {"rhi", "rhi_scores", "rhi_defined", "signature"}
+    expected = {}
+    for name, result in alone.items():
+        expected.update({(f"{name}_{key}" if key in shared else key): value for key, value in result.items()})
+
+    combined = evaluate.combine([chi, rhi])
+    for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES):
+        combined.add(prediction=prediction, reference=reference, sources=source)
+    added = combined.compute()
+    combined.add_batch(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    batched = combined.compute()
+    direct = combined.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    for result in (added, batched, direct):
+        assert result.keys() == expected.keys()
+        assert all(same_value(result[key], expected[key]) for key in expected)
+    prefixed = evaluate.combine([chi, rhi], force_prefix=True).compute(
+        predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+    assert set(prefixed) == {f"chi_{key}" for key in alone["chi"]} | {f"rhi_{key}" for key in alone["rhi"]}
+
+
+def test_add_takes_singular_or_plural_names_but_not_both(metrics):
+    from halluscope.errors import InputError
+
+    metric = metrics["ehi"]
+    metric.add(predictions=PREDICTIONS[0], references=REFERENCES[0], sources=SOURCES[0])
+    metric.add(prediction=PREDICTIONS[1], reference=REFERENCES[1], source=SOURCES[1])
+    assert metric.compute()["ehi_scores"] == score_ehi(PREDICTIONS, SOURCES, REFERENCES)["ehi_scores"]
+    with pytest.raises(InputError, match=r"`prediction` and `predictions` name the same field") as caught:
+        metric.add(prediction="a", predictions="b", source=SOURCES[0])
+    assert caught.value.field == "predictions"
+    with pytest.raises(InputError, match=r"row 0: `sources` is None"):
+        metric.add(predictions=PREDICTIONS[0])

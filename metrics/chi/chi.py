@@ -42,7 +42,7 @@ Returns:
     details (with return_details=True).
 Examples:
     >>> import evaluate
-    >>> chi = evaluate.load("metrics/chi")
+    >>> chi = evaluate.load("chi")  # this folder; from the Hub "<org>/chi" (docs/hub.md)
     >>> result = chi.compute(
     ...     predictions=["Apple bought Beats for $3 billion in 2014."],
     ...     references=["Apple acquired Beats for $3 billion."],

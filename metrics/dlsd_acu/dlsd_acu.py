@@ -31,7 +31,7 @@ Examples:
     ...         share = len(words & set(p.lower().split())) / max(1, len(words))
     ...         rows.append([share, 1 - share, 0.0])
     ...     return rows
-    >>> metric = evaluate.load("metrics/dlsd_acu", nli_scorer=overlap_nli)
+    >>> metric = evaluate.load("dlsd_acu", nli_scorer=overlap_nli)  # this folder, or "<org>/dlsd_acu"
     >>> result = metric.compute(predictions=["The cat sat on the mat."], references=[""],
     ...     sources=["The cat sat on the mat. It was sunny."], decomposer="rules", coref="none",
     ...     dl_acu="none")

@@ -27,7 +27,7 @@ Returns:
     ehi (mean over defined examples), ehi_scores, ehi_defined, signature, details.
 Examples:
     >>> import evaluate
-    >>> ehi = evaluate.load("metrics/ehi")
+    >>> ehi = evaluate.load("ehi")  # this folder; from the Hub "<org>/ehi" (docs/hub.md)
     >>> result = ehi.compute(predictions=["Obama met the WHO chief in Paris."],
     ...     references=["Barack Obama met the World Health Organization chief."],
     ...     sources=["Barack Obama met the head of the World Health Organization in Paris."])

@@ -30,7 +30,7 @@ Returns:
     qhi, qhi_scores, qhi_defined, signature, details (with return_details=True).
 Examples:
     >>> import evaluate
-    >>> qhi = evaluate.load("metrics/qhi")
+    >>> qhi = evaluate.load("qhi")  # this folder; from the Hub "<org>/qhi" (docs/hub.md)
     >>> result = qhi.compute(predictions=["Sales rose to $2.5 billion in the first half."],
     ...     references=["First-half sales were $2.5 billion."],
     ...     sources=["Sales were $1.2 billion in Q1 and $1.3 billion in Q2."])

@@ -35,7 +35,7 @@ Returns:
     rhi_norm_scores; details with return_details=True.
 Examples:
     >>> import evaluate
-    >>> rhi = evaluate.load("metrics/rhi")
+    >>> rhi = evaluate.load("rhi")  # this folder; from the Hub "<org>/rhi" (docs/hub.md)
     >>> result = rhi.compute(predictions=["The suspect arrested the police."],
     ...     references=["Police arrested the suspect."],
     ...     sources=["Police arrested the suspect on Monday."])

@@ -8,7 +8,8 @@ their options, model options and presets (``evaluate.load(path, config_name)``) 
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+import inspect
+from typing import Any, Dict, List, Optional, Tuple
 
 import datasets
 import evaluate
@@ -33,6 +34,21 @@ FEATURES = [
 _EVALUATE_INIT_KWARGS = {
     "config_name", "keep_in_memory", "cache_dir", "num_process", "process_id", "seed",
     "experiment_id", "hash", "max_concurrent_cache_files", "timeout",
+}
+
+#: where the code lives (``MetricInfo.homepage`` and ``codebase_urls``)
+REPOSITORY_URL = "https://github.com/halluscope/halluscope"
+#: the project's reading of the papers: every formula, contradiction and decision
+PAPERS_URL = f"{REPOSITORY_URL}/blob/main/docs/papers.md"
+#: ``MetricInfo.reference_urls`` per metric: the section of docs/papers.md on its
+#: formulas, then the paper where a public copy is known (the RHI paper's arXiv page;
+#: the copies of the others we implemented from name no address)
+REFERENCE_URLS: Dict[str, Tuple[str, ...]] = {
+    "chi": (f"{PAPERS_URL}#chi-fusion",),
+    "ehi": (f"{PAPERS_URL}#ehi",),
+    "rhi": (f"{PAPERS_URL}#linear-rhi", "https://arxiv.org/abs/2608.08180"),
+    "qhi": (f"{PAPERS_URL}#qhi",),
+    "dlsd_acu": (f"{PAPERS_URL}#dl-acu", f"{PAPERS_URL}#sd-acu"),
 }
 
 CITATION_CHI = """\
@@ -125,15 +141,58 @@ def references_for_backend(references):
     return list(references) if references is not None else None
 
 
+def compute_signature(metric: str) -> inspect.Signature:
+    """The signature of ``metric``'s ``_compute``: the three columns, then
+    ``publication_dates`` (for the metrics that resolve dates), ``return_details`` and
+    every option of :func:`halluscope.options.options_for` as a keyword with its
+    declared default, and no ``**kwargs`` (evaluate's module tests require that).
+
+    Generated from the option table, so an option added there is declared here too;
+    the function behind it still receives any keyword, and a name outside this
+    signature is the :class:`halluscope.errors.OptionError` of
+    :func:`halluscope.options.resolve`, naming it and listing the valid ones. A preset
+    (``evaluate.load(path, "paper")``) changes the values the defaults stand for."""
+    from .options import METRIC_SPECS, options_for
+
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [inspect.Parameter(name, positional) for name in ("self",) + _COLUMNS]
+    if METRIC_SPECS[metric].takes_dates:
+        parameters.append(inspect.Parameter("publication_dates", keyword, default=None))
+    parameters.append(inspect.Parameter("return_details", keyword, default=False))
+    parameters += [inspect.Parameter(name, keyword, default=option.default)
+                   for name, option in options_for(metric).items()]
+    return inspect.Signature(parameters)
+
+
+def _example_value(given: Dict[str, Any], singular: str, plural: str) -> Any:
+    """One example's value for ``add``, given under the singular name or under
+    evaluate's column name (``evaluate.combine(...).add`` passes ``predictions=``,
+    ``references=``, ``sources=``); both at once is an error naming the two."""
+    from .errors import InputError
+
+    one, other = given.pop(singular, None), given.pop(plural, None)
+    if one is not None and other is not None:
+        raise InputError(f"`{singular}` and `{plural}` name the same field of the example added: give one",
+                         field=plural)
+    return one if one is not None else other
+
+
 class HalluscopeMetric(evaluate.Metric):
-    """Base of the metric scripts: constructor checks and module info.
+    """Base of the metric scripts: constructor checks, row checks, module info, and
+    the call into :mod:`halluscope.api`.
 
     A script subclasses it through the module (``class Chi(
     halluscope.evaluate_support.HalluscopeMetric)``), never by importing the class
     name, because evaluate's loader takes the first ``EvaluationModule`` subclass it
     finds in the script's namespace. Subclasses set ``metric_id``,
     ``metric_description``, ``metric_inputs`` and ``metric_citation`` (the names avoid
-    evaluate's own ``name``/``description``/``citation`` properties).
+    evaluate's own ``name``/``description``/``citation`` properties); each gets a
+    ``_compute`` whose signature lists its options (:func:`compute_signature`).
+
+    ``compute`` returns a plain ``dict`` (:meth:`halluscope.results.ScoreResult.to_dict`):
+    the keys and values of the API's result, in the type every consumer can rebuild
+    (transformers' Trainer rebuilds each dict as ``type(d)(items)``; docs/trainer.md).
 
     ``evaluate.load(path, config_name)`` selects a preset of
     :data:`halluscope.options.PRESETS` ("default", "paper"); an unknown name is an
@@ -146,6 +205,20 @@ class HalluscopeMetric(evaluate.Metric):
     metric_description: str = ""
     metric_inputs: str = ""
     metric_citation: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.metric_id:
+            return
+
+        def _compute(self, predictions, references, sources, **options: Any) -> Dict[str, Any]:
+            return self._score(predictions, references, sources, options)
+
+        _compute.__signature__ = compute_signature(cls.metric_id)
+        _compute.__doc__ = (f"Score with ``halluscope.api.score_{cls.metric_id}``; the keywords are "
+                            f"``halluscope.options.options_for({cls.metric_id!r})``.")
+        _compute.__qualname__ = f"{cls.__qualname__}._compute"
+        cls._compute = _compute
 
     def __init__(self, **kwargs: Any) -> None:
         from .options import PRESETS, model_option_names
@@ -161,7 +234,7 @@ class HalluscopeMetric(evaluate.Metric):
         self._rows_added = 0  # rows stored by add/add_batch since the last compute
         super().__init__(**kwargs)
 
-    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Any:
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
         """evaluate's ``compute``, with every row of the inputs validated first
         (:func:`validate_module_rows`): a missing column or a bad value in any row is
         an :class:`halluscope.errors.InputError` naming row and field."""
@@ -185,22 +258,29 @@ class HalluscopeMetric(evaluate.Metric):
         self._rows_added += len(predictions)
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
-        """evaluate's ``add`` after validating the example like one row of a batch."""
-        source = kwargs.pop("sources", kwargs.pop("source", None))
+        """evaluate's ``add`` after validating the example like one row of a batch. Each
+        field may be named as in evaluate's ``add`` (``predictions=``, ``references=``,
+        ``sources=``: one example's values, what ``evaluate.combine(...).add`` passes)
+        or in the singular (``prediction=``, ``reference=``, ``source=``)."""
+        given = dict(kwargs, prediction=prediction, reference=reference)
+        prediction = _example_value(given, "prediction", "predictions")
+        reference = _example_value(given, "reference", "references")
+        source = _example_value(given, "source", "sources")
         predictions, references, sources = validate_module_rows(
             [prediction], [reference] if reference is not None else None, [source], self._rows_added)
-        super().add(prediction=predictions[0], reference=references[0], sources=sources[0], **kwargs)
+        super().add(prediction=predictions[0], reference=references[0], sources=sources[0], **given)
         self._rows_added += 1
 
-    def _compute(self, predictions, references, sources, **options: Any) -> Dict[str, Any]:
+    def _score(self, predictions, references, sources, options: Dict[str, Any]) -> Dict[str, Any]:
         """Score with :mod:`halluscope.api`: the module's preset (its ``config_name``)
         under the model options given to ``evaluate.load`` under the ``compute``
-        options (each declared in :mod:`halluscope.options`)."""
+        options (each declared in :mod:`halluscope.options`), as a plain ``dict``."""
         from . import api
 
         score = getattr(api, f"score_{self.metric_id}")
-        return score(predictions, sources, references_for_backend(references), preset=self.preset,
-                     **{**self.model_options, **options})
+        result = score(predictions, sources, references_for_backend(references), preset=self.preset,
+                       **{**self.model_options, **options})
+        return result.to_dict()
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -208,5 +288,7 @@ class HalluscopeMetric(evaluate.Metric):
             citation=self.metric_citation,
             inputs_description=self.metric_inputs,
             features=FEATURES,
-            reference_urls=["https://github.com/halluscope/halluscope"],
+            homepage=REPOSITORY_URL,
+            codebase_urls=[REPOSITORY_URL, f"{REPOSITORY_URL}/tree/main/metrics/{self.metric_id}"],
+            reference_urls=list(REFERENCE_URLS[self.metric_id]),
         )
