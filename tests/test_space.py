@@ -9,6 +9,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import pytest  # noqa: E402
 
 import halluscope.space.app  # noqa: E402,F401  (space.app, space.display, space.limits below)
+import halluscope.space.metric_module  # noqa: E402,F401
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
 from halluscope.verdict import p_consistent  # noqa: E402
@@ -451,7 +452,123 @@ def test_app_files_and_space_cards_agree(repo_root):
         assert "gradio>=5,<7" in requirements or "halluscope[offline,nli,space]==0.1.0" in requirements, folder
     for name in space.app.METRIC_APPS:
         app = open(os.path.join(repo_root, "metrics", name, "app.py"), encoding="utf-8").read()
-        assert f'build_metric_app("{name}")' in app
+        assert f'build_metric_app("{name}", module_folder=os.path.dirname(os.path.abspath(__file__)))' in app
+
+
+# -- each metric app scores through its folder's evaluate module (issue 56) ----------------
+
+
+def _metric_app(repo_root, name):
+    """``metrics/<name>/app.py`` run as a Space runs it, but not launched: its app."""
+    import runpy
+
+    return runpy.run_path(os.path.join(repo_root, "metrics", name, "app.py"), run_name="space_app")["app"]
+
+
+def _score_callback(app):
+    """The function behind the app's score button (its ``/score`` endpoint)."""
+    (function,) = [f for f in app.fns.values() if f.api_name == space.app.SCORE_ENDPOINT]
+    return function.fn
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chi", "ehi", "rhi", "qhi"])
+def test_metric_app_scores_through_its_module(name, repo_root, monkeypatch):
+    """The app's button scores through ``metrics/<name>/<name>.py``: the shown scores
+    and highlighting are the module's (equal to the API's), and a module that fails
+    makes the app say so."""
+    import gradio as gr
+
+    import halluscope.evaluate_support
+
+    app = _metric_app(repo_root, name)
+    source, reference, summary, date = _example("entity-swap")
+    shown = [option.default for option in space.app.METRIC_OPTIONS[name]]
+    dated = [date] if space.app.METRIC_SPECS[name].takes_dates else []
+    outputs = _score_callback(app)(source, reference, summary, *dated, *shown)
+    # what the page shows is what the API route shows (the chart, a gradio object, aside)
+    through_api = space.app._chi_updates(gr, score_for_display(
+        source, reference, summary, (name,), publication_date=dated[0] if dated else None,
+        options=space.app.app_options(name, shown)))
+    assert outputs[:4] + outputs[5:] == through_api[:4] + through_api[5:]
+    status, headline, _, _, _, summary_html, _, signature = outputs
+    direct = api.score_metric(name, [summary], [source], [reference], **space.app.app_options(name, shown),
+                              **({"publication_dates": [date]} if dated else {}))
+    assert status == "Scored." and signature == direct["signature"]
+    assert f"{name.upper()} **{space.display.format_score(direct[f'{name}_scores'][0])}**" in headline
+    assert ("hs-unsupported" in summary_html) == (name in ("chi", "ehi"))  # Macron, UNESCO, Paris
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError(f"the {self.metric_id} module broke")
+
+    monkeypatch.setattr(halluscope.evaluate_support.HalluscopeMetric, "_score", broken)
+    status = _score_callback(app)(source, reference, summary, *dated, *shown)[0]
+    assert status == f"**{space.limits.markdown_text(f'Scoring failed (RuntimeError): the {name} module broke')}**"
+
+
+@pytest.mark.slow
+def test_dlsd_app_scores_through_its_module(repo_root, tmp_path, monkeypatch):
+    import halluscope.evaluate_support
+
+    model = tiny_nli_model(tmp_path / "tiny-nli")
+    monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
+    monkeypatch.setenv(space.display.SPACE_NLI_MODELS_ENV, model)
+    app = _metric_app(repo_root, "dlsd_acu")
+    source, _, summary, _ = _example("acquisition-faithful")
+    status, headline, units, _, signature = _score_callback(app)(source, summary, model, "fizz", "dep", "rules")
+    direct = api.score_dlsd_acu([summary], [source], nli_model=model, decomposer="rules", dl_acu="dep")
+    assert status == "Scored." and signature == direct["signature"]
+    assert headline.startswith(f"DLSD_ACU **{space.display.format_score(direct['dlsd_acu_scores'][0])}**")
+    assert units.count("<tr>") >= 2  # a header and at least one unit
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("the dlsd_acu module broke")
+
+    monkeypatch.setattr(halluscope.evaluate_support.HalluscopeMetric, "_score", broken)
+    status = _score_callback(app)(source, summary, model, "fizz", "dep", "rules")[0]
+    assert status == space.limits.markdown_text("Scoring failed (RuntimeError): the dlsd_acu module broke")
+
+
+@pytest.mark.slow
+def test_a_request_stopped_inside_the_module_leaves_the_app_usable(repo_root, monkeypatch, tmp_path):
+    """A request past its time budget is stopped inside the module's ``compute`` (after
+    evaluate stored its rows); the next request, with a fresh module instance, scores
+    as if nothing had happened. The rows stay in memory: no file (no Arrow cache, no
+    lock) is ever written to evaluate's cache folder."""
+    import threading
+
+    import evaluate.config
+
+    import halluscope.evaluate_support
+
+    cache = tmp_path / "evaluate-cache"
+    monkeypatch.setattr(evaluate.config, "HF_METRICS_CACHE", str(cache))
+    module = space.metric_module.MetricModule(os.path.join(repo_root, "metrics", "qhi"), "qhi")
+    source, reference, summary, date = _example("temporal-wrong")
+    stopped, real_score = threading.Event(), halluscope.evaluate_support.HalluscopeMetric._score
+
+    def runaway(self, *args, **kwargs):
+        try:
+            while True:
+                pass
+        finally:
+            stopped.set()
+
+    monkeypatch.setattr(halluscope.evaluate_support.HalluscopeMetric, "_score", runaway)
+    display = score_for_display(source, reference, summary, ["qhi"], publication_date=date, module=module,
+                                time_budget_s=0.5)
+    assert display["ok"] is False and display["message"].startswith("Scoring took longer than 0.5 s")
+    assert stopped.wait(30)
+    monkeypatch.setattr(halluscope.evaluate_support.HalluscopeMetric, "_score", real_score)
+    after = score_for_display(source, reference, summary, ["qhi"], publication_date=date, module=module)
+    direct = api.score_qhi([summary], [source], [reference], publication_dates=[date], return_details=True)
+    assert after["ok"] is True and _scores(after)["qhi"] == _undefined_as_none(direct["qhi_scores"][0])
+    assert cache.is_dir() and [path for path in cache.rglob("*") if not path.is_dir()] == []
+
+
+def test_metric_module_refuses_a_folder_of_another_metric(repo_root):
+    with pytest.raises(ValueError, match=r"holds the evaluate module 'ehi', not 'chi'"):
+        space.metric_module.MetricModule(os.path.join(repo_root, "metrics", "ehi"), "chi")
 
 
 # -- hygiene: user text is text, every request has a time budget, requests queue ----------

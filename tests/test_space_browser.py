@@ -145,12 +145,13 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         page.screenshot(path=str(tmp_path / "space-acu.png"), full_page=True)
 
 
-def test_chi_app_example_click_fills_the_boxes_and_scores(page):
+def test_chi_app_example_click_fills_the_boxes_and_scores(page, repo_root):
     from playwright.sync_api import expect
 
     from halluscope.space.app import build_metric_app
 
-    with _serving(build_metric_app("chi")) as url:
+    # as metrics/chi/app.py builds it: scoring through the folder's evaluate module
+    with _serving(build_metric_app("chi", module_folder=os.path.join(repo_root, "metrics", "chi"))) as url:
         page.goto(url)
         page.get_by_text("entity-swap (hallucinated)", exact=True).click()
         expect(page.locator("#hs-summary textarea")).to_have_value(EXAMPLE["prediction"])

@@ -1,4 +1,9 @@
+"""The chi Space: scores through this folder's evaluate module, chi.py (docs/space.md)."""
+import os
+
 from halluscope.space import build_metric_app
 
-app = build_metric_app("chi")
-app.launch()
+app = build_metric_app("chi", module_folder=os.path.dirname(os.path.abspath(__file__)))
+
+if __name__ == "__main__":
+    app.launch()

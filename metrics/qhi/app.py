@@ -1,4 +1,9 @@
+"""The qhi Space: scores through this folder's evaluate module, qhi.py (docs/space.md)."""
+import os
+
 from halluscope.space import build_metric_app
 
-app = build_metric_app("qhi")
-app.launch()
+app = build_metric_app("qhi", module_folder=os.path.dirname(os.path.abspath(__file__)))
+
+if __name__ == "__main__":
+    app.launch()

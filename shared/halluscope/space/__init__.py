@@ -10,7 +10,9 @@ Two layers, kept apart so that the logic is tested without a browser:
   to the server log only);
 * gradio wiring (:mod:`.app`) — :func:`build_space` (the Space in ``spaces/halluscope/app.py``)
   and :func:`build_metric_app` (``metrics/<name>/app.py``, replacing evaluate's
-  stock widget, which crashes on gradio >= 4). gradio is imported only there.
+  stock widget, which crashes on gradio >= 4). gradio is imported only there. A
+  metric app scores through its folder's evaluate module (:mod:`.metric_module`, a
+  fresh instance kept in memory per request); the combined Space through the API.
 
 Decisions:
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 from .. import highlight
 from ..examples import load_examples
 from ..options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
 from .display import (LEGEND_HTML, SPACE_DECOMPOSER, acu_for_display, acu_table_html, allowed_nli_models,
                       format_score, headline_markdown, score_for_display, score_table_html)
+from .metric_module import MetricModule
 from .limits import (CONCURRENCY_ENV, DEFAULT_CONCURRENCY, DEFAULT_QUEUE_SIZE, MAX_REFERENCE_CHARS, MAX_SOURCE_CHARS,
                      MAX_SUMMARY_CHARS, QUEUE_SIZE_ENV, _env_number, markdown_text)
 
@@ -20,6 +21,8 @@ LOGGER = logging.getLogger("halluscope.space")
 
 #: every metric with an app of its own (``metrics/<name>/app.py``)
 METRIC_APPS = METRICS
+#: the API name of a metric app's score button (``gradio_client``: ``client.predict(..., api_name="/score")``)
+SCORE_ENDPOINT = "score"
 
 PAGE_CSS = highlight.CSS + """\
 .hs-panel { border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; min-height: 3em; }
@@ -238,17 +241,19 @@ def _acu_controls(gr, *, with_decomposer: bool):
     return model, host, dl_acu, decomposer
 
 
-def _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer) -> None:
+def _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer,
+              module: Optional[MetricModule] = None, api_name: Optional[str] = None) -> None:
     outputs = _acu_outputs(gr)
 
     def run(source_text, summary_text, model_name, host_name, dl_name, *rest):
         chosen_decomposer = rest[0] if rest else SPACE_DECOMPOSER
         display = acu_for_display(source_text, summary_text, nli_model=model_name, host=host_name,
-                                  dl_acu=dl_name, decomposer=chosen_decomposer)
+                                  dl_acu=dl_name, decomposer=chosen_decomposer, module=module)
         return _acu_updates(display)
 
     inputs = [source, summary, model, host, dl_acu] + ([decomposer] if decomposer is not None else [])
-    button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs)
+    button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs,
+                 api_name=api_name)
 
 
 def build_space():
@@ -292,11 +297,19 @@ def build_space():
     return queued(demo)
 
 
-def build_metric_app(name: str):
+def build_metric_app(name: str, module_folder: Optional[str] = None):
     """A small app for one metric (chi, ehi, rhi, qhi or dlsd_acu): its text boxes,
-    its main options, the score and the highlighted summary (or units, for dlsd_acu)."""
+    its main options, the score and the highlighted summary (or units, for dlsd_acu).
+
+    ``module_folder``: the metric's folder (``metrics/<name>/``, where its ``app.py``
+    lives); each request then scores through that folder's evaluate module
+    (:class:`~.metric_module.MetricModule`, a fresh instance per request) and the
+    highlighting reads the details it returns, so a broken module breaks its app.
+    None scores with :mod:`halluscope.api` directly. The score button's endpoint is
+    ``/score`` (:data:`SCORE_ENDPOINT`) for gradio's API clients."""
     if name not in METRIC_APPS:
         raise ValueError(f"no app for metric {name!r}; choose among {', '.join(METRIC_APPS)}")
+    module = MetricModule(module_folder, name) if module_folder is not None else None
     gr = _gradio()
     with _blocks(f"halluscope · {name}") as app:
         gr.Markdown(f"# {_TITLES[name]}\nPart of halluscope; see the metric card for every option.")
@@ -306,7 +319,7 @@ def build_metric_app(name: str):
             model, host, dl_acu, decomposer = _acu_controls(gr, with_decomposer=True)
             button = gr.Button("Score", variant="primary", elem_id="hs-acu-score")
             status = gr.Markdown(elem_id="hs-acu-status")
-            _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer)
+            _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer, module, SCORE_ENDPOINT)
             return queued(app)
         dated = METRIC_SPECS[name].takes_dates
         source, reference, summary, date = _text_inputs(gr, with_date=dated)
@@ -323,9 +336,10 @@ def build_metric_app(name: str):
             values = rest[1:] if dated else rest
             options = app_options(name, values)
             display = score_for_display(source_text, reference_text, summary_text, (name,),
-                                        publication_date=date_text, options=options)
+                                        publication_date=date_text, options=options, module=module)
             return _chi_updates(gr, display)
 
         inputs = [source, reference, summary] + ([date] if dated else []) + controls
-        button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs)
+        button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs,
+                     api_name=SCORE_ENDPOINT)
     return queued(app)

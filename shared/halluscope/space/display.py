@@ -14,6 +14,7 @@ from ..dimensions import names
 from ..options import CHI_FAMILY, METRIC_SPECS
 from ..registry import NLI, ModelNotAvailableError, resolve
 from .limits import InputProblem, _problem_message, check_texts, run_with_budget
+from .metric_module import MetricModule
 
 LOGGER = logging.getLogger("halluscope.space")
 
@@ -79,10 +80,13 @@ def _chosen_metrics(metrics: Sequence[str]) -> List[str]:
 
 
 def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary: str,
-                    publication_date: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
-    """One API call covering ``chosen`` (:func:`halluscope.api.score_metric`): chi for chi
-    or several dimensions, else the single metric; the publication date only for a metric
-    that takes dates (``MetricSpec.takes_dates``)."""
+                    publication_date: Optional[str], options: Mapping[str, Any],
+                    module: Optional[MetricModule] = None) -> Mapping[str, Any]:
+    """One scoring call covering ``chosen``: chi for chi or several dimensions, else the
+    single metric; the publication date only for a metric that takes dates
+    (``MetricSpec.takes_dates``). Through ``module`` (a metric app's own evaluate
+    module, which must be that metric's) when given, else
+    :func:`halluscope.api.score_metric` (the combined Space)."""
     from .. import api
 
     call_options = dict(options)
@@ -90,6 +94,10 @@ def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary:
     if metric == "rhi":  # the Space shows RHI* (the softmax RHI that CHI fuses) unless asked
         call_options.setdefault("variant", "softmax")
     dated = {"publication_dates": [publication_date]} if publication_date and METRIC_SPECS[metric].takes_dates else {}
+    if module is not None:
+        if module.name != metric:
+            raise ValueError(f"the {module.name} app's module cannot score {metric}")
+        return module.compute([summary], [source], [reference], return_details=True, **dated, **call_options)
     return api.score_metric(metric, [summary], [source], [reference], return_details=True, **dated, **call_options)
 
 
@@ -214,14 +222,16 @@ def _empty_display(message: str) -> Dict[str, Any]:
 def score_for_display(source: str, reference: str, summary: str, metrics: Sequence[str] = ("chi",), *,
                       publication_date: Optional[str] = None,
                       options: Optional[Mapping[str, Any]] = None,
-                      time_budget_s: Optional[float] = None) -> Dict[str, Any]:
+                      time_budget_s: Optional[float] = None,
+                      module: Optional[MetricModule] = None) -> Dict[str, Any]:
     """Score one summary with the chosen CHI-family ``metrics`` and return what the
     page shows: ``scores`` (rows of :data:`SCORE_COLUMNS`, raw floats, None when
     undefined), ``chart`` (rows ``dimension, bar, value``) and ``chart_note``,
     ``summary_html`` / ``source_html`` (units and source evidence highlighted),
     ``signature``, ``reference_free``, ``ok`` and ``message`` ("" on success).
     ``reference`` "" scores reference-free; ``publication_date`` (ISO) resolves
-    relative dates (QHI); ``options`` go to the API function used; scoring stops after
+    relative dates (QHI); ``options`` go to the API function used, or to ``module``'s
+    ``compute`` (a metric app scores through its evaluate module); scoring stops after
     ``time_budget_s`` seconds (default :func:`time_budget`) with a message. Never raises."""
     try:
         check_texts(source, summary, reference)
@@ -229,7 +239,7 @@ def score_for_display(source: str, reference: str, summary: str, metrics: Sequen
         reference = reference or ""
         date = (publication_date or "").strip() or None
         result = run_with_budget(_run_chi_family, chosen, source, reference, summary, date, options or {},
-                                 budget=time_budget_s)
+                                 module, budget=time_budget_s)
         row = result["details"][0]
         variant = (options or {}).get("variant", "softmax")
         rows = _score_rows(chosen, result, row, variant)
@@ -286,14 +296,16 @@ def nli_unavailable_message(model: str, error: BaseException) -> str:
 
 def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = None, host: str = "fizz",
                     dl_acu: str = "auto", decomposer: str = SPACE_DECOMPOSER, nli_scorer=None,
-                    time_budget_s: Optional[float] = None) -> Dict[str, Any]:
+                    time_budget_s: Optional[float] = None, module: Optional[MetricModule] = None) -> Dict[str, Any]:
     """Score one summary with dlsd_acu and return what the page shows: ``score``,
     ``units`` (rows of :data:`ACU_COLUMNS`; ``score`` is the unit's entailment
     probability), ``dropped`` (units the filter removed, with the reason),
     ``source_html`` (each unit's evidence highlighted), ``model``, ``signature``,
     ``ok`` and ``message``. ``nli_model`` must be one of :func:`allowed_nli_models`
-    (None: the first); ``nli_scorer`` replaces the model (tests); scoring stops after
-    ``time_budget_s`` seconds (default :func:`time_budget`). Never raises."""
+    (None: the first); ``nli_scorer`` replaces the model (tests); ``module``: the
+    dlsd_acu app's evaluate module, loaded per request with the chosen model (None:
+    :func:`halluscope.api.score_dlsd_acu`); scoring stops after ``time_budget_s``
+    seconds (default :func:`time_budget`). Never raises."""
     model = nli_model or allowed_nli_models()[0]
     empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model,
              "signature": ""}
@@ -305,9 +317,16 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
                                f"{SPACE_NLI_MODELS_ENV}).")
         from ..api import score_dlsd_acu
 
-        result = run_with_budget(score_dlsd_acu, [summary], [source], host=host, dl_acu=dl_acu,
-                                 decomposer=decomposer, nli_model=None if nli_scorer is not None else model,
-                                 nli_scorer=nli_scorer, return_details=True, budget=time_budget_s)
+        models = {"nli_scorer": nli_scorer} if nli_scorer is not None else {"nli_model": model}
+        options = {"host": host, "dl_acu": dl_acu, "decomposer": decomposer, "return_details": True}
+        if module is not None:
+            if module.name != "dlsd_acu":
+                raise ValueError(f"the {module.name} app's module cannot score dlsd_acu")
+            result = run_with_budget(module.compute, [summary], [source], model_options=models, **options,
+                                     budget=time_budget_s)
+        else:
+            result = run_with_budget(score_dlsd_acu, [summary], [source], **models, **options,
+                                     budget=time_budget_s)
         row = result["details"][0]
     except ModelNotAvailableError as error:
         return {**empty, "message": nli_unavailable_message(model, error)}
