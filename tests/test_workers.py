@@ -35,8 +35,20 @@ def test_shards_are_consecutive_and_cover_every_row_once():
     documents = ["a"] * 5 + ["b"] * 2 + ["c"] * 9 + ["d"]
     assert shard_bounds(17, 2, documents) == [(0, 5), (5, 7), (7, 16), (16, 17)]
     assert shard_bounds(4, 1, ["a"] * 4) == [(0, 4)]
-    assert worker_count(5, 3) == 3 and worker_count(1, 10) == 1 and worker_count(2, 0) == 1
+    assert worker_count(1, 10) == 1 and worker_count(2, 0) == 1
     assert 1 <= worker_count(0, 1000) <= 1000
+
+
+def test_workers_beyond_the_usable_cores_are_capped_with_a_warning(monkeypatch):
+    import halluscope.workers as workers
+
+    monkeypatch.setattr(workers, "available_cores", lambda: 8)
+    assert worker_count(5, 3) == 3 and worker_count(8, 100) == 8 and worker_count(0, 100) == 8
+    monkeypatch.setattr(workers, "available_cores", lambda: 2)
+    with pytest.warns(UserWarning, match=r"^workers=64 is more than the 2 usable cores .*: 2 processes score"):
+        assert worker_count(64, 100) == 2
+    with pytest.warns(UserWarning, match="workers=3 is more than the 2 usable cores"):
+        assert worker_count(3, 1) == 1  # capped first, then one row needs one process
 
 
 def test_two_workers_give_the_one_process_result_bit_for_bit():

@@ -49,6 +49,6 @@ an error while scoring; 2 a mistake in the command or what it names (usage, an
 unknown metric, a refused option or device, a model that cannot load, a missing or
 ambiguous field, a path or file the command cannot use); 130 interrupted.
 """
-from .parser import main
+from .parser import command, main
 
-__all__ = ["main"]
+__all__ = ["command", "main"]

@@ -1,6 +1,6 @@
 """``python -m halluscope.cli``: the ``halluscope`` command."""
 import sys
 
-from .parser import main
+from .parser import command
 
-sys.exit(main())
+sys.exit(command())

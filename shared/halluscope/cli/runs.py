@@ -19,6 +19,7 @@ from .errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
 from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
                       parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
+from ..workers import available_cores, keep_from_workers
 
 
 REPORT_PAGE_SIZE = 50
@@ -107,11 +108,17 @@ def _check_writable(path: str, flag: str) -> None:
 class OutputLock:
     """An advisory lock on ``<output>.lock`` held while a run writes ``output``: a second
     run on the same output fails at once (exit 2) instead of interleaving its records.
+    The file holds the run's PID; a run ends by removing it, so a lock file found free
+    was left by a run that ended without releasing it (``kill -9``): it is taken over,
+    with a line saying so. Workers close their copy of the descriptor
+    (:func:`halluscope.workers.keep_from_workers`), so the lock ends with the run.
     Where ``fcntl`` does not exist (Windows) there is no lock."""
 
-    def __init__(self, output: str) -> None:
+    def __init__(self, output: str, log: TextIO = sys.stderr) -> None:
         self.path = output + LOCK_SUFFIX
+        self.log = log
         self._fd: Optional[int] = None
+        self._kept = contextlib.ExitStack()
 
     def __enter__(self) -> "OutputLock":
         try:
@@ -120,6 +127,7 @@ class OutputLock:
             return self
         if os.path.islink(self.path):
             raise FileError(f"{self.path} is a symbolic link; halluscope does not follow it: remove it")
+        left_behind = os.path.exists(self.path)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -128,9 +136,18 @@ class OutputLock:
             raise CommandError(f"--output {self.path[:-len(LOCK_SUFFIX)]}: another halluscope run is writing it "
                                f"(it holds {self.path}); wait for it to end or choose another output") from None
         self._fd = fd
+        self._kept.enter_context(keep_from_workers(fd))
+        if left_behind:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            said = f" (pid {holder})" if holder.isdigit() else ""
+            print(f"note: taking over {self.path}, left by a run that ended without releasing it{said}",
+                  file=self.log)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self._kept.close()
         if self._fd is not None:
             try:
                 os.remove(self.path)
@@ -181,12 +198,17 @@ def check_output_paths(args: argparse.Namespace) -> Optional[str]:
     return summary_output
 
 
+#: options that change how a run goes, never a score: a resumed run may change them
+_CHANGES_NO_SCORE = frozenset({"device", "batch_size", "workers", "cache_mb"})
+
+
 def _run_settings(args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames,
                   options: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
     """What a resumed run must share with the run that wrote the partial file: the
     input, metrics, fields, what the records hold and every option that can change a
-    score (not the device, the batch or chunk size or ``--limit``, which change none)."""
-    scored = {metric: {key: value for key, value in sorted(chosen.items()) if key not in ("device", "batch_size")}
+    score (not the device, the batch or chunk size, the workers, the cache budget or
+    ``--limit``, which change none)."""
+    scored = {metric: {key: value for key, value in sorted(chosen.items()) if key not in _CHANGES_NO_SCORE}
               for metric, chosen in options.items()}
     return json.loads(json.dumps({
         "input": args.input if args.input == STDIO else os.path.abspath(args.input), "split": args.split, "metrics": list(metrics),
@@ -254,6 +276,7 @@ def run_score(args: argparse.Namespace) -> int:
     fields = FieldNames(args.source_field or "source", args.prediction_field, args.reference_field, args.id_field,
                         args.publication_date_field)
     summary_output = check_output_paths(args)
+    cap_workers(args)
     chosen = api_options(args.option, metrics)
     args.resolved_device = resolve_device(args.device, metrics)
     options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
@@ -274,10 +297,21 @@ def run_score(args: argparse.Namespace) -> int:
     settings = _run_settings(args, metrics, fields, options)
     # the command, the input and its fields are valid: take the output (a second run on it
     # fails here, before it reads a partial file the first one may be writing), then the
-    # models (slow), then the scoring
-    with contextlib.nullcontext() if to_stdout else OutputLock(args.output):
+    # models (slow), then the scoring; Ctrl-C and SIGTERM stop the run from here on
+    stop = StopRequest()
+    with stop.installed(), contextlib.nullcontext() if to_stdout else OutputLock(args.output, log):
         return _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
-                           summary_output)
+                           summary_output, stop)
+
+
+def cap_workers(args: argparse.Namespace, log: TextIO = sys.stderr) -> None:
+    """``--workers`` above the usable cores becomes their number, with one line saying
+    so (more processes only compete for the same cores and cost seconds to start)."""
+    cores = available_cores()
+    if getattr(args, "workers", None) is not None and args.workers > cores:
+        print(f"note: --workers {args.workers} is more than the {cores} usable cores; {cores} processes score",
+              file=log)
+        args.workers = cores
 
 
 class StopRequest:
@@ -298,6 +332,29 @@ class StopRequest:
         self.requested = True
         raise KeyboardInterrupt
 
+    @contextlib.contextmanager
+    def installed(self):
+        """:meth:`on_signal` handles SIGINT and SIGTERM within the block (in the main
+        thread; elsewhere Python allows no handler), and an interrupt that Python could
+        not raise (it landed in a finaliser) is not printed as "Exception ignored ...":
+        it is recorded, and :meth:`check` raises it."""
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        previous = {number: signal.signal(number, self.on_signal) for number in self.SIGNALS} if in_main_thread \
+            else {}
+        previous_hook = sys.unraisablehook
+
+        def quiet_interrupts(unraisable: Any) -> None:
+            if not (self.requested and isinstance(unraisable.exc_value, KeyboardInterrupt)):
+                previous_hook(unraisable)
+
+        sys.unraisablehook = quiet_interrupts
+        try:
+            yield self
+        finally:
+            sys.unraisablehook = previous_hook
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+
     def check(self) -> None:
         """Raise ``KeyboardInterrupt`` if a signal came since the run began."""
         if self.requested:
@@ -305,7 +362,7 @@ class StopRequest:
 
 
 def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
-                summary_output) -> int:
+                summary_output, stop: StopRequest) -> int:
     """The rest of :func:`run_score`, while the run holds its output: a partial file to
     resume, the models, the scoring."""
     records: List[Dict[str, Any]] = []
@@ -332,6 +389,7 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
     if args.no_progress:
         quiet_third_party_progress()
     load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
+    stop.check()  # a signal a finaliser swallowed while the models loaded
     if resuming:
         with open(partial, "r+b") as handle:
             handle.truncate(length)  # drop a last line cut short
@@ -352,48 +410,40 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
                 "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
                 "metrics": {metric: totals[metric].as_dict() for metric in metrics}}
 
-    stop = StopRequest()
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = ({number: signal.signal(number, stop.on_signal) for number in StopRequest.SIGNALS}
-                if in_main_thread else {})
+    if args.output == STDIO:
+        return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring, summary_output,
+                                summary_of, sys.stdout, stop)
+    if to_stdout:  # a device or FIFO: written through, never replaced
+        with open(args.output, "w", encoding="utf-8") as stream:
+            return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring,
+                                    summary_output, summary_of, stream, stop)
+    written_before = len(records)
+
+    def save_state(current: Dict[str, MetricTotals], written: int) -> None:
+        _write_json_atomically(state_path, json_safe(_state(settings, current, written_before + written)))
+        stop.check()
+
     try:
-        if args.output == STDIO:
-            return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring, summary_output,
-                                    summary_of, sys.stdout, stop)
-        if to_stdout:  # a device or FIFO: written through, never replaced
-            with open(args.output, "w", encoding="utf-8") as stream:
-                return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring,
-                                        summary_output, summary_of, stream, stop)
-        written_before = len(records)
-
-        def save_state(current: Dict[str, MetricTotals], written: int) -> None:
-            _write_json_atomically(state_path, json_safe(_state(settings, current, written_before + written)))
-            stop.check()
-
-        try:
-            with _open_partial(partial, append=bool(records)) as output:
-                save_state(totals, 0)
-                if examples:
-                    totals = score_examples(examples, metrics, options, fields, source, output,
-                                            totals=totals, after_chunk=save_state, **scoring)
-        except KeyboardInterrupt:
-            done_records, _ = read_partial(partial, metrics, source.label)
-            total = written_before + len(examples)
-            print(f"interrupted: {len(done_records)} of {total} examples are scored in {partial}; run the same "
-                  "command with --resume to continue", file=log)
-            return 130
-        except BaseException:
-            if read_partial(partial, metrics, source.label)[0]:
-                print(f"note: the examples scored so far are kept in {partial}; run the same command with "
-                      "--resume to continue after fixing the problem", file=log)
-            else:  # nothing scored: leave no partial behind
-                for path in (partial, state_path):
-                    if os.path.exists(path):
-                        os.remove(path)
-            raise
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        with _open_partial(partial, append=bool(records)) as output, keep_from_workers(output.fileno()):
+            save_state(totals, 0)
+            if examples:
+                totals = score_examples(examples, metrics, options, fields, source, output,
+                                        totals=totals, after_chunk=save_state, **scoring)
+    except KeyboardInterrupt:
+        done_records, _ = read_partial(partial, metrics, source.label)
+        total = written_before + len(examples)
+        print(f"interrupted: {len(done_records)} of {total} examples are scored in {partial}; run the same "
+              "command with --resume to continue", file=log)
+        return 130
+    except BaseException:
+        if read_partial(partial, metrics, source.label)[0]:
+            print(f"note: the examples scored so far are kept in {partial}; run the same command with "
+                  "--resume to continue after fixing the problem", file=log)
+        else:  # nothing scored: leave no partial behind
+            for path in (partial, state_path):
+                if os.path.exists(path):
+                    os.remove(path)
+        raise
     summary = summary_of(totals, written_before + len(examples))
     os.replace(partial, args.output)
     assert summary_output is not None
