@@ -713,7 +713,9 @@ that maximises the mean balanced accuracy over the folds. Shipped (calibration
 signature's fusion part): b0 = -0.943, b1 = 1.460, cut 0.5989 (chi >= 0.920); p runs from 0.28
 (chi 0) to 0.63 (chi 1). It is a strictly increasing map of chi: it ranks as chi does. It
 holds for chi's default options only (the signature it was fitted under is in the calibration
-file); another option, model or formula gives p_consistent NaN and no labels, with a warning.
+file); another option, model or formula gives no p_consistent and no labels: both are left
+out of the result, whose `p_consistent_reason` says which options differ (never a NaN p;
+docs/api.md#when-p_consistent-is-absent), with a warning.
 
 By leave-one-dataset-out on the design half (model and cut refitted without the held-out
 fold), balanced accuracy at the cut beside the fold's own best cut:

@@ -251,7 +251,10 @@ def test_options_reach_every_metric_that_takes_them(workdir, capsys):
 
 @pytest.mark.parametrize("option, message", [
     ("formula", "--option 'formula': expected NAME=VALUE, e.g. formula=paper"),
-    ("nli_model=x", "--option nli_model: no option of chi has this name (their options: attribution, "),
+    ("tau=0.5", "--option tau: no option of chi has this name (their options: attribution, "),
+    ("nli_model=x", "--option nli_model: nli_model has its own flag; use --nli-model (e.g. --nli-model x)"),
+    ("weights={}", "--option weights (chi): `weights` is empty; give a weight per dimension to change"),
+    ('weights={"qhi": NaN}', "--option weights (chi): `weights['qhi']` must be a positive finite number, got nan"),
     ("formula=papers", "--option formula (chi): `formula` must be one of ('support', 'paper'), got 'papers'"),
     ("truecase=yes", "--option truecase (chi): `truecase` must be True or False, got 'yes'"),
 ])
@@ -259,6 +262,49 @@ def test_bad_options_are_refused_with_their_name(option, message, data_jsonl, wo
     assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
                  "--option", option]) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith(f"error: {message}")
+
+
+def _score_flags_naming_options():
+    """``halluscope score``'s flags whose destination is the name of a metric option."""
+    import argparse
+
+    from halluscope import options
+    from halluscope.cli.parser import build_parser
+
+    names = {option.name for option in options.OPTIONS}
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {action.dest: action.option_strings[0] for action in commands.choices["score"]._actions
+            if action.dest in names}
+
+
+def test_every_option_with_its_own_flag_is_refused_by_option_naming_the_flag(data_jsonl, workdir, capsys):
+    """One setting, one spelling: --option workers=2 beside --workers could disagree."""
+    from halluscope.cli.errors import CommandError
+    from halluscope.cli.scoring import OWN_FLAGS, api_options
+
+    flags = _score_flags_naming_options()
+    assert flags == OWN_FLAGS  # every flag that sets an option, and only those
+    for name, flag in flags.items():
+        for spelled in (name, name.replace("_", "-")):
+            with pytest.raises(CommandError) as refused:
+                api_options([f"{spelled}=2"], ["chi", "dlsd_acu"])
+            assert str(refused.value) == f"--option {name}: {name} has its own flag; use {flag} (e.g. {flag} 2)"
+    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
+                 "--option", "cache_mb=64"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: --option cache_mb: cache_mb has its own flag; use --cache-mb (e.g. --cache-mb 64)")
+
+
+def test_an_option_p_consistent_is_not_calibrated_for_leaves_it_out_of_the_records(data_jsonl, workdir):
+    output = workdir / "weighted.jsonl"
+    assert main(["score", "--input", data_jsonl, "--output", str(output), "--on-error", "skip", "--no-progress",
+                 "--option", 'weights={"qhi": 3}']) == 0
+    records = _read_jsonl(output)
+    assert records and all(set(r["scores"]["chi"]) == {"chi", "ehi", "rhi", "qhi"} for r in records)
+    assert not any("labels" in r or "p_consistent" in r["details"]["chi"] for r in records)
+    summary = json.loads((workdir / "weighted.summary.json").read_text())
+    assert set(summary["metrics"]["chi"]["scores"]) == {"chi", "ehi", "rhi", "qhi"}
+    assert "|w:ehi=1,rhi=1,qhi=3|" in summary["metrics"]["chi"]["signature"]
 
 
 def test_publication_dates_resolve_relative_dates_for_qhi_and_chi(workdir, capsys):
@@ -734,3 +780,31 @@ def test_the_installed_command_gives_no_traceback(uninterrupted, workdir):
                                capture_output=True, timeout=600)
     assert piped.returncode == 0, piped.stderr
     assert [json.loads(line) for line in piped.stdout.decode("utf-8").splitlines()] == uninterrupted["records"]
+
+
+def test_the_documented_exit_codes_are_the_command_s(repo_root, workdir, capsys):
+    """docs/cli.md#exit-codes lists every code main returns, and each listed code is
+    returned where it says: 0 for --version, 2 for no command, 141 for a reader of
+    --output - that goes away (1 and 130 are checked by the tests above)."""
+    import re
+
+    with open(os.path.join(repo_root, "docs", "cli.md"), encoding="utf-8") as handle:
+        page = handle.read()
+    section = page.split("### Exit codes", 1)[1].split("\n## ", 1)[0]
+    assert [int(code) for code in re.findall(r"^- (\d+):", section, flags=re.M)] == [0, 1, 2, 130, 141]
+    from halluscope.cli import parser
+
+    returned = {int(code) for code in re.findall(r"return (\d+)", open(parser.__file__, encoding="utf-8").read())}
+    assert returned == {1, 2, 130, 141}  # and 0 from the handlers, --help and --version
+    assert main(["--version"]) == 0 and main([]) == 2
+    capsys.readouterr()
+    # 141: the reader reads one record and leaves; the next chunks cannot be written
+    rows = [dict(EXAMPLES[0], id=str(k), source=GITHUB_SOURCE + " " + "The deal closed. " * 300) for k in range(24)]
+    path = _write_jsonl(workdir / "long-sources.jsonl", rows)
+    process = subprocess.Popen([HALLUSCOPE, "score", "--input", path, "--output", "-", "--metrics", "ehi",
+                                "--chunk-size", "1", "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(process.stdout.readline())["id"] == "0"
+    process.stdout.close()
+    assert process.wait(timeout=300) == 141
+    said = process.stderr.read().decode("utf-8")
+    assert "error" not in said and "Traceback" not in said, said

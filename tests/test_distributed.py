@@ -231,7 +231,8 @@ def test_merge_results_rules():
         "dlsd_acu": (0.5 + 0.25) / 2, "dlsd_acu_scores": [0.5, nan, 0.25], "labels": [1, None, 0],
         "nli_pairs_scored": 13, "ehi_defined": 2, "ehi_scores": [0.2, nan, 0.4], "ehi": (0.2 + 0.4) / 2,
         "signature": "s"})
-    with pytest.raises(ValueError, match="`signature` differs between shards"):
+    with pytest.raises(ValueError, match="cannot merge results of different signatures: shard 1 .* shard 0: 's'; "
+                                         "shard 1: 'other'"):
         merge_results([first, dict(second, signature="other")])
     with pytest.raises(ValueError, match="shard 1 has keys"):
         merge_results([first, {"ehi": 0.4}])

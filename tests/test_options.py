@@ -8,12 +8,17 @@ import os
 
 import evaluate
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from halluscope import api, options
 from halluscope.acu.pipeline import ACU_FIELDS, AcuOptions
 from halluscope.errors import OptionError
 from halluscope.scoring_options import ScoringOptions
+from halluscope.acu.discourse import DiscourseLinkUnits
+from halluscope.acu.pipeline import dlsd_signature
 from halluscope.signature import signature
+from halluscope.signature_text import mapping_digest, number
 
 SOURCE = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."]
 SUMMARY = ["Microsoft bought GitHub in 2019 for $7.5 billion."]
@@ -70,6 +75,24 @@ def test_resolve_fills_defaults_applies_the_preset_then_the_caller():
     ("dlsd_acu", {"host": "summac"}, "host", "`host` must be one of ('fizz', 'fenice'), got 'summac'"),
     ("dlsd_acu", {"decomposer": 3}, "decomposer", "`decomposer` must be one of 'seq2seq', 'rules' or an "
                                                   "object of that interface, got 3"),
+    # weights: empty, NaN, negative, non-numeric or not a mapping are option errors, never equal weights
+    ("chi", {"weights": {}}, "weights", "`weights` is empty; give a weight per dimension to change, such as "
+                                        "{'qhi': 2}, or None for equal weights"),
+    ("chi", {"weights": {"qhi": math.nan}}, "weights", "`weights['qhi']` must be a positive finite number, got nan "
+                                                       "(weights are relative: every defined dimension counts)"),
+    ("chi", {"weights": {"ehi": -1}}, "weights", "`weights['ehi']` must be a positive finite number, got -1 "
+                                                 "(weights are relative: every defined dimension counts)"),
+    ("chi", {"weights": {"rhi": 0}}, "weights", "`weights['rhi']` must be a positive finite number, got 0 "
+                                                "(weights are relative: every defined dimension counts)"),
+    ("chi", {"weights": {"qhi": "2"}}, "weights", "`weights['qhi']` must be a positive finite number, got '2' "
+                                                  "(weights are relative: every defined dimension counts)"),
+    ("chi", {"weights": {"qhi": True}}, "weights", "`weights['qhi']` must be a positive finite number, got True "
+                                                   "(weights are relative: every defined dimension counts)"),
+    ("chi", {"weights": {"qhi": math.inf}}, "weights", "`weights['qhi']` must be a positive finite number, got inf "
+                                                       "(weights are relative: every defined dimension counts)"),
+    ("chi", {"weights": [2, 1, 1]}, "weights", "`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, "
+                                               "got list"),
+    ("chi", {"weights": {"chi": 1}}, "weights", "`weights` has unknown dimensions ['chi']; use ('ehi', 'rhi', 'qhi')"),
 ])
 def test_bad_options_name_themselves(metric, given, option, message):
     with pytest.raises(OptionError) as caught:
@@ -110,6 +133,13 @@ def test_evaluate_config_name_selects_the_preset(repo_root):
 ])
 def test_cli_values_are_json_or_text_then_checked(name, text, value):
     assert options.parse_cli_value("chi", name, text) == value
+
+
+@pytest.mark.parametrize("text", ["{}", '{"qhi": NaN}', '{"qhi": -2}', '{"qhi": "2"}', "[1]", "2"])
+def test_cli_refuses_the_weights_the_api_refuses(text):
+    with pytest.raises(OptionError) as caught:
+        options.parse_cli_value("chi", "weights", text)
+    assert caught.value.option == "weights" and str(caught.value).startswith("`weights")
 
 
 def test_cli_cannot_set_python_objects():
@@ -172,3 +202,91 @@ def test_every_option_that_changes_a_score_changes_the_signature(metric):
     # every option tried had an alternative of its own (a new option without one would be
     # tried with None and could pass or fail by accident): the count was a tautology
     assert set(changed) <= set(ALTERNATIVES) | {"variant"}, sorted(set(changed) - set(ALTERNATIVES))
+
+
+# ------------------------------------------------- numbers in signatures, in full
+
+def _chi_signature(**given) -> str:
+    return signature("chi", ("ehi", "rhi", "qhi"), ScoringOptions.from_options("chi", given), True)
+
+
+def _dlsd_signature(threshold=None, **given) -> str:
+    return dlsd_signature(AcuOptions(**given), decomposer="rules", nli="nli", dtype="float32", max_length=512,
+                          dl="dep@tau0.4,delta0.88", threshold=threshold)
+
+
+@pytest.mark.parametrize("value, text", [(0.85, "0.85"), (0.28251, "0.28251"), (0.28251 + 2e-9, "0.282510002"),
+                                         (1e-9, "1e-09"), (2, "2"), (2.0, "2"), (0.0, "0"), (1.5e300, "1.5e+300"),
+                                         (0.1 + 0.2, "0.30000000000000004")])
+def test_numbers_are_written_in_full(value, text):
+    assert number(value) == text and float(text) == value
+
+
+#: the chi-family options whose number the signature writes, the field it writes it in,
+#: and the companions that make the field appear
+CHI_NUMBERS = {"similarity_threshold": ("sim:{}", {}), "epsilon": ("@{}|", {}),
+               "lexical_weight": ("lex:{}", {}), "threshold": ("cut:{}", {})}
+UNIT = st.floats(0.0, 0.99)  # the next float up is a valid value too (epsilon < 1)
+
+
+@pytest.mark.parametrize("name", sorted(CHI_NUMBERS))
+@settings(max_examples=40, deadline=None)
+@given(value=UNIT)
+def test_two_values_of_a_chi_number_never_share_a_signature(name, value):
+    """The class of the issue's two cuts 2e-9 apart: any two different values, down to the
+    next float, give two signatures, and the signature holds the value exactly."""
+    if name == "lexical_weight" and value == 0.0:
+        value = 5e-324  # 0 turns the lexical term (and its field) off
+    neighbour = math.nextafter(value, 1.0)
+    pattern, companions = CHI_NUMBERS[name]
+    first, second = _chi_signature(**{name: value}, **companions), _chi_signature(**{name: neighbour}, **companions)
+    assert first != second
+    assert pattern.format(repr(value).removesuffix(".0")) in first + "|"
+
+
+@settings(max_examples=40, deadline=None)
+@given(weight=st.floats(1e-6, 1e6))
+def test_two_weights_never_share_a_signature(weight):
+    neighbour = math.nextafter(weight, math.inf)
+    assert _chi_signature(weights={"qhi": weight}) != _chi_signature(weights={"qhi": neighbour})
+
+
+#: dlsd_acu's numbers, the field that writes each, and the options that make it appear
+DLSD_NUMBERS = {"mix_weight": ("agg:mix@{}", {"aggregation": "mix"}),
+                "expansion_threshold": ("expand:yes@{}", {"expansion": True})}
+
+
+@pytest.mark.parametrize("name", sorted(DLSD_NUMBERS) + ["threshold", "tau", "delta"])
+@settings(max_examples=40, deadline=None)
+@given(value=UNIT)
+def test_two_values_of_a_dlsd_number_never_share_a_signature(name, value):
+    neighbour = math.nextafter(value, 1.0)
+
+    def signed(x: float) -> str:
+        if name == "threshold":
+            return _dlsd_signature(threshold=x)
+        if name in ("tau", "delta"):
+            return DiscourseLinkUnits("dep", **{name: x}).name
+        pattern, companions = DLSD_NUMBERS[name]
+        return _dlsd_signature(**{name: x}, **companions)
+
+    assert signed(value) != signed(neighbour)
+    assert number(value) in signed(value)
+
+
+def test_dlsd_labels_cut_is_in_the_signature_only_with_labels():
+    assert "cut:" not in _dlsd_signature() and _dlsd_signature(threshold=0.5).endswith("|cut:0.5")
+
+
+def test_entity_synonyms_are_in_the_signature_by_their_digest():
+    one, other = {"MS": "Microsoft"}, {"MS": "Microsoft Corp"}
+    assert f"+userdict@{mapping_digest(one)}" in _chi_signature(entity_synonyms=one)
+    assert _chi_signature(entity_synonyms=one) != _chi_signature(entity_synonyms=other)
+    assert mapping_digest({"a": "b", "c": "d"}) == mapping_digest({"c": "d", "a": "b"})
+
+
+@pytest.mark.parametrize("weights", [None, {"qhi": 1}, {"ehi": 2, "rhi": 2, "qhi": 2}])
+def test_weights_that_fuse_as_none_sign_as_none(weights):
+    assert _chi_signature(weights=weights) == _chi_signature() and "|w:" not in _chi_signature(weights=weights)
+    assert "|w:ehi=1,rhi=1,qhi=2|" in _chi_signature(weights={"qhi": 2})
+    assert "|w:ehi=3,rhi=3,qhi=3|" in _chi_signature(weights={"ehi": 3, "rhi": 3, "qhi": 3})

@@ -128,9 +128,10 @@ def test_evaluate_logs_the_direct_scores(tiny_seq2seq, eval_dataset, generated, 
     ehi = score_ehi(generated, SOURCES, REFERENCES, **paper)
     expected = {"chi": chi["chi"], "rhi": chi["rhi"], "qhi": chi["qhi"], "chi_ehi": chi["ehi"],
                 "chi_ehi_defined": chi["ehi_defined"], "rhi_defined": chi["rhi_defined"],
-                "qhi_defined": chi["qhi_defined"], "ehi": ehi["ehi"], "ehi_defined": ehi["ehi_defined"],
-                # the mean p_consistent: NaN here, the calibration holds for the default options only
-                "p_consistent": chi["p_consistent"]}
+                "qhi_defined": chi["qhi_defined"], "ehi": ehi["ehi"], "ehi_defined": ehi["ehi_defined"]}
+    # no p_consistent: the calibration holds for the default options only, and a number left
+    # out is not logged as NaN (the result says why, in a string the helper does not log)
+    assert "p_consistent" not in chi and chi["p_consistent_reason"].startswith("p_consistent is calibrated")
     metric_keys = {key[len("eval_"):]: value for key, value in logged.items()
                    if key[len("eval_"):] not in TRAINER_KEYS and key != "epoch"}
     assert set(metric_keys) == set(expected)
@@ -229,3 +230,13 @@ def test_scalar_metrics_keys_and_undefined_means():
         "hs_rhi": 1.2, "hs_rhi_norm": 0.6, "hs_rhi_defined": 1,
     }
     assert math.isnan(scalar_metrics({"chi": results["chi"]})["rhi"])
+
+
+def test_scalar_metrics_of_a_chi_without_p_consistent_are_numbers_only():
+    """Under options p_consistent is not calibrated for, the helper's numbers are the
+    other means: no p_consistent key (not NaN), and the reason string is not logged."""
+    weighted = score_chi(["Microsoft bought GitHub."], ["Microsoft acquired GitHub in 2018."], weights={"qhi": 2})
+    numbers = scalar_metrics({"chi": weighted})
+    assert set(numbers) == {"chi", "ehi", "rhi", "qhi", "ehi_defined", "rhi_defined", "qhi_defined"}
+    assert all(isinstance(value, (int, float)) for value in numbers.values())
+    assert numbers["chi"] == weighted["chi"]

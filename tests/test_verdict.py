@@ -8,8 +8,9 @@ import math
 import pytest
 
 from halluscope import score_chi
-from halluscope.verdict import (Calibration, differing_fields, load_calibration, p_consistent, scored_signature,
-                                unversioned, verdict)
+from halluscope.results import ScoreResult
+from halluscope.verdict import (Calibration, Verdict, differing_fields, load_calibration, p_consistent,
+                                scored_signature, unversioned, verdict)
 
 SOURCE = "In 2020 the city council approved the new plan."
 SUMMARIES = ["The council approved the plan in 2020.", "The council rejected the plan in 2021."]
@@ -20,7 +21,8 @@ def test_p_consistent_is_the_logistic_of_chi():
     # sigmoid(0 + 2 x 0.5) = 1 / (1 + e^-1); sigmoid(0) = 1/2
     assert p_consistent(0.5, TOY) == pytest.approx(1 / (1 + math.exp(-1.0)), abs=1e-15)
     assert p_consistent(0.0, TOY) == 0.5
-    assert math.isnan(p_consistent(math.nan, TOY))
+    with pytest.raises(ValueError, match="chi is undefined"):  # no NaN probability
+        p_consistent(math.nan, TOY)
     shipped = load_calibration()
     assert p_consistent(1.0) == pytest.approx(1 / (1 + math.exp(-(shipped.intercept + shipped.slope))))
     # strictly increasing: p ranks as chi does
@@ -65,21 +67,87 @@ def test_threshold_sets_the_cut_and_none_turns_labels_off():
     assert off["p_consistent_scores"] == everything["p_consistent_scores"]
 
 
-def test_other_options_get_no_verdict_and_one_warning(caplog):
+PAPER_REASON = ("p_consistent is calibrated for chi's default scores; this call's differ in attr (attribution), "
+                "ent (entity_synonyms, or formula), formula (formula), lex (lexical_weight, or formula), "
+                "lexidx (lexical_weight, or formula), wn (wordnet, or formula), so p_consistent and the labels "
+                "are left out (docs/api.md#when-p_consistent-is-absent)")
+
+
+def test_other_options_get_no_verdict_the_reason_and_one_warning(caplog):
     from halluscope import verdict as module
 
     module._warn_once.cache_clear()
     with caplog.at_level(logging.WARNING, logger="halluscope"):
-        result = score_chi(SUMMARIES, [SOURCE] * 2, formula="paper")
+        result = score_chi(SUMMARIES, [SOURCE] * 2, formula="paper", return_details=True)
         score_chi(SUMMARIES, [SOURCE] * 2, formula="paper")
-    assert all(math.isnan(p) for p in result["p_consistent_scores"]) and "labels" not in result
+    # absent, not NaN: no p key, no labels, no p in the details; the result says why
+    assert not {"p_consistent", "p_consistent_scores", "labels"} & set(result)
+    assert result.labels is None and "p_consistent" not in result.per_example
+    assert not any("p_consistent" in row for row in result.details)
+    assert result["p_consistent_reason"] == result.absent["p_consistent"] == PAPER_REASON
     said = [r.getMessage() for r in caplog.records if "p_consistent is calibrated" in r.getMessage()]
-    assert said == ["p_consistent is calibrated for chi's default scores; this call's differ in attr, ent, "
-                    "formula, lex, lexidx, wn, so p_consistent is NaN and no labels are given "
-                    "(docs/benchmarks.md#p_consistent-and-the-shipped-labels)"]  # once, not per call
+    assert said == [PAPER_REASON]  # once, not per call
     assert differing_fields(result["signature"]) == ["attr", "ent", "formula", "lex", "lexidx", "wn"]
 
 
 def test_verdict_of_a_signature_it_does_not_hold_for():
-    p, labels = verdict([1.0, 0.0], "metric:chi|formula:paper", 0.5)
-    assert all(math.isnan(value) for value in p) and labels is None
+    judged = verdict([1.0, 0.0], "metric:chi|formula:paper", 0.5)
+    assert judged.p is None and judged.labels is None
+    assert judged.reason.startswith("p_consistent is calibrated for chi's default scores; this call's differ in ")
+    assert "formula (formula)" in judged.reason
+
+
+def test_verdict_refuses_an_undefined_chi_where_the_calibration_holds():
+    fitted = "halluscope:0.1.0|" + load_calibration().signature
+    assert verdict([1.0, 0.0], fitted, 0.5) == Verdict([p_consistent(1.0), p_consistent(0.0)], [1, 0])
+    with pytest.raises(ValueError, match=r"chi is undefined in rows \[1\]"):
+        verdict([1.0, math.nan], fitted, 0.5)
+
+
+#: one value of each chi option that changes its scores, and the signature field it changes
+OTHER_OPTIONS = [({"similarity_threshold": 0.8}, "sim (similarity_threshold)"),
+                 ({"epsilon": 0.1}, "qty (epsilon, derived, temporal)"),
+                 ({"derived": False}, "qty (epsilon, derived, temporal)"),
+                 ({"lexical_weight": 0.1}, "lex (lexical_weight, or formula)"),
+                 ({"weights": {"qhi": 2}}, "w (weights)"),
+                 ({"weights": {"ehi": 3, "rhi": 3, "qhi": 3}}, "w (weights)"),
+                 ({"weights": {"ehi": 0.25, "rhi": 0.25, "qhi": 0.25}}, "w (weights)"),
+                 ({"entity_synonyms": {"MS": "Microsoft"}}, "ent (entity_synonyms, or formula)"),
+                 ({"relation_matching": "exact"}, "rel (relation_matching)"),
+                 ({"truecase": False}, "case (truecase)")]
+
+
+@pytest.mark.parametrize("given, named", OTHER_OPTIONS)
+def test_no_option_gives_a_nan_probability(given, named):
+    """Every chi option away from the calibrated scores leaves p and the labels out and
+    names itself in the reason; no value anywhere in the result is a NaN probability."""
+    result = score_chi(SUMMARIES, [SOURCE] * 2, return_details=True, **given)
+    assert not {"p_consistent", "p_consistent_scores", "labels"} & set(result)
+    assert named in result["p_consistent_reason"], result["p_consistent_reason"]
+    assert not any("p_consistent" in row for row in result.details)
+
+
+@pytest.mark.parametrize("weights", [{"qhi": 1}, {"ehi": 1, "rhi": 1, "qhi": 1}, {"ehi": 2, "rhi": 2, "qhi": 2},
+                                     {"ehi": 2.0 ** 40, "rhi": 2.0 ** 40, "qhi": 2.0 ** 40}])
+def test_weights_that_fuse_as_the_default_keep_its_signature_and_verdict(weights):
+    """Equal weights that check_weights scales to 1 (1, 2, 4, ...) fuse bit for bit as
+    None does: the same signature, chi, p and labels. (Other equal weights, such as 3 or
+    0.25, fuse through other roundings: OTHER_OPTIONS.)"""
+    default = score_chi(SUMMARIES, [SOURCE] * 2)
+    weighted = score_chi(SUMMARIES, [SOURCE] * 2, weights=weights)
+    assert weighted == default and weighted.signature == default.signature
+    assert weighted["p_consistent_scores"] == default["p_consistent_scores"] and weighted.labels == [1, 0]
+
+
+def test_two_cuts_never_share_a_signature_and_their_results_do_not_merge():
+    """The issue's case: two cuts 2e-9 apart printed one signature (5 digits), labelled
+    a summary differently, and their results merged."""
+    p = score_chi(SUMMARIES[:1], [SOURCE])["p_consistent_scores"][0]
+    at, above = score_chi(SUMMARIES[:1], [SOURCE], threshold=p), score_chi(SUMMARIES[:1], [SOURCE], threshold=p + 2e-9)
+    assert at.labels == [1] and above.labels == [0]
+    assert at.signature.endswith(f"|cut:{p!r}") and above.signature.endswith(f"|cut:{p + 2e-9!r}")
+    with pytest.raises(ValueError) as refused:
+        ScoreResult.merge([at, above])
+    assert str(refused.value) == (f"cannot merge results of different signatures: shard 1 was scored with other "
+                                  f"options, models or versions than shard 0 (they differ in cut); "
+                                  f"shard 0: {at.signature!r}; shard 1: {above.signature!r}")

@@ -216,7 +216,7 @@ def _score_dlsd_acu(predictions, sources, references, return_details: bool, pres
     return ScoreResult(
         metric="dlsd_acu", per_example={"dlsd_acu": scores}, counters=result, labels=labels, details=details,
         signature=dlsd_signature(acu_options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype,
-                                 max_length=max_length, dl=dl_name))
+                                 max_length=max_length, dl=dl_name, threshold=threshold))
 
 
 def _declare_signatures() -> None:

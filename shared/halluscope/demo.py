@@ -44,15 +44,17 @@ def main(argv=None) -> int:
     result = _compute(examples, args.metric_path)
 
     labels = result.get("labels") or [None] * len(examples)
+    # p_consistent is absent under options it is not calibrated for (docs/api.md#when-p_consistent-is-absent)
+    p_scores = result.get("p_consistent_scores") or [math.nan] * len(examples)
     print(f"{'example':<26} {'faithful':<8} {'EHI':>6} {'RHI*':>6} {'QHI':>6} {'CHI':>6} {'p':>6}  verdict")
     for k, example in enumerate(examples):
         verdict = {1: "consistent", 0: "inconsistent"}.get(labels[k], "-")
         print(f"{example['id']:<26} {str(example['faithful']):<8} "
               f"{_fmt(result['ehi_scores'][k]):>6} {_fmt(result['rhi_scores'][k]):>6} "
               f"{_fmt(result['qhi_scores'][k]):>6} {_fmt(result['chi_scores'][k]):>6} "
-              f"{_fmt(result['p_consistent_scores'][k]):>6}  {verdict}")
+              f"{_fmt(p_scores[k]):>6}  {verdict}")
     print(f"{'mean':<35} {_fmt(result['ehi']):>6} {_fmt(result['rhi']):>6} "
-          f"{_fmt(result['qhi']):>6} {_fmt(result['chi']):>6} {_fmt(result['p_consistent']):>6}")
+          f"{_fmt(result['qhi']):>6} {_fmt(result['chi']):>6} {_fmt(result.get('p_consistent', math.nan)):>6}")
     print("p: the probability that the summary is consistent (calibrated at even odds); verdict: p at the "
           "shipped cut (docs/benchmarks.md#p_consistent-and-the-shipped-labels)")
     print(f"\nsignature: {result['signature']}")

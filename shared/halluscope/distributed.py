@@ -19,7 +19,9 @@ merge by the same rules read from their keys:
 - any other integer (``dlsd_acu``'s NLI-pair and decomposer-call counters): summed.
   These count the work done; each process deduplicates only its own shard, so
   they may exceed a single-process run's counts.
-- anything else (``signature``): must be equal in every shard, else ``ValueError``.
+- anything else (``signature``, ``p_consistent_reason``): must be equal in every shard,
+  else ``ValueError``; a differing ``signature`` is named in full, both of them
+  (:func:`halluscope.results.differing_signatures`).
 
 Each model is loaded once per process and device (``halluscope.registry``); under
 CUDA, call ``torch.cuda.set_device(local_rank)`` first (accelerate and Trainer do)
@@ -31,7 +33,7 @@ import math
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .results import ScoreResult, mean_defined
+from .results import ScoreResult, differing_signatures, mean_defined
 from .validation import validate_inputs
 
 #: options of the score functions that hold one value per row; they are sharded
@@ -105,6 +107,9 @@ def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
     for index, result in enumerate(shard_results[1:], start=1):
         if set(result) != set(first):
             raise ValueError(f"shard {index} has keys {sorted(result)}, shard 0 has {sorted(first)}")
+    refused = differing_signatures([result.get("signature") for result in shard_results])
+    if refused:
+        raise ValueError(refused)
     merged: Dict[str, Any] = {}
     for key in first:
         if _is_per_row(key):

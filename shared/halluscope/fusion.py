@@ -28,11 +28,13 @@ MAX_WEIGHT_RATIO = 1e12
 
 
 def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]:
-    """Validate user weights: keys among the registered dimensions (ehi/rhi/qhi), finite positive numbers at most
-    ``MAX_WEIGHT_RATIO`` apart (an :class:`halluscope.errors.OptionError` naming
-    ``weights`` otherwise). Weights are relative, so they are returned divided by the
-    power of two at or below the largest: 1e308 weighs like 1 and the fusion's sums
-    cannot overflow, while dividing by a power of two changes no bit of CHI."""
+    """Validate user weights: a non-empty mapping, keys among the registered dimensions
+    (ehi/rhi/qhi), finite positive numbers at most ``MAX_WEIGHT_RATIO`` apart (an
+    :class:`halluscope.errors.OptionError` naming ``weights`` otherwise: an empty, NaN,
+    negative or non-numeric weight is a mistake, not equal weights; docs/api.md#signatures).
+    Weights are relative, so they are returned divided by the power of two at or below
+    the largest: 1e308 weighs like 1 and the fusion's sums cannot overflow, while
+    dividing by a power of two changes no bit of CHI."""
     from .errors import OptionError
 
     dimensions = names()
@@ -41,6 +43,9 @@ def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]
     if not isinstance(weights, Mapping):
         raise OptionError("`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, "
                           f"got {type(weights).__name__}", option="weights")
+    if not weights:
+        raise OptionError("`weights` is empty; give a weight per dimension to change, such as {'qhi': 2}, "
+                          "or None for equal weights", option="weights")
     unknown = [name for name in weights if name not in dimensions]
     if unknown:
         raise OptionError(f"`weights` has unknown dimensions {sorted(map(str, unknown))}; use {dimensions}",

@@ -30,7 +30,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 from . import budget
 from .verdict import load_calibration
 from .errors import OptionError
-from .fusion import INDEX_SHARE
+from .fusion import INDEX_SHARE, check_weights
 
 @dataclass(frozen=True)
 class MetricSpec:
@@ -113,6 +113,8 @@ class Option:
     ``kind`` says which values are allowed: ``choice`` (one of ``choices``), ``bool``,
     ``optional_bool`` (None = the formula's default), ``number`` (a finite real within
     ``bounds``), ``int`` (an integer within ``bounds``), ``mapping`` (a dict or None),
+    ``weights`` (None, or a non-empty dict of dimensions to positive finite numbers:
+    :func:`halluscope.fusion.check_weights`),
     ``text_mapping`` (a dict of strings to strings, or None),
     ``name`` (a model name/path or None), ``choice_or_name`` (one of ``choices`` or a
     model/path name), ``choice_or_object`` (one of ``choices`` or an object serving that
@@ -149,7 +151,7 @@ class Option:
     def check(self, value: Any) -> Any:
         """``value`` if the option allows it, else an :class:`OptionError` naming it."""
         if value is None and (self.allow_none or self.kind in ("optional_bool", "mapping", "text_mapping", "name",
-                                                                "wordnet",
+                                                                "wordnet", "weights",
                                                                 "callable", "any")):
             return value
         kind, bad = self.kind, False
@@ -169,6 +171,8 @@ class Option:
                    or not self.bounds[0] <= value <= self.bounds[1])
         elif kind == "mapping":
             bad = not isinstance(value, Mapping)
+        elif kind == "weights":
+            check_weights(value)  # an OptionError naming `weights` and the weight it refuses
         elif kind == "text_mapping":
             bad = not isinstance(value, Mapping) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in value.items())
@@ -220,6 +224,8 @@ class Option:
             return f"{noun} in [{bound(low)}, {bound(high)}{')' if self.open_high else ']'}" + none
         if self.kind == "mapping":
             return "a mapping (dict) or None"
+        if self.kind == "weights":
+            return "None or a non-empty mapping of ehi, rhi, qhi to positive finite numbers"
         if self.kind == "text_mapping":
             return "a mapping (dict) of strings to strings, or None"
         if self.kind == "name":
@@ -339,8 +345,11 @@ OPTIONS: Tuple[Option, ...] = (
            doc=("the cut of the binary `labels` (1 = consistent: p_consistent >= threshold); the "
                 "default is the shipped cut chosen by leave-one-dataset-out "
                 "(docs/benchmarks.md#p_consistent-and-the-shipped-labels); None: no labels.")),
-    Option("weights", None, "mapping", metrics=("chi",), doc=(
-        'weighted harmonic mean of the dimensions, e.g. {"qhi": 2} (positive finite weights).')),
+    Option("weights", None, "weights", metrics=("chi",), doc=(
+        'weighted harmonic mean of the dimensions, e.g. {"qhi": 2}; a dimension not named weighs 1; '
+        "empty, NaN, negative or non-numeric weights are refused. Weights are relative: equal weights "
+        'of 1, 2, 4, ... (and {"qhi": 1}) fuse exactly as None does and keep its signature and '
+        "p_consistent; any other weights are written in the signature (docs/api.md#signatures).")),
     Option("entity_synonyms", None, "text_mapping", metrics=("chi", "ehi"), doc=(
         "alias -> canonical entity name, added to the built-in aliases.")),
     Option("batch_size", 64, "int", bounds=(1, math.inf), metrics=_REL, doc=(

@@ -309,11 +309,15 @@ def score(
         ]
     metric = metric_name or ("chi" if fuse else "+".join(dimensions))
     signed = signature(metric, dimensions, options, fuse, resources)
-    labels = None
-    if fuse:  # chi's verdict: p_consistent and the labels at the cut (halluscope.verdict)
-        per_example["p_consistent"], labels = verdict(per_example["chi"], signed, options.threshold)
-        if details is not None:
-            for row, p in zip(details, per_example["p_consistent"]):
+    labels, absent = None, {}
+    if fuse:  # chi's verdict: p_consistent and the labels at the cut, or why they are absent (halluscope.verdict)
+        judged = verdict(per_example["chi"], signed, options.threshold)
+        labels = judged.labels
+        if judged.p is None:
+            absent["p_consistent"] = judged.reason
+        else:
+            per_example["p_consistent"] = judged.p
+            for row, p in zip(details or (), judged.p):
                 row["p_consistent"] = p
     return ScoreResult(metric=metric, per_example=per_example, defined_names=tuple(dimensions),
-                       signature=signed, labels=labels, details=details)
+                       signature=signed, labels=labels, details=details, absent=absent)

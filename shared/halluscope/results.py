@@ -26,6 +26,7 @@ MERGE: Dict[str, str] = {
     "details": "concat",
     "counters": "sum",
     "signature": "equal",
+    "absent": "equal",
     "means": "derived",
     "defined": "derived",
 }
@@ -54,13 +55,17 @@ class ScoreResult(dict):
     * ``counters``: work done (``dlsd_acu``'s NLI pairs and decomposer calls);
     * ``labels``: per-row 0/1/None when a threshold was given, else None;
     * ``signature``: the sacrebleu-style string of everything that changes a score;
-    * ``details``: one dict per row with ``return_details=True``, else None.
+    * ``details``: one dict per row with ``return_details=True``, else None;
+    * ``absent``: outputs left out of this result, each with why (chi's
+      ``p_consistent`` where its calibration does not hold for the options); the dict
+      holds each as ``<name>_reason`` (docs/api.md#when-p_consistent-is-absent).
     """
 
     def __init__(self, *, metric: str, per_example: Mapping[str, List[float]], signature: str,
                  defined_names: Sequence[str] = (), counters: Optional[Mapping[str, int]] = None,
                  labels: Optional[List[Optional[int]]] = None,
-                 details: Optional[List[Dict[str, Any]]] = None) -> None:
+                 details: Optional[List[Dict[str, Any]]] = None,
+                 absent: Optional[Mapping[str, str]] = None) -> None:
         self.metric = metric
         self.per_example: Dict[str, List[float]] = {name: list(values) for name, values in per_example.items()}
         self.means: Dict[str, float] = {name: mean_defined(values) for name, values in self.per_example.items()}
@@ -70,6 +75,7 @@ class ScoreResult(dict):
         self.labels = labels
         self.signature = signature
         self.details = details
+        self.absent: Dict[str, str] = dict(absent or {})
         super().__init__(self._as_items())
 
     def _as_items(self) -> Dict[str, Any]:
@@ -78,6 +84,7 @@ class ScoreResult(dict):
         items.update({f"{name}_defined": count for name, count in self.defined.items()})
         if self.labels is not None:
             items["labels"] = self.labels
+        items.update({f"{name}_reason": reason for name, reason in self.absent.items()})
         items.update(self.counters)
         items["signature"] = self.signature
         if self.details is not None:
@@ -95,16 +102,21 @@ class ScoreResult(dict):
     def __reduce__(self):
         # pickled (torch.distributed.all_gather_object, multiprocessing) as its fields
         return (_rebuild, (self.metric, self.per_example, self.signature, tuple(self.defined), self.counters,
-                           self.labels, self.details))
+                           self.labels, self.details, self.absent))
 
     @classmethod
     def merge(cls, shards: Sequence["ScoreResult"]) -> "ScoreResult":
         """The result of the whole input from the results of its consecutive shards,
-        field by field as :data:`MERGE` declares."""
+        field by field as :data:`MERGE` declares; shards of different signatures (other
+        options, models or versions) are refused with both signatures in full
+        (:func:`differing_signatures`)."""
         if not shards:
             raise ValueError("merge needs at least one shard result")
         first = shards[0]
-        for name in ("metric", "signature"):
+        refused = differing_signatures([shard.signature for shard in shards])
+        if refused:
+            raise ValueError(refused)
+        for name in ("metric", "absent"):
             values = [getattr(shard, name) for shard in shards]
             if not all(_same(v, values[0]) for v in values):
                 raise ValueError(f"`{name}` differs between shards ({values!r}); "
@@ -126,9 +138,34 @@ class ScoreResult(dict):
                                 for name in first.per_example},
                    signature=first.signature, defined_names=tuple(first.defined),
                    counters={name: sum(shard.counters[name] for shard in shards) for name in first.counters},
-                   labels=concat("labels"), details=concat("details"))
+                   labels=concat("labels"), details=concat("details"), absent=first.absent)
 
 
-def _rebuild(metric, per_example, signature, defined_names, counters, labels, details) -> ScoreResult:
+def differing_signatures(signatures: Sequence[Any]) -> Optional[str]:
+    """None when every shard's signature is the first's; else the refusal: the first
+    shard that differs, both signatures in full, and the fields in which they differ
+    (docs/api.md#signatures)."""
+    for index, signature in enumerate(signatures[1:], start=1):
+        if signature != signatures[0]:
+            fields = _fields_between(signatures[0], signature)
+            return (f"cannot merge results of different signatures: shard {index} was scored with other "
+                    f"options, models or versions than shard 0 (they differ in {fields}); "
+                    f"shard 0: {signatures[0]!r}; shard {index}: {signature!r}")
+    return None
+
+
+def _fields_between(first: Any, second: Any) -> str:
+    """The names of the signature fields two signatures disagree on (``w, cut``)."""
+    def fields(signature: Any) -> Dict[str, str]:
+        if not isinstance(signature, str):
+            return {}
+        return dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
+
+    a, b = fields(first), fields(second)
+    names = [name for name in dict.fromkeys([*a, *b]) if a.get(name) != b.get(name)]
+    return ", ".join(names) if names else "their form"
+
+
+def _rebuild(metric, per_example, signature, defined_names, counters, labels, details, absent=None) -> ScoreResult:
     return ScoreResult(metric=metric, per_example=per_example, signature=signature, defined_names=defined_names,
-                       counters=counters, labels=labels, details=details)
+                       counters=counters, labels=labels, details=details, absent=absent)

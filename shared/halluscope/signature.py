@@ -1,14 +1,17 @@
 """The signature of a CHI-family score, as sacrebleu's: two scores are comparable only
-when their signatures agree. Every option that changes a score is in it; each
-dimension writes its own fields (:meth:`halluscope.dimensions.base.Dimension.signature_parts`)."""
+when their signatures agree. Every option value that changes a score or a label is in
+it, numbers in full (:mod:`halluscope.signature_text`), so that two different values
+never share one; each dimension writes its own fields
+(:meth:`halluscope.dimensions.base.Dimension.signature_parts`; docs/api.md#signatures)."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import List, Mapping, Optional, Sequence
 
 from .dimensions import get as get_dimension
 from .fusion import INDEX_SHARE, check_weights
 from .resources import Resources
 from .scoring_options import ScoringOptions
+from .signature_text import number
 from .verdict import signature_parts as verdict_parts
 from .version import __version__
 
@@ -31,12 +34,22 @@ def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, f
     for name in dimensions:
         parts += get_dimension(name).signature_parts(options, fuse, resources)
     if fuse:
-        check_weights(options.weights)
-        w = {d: options.weights.get(d, 1) for d in dimensions} if options.weights is not None else {}
-        parts.append("fusion:harmonic-adaptive" + ("" if options.weights is None else
-                     "|w:" + ",".join(f"{d}={w[d]:g}" for d in dimensions)))
+        parts.append("fusion:harmonic-adaptive")
+        parts += weight_parts(options.weights, dimensions)
         if options.lexical_weight:
-            parts.append(f"lex:{options.lexical_weight:g}")
-            parts.append(f"lexidx:{INDEX_SHARE:g}")
+            parts.append(f"lex:{number(options.lexical_weight)}")
+            parts.append(f"lexidx:{number(INDEX_SHARE)}")
         parts += verdict_parts(options.threshold)
     return "|".join(parts)
+
+
+def weight_parts(weights: Optional[Mapping[str, float]], dimensions: Sequence[str]) -> List[str]:
+    """The ``w:`` field of the fusion's ``weights``, each as given in full
+    (``w:ehi=1,rhi=1,qhi=2``), or none when they fuse exactly as the default does: every
+    weight 1 once :func:`halluscope.fusion.check_weights` has scaled them, such as
+    ``{"qhi": 1}`` or 2 for every dimension (same scores, bit for bit, so the same
+    signature and chi's verdict; docs/api.md#signatures)."""
+    scaled = check_weights(weights)
+    if weights is None or all(scaled[d] == 1.0 for d in dimensions):
+        return []
+    return ["w:" + ",".join(f"{d}={number(weights.get(d, 1))}" for d in dimensions)]

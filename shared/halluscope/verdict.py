@@ -16,9 +16,11 @@ assumes), not for any one dataset's share of consistent summaries. They are stor
 A calibration holds only for the scores it was fitted on: it names the signature of
 those chi scores (:attr:`Calibration.signature`, without the package version), and a
 call whose chi signature differs (another formula, model or any option that changes a
-score) gets ``p_consistent`` NaN and no labels, with one warning naming the fields that
-differ. The sentence encoder's precision is the one exception (:data:`SAME_SCORES_AT`):
-bfloat16 changed no chi score of the rows the calibration was fitted on. The labels are
+score) gets no ``p_consistent`` and no labels: the result leaves both out and says why
+in ``p_consistent_reason`` (:attr:`Verdict.reason`; a probability is never NaN), and one
+warning names the options that differ (docs/api.md#when-p_consistent-is-absent). The
+sentence encoder's precision is the one exception (:data:`SAME_SCORES_AT`): bfloat16
+changed no chi score of the rows the calibration was fitted on. The labels are
 ``p_consistent >= threshold`` (default: the shipped cut, :attr:`Calibration.cut`;
 ``threshold=None``: no labels).
 """
@@ -31,6 +33,8 @@ import math
 import os
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
+
+from .signature_text import number
 
 LOGGER = logging.getLogger("halluscope")
 
@@ -73,10 +77,12 @@ def model_inputs(chi: float) -> List[float]:
 
 
 def p_consistent(chi: float, calibration: Optional[Calibration] = None) -> float:
-    """The calibrated probability that the summary is consistent (NaN where chi is)."""
+    """The calibrated probability that the summary is consistent; a ``ValueError`` for an
+    undefined (NaN) chi, which has no probability (the calibrated options define chi on
+    every row)."""
     calibration = _shipped() if calibration is None else calibration
     if math.isnan(chi):
-        return math.nan
+        raise ValueError("chi is undefined (NaN): it has no p_consistent")
     z = calibration.intercept + calibration.slope * model_inputs(chi)[0]
     return 1.0 / (1.0 + math.exp(-z))
 
@@ -98,9 +104,10 @@ def scored_signature(signature: str) -> str:
 
 def signature_parts(threshold: Optional[float], calibration: Optional[Calibration] = None) -> List[str]:
     """The verdict's signature fields: the calibration's version, and the cut of the labels
-    (``cut:none`` without labels)."""
+    in full (``cut:0.5989``; ``cut:none`` without labels): two cuts that label any
+    summary differently never share a signature (docs/api.md#signatures)."""
     calibration = _shipped() if calibration is None else calibration
-    return [f"cal:{calibration.version}", "cut:none" if threshold is None else f"cut:{threshold:g}"]
+    return [f"cal:{calibration.version}", "cut:none" if threshold is None else f"cut:{number(threshold)}"]
 
 
 def differing_fields(signature: str, calibration: Optional[Calibration] = None) -> List[str]:
@@ -127,22 +134,58 @@ def _fields(signature: str) -> Dict[str, str]:
     return fields
 
 
+#: the options each signature field of chi spells (what a user changes to change it)
+FIELD_OPTIONS: Dict[str, str] = {
+    "spacy": "spacy_model", "case": "truecase", "formula": "formula", "norm": "normalize",
+    "ground": "grounding", "attr": "attribution", "ent": "entity_synonyms, or formula",
+    "rhi": "variant", "rel": "relation_matching", "slots": "relation_slots", "pairs": "intransitive",
+    "wn": "wordnet, or formula", "sim": "similarity_threshold", "enc": "sentence_model, encoder_dtype",
+    "qty": "epsilon, derived, temporal", "fusion": "weights", "w": "weights",
+    "lex": "lexical_weight, or formula", "lexidx": "lexical_weight, or formula",
+}
+
+
+def _named(fields: Sequence[str]) -> str:
+    """Signature fields with the options that set them: ``w (weights), sim (similarity_threshold)``."""
+    return ", ".join(f"{name} ({FIELD_OPTIONS[name]})" if name in FIELD_OPTIONS else name for name in fields)
+
+
+def absent_reason(fields: Sequence[str]) -> str:
+    """Why a call whose chi signature differs in ``fields`` has no p_consistent: the
+    text of ``p_consistent_reason`` and of the warning."""
+    return ("p_consistent is calibrated for chi's default scores; this call's differ in "
+            f"{_named(fields)}, so p_consistent and the labels are left out "
+            "(docs/api.md#when-p_consistent-is-absent)")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """chi's verdict on a call's rows: ``p`` one probability per row and ``labels`` the
+    0/1 cut on it (None at ``threshold=None``), or, where the calibration does not hold
+    for the call's options, ``p`` and ``labels`` None and ``reason`` saying why."""
+
+    p: Optional[List[float]]
+    labels: Optional[List[int]]
+    reason: Optional[str] = None
+
+
 @functools.lru_cache(maxsize=64)
-def _warn_once(fields: tuple) -> None:
-    LOGGER.warning("p_consistent is calibrated for chi's default scores; this call's differ in %s, so "
-                   "p_consistent is NaN and no labels are given (docs/benchmarks.md#p_consistent-and-the-shipped-labels)",
-                   ", ".join(fields))
+def _warn_once(reason: str) -> None:
+    LOGGER.warning("%s", reason)
 
 
-def verdict(chi: Sequence[float], signature: str,
-            threshold: Optional[float]) -> "tuple[List[float], Optional[List[Optional[int]]]]":
-    """Per row p_consistent, and the labels at ``threshold`` (None: no labels; a row
-    whose p is NaN gets None), for chi scores of ``signature``."""
+def verdict(chi: Sequence[float], signature: str, threshold: Optional[float]) -> Verdict:
+    """Per row p_consistent, and the labels at ``threshold`` (None: no labels), for chi
+    scores of ``signature``; none of them, and the reason, where the calibration does
+    not hold for that signature (one warning per reason)."""
     differ = differing_fields(signature)
     if differ:
-        _warn_once(tuple(differ))
-        return [math.nan] * len(chi), None
+        reason = absent_reason(differ)
+        _warn_once(reason)
+        return Verdict(None, None, reason)
+    undefined = [row for row, value in enumerate(chi) if math.isnan(value)]
+    if undefined:  # cannot happen: formula="support", which the calibration holds for, defines chi everywhere
+        raise ValueError(f"chi is undefined in rows {undefined[:10]} under the options p_consistent is "
+                         "calibrated for; it has no probability there")
     p = [p_consistent(c) for c in chi]
-    if threshold is None:
-        return p, None
-    return p, [None if math.isnan(value) else int(value >= threshold) for value in p]
+    return Verdict(p, None if threshold is None else [int(value >= threshold) for value in p])

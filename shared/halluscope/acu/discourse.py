@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..resources import get_parse_cache
+from ..signature_text import number
 
 BACKENDS = ("dep", "amr")
 #: dlsd_acu's overlap threshold on the offline MiniLM raw-F1 scale (see the module docstring)
@@ -72,7 +73,7 @@ class DiscourseLinkUnits:
 
     @property
     def name(self) -> str:
-        return f"{self.backend}@tau{self.tau:g},delta{self.delta:g}"
+        return f"{self.backend}@tau{number(self.tau)},delta{number(self.delta)}"
 
     def candidates(self, summaries: Sequence[str]) -> List[List[Dict[str, Any]]]:
         """Link candidates per summary: ``{"text", "relation", ...}`` dicts."""

@@ -45,6 +45,7 @@ from ..parsing import ParseCache
 from ..resources import get_parse_cache
 from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
 from ..options import options_for
+from ..signature_text import number
 
 EXPANSION_WINDOW = 3
 
@@ -102,19 +103,21 @@ class AcuOptions:
 
 
 def dlsd_signature(options: AcuOptions, *, decomposer: str, nli: str, dtype: str, max_length: int,
-                   dl: Optional[str]) -> str:
-    """A sacrebleu-style string of everything that changes a dlsd_acu score."""
+                   dl: Optional[str], threshold: Optional[float] = None) -> str:
+    """A sacrebleu-style string of everything that changes a dlsd_acu score or its labels:
+    numbers in full (:mod:`halluscope.signature_text`), and ``cut:<threshold>`` last when
+    ``threshold`` gives labels (docs/api.md#signatures)."""
     from ..version import __version__
 
     preset = options.resolved
     sd = "no" if not options.sd_acu else ("all" if options.top_k is None else f"top{options.top_k}")
     return "|".join([
         f"halluscope:{__version__}", "metric:dlsd_acu", f"host:{options.host}", f"align:{preset.alignment}",
-        f"agg:{preset.aggregation}" + (f"@{options.mix_weight:g}" if preset.aggregation == "mix" else ""),
-        f"expand:{'yes@%g' % options.expansion_threshold if preset.expansion else 'no'}",
+        f"agg:{preset.aggregation}" + (f"@{number(options.mix_weight)}" if preset.aggregation == "mix" else ""),
+        f"expand:{'yes@' + number(options.expansion_threshold) if preset.expansion else 'no'}",
         f"sd:{sd}", f"filter:{'yes' if options.filter_acus else 'no'}", f"coref:{options.coref}",
         f"dec:{decomposer}", f"nli:{nli}", f"dtype:{dtype}", f"maxlen:{max_length}", f"dl:{dl or 'none'}",
-    ])
+    ] + ([] if threshold is None else [f"cut:{number(threshold)}"]))
 
 
 def alignment_scores(probabilities: np.ndarray, alignment: str) -> np.ndarray:

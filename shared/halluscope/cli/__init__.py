@@ -47,7 +47,8 @@ last complete record, with the same results as an uninterrupted run.
 Exit codes (:func:`main`): 0 done; 1 a bad input row (with ``--on-error stop``) or
 an error while scoring; 2 a mistake in the command or what it names (usage, an
 unknown metric, a refused option or device, a model that cannot load, a missing or
-ambiguous field, a path or file the command cannot use); 130 interrupted.
+ambiguous field, a path or file the command cannot use); 130 interrupted; 141 the
+reader of ``--output -`` went away (docs/cli.md#exit-codes).
 """
 from .parser import command, main
 

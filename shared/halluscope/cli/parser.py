@@ -187,7 +187,8 @@ def command() -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code:
     0 done, 1 a bad input row or a scoring error, 2 a mistake in the command (usage,
-    metric, option, device, model, field, path or file), 130 interrupted."""
+    metric, option, device, model, field, path or file), 130 interrupted, 141 the
+    reader of ``--output -`` went away (docs/cli.md#exit-codes)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

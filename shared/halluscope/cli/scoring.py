@@ -31,15 +31,19 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
     return getattr(api, f"score_{metric}")
 
 
-#: options that have their own flags: not settable by --option
-_OWN_FLAGS = frozenset({"device", "batch_size", "nli_model", "host", "decomposer", "workers"})
+#: the options that have a flag of their own, and that flag: ``--option`` refuses them,
+#: naming the flag, so that one setting never has two spellings that could disagree
+#: (docs/cli.md#halluscope-score)
+OWN_FLAGS: Dict[str, str] = {"device": "--device", "batch_size": "--batch-size", "cache_mb": "--cache-mb",
+                             "workers": "--workers", "nli_model": "--nli-model", "decomposer": "--decomposer",
+                             "host": "--host"}
 
 
 def api_keywords(metric: str) -> FrozenSet[str]:
     """The options ``--option`` can set for ``metric`` (declared in :mod:`halluscope.options`)."""
     from ..options import cli_option_names
 
-    return frozenset(cli_option_names(metric)) - _OWN_FLAGS
+    return frozenset(cli_option_names(metric)) - set(OWN_FLAGS)
 
 
 @functools.lru_cache(maxsize=None)
@@ -55,7 +59,8 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
     VALUE is read as JSON when it parses (``false``, ``0.9``, ``null``,
     ``{"qhi": 2}``), else taken as the string itself (``paper``); NAME may use
     dashes for underscores. Each option goes to every chosen metric that takes
-    NAME; a NAME that none takes, or a VALUE the option does not allow, is a
+    NAME; a NAME that none takes, one with its own flag (:data:`OWN_FLAGS`: the
+    error names the flag), or a VALUE the option does not allow, is a
     :class:`CommandError`.
     """
     from ..errors import OptionError
@@ -68,6 +73,9 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
         name = name.strip().replace("-", "_")
         if not equals or not name:
             raise CommandError(f"--option {text!r}: expected NAME=VALUE, e.g. formula=paper")
+        if name in OWN_FLAGS:
+            raise CommandError(f"--option {name}: {name} has its own flag; use {OWN_FLAGS[name]} "
+                               f"(e.g. {OWN_FLAGS[name]} {raw.strip() or 'VALUE'})")
         takers = [metric for metric in metrics if name in accepted[metric]]
         if not takers:
             known = ", ".join(sorted(set().union(*accepted.values())))
@@ -160,7 +168,7 @@ def _api_error(error: Exception, metric: str, chunk: Sequence[Example], fields: 
         return LineError(f"{source.path} {source.label} {located[0]}: {located[1]}")
     option = getattr(error, "option", None)
     if option is not None:
-        return CommandError(f"--option {option} ({metric}): {error}")
+        return CommandError(f"{OWN_FLAGS.get(option, f'--option {option}')} ({metric}): {error}")
     return LineError(f"{metric}: {error}")
 
 
@@ -278,11 +286,6 @@ def resolve_device(requested: str, metrics: Sequence[str]) -> Optional[str]:
         raise CommandError(f"--device {requested}: {error}") from None
 
 
-#: options with a flag of their own (named in errors about them)
-_FLAGS = {"device": "--device", "batch_size": "--batch-size", "nli_model": "--nli-model",
-          "decomposer": "--decomposer", "host": "--host"}
-
-
 #: seconds of model loading after which ``halluscope score`` says what it is doing
 LOADING_NOTE_AFTER_S = 1.0
 
@@ -326,7 +329,7 @@ def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], pres
         try:
             Scorer(metric, preset=preset, **options[metric])
         except OptionError as error:
-            flag = _FLAGS.get(error.option or "", f"--option {error.option}")
+            flag = OWN_FLAGS.get(error.option or "", f"--option {error.option}")
             raise CommandError(f"{flag} ({metric}): {error}") from None
         except (ModelNotAvailableError, OSError) as error:
             raise CommandError(f"{metric}: {error}") from None

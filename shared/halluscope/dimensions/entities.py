@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List
 
 from ..factors import entity_factors
+from ..signature_text import mapping_digest
 from .base import Dimension, drop_units, swapped_units
 
 
@@ -93,7 +94,7 @@ class Entities(Dimension):
         # "+lcnames": the names a lower-cased summary writes that its parse missed (complete)
         return ["ent:exact+syn+acr+partial" + ("+lcnames" if options.formula == "support" else "")
                 + ("+place" if self._places(options, resources) is not None else "")
-                + ("+userdict" if options.entity_synonyms else "")]
+                + (f"+userdict@{mapping_digest(options.entity_synonyms)}" if options.entity_synonyms else "")]
 
 
 ENTITIES = Entities()

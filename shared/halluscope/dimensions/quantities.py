@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List
 
 from ..factors import quantity_factors
+from ..signature_text import number
 from .base import Dimension, swapped_units, written_units
 
 
@@ -62,7 +63,7 @@ class Quantities(Dimension):
     def signature_parts(self, options, fuse, resources) -> List[str]:
         modes = "exact+eps" + ("+derived" if options.derived_quantities else "") + (
             "+temporal" if options.temporal_quantities else "")
-        return [f"qty:{modes}@{options.epsilon:g}"]
+        return [f"qty:{modes}@{number(options.epsilon)}"]
 
 
 QUANTITIES = Quantities()

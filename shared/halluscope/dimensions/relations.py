@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..factors import relation_linear_factors, relation_softmax_factors
 from ..indices import linear_rhi, normalized_rhi
+from ..signature_text import number
 from ..units import PASSIVE_PAIR, RelationUnit
 from .base import Dimension, drop_units
 
@@ -227,7 +228,7 @@ class Relations(Dimension):
         lexicon = lexicon_of(options, resources)
         parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
         if options.relation_matching != "exact":
-            parts.append(f"sim:{options.similarity_threshold:g}")
+            parts.append(f"sim:{number(options.similarity_threshold)}")
             parts.append(f"enc:{_encoder_id(options.sentence_model)}{_precision_id(options)}")
         return parts
 
