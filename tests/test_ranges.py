@@ -10,8 +10,8 @@ import pytest
 
 from halluscope import api
 from halluscope.options import resolve
-from halluscope.ranges import (LINEAR_RHI_RANGE, NLI_DIFFERENCE_RANGE, UNIT_INTERVAL, declared_range, options_in_signature, score_names,
-                               within)
+from halluscope.ranges import (LINEAR_RHI_RANGE, NLI_DIFFERENCE_RANGE, UNIT_INTERVAL, declared_range,
+                               options_in_signature, score_names, within)
 
 GITHUB = "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."
 SALES = "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday."
