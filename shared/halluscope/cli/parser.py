@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
     score.add_argument("--resume", action="store_true",
                        help="continue an interrupted run from the last complete record of <output>.partial "
-                            "(same command otherwise)")
+                            "(same command otherwise); rows edited since they were scored are scored again "
+                            "(docs/cli.md#resuming-after-the-input-changed)")
     score.set_defaults(handler=run_score)
 
     report = commands.add_parser("report", help="write a self-contained HTML report of a scores file",

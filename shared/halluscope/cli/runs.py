@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
+from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
 from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
                       parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
 
@@ -225,13 +226,13 @@ def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List
 
 
 def _resumed_totals(records: Sequence[Dict[str, Any]], state: Dict[str, Any],
-                    metrics: Sequence[str]) -> Dict[str, MetricTotals]:
-    """Totals of the records already written (scores from the records themselves;
-    signatures and counters from the state file)."""
-    totals = {metric: MetricTotals() for metric in metrics}
-    for metric in metrics:
+                    signatures: Dict[str, str]) -> Dict[str, MetricTotals]:
+    """Totals of the records already written (scores from the records themselves, which
+    were made under this run's ``signatures``; counters from the state file)."""
+    totals = {metric: MetricTotals() for metric in signatures}
+    for metric in signatures:
         saved = state.get("metrics", {}).get(metric, {})
-        totals[metric].signature = saved.get("signature")
+        totals[metric].signature = signatures[metric]
         totals[metric].counters = dict(saved.get("counters", {}))
         for record in records:
             for name, value in record["scores"][metric].items():
@@ -323,28 +324,24 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
                             "fields, kept fields or options); rerun that command with --resume, or this one "
                             "without it")
         records, length = read_partial(partial, metrics, source.label)
-        positions = {example.position for example in examples}
-        done = {record[source.label] for record in records}
-        if not done <= positions:
-            raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
-                            f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
     log = sys.stderr
     if args.no_progress:
         quiet_third_party_progress()
-    load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
-    if resuming:
-        with open(partial, "r+b") as handle:
-            handle.truncate(length)  # drop a last line cut short
-        examples = [example for example in examples if example.position not in done]
-        print(f"resuming after {len(records)} scored examples in {partial}", file=log)
+    signatures = load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
+    if resuming:  # keep the records made from the input as it is now, under these signatures
+        plan = plan_resume(records, examples, signatures, source.label)
+        keep_only(partial, len(records), length, plan)  # also drops a last line cut short
+        records, examples = [records[index] for index in plan.kept], plan.to_score
+        print(resume_note(plan, partial, source.label), file=log)
     elif args.resume and not to_stdout:
         print(f"--resume: no partial output {partial}; scoring from the first example", file=log)
     elif not to_stdout and os.path.isfile(partial):
         print(f"note: replacing the partial output {partial} of an earlier run (--resume would continue it)",
               file=log)
-    totals = _resumed_totals(records, state, metrics)
+    totals = _resumed_totals(records, state, signatures)
     scoring = dict(chunk_size=args.chunk_size, progress=not args.no_progress,
-                   sources_in_output=not args.no_sources_in_output, preset=args.preset)
+                   sources_in_output=not args.no_sources_in_output, preset=args.preset,
+                   digest=lambda example: record_digest(example, signatures))
 
     def summary_of(totals: Dict[str, MetricTotals], examples_count: int) -> Dict[str, Any]:
         return {"input": args.input, "output": args.output, "examples": examples_count,
@@ -395,7 +392,10 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
         for number, handler in previous.items():
             signal.signal(number, handler)
     summary = summary_of(totals, written_before + len(examples))
-    os.replace(partial, args.output)
+    if resuming:  # rows scored again come after the records kept
+        finish_in_input_order(partial, args.output, source.label)
+    else:
+        os.replace(partial, args.output)
     assert summary_output is not None
     _write_json_atomically(summary_output, json_safe(summary))
     os.remove(state_path)
