@@ -201,7 +201,7 @@ def test_entity_synonyms_must_map_strings_to_strings(synonyms):
 @pytest.mark.parametrize("record, said", [
     ({"line": 1, "prediction": 5, "scores": {"chi": {"chi": 0.5}}}, "prediction must be a string, got int"),
     ({"line": 1, "prediction": "a", "scores": {"chi": {"chi": "high"}}},
-     "scores.chi.chi must be a number or null, got 'high'"),
+     'scores.chi.chi must be a number or null, got "high"'),  # as the file spells it
     ({"line": 1, "prediction": "a", "scores": {"chi": 0.5}}, "scores.chi must be an object of scores, got float"),
     ({"line": 1, "prediction": "a", "scores": {"chi": {"chi": 0.5}},
       "details": {"chi": {"ehi": {"units": [{"span": "x"}]}}}}, "details.chi.ehi: a unit without a [start, end] span"),

@@ -51,3 +51,14 @@ def test_a_report_without_labels_draws_distributions_and_means():
     assert re.findall(r'data-chart="(\w+)"', document) == ["histogram"] * 4 + ["bars"]
     # the means: one bar per defined score (rhi has none)
     assert re.findall(r'<rect class="hs-bar" data-series="([^"]+)"', document) == ["chi", "chi.ehi", "chi.qhi"]
+
+
+def test_a_histogram_spans_its_scores_declared_range_and_refuses_values_outside():
+    ticks = r'text-anchor="middle">(-?[\d.]+)</text>'
+    assert re.findall(ticks, histogram_svg("chi", {"all": [0.2, 0.9]})) == ["0", "0.5", "1"]
+    assert re.findall(ticks, histogram_svg("rhi", {"all": [0.2, 1.9]}, span=(0.0, 2.0))) == ["0", "1", "2"]
+    assert re.findall(ticks, histogram_svg("dlsd_acu", {"all": [-0.5]}, span=(-1.0, 1.0))) == ["-1", "0", "1"]
+    for value in (1.5, -3.0, math.inf, -math.inf):  # what the report refuses before it draws
+        with pytest.raises(ValueError, match="is outside the chart's range"):
+            histogram_svg("chi", {"all": [0.5, value]})
+    histogram_svg("chi", {"all": [0.5, math.nan, 1 + 1e-12]})  # NaN is undefined; rounding is inside

@@ -222,14 +222,14 @@ def test_agreement_table_confusion_and_dimensions(report):
                                                                                                    "0"]
 
 
-def test_no_labels_no_agreement_and_bad_labels_said(report):
+def test_no_labels_no_agreement(report):
     records, _, _ = report
     unlabelled = [{k: v for k, v in r.items() if k != "fields"} for r in records]
-    document = build_report(unlabelled)
-    assert "Agreement with labels" not in document and 'id="label-filter"' not in document
-    graded = [dict(r, fields={"label": 0.5}) for r in records]
-    assert ('<p class="note">The field <code>label</code> holds values that are not 0/1 labels: no agreement '
-            "view.</p>") in build_report(graded)
+    for document in (build_report(unlabelled), build_report(records, label_field="")):  # '' reads no labels
+        assert "Agreement with labels" not in document and 'id="label-filter"' not in document
+        assert re.findall(r'data-chart="(\w+)"', document) == ["histogram"] * 5 + ["bars"]
+    with pytest.raises(ValueError, match=r"^record 1 \(line 1\): the label field 'label' holds 0\.5, not a label"):
+        build_report([dict(r, fields={"label": 0.5}) for r in records])
 
 
 def test_long_files_show_an_even_sample_and_say_so(report):
@@ -290,12 +290,12 @@ def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
 
 def test_charts_render_in_chromium_and_script_in_any_field_stays_text(report, chromium_browser, tmp_path):
     records, _, page_path = report
-    # a scores file whose score name and fields carry markup: it must show as text
+    # a scores file whose id and label field carry markup: it must show as text (a score's
+    # name cannot: a name its metric does not return is refused, see below)
     evil = "<script>window.__evil = 1; alert(1)</script>"
-    crafted = [dict(record, id=evil, scores={**record["scores"], "chi": {**record["scores"]["chi"], evil: 0.5}})
-               for record in records]
+    crafted = [dict(record, id=evil, fields={evil: record["fields"]["label"]}) for record in records]
     crafted_page = tmp_path / "crafted.html"
-    crafted_page.write_text(build_report(crafted, title=evil), encoding="utf-8")
+    crafted_page.write_text(build_report(crafted, title=evil, label_field=evil), encoding="utf-8")
     dialogs = []
     page = chromium_browser.new_page(viewport={"width": 1200, "height": 1600})
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
@@ -309,6 +309,172 @@ def test_charts_render_in_chromium_and_script_in_any_field_stays_text(report, ch
             assert all(width > 300 and height > 200 and marks > 1 for _, width, height, marks in boxes), boxes
         assert page.evaluate("window.__evil") is None and dialogs == []
         assert page.title() == evil  # the title shown as text
-        assert page.locator("svg.hs-chart text", has_text="window.__evil").count() >= 1
+        assert page.locator("p", has_text="Labels from the field <script>window.__evil").count() == 1
+        assert page.locator("#examples td", has_text="window.__evil").count() == len(records)
     finally:
         page.close()
+
+
+# -- the report never shows a meaningless number (issue 57) --------------------------------------
+
+def _write_records(path, records):
+    """A scores file as `halluscope score` writes it, but with whatever the records hold
+    (``Infinity`` and ``NaN`` written as JSON's extension spells them)."""
+    path.write_text("".join(json.dumps(record, allow_nan=True) + "\n" for record in records), encoding="utf-8")
+    return str(path)
+
+
+def _report(scores, page, capsys, *arguments):
+    """(exit code, stderr) of `halluscope report` on ``scores``."""
+    code = main(["report", "--input", str(scores), "--output", str(page), *arguments])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metric, name, value, problem", [
+    ("chi", "chi", 1.5, "scores.chi.chi is 1.5, outside its range [0, 1]"),
+    ("chi", "ehi", -3.0, "scores.chi.ehi is -3.0, outside its range [0, 1]"),
+    ("chi", "rhi", 1.25, "scores.chi.rhi is 1.25, outside its range [0, 1]"),  # CHI fuses RHI*, not the linear RHI
+    ("chi", "p_consistent", 1.0000001, "scores.chi.p_consistent is 1.0000001, outside its range [0, 1]"),
+    ("chi", "chi", 10 ** 400, f"scores.chi.chi is {str(10 ** 400)[:40]}, outside its range [0, 1]"),
+    ("chi", "qhi", math.inf, "scores.chi.qhi is Infinity, not a score (a number in [0, 1], or null when undefined)"),
+    ("chi", "chi", -math.inf, "scores.chi.chi is -Infinity, not a score (a number in [0, 1], or null when "
+                              "undefined)"),
+    ("chi", "chi", "0.5", 'scores.chi.chi must be a number or null, got "0.5"'),
+    ("chi", "chi", True, "scores.chi.chi must be a number or null, got true"),
+    ("chi", "bleu", 0.5, "scores.chi.bleu: not a score of chi (its scores: chi, ehi, rhi, qhi, p_consistent)"),
+    ("bleu", "bleu", 0.5, "scores.bleu: not a metric of halluscope (chi, ehi, rhi, qhi, dlsd_acu)"),
+    ("rhi", "rhi", 2.5, "scores.rhi.rhi is 2.5, outside its range [0, 2]"),  # the widest: no summary
+    ("rhi", "rhi_norm", 1.5, "scores.rhi.rhi_norm is 1.5, outside its range [0, 1]"),
+    ("dlsd_acu", "dlsd_acu", -1.5, "scores.dlsd_acu.dlsd_acu is -1.5, outside its range [-1, 1]"),
+])
+def test_a_score_that_is_no_score_is_refused_naming_its_line(metric, name, value, problem, report, tmp_path, capsys):
+    records, _, _ = report
+    edited = json.loads(json.dumps(records))
+    edited[2]["scores"].setdefault(metric, {})[name] = value
+    scores, page = _write_records(tmp_path / "scores.jsonl", edited), tmp_path / "report.html"
+    assert _report(scores, page, capsys) == (2, f"error: {scores} line 3: {problem}\n")
+    assert not page.exists()
+    with pytest.raises(ValueError, match=re.escape(f"record 3 (line 3): {problem}")):
+        build_report(edited)  # the Python API refuses them too
+
+
+def test_nan_is_an_undefined_score(report, tmp_path, capsys):
+    records, _, _ = report
+    edited = json.loads(json.dumps(records))
+    edited[0]["scores"]["chi"]["chi"] = math.nan  # NaN, as Python's json writes it: undefined, as null
+    scores, page = _write_records(tmp_path / "scores.jsonl", edited), tmp_path / "report.html"
+    assert _report(scores, page, capsys) == (0, "")
+    stats = column_stats([math.nan] + column_values(records, ("chi", "chi"))[1:])
+    assert (stats.defined, stats.total) == (4, 5)
+    assert (f'<tr><td>chi</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
+            '<td class="num">4/5</td>') in page.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def rhi_paper(tmp_path_factory):
+    """The examples scored by the rhi metric under the paper preset (the linear RHI in
+    [0, 2]): the scores file, its summary, and the summary a support run writes."""
+    folder = tmp_path_factory.mktemp("rhi")
+    data = folder / "data.jsonl"
+    data.write_text("".join(json.dumps(e) + "\n" for e in EXAMPLES), encoding="utf-8")
+    scores, support = folder / "scores.jsonl", folder / "support.jsonl"
+    for output, preset in ((scores, ["--preset", "paper"]), (support, [])):
+        assert main(["score", "--input", str(data), "--output", str(output), "--metrics", "rhi",
+                     "--reference-field", "reference", "--no-progress", *preset]) == 0
+    return {"scores": scores, "summary": folder / "scores.summary.json",
+            "support_summary": folder / "support.summary.json", "records": load_records(str(scores))}
+
+
+def test_the_linear_rhi_is_checked_against_the_range_its_summary_gives(rhi_paper, tmp_path, capsys):
+    values = column_values(rhi_paper["records"], ("rhi", "rhi"))
+    above = next(k for k, value in enumerate(values) if value > 1)  # [0, 1] would refuse this run
+    page = tmp_path / "report.html"
+    assert _report(rhi_paper["scores"], page, capsys) == (0, "")  # its summary, beside it: formula:paper
+    # the rhi chart spans [0, 2]: ticks 0, 1, 2
+    chart = re.search(r'<svg class="hs-chart"[^>]*aria-label="rhi" data-chart="histogram">.*?</svg>',
+                      page.read_text(encoding="utf-8")).group(0)
+    assert re.findall(r'text-anchor="middle">([\d.]+)</text>', chart) == ["0", "1", "2"]
+    # the same file against the summary of a support run: [0, 1]
+    code, err = _report(rhi_paper["scores"], page, capsys, "--summary", str(rhi_paper["support_summary"]))
+    assert (code, err) == (2, f"error: {rhi_paper['scores']} line {above + 1}: scores.rhi.rhi is "
+                              f"{json.dumps(values[above])}, outside its range [0, 1]\n")
+    # without a summary the formula is not known: the widest range, [0, 2]
+    alone = tmp_path / "alone.jsonl"
+    alone.write_bytes(rhi_paper["scores"].read_bytes())
+    assert _report(alone, page, capsys) == (0, "")
+
+
+def test_a_named_label_field_no_record_has_is_refused(report, tmp_path, capsys):
+    records, _, _ = report
+    scores, page = _write_records(tmp_path / "scores.jsonl", records), tmp_path / "report.html"
+    assert _report(scores, page, capsys, "--label-field", "verdict") == (
+        2, f"error: --label-field verdict: no record of {scores} has this field (fields.verdict or a top-level "
+           "verdict); the records' kept fields: label\n")
+    nulls = _write_records(tmp_path / "nulls.jsonl", [dict(r, fields={"verdict": None}) for r in records])
+    assert _report(nulls, page, capsys, "--label-field", "verdict") == (
+        2, f"error: --label-field verdict: the field is null or empty in every record of {nulls}: no labels to "
+           "compare with\n")
+    assert not page.exists()
+    # the default field absent: no agreement view, as without labels
+    unlabelled = _write_records(tmp_path / "unlabelled.jsonl", [{k: v for k, v in r.items() if k != "fields"}
+                                                                for r in records])
+    assert _report(unlabelled, page, capsys) == (0, "")
+    assert "Agreement with labels" not in page.read_text(encoding="utf-8")
+    # a top-level field counts, and --label-field '' reads none
+    top = _write_records(tmp_path / "top.jsonl", [dict(r, verdict=r["fields"]["label"]) for r in records])
+    assert _report(top, page, capsys, "--label-field", "verdict") == (0, "")
+    assert "Labels from the field <code>verdict</code> (1 = consistent): 5 labelled" in page.read_text("utf-8")
+    assert _report(scores, page, capsys, "--label-field", "") == (0, "")
+    assert "Agreement with labels" not in page.read_text(encoding="utf-8")
+
+
+ACCEPTED_LABELS = [(1, 1), (0, 0), (True, 1), (False, 0), (1.0, 1), (0.0, 0), ("1", 1), ("0", 0), (" TRUE ", 1),
+                   ("false", 0), ("1.0", 1), ("0.0", 0)]
+
+
+def test_every_documented_label_form_is_read(report, tmp_path, capsys):
+    records, _, _ = report
+    rows = [dict(records[k % len(records)], fields={"label": value}) for k, (value, _) in enumerate(ACCEPTED_LABELS)]
+    rows += [dict(records[0], fields={"label": None}), dict(records[1], fields={"label": " "}),
+             dict(records[2], fields={})]  # no label: null, blank text, absent
+    scores, page = _write_records(tmp_path / "scores.jsonl", rows), tmp_path / "report.html"
+    assert _report(scores, page, capsys) == (0, "")
+    positives = sum(label for _, label in ACCEPTED_LABELS)
+    assert (f"{len(ACCEPTED_LABELS)} labelled examples, {positives} consistent and "
+            f"{len(ACCEPTED_LABELS) - positives} inconsistent; 3 without a label.</p>") in page.read_text("utf-8")
+    assert [binary_label(value) for value, _ in ACCEPTED_LABELS] == [label for _, label in ACCEPTED_LABELS]
+
+
+@pytest.mark.parametrize("value, shown", [("yes", '"yes"'), (2, "2"), (0.5, "0.5"), (-1, "-1"), ([1], "[1]"),
+                                          ({"label": 1}, '{"label": 1}'), ("10", '"10"')])
+def test_a_label_that_is_no_label_is_refused_naming_its_line(value, shown, report, tmp_path, capsys):
+    records, _, _ = report
+    rows = [dict(r, fields={"label": value if k == 1 else r["fields"]["label"]}) for k, r in enumerate(records)]
+    scores, page = _write_records(tmp_path / "scores.jsonl", rows), tmp_path / "report.html"
+    assert _report(scores, page, capsys) == (
+        2, f"error: {scores} line 2: the label field 'label' holds {shown}, not a label (0/1, 0.0/1.0, true/false, "
+           'or those as text ("0"/"1", "0.0"/"1.0", "true"/"false", any case); null or "": no label); pass '
+           "--label-field with the field that holds 0/1 labels, or --label-field '' for a report without the "
+           "agreement view\n")
+    assert not page.exists()
+
+
+def test_one_label_class_leaves_auc_and_balanced_accuracy_undefined(report):
+    records, _, _ = report
+    result = agreement([0.2, 0.9, math.nan], [1, 1, 1])
+    assert math.isnan(result.auc) and math.isnan(result.balanced_accuracy) and math.isnan(result.threshold)
+    assert (result.n, result.positives, result.undefined, result.tp, result.fn, result.fp, result.tn) == (
+        3, 3, 1, 0, 0, 0, 0)
+    assert result.undefined_because == ("every labelled example is consistent (label 1); ROC-AUC and balanced "
+                                        "accuracy need examples of both classes")
+    assert agreement([0.2], [0]).undefined_because.startswith("every labelled example is inconsistent (label 0)")
+    assert agreement([0.2, 0.9], [1, 0]).undefined_because is None
+    for label, present in ((1, "consistent (label 1)"), (0, "inconsistent (label 0)")):
+        document = build_report([dict(r, fields={"label": label}) for r in records])
+        rows = re.search(r'<table id="agreement">.*?</table>', document, re.S).group(0)
+        assert rows.count('<td class="num">undefined</td>') == 3 * 5  # AUC, BA, threshold of 5 scores
+        assert "nan" not in rows and "1.0000" not in rows
+        assert (f'<p class="note" id="agreement-undefined">ROC-AUC, balanced accuracy and the best threshold are '
+                f"undefined: every labelled example is {present}; ROC-AUC and balanced accuracy need examples of "
+                "both classes.</p>") in document
+        assert 'class="confusion"' not in document and 'data-chart="roc"' not in document

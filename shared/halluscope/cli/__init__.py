@@ -14,8 +14,8 @@ which load through :class:`halluscope.Scorer`; each mistake is one line ``error:
 Output record (one per line; undefined scores and other non-finite numbers are
 written as ``null``)::
 
-    {"line": 3, "id": "...", "source": "...", "prediction": "...", "reference": "...",
-     "fields": {"label": 1},
+    {"line": 3, "id": "...", "digest": "9f0c3a51d2e87b64", "source": "...", "prediction": "...",
+     "reference": "...", "fields": {"label": 1},
      "scores": {"chi": {"chi": 0.41, "ehi": 0.5, "rhi": 0.21, "qhi": 0.3}},
      "details": {"chi": {...one row of the API's details...}}}
 
@@ -24,7 +24,8 @@ datasets folder gives ``row``, the 0-based index. ``reference`` is present only 
 ``--reference-field``, ``publication_date`` only with ``--publication-date-field``
 (given to ``qhi`` and ``chi``, whose QHI resolves relative dates with it); ``fields``
 holds the input's other fields (``--keep-fields``); ``source`` is left out with
-``--no-sources-in-output``. The run's summary (means, defined counts, signatures,
+``--no-sources-in-output``; ``digest`` identifies what the record was made from (the row
+and the signatures: :func:`halluscope.cli.resume.record_digest`). The run's summary (means, defined counts, signatures,
 skipped lines, the counters of ``dlsd_acu``) goes to stdout as a table and to a JSON
 file beside the output (``--summary-output``). ``-`` reads JSONL from stdin
 (``--input -``) or writes the records to stdout (``--output -``, the table then goes
@@ -34,15 +35,17 @@ to stderr).
 (:func:`halluscope.cli.scoring.api_options`).
 
 One module per job: :mod:`.readers` (input rows to examples), :mod:`.scoring` (options,
-device, models, the chunked API calls), :mod:`.runs` (output, partial file and resume,
-summary, the report command), :mod:`.parser` (the command line and :func:`main`);
+device, models, the chunked API calls), :mod:`.runs` (output, partial file, summary),
+:mod:`.resume` (what ``--resume`` keeps), :mod:`.report_run` (the report command),
+:mod:`.parser` (the command line and :func:`main`);
 :mod:`.errors` holds the command's own errors (a bad line, a bad command).
 
 No data is lost (docs/cli.md, "Interrupted runs"): records go to ``<output>.partial``
 (flushed after every chunk), which replaces ``--output`` only when the run ends, so
 an existing output is never truncated by a run that fails; an interrupted run
 (Ctrl-C, SIGTERM, a crash) leaves the partial file and ``--resume`` continues from its
-last complete record, with the same results as an uninterrupted run.
+last complete record, with the same results as an uninterrupted run; a record whose row
+was edited since is scored again (:mod:`.resume`).
 
 Exit codes (:func:`main`): 0 done; 1 a bad input row (with ``--on-error stop``) or
 an error while scoring; 2 a mistake in the command or what it names (usage, an

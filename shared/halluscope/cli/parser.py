@@ -11,7 +11,8 @@ from typing import Optional, Sequence
 from .. import budget
 from ..options import MAX_WORKERS
 from .errors import CommandError, LineError
-from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE, run_report, run_score
+from .report_run import run_report
+from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE, run_score
 from .scoring import DEFAULT_CHUNK_SIZE, METRICS
 
 
@@ -142,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
     score.add_argument("--resume", action="store_true",
                        help="continue an interrupted run from the last complete record of <output>.partial "
-                            "(same command otherwise)")
+                            "(same command otherwise); rows edited since they were scored are scored again "
+                            "(docs/cli.md#resuming-after-the-input-changed)")
     score.set_defaults(handler=run_score)
 
     report = commands.add_parser("report", help="write a self-contained HTML report of a scores file",
@@ -155,9 +157,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="summary JSON of the run (default: the input's .summary.json when present)")
     report.add_argument("--cut", type=_number, default=0.5,
                         help="the report gives the share of defined scores below this value")
-    report.add_argument("--label-field", default="label",
-                        help="kept input field with 0/1 labels (1 = consistent); when present the report shows "
-                             "ROC-AUC, balanced accuracy and a confusion table per score")
+    report.add_argument("--label-field", default=None,
+                        help="kept input field with 0/1 labels (1 = consistent; docs/cli.md#labels-the-report-accepts): "
+                             "the report shows ROC-AUC, balanced accuracy and a confusion table per score (default: "
+                             "label, when the records have it); a field named here must be there; '' for none")
     report.add_argument("--page-size", type=_positive_int, default=REPORT_PAGE_SIZE,
                         help="examples per page of the examples table")
     report.add_argument("--max-examples", type=_positive_int, default=REPORT_MAX_EXAMPLES,

@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
+from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
 from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
                       parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
 from ..workers import available_cores, keep_from_workers
@@ -247,13 +248,13 @@ def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List
 
 
 def _resumed_totals(records: Sequence[Dict[str, Any]], state: Dict[str, Any],
-                    metrics: Sequence[str]) -> Dict[str, MetricTotals]:
-    """Totals of the records already written (scores from the records themselves;
-    signatures and counters from the state file)."""
-    totals = {metric: MetricTotals() for metric in metrics}
-    for metric in metrics:
+                    signatures: Dict[str, str]) -> Dict[str, MetricTotals]:
+    """Totals of the records already written (scores from the records themselves, which
+    were made under this run's ``signatures``; counters from the state file)."""
+    totals = {metric: MetricTotals() for metric in signatures}
+    for metric in signatures:
         saved = state.get("metrics", {}).get(metric, {})
-        totals[metric].signature = saved.get("signature")
+        totals[metric].signature = signatures[metric]
         totals[metric].counters = dict(saved.get("counters", {}))
         for record in records:
             for name, value in record["scores"][metric].items():
@@ -380,29 +381,25 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
                             "fields, kept fields or options); rerun that command with --resume, or this one "
                             "without it")
         records, length = read_partial(partial, metrics, source.label)
-        positions = {example.position for example in examples}
-        done = {record[source.label] for record in records}
-        if not done <= positions:
-            raise FileError(f"--resume: {partial} holds {source.label}s the input does not "
-                            f"({sorted(done - positions)[:3]}); the input changed, rerun without --resume")
     log = sys.stderr
     if args.no_progress:
         quiet_third_party_progress()
-    load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
+    signatures = load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
     stop.check()  # a signal a finaliser swallowed while the models loaded
-    if resuming:
-        with open(partial, "r+b") as handle:
-            handle.truncate(length)  # drop a last line cut short
-        examples = [example for example in examples if example.position not in done]
-        print(f"resuming after {len(records)} scored examples in {partial}", file=log)
+    if resuming:  # keep the records made from the input as it is now, under these signatures
+        plan = plan_resume(records, examples, signatures, source.label)
+        keep_only(partial, len(records), length, plan)  # also drops a last line cut short
+        records, examples = [records[index] for index in plan.kept], plan.to_score
+        print(resume_note(plan, partial, source.label), file=log)
     elif args.resume and not to_stdout:
         print(f"--resume: no partial output {partial}; scoring from the first example", file=log)
     elif not to_stdout and os.path.isfile(partial):
         print(f"note: replacing the partial output {partial} of an earlier run (--resume would continue it)",
               file=log)
-    totals = _resumed_totals(records, state, metrics)
+    totals = _resumed_totals(records, state, signatures)
     scoring = dict(chunk_size=args.chunk_size, progress=not args.no_progress,
-                   sources_in_output=not args.no_sources_in_output, preset=args.preset)
+                   sources_in_output=not args.no_sources_in_output, preset=args.preset,
+                   digest=lambda example: record_digest(example, signatures))
 
     def summary_of(totals: Dict[str, MetricTotals], examples_count: int) -> Dict[str, Any]:
         return {"input": args.input, "output": args.output, "examples": examples_count,
@@ -445,7 +442,10 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
                     os.remove(path)
         raise
     summary = summary_of(totals, written_before + len(examples))
-    os.replace(partial, args.output)
+    if resuming:  # rows scored again come after the records kept
+        finish_in_input_order(partial, args.output, source.label)
+    else:
+        os.replace(partial, args.output)
     assert summary_output is not None
     _write_json_atomically(summary_output, json_safe(summary))
     os.remove(state_path)
@@ -479,54 +479,4 @@ def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], option
     if summary_output is not None:
         _write_json_atomically(summary_output, json_safe(summary))
     print(format_summary(json_safe(summary)), file=sys.stderr)
-    return 0
-
-
-def check_scores_file(path: str) -> None:
-    """Refuse a scores file ``report`` cannot read whole: a missing file, text that is
-    not UTF-8, a line that is not a JSON object (a run still going or interrupted), a
-    record of another shape (:func:`halluscope.report.stats.record_problem`)."""
-    from ..report.stats import record_problem
-
-    if not os.path.isfile(path):
-        raise FileError(f"--input {path}: no such file")
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                raise FileError(f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
-                                "an interrupted `halluscope score` run finishes with --resume") from None
-            problem = record_problem(record)
-            if problem is not None:
-                raise FileError(f"{path} line {number}: {problem}")
-
-
-def run_report(args: argparse.Namespace) -> int:
-    """``halluscope report``."""
-    from ..report import write_report
-
-    check_scores_file(args.input)
-    _check_writable(args.output, "--output")
-    if _same_path(args.output, args.input):
-        raise FileError(f"--output {args.output} is the --input file; choose another name")
-    summary = args.summary
-    if summary is None and os.path.isfile(summary_path_for(args.input)):
-        summary = summary_path_for(args.input)
-    if summary is not None and not os.path.isfile(summary):
-        raise FileError(f"--summary {summary}: no such file")
-    temporary = f"{args.output}.tmp-{os.getpid()}"
-    try:
-        count = write_report(args.input, temporary, summary_path=summary, cut=args.cut, title=args.title,
-                             label_field=args.label_field, page_size=args.page_size,
-                             max_examples=args.max_examples)
-        os.replace(temporary, args.output)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FileError(f"--summary {summary}: not a JSON summary ({type(error).__name__})") from None
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-    print(f"wrote {args.output} ({count} examples)")
     return 0

@@ -176,13 +176,16 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                    fields: FieldNames, source: InputSource, output: TextIO, chunk_size: int = DEFAULT_CHUNK_SIZE,
                    progress: bool = True, totals: Optional[Dict[str, MetricTotals]] = None,
                    after_chunk: Optional[Callable[[Dict[str, MetricTotals], int], None]] = None,
-                   sources_in_output: bool = True, preset: Optional[str] = None) -> Dict[str, MetricTotals]:
+                   sources_in_output: bool = True, preset: Optional[str] = None,
+                   digest: Optional[Callable[[Example], str]] = None) -> Dict[str, MetricTotals]:
     """Score ``examples`` (read from ``source``) chunk by chunk; write one JSON line per
     example to ``output``, each chunk in one write, flushed. An API error naming a row
     becomes an :class:`LineError` naming its input line. ``totals`` continues the
     totals of a resumed run; ``after_chunk(totals, rows_written)`` runs after each
     flushed chunk. ``sources_in_output=False`` leaves the source text out of the
-    records; ``preset`` goes to every metric (:data:`halluscope.options.PRESETS`)."""
+    records; ``preset`` goes to every metric (:data:`halluscope.options.PRESETS`);
+    ``digest(example)`` is written as each record's ``digest``
+    (:func:`halluscope.cli.resume.record_digest`)."""
     from tqdm import tqdm
 
     totals = totals if totals is not None else {metric: MetricTotals() for metric in metrics}
@@ -211,6 +214,8 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
             lines = []
             for row, example in enumerate(chunk):
                 record: Dict[str, Any] = {source.label: example.position, "id": example.id}
+                if digest is not None:
+                    record["digest"] = digest(example)
                 if sources_in_output:
                     record["source"] = example.source
                 record["prediction"] = example.prediction
@@ -306,19 +311,21 @@ def quiet_third_party_progress() -> None:
 
 
 def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], preset: Optional[str],
-                note: Optional[Callable[[str], None]] = None) -> None:
+                note: Optional[Callable[[str], None]] = None) -> Dict[str, str]:
     """Load every chosen metric's models before anything is scored, through
     :class:`halluscope.Scorer` (whose constructor loads them into the process's
-    registry, where the scoring calls find them): a model that cannot be loaded is a
-    :class:`CommandError` naming the metric, found before any other metric scores.
-    ``note`` is told "loading models for chi..." once, when a metric's loading has taken
-    :data:`LOADING_NOTE_AFTER_S` seconds (models already loaded say nothing)."""
+    registry, where the scoring calls find them), and return each metric's signature: a
+    model that cannot be loaded is a :class:`CommandError` naming the metric, found
+    before any other metric scores. ``note`` is told "loading models for chi..." once,
+    when a metric's loading has taken :data:`LOADING_NOTE_AFTER_S` seconds (models
+    already loaded say nothing)."""
     import threading
 
     from ..errors import OptionError
     from ..registry import ModelNotAvailableError
     from ..scorer import Scorer
 
+    signatures: Dict[str, str] = {}
     # dlsd_acu's models (NLI, decomposer) are the likeliest to be missing: load them first
     for metric in sorted(metrics, key=lambda name: name != "dlsd_acu"):
         timer = None
@@ -327,7 +334,7 @@ def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], pres
             timer.daemon = True
             timer.start()
         try:
-            Scorer(metric, preset=preset, **options[metric])
+            signatures[metric] = Scorer(metric, preset=preset, **options[metric]).signature
         except OptionError as error:
             flag = OWN_FLAGS.get(error.option or "", f"--option {error.option}")
             raise CommandError(f"{flag} ({metric}): {error}") from None
@@ -336,3 +343,4 @@ def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], pres
         finally:
             if timer is not None:
                 timer.cancel()
+    return {metric: signatures[metric] for metric in metrics}

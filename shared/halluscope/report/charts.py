@@ -17,6 +17,7 @@ import html
 import math
 from typing import List, Mapping, Optional, Sequence, Tuple
 
+from ..ranges import within
 from .stats import reliability_bins
 
 __all__ = ["bars_svg", "histogram", "histogram_svg", "reliability_bins", "reliability_svg", "roc_points", "roc_svg"]
@@ -104,11 +105,16 @@ def _xy(x: float, y: float, x_range: Tuple[float, float], y_range: Tuple[float, 
     return LEFT + fx * plot_w, TOP + plot_h - fy * plot_h
 
 
-def histogram_svg(title: str, series: Mapping[str, Sequence[float]], bins: int = 20) -> str:
-    """A step outline per series (share of its defined values per bin) over the range of
-    every series' defined values ([0, 1] at least)."""
-    defined = [v for values in series.values() for v in values if not math.isnan(v)]
-    low, high = min([0.0] + defined), max([1.0] + defined)
+def histogram_svg(title: str, series: Mapping[str, Sequence[float]], bins: int = 20,
+                  span: Tuple[float, float] = (0.0, 1.0)) -> str:
+    """A step outline per series (share of its defined values per bin) over ``span``, the
+    score's declared range (:func:`halluscope.ranges.declared_range`); a value outside it
+    is a ``ValueError`` (the report refuses such records before it draws:
+    docs/cli.md#scores-the-report-refuses)."""
+    low, high = span
+    outside = [v for values in series.values() for v in values if not math.isnan(v) and not within(v, span)]
+    if outside:
+        raise ValueError(f"{title}: {outside[0]!r} is outside the chart's range [{low:g}, {high:g}]")
     shares = {}
     for name, values in series.items():
         counts = histogram(values, low, high, bins)

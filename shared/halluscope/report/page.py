@@ -12,8 +12,8 @@ from ..highlight import (CSS as HIGHLIGHT_CSS, acu_evidence_highlights, contradi
                          render_html, source_highlights, summary_highlights, unsupported_units)
 from .charts import bars_svg, histogram_svg, reliability_svg, roc_points, roc_svg
 from .stats import (Column, agreement, binary_label, column_label, column_stats, column_values, dimension_breakdown,
-                    highlight_details, load_records, record_label, reliability_bins, roc_auc, score_columns,
-                    shown_indices, calibration_error)
+                    highlight_details, label_problem, load_records, record_label, record_problem, reliability_bins,
+                    roc_auc, run_options, score_columns, score_range, shown_indices, calibration_error)
 
 
 def _contradicted_words(record: Mapping[str, Any]) -> List[str]:
@@ -164,45 +164,66 @@ _TABLE_JS = """\
 """
 
 
-def _labels(records: Sequence[Mapping[str, Any]], field: str) -> Tuple[List[Optional[int]], int]:
-    """Each record's binary label (None when absent or not binary), and how many
-    records have a value that is not binary."""
-    labels, other = [], 0
-    for record in records:
-        value = record_label(record, field)
-        label = binary_label(value)
-        other += value is not None and label is None
-        labels.append(label)
-    return labels, other
+def _labels(records: Sequence[Mapping[str, Any]], field: str) -> List[Optional[int]]:
+    """Each record's binary label (None: no label; :func:`.stats.is_no_label`); the
+    records are checked first (:func:`check_records`)."""
+    return [binary_label(record_label(record, field)) for record in records]
+
+
+def check_records(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None,
+                  label_field: str = "label") -> None:
+    """Refuse records the report would show a meaningless number for, naming the first
+    (1-based, with its input position): a score that is not one its metric returns, is
+    infinite or lies outside its declared range (:func:`.stats.record_problem`), or a
+    label that is not one (:func:`.stats.label_problem`); a ``ValueError``
+    (docs/cli.md#scores-the-report-refuses)."""
+    options = run_options(summary)
+    for number, record in enumerate(records, start=1):
+        problem = record_problem(record, options)
+        if problem is None and label_field:
+            problem = label_problem(record_label(record, label_field), label_field)
+        if problem is not None:
+            where = " ".join(map(str, _position(record))) if isinstance(record, Mapping) else "?"
+            raise ValueError(f"record {number} ({where}): {problem}")
 
 
 def _threshold(value: float) -> str:
+    if math.isnan(value):
+        return "undefined"
     return "+inf" if math.isinf(value) else f"{value:.4f}"
 
 
+def _measure(value: float) -> str:
+    """ROC-AUC or balanced accuracy: "undefined" for NaN (one label class)."""
+    return "undefined" if math.isnan(value) else f"{value:.4f}"
+
+
 def _agreement_section(columns: Sequence[Column], values: Mapping[Column, List[float]],
-                       labels: Sequence[Optional[int]], other: int, field: str) -> List[str]:
+                       labels: Sequence[Optional[int]], field: str) -> List[str]:
     labelled = [k for k, label in enumerate(labels) if label is not None]
     y = [labels[k] for k in labelled]
     positives = sum(y)
     out = [f'<h2>Agreement with labels</h2><p>Labels from the field <code>{_text(field)}</code> (1 = consistent): '
            f"{len(labelled)} labelled examples, {positives} consistent and {len(y) - positives} inconsistent"
-           + (f"; {len(labels) - len(labelled) - other} without a label" if len(labels) - len(labelled) - other
-              else "")
-           + (f"; {other} with a label that is not 0/1, left out" if other else "") + ".</p>",
+           + (f"; {len(labels) - len(labelled)} without a label" if len(labels) - len(labelled) else "") + ".</p>",
            '<table id="agreement"><thead><tr><th>score</th><th>ROC-AUC</th><th>balanced accuracy</th>'
            "<th>best threshold</th><th>TP</th><th>FN</th><th>FP</th><th>TN</th><th>undefined</th></tr></thead><tbody>"]
     results = {}
     for column in columns:
         result = agreement([values[column][k] for k in labelled], y)
         results[column] = result
-        out.append(f"<tr><td>{_text(column_label(*column))}</td><td class=\"num\">{_number(result.auc)}</td>"
-                   f"<td class=\"num\">{_number(result.balanced_accuracy)}</td>"
+        out.append(f"<tr><td>{_text(column_label(*column))}</td><td class=\"num\">{_measure(result.auc)}</td>"
+                   f"<td class=\"num\">{_measure(result.balanced_accuracy)}</td>"
                    f"<td class=\"num\">{_threshold(result.threshold)}</td>"
                    f"<td class=\"num\">{result.tp}</td><td class=\"num\">{result.fn}</td>"
                    f"<td class=\"num\">{result.fp}</td><td class=\"num\">{result.tn}</td>"
                    f"<td class=\"num\">{result.undefined}</td></tr>")
     out.append("</tbody></table>")
+    reason = next(iter(results.values())).undefined_because if results else None
+    if reason is not None:  # one label class: no measure, no threshold, no confusion to show
+        out.append(f'<p class="note" id="agreement-undefined">ROC-AUC, balanced accuracy and the best threshold '
+                   f"are undefined: {_text(reason)}.</p>")
+        return out
     out.append('<p class="label">ROC-AUC: the chance that a consistent summary scores above an inconsistent '
                "one (ties count half). Balanced accuracy: the mean recall of the two classes, predicting "
                "\"consistent\" when the score is at least the threshold, at the threshold that maximises it "
@@ -242,10 +263,12 @@ def _dimension_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
 
 
 def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Column],
-                    values: Mapping[Column, List[float]], labels: Optional[Sequence[Optional[int]]]) -> List[str]:
+                    values: Mapping[Column, List[float]], labels: Optional[Sequence[Optional[int]]],
+                    options: Mapping[str, Mapping[str, str]]) -> List[str]:
     """Inline SVG charts (:mod:`.charts`): with labels, each score's distribution by label,
     the ROC curves and the reliability of chi's p_consistent; without, each score's
-    distribution and the per-dimension means."""
+    distribution and the per-dimension means. Each distribution spans its score's
+    declared range (``options``: :func:`.stats.run_options`)."""
     out = ['<h2>Charts</h2><div class="plots">']
     if labels is not None:
         labelled = [k for k, label in enumerate(labels) if label is not None]
@@ -254,7 +277,8 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
             scores = [values[column][k] for k in labelled]
             out.append(histogram_svg(column_label(*column), {
                 "consistent (1)": [s for s, label in zip(scores, y) if label == 1],
-                "inconsistent (0)": [s for s, label in zip(scores, y) if label == 0]}))
+                "inconsistent (0)": [s for s, label in zip(scores, y) if label == 0]},
+                span=score_range(column, options)))
         curves = {}
         for column in columns:
             scores = [values[column][k] for k in labelled]
@@ -270,7 +294,8 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
                 out.append(reliability_svg(bins, calibration_error(p, y)))
     else:
         for column in columns:
-            out.append(histogram_svg(column_label(*column), {"all rows": values[column]}))
+            out.append(histogram_svg(column_label(*column), {"all rows": values[column]},
+                                     span=score_range(column, options)))
         means = {}
         for column in columns:
             if column[1] in names() or column[1] == column[0]:
@@ -285,10 +310,14 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
 def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None,
                  cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
                  page_size: int = 50, max_examples: int = 1000) -> str:
-    """The whole report as one HTML string (see the module's docstring)."""
+    """The whole report as one HTML string (see the module's docstring); records the
+    report cannot show are refused first (:func:`check_records`). ``label_field=""``:
+    no labels."""
+    check_records(records, summary, label_field)
+    options = run_options(summary)
     columns = score_columns(records)
     values = {column: column_values(records, column) for column in columns}
-    labels, other_labels = _labels(records, label_field)
+    labels = _labels(records, label_field) if label_field else [None] * len(records)
     has_labels = any(label is not None for label in labels)
     shown = shown_indices(len(records), max_examples)
     title = title or "halluscope report"
@@ -316,10 +345,7 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     out.append(f"<p class=\"label\">Means are over the examples where a score is defined; \"below {cut:g}\" is "
                "the share of those examples scoring under the cut (on each score's own scale).</p>")
     if has_labels:
-        out.extend(_agreement_section(columns, values, labels, other_labels, label_field))
-    elif other_labels:
-        out.append(f'<p class="note">The field <code>{_text(label_field)}</code> holds values that are not 0/1 '
-                   "labels: no agreement view.</p>")
+        out.extend(_agreement_section(columns, values, labels, label_field))
     out.extend(_dimension_section(records))
     if summary and summary.get("metrics"):
         out.append("<h2>Signatures</h2><table><tbody>")
@@ -330,7 +356,7 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
                        f"{extra}</td></tr>")
         out.append("</tbody></table>")
 
-    out.extend(_charts_section(records, columns, values, labels if has_labels else None))
+    out.extend(_charts_section(records, columns, values, labels if has_labels else None, options))
 
     position_label = _position(records[0])[0] if records else "line"
     out.append("<h2>Examples</h2>")
@@ -385,11 +411,12 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
 
 def write_report(input_path: str, output_path: str, summary_path: Optional[str] = None,
                  cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
-                 page_size: int = 50, max_examples: int = 1000) -> int:
-    """Write the report of ``input_path`` to ``output_path``; return the number of examples."""
+                 page_size: int = 50, max_examples: int = 1000,
+                 summary: Optional[Mapping[str, Any]] = None) -> int:
+    """Write the report of ``input_path`` to ``output_path``; return the number of
+    examples. The run's summary is ``summary``, or read from ``summary_path``."""
     records = load_records(input_path)
-    summary = None
-    if summary_path is not None:
+    if summary is None and summary_path is not None:
         with open(summary_path, encoding="utf-8") as handle:
             summary = json.load(handle)
     document = build_report(records, summary, cut=cut, title=title, label_field=label_field,

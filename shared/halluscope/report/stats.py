@@ -12,7 +12,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..dimensions import names
-from ..options import CHI_FAMILY
+from ..options import CHI_FAMILY, METRIC_SPECS
+from ..ranges import Range, declared_range, options_in_signature, score_names, within
 
 #: a score column: (metric, score name), e.g. ("chi", "ehi") for ``scores.chi.ehi``
 Column = Tuple[str, str]
@@ -24,21 +25,65 @@ def load_records(path: str) -> List[Dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def record_problem(record: Any) -> Optional[str]:
+def run_options(summary: Optional[Mapping[str, Any]]) -> Dict[str, Dict[str, str]]:
+    """Per metric, the options its signature in the run's summary records that decide
+    its scores' ranges (:func:`halluscope.ranges.options_in_signature`); empty without a
+    summary, where each score gets the widest range it has (docs/cli.md#scores-the-report-refuses)."""
+    metrics = summary.get("metrics") if isinstance(summary, Mapping) else None
+    if not isinstance(metrics, Mapping):
+        return {}
+    return {metric: options_in_signature(entry.get("signature")) for metric, entry in metrics.items()
+            if isinstance(entry, Mapping)}
+
+
+def score_range(column: Column, options: Mapping[str, Mapping[str, str]]) -> Range:
+    """The declared range of a score column under the run's ``options`` (:func:`run_options`)."""
+    metric, name = column
+    return declared_range(metric, name, options.get(metric))
+
+
+def _score_problem(metric: str, name: str, value: Any, options: Mapping[str, Mapping[str, str]]) -> Optional[str]:
+    """What makes ``value`` no score of ``scores.<metric>.<name>`` (None: nothing): not a
+    number, infinite, or outside the score's declared range. NaN is undefined, as null."""
+    where = f"scores.{metric}.{name}"
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{where} must be a number or null, got {json.dumps(value, default=repr)[:40]}"
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    low, high = score_range((metric, name), options)
+    if isinstance(value, float) and math.isinf(value):
+        return f"{where} is {json.dumps(value)}, not a score (a number in [{low:g}, {high:g}], or null when undefined)"
+    if not within(value, (low, high)):
+        return f"{where} is {json.dumps(value)[:40]}, outside its range [{low:g}, {high:g}]"
+    return None
+
+
+def record_problem(record: Any, options: Optional[Mapping[str, Mapping[str, str]]] = None) -> Optional[str]:
     """What makes ``record`` unreadable as a scores record (None: nothing): the shapes
     ``halluscope score`` writes, checked before the report reads any of them, so that a
-    hand-edited file is refused with its line instead of failing half-way."""
+    hand-edited file is refused with its line instead of failing half-way. Each score
+    must be one the metric returns and lie in its declared range under the run's
+    ``options`` (:func:`run_options`; :mod:`halluscope.ranges`), or be null or NaN
+    (undefined)."""
+    options = options or {}
     if not isinstance(record, dict):
         return f"expected a JSON object, got {type(record).__name__}"
     scores = record.get("scores")
     if not isinstance(scores, dict) or not scores:
         return "no scores (not a record written by `halluscope score`)"
     for metric, values in scores.items():
+        if metric not in METRIC_SPECS:
+            return f"scores.{metric}: not a metric of halluscope ({', '.join(METRIC_SPECS)})"
         if not isinstance(values, dict):
             return f"scores.{metric} must be an object of scores, got {type(values).__name__}"
         for name, value in values.items():
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                return f"scores.{metric}.{name} must be a number or null, got {value!r:.40}"
+            if name not in score_names(metric):
+                return f"scores.{metric}.{name}: not a score of {metric} (its scores: {', '.join(score_names(metric))})"
+            problem = _score_problem(metric, name, value, options)
+            if problem is not None:
+                return problem
     for field in ("prediction", "source"):
         if field in record and not isinstance(record[field], str):
             return f"{field} must be a string, got {type(record[field]).__name__}"
@@ -143,6 +188,8 @@ def record_label(record: Mapping[str, Any], field: str = "label") -> Any:
 
 
 _BINARY = {0: 0, 1: 1, False: 0, True: 1, "0": 0, "1": 1, "false": 0, "true": 1, "0.0": 0, "1.0": 1}
+#: the label forms the report accepts (docs/cli.md#labels-the-report-accepts): 1 = consistent
+LABEL_FORMS = '0/1, 0.0/1.0, true/false, or those as text ("0"/"1", "0.0"/"1.0", "true"/"false", any case)'
 
 
 def binary_label(value: Any) -> Optional[int]:
@@ -155,6 +202,21 @@ def binary_label(value: Any) -> Optional[int]:
         return _BINARY.get(value)
     except TypeError:  # an unhashable value (a list, a dict)
         return None
+
+
+def is_no_label(value: Any) -> bool:
+    """A row without a label: the field absent or null, or an empty (or blank) text, as an
+    empty CSV cell is; left out of the agreement and counted."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def label_problem(value: Any, field: str = "label") -> Optional[str]:
+    """What makes ``value`` neither a label (:data:`LABEL_FORMS`) nor no label
+    (:func:`is_no_label`); None when it is one of them."""
+    if is_no_label(value) or binary_label(value) is not None:
+        return None
+    return (f"the label field {field!r} holds {json.dumps(value, ensure_ascii=False, default=repr)[:40]}, not a label "
+            f"({LABEL_FORMS}; null or \"\": no label)")
 
 
 def undefined_as_top(values: Sequence[float]) -> np.ndarray:
@@ -196,28 +258,41 @@ class Agreement:
     fp: int
     tn: int
     undefined: int
+    #: why ROC-AUC, balanced accuracy and the threshold are undefined (NaN), None when they are not
+    undefined_because: Optional[str] = None
+
+
+def one_class_reason(positives: int, negatives: int) -> Optional[str]:
+    """Why the agreement is undefined with these label counts (None: both classes are there)."""
+    if positives and negatives:
+        return None
+    if not positives and not negatives:
+        return "no example has a label"
+    present, label = ("consistent", 1) if positives else ("inconsistent", 0)
+    return (f"every labelled example is {present} (label {label}); ROC-AUC and balanced accuracy need "
+            "examples of both classes")
 
 
 def agreement(scores: Sequence[float], labels: Sequence[int]) -> Agreement:
     """ROC-AUC, best-threshold balanced accuracy and its confusion counts. Candidate
     thresholds: every distinct score and +inf (everything predicted inconsistent);
     among equally good ones the lowest wins. Balanced accuracy is the mean of the
-    recalls of the classes present."""
+    recalls of the two classes. With one class (or none) all three are undefined (NaN,
+    the reason in ``undefined_because``), and the confusion counts are 0: one class has
+    no recall to balance, and any threshold below every score would look perfect."""
     filled, y = undefined_as_top(scores), np.asarray(labels, dtype=int)
     positives, negatives = filled[y == 1], filled[y == 0]
+    reason = one_class_reason(len(positives), len(negatives))
+    if reason is not None:
+        return Agreement(len(filled), len(positives), math.nan, math.nan, math.nan, 0, 0, 0, 0,
+                         int(np.isinf(filled).sum()), reason)
     candidates = np.unique(np.append(filled, np.inf))
-    recalls = []
-    if len(positives):  # consistent rows predicted consistent: score >= t
-        below = np.searchsorted(np.sort(positives), candidates, side="left")
-        recalls.append(1.0 - below / len(positives))
-    if len(negatives):  # inconsistent rows predicted inconsistent: score < t
-        recalls.append(np.searchsorted(np.sort(negatives), candidates, side="left") / len(negatives))
-    if recalls:
-        balanced = np.mean(recalls, axis=0)
-        best = int(np.argmax(balanced))  # the first maximum: the lowest threshold
-        threshold, value = float(candidates[best]), float(balanced[best])
-    else:
-        threshold, value = math.inf, math.nan
+    # consistent rows predicted consistent (score >= t); inconsistent ones predicted inconsistent (score < t)
+    recalls = [1.0 - np.searchsorted(np.sort(positives), candidates, side="left") / len(positives),
+               np.searchsorted(np.sort(negatives), candidates, side="left") / len(negatives)]
+    balanced = np.mean(recalls, axis=0)
+    best = int(np.argmax(balanced))  # the first maximum: the lowest threshold
+    threshold, value = float(candidates[best]), float(balanced[best])
     tp = int((positives >= threshold).sum())
     tn = int((negatives < threshold).sum())
     return Agreement(len(filled), len(positives), roc_auc(scores, labels), threshold, value, tp,
