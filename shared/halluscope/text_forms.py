@@ -58,7 +58,7 @@ def _read_as(char: str) -> Optional[str]:
     return unicodedata.normalize("NFKC", char)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TextForm:
     """A text as given (``given``) and as read (``read``). ``kept``: per character of
     ``read``, its index in ``given`` (an int64 array), or None when the two have the
