@@ -34,7 +34,9 @@ BAD_TEXTS = [
 BAD_TEXT_OR_LIST = BAD_TEXTS + [("list", ["Apple"], "must be a string, got list")]
 BAD_REFERENCES = [(label, value, said.replace("must be a string,", "must be a string or a list of strings,"))
                   for label, value, said in BAD_TEXTS if label != "none"] + [
-    ("none", None, "`references` is None; use \"\" for a reference-free row"),
+    ("false", False, "`references` must be a string or a list of strings, got bool"),
+    ("empty-list", [], "`references` is an empty list: for a row without reference give None or \"\""),
+    ("list-with-none", ["ok", None], "`references[1]` must be a string, got NoneType"),
     ("list-with-int", ["ok", 3], "`references[1]` must be a string, got int"),
     ("list-with-blank", ["ok", " "], "`references[1]` is empty or whitespace-only"),
 ]
@@ -109,9 +111,9 @@ def test_documented_behaviours():
     # an empty or whitespace-only prediction is scored as a summary with no units
     empty = score_ehi(["", "  "], [SOURCE, SOURCE])
     assert all(math.isnan(x) for x in empty["ehi_scores"])
-    # "" as a reference selects the reference-free mode of that row
-    free = score_qhi([SUMMARY], [SOURCE], [""], return_details=True)
-    assert free["details"][0]["reference_free"] is True
+    # "" or None as a reference selects the reference-free mode of that row
+    free = score_qhi([SUMMARY, SUMMARY], [SOURCE, SOURCE], ["", None], return_details=True)
+    assert [row["reference_free"] for row in free["details"]] == [True, True]
     # weights are relative: 1e308 each is equal weighting (no overflow to NaN)
     huge = score_chi([SUMMARY], [SOURCE], weights={"ehi": 1e308, "rhi": 1e308, "qhi": 1e308})
     assert huge["chi_scores"] == score_chi([SUMMARY], [SOURCE])["chi_scores"]
@@ -183,7 +185,8 @@ ARGS = ["--reference-field", "reference", "--publication-date-field", "date", "-
     ({"prediction": "Broken \ud83d emoji."}, "field 'prediction': `predictions` holds a lone surrogate"),
     ({"source": "\u200b"}, "field 'source': `sources` has only invisible characters"),
     ({"source": ""}, "field 'source': `sources` is empty or whitespace-only"),
-    ({"reference": None}, "field 'reference': `references` is None"),
+    ({"reference": 0}, "field 'reference': `references` must be a string or a list of strings, got int"),
+    ({"reference": []}, "field 'reference': `references` is an empty list"),
     ({"reference": [3]}, "field 'reference': `references[0]` must be a string, got int"),
     ({"date": "9999-12-31"}, "field 'date': `publication_dates` 9999-12-31 is outside the supported range"),
     ({"date": "<img src=x>"}, "field 'date': `publication_dates` '<img src=x>' is not an ISO date"),

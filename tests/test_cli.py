@@ -170,10 +170,10 @@ def test_malformed_line_stops_the_command(data_jsonl, workdir):
      "line 2: field 'prediction': `predictions` must be a string, got int"),
     ([{"id": "x", "source": "  ", "prediction": "A summary."}], [],
      "line 1: field 'source': `sources` is empty or whitespace-only"),
-    ([{"id": "x", "source": "A text.", "prediction": "A summary.", "reference": None}],
+    ([{"id": "x", "source": "A text.", "prediction": "A summary.", "reference": 0}],
      ["--reference-field", "reference"],
-     "line 1: field 'reference': `references` is None; use \"\" for a reference-free row "
-     "or references=None for the whole call"),
+     "line 1: field 'reference': `references` must be a string or a list of strings, got int "
+     "(for a row without reference give None or \"\")"),
     ([EXAMPLES[0], {"id": "x", "text": "A text.", "summary": "A summary."}],
      ["--reference-field", "reference"], "line 2: missing field 'source'"),
 ])

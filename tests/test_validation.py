@@ -15,8 +15,10 @@ def test_none_and_non_strings_name_row_and_field():
         validate_inputs(["a", None], [SRC, SRC])
     with pytest.raises(TypeError, match=r"row 0: `sources` must be a string, got int"):
         validate_inputs(["a"], [3])
-    with pytest.raises(TypeError, match=r"row 1: `references` is None"):
-        validate_inputs(["a", "b"], [SRC, SRC], ["x", None])
+    # None is no reference (docs/api.md#what-a-reference-may-be); 0 is an error, not None
+    assert validate_inputs(["a", "b"], [SRC, SRC], ["x", None]).references == [("x",), ()]
+    with pytest.raises(TypeError, match=r"row 1: `references` must be a string or a list of strings, got int"):
+        validate_inputs(["a", "b"], [SRC, SRC], ["x", 0])
     with pytest.raises(TypeError, match=r"row 0: `references\[1\]` must be a string, got float"):
         validate_inputs(["a"], [SRC], [["x", 1.5]])
     with pytest.raises(TypeError, match="not a single string"):

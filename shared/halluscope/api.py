@@ -6,7 +6,7 @@ unknown name or a bad value is an :class:`halluscope.errors.OptionError`), and e
 function's ``__signature__`` lists them for ``help()`` and IDEs. The evaluate modules
 in ``metrics/<name>/`` are thin wrappers around these; they can also be called
 directly (``references=None`` selects the reference-free mode for the whole call,
-``""`` for one row).
+``None`` or ``""`` for one row: docs/api.md#what-a-reference-may-be).
 
 These functions score with the process's default
 :class:`halluscope.resources.Resources` (its models and caches); :func:`score_metric`

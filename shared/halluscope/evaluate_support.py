@@ -15,8 +15,10 @@ import datasets
 import evaluate
 
 #: ``references`` may be one string or a list of strings per example; ``sources`` is
-#: an ordinary feature (as in COMET). An empty-string reference selects the
-#: reference-free mode for that row.
+#: an ordinary feature (as in COMET). What a row's reference may be is the API's table
+#: (docs/api.md#what-a-reference-may-be): None or ``""`` selects the reference-free mode
+#: for that row. Rows are stored as lists, ``[]`` for a row without reference
+#: (:func:`validate_module_rows`), a layout internal to the module.
 FEATURES = [
     datasets.Features({
         "predictions": datasets.Value("string"),
@@ -111,9 +113,12 @@ def validate_module_rows(predictions: Any, references: Any, sources: Any, first_
     row 0 only and turns later values into strings): the API's own validation
     (:func:`halluscope.validation.validate_inputs`), so the errors are the API's
     :class:`halluscope.errors.InputError` naming row and field; ``first_row`` shifts
-    the row numbers of a later ``add_batch``/``add``. Returns the columns to encode,
-    references as lists ("" and None become ``[]``, reference-free), so that every
-    batch has one feature layout however strings and lists are mixed."""
+    the row numbers of a later ``add_batch``/``add``. What a reference may be is the
+    API's table (docs/api.md#what-a-reference-may-be): ``0``, ``False`` or ``[]`` given
+    here is the same error. Returns the columns to encode, references as lists (a row
+    without reference, None or ``""``, becomes ``[]``), so that every batch has one
+    feature layout however strings and lists are mixed; :func:`references_for_backend`
+    reads that ``[]`` back as None."""
     from .errors import InputError
     from .validation import validate_inputs
 
@@ -135,10 +140,15 @@ def validate_module_rows(predictions: Any, references: Any, sources: Any, first_
     return batch.predictions, [list(refs) for refs in batch.references], batch.sources
 
 
-def references_for_backend(references):
-    """evaluate hands references over as given; lists of one or more strings and
-    single strings are both passed through (the backend validates every row)."""
-    return list(references) if references is not None else None
+def references_for_backend(references: Any) -> Optional[List[Any]]:
+    """The references evaluate hands back, for :mod:`halluscope.api`: the module's own
+    encoding of a row without reference, ``[]`` (:func:`validate_module_rows`), becomes
+    None, which the table of docs/api.md#what-a-reference-may-be reads as no reference
+    (the API refuses an empty list from a caller); strings and lists of strings pass as
+    they are (the backend validates every row)."""
+    if references is None:
+        return None
+    return [None if isinstance(ref, (list, tuple)) and not ref else ref for ref in references]
 
 
 def compute_signature(metric: str) -> inspect.Signature:

@@ -38,6 +38,7 @@ from .resources import Resources
 from .results import ScoreResult
 from .scoring_options import ScoringOptions
 from .signature import signature
+from .text_forms import read_batch
 from .units import Match, TextEvidence
 from .validation import validate_inputs
 from .verdict import verdict
@@ -270,7 +271,11 @@ def score(
     chosen = [REGISTRY[name] for name in dimensions]
     batch = validate_inputs(predictions, sources, references)
     dates = validate_publication_dates(publication_dates, len(batch))
-    parsed = parse_batch(batch, options, resources)
+    # Unicode digits, full-width forms, soft hyphens and zero-width characters are read
+    # as their plain forms (docs/api.md#unicode-forms-read-as-ascii); the details are
+    # mapped back to the texts as given below
+    read, forms = read_batch(batch)
+    parsed = parse_batch(read, options, resources)
 
     # sentence contradictions, under formula="support": what a dimension's refine step
     # reads (contradicted relations) and contradicted words of the word-level support
@@ -319,5 +324,7 @@ def score(
             per_example["p_consistent"] = judged.p
             for row, p in zip(details or (), judged.p):
                 row["p_consistent"] = p
+    if details is not None and forms is not None:
+        details = forms.given_details(details)
     return ScoreResult(metric=metric, per_example=per_example, defined_names=tuple(dimensions),
                        signature=signed, labels=labels, details=details, absent=absent)

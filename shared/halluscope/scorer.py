@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, T
 
 from . import api
 from .errors import InputError
-from .validation import warn_if_swapped
+from .validation import is_no_reference, warn_if_swapped
 from .options import METRICS, resolve
 from .resources import Resources
 from .results import ScoreResult
@@ -103,8 +103,10 @@ class Scorer:
                       progress: bool = True, total: Optional[int] = None) -> Iterator[ScoreResult]:
         """Score an iterable of rows in batches of ``batch_size``, yielding one result
         per batch (merge them with :meth:`halluscope.results.ScoreResult.merge`); a
-        tqdm progress bar counts rows. Row numbers in errors count from the first row;
-        the error says which batch."""
+        tqdm progress bar counts rows. A row's reference follows the table of
+        docs/api.md#what-a-reference-may-be (no "reference" key, a 2-tuple, None or
+        ``""``: no reference; ``0``, ``False``, ``[]``: an error naming the row). Row
+        numbers in errors count from the first row; the error says which batch."""
         _check_batch_size(batch_size)
 
         def columns() -> Iterator[Columns]:
@@ -136,7 +138,7 @@ class Scorer:
 
         def batches() -> Iterator[Columns]:
             for batch in dataset.iter(batch_size=batch_size):
-                references = None if reference_column is None else [ref or "" for ref in batch[reference_column]]
+                references = None if reference_column is None else list(batch[reference_column])
                 dates = None if publication_date_column is None else list(batch[publication_date_column])
                 yield _present(list(batch[prediction_column]), list(batch[source_column]), references, dates)
 
@@ -193,12 +195,12 @@ def _columns(batch: Sequence[Row], start: int) -> Columns:
                                  row=start + offset, field=missing[0])
             predictions.append(row["prediction"])
             sources.append(row["source"])
-            references.append(row.get("reference") or "")
+            references.append(row.get("reference"))  # absent: None, no reference
             dates.append(row.get("publication_date"))
         elif isinstance(row, (tuple, list)) and len(row) in (2, 3):
             predictions.append(row[0])
             sources.append(row[1])
-            references.append(row[2] if len(row) == 3 else "")
+            references.append(row[2] if len(row) == 3 else None)
             dates.append(None)
         else:
             raise InputError("a row must be a mapping with 'prediction' and 'source' or a (prediction, source"
@@ -207,9 +209,11 @@ def _columns(batch: Sequence[Row], start: int) -> Columns:
 
 
 def _present(predictions: list, sources: list, references: Optional[list], dates: Optional[list]) -> Columns:
-    """The columns of a batch, with references (``""`` or None: reference-free rows) and
-    publication dates None when no row of the batch has one."""
-    has_refs = references is not None and any(ref not in ("", None) for ref in references)
+    """The columns of a batch, with references None when no row of the batch has one
+    (each means no reference by the table of docs/api.md#what-a-reference-may-be; any
+    other value, ``0`` or ``[]`` among them, goes to the validation, which names its row)
+    and publication dates None when no row has one."""
+    has_refs = references is not None and not all(map(is_no_reference, references))
     has_dates = dates is not None and any(date is not None for date in dates)
     return predictions, sources, (references if has_refs else None), (dates if has_dates else None)
 

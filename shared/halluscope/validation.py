@@ -7,9 +7,12 @@ Policy (also in the metric cards):
 - ``sources``: empty or whitespace-only is a ``ValueError`` (nothing to check against).
 - ``predictions``: empty or whitespace-only is allowed and scored as a summary with
   no units (a model can generate nothing; that is an outcome, not bad input).
-- ``references``: ``None`` for the whole call, or ``""`` in a row, selects the
-  reference-free mode for that row (docs/architecture.md). A row may hold a list of
-  references; each must be a non-empty string.
+- ``references``: one table, on every surface (docs/api.md#what-a-reference-may-be,
+  :func:`row_references`): ``None`` for the whole call, or ``None``, ``""`` or a
+  whitespace-only string in a row, means no reference (that row is scored
+  reference-free); a string is one reference, a non-empty list or tuple of non-empty
+  strings several; anything else (``0``, ``False``, ``[]``, NaN, bytes, a list holding a
+  non-text) is an error naming the row and field.
 - every text (any column): a lone surrogate (``"\\ud83d"``, half of an emoji cut by a
   bad decoder) or a Unicode noncharacter (U+FFFE, U+FDD0, ...) is an error: a
   surrogate cannot be written as UTF-8 (spaCy and the tokenizers fail on it) and a
@@ -23,7 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from .errors import InputError
 
@@ -95,6 +98,49 @@ def _check_column(values, field: str) -> List[str]:
     return values
 
 
+#: what an error about a row's reference suggests for a row that has none
+_NO_REFERENCE_HINT = 'for a row without reference give None or ""'
+
+
+def is_no_reference(value: Any) -> bool:
+    """Whether a row's reference ``value`` means "no reference" in the table of
+    docs/api.md#what-a-reference-may-be: ``None``, ``""`` or a whitespace-only string.
+    Every other value is a reference (a string, a non-empty list of strings) or an
+    error (:func:`row_references`)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def row_references(value: Any, row: Optional[int]) -> Tuple[str, ...]:
+    """The references of one row by the table of docs/api.md#what-a-reference-may-be:
+    ``()`` for no reference (:func:`is_no_reference`), ``(value,)`` for a string, the
+    strings of a non-empty list or tuple of non-empty strings. Anything else is an
+    :class:`InputError` naming ``row`` and the field ``references``: ``0``, ``False``,
+    NaN, bytes, a dict, an empty list (no reference is ``None`` or ``""``, never a
+    container), a list holding ``None``, ``""`` or a non-string."""
+    if is_no_reference(value):
+        if value is not None:
+            check_text(value, row, "references")
+        return ()
+    if isinstance(value, str):
+        check_text(value, row, "references")
+        return (value,)
+    if not isinstance(value, (list, tuple)):
+        raise InputError(f"`references` must be a string or a list of strings, got {type(value).__name__} "
+                         f"({_NO_REFERENCE_HINT})", row=row, field="references")
+    if not value:
+        raise InputError(f"`references` is an empty {type(value).__name__}: {_NO_REFERENCE_HINT}, "
+                         "else at least one reference", row=row, field="references")
+    for j, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InputError(f"`references[{j}]` must be a string, got {type(item).__name__}",
+                             row=row, field="references")
+        if not item.strip():
+            raise InputError(f"`references[{j}]` is empty or whitespace-only (a list holds references; "
+                             f"{_NO_REFERENCE_HINT} instead of the list)", row=row, field="references")
+        check_text(item, row, "references", f"references[{j}]")
+    return tuple(value)
+
+
 def validate_inputs(predictions, sources, references: References = None) -> ValidatedBatch:
     """Check every row of the three columns and normalise references to tuples."""
     predictions = _check_column(predictions, "predictions")
@@ -116,28 +162,7 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
         if len(references) != len(predictions):
             raise InputError(f"`references` has {len(references)} rows but `predictions` has {len(predictions)}",
                              field="references")
-        refs = []
-        for row, ref in enumerate(references):
-            if ref is None:
-                raise InputError("`references` is None; use \"\" for a reference-free row "
-                                 "or references=None for the whole call", row=row, field="references")
-            if isinstance(ref, str):
-                check_text(ref, row, "references")
-                refs.append((ref,) if ref.strip() else ())
-                continue
-            if not isinstance(ref, (list, tuple)):
-                raise InputError(f"`references` must be a string or a list of strings, got {type(ref).__name__}",
-                                 row=row, field="references")
-            items = []
-            for j, item in enumerate(ref):
-                if not isinstance(item, str):
-                    raise InputError(f"`references[{j}]` must be a string, got {type(item).__name__}",
-                                     row=row, field="references")
-                if not item.strip():
-                    raise InputError(f"`references[{j}]` is empty or whitespace-only", row=row, field="references")
-                check_text(item, row, "references", f"references[{j}]")
-                items.append(item)
-            refs.append(tuple(items))
+        refs = [row_references(ref, row) for row, ref in enumerate(references)]
     return ValidatedBatch(predictions=predictions, sources=sources, references=refs)
 
 

@@ -96,8 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "like labels and another field holds the documents)")
     score.add_argument("--prediction-field", default="prediction", help="field holding the summary to score")
     score.add_argument("--reference-field", default=None,
-                       help="field with the reference summary (default: none, a reference-free run; \"\" in a "
-                            "row: reference-free for that row)")
+                       help="field with the reference summary: a string or a list of strings (default: none, a "
+                            "reference-free run; \"\" or null in a row: reference-free for that row; "
+                            "docs/api.md#what-a-reference-may-be)")
     score.add_argument("--id-field", default="id", help="field copied to each record's id when present")
     score.add_argument("--publication-date-field", default=None,
                        help="field with the source's publication date (ISO, YYYY-MM-DD; \"\" or null: none), "

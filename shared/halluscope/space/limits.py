@@ -144,9 +144,11 @@ def count_tokens(text: str) -> int:
 
 
 def check_texts(source: str, summary: str, reference: str = "") -> None:
-    """Raise :class:`InputProblem` for an empty source or summary or an over-long text
-    (:data:`CAPS`: characters first, then tokens), and the API's
-    :class:`~halluscope.errors.InputError` for a text no model can read."""
+    """Raise :class:`InputProblem` for an empty source or summary, a value that is not
+    text, or an over-long text (:data:`CAPS`: characters first, then tokens), and the
+    API's :class:`~halluscope.errors.InputError` for a text no model can read. The
+    reference follows the API's table (docs/api.md#what-a-reference-may-be): None, ``""``
+    or whitespace is no reference; ``0``, ``False`` or a list is refused."""
     texts = {"source": source, "summary": summary, "reference": reference}
     for label, text in texts.items():
         if text is not None and not isinstance(text, str):
