@@ -808,3 +808,29 @@ def test_the_documented_exit_codes_are_the_command_s(repo_root, workdir, capsys)
     assert process.wait(timeout=300) == 141
     said = process.stderr.read().decode("utf-8")
     assert "error" not in said and "Traceback" not in said, said
+
+
+def test_a_lone_surrogate_in_a_kept_field_or_the_id_is_a_bad_row(workdir, capsys):
+    """JSON's "\\ud83d" reads as half of a UTF-16 pair, which no UTF-8 record can hold:
+    in a kept field or the id it is a bad row naming its line and field (it crashed the
+    writer with a traceback), skipped with --on-error skip."""
+    rows = ['{"id": "ok", "source": "Apple bought Beats for $3 billion.", "prediction": "Apple bought Beats.", '
+            '"note": "fine"}',
+            '{"id": "a", "source": "Apple bought Beats.", "prediction": "Apple bought Beats.", "note": "x\\ud83d"}',
+            '{"id": "b\\udc00", "source": "Apple bought Beats.", "prediction": "Apple bought Beats."}',
+            '{"id": "c", "source": "Apple bought Beats.", "prediction": "Apple bought Beats.", '
+            '"note": {"k\\ud800": 1}}']
+    path = workdir / "surrogates.jsonl"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    output = workdir / "surrogates-out.jsonl"
+    assert main(["score", "--input", str(path), "--output", str(output), "--keep-fields", "note",
+                 "--on-error", "skip", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    cannot = "which cannot be written as UTF-8; fix the text's decoding"
+    assert f"skipped {path} line 2: field 'note' holds a lone surrogate (U+D83D at character 1), {cannot}" in err
+    assert f"skipped {path} line 3: field 'id' holds a lone surrogate (U+DC00 at character 1), {cannot}" in err
+    assert f"skipped {path} line 4: field 'note' holds a lone surrogate (U+D800 at character 1), {cannot}" in err
+    assert [record["id"] for record in _read_jsonl(output)] == ["ok"]
+    assert main(["score", "--input", str(path), "--output", str(output), "--keep-fields", "note"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"error: {path} line 2: field 'note' holds a lone surrogate (U+D83D at character 1), {cannot}")

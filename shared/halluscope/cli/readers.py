@@ -6,6 +6,7 @@ import csv
 import datetime
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -207,16 +208,35 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
                        "standard input)")
 
 
+#: half of a UTF-16 pair: JSON's "\ud83d" reads as one, and UTF-8 cannot write it
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Unwritable(ValueError):
+    """A text of a kept field or the id that the record, UTF-8, cannot hold."""
+
+
+def _writable_text(text: str) -> str:
+    bad = _LONE_SURROGATE.search(text)
+    if bad is not None:
+        raise _Unwritable(f"a lone surrogate (U+{ord(bad.group()):04X} at character {bad.start()}), which "
+                          "cannot be written as UTF-8; fix the text's decoding")
+    return text
+
+
 def _kept_value(value: Any) -> Any:
     """A kept field's value as JSON can hold it: dates and times (a datasets timestamp
     column) as ISO 8601 text; anything else JSON has no type for (bytes, an image) is a
-    ``TypeError`` naming its type."""
-    if value is None or isinstance(value, (str, int, float, bool)):
+    ``TypeError`` naming its type; a text UTF-8 cannot hold (a lone surrogate) is an
+    :class:`_Unwritable`."""
+    if isinstance(value, str):
+        return _writable_text(value)
+    if value is None or isinstance(value, (int, float, bool)):
         return value
     if isinstance(value, (datetime.date, datetime.time)):  # datetime.datetime is a date
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(key): _kept_value(item) for key, item in value.items()}
+        return {_writable_text(str(key)): _kept_value(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_kept_value(item) for item in value]
     raise TypeError(type(value).__name__)
@@ -240,7 +260,20 @@ def _kept_fields(row: Mapping[str, Any], written: Iterable[Optional[str]], keep:
                                "none)") from None
         except RecursionError:
             return kept, f"field {name!r} is nested too deeply to write"
+        except _Unwritable as error:
+            return kept, f"field {name!r} holds {error}"
     return kept, None
+
+
+def _id_problem(row: Mapping[str, Any], id_field: Optional[str]) -> Optional[str]:
+    """What makes the row's id unwritable (a lone surrogate), or None."""
+    value = row.get(id_field) if id_field is not None else None
+    try:
+        if isinstance(value, str):
+            _writable_text(value)
+    except _Unwritable as error:
+        return f"field {id_field!r} holds {error}"
+    return None
 
 
 def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
@@ -399,6 +432,8 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
                 problem = located[1] if located else str(error)
         if problem is None:
             kept, problem = _kept_fields(row, written, keep, f"{source.path} {source.label} {position}")
+        if problem is None:
+            problem = _id_problem(row, fields.id)
         if problem is None:
             examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
                                     reference, None if fields.publication_date is None
