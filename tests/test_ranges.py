@@ -37,8 +37,12 @@ def test_every_score_lies_in_its_declared_range(metric, formula, normalize, vari
     given = {"formula": formula, "normalize": normalize, **({"variant": variant} if variant else {})}
     result = getattr(api, f"score_{metric}")(PREDICTIONS, SOURCES, REFERENCES, **given)
     returned = {key[:-len("_scores")] for key in result if key.endswith("_scores")}
-    # the table names every score the metric returns (the softmax RHI has no rhi_norm)
-    assert returned == set(score_names(metric)) - ({"rhi_norm"} if variant == "softmax" else set())
+    # the table names every score the metric returns (the softmax RHI has no rhi_norm;
+    # p_consistent is absent where chi's calibration does not hold, i.e. off the defaults)
+    calibrated = metric == "chi" and (formula, normalize) == ("support", "paper")
+    assert returned == set(score_names(metric)) - ({"rhi_norm"} if variant == "softmax" else set()) - (
+        {"p_consistent"} if metric == "chi" and not calibrated else set())
+    assert ("p_consistent_reason" in result) == (metric == "chi" and not calibrated)
     options = resolve(metric, given)
     from_signature = options_in_signature(result["signature"])
     assert from_signature["formula"] == formula
@@ -46,8 +50,7 @@ def test_every_score_lies_in_its_declared_range(metric, formula, normalize, vari
         bounds = declared_range(metric, name, options)
         assert declared_range(metric, name, from_signature) == bounds  # the signature tells the range
         values = [v for v in result[f"{name}_scores"] if not math.isnan(v)]
-        # p_consistent is calibrated for chi's default scores only: NaN (undefined) under other options
-        assert values or (name == "p_consistent" and (formula, normalize) != ("support", "paper"))
+        assert values
         assert all(within(v, bounds) for v in values), (name, bounds, values)
         if bounds == LINEAR_RHI_RANGE:  # the copy's linear RHI is above 1: [0, 1] would refuse it
             assert max(values) > 1
