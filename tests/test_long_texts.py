@@ -69,7 +69,12 @@ def test_attributing_a_unit_reads_the_proposed_sentences_only(long_source, monke
         return overlap(context, content, idf)
 
     monkeypatch.setattr(attribution_module, "_overlap", counted)
+    # a sentence the source writes word for word is aligned to that passage, no sentence
+    # read (halluscope.match.copies); "on Friday", which the source does not write (and no
+    # sentence holds), makes this one no copy
     result = score_ehi(["Smith met officer N17 in Leeds."], [text], None, return_details=True)
+    assert reads == [] and [u["attribution"] for u in result["details"][0]["ehi"]["units"]] == [1.0, 1.0, 1.0]
+    result = score_ehi(["Smith met officer N17 in Leeds on Friday."], [text], None, return_details=True)
     units = result["details"][0]["ehi"]["units"]
     assert [u["text"] for u in units] == ["Smith", "N17", "Leeds"]
     # Smith and Leeds each read sentence 17 (proposed by "n17", and holding the name) and

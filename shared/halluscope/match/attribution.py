@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import FrozenSet, List, Optional, Sequence
 
 from ..units import Match
+from .copies import copied_passage, sentence_words
 from .grounding import TextIndex, idf_weight, is_content, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
@@ -60,6 +61,20 @@ def unit_words(unit, summary_doc) -> FrozenSet[str]:
     return frozenset(words)
 
 
+def mention_words(unit, summary_doc) -> FrozenSet[str]:
+    """The words a source sentence must contain to hold ``unit`` when its mention has no
+    content word ("first", "two"): every word of the mention but punctuation (lower case
+    and lemma); the content words (:func:`unit_words`) otherwise."""
+    words = unit_words(unit, summary_doc)
+    if words:
+        return words
+    start, end = unit.span
+    span = summary_doc.char_span(start, end, alignment_mode="expand")
+    tokens = span if span is not None else ()
+    return frozenset(form for token in tokens if not (token.is_punct or token.is_space)
+                     for form in token_forms(token))
+
+
 def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> float:
     """ov(C, t): the idf of the context's words the sentence holds
     (:func:`~halluscope.match.grounding.idf_weight`, exactly rounded)."""
@@ -72,6 +87,9 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     at = summary.sentence_at(unit.span[0])
     if at is None or not source.sentences:
         return 1.0
+    if copied_passage(sentence_words(summary, at), source):
+        # the passage holds u and the whole rest of s: the best of both maxima
+        return 1.0
     words = unit_words(unit, summary.doc)
     context = summary.sentences[at].content - words
     sentences = source.sentences
@@ -80,8 +98,9 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     # others score 0
     proposed = source.sharing(context)
     holding = {source.sentence_at(e.span[0]) for e in evidence.evidence if hasattr(e, "span")}
-    if words:
-        holding.update(k for k in proposed if words <= sentences[k].words)
+    held_by = mention_words(unit, summary.doc)
+    if held_by:
+        holding.update(k for k in proposed if held_by <= sentences[k].words)
     holding.discard(None)
     scores = {k: _overlap(context, sentences[k].content, source.idf) for k in {*proposed, *holding}}
     best = max(scores.values(), default=0.0)

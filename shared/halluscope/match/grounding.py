@@ -63,6 +63,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from .. import budget
 from ..extract.entities import QUOTE_MAP
+from ..extract.quantities.lexicon import SCALE_WORDS
 from ..lru import LRU
 from ..token_table import TokenTable, doc_text
 from ..extract.relations import (PTB_BRACKETS, PredicateArguments, effective_negation, object_controlled,
@@ -498,7 +499,11 @@ def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -
     inside a name the source's parse tagged (a flight, an event) is no quantity of the
     source, while a lower-cased summary's parse sees it bare; the neighbouring word says
     it is the same number of the same thing. A neighbour that is a stop word or a
-    number says nothing ("in 2016", "5 and"). None when the pool writes neither run."""
+    number says nothing ("in 2016", "5 and"). A quantity whose own words hold such a
+    word is found by its words alone ("Monday after 10 months", which the parse of a copy
+    read as one date and the source's as a day and a duration). None when the pool
+    writes no such run, or writes the number followed by a scale word the summary
+    lacks ("spend $3" of a copy cut inside "spend $3 billion")."""
     start, end = unit.span
     words = [w.lower() for w in _WORD_CHARS.findall(summary.written[start:end])]
     at = summary.sentence_at(start)
@@ -508,16 +513,28 @@ def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -
     before = _WORD_CHARS.findall(summary.written[max(sentence.start, start - 60):start])
     after = _WORD_CHARS.findall(summary.written[end:min(sentence.end, end + 60)])
     runs = []
+    if any(_says_what(w) for w in words):  # its own words say what ("monday after 10 months")
+        runs.append(words)
     if before and _says_what(before[-1].lower()):
         runs.append([before[-1].lower()] + words)
     if after and _says_what(after[0].lower()):
         runs.append(words + [after[0].lower()])
     for run in runs:
         found = index.written_run(run)
-        if found is not None:
+        if found is not None and not (run[-1] == words[-1] and _scaled_after(index.lowered, found[1])):
             written = index.written[found[0]:found[1]]
             return Match("text", (TextEvidence(written, found),), 1.0, f"written in the text as {written!r}")
     return None
+
+
+_NEXT_WORD = re.compile(r"\s*(\w+)")
+
+
+def _scaled_after(lowered: str, end: int) -> bool:
+    """Whether the word the text writes at ``end`` scales the number before it ("$3"
+    followed by "billion"): the text's number is another one."""
+    found = _NEXT_WORD.match(lowered, end)
+    return found is not None and found.group(1) in SCALE_WORDS
 
 
 def _says_what(word: str) -> bool:

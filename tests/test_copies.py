@@ -1,0 +1,155 @@
+"""Issue 57, class 5: a contiguous copy of whole tokens of the source that cuts no entity
+and no quantity is consistent: chi and every defined index are exactly 1.0, with or
+without sentence punctuation (halluscope.match.copies, halluscope.match.attribution;
+docs/papers.md#attribution). Real spaCy parses of a long source the test writes itself."""
+import bisect
+import math
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from halluscope.api import score_chi, score_qhi
+from halluscope.extract.entities import extract_entities
+from halluscope.extract.quantities import extract_quantities
+from halluscope.match.copies import copied_passage, sentence_words
+from halluscope.resources import get_resources
+from parsed import parse
+
+NAMES = ["Maria Lopez", "John Carter", "Aisha Khan", "Peter Novak", "Li Wei", "Sarah Mensah", "Tom Baker",
+         "Elena Petrova", "David Okafor", "Hannah Schmidt"]
+PLACES = ["Leeds", "Glasgow", "Cardiff", "Bristol", "Manchester", "Belfast", "Norwich", "Exeter"]
+GROUPS = ["the city council", "the county board", "the water company", "the rail operator", "the hospital trust"]
+THINGS = ["buses", "schools", "bridges", "clinics", "libraries", "parks"]
+NUMBERS = ["two", "three", "five", "12", "40", "first", "second"]
+TEMPLATES = [
+    "{name} said {group} in {place} had spent £{n} million on {k} new {thing} since {year}",
+    "The {ordinal} of the {thing} opened in {place} on Monday after {n} months of work",
+    "{name} told reporters that {group} would hire {k} more staff in {place} by {year}",
+    "Residents of {place} met {name} to discuss the {thing} and the {ordinal} phase of the plan",
+    "{group} in {place} expects {k} of the {thing} to close for {n} weeks in {year}",
+    "According to {name}, {place} received {n} complaints about the {thing} last year",
+]
+
+
+def news_text(sentences: int, punctuated: bool, seed: int = 7):
+    """A news-like text whose names, places and numbers recur in many sentences (so a unit
+    occurs several times), its sentences ended by periods or not at all; and the offsets
+    where its sentences start."""
+    draw = random.Random(seed)
+    out = []
+    for _ in range(sentences):
+        out.append(draw.choice(TEMPLATES).format(
+            name=draw.choice(NAMES), place=draw.choice(PLACES), group=draw.choice(GROUPS),
+            thing=draw.choice(THINGS), n=draw.randint(2, 90), k=draw.choice(NUMBERS),
+            ordinal=draw.choice(["first", "second", "third"]), year=draw.choice([2019, 2020, 2021, 2022])))
+    separator = ". " if punctuated else " "
+    starts = [sum(len(o) + len(separator) for o in out[:k]) for k in range(len(out))]
+    return separator.join(out) + ("." if punctuated else ""), frozenset(starts)
+
+
+# a copy starts where one of the writer's sentences starts: a copy that starts inside a
+# clause may read otherwise ("Sarah Mensah, Cardiff received 61 complaints" without its
+# "According to" has a new subject, so its relation is rightly not grounded)
+UNPUNCTUATED, UNPUNCTUATED_STARTS = news_text(260, punctuated=False)
+PUNCTUATED, PUNCTUATED_STARTS = news_text(260, punctuated=True)
+
+
+def _cut_points(text: str, openings):
+    """(starts, ends): the character offsets where a copy may start (``openings``) and end
+    (token boundaries), none strictly inside an entity (spaCy's or halluscope's) or a
+    quantity."""
+    doc = parse(text)
+    units = [*doc.ents, *extract_entities(doc), *extract_quantities(doc)]
+    spans = [(u.start_char, u.end_char) if hasattr(u, "start_char") else tuple(u.span) for u in units]
+    inside = {offset for start, end in spans for offset in range(start + 1, end)}
+    words = [t for t in doc if not (t.is_space or t.is_punct)]
+    starts = [t.idx for t in words if t.idx not in inside and t.idx in openings]
+    ends = [t.idx + len(t.text) for t in words if t.idx + len(t.text) not in inside]
+    return starts, ends
+
+
+def _points(text, openings):
+    starts, ends = _cut_points(text, openings)
+    return text, starts, ends
+
+
+SOURCES = {"unpunctuated": (UNPUNCTUATED, UNPUNCTUATED_STARTS), "punctuated": (PUNCTUATED, PUNCTUATED_STARTS)}
+
+
+_POINTS = {}
+
+
+def points(name: str):
+    """(text, starts, ends) of a source, computed once."""
+    if name not in _POINTS:
+        _POINTS[name] = _points(*SOURCES[name])
+    return _POINTS[name]
+
+
+@pytest.fixture(scope="module", params=sorted(SOURCES))
+def source(request):
+    return request.param  # the name only, so that a failing example prints short
+
+
+def _copy(text, starts, ends, first: int, length: int) -> str:
+    start = starts[first % len(starts)]
+    end_at = bisect.bisect_left(ends, start + length)
+    return text[start:ends[min(end_at, len(ends) - 1)]]
+
+
+def _assert_consistent(copy: str, text: str) -> None:
+    result = score_chi([copy], [text], return_details=True)
+    values = {name: result.per_example[name][0] for name in ("chi", "ehi", "rhi", "qhi")}
+    assert values["chi"] == 1.0, (copy, values)
+    for name in ("ehi", "rhi", "qhi"):
+        assert math.isnan(values[name]) or values[name] == 1.0, (name, copy, result.details[0][name])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=st.integers(min_value=0, max_value=10 ** 6), length=st.integers(min_value=20, max_value=4000))
+def test_a_contiguous_copy_that_cuts_no_unit_scores_one(source, first, length):
+    text, starts, ends = points(source)
+    _assert_consistent(_copy(text, starts, ends, first, length), text)
+
+
+def test_copies_of_most_of_a_long_unpunctuated_text_score_one():
+    text, starts, ends = points("unpunctuated")
+    assert len(text) > 20_000
+    for first, length in ((0, len(text)), (len(starts) // 4, 12_000)):
+        _assert_consistent(_copy(text, starts, ends, first, length), text)
+
+
+def test_a_copy_that_cuts_a_quantity_is_not_forced_to_one():
+    text = ("The government said on Tuesday that it would spend $3 billion on new roads in the north "
+            "over the next decade, officials said, and the plan was welcomed by local leaders")
+    whole = text[:text.index(" on new roads")]  # "... would spend $3 billion"
+    cut = text[:text.index(" billion")]        # "... would spend $3": another amount
+    assert score_qhi([whole], [text])["qhi_scores"] == [1.0]
+    assert score_qhi([cut], [text])["qhi_scores"][0] < 1.0
+    assert score_chi([cut], [text])["chi_scores"][0] < 1.0
+
+
+def test_copied_passage_reads_words_as_written_and_anchors_on_the_rarest_ngram():
+    resources = get_resources()
+    source = resources.text_index(parse("Smith met Jones in Leeds. Jones left, and Smith stayed in Leeds"))
+    summary = resources.text_index(parse("Leeds Jones left and Smith. Smith met Leeds."))
+    # across the source's sentence boundary, punctuation between words ignored
+    assert sentence_words(summary, 0) == ("leeds", "jones", "left", "and", "smith")
+    assert copied_passage(sentence_words(summary, 0), source) is True
+    assert copied_passage(("smith", "met", "leeds"), source) is False
+    assert copied_passage(("leeds",), source) is True and copied_passage(("paris",), source) is False
+    assert copied_passage((), source) is False
+
+
+def test_a_unit_without_content_words_is_attributed_to_its_best_occurrence():
+    # "first" is a stop word: before, only the sentence of its match evidence (the first
+    # "first") held it, and that sentence holds none of the rest of the summary sentence
+    source = ("The first train left York at noon. Crowds cheered in Derby as the first bus of "
+              "the new route arrived on Monday.")
+    result = score_qhi(["Crowds cheered in Derby as the first new bus arrived."], [source], return_details=True)
+    [first] = [u for u in result.details[0]["qhi"]["units"] if u["text"] == "first"]
+    assert first["attribution"] == 1.0
+    assert result["qhi_scores"] == [1.0]
