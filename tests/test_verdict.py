@@ -38,8 +38,7 @@ def test_the_shipped_p_is_strictly_increasing_on_0_1_and_its_label_is_p_at_least
     label is p >= 0.5: the verdict never contradicts its own probability."""
     shipped = load_calibration()
     assert shipped.cut == 0.5 == options_for("chi")["threshold"].default
-    grid = [i / 1000 for i in range(1001)] + list(shipped.knots_chi)
-    grid.sort()
+    grid = sorted({i / 1000 for i in range(1001)} | set(shipped.knots_chi))
     p = p_consistent_of(grid)
     assert all(a < b for a, b in zip(p, p[1:])) and 0 < p[0] and p[-1] < 1
     # a knot at p = 0.5 exactly: the label turns there, at the chi the fit calls consistent from
