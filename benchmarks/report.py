@@ -759,6 +759,15 @@ the verdicts agree with the faithful column in 15 of 16 rows, as before (the
 reference-free faithful summary, chi 0.881, is below the cut); the paraphrase suite's 144
 summaries are labelled right in 105, as before.
 
+The lockbox half, scored once at 72b664b (3,141 rows) with the shipped calibrations as
+shipped: the labels are the same as `chi-20261205`'s in every fold (BA 61.0, 52.6, 54.6,
+72.1, 76.4, 78.4, 67.9, 61.3; mean 65.5 against the folds' own best 72.2), pooled ECE
+0.072 against 0.126, fold ECE lower in seven folds of eight (not in cogensumm: 0.112 against
+0.089). Reliability (bin of p: rows, mean p, share consistent): 0.0-0.1: 266, 0.031,
+0.019; 0.1-0.2: 73, 0.135, 0.041; 0.2-0.3: 11, 0.245, 0.000; 0.3-0.4: 887, 0.356, 0.162;
+0.4-0.5: 315, 0.430, 0.460; 0.5-0.6: 205, 0.543, 0.595; 0.6-0.7: 242, 0.653, 0.632;
+0.7-0.8: 1,142, 0.705, 0.720.
+
 #### Refitting p_consistent
 
 A calibration holds for the scores it was fitted on. The calibration file stores the
