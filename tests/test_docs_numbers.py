@@ -101,22 +101,22 @@ def test_the_chi_cards_lodo_table_is_the_generated_benchmark_tables():
 
 
 def test_the_calibration_the_docs_state_is_the_shipped_one():
-    import math
+    import json
 
-    from halluscope.verdict import load_calibration
+    from halluscope.verdict import CALIBRATION_FILE, load_calibration, p_consistent
 
     shipped = load_calibration()
-    sigmoid = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
-    chi_at_cut = (math.log(shipped.cut / (1 - shipped.cut)) - shipped.intercept) / shipped.slope
+    with open(CALIBRATION_FILE, encoding="utf-8") as handle:
+        commit = json.load(handle)["fitted_on"]["commit"]
+    at_cut = shipped.knots_chi[shipped.knots_p.index(shipped.cut)]  # the knot where p = 0.5
+    low, high, knots = p_consistent(0.0), p_consistent(1.0), len(shipped.knots_chi)
     card = " ".join(_doc("metrics/chi/README.md").split())
-    assert (f"p = sigmoid({shipped.intercept:.3f} + {shipped.slope:.3f} chi), from {sigmoid(shipped.intercept):.2f} "
-            f"(chi 0) to {sigmoid(shipped.intercept + shipped.slope):.2f} (chi 1)") in card
-    assert f"cut {shipped.cut:.4f}, i.e. chi >= {chi_at_cut:.3f}," in card
+    assert (f"a centred isotonic calibration of chi ({knots} knots, interpolated linearly), from {low:.3f} "
+            f"(chi 0) to {high:.3f} (chi 1)") in card
+    assert f"cut {shipped.cut:g}, i.e. chi >= {at_cut:.3f}:" in card
     benchmarks = " ".join(_doc("docs/benchmarks.md").split())
-    assert (f"calibration `{shipped.version}`" in benchmarks
-            and f"b0 = {shipped.intercept:.3f}, b1 = {shipped.slope:.3f}, cut {shipped.cut:.4f} "
-                f"(chi >= {chi_at_cut:.3f}); p runs from {sigmoid(shipped.intercept):.2f} (chi 0) to "
-                f"{sigmoid(shipped.intercept + shipped.slope):.2f} (chi 1)" in benchmarks)
+    assert (f"calibration `{shipped.version}`, fitted at {commit}): {knots} knots, p = 0.5 at chi {at_cut:.3f}; "
+            f"p runs from {low:.3f} (chi 0) to {high:.3f} (chi 1)") in benchmarks
 
 
 def test_the_lexical_term_the_docs_write_is_fusion_index_share():

@@ -177,7 +177,7 @@ NOT_IN_SIGNATURE = {"batch_size", "device", "spacy_model", "sentence_model", "ca
 ALTERNATIVES = {"formula": "paper", "grounding": "units", "normalize": "minmax", "relation_matching": "exact",
                 "similarity_threshold": 0.9, "epsilon": 0.1, "derived": False, "temporal": False, "truecase": False,
                 "attribution": False, "relation_slots": "head", "intransitive": "all", "wordnet": False,
-                "lexical_weight": 0.1, "weights": {"qhi": 2}, "entity_synonyms": {"MS": "Microsoft"}, "threshold": 0.5,
+                "lexical_weight": 0.1, "weights": {"qhi": 2}, "entity_synonyms": {"MS": "Microsoft"}, "threshold": 0.6,
                 "encoder_dtype": "float16"}  # "auto" is bfloat16 or float32, never float16
 
 

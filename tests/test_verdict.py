@@ -9,25 +9,54 @@ import pytest
 
 from halluscope import score_chi
 from halluscope.results import ScoreResult
+import numpy as np
+
+from halluscope.options import options_for
 from halluscope.verdict import (Calibration, Verdict, differing_fields, load_calibration, p_consistent,
-                                scored_signature, unversioned, verdict)
+                                p_consistent_of, scored_signature, unversioned, verdict)
 
 SOURCE = "In 2020 the city council approved the new plan."
 SUMMARIES = ["The council approved the plan in 2020.", "The council rejected the plan in 2021."]
-TOY = Calibration("toy", intercept=0.0, slope=2.0, cut=0.6, signature="metric:chi|formula:support")
+TOY = Calibration("toy", knots_chi=(0.0, 0.5, 0.75, 1.0), knots_p=(0.1, 0.3, 0.5, 0.9), cut=0.5,
+                  signature="metric:chi|formula:support")
 
 
-def test_p_consistent_is_the_logistic_of_chi():
-    # sigmoid(0 + 2 x 0.5) = 1 / (1 + e^-1); sigmoid(0) = 1/2
-    assert p_consistent(0.5, TOY) == pytest.approx(1 / (1 + math.exp(-1.0)), abs=1e-15)
-    assert p_consistent(0.0, TOY) == 0.5
+def test_p_consistent_interpolates_the_knots():
+    # between (0.5, 0.3) and (0.75, 0.5): 0.3 + 0.2 x (0.6 - 0.5) / 0.25 = 0.38
+    assert p_consistent(0.6, TOY) == pytest.approx(0.38, abs=1e-15)
+    assert [p_consistent(x, TOY) for x in (0.0, 0.25, 0.5, 0.75, 0.875, 1.0)] == pytest.approx(
+        [0.1, 0.2, 0.3, 0.5, 0.7, 0.9], abs=1e-15)
+    assert p_consistent_of([0.0, 0.6, 1.0], TOY) == pytest.approx([0.1, 0.38, 0.9], abs=1e-15)
     with pytest.raises(ValueError, match="chi is undefined"):  # no NaN probability
         p_consistent(math.nan, TOY)
+    with pytest.raises(ValueError, match=r"chi is undefined \(NaN\) in rows \[1, 3\]"):
+        p_consistent_of([0.2, math.nan, 0.3, math.nan], TOY)
+
+
+def test_the_shipped_p_is_strictly_increasing_on_0_1_and_its_label_is_p_at_least_one_half():
+    """p ranks as chi does (strictly increasing: ROC-AUC of p is chi's), and the default
+    label is p >= 0.5: the verdict never contradicts its own probability."""
     shipped = load_calibration()
-    assert p_consistent(1.0) == pytest.approx(1 / (1 + math.exp(-(shipped.intercept + shipped.slope))))
-    # strictly increasing: p ranks as chi does
-    grid = [i / 100 for i in range(101)]
-    assert all(a < b for a, b in zip(map(p_consistent, grid), map(p_consistent, grid[1:])))
+    assert shipped.cut == 0.5 == options_for("chi")["threshold"].default
+    grid = sorted({i / 1000 for i in range(1001)} | set(shipped.knots_chi))
+    p = p_consistent_of(grid)
+    assert all(a < b for a, b in zip(p, p[1:])) and 0 < p[0] and p[-1] < 1
+    # a knot at p = 0.5 exactly: the label turns there, at the chi the fit calls consistent from
+    crossing = shipped.knots_chi[shipped.knots_p.index(0.5)]
+    assert p_consistent(crossing) == 0.5 and p_consistent(float(np.nextafter(crossing, 0))) < 0.5
+
+
+@pytest.mark.parametrize("knots_chi, knots_p, said", [
+    ((0.0, 1.0, 0.5), (0.1, 0.2, 0.3), "strictly increasing"),
+    ((0.0, 0.5, 1.0), (0.1, 0.1, 0.3), "strictly increasing"),
+    ((0.1, 1.0), (0.1, 0.3), "strictly increasing from chi 0 to 1"),
+    ((0.0, 0.9), (0.1, 0.3), "strictly increasing from chi 0 to 1"),
+    ((0.0, 1.0), (0.1,), "the same length"),
+    ((0.0, 1.0), (-0.1, 0.3), r"outside \[0, 1\]"),
+])
+def test_a_calibration_whose_knots_do_not_rank_as_chi_is_refused(knots_chi, knots_p, said):
+    with pytest.raises(ValueError, match=said):
+        Calibration("bad", knots_chi, knots_p, 0.5, "metric:chi")
 
 
 def test_the_shipped_calibration_holds_for_chi_s_default_scores():
@@ -51,8 +80,8 @@ def test_the_calibration_holds_at_bfloat16_only_among_other_precisions():
 def test_score_chi_returns_p_consistent_and_labels_at_the_shipped_cut():
     shipped = load_calibration()
     result = score_chi(SUMMARIES, [SOURCE] * 2, return_details=True)
-    p = [1 / (1 + math.exp(-(shipped.intercept + shipped.slope * chi))) for chi in result["chi_scores"]]
-    assert result["p_consistent_scores"] == pytest.approx(p)
+    p = list(np.interp(result["chi_scores"], shipped.knots_chi, shipped.knots_p))
+    assert result["p_consistent_scores"] == p
     assert result["chi_scores"][0] == 1.0 and result["chi_scores"][1] < 0.5  # rejected / 2021: contradicted
     assert result["labels"] == [1, 0] == [int(value >= shipped.cut) for value in p]
     assert [row["p_consistent"] for row in result["details"]] == result["p_consistent_scores"]

@@ -38,8 +38,8 @@ Returns:
     p_consistent, p_consistent_scores: the probability that a summary is consistent,
         calibrated at even odds (default options only; absent otherwise, never NaN);
     p_consistent_reason: present instead of them under other options: which differ;
-    labels: 1 (consistent) where p_consistent >= threshold (the shipped cut by default;
-        absent with p_consistent);
+    labels: 1 (consistent) where p_consistent >= threshold (the shipped cut, 0.5, by
+        default; absent with p_consistent);
     signature: versions, models and options; compare scores only when these agree;
     details (with return_details=True).
 Examples:

@@ -55,8 +55,8 @@ def main(argv=None) -> int:
               f"{_fmt(p_scores[k]):>6}  {verdict}")
     print(f"{'mean':<35} {_fmt(result['ehi']):>6} {_fmt(result['rhi']):>6} "
           f"{_fmt(result['qhi']):>6} {_fmt(result['chi']):>6} {_fmt(result.get('p_consistent', math.nan)):>6}")
-    print("p: the probability that the summary is consistent (calibrated at even odds); verdict: p at the "
-          "shipped cut (docs/benchmarks.md#p_consistent-and-the-shipped-labels)")
+    print("p: the probability that the summary is consistent (calibrated at even odds); verdict: consistent "
+          "where p >= 0.5, the shipped cut (docs/benchmarks.md#p_consistent-and-the-shipped-labels)")
     print(f"\nsignature: {result['signature']}")
 
     defined = [k for k, v in enumerate(result["chi_scores"]) if not math.isnan(v)]

@@ -343,8 +343,10 @@ OPTIONS: Tuple[Option, ...] = (
                         apps=("chi",))),
     Option("threshold", load_calibration().cut, "number", bounds=(0.0, 1.0), allow_none=True, metrics=("chi",),
            doc=("the cut of the binary `labels` (1 = consistent: p_consistent >= threshold); the "
-                "default is the shipped cut chosen by leave-one-dataset-out "
-                "(docs/benchmarks.md#p_consistent-and-the-shipped-labels); None: no labels.")),
+                "default is the shipped cut, 0.5: p_consistent is calibrated at even odds, where the cut "
+                "of the best mean balanced accuracy by leave-one-dataset-out is 0.5, so a default label "
+                "never contradicts its p (docs/benchmarks.md#p_consistent-and-the-shipped-labels); "
+                "None: no labels.")),
     Option("weights", None, "weights", metrics=("chi",), doc=(
         'weighted harmonic mean of the dimensions, e.g. {"qhi": 2}; a dimension not named weighs 1; '
         "empty, NaN, negative or non-numeric weights are refused. Weights are relative: equal weights "

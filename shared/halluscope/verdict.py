@@ -1,17 +1,21 @@
 """Chi's verdict: ``p_consistent``, a calibrated probability that a summary is consistent
-with its source, and the shipped 0/1 ``labels`` cut on it
+with its source, and the shipped 0/1 ``labels``, ``p_consistent >= 0.5``
 (docs/benchmarks.md#p_consistent-and-the-shipped-labels).
 
-p_consistent = sigmoid(b0 + b1 chi), chi the summary's CHI: a strictly increasing map of
-chi, so the labels are a cut on chi and p ranks the summaries exactly as chi does. (By
-leave-one-dataset-out, chi's logit as the input calibrated worse, ECE 0.18 against
-0.06, and clipping it tied the many scores near 1; the word-level support w as a second
-input took a weight of about 0: both left out.) The coefficients and the cut were fitted
-by ``benchmarks/calibrate.py`` on the design half of the validation folds (six SummaC
-files, FRANK's CNN/DM and BBC parts), each fold and, within it, each label weighing the
-same: p is calibrated for even odds in every dataset (the prior a balanced accuracy
-assumes), not for any one dataset's share of consistent summaries. They are stored in
-``halluscope/data/p_consistent.json`` with how they were fitted and measured.
+p_consistent is a monotone calibration of chi whose shape follows the data: an isotonic
+regression of "consistent" on chi, centred (each step of the fit replaced by one knot at
+its rows' weighted mean chi) and interpolated linearly between the knots, so that p is a
+strictly increasing map of chi on [0, 1] and ranks the summaries exactly as chi does.
+It was fitted by ``benchmarks/calibrate.py`` on the design half of the validation folds
+(six SummaC files, FRANK's CNN/DM and BBC parts), each fold and, within it, each label
+weighing the same: p is calibrated for even odds in every dataset (the prior a balanced
+accuracy assumes), not for any one dataset's share of consistent summaries. At even odds
+the cut that maximises the mean balanced accuracy is p = 0.5, and the fit puts a knot at
+(the lowest chi the isotonic fit calls consistent, 0.5): ``label = p >= 0.5`` by
+construction, the verdict never contradicts its own probability. The knots are stored in
+``halluscope/data/p_consistent.json`` with how, at which commit and on which scores they
+were fitted (``fingerprint``: tests/test_calibration_fingerprint.py fails when today's
+code no longer reproduces those scores; a refit is then required).
 
 A calibration holds only for the scores it was fitted on: it names the signature of
 those chi scores (:attr:`Calibration.signature`, without the package version), and a
@@ -21,7 +25,7 @@ in ``p_consistent_reason`` (:attr:`Verdict.reason`; a probability is never NaN),
 warning names the options that differ (docs/api.md#when-p_consistent-is-absent). The
 sentence encoder's precision is the one exception (:data:`SAME_SCORES_AT`): bfloat16
 changed no chi score of the rows the calibration was fitted on. The labels are
-``p_consistent >= threshold`` (default: the shipped cut, :attr:`Calibration.cut`;
+``p_consistent >= threshold`` (default: the shipped cut, :attr:`Calibration.cut`, 0.5;
 ``threshold=None``: no labels).
 """
 from __future__ import annotations
@@ -32,7 +36,9 @@ import logging
 import math
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
 
 from .signature_text import number
 
@@ -45,14 +51,27 @@ CALIBRATION_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dat
 @dataclass(frozen=True)
 class Calibration:
     """A fitted p_consistent model: its ``version`` (in the signature of the scores it
-    gives), coefficients, the shipped ``cut`` and the chi ``signature`` it holds for
-    (without the ``halluscope:<version>`` field)."""
+    gives), its knots (``knots_chi`` strictly increasing from 0 to 1, ``knots_p`` the
+    probabilities there, strictly increasing: p is their linear interpolation), the
+    shipped ``cut`` (0.5) and the chi ``signature`` it holds for (without the
+    ``halluscope:<version>`` field)."""
 
     version: str
-    intercept: float
-    slope: float
+    knots_chi: Tuple[float, ...]
+    knots_p: Tuple[float, ...]
     cut: float
     signature: str
+
+    def __post_init__(self) -> None:
+        chi, p = np.asarray(self.knots_chi, dtype=float), np.asarray(self.knots_p, dtype=float)
+        if len(chi) < 2 or len(chi) != len(p):
+            raise ValueError(f"calibration {self.version}: knots_chi and knots_p need the same length, "
+                             f"at least 2 (got {len(chi)} and {len(p)})")
+        if chi[0] != 0.0 or chi[-1] != 1.0 or not (np.all(np.diff(chi) > 0) and np.all(np.diff(p) > 0)):
+            raise ValueError(f"calibration {self.version}: knots must run strictly increasing from chi 0 to 1, "
+                             "their p strictly increasing (p ranks as chi does)")
+        if p[0] < 0.0 or p[-1] > 1.0:
+            raise ValueError(f"calibration {self.version}: knot probabilities outside [0, 1]")
 
 
 def load_calibration(path: Optional[str] = None) -> Calibration:
@@ -61,9 +80,9 @@ def load_calibration(path: Optional[str] = None) -> Calibration:
         return _shipped()
     with open(path) as handle:
         record = json.load(handle)
-    coefficients = record["coefficients"]
-    return Calibration(record["version"], float(coefficients["intercept"]), float(coefficients["chi"]),
-                       float(record["cut"]), record["signature"])
+    knots = record["knots"]
+    return Calibration(record["version"], tuple(float(x) for x in knots["chi"]),
+                       tuple(float(y) for y in knots["p"]), float(record["cut"]), record["signature"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,20 +90,24 @@ def _shipped() -> Calibration:
     return load_calibration(CALIBRATION_FILE)
 
 
-def model_inputs(chi: float) -> List[float]:
-    """The model's inputs: [chi]."""
-    return [chi]
+def p_consistent_of(chi: Sequence[float], calibration: Optional[Calibration] = None) -> List[float]:
+    """p_consistent of each chi (:func:`p_consistent`, vectorised); a ``ValueError``
+    naming the rows whose chi is undefined (NaN)."""
+    calibration = _shipped() if calibration is None else calibration
+    values = np.asarray(chi, dtype=float)
+    undefined = np.flatnonzero(np.isnan(values))
+    if len(undefined):
+        raise ValueError(f"chi is undefined (NaN) in rows {undefined[:10].tolist()}: it has no p_consistent")
+    return np.interp(values, calibration.knots_chi, calibration.knots_p).tolist()
 
 
 def p_consistent(chi: float, calibration: Optional[Calibration] = None) -> float:
-    """The calibrated probability that the summary is consistent; a ``ValueError`` for an
-    undefined (NaN) chi, which has no probability (the calibrated options define chi on
-    every row)."""
-    calibration = _shipped() if calibration is None else calibration
+    """The calibrated probability that the summary is consistent: the knots' linear
+    interpolation at ``chi``; a ``ValueError`` for an undefined (NaN) chi, which has no
+    probability (the calibrated options define chi on every row)."""
     if math.isnan(chi):
         raise ValueError("chi is undefined (NaN): it has no p_consistent")
-    z = calibration.intercept + calibration.slope * model_inputs(chi)[0]
-    return 1.0 / (1.0 + math.exp(-z))
+    return p_consistent_of([chi], calibration)[0]
 
 
 #: the signature fields the verdict adds to chi's: the calibration's version, the cut
@@ -104,7 +127,7 @@ def scored_signature(signature: str) -> str:
 
 def signature_parts(threshold: Optional[float], calibration: Optional[Calibration] = None) -> List[str]:
     """The verdict's signature fields: the calibration's version, and the cut of the labels
-    in full (``cut:0.5989``; ``cut:none`` without labels): two cuts that label any
+    in full (``cut:0.5``; ``cut:none`` without labels): two cuts that label any
     summary differently never share a signature (docs/api.md#signatures)."""
     calibration = _shipped() if calibration is None else calibration
     return [f"cal:{calibration.version}", "cut:none" if threshold is None else f"cut:{number(threshold)}"]
@@ -187,5 +210,5 @@ def verdict(chi: Sequence[float], signature: str, threshold: Optional[float]) ->
     if undefined:  # cannot happen: formula="support", which the calibration holds for, defines chi everywhere
         raise ValueError(f"chi is undefined in rows {undefined[:10]} under the options p_consistent is "
                          "calibrated for; it has no probability there")
-    p = [p_consistent(c) for c in chi]
+    p = p_consistent_of(chi)
     return Verdict(p, None if threshold is None else [int(value >= threshold) for value in p])
