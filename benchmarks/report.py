@@ -715,45 +715,45 @@ of p is chi's on every fold). At even odds the weighted accuracy of a cut is the
 folds' balanced accuracies, which the isotonic fit's level 0.5 maximises; a knot at (the
 lowest chi the fit calls consistent, 0.5) keeps that cut, so the labels are p >= 0.5 by
 construction and a verdict never contradicts its own probability. Shipped (calibration
-`chi-20261206`, fitted at 57ae8f7): 14 knots, p = 0.5 at chi 0.920; p runs from 0.001
-(chi 0) to 0.705 (chi 1). It holds for chi's default options only (the signature it was
+`chi-20261206.2`, fitted at 77a285a): 13 knots, p = 0.5 at chi 0.920; p runs from 0.001
+(chi 0) to 0.707 (chi 1). It holds for chi's default options only (the signature it was
 fitted under is in the calibration file); another option, model or formula gives no
 p_consistent and no labels: both are left out of the result, whose `p_consistent_reason`
 says which options differ (never a NaN p; docs/api.md#when-p_consistent-is-absent), with
 a warning.
 
-By leave-one-dataset-out on the design half at 72b664b (the knots refitted without the
-held-out fold), the balanced accuracy of the labels at p >= 0.5 beside that of the labels
+By leave-one-dataset-out on the design half at 77a285a (after issue 57's class 5 changed 22
+of 795 compared design rows; the knots refitted without the held-out fold), the balanced accuracy of the labels at p >= 0.5 beside that of the labels
 the previous calibration shipped (`chi-20261205`: p = sigmoid(b0 + b1 chi) fitted the same
 way, its cut the one of the best mean BA over the tuning folds, 0.5989 when shipped), the
 fold's own best cut, ROC-AUC of p (equal to chi's on every fold) and ECE of both:
 
 | fold | BA at p >= 0.5 | BA before (logistic, its cut) | fold's best | ROC-AUC | ECE | ECE before |
 |---|---|---|---|---|---|---|
-| cogensumm | 61.9 | 61.9 | 63.1 | 64.9 | 0.150 | 0.105 |
-| xsumfaith | 52.6 | 52.6 | 72.6 | 78.4 | 0.059 | 0.142 |
-| polytope | 60.1 | 60.1 | 60.3 | 55.8 | 0.545 | 0.541 |
-| factcc | 72.3 | 72.3 | 79.5 | 80.3 | 0.239 | 0.286 |
-| summeval | 78.8 | 78.8 | 79.9 | 82.1 | 0.269 | 0.287 |
-| summac-frank | 80.0 | 80.0 | 81.9 | 87.1 | 0.138 | 0.139 |
-| frank-cnndm | 74.2 | 74.2 | 74.7 | 79.1 | 0.142 | 0.168 |
-| frank-bbc | 53.1 | 53.1 | 69.9 | 73.8 | 0.133 | 0.156 |
-| mean | 66.6 | 66.6 | 72.7 | 75.2 | pooled 0.165 | pooled 0.082 |
+| cogensumm | 62.2 | 62.2 | 63.3 | 65.0 | 0.157 | 0.105 |
+| xsumfaith | 52.5 | 52.5 | 72.6 | 78.4 | 0.058 | 0.143 |
+| polytope | 61.7 | 61.7 | 61.8 | 56.2 | 0.554 | 0.541 |
+| factcc | 71.8 | 71.8 | 80.0 | 80.6 | 0.238 | 0.286 |
+| summeval | 79.1 | 79.1 | 80.2 | 82.3 | 0.267 | 0.282 |
+| summac-frank | 80.0 | 80.0 | 81.9 | 87.5 | 0.158 | 0.136 |
+| frank-cnndm | 74.2 | 74.2 | 75.2 | 80.0 | 0.138 | 0.188 |
+| frank-bbc | 53.1 | 53.1 | 69.9 | 73.8 | 0.140 | 0.156 |
+| mean | 66.8 | 66.8 | 73.1 | 75.5 | pooled 0.172 | pooled 0.083 |
 
 The labels are the same on every fold (the isotonic fit's 0.5 level and the logistic's
 best-BA cut are the same cut on chi); what changed is p. Held out, the isotonic p is
-better calibrated in six folds of eight (mean of the folds' ECE 0.209 against 0.228) and
-worse pooled (0.165 against 0.082; weighting every fold and label the same, 0.134 against
-0.043): the steps near chi 0 (where 497 of xsumfaith's 614 summaries lie) say 0.002-0.35,
+better calibrated in five folds of eight (mean of the folds' ECE 0.214 against 0.230) and
+worse pooled (0.172 against 0.083; at 72b664b, weighting every fold and label the same,
+0.134 against 0.043): the steps near chi 0 (where 497 of xsumfaith's 614 summaries lie) say 0.002-0.35,
 and a held-out XSum-style fold, whose faithful summaries score low too, is 32% consistent
 there at even odds; the logistic's narrow range (0.28-0.63) is wrong less far. Variants
-tried on the design half, all with the same labels: bounding the steps to [b, 1 - b]
+tried on the design half at 72b664b, all with the same labels: bounding the steps to [b, 1 - b]
 (b = 0.05-0.3: pooled ECE 0.157-0.202), pooling steps lighter than 1-30% of the weight
 (0.159-0.202), and a logistic whose 0.5 is put at the best-BA cut (0.148): none calibrates
 the held-out folds pooled as the old curve did, whose own 0.5 (chi 0.65) is not its cut.
-On the rows it was fitted on, the shipped p gives the same labels as `chi-20261205` in
-every fold (61.9, 52.6, 60.1, 72.3, 78.8, 80.5, 74.7, 53.1; mean 66.7) with pooled ECE
-0.066 against 0.118. `make demo`: no verdict disagrees with p >= 0.5 (before, two did:
+At 72b664b, on the rows it was fitted on, the shipped p gave the same labels as
+`chi-20261205` in every fold (61.9, 52.6, 60.1, 72.3, 78.8, 80.5, 74.7, 53.1; mean 66.7)
+with pooled ECE 0.066 against 0.118. `make demo`: no verdict disagrees with p >= 0.5 (before, two did:
 temporal-wrong, p 0.508, and reference-free-faithful, p 0.585, both "inconsistent"), and
 the verdicts agree with the faithful column in 15 of 16 rows, as before (the
 reference-free faithful summary, chi 0.881, is below the cut); the paraphrase suite's 144
@@ -766,7 +766,9 @@ shipped: the labels are the same as `chi-20261205`'s in every fold (BA 61.0, 52.
 0.089). Reliability (bin of p: rows, mean p, share consistent): 0.0-0.1: 266, 0.031,
 0.019; 0.1-0.2: 73, 0.135, 0.041; 0.2-0.3: 11, 0.245, 0.000; 0.3-0.4: 887, 0.356, 0.162;
 0.4-0.5: 315, 0.430, 0.460; 0.5-0.6: 205, 0.543, 0.595; 0.6-0.7: 242, 0.653, 0.632;
-0.7-0.8: 1,142, 0.705, 0.720.
+0.7-0.8: 1,142, 0.705, 0.720. Read again at 77a285a with the refitted `chi-20261206.2`, for
+the record only (no decision followed from it): BA 60.6, 52.6, 53.8, 72.2, 76.8, 78.0, 66.5,
+61.0 (mean 65.2 against the folds' own best 72.2), pooled ECE 0.071.
 
 #### Refitting p_consistent
 
