@@ -13,7 +13,8 @@ the columns ``scores``, ``labels`` and (``return_details=True``) ``details`` to 
 batch, as JSON strings holding what ``halluscope score`` writes for the row. Ray places
 the actors, retries failed tasks and restarts dead actors, a finite number of times.
 
-This module imports Ray; ``import halluscope`` does not import it.
+Ray is imported when :func:`score_dataset` is called: neither ``import halluscope`` nor
+``import halluscope.ray`` imports it.
 """
 from __future__ import annotations
 
