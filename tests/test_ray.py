@@ -247,3 +247,53 @@ def test_an_actor_killed_mid_run_loses_and_repeats_no_row():
     assert not (folder / "out.jsonl.done").exists() and killed[1] < len(rows), "killed after the run ended"
     finish(driver, timeout=150)
     check_every_line_once(read_records(output), rows, details=False)
+
+
+#: loaded by every Python process of the namespace (PYTHONPATH): an actor whose batch
+#: holds the prediction $HALLUSCOPE_TEST_KILL_ON dies at once (os._exit), as an actor
+#: killed by the kernel for its memory would, and notes it in $HALLUSCOPE_TEST_KILLS
+KILLER = """import os
+if os.environ.get("HALLUSCOPE_TEST_KILL_ON"):
+    from halluscope.ray import batches
+    scored = batches.BatchScorer.__call__
+
+    def call(self, table):
+        if os.environ["HALLUSCOPE_TEST_KILL_ON"] in table.column(self.columns.prediction).to_pylist():
+            with open(os.environ["HALLUSCOPE_TEST_KILLS"], "a") as kills:
+                kills.write(f"{os.getpid()}\\n")
+            os._exit(9)
+        return scored(self, table)
+
+    batches.BatchScorer.__call__ = call
+"""
+
+
+@pytest.mark.slow
+@needs_namespace
+def test_a_row_that_kills_its_actor_every_time_ends_the_run_with_an_error(monkeypatch):
+    """Ray Data 2.60 restarts actors and retries tasks for ever by default; with
+    score_dataset's finite counts (1 and 1 here) the run fails instead of hanging."""
+    folder = short_folder()
+    (folder / "site").mkdir()
+    (folder / "site" / "sitecustomize.py").write_text(KILLER, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", f"{folder / 'site'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    monkeypatch.setenv("HALLUSCOPE_TEST_KILL_ON", "POISON")
+    monkeypatch.setenv("HALLUSCOPE_TEST_KILLS", str(folder / "kills"))
+    rows = example_rows()
+    rows[5]["prediction"] = "POISON"
+    kwargs = {"metrics": ["ehi"], "id_column": "line", "actors": 1, "batch_size": 4,
+              "max_restarts": 1, "max_task_retries": 1}
+    driver = start_driver({"rows": rows, "num_cpus": 2, "kwargs": kwargs}, folder)
+    started = time.monotonic()
+    try:
+        out, _ = driver.communicate(timeout=150)
+    except subprocess.TimeoutExpired:
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.communicate()
+        pytest.fail("a row that kills its actor every time made the run hang")
+    kills = (folder / "kills").read_text(encoding="utf-8").split()
+    assert driver.returncode != 0, out[-3000:]
+    assert "ray.exceptions.ActorDiedError" in out, out[-3000:]
+    assert 2 <= len(kills) <= 4, kills   # first try, then the retry (on the restarted actor)
+    said = [line for line in out.splitlines() if "Error" in line][-1:]
+    print(f"run failed after {time.monotonic() - started:.0f} s and {len(kills)} actor deaths: {said}")
