@@ -207,11 +207,12 @@ def check_every_line_once(got: List[Dict[str, Any]], rows: List[Dict[str, Any]],
 @needs_namespace
 def test_local_ray_scores_every_row_once_as_one_process_does():
     """Local Ray on 2 CPUs with the default pool (1 actor here: reading and writing keep
-    a CPU), details on: the records equal one process's."""
+    a CPU), details on, rows sorted by source first: the records equal one process's."""
     folder = short_folder()
     rows = example_rows(copies=3)
     kwargs = {"metrics": ["chi", "ehi"], "reference_column": "reference", "id_column": "line",
-              "publication_date_column": "publication_date", "return_details": True, "batch_size": 8}
+              "publication_date_column": "publication_date", "return_details": True, "batch_size": 8,
+              "group_by_source": True}
     driver = start_driver({"rows": rows, "num_cpus": 2, "kwargs": kwargs}, folder)
     finish(driver, timeout=150)
     check_every_line_once(read_records(folder / "out.jsonl"), rows, details=True)
