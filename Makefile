@@ -17,7 +17,7 @@ $(VENV)/.torch:
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.torch pyproject.toml
-	$(PIP) install --quiet -e ".[offline,nli,test,demo,space]"
+	$(PIP) install --quiet -e ".[offline,nli,test,demo,space,ray]"
 	touch $@
 
 setup: $(VENV)/.installed

@@ -45,7 +45,7 @@ pytestmark = pytest.mark.slow
 
 #: what a ``<!-- not run: ... -->`` reason starts with
 NOT_RUN_REASONS = ("needs the Hugging Face Hub", "needs a GPU", "needs a launcher", "a long run",
-                   "installs packages", "rewrites the repository's files")
+                   "installs packages", "rewrites the repository's files", "starts Ray")
 #: the markdown files whose blocks are checked
 DOC_FILES = sorted(["README.md"] + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md"))]
                    + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "metrics", "*", "README.md"))])

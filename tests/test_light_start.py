@@ -7,7 +7,8 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("torch", "spacy", "transformers", "sentence_transformers", "thinc")
+#: ray too (issue 58): halluscope.ray imports it, ``import halluscope`` never does
+HEAVY = ("torch", "spacy", "transformers", "sentence_transformers", "thinc", "ray")
 
 CHECK = """
 import contextlib, io, json, sys
@@ -25,6 +26,18 @@ def _loaded(setup: str) -> list:
 def test_import_halluscope_loads_no_model_library():
     assert _loaded("import halluscope") == []
     assert _loaded("import halluscope.fusion; halluscope.fusion.check_weights({'qhi': 2})") == []
+
+
+def test_the_ray_module_loads_ray_only_when_imported():
+    """``import halluscope.ray`` loads no Ray either: ``score_dataset`` does, when called."""
+    import importlib.util
+
+    import pytest
+
+    assert "ray" not in _loaded("import halluscope.ray, halluscope.ray.batches")
+    if importlib.util.find_spec("ray") is None:
+        pytest.skip("ray is not installed (pip install 'halluscope[ray]')")
+    assert "ray" in _loaded("import halluscope.ray; halluscope.ray._ray()")
 
 
 def test_help_and_version_load_no_model_library():

@@ -1,0 +1,139 @@
+"""The callable class Ray Data's ``map_batches`` runs in each actor: one
+:class:`halluscope.Scorer` per metric, loaded once when the actor starts, scoring Arrow
+batches into the record shape ``halluscope score`` writes (docs/scaling.md#ray-data).
+
+Nothing here imports Ray: a :class:`BatchScorer` scores a ``pyarrow.Table`` in any
+process, which is how the tests check its records without a cluster.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from ..cli.scoring import json_safe, per_example_scores, takes_dates
+from ..errors import InputError
+
+#: the columns a scored batch gains, each a JSON string per row (their shape varies per
+#: row and metric, which an Arrow schema cannot hold; JSON keeps every float exactly)
+RESULT_COLUMNS = ("scores", "labels", "details")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The input columns holding each text (``reference=None``: reference-free);
+    ``id``: the column that names a row in errors (None: its place in the batch)."""
+
+    prediction: str = "prediction"
+    source: str = "source"
+    reference: Optional[str] = None
+    publication_date: Optional[str] = None
+    id: Optional[str] = None
+
+    def needed(self) -> List[str]:
+        """The columns every batch must have."""
+        named = (self.prediction, self.source, self.reference, self.publication_date, self.id)
+        return [name for name in named if name is not None]
+
+
+def to_json(value: Any) -> str:
+    """``value`` as strict JSON, the way ``halluscope score`` writes it: NaN as null,
+    floats by Python's shortest round-trip repr (never rounded)."""
+    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False)
+
+
+class BatchScorer:
+    """``map_batches``' callable class: ``BatchScorer(metrics, options, columns)``
+    loads one :class:`halluscope.Scorer` per metric (``options[metric]``: its keyword
+    options; ``preset``: every metric's preset) and ``scorer(table)`` returns the
+    Arrow table with :data:`RESULT_COLUMNS` appended (``details`` only with
+    ``return_details``)."""
+
+    def __init__(self, metrics: Sequence[str], options: Mapping[str, Mapping[str, Any]], columns: Columns,
+                 return_details: bool = False, preset: Optional[str] = None) -> None:
+        from ..scorer import Scorer
+
+        self.columns = columns
+        self.return_details = return_details
+        self.scorers = {metric: Scorer(metric, preset=preset, **dict(options.get(metric, {})))
+                        for metric in metrics}
+
+    def __call__(self, table: Any) -> Any:
+        import pyarrow as pa
+
+        missing = [name for name in self.columns.needed() if name not in table.column_names]
+        if missing:
+            raise InputError(f"the dataset has no column {missing[0]!r} (its columns: "
+                             f"{', '.join(table.column_names)})", field=missing[0])
+        results = self._score(table)
+        records = batch_records(results, table.num_rows)
+        for name in RESULT_COLUMNS:
+            if name == "details" and not self.return_details:
+                continue
+            table = table.append_column(name, pa.array([record[name] for record in records], type=pa.string()))
+        return table
+
+    def _score(self, table: Any) -> Dict[str, Any]:
+        """Each metric's :class:`halluscope.ScoreResult` for the rows of ``table``; a bad
+        row is an :class:`InputError` naming it by the id column (or its place in the
+        batch) and its field."""
+        from ..scorer import _present
+
+        columns = self.columns
+
+        def column(name: Optional[str]) -> Optional[list]:
+            return None if name is None else table.column(name).to_pylist()
+
+        predictions, sources, references, dates = _present(
+            column(columns.prediction), column(columns.source), column(columns.reference),
+            column(columns.publication_date))
+        results = {}
+        for metric, scorer in self.scorers.items():
+            try:
+                results[metric] = scorer.score(predictions, sources, references,
+                                               publication_dates=dates if takes_dates(metric) else None,
+                                               return_details=self.return_details)
+            except InputError as error:
+                raise InputError(f"{self._row_name(table, error.row)}: {error.message}",
+                                 field=error.field) from None
+        return results
+
+    def _row_name(self, table: Any, row: Optional[int]) -> str:
+        if row is None:
+            return f"a batch of {table.num_rows} rows"
+        if self.columns.id is not None:
+            return f"the row with {self.columns.id}={table.column(self.columns.id)[row].as_py()!r}"
+        return f"row {row} of a batch of {table.num_rows} rows (pass id_column= to name rows by an id)"
+
+
+def batch_records(results: Mapping[str, Any], n_rows: int) -> List[Dict[str, str]]:
+    """Per row, its ``scores``, ``labels`` and ``details`` as JSON strings, built as
+    ``halluscope score`` builds them (:func:`halluscope.cli.scoring.score_examples`):
+    ``labels`` holds the metrics that label (``{}`` when none does)."""
+    scores = {metric: per_example_scores(result) for metric, result in results.items()}
+    records = []
+    for row in range(n_rows):
+        labels = {metric: result["labels"][row] for metric, result in results.items()
+                  if result.get("labels") is not None}
+        details = {metric: result["details"][row] for metric, result in results.items()
+                   if result.get("details") is not None}
+        records.append({
+            "scores": to_json({metric: {name: values[row] for name, values in by_name.items()}
+                               for metric, by_name in scores.items()}),
+            "labels": to_json(labels),
+            "details": to_json(details),
+        })
+    return records
+
+
+def record(row: Mapping[str, Any]) -> Dict[str, Any]:
+    """A scored row with its JSON columns decoded: ``scores``, ``labels`` and
+    ``details`` as ``halluscope score`` writes them (``labels`` left out when no metric
+    labels, as the command leaves it out); the other columns as they are."""
+    decoded = dict(row)
+    for name in RESULT_COLUMNS:
+        if name in decoded:
+            decoded[name] = json.loads(decoded[name])
+    if decoded.get("labels") == {}:
+        del decoded["labels"]
+    return decoded

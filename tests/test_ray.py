@@ -1,0 +1,300 @@
+"""halluscope.ray (issue 58, docs/scaling.md#ray-data): the records of
+``score_dataset`` equal one process's scores bit for bit, its options are checked before
+Ray runs, and real Ray (no mocks), started inside a network namespace each test creates
+(loopback only, as this workplace requires), scores every row once, also when an actor
+is killed mid-run. The test process itself never starts Ray, and nothing here runs
+``ray stop``: each Ray lives in a PID namespace of its own and ends with it."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from halluscope import score_chi, score_ehi
+from halluscope.cli.scoring import json_safe
+from halluscope.errors import InputError, OptionError
+from halluscope.examples import load_examples
+
+DRIVER = Path(__file__).with_name("ray_driver.py")
+#: the namespace: its own network (loopback only, up), PIDs (every process in it ends
+#: when its first process does; --kill-child: when unshare is killed) and /proc
+NAMESPACE = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--map-root-user"]
+
+
+def example_rows(copies: int = 1) -> List[Dict[str, Any]]:
+    """The 16 shipped examples (references, "" for none, dates, a row with an undefined
+    qhi), ``copies`` times, each copy's sources made distinct, numbered by ``line``."""
+    rows = []
+    for copy in range(copies):
+        for example in load_examples():
+            source = example["source"] if copy == 0 else f"{example['source']} This is copy {copy}."
+            rows.append({"line": len(rows), "id": example["id"], "prediction": example["prediction"],
+                         "source": source, "reference": example["reference"],
+                         "publication_date": example["publication_date"]})
+    return rows
+
+
+def one_process_records(rows: List[Dict[str, Any]], details: bool) -> List[Dict[str, Any]]:
+    """Per row, the ``scores``, ``labels`` (and ``details``) one call of ``score_chi``
+    and ``score_ehi`` over all rows gives, as ``halluscope score`` writes them."""
+    predictions, sources = [r["prediction"] for r in rows], [r["source"] for r in rows]
+    references = [r["reference"] for r in rows]
+    chi = score_chi(predictions, sources, references, publication_dates=[r["publication_date"] for r in rows],
+                    return_details=details)
+    ehi = score_ehi(predictions, sources, references, return_details=details)
+    expected = []
+    for row in range(len(rows)):
+        record = {"scores": {"chi": {name[:-7]: chi[name][row] for name in chi if name.endswith("_scores")},
+                             "ehi": {"ehi": ehi["ehi_scores"][row]}},
+                  "labels": {"chi": chi["labels"][row]}}
+        if details:
+            record["details"] = {"chi": chi["details"][row], "ehi": ehi["details"][row]}
+        expected.append(json_safe(record))
+    return expected
+
+
+def same_floats(a: Any, b: Any) -> bool:
+    """Equal, floats bit for bit (``0.1 + 0.2`` is not ``0.3``; None is not NaN)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return type(a) is type(b) and a.hex() == b.hex()
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_floats(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same_floats, a, b))
+    return a == b
+
+
+# ------------------------------------------------------------------ without Ray
+
+
+def test_batch_scorer_writes_one_process_scores_bit_for_bit():
+    import pyarrow as pa
+
+    from halluscope.ray.batches import BatchScorer, Columns, record
+
+    rows = example_rows()
+    table = pa.Table.from_pylist(rows)
+    columns = Columns(reference="reference", publication_date="publication_date", id="line")
+    scored = BatchScorer(("chi", "ehi"), {}, columns, return_details=True)(table.slice(0, 7))
+    scored = pa.concat_tables([scored, BatchScorer(("chi", "ehi"), {}, columns, return_details=True)(
+        table.slice(7))])   # two batches, as two actors would score them
+    assert scored.column_names == [*rows[0], "scores", "labels", "details"]
+    got = [record(row) for row in scored.to_pylist()]
+    expected = one_process_records(rows, details=True)
+    for row, (mine, theirs) in enumerate(zip(got, expected)):
+        assert {k: mine[k] for k in rows[0]} == rows[row]   # the input columns pass through
+        assert same_floats({k: mine[k] for k in ("scores", "labels", "details")}, theirs), row
+    qhi = [r["scores"]["chi"]["qhi"] for r in got]
+    assert None in qhi and not any(isinstance(v, float) and math.isnan(v) for v in qhi)   # undefined: null
+
+
+def test_a_bad_row_is_an_error_naming_its_id_and_field():
+    import pyarrow as pa
+
+    from halluscope.ray.batches import BatchScorer, Columns
+
+    rows = example_rows()[:3]
+    rows[1]["prediction"] = None   # Arrow holds a null, never a mixed column
+    scorer = BatchScorer(("ehi",), {}, Columns(id="line"))
+    with pytest.raises(InputError, match=r"^the row with line=1: .*") as caught:
+        scorer(pa.Table.from_pylist(rows))
+    assert caught.value.field == "predictions"
+    unnamed = BatchScorer(("ehi",), {}, Columns())
+    with pytest.raises(InputError, match=r"^row 1 of a batch of 3 rows \(pass id_column="):
+        unnamed(pa.Table.from_pylist(rows))
+    with pytest.raises(InputError, match=r"no column 'summary' \(its columns: line, id, prediction, source"):
+        BatchScorer(("ehi",), {}, Columns(prediction="summary"))(pa.Table.from_pylist(rows))
+
+
+@pytest.mark.parametrize("kwargs, option, says", [
+    ({"options": {"chi": {"formula": "nonsense"}}}, "formula", "formula"),
+    ({"options": {"chi": {"workers": 2}}}, "workers", "use actors="),
+    ({"options": {"qhi": {}}}, "options", "not among the metrics"),
+    ({"max_restarts": -1}, "max_restarts", "for ever"),
+    ({"max_task_retries": 1.5}, "max_task_retries", "integer >= 0"),
+    ({"actors": 0}, "actors", "positive integer"),
+    ({"actors": (2, 1)}, "actors", "integer >= 2"),
+    ({"batch_size": 0}, "batch_size", "integer >= 1"),
+])
+def test_options_are_checked_before_ray_is_touched(kwargs, option, says):
+    from halluscope.ray import score_dataset
+
+    with pytest.raises(OptionError, match=says) as caught:
+        score_dataset(None, "chi", **kwargs)   # no dataset, no Ray: the check comes first
+    assert caught.value.option == option
+
+
+# ------------------------------------------------------------------ real Ray
+
+
+def _namespace_problem() -> str:
+    """Why Ray cannot be run here in a namespace of its own ('' when it can)."""
+    if importlib.util.find_spec("ray") is None:
+        return "ray is not installed (pip install 'halluscope[ray]')"
+    try:
+        probe = subprocess.run([*NAMESPACE, "sh", "-c", "ip link set lo up"], capture_output=True, text=True,
+                               timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"unshare could not run: {error}"
+    if probe.returncode != 0:
+        return f"unshare is not permitted here: {probe.stderr.strip()}"
+    return ""
+
+
+needs_namespace = pytest.mark.skipif(bool(_namespace_problem()), reason=_namespace_problem() or "-")
+
+
+def ray_environment() -> Dict[str, str]:
+    """This process's environment (PYTHONPATH: this checkout) with what Ray 2.60 needs
+    here: a token of its own, no 30 s drain on shutdown, no usage report."""
+    return {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
+            "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def start_driver(job: Dict[str, Any], folder: Path) -> subprocess.Popen:
+    """``tests/ray_driver.py`` on ``job``, in a new network and PID namespace."""
+    job = {"temp_dir": str(folder / "r"), "output": str(folder / "out.jsonl"), **job}
+    (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    script = f"ip link set lo up && {sys.executable} {DRIVER} {folder / 'job.json'}; exit $?"
+    return subprocess.Popen([*NAMESPACE, "sh", "-c", script], env=ray_environment(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+
+
+def finish(process: subprocess.Popen, timeout: float) -> str:
+    """The driver's output once it ends; killed (with everything in its namespace)
+    after ``timeout`` seconds."""
+    try:
+        out, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)   # unshare --kill-child takes the namespace down
+        out, _ = process.communicate()
+        pytest.fail(f"the Ray run did not end in {timeout} s:\n{out[-3000:]}")
+    assert process.returncode == 0, out[-3000:]
+    return out
+
+
+def read_records(path: Path) -> List[Dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def short_folder() -> Path:
+    """A folder with a short path: Ray's Unix sockets live under it (~107 characters)."""
+    return Path(tempfile.mkdtemp(prefix="hr", dir="/tmp"))
+
+
+def check_every_line_once(got: List[Dict[str, Any]], rows: List[Dict[str, Any]], details: bool) -> None:
+    lines = sorted(record["line"] for record in got)
+    assert lines == list(range(len(rows))), "every input line exactly once"
+    expected = one_process_records(rows, details)
+    for record in got:
+        mine = {key: record[key] for key in expected[record["line"]]}
+        assert same_floats(mine, expected[record["line"]]), record["line"]
+        assert {key: record[key] for key in rows[0]} == rows[record["line"]]
+
+
+@pytest.mark.slow
+@needs_namespace
+def test_local_ray_scores_every_row_once_as_one_process_does():
+    """Local Ray on 2 CPUs with the default pool (1 actor here: reading and writing keep
+    a CPU), details on, rows sorted by source first: the records equal one process's."""
+    folder = short_folder()
+    rows = example_rows(copies=3)
+    kwargs = {"metrics": ["chi", "ehi"], "reference_column": "reference", "id_column": "line",
+              "publication_date_column": "publication_date", "return_details": True, "batch_size": 8,
+              "group_by_source": True}
+    driver = start_driver({"rows": rows, "num_cpus": 2, "kwargs": kwargs}, folder)
+    finish(driver, timeout=150)
+    check_every_line_once(read_records(folder / "out.jsonl"), rows, details=True)
+
+
+def _actors_of(process: subprocess.Popen) -> List[Any]:
+    import psutil
+
+    return [child for child in psutil.Process(process.pid).children(recursive=True)
+            if "BatchScorer" in " ".join(child.cmdline())]
+
+
+@pytest.mark.slow
+@needs_namespace
+def test_an_actor_killed_mid_run_loses_and_repeats_no_row():
+    """``kill -9`` of one of two actors after the first rows are out: Ray restarts it
+    and retries its batches (finitely); every line comes back once, as scored alone."""
+    folder = short_folder()
+    rows = example_rows(copies=8)
+    kwargs = {"metrics": ["chi", "ehi"], "reference_column": "reference", "id_column": "line",
+              "publication_date_column": "publication_date", "actors": 2, "num_cpus": 0.5, "batch_size": 8}
+    driver = start_driver({"rows": rows, "num_cpus": 2, "blocks": 16, "kwargs": kwargs}, folder)
+    output, killed = folder / "out.jsonl", None
+    deadline = time.monotonic() + 120
+    while killed is None and driver.poll() is None and time.monotonic() < deadline:
+        written = output.exists() and output.read_text(encoding="utf-8").count("\n")
+        actors = _actors_of(driver)
+        if written and len(actors) == 2:
+            killed = (actors[0].pid, written)
+            actors[0].kill()   # SIGKILL
+        time.sleep(0.2)
+    assert killed is not None, "no actor was found to kill while the run was going"
+    assert not (folder / "out.jsonl.done").exists() and killed[1] < len(rows), "killed after the run ended"
+    finish(driver, timeout=150)
+    check_every_line_once(read_records(output), rows, details=False)
+
+
+#: loaded by every Python process of the namespace (PYTHONPATH): an actor whose batch
+#: holds the prediction $HALLUSCOPE_TEST_KILL_ON dies at once (os._exit), as an actor
+#: killed by the kernel for its memory would, and notes it in $HALLUSCOPE_TEST_KILLS
+KILLER = """import os
+if os.environ.get("HALLUSCOPE_TEST_KILL_ON"):
+    from halluscope.ray import batches
+    scored = batches.BatchScorer.__call__
+
+    def call(self, table):
+        if os.environ["HALLUSCOPE_TEST_KILL_ON"] in table.column(self.columns.prediction).to_pylist():
+            with open(os.environ["HALLUSCOPE_TEST_KILLS"], "a") as kills:
+                kills.write(f"{os.getpid()}\\n")
+            os._exit(9)
+        return scored(self, table)
+
+    batches.BatchScorer.__call__ = call
+"""
+
+
+@pytest.mark.slow
+@needs_namespace
+def test_a_row_that_kills_its_actor_every_time_ends_the_run_with_an_error(monkeypatch):
+    """Ray Data 2.60 restarts actors and retries tasks for ever by default; with
+    score_dataset's finite counts (1 and 1 here) the run fails instead of hanging."""
+    folder = short_folder()
+    (folder / "site").mkdir()
+    (folder / "site" / "sitecustomize.py").write_text(KILLER, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", f"{folder / 'site'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    monkeypatch.setenv("HALLUSCOPE_TEST_KILL_ON", "POISON")
+    monkeypatch.setenv("HALLUSCOPE_TEST_KILLS", str(folder / "kills"))
+    rows = example_rows()
+    rows[5]["prediction"] = "POISON"
+    kwargs = {"metrics": ["ehi"], "id_column": "line", "actors": 1, "batch_size": 4,
+              "max_restarts": 1, "max_task_retries": 1}
+    driver = start_driver({"rows": rows, "num_cpus": 2, "kwargs": kwargs}, folder)
+    started = time.monotonic()
+    try:
+        out, _ = driver.communicate(timeout=150)
+    except subprocess.TimeoutExpired:
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.communicate()
+        pytest.fail("a row that kills its actor every time made the run hang")
+    kills = (folder / "kills").read_text(encoding="utf-8").split()
+    assert driver.returncode != 0, out[-3000:]
+    assert "ray.exceptions.ActorDiedError" in out, out[-3000:]
+    assert 2 <= len(kills) <= 4, kills   # first try, then the retry (on the restarted actor)
+    said = [line for line in out.splitlines() if "Error" in line][-1:]
+    print(f"run failed after {time.monotonic() - started:.0f} s and {len(kills)} actor deaths: {said}")
