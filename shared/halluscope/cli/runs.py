@@ -115,9 +115,9 @@ class OutputLock:
     (:func:`halluscope.workers.keep_from_workers`), so the lock ends with the run.
     Where ``fcntl`` does not exist (Windows) there is no lock."""
 
-    def __init__(self, output: str, log: TextIO = sys.stderr) -> None:
+    def __init__(self, output: str, log: Optional[TextIO] = None) -> None:
         self.path = output + LOCK_SUFFIX
-        self.log = log
+        self.log = log or sys.stderr
         self._fd: Optional[int] = None
         self._kept = contextlib.ExitStack()
 
@@ -305,9 +305,11 @@ def run_score(args: argparse.Namespace) -> int:
                            summary_output, stop)
 
 
-def cap_workers(args: argparse.Namespace, log: TextIO = sys.stderr) -> None:
+def cap_workers(args: argparse.Namespace, log: Optional[TextIO] = None) -> None:
     """``--workers`` above the usable cores becomes their number, with one line saying
-    so (more processes only compete for the same cores and cost seconds to start)."""
+    so on ``log`` (default: stderr; more processes only compete for the same cores and
+    cost seconds to start)."""
+    log = log or sys.stderr
     cores = available_cores()
     if getattr(args, "workers", None) is not None and args.workers > cores:
         print(f"note: --workers {args.workers} is more than the {cores} usable cores; {cores} processes score",
