@@ -135,3 +135,29 @@ def test_local_ray_writes_the_local_commands_record_for_every_line(tmp_path, cap
     assert summary["skipped"] == local_summary["skipped"] == [{"line": 11, "reason": "missing field 'prediction'"}]
     assert summary["engine"] == "ray"
     assert same_floats(summary["metrics"], local_summary["metrics"])   # means summed in line order
+
+
+def test_a_line_written_twice_or_missing_is_an_error_not_a_warning(tmp_path):
+    """What Ray returns is checked: a line twice stops the writing, a line missing
+    (rows_in != rows_out) is a LineError (exit code 1) naming it."""
+    from halluscope.cli.errors import LineError
+    from halluscope.cli.ray_run import CARRIED, _check_every_line_once, _write_shards
+    from halluscope.cli.readers import Example, FieldNames
+
+    def scored(line: int) -> Dict[str, Any]:
+        return {CARRIED: json.dumps({"line": line, "id": None, "digest": "0"}), "prediction": "A.", "source": "A b.",
+                "scores": '{"ehi": {"ehi": 0.5}}', "labels": "{}", "details": '{"ehi": {}}'}
+
+    written = _write_shards([scored(2), scored(1)], str(tmp_path), FieldNames(), "line")
+    assert written == {2: {"ehi": {"ehi": 0.5}}, 1: {"ehi": {"ehi": 0.5}}}
+    assert json.loads((tmp_path / "part-00000.jsonl").read_text(encoding="utf-8").splitlines()[0]) == {
+        "line": 2, "id": None, "digest": "0", "prediction": "A.", "scores": {"ehi": {"ehi": 0.5}},
+        "details": {"ehi": {}}}   # no labels when no metric labels, as the local record
+    (tmp_path / "again").mkdir()
+    with pytest.raises(LineError, match=r"^Ray returned line 1 twice"):
+        _write_shards([scored(1), scored(1)], str(tmp_path / "again"), FieldNames(), "line")
+    examples = [Example(line, None, "A b.", "A.") for line in (1, 2, 3)]
+    with pytest.raises(LineError, match=r"^Ray wrote 2 records for 3 input rows \(rows_in != rows_out; missing "
+                                        r"lines: 3\)$"):
+        _check_every_line_once(examples, written, "line")
+    _check_every_line_once(examples[:2], written, "line")   # every line once: no error
