@@ -36,7 +36,8 @@ to stderr).
 
 One module per job: :mod:`.readers` (input rows to examples), :mod:`.scoring` (options,
 device, models, the chunked API calls), :mod:`.runs` (output, partial file, summary),
-:mod:`.resume` (what ``--resume`` keeps), :mod:`.report_run` (the report command),
+:mod:`.resume` (what ``--resume`` keeps), :mod:`.ray_run` (``--engine ray``,
+docs/cli.md#scoring-on-ray), :mod:`.report_run` (the report command),
 :mod:`.parser` (the command line and :func:`main`);
 :mod:`.errors` holds the command's own errors (a bad line, a bad command).
 

@@ -12,7 +12,8 @@ from .. import budget
 from ..options import MAX_WORKERS
 from .errors import CommandError, LineError
 from .report_run import run_report
-from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE, run_score
+from .ray_run import run_score_command
+from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE
 from .scoring import DEFAULT_CHUNK_SIZE, METRICS
 
 
@@ -87,9 +88,23 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=_HelpFormatter)
     score.add_argument("--input", required=True,
                        help=".jsonl or .csv file, a folder from Dataset.save_to_disk, or - for JSONL on stdin")
-    score.add_argument("--output", required=True,
+    score.add_argument("--output", default=None,
                        help="JSONL file, one line per example (written to <output>.partial until the run ends), "
-                            "or - for stdout (no partial file, no --resume)")
+                            "or - for stdout (no partial file, no --resume); required unless --engine ray")
+    score.add_argument("--engine", choices=("local", "ray"), default="local",
+                       help="local: this process (and --workers); ray: Ray Data actors, on --ray-address or a "
+                            "local Ray, writing --output-dir (docs/cli.md#scoring-on-ray)")
+    score.add_argument("--output-dir", default=None, metavar="DIR",
+                       help="--engine ray: a new or empty folder for the JSONL shards (part-*.jsonl) and "
+                            "summary.json")
+    score.add_argument("--ray-address", default=None, metavar="ADDR",
+                       help="--engine ray: the Ray cluster to join (default: start a local Ray on this "
+                            "machine's cores)")
+    score.add_argument("--actors", type=_positive_int, default=None, metavar="N",
+                       help="--engine ray: scoring actors (default: from 1 up to the cluster's CPUs less one)")
+    score.add_argument("--ray-temp-dir", default=None, metavar="DIR",
+                       help="--engine ray without --ray-address: the local Ray's temporary folder (keep it "
+                            "short: Unix socket paths)")
     score.add_argument("--metrics", default="chi", help=f"comma list of {', '.join(METRICS)}")
     score.add_argument("--source-field", default=None,
                        help="field holding the source document (default: source, refused when its values look "
@@ -146,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="continue an interrupted run from the last complete record of <output>.partial "
                             "(same command otherwise); rows edited since they were scored are scored again "
                             "(docs/cli.md#resuming-after-the-input-changed)")
-    score.set_defaults(handler=run_score)
+    score.set_defaults(handler=run_score_command)
 
     report = commands.add_parser("report", help="write a self-contained HTML report of a scores file",
                                  description="One HTML file: statistics, distributions, agreement with labels, "
