@@ -14,7 +14,7 @@ import pytest
 
 from halluscope import score_chi, score_dlsd_acu, score_qhi
 from halluscope.cli import main
-from halluscope.cli.scoring import json_safe
+from halluscope.records import json_safe
 from tiny_models import tiny_nli_model
 
 HALLUSCOPE = os.path.join(os.path.dirname(sys.executable), "halluscope")

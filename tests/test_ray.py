@@ -17,12 +17,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
 from halluscope import score_chi, score_ehi
-from halluscope.cli.scoring import json_safe
+from halluscope.records import json_safe
 from halluscope.errors import InputError, OptionError
 from halluscope.examples import load_examples
 
@@ -171,15 +171,20 @@ def start_driver(job: Dict[str, Any], folder: Path) -> subprocess.Popen:
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
-def finish(process: subprocess.Popen, timeout: float) -> str:
-    """The driver's output once it ends; killed (with everything in its namespace)
-    after ``timeout`` seconds."""
+def communicate_within(process: subprocess.Popen, timeout: float, what: str) -> Tuple[str, Optional[str]]:
+    """A namespaced process's stdout and stderr once it ends; after ``timeout`` seconds it
+    is killed with everything in its namespace and the test fails, quoting ``what``."""
     try:
-        out, _ = process.communicate(timeout=timeout)
+        return process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)   # unshare --kill-child takes the namespace down
-        out, _ = process.communicate()
-        pytest.fail(f"the Ray run did not end in {timeout} s:\n{out[-3000:]}")
+        out, err = process.communicate()
+        pytest.fail(f"{what} did not end in {timeout} s:\n{(err or out)[-3000:]}")
+
+
+def finish(process: subprocess.Popen, timeout: float) -> str:
+    """The driver's output once it ends (stderr joined to it)."""
+    out, _ = communicate_within(process, timeout, "the Ray run")
     assert process.returncode == 0, out[-3000:]
     return out
 

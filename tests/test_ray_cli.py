@@ -5,8 +5,6 @@ records equal the local command's line for line."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +13,8 @@ from typing import Any, Dict, List
 import pytest
 
 from halluscope.cli import main
-from test_ray import NAMESPACE, example_rows, needs_namespace, ray_environment, same_floats, short_folder
+from test_ray import (NAMESPACE, communicate_within, example_rows, needs_namespace, ray_environment, same_floats,
+                      short_folder)
 
 
 def write_jsonl(path: Path, rows: List[Any]) -> None:
@@ -95,12 +94,7 @@ def run_in_namespace(argv: List[str], timeout: float) -> subprocess.CompletedPro
     script = "ip link set lo up && exec " + " ".join([sys.executable, "-m", "halluscope.cli", *argv])
     process = subprocess.Popen([*NAMESPACE, "sh", "-c", script], env=ray_environment(), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)   # unshare --kill-child takes the namespace down
-        out, err = process.communicate()
-        pytest.fail(f"halluscope score --engine ray did not end in {timeout} s:\n{err[-3000:]}")
+    out, err = communicate_within(process, timeout, "halluscope score --engine ray")
     return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from halluscope import Scorer, score_qhi
 from halluscope.cli import main
-from halluscope.cli.scoring import json_safe
+from halluscope.records import json_safe
 from halluscope.errors import InputError
 from halluscope.validation import is_no_reference, row_references
 

@@ -140,7 +140,7 @@ class Scorer:
             for batch in dataset.iter(batch_size=batch_size):
                 references = None if reference_column is None else list(batch[reference_column])
                 dates = None if publication_date_column is None else list(batch[publication_date_column])
-                yield _present(list(batch[prediction_column]), list(batch[source_column]), references, dates)
+                yield present_columns(list(batch[prediction_column]), list(batch[source_column]), references, dates)
 
         results = list(self._scored(batches(), return_details, progress, getattr(dataset, "num_rows", None)))
         if not results:
@@ -205,10 +205,10 @@ def _columns(batch: Sequence[Row], start: int) -> Columns:
         else:
             raise InputError("a row must be a mapping with 'prediction' and 'source' or a (prediction, source"
                              f"[, reference]) tuple, got {type(row).__name__}", row=start + offset, field="row")
-    return _present(predictions, sources, references, dates)
+    return present_columns(predictions, sources, references, dates)
 
 
-def _present(predictions: list, sources: list, references: Optional[list], dates: Optional[list]) -> Columns:
+def present_columns(predictions: list, sources: list, references: Optional[list], dates: Optional[list]) -> Columns:
     """The columns of a batch, with references None when no row of the batch has one
     (each means no reference by the table of docs/api.md#what-a-reference-may-be; any
     other value, ``0`` or ``[]`` among them, goes to the validation, which names its row)

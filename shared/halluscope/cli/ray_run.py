@@ -17,10 +17,11 @@ import os
 import sys
 from typing import Any, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
+from ..records import json_safe
 from .errors import CommandError, FileError, LineError
-from .readers import STDIO, Example, FieldNames, check_source_field, collect_examples, open_input
+from .readers import STDIO, Example, FieldNames, field_names, read_examples
 from .resume import record_digest
-from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
+from .scoring import (MetricTotals, api_options, load_models, metric_options, parse_keep_fields,
                       parse_metrics)
 
 #: the options a Ray run refuses, and what to use instead (docs/cli.md#scoring-on-ray)
@@ -82,18 +83,13 @@ def run_ray_score(args: argparse.Namespace) -> int:
     refuse_local_options(args)
     metrics = parse_metrics(args.metrics)
     keep = parse_keep_fields(args.keep_fields)
-    fields = FieldNames(args.source_field or "source", args.prediction_field, args.reference_field,
-                        args.id_field, args.publication_date_field)
+    fields = field_names(args)
     check_output_dir(args.output_dir, args.input)
     chosen = api_options(args.option, metrics)
     args.resolved_device = None if args.device == "auto" else args.device   # auto: each actor's own
     options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
     log = sys.stderr
-    source = open_input(args.input, args.split)
-    examples, skipped, lengths = collect_examples(source, fields, args.on_error,
-                                                  lambda message: print(message, file=log), keep=keep,
-                                                  limit=args.limit)
-    check_source_field(lengths, fields, explicit=args.source_field is not None)
+    source, examples, skipped = read_examples(args, fields, keep, lambda message: print(message, file=log))
     check_one_reference_type(examples, fields, source.label)
     signatures = load_models(metrics, options, args.preset, note=lambda line: print(line, file=log, flush=True))
     os.makedirs(args.output_dir, exist_ok=True)

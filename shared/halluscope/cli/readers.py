@@ -448,3 +448,26 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
         skipped.append(Skipped(position, problem))
         report(f"skipped {message}")
     return examples, skipped, lengths
+
+
+def field_names(args: Any) -> FieldNames:
+    """The fields ``halluscope score``'s flags name (``--source-field`` default: source)."""
+    return FieldNames(args.source_field or "source", args.prediction_field, args.reference_field, args.id_field,
+                      args.publication_date_field)
+
+
+def read_examples(args: Any, fields: FieldNames, keep: Optional[Sequence[str]],
+                  log: Callable[[str], None]) -> Tuple[InputSource, List[Example], List[Skipped]]:
+    """``halluscope score``'s input, read and checked as every engine reads it
+    (docs/cli.md#input-rows-and-bad-input): each row by :func:`collect_examples` under
+    ``--on-error`` and ``--limit`` (``log`` reports a skipped row), the source field by
+    :func:`check_source_field`, and each ``--keep-fields`` name held by some row."""
+    source = open_input(args.input, args.split)
+    examples, skipped, lengths = collect_examples(source, fields, args.on_error, log, keep=keep, limit=args.limit)
+    check_source_field(lengths, fields, explicit=args.source_field is not None)
+    if keep and examples:
+        written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
+        absent = [name for name in keep if name not in written and not any(name in e.kept for e in examples)]
+        if absent:
+            raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
+    return source, examples, skipped

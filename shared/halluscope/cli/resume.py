@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Mapping, Sequence
 
 from .readers import Example
-from .scoring import json_safe
+from ..records import json_safe
 
 #: hex digits of the SHA-256 kept in each record's ``digest`` (64 bits: two different rows
 #: share a digest with a chance of about 1 in 10^19)

@@ -15,12 +15,13 @@ import tempfile
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
-from .errors import CommandError, FileError
-from .readers import STDIO, Example, FieldNames, InputSource, check_source_field, collect_examples, open_input
-from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
-from .scoring import (MetricTotals, api_options, json_safe, load_models, metric_options, parse_keep_fields,
-                      parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
+from ..records import json_safe
 from ..workers import available_cores, keep_from_workers
+from .errors import CommandError, FileError
+from .readers import STDIO, Example, FieldNames, InputSource, field_names, read_examples
+from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
+from .scoring import (MetricTotals, api_options, load_models, metric_options, parse_keep_fields,
+                      parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
 
 
 REPORT_PAGE_SIZE = 50
@@ -274,8 +275,7 @@ def run_score(args: argparse.Namespace) -> int:
     continues an interrupted run); ``--output -`` writes the records to stdout."""
     metrics = parse_metrics(args.metrics)
     keep = parse_keep_fields(args.keep_fields)
-    fields = FieldNames(args.source_field or "source", args.prediction_field, args.reference_field, args.id_field,
-                        args.publication_date_field)
+    fields = field_names(args)
     summary_output = check_output_paths(args)
     cap_workers(args)
     chosen = api_options(args.option, metrics)
@@ -284,16 +284,7 @@ def run_score(args: argparse.Namespace) -> int:
     to_stdout = args.output == STDIO or is_stream(args.output)  # a device or FIFO is written through
     log = sys.stderr
 
-    source = open_input(args.input, args.split)
-    examples, skipped, lengths = collect_examples(source, fields, args.on_error,
-                                                  lambda message: print(message, file=log), keep=keep,
-                                                  limit=args.limit)
-    check_source_field(lengths, fields, explicit=args.source_field is not None)
-    if keep:
-        absent = [name for name in keep if not any(name in e.kept for e in examples) and name not in
-                  {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}]
-        if absent and examples:
-            raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
+    source, examples, skipped = read_examples(args, fields, keep, lambda message: print(message, file=log))
 
     settings = _run_settings(args, metrics, fields, options)
     # the command, the input and its fields are valid: take the output (a second run on it

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import math
 import sys
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, TextIO, Tuple
 
 from .. import options as _options
 from ..errors import HalluscopeError
+from ..records import per_example_scores, row_parts, to_json
 from .errors import CommandError, LineError
 from .readers import Example, FieldNames, InputSource, _located_api_error
 
@@ -109,22 +109,6 @@ def metric_options(metric: str, args: argparse.Namespace,
     return options
 
 
-def json_safe(value: Any) -> Any:
-    """``value`` with NaN and infinities as ``None`` (strict JSON) and tuples as lists."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {key: json_safe(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(item) for item in value]
-    return value
-
-
-def per_example_scores(result: Dict[str, Any]) -> Dict[str, List[float]]:
-    """The per-example lists of an API result by score name (``chi_scores`` -> ``chi``)."""
-    return {key[: -len("_scores")]: value for key, value in result.items() if key.endswith("_scores")}
-
-
 def _is_counter(key: str, value: Any) -> bool:
     """Integer counters of an API result (dlsd_acu's NLI pairs and decomposer calls)."""
     return isinstance(value, int) and not isinstance(value, bool) and not key.endswith("_defined")
@@ -202,7 +186,7 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                 "publication_dates": [e.publication_date for e in chunk]}
             if preset is not None:
                 dated["preset"] = preset
-            results, scores = {}, {}
+            results = {}
             for metric in metrics:
                 dates = dated if takes_dates(metric) else {k: v for k, v in dated.items() if k == "preset"}
                 try:
@@ -210,9 +194,8 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                         predictions, sources, references, return_details=True, **dates, **options[metric])
                 except (TypeError, ValueError) as error:
                     raise _api_error(error, metric, chunk, fields, source) from error
-                scores[metric] = per_example_scores(results[metric])
             lines = []
-            for row, example in enumerate(chunk):
+            for example, part in zip(chunk, row_parts(results, len(chunk))):
                 record: Dict[str, Any] = {source.label: example.position, "id": example.id}
                 if digest is not None:
                     record["digest"] = digest(example)
@@ -225,14 +208,8 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                     record["publication_date"] = example.publication_date
                 if example.kept:
                     record["fields"] = example.kept
-                record["scores"] = {metric: {name: values[row] for name, values in by_name.items()}
-                                    for metric, by_name in scores.items()}
-                labelled = {metric: result["labels"][row] for metric, result in results.items()
-                            if result.get("labels") is not None}
-                if labelled:  # 1 = consistent (chi's shipped cut, dlsd_acu's threshold)
-                    record["labels"] = labelled
-                record["details"] = {metric: result["details"][row] for metric, result in results.items()}
-                lines.append(json.dumps(json_safe(record), ensure_ascii=False, allow_nan=False) + "\n")
+                record.update(part)  # scores, labels (1 = consistent) where any, details
+                lines.append(to_json(record) + "\n")
             output.write("".join(lines))
             output.flush()
             for metric in metrics:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from typing import FrozenSet, List, Optional, Sequence
 
 from ..units import Match
-from .copies import copied_passage, sentence_words
+from .copies import sentence_copied
 from .grounding import TextIndex, idf_weight, is_content, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
@@ -87,7 +87,7 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     at = summary.sentence_at(unit.span[0])
     if at is None or not source.sentences:
         return 1.0
-    if copied_passage(sentence_words(summary, at), source):
+    if sentence_copied(summary, at, source):
         # the passage holds u and the whole rest of s: the best of both maxima
         return 1.0
     words = unit_words(unit, summary.doc)

@@ -52,6 +52,14 @@ def _ngram_places(source: TextIndex, n: int) -> Dict[Tuple[str, ...], List[int]]
     return source.memo(f"copies:{n}-grams", build)
 
 
+def sentence_copied(summary: TextIndex, sentence: int, source: TextIndex) -> bool:
+    """Whether the source writes summary sentence ``sentence`` word for word
+    (:func:`copied_passage` of its words): that passage, wherever the splitter cut
+    either text, is the source's account of the sentence, holding each of its units in
+    its place and the rest of the sentence around it."""
+    return copied_passage(sentence_words(summary, sentence), source)
+
+
 def copied_passage(words: Sequence[str], source: TextIndex) -> bool:
     """Whether ``source`` writes ``words`` one after another (see the module docstring);
     False for no words, and when the sentence's rarest n-gram starts at more than

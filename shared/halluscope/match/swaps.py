@@ -37,7 +37,7 @@ The swap is a contradiction (status ``contradicted``, mode ``swapped``): the sou
 states the same fact of another entity. Not caught: a swap that neither the parse nor
 the neighbouring words place, a sentence aligned to the wrong source sentence, and
 swaps between sentences the summary fuses. A summary sentence the source writes word
-for word (:func:`~halluscope.match.copies.copied_passage`) swaps nothing: that passage
+for word (:func:`~halluscope.match.copies.sentence_copied`) swaps nothing: that passage
 is its account, and it states each unit in its place (the alignment, which picks the
 first of tied sentences, may pick another sentence of the same words around another
 number: "received 47 complaints" for a copied "received 27 complaints").
@@ -53,7 +53,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from ..extract.entities import NON_NUMERIC_LABELS, canonical_entity
 from ..extract.relations import RELATIVE_PRONOUNS
 from ..units import EntityUnit, Match, QuantityUnit, TextEvidence
-from .copies import copied_passage, sentence_words
+from .copies import sentence_copied
 from .grounding import TextIndex, word_stem
 from .name_runs import names_before, names_between
 from .polarity import aligned_sentence
@@ -68,14 +68,6 @@ KIND_OF_LABEL: Dict[str, str] = {
 }
 
 _WORD = re.compile(r"[^\W_]+")
-
-
-def _copied(summary: TextIndex, sentence: int, source: TextIndex) -> bool:
-    """Whether the summary sentence is a passage the source writes word for word
-    (:func:`~halluscope.match.copies.copied_passage`): that passage, wherever the splitter
-    cut either text, is the source's account of the sentence, and it states the unit in
-    its place, so no other sentence the alignment may pick (ties: the first) swaps it."""
-    return copied_passage(sentence_words(summary, sentence), source)
 
 
 def _kind(label: str) -> str:
@@ -259,7 +251,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
     if summary.doc is None or source.doc is None:
         return None
     at_sentence = summary.sentence_at(unit.span[0])
-    if at_sentence is None or _copied(summary, at_sentence, source):
+    if at_sentence is None or sentence_copied(summary, at_sentence, source):
         return None
     sentence = summary.sentences[at_sentence]
     span = _without_possessive(unit.span, summary.written)
@@ -553,7 +545,7 @@ def _at_any_mention(unit: QuantityUnit, match: Optional[Match], pool: Sequence[Q
         return None
     for span in (unit.span, *getattr(unit, "repeats", ())):
         at = summary.sentence_at(span[0])
-        if match is not None and at is not None and _copied(summary, at, source):
+        if match is not None and at is not None and sentence_copied(summary, at, source):
             continue  # the value the source has, in the passage the sentence copies
         found = _swapped_at(unit, span, match, pool, summary, source)
         if found is not None:

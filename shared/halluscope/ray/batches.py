@@ -11,8 +11,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from ..cli.scoring import json_safe, per_example_scores, takes_dates
 from ..errors import InputError
+from ..options import METRIC_SPECS
+from ..records import row_parts, to_json
 
 #: the columns a scored batch gains, each a JSON string per row (their shape varies per
 #: row and metric, which an Arrow schema cannot hold; JSON keeps every float exactly)
@@ -34,12 +35,6 @@ class Columns:
         """The columns every batch must have."""
         named = (self.prediction, self.source, self.reference, self.publication_date, self.id)
         return [name for name in named if name is not None]
-
-
-def to_json(value: Any) -> str:
-    """``value`` as strict JSON, the way ``halluscope score`` writes it: NaN as null,
-    floats by Python's shortest round-trip repr (never rounded)."""
-    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False)
 
 
 class BatchScorer:
@@ -77,21 +72,21 @@ class BatchScorer:
         """Each metric's :class:`halluscope.ScoreResult` for the rows of ``table``; a bad
         row is an :class:`InputError` naming it by the id column (or its place in the
         batch) and its field."""
-        from ..scorer import _present
+        from ..scorer import present_columns
 
         columns = self.columns
 
         def column(name: Optional[str]) -> Optional[list]:
             return None if name is None else table.column(name).to_pylist()
 
-        predictions, sources, references, dates = _present(
+        predictions, sources, references, dates = present_columns(
             column(columns.prediction), column(columns.source), column(columns.reference),
             column(columns.publication_date))
         results = {}
         for metric, scorer in self.scorers.items():
             try:
                 results[metric] = scorer.score(predictions, sources, references,
-                                               publication_dates=dates if takes_dates(metric) else None,
+                                               publication_dates=dates if METRIC_SPECS[metric].takes_dates else None,
                                                return_details=self.return_details)
             except InputError as error:
                 raise InputError(f"{self._row_name(table, error.row)}: {error.message}",
@@ -108,22 +103,10 @@ class BatchScorer:
 
 def batch_records(results: Mapping[str, Any], n_rows: int) -> List[Dict[str, str]]:
     """Per row, its ``scores``, ``labels`` and ``details`` as JSON strings, built as
-    ``halluscope score`` builds them (:func:`halluscope.cli.scoring.score_examples`):
-    ``labels`` holds the metrics that label (``{}`` when none does)."""
-    scores = {metric: per_example_scores(result) for metric, result in results.items()}
-    records = []
-    for row in range(n_rows):
-        labels = {metric: result["labels"][row] for metric, result in results.items()
-                  if result.get("labels") is not None}
-        details = {metric: result["details"][row] for metric, result in results.items()
-                   if result.get("details") is not None}
-        records.append({
-            "scores": to_json({metric: {name: values[row] for name, values in by_name.items()}
-                               for metric, by_name in scores.items()}),
-            "labels": to_json(labels),
-            "details": to_json(details),
-        })
-    return records
+    ``halluscope score`` builds them (:func:`halluscope.records.row_parts`): ``labels``
+    holds the metrics that label (``{}`` when none does)."""
+    return [{"scores": to_json(part["scores"]), "labels": to_json(part.get("labels", {})),
+             "details": to_json(part["details"])} for part in row_parts(results, n_rows)]
 
 
 def record(row: Mapping[str, Any]) -> Dict[str, Any]:
