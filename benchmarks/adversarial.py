@@ -14,6 +14,7 @@ and in tokens, ``halluscope.space.limits.CAPS``).
     python -m benchmarks.adversarial                 # every case
     python -m benchmarks.adversarial --case rparen --case numbers --repeats 1
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,20 @@ from halluscope.parsing import guarded_doc
 from halluscope.resources import get_parse_cache
 from halluscope.space.limits import CAPS
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def _repeat(unit: str) -> Callable[[int], str]:
@@ -42,6 +55,7 @@ def _joined(item: Callable[[int], str], sep: str = " ") -> Callable[[int], str]:
             size += len(parts[-1]) + len(sep)
             i += 1
         return sep.join(parts)[:n]
+
     return make
 
 
@@ -50,13 +64,13 @@ def _name(i: int) -> str:
     six letters per word, drawn by a fixed linear congruential sequence, so that almost
     no two share a key and spaCy tags most as people."""
     letters, word = "aeioulmnrst", []
-    state = i * 2654435761 % 2 ** 32
+    state = i * 2654435761 % 2**32
     for _ in range(2):
-        state = (state * 1103515245 + 12345) % 2 ** 31
+        state = (state * 1103515245 + 12345) % 2**31
         head = chr(ord("A") + state % 26)
         tail = ""
         for _ in range(6):
-            state = (state * 1103515245 + 12345) % 2 ** 31
+            state = (state * 1103515245 + 12345) % 2**31
             tail += letters[state % len(letters)]
         word.append(head + tail)
     return " ".join(word)
@@ -85,7 +99,9 @@ CASES: Dict[str, Callable[[int], str]] = {
     "year-words": _repeat("year "),
     # one sentence of distinct capitalised names ("Kaboru Lenimo, Kaboru Lenimu, ..."):
     # every name a unit whose place in the sentence is read (session 30)
-    "names": _joined(lambda i: _name(i) + ",", ),
+    "names": _joined(
+        lambda i: _name(i) + ",",
+    ),
     # the same names as the subjects of one verb ("..., Ystsnrl Jnsnann met in Paris.")
     "names-sentence": lambda n: _joined(_name, ", ")(max(1, n - 14)).rstrip(", ") + " met in Paris.",
 }
@@ -97,7 +113,7 @@ def within_caps(text: str, field: str) -> str:
     max_chars, max_tokens = CAPS[field]
     text = text[:max_chars]
     doc = guarded_doc(get_parse_cache().nlp, text)
-    return text if len(doc) <= max_tokens else text[:doc[max_tokens - 1].idx + len(doc[max_tokens - 1])]
+    return text if len(doc) <= max_tokens else text[: doc[max_tokens - 1].idx + len(doc[max_tokens - 1])]
 
 
 def time_call(summary: str, source: str, repeats: int) -> float:
@@ -123,14 +139,16 @@ def main() -> None:
     for name in names:
         make = CASES[name]
         times = [time_call(make(n // 4), make(n), args.repeats) for n in SIZES]
-        caps = time_call(within_caps(make(CAPS['summary'][0]), "summary"), within_caps(make(CAPS['source'][0]), "source"),
-                         args.repeats)
+        caps = time_call(
+            within_caps(make(CAPS["summary"][0]), "summary"),
+            within_caps(make(CAPS["source"][0]), "source"),
+            args.repeats,
+        )
         ratios = [times[1] / max(times[0], 1e-3), times[2] / max(times[1], 1e-3)]
         worst_ratio, worst_caps = max(worst_ratio, ratios[0]), max(worst_caps, caps)
         cells = " ".join(f"{t:8.3f}" for t in times)
         print(f"{name:<18}{cells}  {ratios[0]:6.2f} {ratios[1]:6.2f}  {caps:7.3f}", flush=True)
-    print(f"worst 4k/1k ratio {worst_ratio:.2f} (target <= 5); worst time at the caps {worst_caps:.2f} s "
-          f"(target <= 2)")
+    print(f"worst 4k/1k ratio {worst_ratio:.2f} (target <= 5); worst time at the caps {worst_caps:.2f} s (target <= 2)")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ for every split protocol on average).
     python -m benchmarks.harness baseline-study --summac ../shared/data/summac/*_val.jsonl \\
         --frank ../shared/data/frank/frank_val.jsonl
 """
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,14 @@ from benchmarks.measures import balanced_accuracy, half_split, tune_threshold
 Split = Tuple[List[int], List[int]]
 
 
-def _transfer(scores: Sequence[float], labels: Sequence[int], tune: Sequence[int], test: Sequence[int],
-              strict: bool = False, midpoint: bool = False) -> float:
+def _transfer(
+    scores: Sequence[float],
+    labels: Sequence[int],
+    tune: Sequence[int],
+    test: Sequence[int],
+    strict: bool = False,
+    midpoint: bool = False,
+) -> float:
     """BA on ``test`` at the threshold t tuned on ``tune``. ``strict``: the same tuned
     partition written as "score > c" with c the largest tuning score below t;
     ``midpoint``: "score >= (c + t) / 2"."""
@@ -45,8 +52,10 @@ def _transfer(scores: Sequence[float], labels: Sequence[int], tune: Sequence[int
 def _both_directions(split: Callable[[int], Split], **options) -> Callable[[Sequence[float], Sequence[int]], float]:
     def value(scores: Sequence[float], labels: Sequence[int]) -> float:
         first, second = split(len(scores))
-        return 50 * (_transfer(scores, labels, first, second, **options)
-                     + _transfer(scores, labels, second, first, **options))
+        return 50 * (
+            _transfer(scores, labels, first, second, **options) + _transfer(scores, labels, second, first, **options)
+        )
+
     return value
 
 
@@ -68,13 +77,13 @@ def protocols() -> Dict[str, Callable[[Sequence[float], Sequence[int]], float]]:
         "seeded shuffle, seed 0, both directions (1 split)": _both_directions(_seeded(0)),
         "seeded shuffle, seed 0, '>' instead of '>='": _both_directions(_seeded(0), strict=True),
         "seeded shuffle, seed 0, midpoint thresholds": _both_directions(_seeded(0), midpoint=True),
-        "seeded shuffle, seeds 0..9 averaged (harness default)":
-            lambda s, y: statistics.mean(_both_directions(_seeded(k))(s, y) for k in range(10)),
+        "seeded shuffle, seeds 0..9 averaged (harness default)": lambda s, y: statistics.mean(
+            _both_directions(_seeded(k))(s, y) for k in range(10)
+        ),
         "unshuffled first/second half, both directions": _both_directions(_unshuffled),
         "unshuffled, tune first half, test second": _one_direction(_unshuffled),
         "unshuffled, tune second half, test first": _one_direction(lambda n: _unshuffled(n)[::-1]),
-        "even/odd rows, both directions":
-            _both_directions(lambda n: (list(range(0, n, 2)), list(range(1, n, 2)))),
+        "even/odd rows, both directions": _both_directions(lambda n: (list(range(0, n, 2)), list(range(1, n, 2)))),
         "in-sample optimum (tune = test = all rows)": lambda s, y: 100 * balanced_accuracy(s, y, tune_threshold(s, y)),
     }
 
@@ -86,22 +95,40 @@ def study(summac: Sequence[str], frank: Optional[str], seeds: int = 100) -> List
     names = [d.name for d in datasets if d.name != "FRANK"]
     records: List[Dict[str, object]] = []
     for reading, distinct in (("all tokens", False), ("distinct tokens", True)):
-        scores = {d.name: [unigram_precision(p, s, distinct) for p, s in zip(d.predictions, d.sources)]
-                  for d in datasets}
+        scores = {
+            d.name: [unigram_precision(p, s, distinct) for p, s in zip(d.predictions, d.sources)] for d in datasets
+        }
         for name, function in protocols().items():
             per_set = {d.name: function(scores[d.name], d.labels) for d in datasets}
-            records.append({"reading": reading, "protocol": name, "per_set": per_set,
-                            "summac_mean": _summac_mean(per_set, names), "frank": per_set.get("FRANK"),
-                            "spread": None})
+            records.append(
+                {
+                    "reading": reading,
+                    "protocol": name,
+                    "per_set": per_set,
+                    "summac_mean": _summac_mean(per_set, names),
+                    "frank": per_set.get("FRANK"),
+                    "spread": None,
+                }
+            )
         for direction, make in (("both directions", _both_directions), ("one direction", _one_direction)):
-            per_seed = [{d.name: make(_seeded(seed))(scores[d.name], d.labels) for d in datasets}
-                        for seed in range(seeds)]
+            per_seed = [
+                {d.name: make(_seeded(seed))(scores[d.name], d.labels) for d in datasets} for seed in range(seeds)
+            ]
             per_set = {d.name: statistics.mean(v[d.name] for v in per_seed) for d in datasets}
-            spread = {"summac_sd": statistics.pstdev(_summac_mean(v, names) for v in per_seed) if names else None,
-                      "frank_sd": statistics.pstdev(v["FRANK"] for v in per_seed) if frank else None}
-            records.append({"reading": reading, "protocol": f"seeded shuffle, mean ± sd over seeds 0..{seeds - 1}, "
-                            f"{direction}", "per_set": per_set, "summac_mean": _summac_mean(per_set, names),
-                            "frank": per_set.get("FRANK"), "spread": spread})
+            spread = {
+                "summac_sd": statistics.pstdev(_summac_mean(v, names) for v in per_seed) if names else None,
+                "frank_sd": statistics.pstdev(v["FRANK"] for v in per_seed) if frank else None,
+            }
+            records.append(
+                {
+                    "reading": reading,
+                    "protocol": f"seeded shuffle, mean ± sd over seeds 0..{seeds - 1}, {direction}",
+                    "per_set": per_set,
+                    "summac_mean": _summac_mean(per_set, names),
+                    "frank": per_set.get("FRANK"),
+                    "spread": spread,
+                }
+            )
     return records
 
 

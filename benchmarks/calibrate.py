@@ -30,6 +30,7 @@ tests/test_calibration_fingerprint.py fails; docs/benchmarks.md#refitting-p_cons
     python -m benchmarks.calibrate /tmp/feat-design.jsonl --rescore --write shared/halluscope/data/p_consistent.json
     python -m benchmarks.calibrate /tmp/feat-lockbox.jsonl --check shared/halluscope/data/p_consistent.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,11 +69,22 @@ def isotonic_steps(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray) 
     (scikit-learn), bounded to [2 END_SLOPE, 1 - 2 END_SLOPE], in increasing order."""
     from sklearn.isotonic import IsotonicRegression
 
-    level = IsotonicRegression(y_min=2 * END_SLOPE, y_max=1 - 2 * END_SLOPE).fit(
-        chi, consistent, sample_weight=weight).predict(chi)
+    level = (
+        IsotonicRegression(y_min=2 * END_SLOPE, y_max=1 - 2 * END_SLOPE)
+        .fit(chi, consistent, sample_weight=weight)
+        .predict(chi)
+    )
     level = np.round(level, 12)  # steps equal but for the sums' rounding (0.5 and 0.5 + 1e-16) are one
-    return [(float(y), float(chi[level == y].min()), float(chi[level == y].max()), float(weight[level == y].sum()),
-             float(np.dot(chi[level == y], weight[level == y]))) for y in np.unique(level)]
+    return [
+        (
+            float(y),
+            float(chi[level == y].min()),
+            float(chi[level == y].max()),
+            float(weight[level == y].sum()),
+            float(np.dot(chi[level == y], weight[level == y])),
+        )
+        for y in np.unique(level)
+    ]
 
 
 def centred_isotonic(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray) -> Knots:
@@ -97,8 +109,7 @@ def centred_isotonic(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray
         xs.append(1.0)
         ys.append(ys[-1] + (END_SLOPE if ys[-1] >= CUT else min(END_SLOPE, (CUT - ys[-1]) / 2)))  # same side of the cut
     if not (np.all(np.diff(xs) > 0) and np.all(np.diff(ys) > 0)):
-        raise ValueError("the centred isotonic fit is not strictly increasing: "
-                         f"knots {list(zip(xs, ys))}")
+        raise ValueError(f"the centred isotonic fit is not strictly increasing: knots {list(zip(xs, ys))}")
     return xs, ys
 
 
@@ -109,17 +120,21 @@ def interpolate(knots: Knots, chi: Sequence[float]) -> List[float]:
 
 def fit_knots(chi: Dict[str, np.ndarray], labels: Dict[str, List[int]], folds: Sequence[str]) -> Knots:
     """The knots fitted on ``folds`` at even odds (:func:`balanced_weights`)."""
-    return centred_isotonic(np.concatenate([chi[f] for f in folds]),
-                            np.concatenate([np.asarray(labels[f]) == 1 for f in folds]).astype(float),
-                            balanced_weights(folds, labels))
+    return centred_isotonic(
+        np.concatenate([chi[f] for f in folds]),
+        np.concatenate([np.asarray(labels[f]) == 1 for f in folds]).astype(float),
+        balanced_weights(folds, labels),
+    )
 
 
 def logistic_lodo(chi: Dict[str, np.ndarray], labels: Dict[str, List[int]], held: str, tune: Sequence[str]) -> dict:
     """The previous calibration on one held-out fold: sigmoid(b0 + b1 chi) fitted the same
     way, its labels at the cut that maximised the tuning folds' mean BA (chi-20261205)."""
-    beta = fit_logistic(np.concatenate([chi[f] for f in tune])[:, None],
-                        np.concatenate([np.asarray(labels[f]) == 1 for f in tune]).astype(float),
-                        balanced_weights(tune, labels))
+    beta = fit_logistic(
+        np.concatenate([chi[f] for f in tune])[:, None],
+        np.concatenate([np.asarray(labels[f]) == 1 for f in tune]).astype(float),
+        balanced_weights(tune, labels),
+    )
     p = {f: list(1 / (1 + np.exp(-(beta[0] + beta[1] * chi[f])))) for f in FOLDS}
     cut = lodo_threshold({f: p[f] for f in tune}, {f: labels[f] for f in tune})
     return {"ba": balanced_accuracy(p[held], labels[held], cut), "ece": ece(p[held], labels[held]), "p": p[held]}
@@ -132,15 +147,25 @@ def lodo(by: Dict[str, list], labels: Dict[str, List[int]]) -> dict:
         tune = [f for f in FOLDS if f != held and f not in exclusions()[held]]
         p = interpolate(fit_knots(chi, labels, tune), chi[held])
         before = logistic_lodo(chi, labels, held, tune)
-        out[held] = {"rows": len(labels[held]), "ba": balanced_accuracy(p, labels[held], CUT), "ba_before": before["ba"],
-                     "best_ba": balanced_accuracy(p, labels[held], tune_threshold(p, labels[held])),
-                     "auc": roc_auc(p, labels[held]), "auc_chi": roc_auc(list(chi[held]), labels[held]),
-                     "ece": ece(p, labels[held]), "ece_before": before["ece"]}
+        out[held] = {
+            "rows": len(labels[held]),
+            "ba": balanced_accuracy(p, labels[held], CUT),
+            "ba_before": before["ba"],
+            "best_ba": balanced_accuracy(p, labels[held], tune_threshold(p, labels[held])),
+            "auc": roc_auc(p, labels[held]),
+            "auc_chi": roc_auc(list(chi[held]), labels[held]),
+            "ece": ece(p, labels[held]),
+            "ece_before": before["ece"],
+        }
         pooled["p"] += p
         pooled["logistic"] += before["p"]
         pooled["y"] += labels[held]
-    return {"folds": out, "ece_pooled": ece(pooled["p"], pooled["y"]),
-            "ece_pooled_before": ece(pooled["logistic"], pooled["y"]), "reliability": reliability(pooled["p"], pooled["y"])}
+    return {
+        "folds": out,
+        "ece_pooled": ece(pooled["p"], pooled["y"]),
+        "ece_pooled_before": ece(pooled["logistic"], pooled["y"]),
+        "reliability": reliability(pooled["p"], pooled["y"]),
+    }
 
 
 def fit_all(by: Dict[str, list], labels: Dict[str, List[int]]) -> dict:
@@ -165,9 +190,13 @@ def check(by: Dict[str, list], labels: Dict[str, List[int]], path: str) -> None:
         bests.append(best)
         pooled_p += p
         pooled_y += labels[f]
-        print(f"| {f} | {len(p)} | {100 * ba:.1f} | {100 * best:.1f} | {100 * roc_auc(p, labels[f]):.1f} | "
-              f"{ece(p, labels[f]):.3f} |")
-    print(f"| mean | | {100 * np.mean(bas):.1f} | {100 * np.mean(bests):.1f} | | pooled {ece(pooled_p, pooled_y):.3f} |")
+        print(
+            f"| {f} | {len(p)} | {100 * ba:.1f} | {100 * best:.1f} | {100 * roc_auc(p, labels[f]):.1f} | "
+            f"{ece(p, labels[f]):.3f} |"
+        )
+    print(
+        f"| mean | | {100 * np.mean(bas):.1f} | {100 * np.mean(bests):.1f} | | pooled {ece(pooled_p, pooled_y):.3f} |"
+    )
     print("\nreliability (pooled rows): bin | rows | mean p | share consistent")
     for row in reliability(pooled_p, pooled_y):
         print("  %s | %d | %.3f | %.3f" % row)
@@ -184,7 +213,7 @@ def default_signature() -> str:
     for k, field in enumerate(fields):
         for suffix in SAME_SCORES_AT:
             if field.startswith("enc:") and field.endswith(suffix):
-                fields[k] = field[:-len(suffix)]
+                fields[k] = field[: -len(suffix)]
     return "|".join(fields)
 
 
@@ -220,33 +249,43 @@ def fingerprint(by: Dict[str, list]) -> dict:
     moved = drifted(dumped, validation)
     if moved:
         raise ValueError(f"the dump was not scored by today's code ({'; '.join(moved[:5])}): run with --rescore")
-    return {"tolerance": TOLERANCE,
-            "shipped_rows": shipped_rows_chi(), "validation_rows": validation}
+    return {"tolerance": TOLERANCE, "shipped_rows": shipped_rows_chi(), "validation_rows": validation}
 
 
 def commit(written: str) -> str:
     """The commit the fit is made at (``+dirty`` when the work tree differs from it
     elsewhere than in the calibration file being ``written``)."""
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", f":!{written}"],
-                           capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", f":!{written}"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return head + ("+dirty" if dirty else "")
 
 
 def print_lodo(result: dict) -> None:
-    print("| fold | rows | BA at p >= 0.5 | BA before (logistic, its cut) | fold's best BA | ROC-AUC of p | "
-          "of chi | ECE | ECE before |\n|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| fold | rows | BA at p >= 0.5 | BA before (logistic, its cut) | fold's best BA | ROC-AUC of p | "
+        "of chi | ECE | ECE before |\n|---|---|---|---|---|---|---|---|---|"
+    )
     folds = result["folds"]
     for f, r in folds.items():
-        print(f"| {f} | {r['rows']} | {100 * r['ba']:.1f} | {100 * r['ba_before']:.1f} | {100 * r['best_ba']:.1f} | "
-              f"{100 * r['auc']:.1f} | {100 * r['auc_chi']:.1f} | {r['ece']:.3f} | {r['ece_before']:.3f} |")
+        print(
+            f"| {f} | {r['rows']} | {100 * r['ba']:.1f} | {100 * r['ba_before']:.1f} | {100 * r['best_ba']:.1f} | "
+            f"{100 * r['auc']:.1f} | {100 * r['auc_chi']:.1f} | {r['ece']:.3f} | {r['ece_before']:.3f} |"
+        )
     mean = {k: np.mean([r[k] for r in folds.values()]) for k in ("ba", "ba_before", "best_ba", "auc", "auc_chi")}
-    print(f"| mean | | {100 * mean['ba']:.1f} | {100 * mean['ba_before']:.1f} | {100 * mean['best_ba']:.1f} | "
-          f"{100 * mean['auc']:.1f} | {100 * mean['auc_chi']:.1f} | pooled {result['ece_pooled']:.3f} | "
-          f"pooled {result['ece_pooled_before']:.3f} |")
+    print(
+        f"| mean | | {100 * mean['ba']:.1f} | {100 * mean['ba_before']:.1f} | {100 * mean['best_ba']:.1f} | "
+        f"{100 * mean['auc']:.1f} | {100 * mean['auc_chi']:.1f} | pooled {result['ece_pooled']:.3f} | "
+        f"pooled {result['ece_pooled_before']:.3f} |"
+    )
     worse = [f for f, r in folds.items() if r["ba"] < r["ba_before"] - 1e-12]
-    print(f"folds where BA at 0.5 is below the logistic labels': {worse or 'none'}; largest |AUC p - AUC chi|: "
-          f"{max(abs(r['auc'] - r['auc_chi']) for r in folds.values()):.4f}")
+    print(
+        f"folds where BA at 0.5 is below the logistic labels': {worse or 'none'}; largest |AUC p - AUC chi|: "
+        f"{max(abs(r['auc'] - r['auc_chi']) for r in folds.values()):.4f}"
+    )
     print("\nreliability (pooled held-out rows): bin | rows | mean p | share consistent")
     for row in result["reliability"]:
         print("  %s | %d | %.3f | %.3f" % row)
@@ -272,15 +311,24 @@ def main() -> None:
     print("\nfit on every fold:", fitted)
     if args.write:
         folds = result["folds"].values()
-        record = {"version": new_version(args.write),
-                  "model": "linear interpolation of the knots (centred isotonic regression of consistent on chi)",
-                  "signature": default_signature(), **fitted,
-                  "fitted_on": {"folds": {f: len(labels[f]) for f in FOLDS}, "half": "design", "commit": commit(args.write),
-                                "dump": args.dump.rsplit("/", 1)[-1]},
-                  "lodo": {"mean_ba": float(np.mean([r["ba"] for r in folds])),
-                           "mean_best_ba": float(np.mean([r["best_ba"] for r in folds])),
-                           "ece_pooled": result["ece_pooled"]},
-                  "fingerprint": fingerprint(by)}
+        record = {
+            "version": new_version(args.write),
+            "model": "linear interpolation of the knots (centred isotonic regression of consistent on chi)",
+            "signature": default_signature(),
+            **fitted,
+            "fitted_on": {
+                "folds": {f: len(labels[f]) for f in FOLDS},
+                "half": "design",
+                "commit": commit(args.write),
+                "dump": args.dump.rsplit("/", 1)[-1],
+            },
+            "lodo": {
+                "mean_ba": float(np.mean([r["ba"] for r in folds])),
+                "mean_best_ba": float(np.mean([r["best_ba"] for r in folds])),
+                "ece_pooled": result["ece_pooled"],
+            },
+            "fingerprint": fingerprint(by),
+        }
         with open(args.write, "w") as handle:
             json.dump(record, handle, indent=1)
             handle.write("\n")

@@ -18,6 +18,7 @@ times slower and the share meaningless.
     python -m benchmarks.calls_dlsd --data ../shared/data/summac/summeval_val.jsonl -n 100 \\
         --nli-model /path/to/nli --decomposer rules
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True)
     parser.add_argument("-n", type=int, default=100)
-    parser.add_argument("--nli-model", required=True,
-                        help='hub name or folder; "tiny" builds a random tiny model (proves the harness only)')
+    parser.add_argument(
+        "--nli-model",
+        required=True,
+        help='hub name or folder; "tiny" builds a random tiny model (proves the harness only)',
+    )
     parser.add_argument("--decomposer", default="rules", choices=["rules", "seq2seq"])
     parser.add_argument("--decomposer-model")
     parser.add_argument("--host", default="fizz", choices=["fizz", "fenice"])
@@ -55,8 +59,15 @@ def main() -> None:
     sources, predictions, _, _ = triples(read_jsonl(args.data, args.n))
     # warm-up: load the models; parse every text once so that both runs find the same
     # parse cache (parsing is the same work in both; its time is printed on its own)
-    score_dlsd_acu(predictions[:2], sources[:2], nli_model=args.nli_model, device=args.device,
-                   decomposer=fresh_decomposer(args.decomposer, args.decomposer_model), coref="none", dl_acu="none")
+    score_dlsd_acu(
+        predictions[:2],
+        sources[:2],
+        nli_model=args.nli_model,
+        device=args.device,
+        decomposer=fresh_decomposer(args.decomposer, args.decomposer_model),
+        coref="none",
+        dl_acu="none",
+    )
     start = time.perf_counter()
     get_parse_cache().get_many(list(dict.fromkeys(sources + predictions)))
     parse_seconds = time.perf_counter() - start
@@ -78,27 +89,47 @@ def main() -> None:
         clear_decomposer_caches()  # decomposer caches are process-wide: start both runs empty
         decomposer = fresh_decomposer(args.decomposer, args.decomposer_model)
         start = time.perf_counter()
-        result = score_dlsd_acu(predictions, sources, nli_engine=engine, decomposer=decomposer,
-                                top_k=top_k, host=args.host, coref="none", dl_acu="none")
+        result = score_dlsd_acu(
+            predictions,
+            sources,
+            nli_engine=engine,
+            decomposer=decomposer,
+            top_k=top_k,
+            host=args.host,
+            coref="none",
+            dl_acu="none",
+        )
         wall = time.perf_counter() - start
         model_seconds = engine.forward_seconds + getattr(decomposer, "forward_seconds", 0.0)
-        rows[label] = dict(pairs=result["nli_pairs_requested"], scored=result["nli_pairs_scored"], calls=result["decomposer_calls_document"],
-                           summary_calls=result["decomposer_calls_summary"], wall=wall,
-                           outside_seconds=wall - model_seconds, outside=(wall - model_seconds) / wall,
-                           engine_outside=(engine_seconds[0] - engine.forward_seconds) / max(engine_seconds[0], 1e-9))
+        rows[label] = dict(
+            pairs=result["nli_pairs_requested"],
+            scored=result["nli_pairs_scored"],
+            calls=result["decomposer_calls_document"],
+            summary_calls=result["decomposer_calls_summary"],
+            wall=wall,
+            outside_seconds=wall - model_seconds,
+            outside=(wall - model_seconds) / wall,
+            engine_outside=(engine_seconds[0] - engine.forward_seconds) / max(engine_seconds[0], 1e-9),
+        )
 
     print(f"{len(predictions)} examples, host {args.host}, decomposer {args.decomposer}, NLI {args.nli_model}")
     print(f"parsing the documents and summaries first (common to both runs): {parse_seconds:.2f} s")
-    print(f"{'':<8}{'NLI pairs':>10}{'doc dec':>9}{'summ dec':>10}{'wall s':>9}{'outside s':>11}"
-          f"{'outside fwd':>13}{'engine outside':>16}")
+    print(
+        f"{'':<8}{'NLI pairs':>10}{'doc dec':>9}{'summ dec':>10}{'wall s':>9}{'outside s':>11}"
+        f"{'outside fwd':>13}{'engine outside':>16}"
+    )
     for label, r in rows.items():
-        print(f"{label:<8}{r['pairs']:>10}{r['calls']:>9}{r['summary_calls']:>10}{r['wall']:>9.2f}"
-              f"{r['outside_seconds']:>11.2f}{r['outside']:>12.1%}{r['engine_outside']:>16.1%}")
+        print(
+            f"{label:<8}{r['pairs']:>10}{r['calls']:>9}{r['summary_calls']:>10}{r['wall']:>9.2f}"
+            f"{r['outside_seconds']:>11.2f}{r['outside']:>12.1%}{r['engine_outside']:>16.1%}"
+        )
     sd, full = rows["SD-ACU"], rows["full"]
-    print(f"SD-ACU / full: NLI pairs {sd['pairs'] / full['pairs']:.1%} requested, "
-          f"{sd['scored'] / full['scored']:.1%} distinct pairs scored by the model (target <= 50%), "
-          f"document decomposer calls {sd['calls'] / full['calls']:.1%} (target <= 15%); "
-          "summary sentences are decomposed once in both")
+    print(
+        f"SD-ACU / full: NLI pairs {sd['pairs'] / full['pairs']:.1%} requested, "
+        f"{sd['scored'] / full['scored']:.1%} distinct pairs scored by the model (target <= 50%), "
+        f"document decomposer calls {sd['calls'] / full['calls']:.1%} (target <= 15%); "
+        "summary sentences are decomposed once in both"
+    )
 
 
 if __name__ == "__main__":

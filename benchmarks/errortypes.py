@@ -25,6 +25,7 @@ of the two folds.
     python -m benchmarks.errortypes --frank ../shared/data/frank/frank_val.jsonl --half design
     python -m benchmarks.errortypes --frank F --half design --limit 50 --json /tmp/errortypes.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,8 +93,9 @@ def own_kind_overlaps(predictions: Sequence[str], sources: Sequence[str]) -> Dic
     return {"entity_overlap": entities, "number_overlap": numbers}
 
 
-def _auc_on(values: Sequence[Optional[float]], labels: Sequence[int], rows: Sequence[int],
-            keep_undefined: bool = False) -> Dict[str, Any]:
+def _auc_on(
+    values: Sequence[Optional[float]], labels: Sequence[int], rows: Sequence[int], keep_undefined: bool = False
+) -> Dict[str, Any]:
     """ROC-AUC of ``values`` over ``rows`` (those with a defined value unless
     ``keep_undefined``), with the rows used and the class sizes."""
     used = [i for i in rows if keep_undefined or not _nan(values[i])]
@@ -102,8 +104,14 @@ def _auc_on(values: Sequence[Optional[float]], labels: Sequence[int], rows: Sequ
     return {"rows": used, "n_consistent": sum(ys), "n_error": len(ys) - sum(ys), "auc": roc_auc(scores, ys)}
 
 
-def compare(scores: Dict[str, List[float]], alnum: List[float], own: Dict[str, List[Optional[float]]],
-            labels: List[int], flags: Dict[str, List[int]], scopes: Dict[str, List[int]]) -> Dict[str, Any]:
+def compare(
+    scores: Dict[str, List[float]],
+    alnum: List[float],
+    own: Dict[str, List[Optional[float]]],
+    labels: List[int],
+    flags: Dict[str, List[int]],
+    scopes: Dict[str, List[int]],
+) -> Dict[str, Any]:
     """type -> index -> scope -> {n_consistent, n_error, auc, alnum_auc, own_*}."""
     out: Dict[str, Any] = {}
     for error in list(TYPES) + [ANY]:
@@ -115,19 +123,29 @@ def compare(scores: Dict[str, List[float]], alnum: List[float], own: Dict[str, L
                 rows = [i for i in scope_rows if labels[i] == 1 or has[i] == 1]
                 binary = [1 if labels[i] == 1 else 0 for i in range(len(labels))]
                 measured = _auc_on(scores[index], binary, rows, keep_undefined=index == "chi")
-                entry = {"n_consistent": measured["n_consistent"], "n_error": measured["n_error"],
-                         "auc": measured["auc"], "alnum_auc": _auc_on(alnum, binary, measured["rows"])["auc"]}
+                entry = {
+                    "n_consistent": measured["n_consistent"],
+                    "n_error": measured["n_error"],
+                    "auc": measured["auc"],
+                    "alnum_auc": _auc_on(alnum, binary, measured["rows"])["auc"],
+                }
                 if index in OWN_KIND:
                     kind = OWN_KIND[index]
                     overlap = _auc_on(own[kind], binary, rows)
-                    entry.update(own_kind=kind, own_auc=overlap["auc"], own_n_consistent=overlap["n_consistent"],
-                                 own_n_error=overlap["n_error"])
+                    entry.update(
+                        own_kind=kind,
+                        own_auc=overlap["auc"],
+                        own_n_consistent=overlap["n_consistent"],
+                        own_n_error=overlap["n_error"],
+                    )
                 per_scope[scope] = entry
             folds = [per_scope[f] for f in FOLDS if f in per_scope]
             if len(folds) == len(FOLDS):
+
                 def mean(key):
                     values = [f.get(key) for f in folds]
                     return math.nan if any(_nan(v) for v in values) else sum(values) / len(values)
+
                 per_scope[MEAN] = {"auc": mean("auc"), "alnum_auc": mean("alnum_auc")}
                 if index in OWN_KIND:
                     per_scope[MEAN]["own_auc"] = mean("own_auc")
@@ -138,21 +156,31 @@ def compare(scores: Dict[str, List[float]], alnum: List[float], own: Dict[str, L
 
 def markdown(results: Dict[str, Any]) -> str:
     """Two tables: pooled (with n), per fold and their mean."""
-    lines = ["Pooled: ROC-AUC (%) consistent vs with the error type; index over its defined rows, alnum on the "
-             "same rows, own-kind overlap over its own defined rows.", "",
-             "| type | index | n (1 / T) | index | alnum | own-kind | own n (1 / T) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "Pooled: ROC-AUC (%) consistent vs with the error type; index over its defined rows, alnum on the "
+        "same rows, own-kind overlap over its own defined rows.",
+        "",
+        "| type | index | n (1 / T) | index | alnum | own-kind | own n (1 / T) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for error, per_index in results.items():
         for index, per_scope in per_index.items():
             e = per_scope[POOLED]
             own = f"{percent(e['own_auc'])}" if "own_auc" in e else ""
             own_n = f"{e['own_n_consistent']} / {e['own_n_error']}" if "own_auc" in e else ""
-            lines.append(f"| {error} | {index} | {e['n_consistent']} / {e['n_error']} | {percent(e['auc'])} | "
-                         f"{percent(e['alnum_auc'])} | {own} | {own_n} |")
+            lines.append(
+                f"| {error} | {index} | {e['n_consistent']} / {e['n_error']} | {percent(e['auc'])} | "
+                f"{percent(e['alnum_auc'])} | {own} | {own_n} |"
+            )
     present = [s for s in list(FOLDS) + [MEAN] if s in next(iter(next(iter(results.values())).values()))]
     if present:
-        lines += ["", "Per fold: index / alnum / own-kind ROC-AUC (%) (n: consistent / with the type).", "",
-                  "| type | index | " + " | ".join(present) + " |", "|---|---|" + "---|" * len(present)]
+        lines += [
+            "",
+            "Per fold: index / alnum / own-kind ROC-AUC (%) (n: consistent / with the type).",
+            "",
+            "| type | index | " + " | ".join(present) + " |",
+            "|---|---|" + "---|" * len(present),
+        ]
         for error, per_index in results.items():
             for index, per_scope in per_index.items():
                 cells = []
@@ -172,10 +200,18 @@ def git_state() -> Dict[str, Optional[str]]:
     """The repository's short commit and whether shared/ has uncommitted changes."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                timeout=10).stdout.strip() or None
-        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no", "shared"],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
+        commit = (
+            subprocess.run(
+                ["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+            or None
+        )
+        dirty = subprocess.run(
+            ["git", "-C", here, "status", "--porcelain", "--untracked-files=no", "shared"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.strip()
         return {"commit": commit, "shared_dirty": bool(dirty)}
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "shared_dirty": None}
@@ -184,8 +220,12 @@ def git_state() -> Dict[str, Optional[str]]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--frank", required=True, help="FRANK val jsonl (article, summary, reference, has_<T>)")
-    parser.add_argument("--half", default="all", choices=list(HALVES),
-                        help="rows: all, design (outside the lockbox) or lockbox (_common.lockbox_half)")
+    parser.add_argument(
+        "--half",
+        default="all",
+        choices=list(HALVES),
+        help="rows: all, design (outside the lockbox) or lockbox (_common.lockbox_half)",
+    )
     parser.add_argument("--limit", type=int, help="first N rows of each of FRANK's cnndm / bbc parts (after --half)")
     parser.add_argument("--json", metavar="OUT", help="write the numbers here")
     args = parser.parse_args(argv)
@@ -211,20 +251,37 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             scopes[fold] = rows
     results = compare(scores, alnum, own, data.labels, data.error_flags, scopes)
     state = git_state()
-    print(f"FRANK {args.frank} half={args.half} limit={args.limit}: {len(data)} rows "
-          f"({sum(data.labels)} consistent; " + ", ".join(f"{t} {sum(data.error_flags[t])}" for t in TYPES) +
-          f"), chi with references in {seconds:.0f} s; commit {state['commit']}"
-          + (" (+ uncommitted changes in shared/)" if state["shared_dirty"] else ""))
+    print(
+        f"FRANK {args.frank} half={args.half} limit={args.limit}: {len(data)} rows "
+        f"({sum(data.labels)} consistent; "
+        + ", ".join(f"{t} {sum(data.error_flags[t])}" for t in TYPES)
+        + f"), chi with references in {seconds:.0f} s; commit {state['commit']}"
+        + (" (+ uncommitted changes in shared/)" if state["shared_dirty"] else "")
+    )
     print(f"signature: {result.get('signature')}\n")
     print(markdown(results))
     if args.json:
-        payload = {"file": args.frank, "half": args.half, "limit": args.limit, "rows": len(data),
-                   "git": state, "signature": result.get("signature"), "seconds": seconds,
-                   "results": results,
-                   "per_row": [{"label": data.labels[i], "group": (data.groups or [None] * len(data))[i],
-                                **{f"has_{t}": data.error_flags[t][i] for t in TYPES},
-                                **{k: scores[k][i] for k in INDICES}, "alnum": alnum[i],
-                                **{k: own[k][i] for k in own}} for i in range(len(data))]}
+        payload = {
+            "file": args.frank,
+            "half": args.half,
+            "limit": args.limit,
+            "rows": len(data),
+            "git": state,
+            "signature": result.get("signature"),
+            "seconds": seconds,
+            "results": results,
+            "per_row": [
+                {
+                    "label": data.labels[i],
+                    "group": (data.groups or [None] * len(data))[i],
+                    **{f"has_{t}": data.error_flags[t][i] for t in TYPES},
+                    **{k: scores[k][i] for k in INDICES},
+                    "alnum": alnum[i],
+                    **{k: own[k][i] for k in own},
+                }
+                for i in range(len(data))
+            ],
+        }
         directory = os.path.dirname(os.path.abspath(args.json))
         os.makedirs(directory, exist_ok=True)
         with open(args.json, "w", encoding="utf-8") as handle:

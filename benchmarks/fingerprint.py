@@ -13,14 +13,16 @@ calibration was fitted on: refit (:data:`REFIT`), never a silent drift.
 
 No scikit-learn here: the check runs with the package's own dependencies.
 """
+
 from __future__ import annotations
 
 import math
 from typing import Dict, List, Mapping, Optional, Sequence
 
 #: how the calibration is refitted, in one command (the dump is rescored first)
-REFIT = ("python -m benchmarks.calibrate /tmp/feat-design.jsonl --rescore "
-         "--write shared/halluscope/data/p_consistent.json")
+REFIT = (
+    "python -m benchmarks.calibrate /tmp/feat-design.jsonl --rescore --write shared/halluscope/data/p_consistent.json"
+)
 #: validation rows of each fold in the fingerprint (the first ones of the design half)
 VALIDATION_ROWS_PER_FOLD = 3
 #: the largest change of a chi that is not a drift: scores are bit-identical from run to
@@ -31,8 +33,11 @@ TOLERANCE = 1e-6
 def _chi(predictions: Sequence[str], sources: Sequence[str], references=None, publication_dates=None) -> List[float]:
     from halluscope import score_chi
 
-    return list(score_chi(list(predictions), list(sources), references, publication_dates=publication_dates,
-                          threshold=None)["chi_scores"])
+    return list(
+        score_chi(list(predictions), list(sources), references, publication_dates=publication_dates, threshold=None)[
+            "chi_scores"
+        ]
+    )
 
 
 def shipped_rows_chi() -> Dict[str, float]:
@@ -43,8 +48,12 @@ def shipped_rows_chi() -> Dict[str, float]:
     from halluscope.examples import load_examples
 
     examples = load_examples()
-    chi = _chi([e["prediction"] for e in examples], [e["source"] for e in examples],
-               [e["reference"] for e in examples], [e.get("publication_date") for e in examples])
+    chi = _chi(
+        [e["prediction"] for e in examples],
+        [e["source"] for e in examples],
+        [e["reference"] for e in examples],
+        [e.get("publication_date") for e in examples],
+    )
     out = {f"examples/{e['id']}": value for e, value in zip(examples, chi)}
     cases = load_suite()
     summaries = [(case, side) for case in cases for side in ("faithful", "unfaithful")]
@@ -86,6 +95,8 @@ def drifted(stored: Mapping[str, float], today: Mapping[str, float]) -> List[str
 def drift_message(which: str, changes: Sequence[str], commit: str) -> str:
     """What a failing check says: which rows moved, since which commit, and the refit."""
     shown = "; ".join(changes[:8]) + (f"; ... ({len(changes)} in all)" if len(changes) > 8 else "")
-    return (f"today's code no longer gives the chi scores p_consistent was fitted on (at commit {commit}); "
-            f"{which} rows differ: {shown}. Refit the calibration: {REFIT} "
-            "(docs/benchmarks.md#refitting-p_consistent)")
+    return (
+        f"today's code no longer gives the chi scores p_consistent was fitted on (at commit {commit}); "
+        f"{which} rows differ: {shown}. Refit the calibration: {REFIT} "
+        "(docs/benchmarks.md#refitting-p_consistent)"
+    )

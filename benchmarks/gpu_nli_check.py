@@ -8,6 +8,7 @@ and throughput, not NLI quality.
 
     python -m benchmarks.gpu_nli_check [--pairs 4000] [--hidden 32] [--layers 2]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,10 @@ import torch  # noqa: E402
 
 from halluscope.nli import NLIEngine  # noqa: E402
 
-WORDS = ("the a cat dog man woman sat ran on in mat park house is was not did saw big small "
-         "red blue and then because yesterday today").split()
+WORDS = (
+    "the a cat dog man woman sat ran on in mat park house is was not did saw big small "
+    "red blue and then because yesterday today"
+).split()
 
 
 def build_model(folder: str, hidden: int, layers: int) -> str:
@@ -35,11 +38,17 @@ def build_model(folder: str, hidden: int, layers: int) -> str:
     with open(os.path.join(folder, "vocab.txt"), "w") as handle:
         handle.write("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]) + "\n")
     tokenizer = BertTokenizer.from_pretrained(folder)
-    config = BertConfig(vocab_size=5 + len(WORDS), hidden_size=hidden, num_hidden_layers=layers,
-                        num_attention_heads=max(1, hidden // 16), intermediate_size=4 * hidden,
-                        max_position_embeddings=512, num_labels=3,
-                        id2label={0: "SUPPORTS", 1: "REFUTES", 2: "NOT ENOUGH INFO"},
-                        label2id={"SUPPORTS": 0, "REFUTES": 1, "NOT ENOUGH INFO": 2})
+    config = BertConfig(
+        vocab_size=5 + len(WORDS),
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=max(1, hidden // 16),
+        intermediate_size=4 * hidden,
+        max_position_embeddings=512,
+        num_labels=3,
+        id2label={0: "SUPPORTS", 1: "REFUTES", 2: "NOT ENOUGH INFO"},
+        label2id={"SUPPORTS": 0, "REFUTES": 1, "NOT ENOUGH INFO": 2},
+    )
     torch.manual_seed(0)
     model = BertForSequenceClassification(config)
     with torch.no_grad():
@@ -92,9 +101,11 @@ def simulated_oom(engine: NLIEngine, pairs: list, reference: np.ndarray) -> None
     finally:
         engine._forward = real_forward
     diff = float(np.abs(probs - reference).max())
-    print(f"  OOM back-off ({engine.device}): batch sizes tried {tried[:6]}{'...' if len(tried) > 6 else ''}"
-          f" ({len(tried)} forwards), oom_retries={engine.oom_retries}, "
-          f"max |p - p_ref| = {diff:.2e}, {'OK' if diff < 1e-5 else 'MISMATCH'}")
+    print(
+        f"  OOM back-off ({engine.device}): batch sizes tried {tried[:6]}{'...' if len(tried) > 6 else ''}"
+        f" ({len(tried)} forwards), oom_retries={engine.oom_retries}, "
+        f"max |p - p_ref| = {diff:.2e}, {'OK' if diff < 1e-5 else 'MISMATCH'}"
+    )
 
 
 def main() -> int:
@@ -104,41 +115,46 @@ def main() -> int:
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=64)
     args = parser.parse_args()
-    print(f"torch {torch.__version__}; cuda available: {torch.cuda.is_available()}"
-          + (f" ({torch.cuda.get_device_name()})" if torch.cuda.is_available() else ""))
+    print(
+        f"torch {torch.__version__}; cuda available: {torch.cuda.is_available()}"
+        + (f" ({torch.cuda.get_device_name()})" if torch.cuda.is_available() else "")
+    )
     pairs = make_pairs(args.pairs)
     with tempfile.TemporaryDirectory() as folder:
         path = build_model(folder, args.hidden, args.layers)
-        print(f"tiny BERT: hidden {args.hidden}, {args.layers} layers; {len(pairs)} distinct pairs, "
-              f"batch size {args.batch_size}")
+        print(
+            f"tiny BERT: hidden {args.hidden}, {args.layers} layers; {len(pairs)} distinct pairs, "
+            f"batch size {args.batch_size}"
+        )
         common = dict(batch_size=args.batch_size, max_length=512, cache_size=len(pairs) + 64)
         cpu = NLIEngine(path, device="cpu", **common)
         cpu_probs, cpu_rate, cpu_fwd = throughput(cpu, pairs, sync=False)
         print(f"cpu float32: {cpu_rate:,.0f} pairs/s (forward {cpu_fwd:.2f}s of the call)")
         cpu_bf16 = NLIEngine(path, device="cpu", dtype="bfloat16", **common)
         bf16_probs, bf16_rate, _ = throughput(cpu_bf16, pairs, sync=False)
-        print(f"cpu bfloat16: {bf16_rate:,.0f} pairs/s; max |p - p_fp32| = "
-              f"{np.abs(bf16_probs - cpu_probs).max():.2e}")
-        simulated_oom(NLIEngine(path, device="cpu", **dict(common, batch_size=8)),
-                      pairs[:40], cpu_probs[:40])
+        print(f"cpu bfloat16: {bf16_rate:,.0f} pairs/s; max |p - p_fp32| = {np.abs(bf16_probs - cpu_probs).max():.2e}")
+        simulated_oom(NLIEngine(path, device="cpu", **dict(common, batch_size=8)), pairs[:40], cpu_probs[:40])
         if not torch.cuda.is_available():
-            print("CUDA not available: skipping the float16/bfloat16 CUDA runs, the CUDA OOM "
-                  "back-off and the CUDA throughput")
+            print(
+                "CUDA not available: skipping the float16/bfloat16 CUDA runs, the CUDA OOM "
+                "back-off and the CUDA throughput"
+            )
             return 0
         results = {}
         for dtype in ("float32", "float16", "bfloat16"):
             engine = NLIEngine(path, device="cuda", dtype=dtype, **common)
             probs, rate, fwd = throughput(engine, pairs, sync=True)
             results[dtype] = probs
-            line = f"cuda {dtype}: {rate:,.0f} pairs/s (forward {fwd:.2f}s); " \
-                   f"max |p - p_cpu_fp32| = {np.abs(probs - cpu_probs).max():.2e}"
+            line = (
+                f"cuda {dtype}: {rate:,.0f} pairs/s (forward {fwd:.2f}s); "
+                f"max |p - p_cpu_fp32| = {np.abs(probs - cpu_probs).max():.2e}"
+            )
             if dtype != "float32":
                 line += f"; max |p - p_cuda_fp32| = {np.abs(probs - results['float32']).max():.2e}"
             else:
                 line += f"; speed-up vs cpu float32 = {rate / cpu_rate:.1f}x"
             print(line)
-        simulated_oom(NLIEngine(path, device="cuda", **dict(common, batch_size=8)),
-                      pairs[:40], results["float32"][:40])
+        simulated_oom(NLIEngine(path, device="cuda", **dict(common, batch_size=8)), pairs[:40], results["float32"][:40])
     return 0
 
 

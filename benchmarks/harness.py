@@ -29,6 +29,7 @@ system-level Spearman/Kendall with document-bootstrap intervals and summary-leve
 correlations; the rank of an empty and a content-free pseudo-system among the real
 systems. The unigram-precision baseline is scored on every file of every run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,19 +45,45 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
-from benchmarks._common import (HALVES, SUMMAC_FOLDS, Dataset, alnum_precision, dataset_name, fold_exclusions,
-                     fold_indices, fold_name, load_dataset, load_folds, resolve_nli_model, shared_pair_counts,
-                     unigram_precision)
-from benchmarks.measures import (error_type_rates, half_split_balanced_accuracy, held_out_predictions,
-                      rank_pseudo_systems, roc_auc, summary_level_correlation, system_level_correlation,
-                      transfer_balanced_accuracy, tune_threshold, undefined_as_top)
+from benchmarks._common import (
+    HALVES,
+    SUMMAC_FOLDS,
+    Dataset,
+    alnum_precision,
+    dataset_name,
+    fold_exclusions,
+    fold_indices,
+    fold_name,
+    load_dataset,
+    load_folds,
+    resolve_nli_model,
+    shared_pair_counts,
+    unigram_precision,
+)
+from benchmarks.measures import (
+    error_type_rates,
+    half_split_balanced_accuracy,
+    held_out_predictions,
+    rank_pseudo_systems,
+    roc_auc,
+    summary_level_correlation,
+    system_level_correlation,
+    transfer_balanced_accuracy,
+    tune_threshold,
+    undefined_as_top,
+)
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: the pseudo-systems of the empty-summary check: name -> the summary written for every document
 PSEUDO_SUMMARIES = {"empty": "", "content-free": "The article discusses the topic."}
 #: per-example score lists each metric's api result carries (``<dimension>_scores``)
-METRIC_DIMENSIONS = {"chi": ("chi", "ehi", "rhi", "qhi"), "ehi": ("ehi",), "rhi": ("rhi",), "qhi": ("qhi",),
-                     "dlsd_acu": ("dlsd_acu",)}
+METRIC_DIMENSIONS = {
+    "chi": ("chi", "ehi", "rhi", "qhi"),
+    "ehi": ("ehi",),
+    "rhi": ("rhi",),
+    "qhi": ("qhi",),
+    "dlsd_acu": ("dlsd_acu",),
+}
 BASELINE = "baseline"
 #: "<dataset>/<configuration>: <error>" of every configuration that raised in this process
 FAILURES: List[str] = []
@@ -64,10 +91,14 @@ FAILURES: List[str] = []
 #: all whitespace tokens, and over distinct alphanumeric tokens (``re.findall(r"[^\W_]+")``,
 #: the reading LODO comparisons are made against): name -> (scorer(summary, source), signature)
 BASELINE_READINGS: Dict[str, Tuple[Callable[[str, str], float], str]] = {
-    "unigram-types": (lambda p, s: unigram_precision(p, s, True),
-                      "baseline:unigram-precision|lower|whitespace-tokens|types"),
-    "unigram-tokens": (lambda p, s: unigram_precision(p, s, False),
-                       "baseline:unigram-precision|lower|whitespace-tokens|tokens"),
+    "unigram-types": (
+        lambda p, s: unigram_precision(p, s, True),
+        "baseline:unigram-precision|lower|whitespace-tokens|types",
+    ),
+    "unigram-tokens": (
+        lambda p, s: unigram_precision(p, s, False),
+        "baseline:unigram-precision|lower|whitespace-tokens|tokens",
+    ),
     "alnum-types": (alnum_precision, "baseline:unigram-precision|lower|alnum-tokens|types"),
 }
 
@@ -87,8 +118,13 @@ class MetricConfig:
 
 #: the papers exactly: their formulas, unit-against-unit matching (halluscope >= the
 #: `formula`/`grounding` options; older checkouts had only these behaviours)
-SEED_EXACT = {"formula": "paper", "grounding": "units", "truecase": False, "relation_slots": "head",
-              "intransitive": "none"}
+SEED_EXACT = {
+    "formula": "paper",
+    "grounding": "units",
+    "truecase": False,
+    "relation_slots": "head",
+    "intransitive": "none",
+}
 
 #: chi-family configurations by name. "chi" is the default configuration;
 #: "chi-units" the default without text grounding; "chi-no-attribution",
@@ -152,7 +188,7 @@ def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> List[Metr
             continue
         host = next((h for h in ("fizz", "fenice") if spec == h or spec.startswith(h + "+")), None)
         if host is not None:
-            variant = spec[len(host):]
+            variant = spec[len(host) :]
             if variant not in DLSD_VARIANTS:
                 raise ValueError(f"unknown dlsd configuration {spec!r}; variants: {list(DLSD_VARIANTS)}")
             configs.append(dlsd_config(host, variant, options))
@@ -164,8 +200,10 @@ def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> List[Metr
         elif spec in NAMED_CONFIGS:
             name, (metric, kwargs) = spec, NAMED_CONFIGS[spec]
         else:
-            raise ValueError(f"unknown configuration {spec!r}; named: {sorted(NAMED_CONFIGS)}, fizz[+SD][+DL], "
-                             "fenice[...], dlsd, or NAME=METRIC:key=value,...")
+            raise ValueError(
+                f"unknown configuration {spec!r}; named: {sorted(NAMED_CONFIGS)}, fizz[+SD][+DL], "
+                "fenice[...], dlsd, or NAME=METRIC:key=value,..."
+            )
         if metric not in METRIC_DIMENSIONS:
             raise ValueError(f"unknown metric {metric!r} in {spec!r}; metrics: {sorted(METRIC_DIMENSIONS)}")
         kwargs = dict(kwargs)
@@ -180,8 +218,9 @@ def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> List[Metr
 # -------------------------------------------------------------------------------- scoring
 
 
-def score_config(config: MetricConfig, predictions: Sequence[str], sources: Sequence[str],
-                 references: Optional[Sequence[str]]) -> Tuple[Dict[str, List[float]], str]:
+def score_config(
+    config: MetricConfig, predictions: Sequence[str], sources: Sequence[str], references: Optional[Sequence[str]]
+) -> Tuple[Dict[str, List[float]], str]:
     """Per dimension the per-example scores of one ``halluscope.api`` call, and the
     result's ``signature``."""
     from halluscope import api
@@ -193,8 +232,7 @@ def score_config(config: MetricConfig, predictions: Sequence[str], sources: Sequ
     if kwargs.get("nli_model") == "tiny":
         kwargs["nli_model"] = tiny_nli_folder()
     result = function(list(predictions), list(sources), None if references is None else list(references), **kwargs)
-    return ({d: [float(v) for v in result[f"{d}_scores"]] for d in config.dimensions},
-            str(result.get("signature", "")))
+    return ({d: [float(v) for v in result[f"{d}_scores"]] for d in config.dimensions}, str(result.get("signature", "")))
 
 
 _TINY_NLI: List[str] = []
@@ -209,15 +247,17 @@ def tiny_nli_folder() -> str:
 
 def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> Dict[str, List[float]]:
     """Every baseline reading (:data:`BASELINE_READINGS`) per example."""
-    return {name: [scorer(p, s) for p, s in zip(predictions, sources)]
-            for name, (scorer, _) in BASELINE_READINGS.items()}
+    return {
+        name: [scorer(p, s) for p, s in zip(predictions, sources)] for name, (scorer, _) in BASELINE_READINGS.items()
+    }
 
 
 # ------------------------------------------------------------------------ pseudo-systems
 
 
-def pseudo_rows(sources: Sequence[str], references: Optional[Sequence[str]],
-                pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES) -> List[Tuple[str, int, str, Optional[str]]]:
+def pseudo_rows(
+    sources: Sequence[str], references: Optional[Sequence[str]], pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES
+) -> List[Tuple[str, int, str, Optional[str]]]:
     """(pseudo-system, document index, summary, reference) for every distinct source
     (documents are numbered by first appearance) and pseudo-system; the reference is
     the document's most frequent one."""
@@ -242,10 +282,14 @@ def document_ids(sources: Sequence[str]) -> List[int]:
     return [numbers.setdefault(s, len(numbers)) for s in sources]
 
 
-def empty_summary_check(scorer: Callable[[List[str], List[str], Optional[List[str]]], List[float]],
-                        sources: Sequence[str], predictions: Sequence[str],
-                        references: Optional[Sequence[str]] = None, systems: Optional[Sequence[Hashable]] = None,
-                        pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES) -> Dict[str, Dict[str, Any]]:
+def empty_summary_check(
+    scorer: Callable[[List[str], List[str], Optional[List[str]]], List[float]],
+    sources: Sequence[str],
+    predictions: Sequence[str],
+    references: Optional[Sequence[str]] = None,
+    systems: Optional[Sequence[Hashable]] = None,
+    pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES,
+) -> Dict[str, Dict[str, Any]]:
     """Score an empty and a content-free summary for every distinct source as
     pseudo-systems beside the real summaries (one ``scorer`` call over real and pseudo
     rows) and rank them (:func:`measures.rank_pseudo_systems`: rank among the real
@@ -260,12 +304,16 @@ def empty_summary_check(scorer: Callable[[List[str], List[str], Optional[List[st
     all_sources = list(sources) + [first_source[document] for _, document, _, _ in pseudo]
     all_references = None if references is None else list(references) + [r for _, _, _, r in pseudo]
     scores = list(scorer(all_predictions, all_sources, all_references))
-    return rank_pseudo_scores(scores[: len(predictions)], scores[len(predictions):], pseudo, documents, systems)
+    return rank_pseudo_scores(scores[: len(predictions)], scores[len(predictions) :], pseudo, documents, systems)
 
 
-def rank_pseudo_scores(real_scores: Sequence[float], pseudo_scores: Sequence[float],
-                       pseudo: Sequence[Tuple[str, int, str, Optional[str]]], documents: Sequence[int],
-                       systems: Optional[Sequence[Hashable]]) -> Dict[str, Dict[str, Any]]:
+def rank_pseudo_scores(
+    real_scores: Sequence[float],
+    pseudo_scores: Sequence[float],
+    pseudo: Sequence[Tuple[str, int, str, Optional[str]]],
+    documents: Sequence[int],
+    systems: Optional[Sequence[Hashable]],
+) -> Dict[str, Dict[str, Any]]:
     """:func:`measures.rank_pseudo_systems` on scores laid out as :func:`pseudo_rows`."""
     per_pseudo: Dict[str, Dict[int, float]] = {}
     for (name, document, _, _), value in zip(pseudo, pseudo_scores):
@@ -288,20 +336,35 @@ class Protocol:
     bootstrap_seed: int = 0
 
     def describe(self, has_test: bool) -> Dict[str, Any]:
-        threshold = ("tuned on the validation file, applied to the test file" if has_test else
-                     f"half-split: tuned on one seeded half, applied to the other, both directions, "
-                     f"averaged over {self.splits} splits (random.Random(seed), seeds {self.seed}.."
-                     f"{self.seed + self.splits - 1})")
-        return {"threshold": threshold, "prediction": "consistent iff score >= threshold",
-                "undefined_score": "consistent (ranked above every defined score)",
-                "splits": 0 if has_test else self.splits, "seed": self.seed,
-                "bootstrap": {"unit": "document", "resamples": self.resamples, "seed": self.bootstrap_seed,
-                              "confidence": 0.95}}
+        threshold = (
+            "tuned on the validation file, applied to the test file"
+            if has_test
+            else f"half-split: tuned on one seeded half, applied to the other, both directions, "
+            f"averaged over {self.splits} splits (random.Random(seed), seeds {self.seed}.."
+            f"{self.seed + self.splits - 1})"
+        )
+        return {
+            "threshold": threshold,
+            "prediction": "consistent iff score >= threshold",
+            "undefined_score": "consistent (ranked above every defined score)",
+            "splits": 0 if has_test else self.splits,
+            "seed": self.seed,
+            "bootstrap": {
+                "unit": "document",
+                "resamples": self.resamples,
+                "seed": self.bootstrap_seed,
+                "confidence": 0.95,
+            },
+        }
 
 
-def evaluate_dimension(scores: Sequence[float], data: Dataset, protocol: Protocol,
-                       test_scores: Optional[Sequence[float]] = None,
-                       test: Optional[Dataset] = None) -> Dict[str, Any]:
+def evaluate_dimension(
+    scores: Sequence[float],
+    data: Dataset,
+    protocol: Protocol,
+    test_scores: Optional[Sequence[float]] = None,
+    test: Optional[Dataset] = None,
+) -> Dict[str, Any]:
     """Balanced accuracy and ROC-AUC (%), the share of summaries predicted consistent
     (%, held out), error-type rates (%) when the evaluated file
     has ``has_<T>`` flags, and system- and summary-level correlations when it has
@@ -319,24 +382,34 @@ def evaluate_dimension(scores: Sequence[float], data: Dataset, protocol: Protoco
     else:
         seeds = range(protocol.seed, protocol.seed + protocol.splits)
         per_split = [100 * half_split_balanced_accuracy(scores, data.labels, seed) for seed in seeds]
-        outcome.update(balanced_accuracy_pct=sum(per_split) / len(per_split),
-                       balanced_accuracy_splits_pct=per_split,
-                       threshold_all_rows=tune_threshold(scores, data.labels))
+        outcome.update(
+            balanced_accuracy_pct=sum(per_split) / len(per_split),
+            balanced_accuracy_splits_pct=per_split,
+            threshold_all_rows=tune_threshold(scores, data.labels),
+        )
         predictions_per_split = [held_out_predictions(scores, data.labels, seed) for seed in seeds]
-    outcome["predicted_consistent_pct"] = 100 * sum(sum(p) / len(p) for p in predictions_per_split) / len(
-        predictions_per_split)
+    outcome["predicted_consistent_pct"] = (
+        100 * sum(sum(p) / len(p) for p in predictions_per_split) / len(predictions_per_split)
+    )
     if evaluated.error_flags:
         rates_per_split = [error_type_rates(p, evaluated.error_flags) for p in predictions_per_split]
         outcome["error_rates"] = {
-            error: {"n": rates_per_split[0][error]["n"],
-                    "fp_mean": sum(r[error]["fp"] for r in rates_per_split) / len(rates_per_split),
-                    "rate_pct": 100 * sum(r[error]["rate"] for r in rates_per_split) / len(rates_per_split)}
+            error: {
+                "n": rates_per_split[0][error]["n"],
+                "fp_mean": sum(r[error]["fp"] for r in rates_per_split) / len(rates_per_split),
+                "rate_pct": 100 * sum(r[error]["rate"] for r in rates_per_split) / len(rates_per_split),
+            }
             for error in evaluated.error_flags
         }
     if evaluated.systems is not None and evaluated.human_scores is not None:
         outcome["system_level"] = system_level_correlation(
-            evaluated_scores, evaluated.human_scores, evaluated.systems, document_ids(evaluated.sources),
-            resamples=protocol.resamples, seed=protocol.bootstrap_seed)
+            evaluated_scores,
+            evaluated.human_scores,
+            evaluated.systems,
+            document_ids(evaluated.sources),
+            resamples=protocol.resamples,
+            seed=protocol.bootstrap_seed,
+        )
         outcome["system_level"]["human_column"] = evaluated.human_column
         outcome["system_level"]["system_column"] = evaluated.system_column
         outcome["summary_level"] = summary_level_correlation(evaluated_scores, evaluated.human_scores)
@@ -353,10 +426,15 @@ def halluscope_provenance() -> Dict[str, Any]:
     folder = os.path.dirname(os.path.abspath(halluscope.__file__))
     provenance = {"version": getattr(halluscope, "__version__", "?"), "path": folder}
     try:
-        commit = subprocess.run(["git", "-C", folder, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", folder, "status", "--porcelain", "--untracked-files=no", "."],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", folder, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", folder, "status", "--porcelain", "--untracked-files=no", "."],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.strip()
         provenance["git_commit"] = (commit + ("+dirty" if dirty else "")) if commit else None
     except (OSError, subprocess.SubprocessError):
         provenance["git_commit"] = None
@@ -386,14 +464,20 @@ def fold_data(values: Sequence[float], job: Job) -> Dict[str, Dict[str, Any]]:
     """Per LODO fold of the job's validation rows: its rows, labels, per-example scores
     and the folds excluded from its tuning set (what ``render`` recomputes LODO from)."""
     folds = job.folds if job.folds is not None else {fold_name(job.data.name): list(range(len(job.data)))}
-    return {name: {"rows": len(indices), "labels": [job.data.labels[i] for i in indices],
-                   "scores": [values[i] for i in indices],
-                   "excluded_when_held_out": list(job.exclusions.get(name, []))}
-            for name, indices in folds.items()}
+    return {
+        name: {
+            "rows": len(indices),
+            "labels": [job.data.labels[i] for i in indices],
+            "scores": [values[i] for i in indices],
+            "excluded_when_held_out": list(job.exclusions.get(name, [])),
+        }
+        for name, indices in folds.items()
+    }
 
 
-def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
-            log: Callable[[str], None] = _print) -> Dict[str, List[Dict[str, Any]]]:
+def run_job(
+    job: Job, configs: Sequence[MetricConfig], protocol: Protocol, log: Callable[[str], None] = _print
+) -> Dict[str, List[Dict[str, Any]]]:
     """Score the baseline and every configuration on one file (one api call per
     configuration over validation, test and pseudo-system rows) and evaluate every
     dimension. Returns result rows per configuration name (``baseline`` included)."""
@@ -405,23 +489,30 @@ def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
     first_source = dict(zip(document_ids(evaluated.sources), evaluated.sources))
     predictions = [p for part in parts for p in part.predictions] + [summary for _, _, summary, _ in pseudo]
     sources = [s for part in parts for s in part.sources] + [first_source[d] for _, d, _, _ in pseudo]
-    references = ([r for part in parts for r in part.references] + [r for _, _, _, r in pseudo]
-                  if use_references else None)
+    references = (
+        [r for part in parts for r in part.references] + [r for _, _, _, r in pseudo] if use_references else None
+    )
     sizes = [len(p) for p in parts]
 
     def split(values: List[float]) -> Tuple[List[float], Optional[List[float]], List[float]]:
         val = values[: sizes[0]]
-        tst = values[sizes[0]: sizes[0] + sizes[1]] if test is not None else None
-        return val, tst, values[sum(sizes):]
+        tst = values[sizes[0] : sizes[0] + sizes[1]] if test is not None else None
+        return val, tst, values[sum(sizes) :]
 
-    base = {"dataset": data.name, "data_file": data.path, "rows": len(data),
-            "test_file": test.path if test is not None else None, "test_rows": len(test) if test is not None else None,
-            "references": "with references" if use_references else "reference-free",
-            "protocol": protocol.describe(test is not None)}
+    base = {
+        "dataset": data.name,
+        "data_file": data.path,
+        "rows": len(data),
+        "test_file": test.path if test is not None else None,
+        "test_rows": len(test) if test is not None else None,
+        "references": "with references" if use_references else "reference-free",
+        "protocol": protocol.describe(test is not None),
+    }
     results: Dict[str, List[Dict[str, Any]]] = {}
     scored = [(MetricConfig(BASELINE, "unigram_precision"), lambda: (score_baseline(predictions, sources), None))]
-    scored += [(config, lambda config=config: score_config(config, predictions, sources, references))
-               for config in configs]
+    scored += [
+        (config, lambda config=config: score_config(config, predictions, sources, references)) for config in configs
+    ]
     for config, scorer in scored:
         start = time.perf_counter()
         try:
@@ -434,17 +525,29 @@ def run_job(job: Job, configs: Sequence[MetricConfig], protocol: Protocol,
         rows = []
         for dimension, values in per_dimension.items():
             val, tst, pseudo_values = split(values)
-            row = {**base, "config": config.name, "metric": config.metric, "dimension": dimension,
-                   "signature": signature or BASELINE_READINGS[dimension][1],
-                   "seconds": round(seconds, 2), **evaluate_dimension(val, data, protocol, tst, test),
-                   "folds": fold_data(val, job)}
+            row = {
+                **base,
+                "config": config.name,
+                "metric": config.metric,
+                "dimension": dimension,
+                "signature": signature or BASELINE_READINGS[dimension][1],
+                "seconds": round(seconds, 2),
+                **evaluate_dimension(val, data, protocol, tst, test),
+                "folds": fold_data(val, job),
+            }
             if pseudo:
                 row["pseudo_systems"] = rank_pseudo_scores(
-                    tst if test is not None else val, pseudo_values, pseudo, document_ids(evaluated.sources),
-                    evaluated.systems)
+                    tst if test is not None else val,
+                    pseudo_values,
+                    pseudo,
+                    document_ids(evaluated.sources),
+                    evaluated.systems,
+                )
             rows.append(row)
-            log(f"{data.name:<12} {config.name:<14} {dimension:<15} BA {row['balanced_accuracy_pct']:5.1f}  "
-                f"AUC {row['roc_auc_pct']:5.1f}  ({seconds:.1f} s)")
+            log(
+                f"{data.name:<12} {config.name:<14} {dimension:<15} BA {row['balanced_accuracy_pct']:5.1f}  "
+                f"AUC {row['roc_auc_pct']:5.1f}  ({seconds:.1f} s)"
+            )
         results[config.name] = rows
     return results
 
@@ -466,8 +569,9 @@ def result_path(folder: str, tag: str, config: str) -> str:
     return os.path.join(folder, safe + ".json")
 
 
-def write_results(folder: str, tag: str, config: Optional[MetricConfig], rows: List[Dict[str, Any]],
-                  meta: Mapping[str, Any]) -> str:
+def write_results(
+    folder: str, tag: str, config: Optional[MetricConfig], rows: List[Dict[str, Any]], meta: Mapping[str, Any]
+) -> str:
     """Write (merge into) the JSON file of (tag, configuration): rows of the same
     dataset are replaced, rows of other datasets kept."""
     os.makedirs(folder, exist_ok=True)
@@ -481,11 +585,17 @@ def write_results(folder: str, tag: str, config: Optional[MetricConfig], rows: L
         kept = [r for r in previous.get("rows", []) if r["dataset"] not in fresh]
     document = {
         "tag": tag,
-        "config": {"name": name, "metric": config.metric if config else "unigram_precision",
-                   "kwargs": dict(config.kwargs) if config else {}},
+        "config": {
+            "name": name,
+            "metric": config.metric if config else "unigram_precision",
+            "kwargs": dict(config.kwargs) if config else {},
+        },
         **meta,
-        "rows": kept + [{**r, "created": meta["created"], "halluscope": meta["halluscope"],
-                        "half": meta.get("half", "all")} for r in rows],
+        "rows": kept
+        + [
+            {**r, "created": meta["created"], "halluscope": meta["halluscope"], "half": meta.get("half", "all")}
+            for r in rows
+        ],
     }
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(compact_number_lists(json.dumps(json_safe(document), indent=1, sort_keys=False)))
@@ -499,20 +609,34 @@ _NUMBER_LIST = re.compile(r"\[[\s0-9.eE+\-,nul]*\]")
 def compact_number_lists(text: str) -> str:
     """Indented JSON with every list of numbers/nulls on one line (the per-example
     fold scores would otherwise take a line per value)."""
-    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(v.strip() for v in m.group(0)[1:-1].split(",") if v.strip())
-                            + "]", text)
+    return _NUMBER_LIST.sub(
+        lambda m: "[" + ", ".join(v.strip() for v in m.group(0)[1:-1].split(",") if v.strip()) + "]", text
+    )
 
 
-def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str,
-        protocol: Optional[Protocol] = None, limit: Optional[int] = None, command: Optional[str] = None,
-        log: Callable[[str], None] = _print, half: Optional[str] = None) -> List[str]:
+def run(
+    jobs: Sequence[Job],
+    configs: Sequence[MetricConfig],
+    tag: str,
+    out: str,
+    protocol: Optional[Protocol] = None,
+    limit: Optional[int] = None,
+    command: Optional[str] = None,
+    log: Callable[[str], None] = _print,
+    half: Optional[str] = None,
+) -> List[str]:
     """Run every job (files outer, configurations inner: the parse cache serves all
     configurations of a file); after each file, merge its rows into the JSON file of
     every configuration (so an interrupted run keeps the files done). Returns the
     paths written."""
     protocol = protocol or Protocol()
-    meta = {"created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "halluscope": halluscope_provenance(), "limit": limit, "half": half or "all", "command": command}
+    meta = {
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "halluscope": halluscope_provenance(),
+        "limit": limit,
+        "half": half or "all",
+        "command": command,
+    }
     by_name = {c.name: c for c in configs}
     paths: List[str] = []
     for job in jobs:
@@ -525,9 +649,16 @@ def run(jobs: Sequence[Job], configs: Sequence[MetricConfig], tag: str, out: str
 # ------------------------------------------------------------------------------------ CLI
 
 
-def build_jobs(summac: Sequence[str], frank: Optional[str], tests: Sequence[Sequence[str]],
-               limit: Optional[int], references: str, pseudo: bool,
-               exclusions: Optional[Mapping[str, Sequence[str]]] = None, half: Optional[str] = None) -> List[Job]:
+def build_jobs(
+    summac: Sequence[str],
+    frank: Optional[str],
+    tests: Sequence[Sequence[str]],
+    limit: Optional[int],
+    references: str,
+    pseudo: bool,
+    exclusions: Optional[Mapping[str, Sequence[str]]] = None,
+    half: Optional[str] = None,
+) -> List[Job]:
     """SummaC files reference-free, the FRANK file with its references (unless
     ``references == "none"``), each paired with its ``--test`` file if any. ``limit``:
     the first N rows of every fold (FRANK: of each of its ``dataset`` parts). ``half``
@@ -540,13 +671,22 @@ def build_jobs(summac: Sequence[str], frank: Optional[str], tests: Sequence[Sequ
         data = load_dataset(path, limit, name, limit_per_group=is_frank, half=half)
         test_path = test_of.get(os.path.abspath(path))
         test = load_dataset(test_path, limit, data.name, limit_per_group=is_frank) if test_path else None
-        jobs.append(Job(data, test, with_references=is_frank and references == "auto", pseudo=pseudo,
-                        folds=fold_indices(data, frank=is_frank), exclusions=exclusions or {}))
+        jobs.append(
+            Job(
+                data,
+                test,
+                with_references=is_frank and references == "auto",
+                pseudo=pseudo,
+                folds=fold_indices(data, frank=is_frank),
+                exclusions=exclusions or {},
+            )
+        )
     return jobs
 
 
-def lodo_exclusions(summac: Sequence[str], frank: Optional[str],
-                    log: Callable[[str], None] = _print) -> Dict[str, List[str]]:
+def lodo_exclusions(
+    summac: Sequence[str], frank: Optional[str], log: Callable[[str], None] = _print
+) -> Dict[str, List[str]]:
     """The exclusion rule (:func:`_common.fold_exclusions`) on ALL rows of the run's
     files (a row limit does not hide an overlap), with the shared pairs logged. Files
     that cannot form folds (two files of one name): a warning and no exclusions."""
@@ -564,7 +704,8 @@ def missing_lodo_files(summac: Sequence[str], frank: Optional[str]) -> List[str]
     """What ``run --lodo`` lacks of the eight folds: SummaC files by name, and FRANK."""
     present = {dataset_name(p) for p in summac}
     return [f"--summac {name}_val.jsonl" for name in SUMMAC_FOLDS if name not in present] + (
-        [] if frank else ["--frank frank_val.jsonl"])
+        [] if frank else ["--frank frank_val.jsonl"]
+    )
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -573,29 +714,56 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     runner = commands.add_parser("run", help="score configurations on files, write JSON results")
     runner.add_argument("--summac", nargs="*", default=[], help="SummaC-format jsonl files (reference-free)")
     runner.add_argument("--frank", help="FRANK jsonl (references, model_name, Factuality, has_<T>)")
-    runner.add_argument("--test", nargs=2, action="append", default=[], metavar=("VAL", "TEST"),
-                        help="tune thresholds on VAL (one of the files above) and evaluate on TEST")
-    runner.add_argument("--config", action="append", default=[],
-                        help=f"configuration (repeatable; default chi): {', '.join(NAMED_CONFIGS)}, "
-                             "fizz[+SD][+DL], fenice[...], dlsd (four of --host), NAME=METRIC:key=value,...")
+    runner.add_argument(
+        "--test",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("VAL", "TEST"),
+        help="tune thresholds on VAL (one of the files above) and evaluate on TEST",
+    )
+    runner.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        help=f"configuration (repeatable; default chi): {', '.join(NAMED_CONFIGS)}, "
+        "fizz[+SD][+DL], fenice[...], dlsd (four of --host), NAME=METRIC:key=value,...",
+    )
     runner.add_argument("--tag", default="current", help="label of this run (e.g. before / after)")
-    runner.add_argument("--out", default=os.path.join(REPOSITORY, "benchmarks", "results"),
-                        help="result folder (docs/benchmarks for the published results)")
+    runner.add_argument(
+        "--out",
+        default=os.path.join(REPOSITORY, "benchmarks", "results"),
+        help="result folder (docs/benchmarks for the published results)",
+    )
     runner.add_argument("--limit", type=int, help="first N rows of every fold (FRANK: of each of its cnndm/bbc parts)")
-    runner.add_argument("--half", default="all", choices=list(HALVES),
-                        help="rows of the validation files: all, design (outside the lockbox) or lockbox "
-                             "(_common.lockbox_half: by a seeded hash of the source document; before --limit)")
-    runner.add_argument("--lodo", action="store_true",
-                        help="require the eight LODO folds (the six SummaC files and --frank) and print the LODO "
-                             "table at the end (fold scores are written by every run)")
-    runner.add_argument("--parse-store", metavar="DIR",
-                        help="seed the parse cache from a parse store (benchmarks/studies/parse_store.py "
-                             "build): same parses, no parsing; for configurations with the default truecasing")
+    runner.add_argument(
+        "--half",
+        default="all",
+        choices=list(HALVES),
+        help="rows of the validation files: all, design (outside the lockbox) or lockbox "
+        "(_common.lockbox_half: by a seeded hash of the source document; before --limit)",
+    )
+    runner.add_argument(
+        "--lodo",
+        action="store_true",
+        help="require the eight LODO folds (the six SummaC files and --frank) and print the LODO "
+        "table at the end (fold scores are written by every run)",
+    )
+    runner.add_argument(
+        "--parse-store",
+        metavar="DIR",
+        help="seed the parse cache from a parse store (benchmarks/studies/parse_store.py "
+        "build): same parses, no parsing; for configurations with the default truecasing",
+    )
     runner.add_argument("--splits", type=int, default=10, help="seeded half-splits averaged")
     runner.add_argument("--seed", type=int, default=0)
     runner.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
-    runner.add_argument("--references", default="auto", choices=["auto", "none"],
-                        help="auto: FRANK with its references; none: reference-free everywhere")
+    runner.add_argument(
+        "--references",
+        default="auto",
+        choices=["auto", "none"],
+        help="auto: FRANK with its references; none: reference-free everywhere",
+    )
     runner.add_argument("--no-pseudo", action="store_true", help="skip the empty-summary check")
     runner.add_argument("--device")
     runner.add_argument("--batch-size", type=int)
@@ -617,9 +785,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     table = commands.add_parser("lodo-table", help="the leave-one-dataset-out table of one tag as markdown (stdout)")
     table.add_argument("--results", default=os.path.join(REPOSITORY, "docs", "benchmarks"))
     table.add_argument("--tag", required=True)
-    table.add_argument("--choose", action="append", default=[], metavar="C1,C2,...",
-                       help="also a row that picks among these configurations (CONFIG or CONFIG:DIMENSION) per "
-                            "held-out fold on the other folds (repeatable)")
+    table.add_argument(
+        "--choose",
+        action="append",
+        default=[],
+        metavar="C1,C2,...",
+        help="also a row that picks among these configurations (CONFIG or CONFIG:DIMENSION) per "
+        "held-out fold on the other folds (repeatable)",
+    )
     study = commands.add_parser("baseline-study", help="split protocols vs the issue's baseline numbers")
     study.add_argument("--summac", nargs="*", default=[])
     study.add_argument("--frank")
@@ -648,10 +821,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print_study(args.summac, args.frank, seeds=args.seeds)
         return 0
 
-    options = {"host": args.host, "nli_model": args.nli_model,
-               "decomposer": args.decomposer, "decomposer_model": args.decomposer_model, "coref": args.coref,
-               "top_k": args.top_k, "dl_acu": args.dl_acu, "device": args.device, "dtype": args.dtype,
-               "batch_size": args.batch_size}
+    options = {
+        "host": args.host,
+        "nli_model": args.nli_model,
+        "decomposer": args.decomposer,
+        "decomposer_model": args.decomposer_model,
+        "coref": args.coref,
+        "top_k": args.top_k,
+        "dl_acu": args.dl_acu,
+        "device": args.device,
+        "dtype": args.dtype,
+        "batch_size": args.batch_size,
+    }
     configs = parse_configs(args.config or ["chi"], options)
     FAILURES.clear()
     if not args.summac and not args.frank:
@@ -663,11 +844,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         print(f"seeded {seed_cache(args.parse_store)} parses from {args.parse_store}", file=sys.stderr)
     exclusions = lodo_exclusions(args.summac, args.frank)
-    jobs = build_jobs(args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo,
-                      exclusions, half=args.half)
-    paths = run(jobs, configs, args.tag, args.out, Protocol(args.splits, args.seed, args.resamples),
-                args.limit, command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])),
-                half=args.half)
+    jobs = build_jobs(
+        args.summac, args.frank, args.test, args.limit, args.references, not args.no_pseudo, exclusions, half=args.half
+    )
+    paths = run(
+        jobs,
+        configs,
+        args.tag,
+        args.out,
+        Protocol(args.splits, args.seed, args.resamples),
+        args.limit,
+        command=" ".join(["harness.py"] + list(argv if argv is not None else sys.argv[1:])),
+        half=args.half,
+    )
     for path in paths:
         print(f"wrote {path}")
     if args.lodo:

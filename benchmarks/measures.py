@@ -10,6 +10,7 @@ Conventions, used by every function here:
   finite number, use :func:`undefined_as_max` (the largest defined score instead);
 * balanced accuracy is the mean recall over the classes present.
 """
+
 from __future__ import annotations
 
 import math
@@ -90,15 +91,16 @@ def half_split(n_rows: int, seed: int) -> Tuple[List[int], List[int]]:
     ``n_rows // 2`` and the rest."""
     order = list(range(n_rows))
     random.Random(seed).shuffle(order)
-    return order[: n_rows // 2], order[n_rows // 2:]
+    return order[: n_rows // 2], order[n_rows // 2 :]
 
 
 def _take(values: Sequence, indices: Sequence[int]) -> List:
     return [values[i] for i in indices]
 
 
-def transfer_balanced_accuracy(tune_scores: Sequence[float], tune_labels: Sequence[int],
-                               test_scores: Sequence[float], test_labels: Sequence[int]) -> Tuple[float, float]:
+def transfer_balanced_accuracy(
+    tune_scores: Sequence[float], tune_labels: Sequence[int], test_scores: Sequence[float], test_labels: Sequence[int]
+) -> Tuple[float, float]:
     """(BA on the test rows, threshold): threshold tuned on the tuning rows
     (:func:`tune_threshold`), applied unchanged to the test rows."""
     threshold = tune_threshold(tune_scores, tune_labels)
@@ -110,7 +112,9 @@ def half_split_balanced_accuracy(scores: Sequence[float], labels: Sequence[int],
     the mean of the two balanced accuracies."""
     first, second = half_split(len(scores), seed)
     values = [
-        transfer_balanced_accuracy(_take(scores, tune), _take(labels, tune), _take(scores, test), _take(labels, test))[0]
+        transfer_balanced_accuracy(_take(scores, tune), _take(labels, tune), _take(scores, test), _take(labels, test))[
+            0
+        ]
         for tune, test in ((first, second), (second, first))
     ]
     return sum(values) / 2
@@ -140,8 +144,9 @@ def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
 # ----------------------------------------------------------------------- FRANK error types
 
 
-def error_type_rates(predicted_consistent: Sequence[bool],
-                     error_flags: Mapping[str, Sequence[int]]) -> Dict[str, Dict[str, float]]:
+def error_type_rates(
+    predicted_consistent: Sequence[bool], error_flags: Mapping[str, Sequence[int]]
+) -> Dict[str, Dict[str, float]]:
     """ErrorRate_T = FP_T / N_T per error type T: N_T summaries have error T
     (``has_<T>`` = 1), FP_T of them are predicted consistent. Lower is better;
     NaN when N_T = 0."""
@@ -149,8 +154,11 @@ def error_type_rates(predicted_consistent: Sequence[bool],
     for error, flags in error_flags.items():
         having = [p for p, flag in zip(predicted_consistent, flags) if int(flag) == 1]
         false_positives = sum(bool(p) for p in having)
-        rates[error] = {"n": len(having), "fp": false_positives,
-                        "rate": false_positives / len(having) if having else math.nan}
+        rates[error] = {
+            "n": len(having),
+            "fp": false_positives,
+            "rate": false_positives / len(having) if having else math.nan,
+        }
     return rates
 
 
@@ -180,9 +188,16 @@ def system_means(values: Sequence[float], systems: Sequence[Hashable]) -> Dict[H
     return {system: total / count for system, (total, count) in sums.items()}
 
 
-def system_level_correlation(metric_scores: Sequence[float], human_scores: Sequence[float],
-                             systems: Sequence[Hashable], documents: Sequence[Hashable], *,
-                             resamples: int = 1000, seed: int = 0, confidence: float = 0.95) -> Dict[str, object]:
+def system_level_correlation(
+    metric_scores: Sequence[float],
+    human_scores: Sequence[float],
+    systems: Sequence[Hashable],
+    documents: Sequence[Hashable],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> Dict[str, object]:
     """Spearman and Kendall correlation between per-system mean metric score and
     per-system mean human score, with percentile bootstrap intervals.
 
@@ -229,9 +244,12 @@ def system_level_correlation(metric_scores: Sequence[float], human_scores: Seque
         return [float(np.percentile(defined, low)), float(np.percentile(defined, high))]
 
     return {
-        "systems": n_sys, "documents": n_docs,
-        "spearman": spearman, "spearman_ci": interval([r[0] for r in resampled]),
-        "kendall": kendall, "kendall_ci": interval([r[1] for r in resampled]),
+        "systems": n_sys,
+        "documents": n_docs,
+        "spearman": spearman,
+        "spearman_ci": interval([r[0] for r in resampled]),
+        "kendall": kendall,
+        "kendall_ci": interval([r[1] for r in resampled]),
         "bootstrap": {"unit": "document", "resamples": resamples, "seed": seed, "confidence": confidence},
         "system_metric_means": {str(k): v for k, v in system_means(filled, systems).items()},
         "system_human_means": {str(k): v for k, v in system_means([float(h) for h in human_scores], systems).items()},
@@ -247,9 +265,12 @@ def summary_level_correlation(metric_scores: Sequence[float], human_scores: Sequ
 # ------------------------------------------------------------------- pseudo-system ranking
 
 
-def rank_pseudo_systems(real_scores: Sequence[float], systems: Optional[Sequence[Hashable]],
-                        documents: Sequence[Hashable],
-                        pseudo_scores: Mapping[str, Mapping[Hashable, float]]) -> Dict[str, Dict[str, object]]:
+def rank_pseudo_systems(
+    real_scores: Sequence[float],
+    systems: Optional[Sequence[Hashable]],
+    documents: Sequence[Hashable],
+    pseudo_scores: Mapping[str, Mapping[Hashable, float]],
+) -> Dict[str, Dict[str, object]]:
     """Where a pseudo-system (one fixed summary per document, e.g. the empty one)
     ranks among the real systems by mean score.
 
@@ -384,8 +405,10 @@ def mean_fold_balanced_accuracy(scores_by_fold, labels_by_fold, threshold: float
     """The mean over folds (those with rows) of each fold's balanced accuracy at ``threshold``."""
     import numpy as np
 
-    values = [c.balanced_accuracy(np.array([threshold], dtype=float))[0]
-              for c in (_FoldCurve(s, y) for s, y in _fold_items(scores_by_fold, labels_by_fold))]
+    values = [
+        c.balanced_accuracy(np.array([threshold], dtype=float))[0]
+        for c in (_FoldCurve(s, y) for s, y in _fold_items(scores_by_fold, labels_by_fold))
+    ]
     defined = [v for v in values if not math.isnan(v)]
     return sum(defined) / len(defined) if defined else math.nan
 
@@ -461,16 +484,31 @@ class LodoResult:
 
     def summary(self) -> Dict[str, object]:
         """Plain dict (JSON-ready) of the means and every fold."""
-        return {"mean_ba": self.mean_ba, "mean_auc": self.mean_auc, "mean_in_sample_ba": self.mean_in_sample_ba,
-                "gap": self.gap, "min_ba": self.min_ba, "min_fold": self.min_fold,
-                "candidates": [str(c) for c in self.candidates],
-                "folds": {name: {**f.__dict__, "candidate": str(f.candidate), "tuning_folds": list(f.tuning_folds),
-                                 "excluded_folds": list(f.excluded_folds)} for name, f in self.folds.items()}}
+        return {
+            "mean_ba": self.mean_ba,
+            "mean_auc": self.mean_auc,
+            "mean_in_sample_ba": self.mean_in_sample_ba,
+            "gap": self.gap,
+            "min_ba": self.min_ba,
+            "min_fold": self.min_fold,
+            "candidates": [str(c) for c in self.candidates],
+            "folds": {
+                name: {
+                    **f.__dict__,
+                    "candidate": str(f.candidate),
+                    "tuning_folds": list(f.tuning_folds),
+                    "excluded_folds": list(f.excluded_folds),
+                }
+                for name, f in self.folds.items()
+            },
+        }
 
 
-def lodo_evaluate(candidates: Mapping[Hashable, Mapping[str, Sequence[float]]],
-                  labels_by_fold: Mapping[str, Sequence[int]],
-                  exclusions: Optional[Mapping[str, Sequence[str]]] = None) -> LodoResult:
+def lodo_evaluate(
+    candidates: Mapping[Hashable, Mapping[str, Sequence[float]]],
+    labels_by_fold: Mapping[str, Sequence[int]],
+    exclusions: Optional[Mapping[str, Sequence[str]]] = None,
+) -> LodoResult:
     """Leave-one-dataset-out with a choice among ``candidates`` (name -> fold -> scores;
     e.g. the weights of a fusion being tuned; one candidate = the plain LODO of one metric).
 
@@ -490,8 +528,9 @@ def lodo_evaluate(candidates: Mapping[Hashable, Mapping[str, Sequence[float]]],
         missing = [f for f in folds if f not in candidates[name]]
         if missing:
             raise ValueError(f"candidate {name!r} has no scores for folds {missing}")
-    curves = {(name, fold): _FoldCurve(candidates[name][fold], labels_by_fold[fold])
-              for name in names for fold in folds}
+    curves = {
+        (name, fold): _FoldCurve(candidates[name][fold], labels_by_fold[fold]) for name in names for fold in folds
+    }
     results: Dict[str, LodoFold] = {}
     for held_out in folds:
         excluded = tuple(f for f in folds if f != held_out and f in set(exclusions.get(held_out, ())))
@@ -506,11 +545,18 @@ def lodo_evaluate(candidates: Mapping[Hashable, Mapping[str, Sequence[float]]],
         scores, labels = candidates[chosen][held_out], labels_by_fold[held_out]
         in_sample_threshold = tune_threshold(scores, labels)
         results[held_out] = LodoFold(
-            fold=held_out, rows=len(labels), candidate=chosen, threshold=threshold, tuning_folds=tuning,
-            excluded_folds=excluded, tuning_ba=tuning_ba,
+            fold=held_out,
+            rows=len(labels),
+            candidate=chosen,
+            threshold=threshold,
+            tuning_folds=tuning,
+            excluded_folds=excluded,
+            tuning_ba=tuning_ba,
             ba=math.nan if math.isnan(threshold) else balanced_accuracy(scores, labels, threshold),
-            auc=roc_auc(scores, labels), in_sample_ba=balanced_accuracy(scores, labels, in_sample_threshold),
-            in_sample_threshold=in_sample_threshold)
+            auc=roc_auc(scores, labels),
+            in_sample_ba=balanced_accuracy(scores, labels, in_sample_threshold),
+            in_sample_threshold=in_sample_threshold,
+        )
     return LodoResult(folds=results, candidates=tuple(names))
 
 
@@ -546,9 +592,11 @@ def fold_margin(result_a: LodoResult, result_b: LodoResult, tolerance: float = T
     """How ``result_a`` compares with ``result_b`` fold by fold: BA differences a − b
     (folds of a that b also has, NaN where either is undefined), and on how many folds
     a beats b (difference > ``tolerance``), loses, or ties."""
-    differences = {fold: a.ba - result_b.folds[fold].ba for fold, a in result_a.folds.items()
-                   if fold in result_b.folds}
+    differences = {fold: a.ba - result_b.folds[fold].ba for fold, a in result_a.folds.items() if fold in result_b.folds}
     defined = [d for d in differences.values() if not math.isnan(d)]
-    return FoldMargin(differences=differences, wins=sum(d > tolerance for d in defined),
-                      losses=sum(d < -tolerance for d in defined),
-                      ties=sum(abs(d) <= tolerance for d in defined))
+    return FoldMargin(
+        differences=differences,
+        wins=sum(d > tolerance for d in defined),
+        losses=sum(d < -tolerance for d in defined),
+        ties=sum(abs(d) <= tolerance for d in defined),
+    )

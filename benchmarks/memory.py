@@ -13,6 +13,7 @@ with the default budget and measures with ``tracemalloc`` what the parse cache, 
 and the text-index cache hold per token, per unit and per character: the numbers behind
 the entry weights of :mod:`halluscope.budget`. Numbers of one run, no assertion (docs/scaling.md#memory).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,16 +56,21 @@ def stream(args: argparse.Namespace) -> None:
     from halluscope import Scorer, budget
 
     rows = distinct_rows(args.data)
-    print(f"{len(rows)} distinct rows in {args.data}; streaming {args.rows}"
-          + (" (cycled: rows repeat after the distinct ones)" if args.rows > len(rows) else ""), flush=True)
+    print(
+        f"{len(rows)} distinct rows in {args.data}; streaming {args.rows}"
+        + (" (cycled: rows repeat after the distinct ones)" if args.rows > len(rows) else ""),
+        flush=True,
+    )
     options = {} if args.cache_mb is None else {"cache_mb": args.cache_mb}
     scorer = Scorer("chi", **options)
     gc.collect()
     loaded = rss_mb()
     # resources loaded on first use (WordNet's index, quantulum3, dateparser) belong to the
     # models, not to growth: one warm-up row outside the data, its cache entries dropped
-    scorer.score(["Acme bought the factory in May 2019 and its stock fell."],
-                 ["Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."])
+    scorer.score(
+        ["Acme bought the factory in May 2019 and its stock fell."],
+        ["Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."],
+    )
     budget.apply(0)
     if args.cache_mb is None:
         budget.reset()
@@ -73,8 +79,11 @@ def stream(args: argparse.Namespace) -> None:
     gc.collect()
     budget.release_free_memory()
     base = rss_mb()
-    print(f"budget {budget.current_mb()} MB; RSS after loading the models: {loaded:.0f} MB, after the "
-          f"resources loaded on first use: {base:.0f} MB (growth is counted from there)", flush=True)
+    print(
+        f"budget {budget.current_mb()} MB; RSS after loading the models: {loaded:.0f} MB, after the "
+        f"resources loaded on first use: {base:.0f} MB (growth is counted from there)",
+        flush=True,
+    )
     print("| rows | RSS MB | growth MB | caches' estimate MB | parses cached | indexes cached | s |")
     print("|---|---|---|---|---|---|---|", flush=True)
     start, done, peak = time.time(), 0, base
@@ -87,13 +96,19 @@ def stream(args: argparse.Namespace) -> None:
             usage = budget.usage()
             held = sum(kind["bytes"] for kind in usage.values()) / budget.MB
             now = rss_mb()
-            print(f"| {done:,} | {now:.0f} | {now - base:+.0f} | {held:.0f} | {usage['parses']['entries']} | "
-                  f"{usage['text_indexes']['entries']} | {time.time() - start:.0f} |", flush=True)
+            print(
+                f"| {done:,} | {now:.0f} | {now - base:+.0f} | {held:.0f} | {usage['parses']['entries']} | "
+                f"{usage['text_indexes']['entries']} | {time.time() - start:.0f} |",
+                flush=True,
+            )
         if args.max_minutes and time.time() - start > 60 * args.max_minutes:
             print(f"stopped after {args.max_minutes} minutes at {done:,} rows", flush=True)
             break
-    print(f"peak RSS {peak:.0f} MB, growth {peak - base:+.0f} MB over {done:,} rows "
-          f"({(time.time() - start) / max(done, 1):.2f} s a row)", flush=True)
+    print(
+        f"peak RSS {peak:.0f} MB, growth {peak - base:+.0f} MB over {done:,} rows "
+        f"({(time.time() - start) / max(done, 1):.2f} s a row)",
+        flush=True,
+    )
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -134,12 +149,18 @@ def measure(args: argparse.Namespace) -> None:
     without_parses = tracemalloc.get_traced_memory()[0]
     index_bytes, unit_bytes = held - without_indexes, without_indexes - without_units
     parse_bytes = without_units - without_parses
-    print(f"{args.rows} SummEval rows: {entries} parse entries ({tokens:,} tokens) hold {parse_bytes / 1e6:.2f} MB: "
-          f"{parse_bytes / max(tokens, 1):.0f} bytes a token")
-    print(f"{unit_entries} unit-cache entries ({units:,} units) hold {unit_bytes / 1e6:.2f} MB: "
-          f"{unit_bytes / max(units, 1):.0f} bytes a unit")
-    print(f"{indexes} text indexes ({chars:,} characters) hold {index_bytes / 1e6:.2f} MB besides their Docs: "
-          f"{index_bytes / max(chars, 1):.0f} bytes a character")
+    print(
+        f"{args.rows} SummEval rows: {entries} parse entries ({tokens:,} tokens) hold {parse_bytes / 1e6:.2f} MB: "
+        f"{parse_bytes / max(tokens, 1):.0f} bytes a token"
+    )
+    print(
+        f"{unit_entries} unit-cache entries ({units:,} units) hold {unit_bytes / 1e6:.2f} MB: "
+        f"{unit_bytes / max(units, 1):.0f} bytes a unit"
+    )
+    print(
+        f"{indexes} text indexes ({chars:,} characters) hold {index_bytes / 1e6:.2f} MB besides their Docs: "
+        f"{index_bytes / max(chars, 1):.0f} bytes a character"
+    )
 
 
 def main() -> None:

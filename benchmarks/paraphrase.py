@@ -20,6 +20,7 @@ Then every case that chi ranks wrongly (id, both scores, the note).
     python -m benchmarks.paraphrase
     python -m benchmarks.paraphrase --option lexical_weight=0 --json /tmp/paraphrase.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,8 +89,13 @@ def _as_metrics(scores: Union[Sequence[float], Mapping[str, Sequence[float]]]) -
     return {PRIMARY: list(scores)}
 
 
-def _group(rows: Sequence[int], metrics: Sequence[str], faithful: Mapping[str, List[float]],
-           unfaithful: Mapping[str, List[float]], base: Sequence[tuple]) -> Dict[str, Any]:
+def _group(
+    rows: Sequence[int],
+    metrics: Sequence[str],
+    faithful: Mapping[str, List[float]],
+    unfaithful: Mapping[str, List[float]],
+    base: Sequence[tuple],
+) -> Dict[str, Any]:
     """The shares of one group of case indices."""
     out: Dict[str, Any] = {"n": len(rows)}
     for name in metrics:
@@ -117,8 +123,7 @@ def suite_table(cases: Sequence[Case], faithful_scores, unfaithful_scores) -> Di
     """
     faithful = _as_metrics(faithful_scores)
     unfaithful = _as_metrics(unfaithful_scores)
-    metrics = [name for name in METRICS if name in faithful] + \
-              [name for name in faithful if name not in METRICS]
+    metrics = [name for name in METRICS if name in faithful] + [name for name in faithful if name not in METRICS]
     for name in metrics:
         if name not in unfaithful or not len(faithful[name]) == len(unfaithful[name]) == len(cases):
             raise ValueError(f"`{name}` needs one faithful and one unfaithful score per case")
@@ -132,13 +137,13 @@ def suite_table(cases: Sequence[Case], faithful_scores, unfaithful_scores) -> Di
     for index, case in enumerate(cases):
         f, u = faithful[PRIMARY][index], unfaithful[PRIMARY][index]
         if not (_defined(f) and _defined(u) and f > u):
-            failures.append({"id": case.id, "category": case.category, "faithful": f, "unfaithful": u,
-                             "note": case.note})
+            failures.append(
+                {"id": case.id, "category": case.category, "faithful": f, "unfaithful": u, "note": case.note}
+            )
     return {
         "metrics": metrics,
         "overall": _group(range(len(cases)), metrics, faithful, unfaithful, base),
-        "categories": {name: _group(rows, metrics, faithful, unfaithful, base)
-                       for name, rows in categories.items()},
+        "categories": {name: _group(rows, metrics, faithful, unfaithful, base) for name, rows in categories.items()},
         "failures": failures,
     }
 
@@ -184,9 +189,11 @@ def _num(value) -> str:
 def format_table(table: Mapping[str, Any]) -> str:
     """The table as text: chi and dimensions as pair%/half% (n), the baseline as pair%."""
     metrics = table["metrics"]
-    header = f"{'category':<18}{'n':>4}  " + "  ".join(
-        f"{name + ' pair/>=.5':>15}" + ("" if name == PRIMARY else "   n") for name in metrics) + \
-        f"  {'base pair':>9}"
+    header = (
+        f"{'category':<18}{'n':>4}  "
+        + "  ".join(f"{name + ' pair/>=.5':>15}" + ("" if name == PRIMARY else "   n") for name in metrics)
+        + f"  {'base pair':>9}"
+    )
     lines = [header, "-" * len(header)]
     rows = list(table["categories"].items()) + [("overall", table["overall"])]
     for position, (name, group) in enumerate(rows):
@@ -220,8 +227,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suite", default=DEFAULT_SUITE, help="suite jsonl (default: %(default)s)")
     parser.add_argument("--json", metavar="OUT", default=None, help="write the table and per-case scores here")
-    parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE",
-                        help="keyword for halluscope.api.score_chi (value parsed as JSON when it parses); repeatable")
+    parser.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="KEY=VALUE",
+        help="keyword for halluscope.api.score_chi (value parsed as JSON when it parses); repeatable",
+    )
     args = parser.parse_args(argv)
     options = dict(args.option)
     cases = load_suite(args.suite)
@@ -231,25 +244,37 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     print(f"suite: {os.path.relpath(args.suite)} ({len(cases)} cases)  options: {json.dumps(options)}")
     print(f"signature: {result.get('signature')}")
-    print("pair = share with faithful > unfaithful (ties fail); >=.5 = share with faithful >= 0.5; "
-          "dimensions over the n cases where both are defined")
+    print(
+        "pair = share with faithful > unfaithful (ties fail); >=.5 = share with faithful >= 0.5; "
+        "dimensions over the n cases where both are defined"
+    )
     print(format_table(table))
     failures = table["failures"]
     print(f"\nchi pair failures ({len(failures)}):")
     for failure in failures:
-        print(f"  {failure['id']:<22} faithful {_num(failure['faithful'])}  unfaithful "
-              f"{_num(failure['unfaithful'])}  {failure['note']}")
+        print(
+            f"  {failure['id']:<22} faithful {_num(failure['faithful'])}  unfaithful "
+            f"{_num(failure['unfaithful'])}  {failure['note']}"
+        )
     low = [(c.id, f) for c, f in zip(cases, faithful[PRIMARY]) if not (_defined(f) and f >= 0.5)]
     print(f"\nfaithful chi below 0.5 ({len(low)}): " + ", ".join(f"{i} {_num(f)}" for i, f in low))
 
     if args.json:
         payload = {
-            "suite": args.suite, "options": options, "signature": result.get("signature"), "table": table,
-            "cases": [{**asdict(c), **{f"{m}_faithful": faithful[m][i] for m in faithful},
-                       **{f"{m}_unfaithful": unfaithful[m][i] for m in unfaithful},
-                       "base_faithful": word_overlap(c.faithful, c.source),
-                       "base_unfaithful": word_overlap(c.unfaithful, c.source)}
-                      for i, c in enumerate(cases)],
+            "suite": args.suite,
+            "options": options,
+            "signature": result.get("signature"),
+            "table": table,
+            "cases": [
+                {
+                    **asdict(c),
+                    **{f"{m}_faithful": faithful[m][i] for m in faithful},
+                    **{f"{m}_unfaithful": unfaithful[m][i] for m in unfaithful},
+                    "base_faithful": word_overlap(c.faithful, c.source),
+                    "base_unfaithful": word_overlap(c.unfaithful, c.source),
+                }
+                for i, c in enumerate(cases)
+            ],
         }
         directory = os.path.dirname(os.path.abspath(args.json))
         os.makedirs(directory, exist_ok=True)

@@ -36,6 +36,7 @@ records in docs/benchmarks/ (``perturb-design.json``, ``perturb-lockbox.json``) 
 table of docs/benchmarks.md#what-the-indices-catch-controlled-single-error-edits
 (``benchmarks.report.perturbation_section``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,7 +56,8 @@ from benchmarks.harness import json_safe
 
 # ------------------------------------------------------------------------- reading numbers
 
-_NUMBER = re.compile(r"""
+_NUMBER = re.compile(
+    r"""
     (?<![\w.,/:$£€¥-])
     (?P<currency>(?:US|A|C|HK|NZ|S)?[$£€¥])?
     (?P<int>\d{1,3}(?:,\d{3})+|\d+)
@@ -63,14 +65,14 @@ _NUMBER = re.compile(r"""
     (?P<scale>\ ?(?:million|billion|trillion|bn|m|k)(?!\w))?
     (?P<percent>\ ?(?:%|per\ ?cent(?!\w)|percent(?!\w)))?
     (?!\w|[.,/:-]\d)
-""", re.X)
+""",
+    re.X,
+)
 _SCALES = {"million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "m": 1e6, "k": 1e3}
-_CURRENCY_WORDS = re.compile(r"\s(?:pounds|dollars|euros|yuan|yen|rupees|pence|cents|francs|dollar|euro|pound)\b",
-                             re.I)
+_CURRENCY_WORDS = re.compile(r"\s(?:pounds|dollars|euros|yuan|yen|rupees|pence|cents|francs|dollar|euro|pound)\b", re.I)
 #: entity labels a number may carry to count as an amount (None: outside every entity)
 _AMOUNT_LABELS = {"", "MONEY", "CARDINAL", "PERCENT", "QUANTITY", "DATE"}
-_DURATION = re.compile(r"\b(?:years?|months?|weeks?|days?|decades?|hours?|minutes?|seconds?|centur(?:y|ies))\b",
-                       re.I)
+_DURATION = re.compile(r"\b(?:years?|months?|weeks?|days?|decades?|hours?|minutes?|seconds?|centur(?:y|ies))\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -124,10 +126,10 @@ def find_numbers(text: str, doc=None) -> List[Number]:
             continue  # 5m: metres or million?
         if currency and percent:
             continue
-        kind = "money" if currency or _CURRENCY_WORDS.match(text, match.end()) else (
-            "percent" if percent else "plain")
-        year_like = (kind == "plain" and not decimals and not scale and len(integer) == 4
-                     and 1900 <= int(integer) <= 2099)
+        kind = "money" if currency or _CURRENCY_WORDS.match(text, match.end()) else ("percent" if percent else "plain")
+        year_like = (
+            kind == "plain" and not decimals and not scale and len(integer) == 4 and 1900 <= int(integer) <= 2099
+        )
         label, entity = _entity_at(doc, match.start(), match.end())
         if doc is not None:
             if label not in _AMOUNT_LABELS:
@@ -141,8 +143,9 @@ def find_numbers(text: str, doc=None) -> List[Number]:
                 continue  # a day of a month, ...
         elif year_like:
             kind = "year"
-        found.append(Number(match.start(), match.end(), match.group(), currency, integer, decimals, scale, percent,
-                            kind))
+        found.append(
+            Number(match.start(), match.end(), match.group(), currency, integer, decimals, scale, percent, kind)
+        )
     return found
 
 
@@ -219,8 +222,10 @@ def year_shift(summary, source, rng, summary_doc=None, source_doc=None, others=(
     shifts = list(YEAR_SHIFTS)
     rng.shuffle(shifts)
     written = set(re.findall(r"\d+", source))
-    new = next((int(year.integer) + s for s in shifts if str(int(year.integer) + s) not in written),
-               int(year.integer) + shifts[0])
+    new = next(
+        (int(year.integer) + s for s in shifts if str(int(year.integer) + s) not in written),
+        int(year.integer) + shifts[0],
+    )
     return _replace(summary, year.start, year.end, str(new))
 
 
@@ -231,8 +236,13 @@ def number_swap_source(summary, source, rng, summary_doc=None, source_doc=None, 
     theirs = find_numbers(source, source_doc)
     rng.shuffle(mine)
     for number in mine:
-        options = sorted({n.text for n in theirs if n.kind == number.kind
-                          and not math.isclose(n.value, number.value) and n.text != number.text})
+        options = sorted(
+            {
+                n.text
+                for n in theirs
+                if n.kind == number.kind and not math.isclose(n.value, number.value) and n.text != number.text
+            }
+        )
         if options:
             return _replace(summary, number.start, number.end, rng.choice(options))
     return None
@@ -240,10 +250,12 @@ def number_swap_source(summary, source, rng, summary_doc=None, source_doc=None, 
 
 ENTITY_LABELS = ("PERSON", "ORG", "GPE")
 #: names of one place (an entity swap among them is no error)
-ALIASES = ({"us", "u.s.", "u.s", "usa", "u.s.a.", "united states", "america", "the united states"},
-           {"uk", "u.k.", "britain", "great britain", "united kingdom", "the united kingdom"},
-           {"un", "u.n.", "united nations", "the united nations"},
-           {"eu", "e.u.", "european union", "the european union"})
+ALIASES = (
+    {"us", "u.s.", "u.s", "usa", "u.s.a.", "united states", "america", "the united states"},
+    {"uk", "u.k.", "britain", "great britain", "united kingdom", "the united kingdom"},
+    {"un", "u.n.", "united nations", "the united nations"},
+    {"eu", "e.u.", "european union", "the european union"},
+)
 _STOP = {"the", "of", "and", "for", "in", "on", "at", "a", "an", "de", "la", "al"}
 
 
@@ -291,8 +303,11 @@ def _written_beside(a: str, b: str, source: str) -> bool:
 
 
 def _summary_entities(summary_doc) -> list:
-    return [e for e in (summary_doc.ents if summary_doc is not None else ())
-            if e.label_ in ENTITY_LABELS and "\n" not in e.text]
+    return [
+        e
+        for e in (summary_doc.ents if summary_doc is not None else ())
+        if e.label_ in ENTITY_LABELS and "\n" not in e.text
+    ]
 
 
 def _written_like(new: str, summary: str) -> str:
@@ -321,8 +336,11 @@ def entity_swap_other(summary, source, rng, summary_doc=None, source_doc=None, o
         if not options:
             continue
         new = rng.choice(options)
-        if (new.lower() not in source_lower and new.lower() not in summary_lower
-                and not _same_referent(new, entity.text)):
+        if (
+            new.lower() not in source_lower
+            and new.lower() not in summary_lower
+            and not _same_referent(new, entity.text)
+        ):
             return _swap_entity(summary, entity, new)
     return None
 
@@ -338,9 +356,16 @@ def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, 
     rng.shuffle(entities)
     summary_lower = summary.lower()
     for entity in entities:
-        options = sorted({c for c in (_clean_entity(e.text) for e in source_doc.ents if e.label_ == entity.label_)
-                          if c and not _same_referent(c, entity.text) and c.lower() not in summary_lower
-                          and not _written_beside(c, entity.text, source)})
+        options = sorted(
+            {
+                c
+                for c in (_clean_entity(e.text) for e in source_doc.ents if e.label_ == entity.label_)
+                if c
+                and not _same_referent(c, entity.text)
+                and c.lower() not in summary_lower
+                and not _written_beside(c, entity.text, source)
+            }
+        )
         if options:
             return _swap_entity(summary, entity, rng.choice(options))
     return None
@@ -359,8 +384,7 @@ def _name_headed_by(token, summary_doc) -> Optional[Tuple[int, int]]:
         return None
     for entity in summary_doc.ents:
         if entity.label_ in ROLE_LABELS and entity.root.i == token.i and "\n" not in entity.text:
-            if any(c.dep_ in ("compound", "flat") and not entity.start <= c.i < entity.end
-                   for c in token.children):
+            if any(c.dep_ in ("compound", "flat") and not entity.start <= c.i < entity.end for c in token.children):
                 return None
             start = entity.start_char
             if entity[0].lower_ == "the" and len(entity) > 1:
@@ -395,7 +419,7 @@ def role_swap(summary, source, rng, summary_doc=None, source_doc=None, others=()
         first, second = sorted((first, second))
         if first[1] > second[0]:
             continue
-        a, b = summary[first[0]:first[1]], summary[second[0]:second[1]]
+        a, b = summary[first[0] : first[1]], summary[second[0] : second[1]]
         if not _same_referent(a, b):
             options.append((first, second))
     if not options:
@@ -466,8 +490,11 @@ def antonym(summary, source, rng, summary_doc=None, source_doc=None, others=()) 
             if word == "up" and following is not None and following.lower_ == "to":
                 continue
             if word == "more":
-                new = "fewer" if following is not None and (
-                    following.tag_ in _COUNTABLE_TAGS or following.lower_ == "than") else "less"
+                new = (
+                    "fewer"
+                    if following is not None and (following.tag_ in _COUNTABLE_TAGS or following.lower_ == "than")
+                    else "less"
+                )
             elif word in ("less", "fewer"):
                 new = "more"
             else:
@@ -537,29 +564,62 @@ def negation(summary, source, rng, summary_doc=None, source_doc=None, others=())
 #: unit (lower case) -> (singular, plural) of the unit it becomes; "pounds" (money or
 #: weight?) and "per cent" are never changed
 UNITS = {
-    "km": ("mile", "miles"), "kilometres": ("mile", "miles"), "kilometers": ("mile", "miles"),
-    "kilometre": ("mile", "miles"), "kilometer": ("mile", "miles"),
-    "miles": ("kilometre", "kilometres"), "mile": ("kilometre", "kilometres"),
-    "mph": ("km/h", "km/h"), "km/h": ("mph", "mph"),
-    "kg": ("lb", "lbs"), "kilograms": ("pound", "pounds"), "kilogram": ("pound", "pounds"),
-    "lbs": ("kg", "kg"), "lb": ("kg", "kg"),
-    "°c": ("°F", "°F"), "°f": ("°C", "°C"), "celsius": ("Fahrenheit", "Fahrenheit"),
+    "km": ("mile", "miles"),
+    "kilometres": ("mile", "miles"),
+    "kilometers": ("mile", "miles"),
+    "kilometre": ("mile", "miles"),
+    "kilometer": ("mile", "miles"),
+    "miles": ("kilometre", "kilometres"),
+    "mile": ("kilometre", "kilometres"),
+    "mph": ("km/h", "km/h"),
+    "km/h": ("mph", "mph"),
+    "kg": ("lb", "lbs"),
+    "kilograms": ("pound", "pounds"),
+    "kilogram": ("pound", "pounds"),
+    "lbs": ("kg", "kg"),
+    "lb": ("kg", "kg"),
+    "°c": ("°F", "°F"),
+    "°f": ("°C", "°C"),
+    "celsius": ("Fahrenheit", "Fahrenheit"),
     "fahrenheit": ("Celsius", "Celsius"),
-    "million": ("billion", "billion"), "billion": ("million", "million"), "trillion": ("billion", "billion"),
+    "million": ("billion", "billion"),
+    "billion": ("million", "million"),
+    "trillion": ("billion", "billion"),
     "bn": ("m", "m"),
-    "metres": ("foot", "feet"), "meters": ("foot", "feet"), "metre": ("foot", "feet"), "meter": ("foot", "feet"),
-    "feet": ("metre", "metres"), "foot": ("metre", "metres"), "ft": ("m", "m"),
-    "cm": ("inch", "inches"), "inches": ("centimetre", "centimetres"), "inch": ("centimetre", "centimetres"),
-    "litres": ("gallon", "gallons"), "liters": ("gallon", "gallons"), "gallons": ("litre", "litres"),
-    "hours": ("minute", "minutes"), "hour": ("minute", "minutes"), "minutes": ("hour", "hours"),
-    "minute": ("hour", "hours"), "days": ("week", "weeks"), "day": ("week", "weeks"), "weeks": ("day", "days"),
-    "week": ("day", "days"), "months": ("year", "years"), "month": ("year", "years"),
-    "years": ("month", "months"), "year": ("month", "months"),
-    "acres": ("hectare", "hectares"), "hectares": ("acre", "acres"),
+    "metres": ("foot", "feet"),
+    "meters": ("foot", "feet"),
+    "metre": ("foot", "feet"),
+    "meter": ("foot", "feet"),
+    "feet": ("metre", "metres"),
+    "foot": ("metre", "metres"),
+    "ft": ("m", "m"),
+    "cm": ("inch", "inches"),
+    "inches": ("centimetre", "centimetres"),
+    "inch": ("centimetre", "centimetres"),
+    "litres": ("gallon", "gallons"),
+    "liters": ("gallon", "gallons"),
+    "gallons": ("litre", "litres"),
+    "hours": ("minute", "minutes"),
+    "hour": ("minute", "minutes"),
+    "minutes": ("hour", "hours"),
+    "minute": ("hour", "hours"),
+    "days": ("week", "weeks"),
+    "day": ("week", "weeks"),
+    "weeks": ("day", "days"),
+    "week": ("day", "days"),
+    "months": ("year", "years"),
+    "month": ("year", "years"),
+    "years": ("month", "months"),
+    "year": ("month", "months"),
+    "acres": ("hectare", "hectares"),
+    "hectares": ("acre", "acres"),
 }
-_UNIT = re.compile(r"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)*)(?P<gap>\s?-?)(?P<unit>km/h|°[CcFf]|(?:degrees?\s)?(?:"
-                   + "|".join(sorted((re.escape(u) for u in UNITS if not u.startswith("°")), key=len, reverse=True))
-                   + r"))(?![\w/])", re.I)
+_UNIT = re.compile(
+    r"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)*)(?P<gap>\s?-?)(?P<unit>km/h|°[CcFf]|(?:degrees?\s)?(?:"
+    + "|".join(sorted((re.escape(u) for u in UNITS if not u.startswith("°")), key=len, reverse=True))
+    + r"))(?![\w/])",
+    re.I,
+)
 
 
 def unit_change(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
@@ -571,7 +631,7 @@ def unit_change(summary, source, rng, summary_doc=None, source_doc=None, others=
         unit = match.group("unit")
         prefix = ""
         if unit.lower().startswith("degree"):
-            prefix, unit = unit[: unit.index(" ") + 1], unit[unit.index(" ") + 1:]
+            prefix, unit = unit[: unit.index(" ") + 1], unit[unit.index(" ") + 1 :]
         key = unit.lower()
         if key not in UNITS or (prefix and key not in ("celsius", "fahrenheit", "c", "f")):
             continue
@@ -589,9 +649,28 @@ def unit_change(summary, source, rng, summary_doc=None, source_doc=None, others=
     return _replace(summary, start, end, new)
 
 
-ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-                 "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-                 "eighteenth", "nineteenth", "twentieth")
+ORDINAL_WORDS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+)
 _ORDINAL = re.compile(r"(?<![\w.,])(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)", re.I)
 
 
@@ -614,7 +693,7 @@ def ordinal_change(summary, source, rng, summary_doc=None, source_doc=None, othe
     options = []
     for match in re.finditer(r"[A-Za-z]+", summary):
         word = match.group().lower()
-        if word not in ORDINAL_WORDS or re.match(r"\s+of\b", summary[match.end():], re.I):
+        if word not in ORDINAL_WORDS or re.match(r"\s+of\b", summary[match.end() :], re.I):
             continue
         if summary_doc is not None:
             token = next((t for t in summary_doc if t.idx == match.start()), None)
@@ -622,13 +701,20 @@ def ordinal_change(summary, source, rng, summary_doc=None, source_doc=None, othe
                 continue
         n = ORDINAL_WORDS.index(word) + 1
         choices = [m for m in _other_ordinals(n) if m <= len(ORDINAL_WORDS)]
-        options.append((match.start(), match.end(), [match_case(ORDINAL_WORDS[m - 1], match.group())
-                                                     for m in choices]))
+        options.append((match.start(), match.end(), [match_case(ORDINAL_WORDS[m - 1], match.group()) for m in choices]))
     for match in _ORDINAL.finditer(summary):
         n = int(match.group("n"))
         suffix = match.group("suffix")
-        options.append((match.start(), match.end(), [
-            f"{m}{ordinal_suffix(m).upper() if suffix.isupper() else ordinal_suffix(m)}" for m in _other_ordinals(n)]))
+        options.append(
+            (
+                match.start(),
+                match.end(),
+                [
+                    f"{m}{ordinal_suffix(m).upper() if suffix.isupper() else ordinal_suffix(m)}"
+                    for m in _other_ordinals(n)
+                ],
+            )
+        )
     if not options:
         return None
     start, end, choices = rng.choice(options)
@@ -637,16 +723,39 @@ def ordinal_change(summary, source, rng, summary_doc=None, source_doc=None, othe
 
 #: edit type -> edit function
 EDITS: Dict[str, Callable[..., Optional[str]]] = {
-    "amount_x2": amount_x2, "amount_x0.5": amount_x0_5, "amount_shift": amount_shift, "year_shift": year_shift,
-    "number_swap_source": number_swap_source, "entity_swap_other": entity_swap_other,
-    "entity_swap_source": entity_swap_source, "antonym": antonym, "negation": negation,
-    "unit_change": unit_change, "ordinal_change": ordinal_change, "role_swap": role_swap,
+    "amount_x2": amount_x2,
+    "amount_x0.5": amount_x0_5,
+    "amount_shift": amount_shift,
+    "year_shift": year_shift,
+    "number_swap_source": number_swap_source,
+    "entity_swap_other": entity_swap_other,
+    "entity_swap_source": entity_swap_source,
+    "antonym": antonym,
+    "negation": negation,
+    "unit_change": unit_change,
+    "ordinal_change": ordinal_change,
+    "role_swap": role_swap,
 }
 #: edit type -> the index meant to catch it
-OWN_INDEX = {**{name: "qhi" for name in ("amount_x2", "amount_x0.5", "amount_shift", "year_shift",
-                                          "number_swap_source", "unit_change", "ordinal_change")},
-             "entity_swap_other": "ehi", "entity_swap_source": "ehi", "antonym": "rhi", "negation": "rhi",
-             "role_swap": "rhi"}
+OWN_INDEX = {
+    **{
+        name: "qhi"
+        for name in (
+            "amount_x2",
+            "amount_x0.5",
+            "amount_shift",
+            "year_shift",
+            "number_swap_source",
+            "unit_change",
+            "ordinal_change",
+        )
+    },
+    "entity_swap_other": "ehi",
+    "entity_swap_source": "ehi",
+    "antonym": "rhi",
+    "negation": "rhi",
+    "role_swap": "rhi",
+}
 BASELINE = "alnum"
 
 
@@ -700,8 +809,11 @@ def load_pool(data: str, half: Optional[str]) -> Tuple[List[Row], Dict[str, int]
             entry["bad"] |= label != 1
             if label == 1 and dataset.name not in entry["files"]:
                 entry["files"].append(dataset.name)
-    rows = [Row(tuple(e["files"]), e["source"], e["summary"]) for e in pairs.values()
-            if not e["bad"] and e["files"] and e["summary"].strip()]
+    rows = [
+        Row(tuple(e["files"]), e["source"], e["summary"])
+        for e in pairs.values()
+        if not e["bad"] and e["files"] and e["summary"].strip()
+    ]
     return rows, counts
 
 
@@ -720,8 +832,9 @@ def parse_pool(rows: Sequence[Row]):
     return summary_docs, [parsed[r.source] for r in rows], [parsed[s] for s in distinct]
 
 
-def draw_cases(rows: Sequence[Row], summary_docs, source_docs, distinct_docs, edit: str, per_type: int,
-               seed: int) -> List[Dict[str, Any]]:
+def draw_cases(
+    rows: Sequence[Row], summary_docs, source_docs, distinct_docs, edit: str, per_type: int, seed: int
+) -> List[Dict[str, Any]]:
     """Up to ``per_type`` cases of one edit type: rows in a seeded order
     (``random.Random(f"{seed}:{edit}")``), the edit tried on each."""
     rng = random.Random(f"{seed}:{edit}")
@@ -741,9 +854,20 @@ def draw_cases(rows: Sequence[Row], summary_docs, source_docs, distinct_docs, ed
         if edited is None or edited == row.summary or not edited.strip():
             continue
         start, end_o, end_e, old, new = changed_span(row.summary, edited)
-        cases.append({"type": edit, "row": i, "files": list(row.files), "original": row.summary, "edited": edited,
-                      "cased": any(c.isupper() for c in row.summary),
-                      "old": old, "new": new, "span_original": [start, end_o], "span_edited": [start, end_e]})
+        cases.append(
+            {
+                "type": edit,
+                "row": i,
+                "files": list(row.files),
+                "original": row.summary,
+                "edited": edited,
+                "cased": any(c.isupper() for c in row.summary),
+                "old": old,
+                "new": new,
+                "span_original": [start, end_o],
+                "span_edited": [start, end_e],
+            }
+        )
     return cases
 
 
@@ -767,8 +891,7 @@ def _lower_from_top(edited, original) -> bool:
 
 def _scores(result, i: int) -> Dict[str, float]:
     detail = result["details"][i]
-    return {"chi": float(result["chi_scores"][i]),
-            **{d: float(detail[d]["score"]) for d in ("ehi", "rhi", "qhi")}}
+    return {"chi": float(result["chi_scores"][i]), **{d: float(detail[d]["score"]) for d in ("ehi", "rhi", "qhi")}}
 
 
 def summarise(cases: Sequence[Dict[str, Any]], edit: str) -> Dict[str, Any]:
@@ -780,28 +903,42 @@ def summarise(cases: Sequence[Dict[str, Any]], edit: str) -> Dict[str, Any]:
     def share(key):
         return sum(c["caught"][key] for c in cases) / n if n else None
 
-    return {"n": n, "index": index, "chi": share("chi"), "own": share(index), "alnum": share(BASELINE),
-            "own_from_top": share(index + "_from_top"),
-            "own_defined": sum(_defined(c["scores_original"][index]) and _defined(c["scores_edited"][index])
-                               for c in cases),
-            "own_defined_edited": sum(_defined(c["scores_edited"][index]) for c in cases),
-            "chi_edited_ge_half": share("chi_edited_ge_half"),
-            "cased": sum(c["cased"] for c in cases),
-            "own_cased": (sum(c["caught"][index] for c in cases if c["cased"]) / sum(c["cased"] for c in cases)
-                          if any(c["cased"] for c in cases) else None),
-            "files": {f: sum(f in c["files"] for c in cases) for f in sorted({f for c in cases for f in c["files"]})}}
+    return {
+        "n": n,
+        "index": index,
+        "chi": share("chi"),
+        "own": share(index),
+        "alnum": share(BASELINE),
+        "own_from_top": share(index + "_from_top"),
+        "own_defined": sum(
+            _defined(c["scores_original"][index]) and _defined(c["scores_edited"][index]) for c in cases
+        ),
+        "own_defined_edited": sum(_defined(c["scores_edited"][index]) for c in cases),
+        "chi_edited_ge_half": share("chi_edited_ge_half"),
+        "cased": sum(c["cased"] for c in cases),
+        "own_cased": (
+            sum(c["caught"][index] for c in cases if c["cased"]) / sum(c["cased"] for c in cases)
+            if any(c["cased"] for c in cases)
+            else None
+        ),
+        "files": {f: sum(f in c["files"] for c in cases) for f in sorted({f for c in cases for f in c["files"]})},
+    }
 
 
 def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
-    lines = ["| edit type | n | chi caught % | own index | own caught % | own caught %, undefined original = 1 | "
-             "own defined (both / edited) | alnum caught % | edited chi ≥ 0.5 % | cased n | own caught % (cased) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| edit type | n | chi caught % | own index | own caught % | own caught %, undefined original = 1 | "
+        "own defined (both / edited) | alnum caught % | edited chi ≥ 0.5 % | cased n | own caught % (cased) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for edit, s in summary.items():
         short = " (pool exhausted)" if s["n"] < per_type else ""
-        lines.append(f"| {edit} | {s['n']}{short} | {percent(s['chi'])} | {s['index']} | {percent(s['own'])} | "
-                     f"{percent(s['own_from_top'])} | {s['own_defined']} / {s['own_defined_edited']} | "
-                     f"{percent(s['alnum'])} | "
-                     f"{percent(s['chi_edited_ge_half'])} | {s['cased']} | {percent(s['own_cased'])} |")
+        lines.append(
+            f"| {edit} | {s['n']}{short} | {percent(s['chi'])} | {s['index']} | {percent(s['own'])} | "
+            f"{percent(s['own_from_top'])} | {s['own_defined']} / {s['own_defined_edited']} | "
+            f"{percent(s['alnum'])} | "
+            f"{percent(s['chi_edited_ge_half'])} | {s['cased']} | {percent(s['own_cased'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -822,9 +959,14 @@ def record_of(payload: Dict[str, Any]) -> Dict[str, Any]:
         index = shares["index"]
         missed = [c for c in payload.get("cases", []) if c["type"] == edit and not c["caught"][index]]
         originals = [c["scores_original"][index] for c in missed]
-        summary[edit] = {**shares, "own_missed": {
-            "n": len(missed), "at_zero": sum(_defined(v) and v == 0 for v in originals),
-            "undefined": sum(not _defined(v) for v in originals)}}
+        summary[edit] = {
+            **shares,
+            "own_missed": {
+                "n": len(missed),
+                "at_zero": sum(_defined(v) and v == 0 for v in originals),
+                "undefined": sum(not _defined(v) for v in originals),
+            },
+        }
     if summary:
         record["summary"] = summary
     return record
@@ -844,9 +986,11 @@ def _unit_lines(detail: Dict[str, Any], span: Sequence[int], limit: int = 6) -> 
         found = unit.get("in_source") or {}
         text = unit.get("text") or " ".join(str(unit.get(k)) for k in ("subject", "relation", "object") if unit.get(k))
         key = unit.get("key")
-        out.append(f"      {'*' if overlaps(unit) else ' '} {text!r:<40} {unit.get('status')}: "
-                   f"{found.get('mode')} {str(found.get('detail'))[:110]}"
-                   + (f"  key {json.dumps(key, default=str)[:80]}" if isinstance(key, (list, tuple)) else ""))
+        out.append(
+            f"      {'*' if overlaps(unit) else ' '} {text!r:<40} {unit.get('status')}: "
+            f"{found.get('mode')} {str(found.get('detail'))[:110]}"
+            + (f"  key {json.dumps(key, default=str)[:80]}" if isinstance(key, (list, tuple)) else "")
+        )
     if len(units) > limit:
         out.append(f"        ... {len(units) - limit} more")
     if not units:
@@ -863,23 +1007,35 @@ def _around(text: str, span: Sequence[int], width: int = 150) -> str:
     start, end = span
     left = max(0, start - width)
     right = min(len(text), end + width)
-    return (("..." if left else "") + text[left:start] + "[[" + text[start:end] + "]]" + text[end:right]
-            + ("..." if right < len(text) else "")).replace("\n", " ")
+    return (
+        ("..." if left else "")
+        + text[left:start]
+        + "[["
+        + text[start:end]
+        + "]]"
+        + text[end:right]
+        + ("..." if right < len(text) else "")
+    ).replace("\n", " ")
 
 
 def print_misses(cases: Sequence[Dict[str, Any]], edit: str, count: int) -> None:
     index = OWN_INDEX[edit]
     every = [c for c in cases if not c["caught"][index]]
     missed = every[:count]
-    print(f"\n### {edit}: {index} misses {len(every)} of {len(cases)} cases" + (f"; the first {len(missed)}:"
-                                                                            if missed else ""))
+    print(
+        f"\n### {edit}: {index} misses {len(every)} of {len(cases)} cases"
+        + (f"; the first {len(missed)}:" if missed else "")
+    )
     for case in missed:
         o, e = case["scores_original"], case["scores_edited"]
         print(f"- [{'/'.join(case['files'])}] {case['old']!r} -> {case['new']!r}")
         print(f"    original: {_around(case['original'], case['span_original'])}")
         print(f"    edited:   {_around(case['edited'], case['span_edited'])}")
-        print("    " + "  ".join(f"{k} {_num(o[k])} -> {_num(e[k])}" for k in ("chi", "ehi", "rhi", "qhi"))
-              + f"  alnum {_num(o[BASELINE])} -> {_num(e[BASELINE])}")
+        print(
+            "    "
+            + "  ".join(f"{k} {_num(o[k])} -> {_num(e[k])}" for k in ("chi", "ehi", "rhi", "qhi"))
+            + f"  alnum {_num(o[BASELINE])} -> {_num(e[BASELINE])}"
+        )
         print(f"    {index} units of the edited summary:")
         for line in _unit_lines(case["details_edited"], case["span_edited"]):
             print(line)
@@ -896,27 +1052,42 @@ def paraphrase_false_alarms() -> Dict[str, Any]:
     cases = load_suite()
     faithful, unfaithful = split_scores(score_suite(cases), len(cases))
     overall = suite_table(cases, faithful, unfaithful)["overall"]["chi"]
-    return {"cases": len(cases), "faithful_chi_ge_half": overall["half"], "pair": overall["pair"],
-            "below_half": [c.id for c, f in zip(cases, faithful["chi"]) if not (_defined(f) and f >= 0.5)]}
+    return {
+        "cases": len(cases),
+        "faithful_chi_ge_half": overall["half"],
+        "pair": overall["pair"],
+        "below_half": [c.id for c, f in zip(cases, faithful["chi"]) if not (_defined(f) and f >= 0.5)],
+    }
 
 
-def run_suite(data: str, half: str, per_type: int, seed: int, types: Sequence[str],
-              log=lambda m: print(m, file=sys.stderr, flush=True)) -> Dict[str, Any]:
+def run_suite(
+    data: str,
+    half: str,
+    per_type: int,
+    seed: int,
+    types: Sequence[str],
+    log=lambda m: print(m, file=sys.stderr, flush=True),
+) -> Dict[str, Any]:
     from halluscope import api
 
     start = time.perf_counter()
     rows, counts = load_pool(data, half)
     summary_docs, source_docs, distinct_docs = parse_pool(rows)
-    log(f"pool: {len(rows)} consistent pairs, {len(distinct_docs)} sources ({half} half; consistent rows per file "
-        + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"), parsed in {time.perf_counter() - start:.0f} s")
+    log(
+        f"pool: {len(rows)} consistent pairs, {len(distinct_docs)} sources ({half} half; consistent rows per file "
+        + ", ".join(f"{k} {v}" for k, v in counts.items())
+        + f"), parsed in {time.perf_counter() - start:.0f} s"
+    )
     cases_by_type = {}
     for edit in types:
         cases_by_type[edit] = draw_cases(rows, summary_docs, source_docs, distinct_docs, edit, per_type, seed)
     used = sorted({c["row"] for cases in cases_by_type.values() for c in cases})
-    log(f"drawn: " + ", ".join(f"{k} {len(v)}" for k, v in cases_by_type.items())
-        + f" ({time.perf_counter() - start:.0f} s)")
-    original = api.score_chi([rows[i].summary for i in used], [rows[i].source for i in used], None,
-                             return_details=True)
+    log(
+        f"drawn: "
+        + ", ".join(f"{k} {len(v)}" for k, v in cases_by_type.items())
+        + f" ({time.perf_counter() - start:.0f} s)"
+    )
+    original = api.score_chi([rows[i].summary for i in used], [rows[i].source for i in used], None, return_details=True)
     position = {row: k for k, row in enumerate(used)}
     signature = original.get("signature")
     log(f"originals scored: {len(used)} ({time.perf_counter() - start:.0f} s)")
@@ -925,46 +1096,70 @@ def run_suite(data: str, half: str, per_type: int, seed: int, types: Sequence[st
     for edit, cases in cases_by_type.items():
         index = OWN_INDEX[edit]
         if cases:
-            result = api.score_chi([c["edited"] for c in cases], [rows[c["row"]].source for c in cases], None,
-                                   return_details=True)
+            result = api.score_chi(
+                [c["edited"] for c in cases], [rows[c["row"]].source for c in cases], None, return_details=True
+            )
         for k, case in enumerate(cases):
             row = rows[case["row"]]
             p = position[case["row"]]
             case["scores_original"] = {**_scores(original, p), BASELINE: alnum_precision(row.summary, row.source)}
             case["scores_edited"] = {**_scores(result, k), BASELINE: alnum_precision(case["edited"], row.source)}
-            case["caught"] = {m: _lower(case["scores_edited"][m], case["scores_original"][m])
-                              for m in ("chi", "ehi", "rhi", "qhi", BASELINE)}
-            case["caught"][index + "_from_top"] = _lower_from_top(case["scores_edited"][index],
-                                                                  case["scores_original"][index])
-            case["caught"]["chi_edited_ge_half"] = _defined(case["scores_edited"]["chi"]) and \
-                case["scores_edited"]["chi"] >= 0.5
+            case["caught"] = {
+                m: _lower(case["scores_edited"][m], case["scores_original"][m])
+                for m in ("chi", "ehi", "rhi", "qhi", BASELINE)
+            }
+            case["caught"][index + "_from_top"] = _lower_from_top(
+                case["scores_edited"][index], case["scores_original"][index]
+            )
+            case["caught"]["chi_edited_ge_half"] = (
+                _defined(case["scores_edited"]["chi"]) and case["scores_edited"]["chi"] >= 0.5
+            )
             case["details_original"] = original["details"][p][index]
             case["details_edited"] = result["details"][k][index]
         summary[edit] = summarise(cases, edit)
         all_cases += cases
         log(f"{edit}: {len(cases)} scored ({time.perf_counter() - start:.0f} s)")
     originals_chi = [float(original["chi_scores"][k]) for k in range(len(used))]
-    return {"pool": {"pairs": len(rows), "sources": len(distinct_docs), "consistent_rows_per_file": counts},
-            "signature": signature, "summary": summary, "cases": all_cases,
-            "originals": {"n": len(used), "chi_ge_half": sum(_defined(v) and v >= 0.5 for v in originals_chi) /
-                          max(1, len(used))},
-            "rows_used": used, "rows": rows, "seconds": time.perf_counter() - start}
+    return {
+        "pool": {"pairs": len(rows), "sources": len(distinct_docs), "consistent_rows_per_file": counts},
+        "signature": signature,
+        "summary": summary,
+        "cases": all_cases,
+        "originals": {
+            "n": len(used),
+            "chi_ge_half": sum(_defined(v) and v >= 0.5 for v in originals_chi) / max(1, len(used)),
+        },
+        "rows_used": used,
+        "rows": rows,
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, help="folder with summac/*_val.jsonl and frank/frank_val.jsonl")
-    parser.add_argument("--half", default="all", choices=list(HALVES),
-                        help="rows: all, design (outside the lockbox) or lockbox (_common.lockbox_half)")
+    parser.add_argument(
+        "--half",
+        default="all",
+        choices=list(HALVES),
+        help="rows: all, design (outside the lockbox) or lockbox (_common.lockbox_half)",
+    )
     parser.add_argument("--per-type", type=int, default=150, help="cases per edit type (fewer when the rows run out)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--type", action="append", choices=list(EDITS), help="only these edit types (repeatable)")
     parser.add_argument("--json", metavar="OUT", help="write the cases, their scores and the table here")
-    parser.add_argument("--show-misses", type=int, default=0, metavar="K",
-                        help="print K cases per type that the type's own index misses, with its units")
-    parser.add_argument("--record", metavar="OUT",
-                        help="write the shares alone, without the data's text (record_of: the form docs/benchmarks/ "
-                             "keeps)")
+    parser.add_argument(
+        "--show-misses",
+        type=int,
+        default=0,
+        metavar="K",
+        help="print K cases per type that the type's own index misses, with its units",
+    )
+    parser.add_argument(
+        "--record",
+        metavar="OUT",
+        help="write the shares alone, without the data's text (record_of: the form docs/benchmarks/ keeps)",
+    )
     parser.add_argument("--no-paraphrase", action="store_true", help="skip the paraphrase suite's false alarms")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -975,17 +1170,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     paraphrase = None if args.no_paraphrase else paraphrase_false_alarms()
     state = git_state()
     pool = outcome["pool"]
-    print(f"perturbation suite: {args.data} half={args.half} seed={args.seed} per-type={args.per_type}; pool "
-          f"{pool['pairs']} consistent pairs from {pool['sources']} sources; {outcome['seconds']:.0f} s; commit "
-          f"{state['commit']}" + (" (+ uncommitted changes in shared/)" if state["shared_dirty"] else ""))
+    print(
+        f"perturbation suite: {args.data} half={args.half} seed={args.seed} per-type={args.per_type}; pool "
+        f"{pool['pairs']} consistent pairs from {pool['sources']} sources; {outcome['seconds']:.0f} s; commit "
+        f"{state['commit']}" + (" (+ uncommitted changes in shared/)" if state["shared_dirty"] else "")
+    )
     print(f"signature: {outcome['signature']}")
     print("caught = the edited summary's score strictly lower than the original's (undefined: not caught)\n")
     print(markdown(outcome["summary"], args.per_type))
-    print(f"\nfalse alarms: originals (human-labelled consistent) with chi >= 0.5: "
-          f"{percent(outcome['originals']['chi_ge_half'])}% of {outcome['originals']['n']}", end="")
+    print(
+        f"\nfalse alarms: originals (human-labelled consistent) with chi >= 0.5: "
+        f"{percent(outcome['originals']['chi_ge_half'])}% of {outcome['originals']['n']}",
+        end="",
+    )
     if paraphrase is not None:
-        print(f"; paraphrase suite faithful chi >= 0.5: {percent(paraphrase['faithful_chi_ge_half'])}% of "
-              f"{paraphrase['cases']} (pair ranking {percent(paraphrase['pair'])}%)")
+        print(
+            f"; paraphrase suite faithful chi >= 0.5: {percent(paraphrase['faithful_chi_ge_half'])}% of "
+            f"{paraphrase['cases']} (pair ranking {percent(paraphrase['pair'])}%)"
+        )
     else:
         print()
     if args.show_misses:
@@ -998,11 +1200,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         rows = outcome["rows"]
         used_sources = list(dict.fromkeys(rows[c["row"]].source for c in outcome["cases"]))
         source_id = {s: k for k, s in enumerate(used_sources)}
-        payload = {"args": vars(args), "git": state, "signature": outcome["signature"], "pool": pool,
-                   "summary": outcome["summary"], "originals": outcome["originals"], "paraphrase": paraphrase,
-                   "cases": [{**{k: v for k, v in c.items() if k != "row"},
-                              "source_id": source_id[rows[c["row"]].source]} for c in outcome["cases"]],
-                   "sources": used_sources}
+        payload = {
+            "args": vars(args),
+            "git": state,
+            "signature": outcome["signature"],
+            "pool": pool,
+            "summary": outcome["summary"],
+            "originals": outcome["originals"],
+            "paraphrase": paraphrase,
+            "cases": [
+                {**{k: v for k, v in c.items() if k != "row"}, "source_id": source_id[rows[c["row"]].source]}
+                for c in outcome["cases"]
+            ],
+            "sources": used_sources,
+        }
         for path, content in ((args.json, payload), (args.record, record_of(payload))):
             if path:
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)

@@ -4,6 +4,7 @@ SummaC-format files, beside the unigram-precision baseline: a thin wrapper over
 
     python -m benchmarks.quality_chi ../shared/data/summac/*_val.jsonl --limit 300
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,10 @@ def harness_arguments(argv: Optional[Sequence[str]] = None) -> List[str]:
     parser.add_argument("--relation-matching", default="slots", choices=["slots", "sentence", "exact"])
     parser.add_argument("--out", default=os.path.join(harness.REPOSITORY, "benchmarks", "results"))
     args = parser.parse_args(argv)
-    config = f"chi-norm_{args.normalize}-rel_{args.relation_matching}=chi:normalize={args.normalize}," \
-             f"relation_matching={args.relation_matching}"
+    config = (
+        f"chi-norm_{args.normalize}-rel_{args.relation_matching}=chi:normalize={args.normalize},"
+        f"relation_matching={args.relation_matching}"
+    )
     arguments = ["run", "--summac", *args.files, "--config", config, "--tag", "quality-chi", "--out", args.out]
     return arguments + (["--limit", str(args.limit)] if args.limit else [])
 

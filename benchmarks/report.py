@@ -4,6 +4,7 @@ and matplotlib (Agg) PNG plots: docs/benchmarks.md and docs/benchmarks/plot-*.pn
 The leave-one-dataset-out (LODO) section comes first and is recomputed here from the
 per-example fold scores the rows carry (``row["folds"]``); rows written before the
 protocol have none and render as before, below it."""
+
 from __future__ import annotations
 
 import glob
@@ -40,9 +41,17 @@ def load_results(folder: str) -> List[Row]:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
         for row in document.get("rows", []):
-            rows.append({**row, "tag": document["tag"], "config": document["config"]["name"],
-                         "config_kwargs": document["config"].get("kwargs", {}), "result_file": os.path.basename(path),
-                         "command": document.get("command"), "limit": document.get("limit")})
+            rows.append(
+                {
+                    **row,
+                    "tag": document["tag"],
+                    "config": document["config"]["name"],
+                    "config_kwargs": document["config"].get("kwargs", {}),
+                    "result_file": os.path.basename(path),
+                    "command": document.get("command"),
+                    "limit": document.get("limit"),
+                }
+            )
     return rows
 
 
@@ -69,7 +78,8 @@ def datasets_in(rows: Sequence[Row]) -> List[str]:
 
 #: display order of the harness's named configurations; others follow, alphabetically
 CONFIG_ORDER = ["chi", "chi-paper", "chi-minmax", "ehi", "qhi", "rhi-linear", "rhi-softmax"] + [
-    host + variant for host in ("fizz", "fenice") for variant in ("", "+SD", "+DL", "+SD+DL")]
+    host + variant for host in ("fizz", "fenice") for variant in ("", "+SD", "+DL", "+SD+DL")
+]
 
 
 def configs_in(rows: Sequence[Row]) -> List[str]:
@@ -110,8 +120,9 @@ def _mean(values: Sequence[Optional[float]]) -> Optional[float]:
 # ------------------------------------------------------------------------------- tables
 
 
-def measure_value(index, tag: str, config: str, dimension: str, dataset: str, measure: str,
-                  summac_sets: Sequence[str]) -> Optional[float]:
+def measure_value(
+    index, tag: str, config: str, dimension: str, dataset: str, measure: str, summac_sets: Sequence[str]
+) -> Optional[float]:
     """A row's ``measure``; for :data:`SUMMAC_MEAN` the mean over the SummaC sets
     (defined only when every set has a value)."""
     if dataset == SUMMAC_MEAN:
@@ -120,8 +131,9 @@ def measure_value(index, tag: str, config: str, dimension: str, dataset: str, me
     return None if row is None else row.get(measure)
 
 
-def beats_baseline(index, tag: str, config: str, dimension: str, dataset: str, measure: str,
-                   summac_sets: Sequence[str]) -> Optional[bool]:
+def beats_baseline(
+    index, tag: str, config: str, dimension: str, dataset: str, measure: str, summac_sets: Sequence[str]
+) -> Optional[bool]:
     """Whether the dimension's value exceeds both baseline readings' values on that set
     in the same tag (None when a value is missing)."""
     value = measure_value(index, tag, config, dimension, dataset, measure, summac_sets)
@@ -146,8 +158,9 @@ def table_groups(rows: Sequence[Row]) -> List[Tuple[str, List[str]]]:
             shared[metric] = []
             groups.append((metric, shared[metric]))
         shared[metric].append(config)
-    return [(configs[0] if len(configs) == 1 else f"{title}: {', '.join(configs)}", configs)
-            for title, configs in groups]
+    return [
+        (configs[0] if len(configs) == 1 else f"{title}: {', '.join(configs)}", configs) for title, configs in groups
+    ]
 
 
 def comparison_table(rows: Sequence[Row], configs: Sequence[str], measure: str, tags: Sequence[str]) -> str:
@@ -161,8 +174,11 @@ def comparison_table(rows: Sequence[Row], configs: Sequence[str], measure: str, 
     datasets = datasets_in([r for r in rows if r["config"] in configs])
     summac_sets = [d for d in datasets if d != FRANK]
     order = summac_sets + ([SUMMAC_MEAN] if len(summac_sets) > 1 else []) + [d for d in datasets if d == FRANK]
-    columns = [(config, dimension, dimension if len(configs) == 1 else config)
-               for config in configs for dimension in dimensions_of(rows, config)]
+    columns = [
+        (config, dimension, dimension if len(configs) == 1 else config)
+        for config in configs
+        for dimension in dimensions_of(rows, config)
+    ]
     tags = [t for t in tags if any(r["tag"] == t and r["config"] in configs for r in rows)]
     last = tags[-1]
     several = len(tags) > 1
@@ -174,7 +190,9 @@ def comparison_table(rows: Sequence[Row], configs: Sequence[str], measure: str, 
     for dataset in order:
         any_row = next((index[k] for k in index if k[1] in configs and k[3] == dataset), None)
         line = [dataset, str(any_row["rows"]) if any_row else ""]
-        line += [fmt(measure_value(index, last, BASELINE, b, dataset, measure, summac_sets)) for b in BASELINE_DIMENSIONS]
+        line += [
+            fmt(measure_value(index, last, BASELINE, b, dataset, measure, summac_sets)) for b in BASELINE_DIMENSIONS
+        ]
         for config, dimension, _ in columns:
             line += [fmt(measure_value(index, tag, config, dimension, dataset, measure, summac_sets)) for tag in tags]
             verdicts = [beats_baseline(index, tag, config, dimension, dataset, measure, summac_sets) for tag in tags]
@@ -206,10 +224,19 @@ def error_rate_table(rows: Sequence[Row], dataset: str, tags: Sequence[str]) -> 
         return ""
     errors = list(chosen[0]["error_rates"])
     header = ["config", "dimension", "tag", "BA", "predicted consistent"] + [
-        f"{e} (N={chosen[0]['error_rates'][e]['n']})" for e in errors]
-    body = [[row["config"], row["dimension"], row["tag"], fmt(row["balanced_accuracy_pct"]),
-             fmt(row.get("predicted_consistent_pct"))] + [fmt(row["error_rates"][e]["rate_pct"]) for e in errors]
-            for row in in_display_order(chosen, tags)]
+        f"{e} (N={chosen[0]['error_rates'][e]['n']})" for e in errors
+    ]
+    body = [
+        [
+            row["config"],
+            row["dimension"],
+            row["tag"],
+            fmt(row["balanced_accuracy_pct"]),
+            fmt(row.get("predicted_consistent_pct")),
+        ]
+        + [fmt(row["error_rates"][e]["rate_pct"]) for e in errors]
+        for row in in_display_order(chosen, tags)
+    ]
     return markdown_table(header, body)
 
 
@@ -227,15 +254,35 @@ def correlation_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
     chosen = [r for r in rows if r.get("system_level")]
     if not chosen:
         return ""
-    header = ["set", "human score", "config", "dimension", "tag", "systems", "system Spearman [95% CI]",
-              "system Kendall [95% CI]", "summary Spearman", "summary Kendall"]
+    header = [
+        "set",
+        "human score",
+        "config",
+        "dimension",
+        "tag",
+        "systems",
+        "system Spearman [95% CI]",
+        "system Kendall [95% CI]",
+        "summary Spearman",
+        "summary Kendall",
+    ]
     body = []
     for row in in_display_order(chosen, tags):
         system, summary = row["system_level"], row["summary_level"]
-        body.append([row["dataset"], system.get("human_column") or "", row["config"], row["dimension"], row["tag"],
-                     str(system["systems"]), _with_interval(system["spearman"], system["spearman_ci"]),
-                     _with_interval(system["kendall"], system["kendall_ci"]),
-                     fmt(summary["spearman"], 2), fmt(summary["kendall"], 2)])
+        body.append(
+            [
+                row["dataset"],
+                system.get("human_column") or "",
+                row["config"],
+                row["dimension"],
+                row["tag"],
+                str(system["systems"]),
+                _with_interval(system["spearman"], system["spearman_ci"]),
+                _with_interval(system["kendall"], system["kendall_ci"]),
+                fmt(summary["spearman"], 2),
+                fmt(summary["kendall"], 2),
+            ]
+        )
     return markdown_table(header, body)
 
 
@@ -245,8 +292,17 @@ def pseudo_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
     chosen = [r for r in rows if r.get("pseudo_systems")]
     if not chosen:
         return ""
-    header = ["set", "config", "dimension", "tag", "empty: rank", "empty: win rate %", "empty: defined %",
-              "content-free: rank", "content-free: win rate %"]
+    header = [
+        "set",
+        "config",
+        "dimension",
+        "tag",
+        "empty: rank",
+        "empty: win rate %",
+        "empty: defined %",
+        "content-free: rank",
+        "content-free: win rate %",
+    ]
     body = []
 
     def rank(entry: Dict[str, Any]) -> str:
@@ -256,10 +312,19 @@ def pseudo_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
 
     for row in in_display_order(chosen, tags):
         empty, free = row["pseudo_systems"]["empty"], row["pseudo_systems"]["content-free"]
-        body.append([row["dataset"], row["config"], row["dimension"], row["tag"], rank(empty),
-                     fmt(None if empty["win_rate"] is None else 100 * empty["win_rate"]),
-                     fmt(None if empty["defined_share"] is None else 100 * empty["defined_share"]),
-                     rank(free), fmt(None if free["win_rate"] is None else 100 * free["win_rate"])])
+        body.append(
+            [
+                row["dataset"],
+                row["config"],
+                row["dimension"],
+                row["tag"],
+                rank(empty),
+                fmt(None if empty["win_rate"] is None else 100 * empty["win_rate"]),
+                fmt(None if empty["defined_share"] is None else 100 * empty["defined_share"]),
+                rank(free),
+                fmt(None if free["win_rate"] is None else 100 * free["win_rate"]),
+            ]
+        )
     return markdown_table(header, body)
 
 
@@ -273,8 +338,17 @@ def provenance_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
                 continue
             provenance = chosen[0].get("halluscope") or {}
             kwargs = ", ".join(f"{k}={v}" for k, v in chosen[0]["config_kwargs"].items()) or "defaults"
-            body.append([tag, config, kwargs, str(provenance.get("version", "")), str(provenance.get("git_commit", "")),
-                         min(r.get("created") or "" for r in chosen), str(chosen[0].get("limit") or "all")])
+            body.append(
+                [
+                    tag,
+                    config,
+                    kwargs,
+                    str(provenance.get("version", "")),
+                    str(provenance.get("git_commit", "")),
+                    min(r.get("created") or "" for r in chosen),
+                    str(chosen[0].get("limit") or "all"),
+                ]
+            )
     return markdown_table(header, body)
 
 
@@ -338,8 +412,11 @@ class LodoData:
         labels = {f: self.labels[candidates[0]][f] for f in folds}
         if len(folds) < 2 or any(self.labels[c][f] != labels[f] for c in candidates for f in folds):
             return None
-        return lodo_evaluate({f"{c[0]}:{c[1]}": {f: self.scores[c][f] for f in folds} for c in candidates},
-                             labels, {f: self.exclusions.get(f, []) for f in folds})
+        return lodo_evaluate(
+            {f"{c[0]}:{c[1]}": {f: self.scores[c][f] for f in folds} for c in candidates},
+            labels,
+            {f: self.exclusions.get(f, []) for f in folds},
+        )
 
     def rows_per_fold(self) -> Dict[str, int]:
         sizes: Dict[str, int] = {}
@@ -355,8 +432,7 @@ def _resolve_choice(data: LodoData, entry: str) -> Candidate:
     if not dimension:
         dimension = next((k[1] for k in data.scores if k[0] == config), "")
     if (config, dimension) not in data.scores:
-        raise ValueError(f"no LODO fold data for {entry!r}; present: "
-                         f"{', '.join(f'{c}:{d}' for c, d in data.scores)}")
+        raise ValueError(f"no LODO fold data for {entry!r}; present: {', '.join(f'{c}:{d}' for c, d in data.scores)}")
     return config, dimension
 
 
@@ -371,19 +447,21 @@ def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] 
         return {}
     reference_key = (BASELINE, LODO_REFERENCE)
     reference = data.evaluate([reference_key]) if reference_key in data.scores else None
-    lines: List[Tuple[str, str, Optional[LodoResult]]] = [
-        (c[0], c[1], data.evaluate([c])) for c in data.candidates()]
+    lines: List[Tuple[str, str, Optional[LodoResult]]] = [(c[0], c[1], data.evaluate([c])) for c in data.candidates()]
     notes: List[str] = []
     for choice in choices:
         keys = [_resolve_choice(data, entry) for entry in choice]
         result = data.evaluate(keys)
         lines.append((f"choice of {', '.join(f'{c}:{d}' for c, d in keys)}", "–", result))
         if result is not None:
-            notes.append(f"choice of {', '.join(f'{c}:{d}' for c, d in keys)} picked: " + "; ".join(
-                f"{fold} {entry.candidate}" for fold, entry in result.folds.items()))
+            notes.append(
+                f"choice of {', '.join(f'{c}:{d}' for c, d in keys)} picked: "
+                + "; ".join(f"{fold} {entry.candidate}" for fold, entry in result.folds.items())
+            )
     folds = data.folds
-    ba_header = ["configuration", "dimension"] + folds + ["mean", "min (fold)", "in-sample", "gap",
-                                                          f"folds > {LODO_REFERENCE}"]
+    ba_header = (
+        ["configuration", "dimension"] + folds + ["mean", "min (fold)", "in-sample", "gap", f"folds > {LODO_REFERENCE}"]
+    )
     auc_header = ["configuration", "dimension"] + folds + ["mean"]
     ba_body, auc_body = [], []
     for config, dimension, result in lines:
@@ -402,16 +480,26 @@ def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] 
             margin = fold_margin(result, reference)
             beats = f"{margin.wins} of {margin.wins + margin.losses + margin.ties}"
         minimum = f"{fmt(100 * result.min_ba)} ({result.min_fold})" if result.min_fold else "–"
-        ba_body.append([config, dimension] + [cell(f, "ba") for f in folds] + [
-            fmt(100 * result.mean_ba), minimum, fmt(100 * result.mean_in_sample_ba), fmt(100 * result.gap), beats])
+        ba_body.append(
+            [config, dimension]
+            + [cell(f, "ba") for f in folds]
+            + [fmt(100 * result.mean_ba), minimum, fmt(100 * result.mean_in_sample_ba), fmt(100 * result.gap), beats]
+        )
         auc_body.append([config, dimension] + [cell(f, "auc") for f in folds] + [fmt(100 * result.mean_auc)])
     sizes = data.rows_per_fold()
     notes.insert(0, "Rows per fold: " + ", ".join(f"{f} {sizes.get(f, 0)}" for f in folds) + ".")
     excluded = [f"held out {f}: {', '.join(data.exclusions[f])}" for f in folds if data.exclusions.get(f)]
-    notes.insert(1, "Excluded from the tuning folds (they share (source, summary) pairs with the held-out fold): "
-                 + ("; ".join(excluded) if excluded else "none") + ".")
-    return {"ba": markdown_table(ba_header, ba_body), "auc": markdown_table(auc_header, auc_body),
-            "notes": "\n".join(f"- {n}" for n in notes)}
+    notes.insert(
+        1,
+        "Excluded from the tuning folds (they share (source, summary) pairs with the held-out fold): "
+        + ("; ".join(excluded) if excluded else "none")
+        + ".",
+    )
+    return {
+        "ba": markdown_table(ba_header, ba_body),
+        "auc": markdown_table(auc_header, auc_body),
+        "notes": "\n".join(f"- {n}" for n in notes),
+    }
 
 
 def lodo_markdown(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] = (), level: int = 3) -> str:
@@ -420,9 +508,17 @@ def lodo_markdown(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]
     if not tables:
         return ""
     heading = "#" * level
-    return "\n".join([
-        f"{heading} LODO balanced accuracy (%), tag {tag}\n", tables["ba"], "", tables["notes"], "",
-        f"{heading} LODO ROC-AUC (%), tag {tag}\n", tables["auc"]])
+    return "\n".join(
+        [
+            f"{heading} LODO balanced accuracy (%), tag {tag}\n",
+            tables["ba"],
+            "",
+            tables["notes"],
+            "",
+            f"{heading} LODO ROC-AUC (%), tag {tag}\n",
+            tables["auc"],
+        ]
+    )
 
 
 #: the perturbation suite's records (``benchmarks/perturb.py --record``) the section below reads
@@ -433,20 +529,28 @@ def perturbation_table(design: Dict[str, Any], lockbox: Dict[str, Any]) -> str:
     """Per edit type, the shares of edits caught (edited summary scored strictly lower)
     by chi, by the type's own index and by word overlap, design half / lockbox half; then
     the originals still at chi >= 0.5."""
+
     def missed(shares):
         m = shares["own_missed"]
         return f"{m['n']} ({m['at_zero']} / {m['undefined']})"
 
-    rows = ["| edit type | own index | n (design / lockbox) | chi caught % | own index caught % | "
-            "word overlap caught % | own index missed (original at 0 / undefined) |", "|---|---|---|---|---|---|---|"]
+    rows = [
+        "| edit type | own index | n (design / lockbox) | chi caught % | own index caught % | "
+        "word overlap caught % | own index missed (original at 0 / undefined) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for edit, d in design["summary"].items():
         k = lockbox["summary"][edit]
-        rows.append(f"| {edit} | {d['index']} | {d['n']} / {k['n']} | {percent(d['chi'])} / {percent(k['chi'])} | "
-                    f"{percent(d['own'])} / {percent(k['own'])} | {percent(d['alnum'])} / {percent(k['alnum'])} | "
-                    f"{missed(d)} / {missed(k)} |")
+        rows.append(
+            f"| {edit} | {d['index']} | {d['n']} / {k['n']} | {percent(d['chi'])} / {percent(k['chi'])} | "
+            f"{percent(d['own'])} / {percent(k['own'])} | {percent(d['alnum'])} / {percent(k['alnum'])} | "
+            f"{missed(d)} / {missed(k)} |"
+        )
     d, k = design["originals"], lockbox["originals"]
-    rows.append(f"| no edit: originals with chi ≥ 0.5 | – | {d['n']} / {k['n']} | "
-                f"{percent(d['chi_ge_half'])} / {percent(k['chi_ge_half'])} | – | – | – |")
+    rows.append(
+        f"| no edit: originals with chi ≥ 0.5 | – | {d['n']} / {k['n']} | "
+        f"{percent(d['chi_ge_half'])} / {percent(k['chi_ge_half'])} | – | – | – |"
+    )
     return "\n".join(rows)
 
 
@@ -463,48 +567,50 @@ def perturbation_section(results: str) -> str:
     design, lockbox = records
     commits = {r["git"]["commit"] + (" (uncommitted changes)" if r["git"].get("shared_dirty") else "") for r in records}
     paraphrase = design.get("paraphrase") or {}
-    return "\n".join([
-        "## What the indices catch: controlled single-error edits",
-        "",
-        "`benchmarks/perturb.py` makes one seeded edit in a human-labelled consistent summary of the",
-        "validation files (a doubled amount, a year moved, a number or a name taken from elsewhere in",
-        "the source, an antonym, a negation, another unit or ordinal, subject and object swapped) and",
-        "counts the edit caught by a score when the edited summary scores strictly lower than the",
-        "original against the same source (an undefined score is not caught). The own index is the",
-        "one meant for that kind of error; word overlap is the `alnum` baseline. Both halves were",
-        f"scored at commit {', '.join(sorted(commits))} with seed {design['args']['seed']}: the design",
-        "half, whose outputs the rules were written from, and the lockbox half, which no rule was",
-        "chosen by (figures: design / lockbox; records in `docs/benchmarks/perturb-*.json`, rendered",
-        "by `benchmarks/report.py`).",
-        "",
-        perturbation_table(design, lockbox),
-        "",
-        "Faithful paraphrases of the hand-written paraphrase suite (`benchmarks/paraphrase.py`, "
-        f"{paraphrase.get('cases', '–')} cases) with chi ≥ 0.5: "
-        f"{percent(paraphrase.get('faithful_chi_ge_half'))}%; the faithful one ranked above its unfaithful "
-        f"edit: {percent(paraphrase.get('pair'))}%.",
-        "",
-        "What the indices still miss, read from the misses:",
-        "",
-        "- **A relation the source states in other words** (\"took over\" for \"acquired\", \"was found",
-        "  not guilty\" for \"acquitted\", \"joined\" for \"moved to\", a pronoun or \"the two leaders\"",
-        "  for the names) is unsupported: WordNet does not link the words and no coreference links",
-        "  the mentions. RHI is then 0 on a consistent summary, which cannot score lower after an",
-        "  edit (the last column's first count in brackets), and such faithful paraphrases fall",
-        "  under 0.5. An original without a relation RHI can check leaves RHI undefined, and an",
-        "  edit there is caught only when it brings a contradiction (the second count).",
-        "- **The rest of RHI's misses are edits it does not see**: an antonym WordNet does not",
-        "  file as one, a negation the relation extractor does not tie to a relation. There are",
-        "  more of them on the lockbox half than on the design half, whose misses the rules were",
-        "  written from; the role-swap rules, built from the design half's "
-        f"{design['summary']['role_swap']['n']} cases, carry",
-        "  over least.",
-        "- **A name swapped within the source** is missed where the original already scores at",
-        "  the floor, where the new name is a description (\"Premier League champions\"), a",
-        "  demonym or a dateline's agency, and where the summary is lower case and the name cannot",
-        "  be recovered.",
-        "",
-    ])
+    return "\n".join(
+        [
+            "## What the indices catch: controlled single-error edits",
+            "",
+            "`benchmarks/perturb.py` makes one seeded edit in a human-labelled consistent summary of the",
+            "validation files (a doubled amount, a year moved, a number or a name taken from elsewhere in",
+            "the source, an antonym, a negation, another unit or ordinal, subject and object swapped) and",
+            "counts the edit caught by a score when the edited summary scores strictly lower than the",
+            "original against the same source (an undefined score is not caught). The own index is the",
+            "one meant for that kind of error; word overlap is the `alnum` baseline. Both halves were",
+            f"scored at commit {', '.join(sorted(commits))} with seed {design['args']['seed']}: the design",
+            "half, whose outputs the rules were written from, and the lockbox half, which no rule was",
+            "chosen by (figures: design / lockbox; records in `docs/benchmarks/perturb-*.json`, rendered",
+            "by `benchmarks/report.py`).",
+            "",
+            perturbation_table(design, lockbox),
+            "",
+            "Faithful paraphrases of the hand-written paraphrase suite (`benchmarks/paraphrase.py`, "
+            f"{paraphrase.get('cases', '–')} cases) with chi ≥ 0.5: "
+            f"{percent(paraphrase.get('faithful_chi_ge_half'))}%; the faithful one ranked above its unfaithful "
+            f"edit: {percent(paraphrase.get('pair'))}%.",
+            "",
+            "What the indices still miss, read from the misses:",
+            "",
+            '- **A relation the source states in other words** ("took over" for "acquired", "was found',
+            '  not guilty" for "acquitted", "joined" for "moved to", a pronoun or "the two leaders"',
+            "  for the names) is unsupported: WordNet does not link the words and no coreference links",
+            "  the mentions. RHI is then 0 on a consistent summary, which cannot score lower after an",
+            "  edit (the last column's first count in brackets), and such faithful paraphrases fall",
+            "  under 0.5. An original without a relation RHI can check leaves RHI undefined, and an",
+            "  edit there is caught only when it brings a contradiction (the second count).",
+            "- **The rest of RHI's misses are edits it does not see**: an antonym WordNet does not",
+            "  file as one, a negation the relation extractor does not tie to a relation. There are",
+            "  more of them on the lockbox half than on the design half, whose misses the rules were",
+            "  written from; the role-swap rules, built from the design half's "
+            f"{design['summary']['role_swap']['n']} cases, carry",
+            "  over least.",
+            "- **A name swapped within the source** is missed where the original already scores at",
+            '  the floor, where the new name is a description ("Premier League champions"), a',
+            "  demonym or a dateline's agency, and where the summary is lower case and the name cannot",
+            "  be recovered.",
+            "",
+        ]
+    )
 
 
 LODO_SECTION = """## Leave-one-dataset-out (LODO): the lead measure
@@ -547,17 +653,23 @@ def plot_balanced_accuracy(rows: Sequence[Row], tag: str, path: str) -> Optional
     plt = _pyplot()
     index = index_rows(rows)
     datasets = datasets_in([r for r in rows if r["tag"] == tag])
-    figure, axes = plt.subplots(len(configs), 1, figsize=(max(8, 1.6 * len(datasets)), 3.2 * len(configs)),
-                                squeeze=False)
+    figure, axes = plt.subplots(
+        len(configs), 1, figsize=(max(8, 1.6 * len(datasets)), 3.2 * len(configs)), squeeze=False
+    )
     for axis, config in zip(axes[:, 0], configs):
         series = [(BASELINE, b) for b in BASELINE_DIMENSIONS] + [(config, d) for d in dimensions_of(rows, config)]
         width = 0.8 / len(series)
         for k, (name, dimension) in enumerate(series):
             values = [(index.get((tag, name, dimension, d)) or {}).get("balanced_accuracy_pct") for d in datasets]
             positions = [i + (k - (len(series) - 1) / 2) * width for i in range(len(datasets))]
-            axis.bar(positions, [v if v is not None else math.nan for v in values], width,
-                     label=f"baseline ({dimension})" if name == BASELINE else dimension,
-                     hatch="//" if name == BASELINE else None, alpha=0.6 if name == BASELINE else 1.0)
+            axis.bar(
+                positions,
+                [v if v is not None else math.nan for v in values],
+                width,
+                label=f"baseline ({dimension})" if name == BASELINE else dimension,
+                hatch="//" if name == BASELINE else None,
+                alpha=0.6 if name == BASELINE else 1.0,
+            )
         axis.axhline(50, color="grey", linewidth=0.8)
         axis.set_xticks(range(len(datasets)), datasets)
         axis.set_ylim(40, 90)
@@ -585,9 +697,13 @@ def plot_error_rates(rows: Sequence[Row], tag: str, path: str) -> Optional[str]:
         for k, row in enumerate(series):
             positions = [i + (k - (len(series) - 1) / 2) * width for i in range(len(errors))]
             values = [row["error_rates"][e]["rate_pct"] for e in errors]
-            axis.bar(positions, [v if v is not None else math.nan for v in values], width,
-                     label=f"baseline ({row['dimension']})" if row["config"] == BASELINE else row["dimension"],
-                     hatch="//" if row["config"] == BASELINE else None)
+            axis.bar(
+                positions,
+                [v if v is not None else math.nan for v in values],
+                width,
+                label=f"baseline ({row['dimension']})" if row["config"] == BASELINE else row["dimension"],
+                hatch="//" if row["config"] == BASELINE else None,
+            )
         axis.set_xticks(range(len(errors)), errors)
         axis.set_ylim(0, 100)
         axis.set_ylabel("FP_T / N_T %  (lower is better)")
@@ -611,7 +727,7 @@ def plot_system_level(rows: Sequence[Row], tag: str, dataset: str, path: str) ->
     columns = min(4, len(panels))
     lines = math.ceil(len(panels) / columns)
     figure, axes = plt.subplots(lines, columns, figsize=(3.6 * columns, 3.2 * lines), squeeze=False)
-    for axis in axes.flat[len(panels):]:
+    for axis in axes.flat[len(panels) :]:
         axis.set_visible(False)
     for axis, row in zip(axes.flat, panels):
         system = row["system_level"]
@@ -638,19 +754,30 @@ def plot_tags(rows: Sequence[Row], tags: Sequence[str], path: str) -> Optional[s
     plt = _pyplot()
     index = index_rows(rows)
     datasets = datasets_in(rows)
-    figure, axes = plt.subplots(len(configs), 1, figsize=(max(8, 1.4 * len(datasets)), 3 * len(configs)),
-                                squeeze=False)
+    figure, axes = plt.subplots(len(configs), 1, figsize=(max(8, 1.4 * len(datasets)), 3 * len(configs)), squeeze=False)
     for axis, config in zip(axes[:, 0], configs):
         dimension = dimensions_of(rows, config)[0]
         width = 0.8 / (len(tags) + 1)
-        baseline = [(index.get((tags[-1], BASELINE, BASELINE_DIMENSIONS[0], d)) or {}).get("balanced_accuracy_pct")
-                    for d in datasets]
+        baseline = [
+            (index.get((tags[-1], BASELINE, BASELINE_DIMENSIONS[0], d)) or {}).get("balanced_accuracy_pct")
+            for d in datasets
+        ]
         for k, tag in enumerate(tags):
             values = [(index.get((tag, config, dimension, d)) or {}).get("balanced_accuracy_pct") for d in datasets]
-            axis.bar([i + (k - len(tags) / 2) * width for i in range(len(datasets))],
-                     [v if v is not None else math.nan for v in values], width, label=tag)
-        axis.bar([i + (len(tags) / 2) * width for i in range(len(datasets))],
-                 [v if v is not None else math.nan for v in baseline], width, label="baseline", hatch="//", alpha=0.6)
+            axis.bar(
+                [i + (k - len(tags) / 2) * width for i in range(len(datasets))],
+                [v if v is not None else math.nan for v in values],
+                width,
+                label=tag,
+            )
+        axis.bar(
+            [i + (len(tags) / 2) * width for i in range(len(datasets))],
+            [v if v is not None else math.nan for v in baseline],
+            width,
+            label="baseline",
+            hatch="//",
+            alpha=0.6,
+        )
         axis.set_xticks(range(len(datasets)), datasets)
         axis.set_ylim(40, 90)
         axis.set_title(f"{config}: {dimension}")
@@ -673,13 +800,22 @@ def write_plots(rows: Sequence[Row], tags: Sequence[str], folder: str) -> List[T
             plots.append((caption, path))
 
     for tag in tags:
-        add(f"Balanced accuracy per set ({tag})",
-            plot_balanced_accuracy(rows, tag, os.path.join(folder, f"plot-ba-{tag}.png")))
-        add(f"FRANK error-type rates ({tag})", plot_error_rates(rows, tag, os.path.join(folder, f"plot-errors-{tag}.png")))
+        add(
+            f"Balanced accuracy per set ({tag})",
+            plot_balanced_accuracy(rows, tag, os.path.join(folder, f"plot-ba-{tag}.png")),
+        )
+        add(
+            f"FRANK error-type rates ({tag})",
+            plot_error_rates(rows, tag, os.path.join(folder, f"plot-errors-{tag}.png")),
+        )
         # numbered: "FRANK" and SummaC's "frank" would share a name on case-insensitive file systems
         for number, dataset in enumerate(datasets_in([r for r in rows if r.get("system_level") and r["tag"] == tag])):
-            add(f"System-level agreement on {dataset} ({tag})", plot_system_level(
-                rows, tag, dataset, os.path.join(folder, f"plot-systems-{number}-{dataset}-{tag}.png")))
+            add(
+                f"System-level agreement on {dataset} ({tag})",
+                plot_system_level(
+                    rows, tag, dataset, os.path.join(folder, f"plot-systems-{number}-{dataset}-{tag}.png")
+                ),
+            )
     add("Balanced accuracy per tag", plot_tags(rows, tags, os.path.join(folder, "plot-tags.png")))
     return plots
 
@@ -1181,8 +1317,9 @@ Generated by `benchmarks/harness.py render --brief` from the JSON results in
 """
 
 
-def render_markdown(results: str, out: str, tags: Optional[Sequence[str]] = None, plots: bool = True,
-                    brief: bool = False) -> str:
+def render_markdown(
+    results: str, out: str, tags: Optional[Sequence[str]] = None, plots: bool = True, brief: bool = False
+) -> str:
     """Write the markdown report of every result in ``results`` to ``out`` (plots as
     PNG beside the JSON files, linked relatively); ``brief`` leaves out the protocol
     text and the dlsd section. Returns ``out``."""
@@ -1206,8 +1343,10 @@ def render_markdown(results: str, out: str, tags: Optional[Sequence[str]] = None
         parts.append(DEFAULTS_SECTION)
         parts.append(METHODS)
     parts += ["## Runs\n", provenance_table(rows, tags), "\nSignatures:\n", signature_list(rows, tags)]
-    for measure, title in (("balanced_accuracy_pct", "Balanced accuracy (%), half-split protocol"),
-                           ("roc_auc_pct", "ROC-AUC (%)")):
+    for measure, title in (
+        ("balanced_accuracy_pct", "Balanced accuracy (%), half-split protocol"),
+        ("roc_auc_pct", "ROC-AUC (%)"),
+    ):
         parts.append(f"\n## {title}\n")
         for title, configs in table_groups(rows):
             parts.append(f"### {title}\n")

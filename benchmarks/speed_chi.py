@@ -13,6 +13,7 @@ scores equal the one-process scores bit for bit.
     python -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 400 \\
         --reference-data ../shared/data/frank/frank_val.jsonl --workers 2
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,9 @@ def cold_caches() -> None:
         function.cache_clear()
 
 
-def measure(predictions: List[str], sources: List[str], references: Optional[List[str]], repeats: int,
-            workers: int = 1) -> Dict[str, object]:
+def measure(
+    predictions: List[str], sources: List[str], references: Optional[List[str]], repeats: int, workers: int = 1
+) -> Dict[str, object]:
     """Best and paired times of the floor and of chi (``workers``) on these rows."""
     cache = get_parse_cache()
     nlp = cache.nlp
@@ -83,10 +85,16 @@ def measure(predictions: List[str], sources: List[str], references: Optional[Lis
     for _ in range(repeats):  # interleaved, so drifts of machine load hit both
         floor_times.append(run_floor())
         chi_times.append(run_chi())
-    return {"floor": min(floor_times), "chi": min(chi_times), "distinct": len(distinct),
-            "characters": sum(map(len, distinct)), "counters": counters, "scores": result["scores"],
-            "paired": sorted(c / f for c, f in zip(chi_times, floor_times)),
-            "rounds": list(zip(floor_times, chi_times))}
+    return {
+        "floor": min(floor_times),
+        "chi": min(chi_times),
+        "distinct": len(distinct),
+        "characters": sum(map(len, distinct)),
+        "counters": counters,
+        "scores": result["scores"],
+        "paired": sorted(c / f for c, f in zip(chi_times, floor_times)),
+        "rounds": list(zip(floor_times, chi_times)),
+    }
 
 
 def report(title: str, n: int, timed: Dict[str, object], workers: int = 1) -> None:
@@ -96,29 +104,35 @@ def report(title: str, n: int, timed: Dict[str, object], workers: int = 1) -> No
     label = "chi (ehi+rhi*+qhi)" + (f", workers={workers}" if workers != 1 else "")
     print(f"{label + ':':37s}{chi / n * 1000:8.2f} ms/example  ({chi:.2f} s)")
     if workers == 1:
-        print(f"chi parsed {timed['counters']['parsed']} texts and encoded {timed['counters']['encoded']} strings "
-              "per run")
+        print(
+            f"chi parsed {timed['counters']['parsed']} texts and encoded {timed['counters']['encoded']} strings per run"
+        )
     target = 1.25 if workers == 1 else 0.75
     print(f"ratio chi / floor:                   {chi / floor:8.3f}  (target <= {target})")
     paired = timed["paired"]
-    print(f"paired ratios:                       {', '.join(f'{r:.3f}' for r in paired)}  "
-          f"(median {statistics.median(paired):.3f})")
+    print(
+        f"paired ratios:                       {', '.join(f'{r:.3f}' for r in paired)}  "
+        f"(median {statistics.median(paired):.3f})"
+    )
     print("rounds, floor then chi (s):          " + ", ".join(f"{f:.2f} / {c:.2f}" for f, c in timed["rounds"]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, help="SummaC-format jsonl (document, claim, label), reference-free")
-    parser.add_argument("--reference-data", default=None,
-                        help="a file with a `reference` field (FRANK), timed with its references")
+    parser.add_argument(
+        "--reference-data", default=None, help="a file with a `reference` field (FRANK), timed with its references"
+    )
     parser.add_argument("-n", type=int, default=200, help="number of examples of each file")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1, help="also time chi with workers=N on --data")
     args = parser.parse_args()
 
     # warm-up: load spaCy, the encoder, quantulum3's classifier and dateparser
-    score_chi(["Apple paid $3 billion for Beats in 2014, Tim Cook said."],
-              ["Apple bought Beats Electronics for $3 billion in May 2014, Tim Cook said on Wednesday."])
+    score_chi(
+        ["Apple paid $3 billion for Beats in 2014, Tim Cook said."],
+        ["Apple bought Beats Electronics for $3 billion in May 2014, Tim Cook said on Wednesday."],
+    )
     get_embedder().prepare(["warm up the encoder", "police", "arrest"])
 
     sources, predictions, _, _ = triples(read_jsonl(args.data, args.n))
@@ -126,13 +140,17 @@ def main() -> None:
     report(f"{args.data}, reference-free", len(predictions), single)
     if args.reference_data:
         ref_sources, ref_predictions, references, _ = triples(read_jsonl(args.reference_data, args.n))
-        report(f"{args.reference_data}, with references", len(ref_predictions),
-               measure(ref_predictions, ref_sources, references, args.repeats))
+        report(
+            f"{args.reference_data}, with references",
+            len(ref_predictions),
+            measure(ref_predictions, ref_sources, references, args.repeats),
+        )
     if args.workers != 1:
         pooled = measure(predictions, sources, None, args.repeats, workers=args.workers)
         report(f"{args.data}, reference-free", len(predictions), pooled, workers=args.workers)
-        same = (json.dumps(dict(pooled["scores"]), sort_keys=True, default=repr)
-                == json.dumps(dict(single["scores"]), sort_keys=True, default=repr))
+        same = json.dumps(dict(pooled["scores"]), sort_keys=True, default=repr) == json.dumps(
+            dict(single["scores"]), sort_keys=True, default=repr
+        )
         print(f"workers={args.workers} scores equal the one-process scores bit for bit: {same}")
         print(f"workers={args.workers} chi / one-process chi: {pooled['chi'] / single['chi']:.3f}")
 

@@ -9,6 +9,7 @@ from ``--start`` (docs/papers.md#attribution).
 
     python -m benchmarks.speed_copies --data ../shared/data/summac/summeval_val.jsonl --length 10000
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,14 +29,14 @@ def unpunctuated_source(path: str, chars: int) -> str:
     cut at the last space before ``chars``."""
     sources, _, _, _ = triples(read_jsonl(path))
     text = _SENTENCE_END.sub("", " ".join(dict.fromkeys(sources)))[:chars]
-    return text[:text.rfind(" ")]
+    return text[: text.rfind(" ")]
 
 
 def copy_of(source: str, start: int, length: int) -> str:
     """Whole words of ``source`` from the first word at or after ``start``, about ``length`` characters."""
     first = source.find(" ", start) + 1 if start else 0
     end = source.rfind(" ", first, first + length)
-    return source[first:end if end > first else first + length]
+    return source[first : end if end > first else first + length]
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ doubled size).
 
     python -m benchmarks.speed_long --data ../shared/data/summac/summeval_val.jsonl --sizes 400 800 1600
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,14 +38,13 @@ SENTENCES_PER_DOCUMENT = 30
 
 def repeated(n: int) -> Tuple[str, str]:
     """A summary and a source of ``n`` sentences each, every one of the same words."""
-    return (" ".join(SUMMARY.format(i=i + 1) for i in range(n)),
-            " ".join(TEMPLATE.format(i=i) for i in range(n)))
+    return (" ".join(SUMMARY.format(i=i + 1) for i in range(n)), " ".join(TEMPLATE.format(i=i) for i in range(n)))
 
 
 def news(n: int, documents: List[Tuple[str, str]]) -> Tuple[str, str]:
     """The summaries and sources of the first ``n // SENTENCES_PER_DOCUMENT`` documents,
     each joined into one text."""
-    chosen = documents[:max(1, n // SENTENCES_PER_DOCUMENT)]
+    chosen = documents[: max(1, n // SENTENCES_PER_DOCUMENT)]
     return " ".join(summary for _, summary in chosen), " ".join(source for source, _ in chosen)
 
 
@@ -89,8 +89,10 @@ def main() -> None:
             summary, source = make(n)
             chi, floor = best[n]
             growth = "" if previous is None else f"  x{chi / previous[0]:.2f} / x{floor / previous[1]:.2f}"
-            print(f"  {n:6d} ({len(source):,} + {len(summary):,} characters)  {chi:7.2f}  {floor:7.2f}"
-                  f"  {chi - floor:7.2f}{growth}")
+            print(
+                f"  {n:6d} ({len(source):,} + {len(summary):,} characters)  {chi:7.2f}  {floor:7.2f}"
+                f"  {chi - floor:7.2f}{growth}"
+            )
             previous = (chi, floor)
 
 

@@ -11,6 +11,7 @@ JSON line per row (row number and per-example scores, ``null`` when undefined), 
 file order. Run with plain ``python`` it scores everything in one process. Any
 ``score_chi`` option can be passed as JSON with ``--options '{"normalize": "minmax"}'``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--data", required=True, help="JSONL file, one example per line")
     parser.add_argument("--source-field", default="source")
     parser.add_argument("--prediction-field", default="prediction")
-    parser.add_argument("--reference-field", default=None,
-                        help="column of reference summaries; omitted: reference-free")
+    parser.add_argument(
+        "--reference-field", default=None, help="column of reference summaries; omitted: reference-free"
+    )
     parser.add_argument("--output", default=None, help="per-row scores as JSONL (written by rank 0)")
     parser.add_argument("--options", default="{}", help="score_chi options as a JSON object")
     return parser.parse_args(argv)
@@ -74,8 +76,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     result = score_distributed(score_chi, predictions, sources, references, **options)
     if result is None:  # ranks other than 0
         return 0
-    print(json.dumps({key: result[key] for key in ("chi", "ehi", "rhi", "qhi", "ehi_defined", "rhi_defined",
-                                                    "qhi_defined")}))
+    print(
+        json.dumps(
+            {key: result[key] for key in ("chi", "ehi", "rhi", "qhi", "ehi_defined", "rhi_defined", "qhi_defined")}
+        )
+    )
     print(result["signature"])
     if args.output:
         per_row = [key for key in result if key.endswith("_scores")]

@@ -1,5 +1,6 @@
 """The parse of one text through the default Resources' parse cache: the helper the
 tests share (as a fixture too, ``parse`` in conftest.py)."""
+
 from __future__ import annotations
 
 from halluscope.resources import get_parse_cache

@@ -7,6 +7,7 @@ characters), ``address`` (None: start a local Ray of ``num_cpus`` CPUs) and
 ``score_dataset``'s keyword arguments under ``kwargs``. The driver writes ``output``
 and, last, ``<output>.done`` holding the run's seconds, then shuts Ray down.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,13 @@ def main(job_path: str) -> None:
     if job.get("address"):
         ray.init(address=job["address"], log_to_driver=False)
     else:
-        ray.init(num_cpus=job.get("num_cpus", 2), _temp_dir=job["temp_dir"], include_dashboard=False,
-                 object_store_memory=job.get("object_store_memory", 100 * 1024 * 1024), log_to_driver=False)
+        ray.init(
+            num_cpus=job.get("num_cpus", 2),
+            _temp_dir=job["temp_dir"],
+            include_dashboard=False,
+            object_store_memory=job.get("object_store_memory", 100 * 1024 * 1024),
+            log_to_driver=False,
+        )
     try:
         ds = ray.data.from_items(job["rows"], override_num_blocks=job.get("blocks", 4))
         kwargs = dict(job["kwargs"])

@@ -1,4 +1,5 @@
 """Pipeline logic of dlsd_acu with an injected deterministic scorer and decomposer."""
+
 import math
 import re
 
@@ -52,8 +53,15 @@ def identity(texts):
 def run(predictions, sources, **options):
     engine = NLIEngine(scorer=overlap_scorer)
     decomposer = AndSplitter()
-    result = score_batch(predictions, sources, engine=engine, decomposer=decomposer,
-                         options=AcuOptions(coref="none", **options), coref=identity, return_details=True)
+    result = score_batch(
+        predictions,
+        sources,
+        engine=engine,
+        decomposer=decomposer,
+        options=AcuOptions(coref="none", **options),
+        coref=identity,
+        return_details=True,
+    )
     return result, engine, decomposer
 
 
@@ -90,20 +98,24 @@ def test_granularity_expansion_windows():
     not_triggered, _, _ = run([summary], [source], expansion=True, expansion_threshold=0.5, sd_acu=False)
     assert not_triggered["scores"] == pytest.approx([2 / 3])
     assert without["scores"] == pytest.approx([2 / 3])  # "met", "bob" in sentence 1
-    assert with_exp["scores"] == pytest.approx([1.0])   # window of sentences 0-1
+    assert with_exp["scores"] == pytest.approx([1.0])  # window of sentences 0-1
     evidence = with_exp["details"][0]["units"][0]["evidence"]
     assert evidence["kind"] == "window" and evidence["sentence_indices"] == [0, 1]
     assert source[slice(*evidence["char_span"])] == "Alice went to Paris. There she met Bob."
 
 
 def test_sd_acu_decomposes_only_top_k_sentences_and_reuses_sentence_scores():
-    source = ("The rebels attacked the town and the army defended the bridge. "
-              "Farmers sold wheat. Prices rose sharply and traders left.")
+    source = (
+        "The rebels attacked the town and the army defended the bridge. "
+        "Farmers sold wheat. Prices rose sharply and traders left."
+    )
     summary = "The rebels attacked the town."
     result, engine, decomposer = run([summary], [source], sd_acu=True, top_k=1, expansion=False)
     # summary sentence decomposed once, then only the best document sentence (sentence 0)
-    assert decomposer.seen == ["The rebels attacked the town.",
-                               "The rebels attacked the town and the army defended the bridge."]
+    assert decomposer.seen == [
+        "The rebels attacked the town.",
+        "The rebels attacked the town and the army defended the bridge.",
+    ]
     unit = result["details"][0]["units"][0]
     assert unit["score"] == 1.0
     assert unit["evidence"]["kind"] == "sentence" and unit["evidence"]["sentence_indices"] == [0]
@@ -117,13 +129,19 @@ def test_sd_acu_decomposes_only_top_k_sentences_and_reuses_sentence_scores():
 
 
 def test_top_k_none_decomposes_every_document_sentence():
-    source = ("The rebels attacked the town and the army defended the bridge. "
-              "Farmers sold wheat. Prices rose sharply and traders left.")
+    source = (
+        "The rebels attacked the town and the army defended the bridge. "
+        "Farmers sold wheat. Prices rose sharply and traders left."
+    )
     result, _, decomposer = run(["The rebels attacked the town."], [source], top_k=None, expansion=False)
     assert result["decomposer_calls"] == 1 + 3
-    assert sorted(decomposer.seen[1:]) == sorted([
-        "The rebels attacked the town and the army defended the bridge.",
-        "Farmers sold wheat.", "Prices rose sharply and traders left."])
+    assert sorted(decomposer.seen[1:]) == sorted(
+        [
+            "The rebels attacked the town and the army defended the bridge.",
+            "Farmers sold wheat.",
+            "Prices rose sharply and traders left.",
+        ]
+    )
 
 
 def test_document_acu_premise_wins_when_finer_grained():
@@ -141,21 +159,34 @@ def test_filter_drops_acus_not_entailed_and_falls_back_to_the_sentence():
             return [[t, "Zebras are purple."] for t in texts]
 
     engine = NLIEngine(scorer=overlap_scorer)
-    result = score_batch(["Alice flew to Paris."], ["Alice flew to Paris."], engine=engine,
-                         decomposer=Hallucinating(), options=AcuOptions(coref="none", sd_acu=False),
-                         coref=identity, return_details=True)
+    result = score_batch(
+        ["Alice flew to Paris."],
+        ["Alice flew to Paris."],
+        engine=engine,
+        decomposer=Hallucinating(),
+        options=AcuOptions(coref="none", sd_acu=False),
+        coref=identity,
+        return_details=True,
+    )
     details = result["details"][0]
     assert [u["text"] for u in details["units"]] == ["Alice flew to Paris."]
-    assert details["dropped_acus"] == [{"text": "Zebras are purple.", "sentence_index": 0,
-                                        "reason": "not entailed by its summary sentence"}]
+    assert details["dropped_acus"] == [
+        {"text": "Zebras are purple.", "sentence_index": 0, "reason": "not entailed by its summary sentence"}
+    ]
 
     class Nonsense(AndSplitter):
         def decompose(self, texts):
             return [["Zebras are purple."] for _ in texts]
 
-    result = score_batch(["Alice flew to Paris."], ["Alice flew to Paris."], engine=engine,
-                         decomposer=Nonsense(), options=AcuOptions(coref="none", sd_acu=False),
-                         coref=identity, return_details=True)
+    result = score_batch(
+        ["Alice flew to Paris."],
+        ["Alice flew to Paris."],
+        engine=engine,
+        decomposer=Nonsense(),
+        options=AcuOptions(coref="none", sd_acu=False),
+        coref=identity,
+        return_details=True,
+    )
     assert [(u["text"], u["type"]) for u in result["details"][0]["units"]] == [("Alice flew to Paris.", "sentence")]
 
 
@@ -166,12 +197,21 @@ def test_dl_units_hook_adds_tagged_units():
         return [["Alice flew to Paris before Bob."]], [[{"text": "Alice flew to Paris before Bob.", "kept": True}]]
 
     engine = NLIEngine(scorer=overlap_scorer)
-    result = score_batch(["Alice flew to Paris."], ["Alice flew to Paris. Bob came later."], engine=engine,
-                         decomposer=AndSplitter(), options=AcuOptions(coref="none", sd_acu=False, expansion=False),
-                         coref=identity, dl_units=link_units, return_details=True)
+    result = score_batch(
+        ["Alice flew to Paris."],
+        ["Alice flew to Paris. Bob came later."],
+        engine=engine,
+        decomposer=AndSplitter(),
+        options=AcuOptions(coref="none", sd_acu=False, expansion=False),
+        coref=identity,
+        dl_units=link_units,
+        return_details=True,
+    )
     units = result["details"][0]["units"]
-    assert [(u["text"], u["type"]) for u in units] == [("Alice flew to Paris.", "acu"),
-                                                        ("Alice flew to Paris before Bob.", "dl_acu")]
+    assert [(u["text"], u["type"]) for u in units] == [
+        ("Alice flew to Paris.", "acu"),
+        ("Alice flew to Paris before Bob.", "dl_acu"),
+    ]
     assert units[1]["score"] == pytest.approx(4 / 6)  # "bob", "before" are not in sentence 0
     assert result["scores"] == pytest.approx([4 / 6])
     assert result["details"][0]["dl_acu_candidates"] == [{"text": "Alice flew to Paris before Bob.", "kept": True}]
@@ -199,7 +239,10 @@ def test_repeated_summary_sentences_across_examples_are_decomposed_once():
     result, _, decomposer = run(summaries, ["Alice met Bob. Carol left."] * 3, sd_acu=False, expansion=False)
     assert decomposer.seen == ["Alice met Bob.", "Carol left."]
     assert [[u["text"] for u in d["units"]] for d in result["details"]] == [
-        ["Alice met Bob."], ["Alice met Bob.", "Carol left."], ["Alice met Bob."]]
+        ["Alice met Bob."],
+        ["Alice met Bob.", "Carol left."],
+        ["Alice met Bob."],
+    ]
     assert result["scores"] == [1.0, 1.0, 1.0]
 
 
@@ -213,10 +256,12 @@ def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
     from halluscope.resources import get_parse_cache
 
     nlp = get_parse_cache().nlp
-    texts = ["  Tim Cook, Apple's CEO, said on Monday that sales rose.  The firm, based in "
-             "Cupertino, hired 500 people and opened two stores in New York City. \n\n Analysts were "
-             "surprised.",
-             "Dr. Smith arrived.\tShe left at 5 p.m. and  never came back!"]
+    texts = [
+        "  Tim Cook, Apple's CEO, said on Monday that sales rose.  The firm, based in "
+        "Cupertino, hired 500 people and opened two stores in New York City. \n\n Analysts were "
+        "surprised.",
+        "Dr. Smith arrived.\tShe left at 5 p.m. and  never came back!",
+    ]
     chunked = ParseCache(nlp, chunk_chars=60)
     docs = [parsed.doc for parsed in chunked.get_many(texts)] + [nlp(text) for text in texts]
     assert len(docs[0].text) > 60  # the first one is joined from chunks

@@ -3,6 +3,7 @@ guard before spaCy, the rewritten regexes of quantity extraction (same results a
 before, checked by hand below) and the indexed quantity matching. Timings are not
 asserted here (benchmarks/adversarial.py measures them) except as a generous
 per-call deadline in the property test."""
+
 import datetime
 
 import pytest
@@ -25,13 +26,15 @@ def nlp():
     return get_parse_cache().nlp
 
 
-
-
 # ------------------------------------------------------------ tokenisation guard
 
+
 def test_ordinary_text_is_tokenised_by_spacy_itself(nlp):
-    text = ('He said "wait..." -- then left (quickly)!! The score was 3-1... '
-            + "." * 75 + " and ?!?! at 5pm; e-mail: a@b.com, see https://example.com/a-b_c?x=1.")
+    text = (
+        'He said "wait..." -- then left (quickly)!! The score was 3-1... '
+        + "." * 75
+        + " and ?!?! at 5pm; e-mail: a@b.com, see https://example.com/a-b_c?x=1."
+    )
     guarded = guarded_doc(nlp, text)
     plain = nlp.make_doc(text)
     assert [(t.text, t.whitespace_) for t in guarded] == [(t.text, t.whitespace_) for t in plain]
@@ -48,8 +51,13 @@ def test_runs_just_below_and_at_the_threshold(nlp):
     at = "ab " + ")" * GUARD_RUN + "  cd."
     doc = guarded_doc(nlp, at)
     # the run keeps one following space as its own; the second space is spaCy's usual space token
-    assert [(t.text, t.whitespace_) for t in doc] == [("ab", " "), (")" * GUARD_RUN, " "), (" ", ""), ("cd", ""),
-                                                      (".", "")]
+    assert [(t.text, t.whitespace_) for t in doc] == [
+        ("ab", " "),
+        (")" * GUARD_RUN, " "),
+        (" ", ""),
+        ("cd", ""),
+        (".", ""),
+    ]
     assert doc.text == at
 
 
@@ -70,14 +78,21 @@ def test_parsed_pathological_source_gives_no_quantities():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["a", "1", " ", "  ", ")", "(" * 60, "-" * 130, "x" * 700, "é", "\n", ".", "_" * 50,
-                                 "9" * 400]), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", "1", " ", "  ", ")", "(" * 60, "-" * 130, "x" * 700, "é", "\n", ".", "_" * 50, "9" * 400]
+        ),
+        max_size=12,
+    )
+)
 def test_guarded_doc_keeps_the_text_exactly(nlp, pieces):
     text = "".join(pieces)
     assert guarded_doc(nlp, text).text == text
 
 
 # --------------------------------------------- rewritten regexes: same readings
+
 
 def test_duration_readings_unchanged_on_hand_checked_cases():
     assert (_duration("22-year-old").unit, _duration("22-year-old").value) == ("year", 22.0)
@@ -107,18 +122,51 @@ def test_date_range_split_on_collapsed_whitespace():
     assert _DATE_RANGE_SPLIT.split("march – april 2015") == ["march", "april 2015"]
     # each end is a date: "march" alone has no year, so it stays relative
     assert [(r.unit, r.relative, r.interval) for r in _date_readings("March and April 2015")] == [
-        ("month", "march", None), ("month", "", ("2015-04-01", "2015-04-30"))]
+        ("month", "march", None),
+        ("month", "", ("2015-04-01", "2015-04-30")),
+    ]
 
 
-ADVERSARIAL_UNITS = ["1", "a", "A", "1-", "a-", " ", "1 ", "1,", "1.", ")", "a1", "year ", "1 year ", "1,,",
-                     "5pm ", "- ", " to ", "March 5 ", "a" + " " * 50, "1e", "-1e9 ", "10^", "×10", "7,5 "]
+ADVERSARIAL_UNITS = [
+    "1",
+    "a",
+    "A",
+    "1-",
+    "a-",
+    " ",
+    "1 ",
+    "1,",
+    "1.",
+    ")",
+    "a1",
+    "year ",
+    "1 year ",
+    "1,,",
+    "5pm ",
+    "- ",
+    " to ",
+    "March 5 ",
+    "a" + " " * 50,
+    "1e",
+    "-1e9 ",
+    "10^",
+    "×10",
+    "7,5 ",
+]
 LABELS = ["DATE", "TIME", "ORDINAL", "CARDINAL", "QUANTITY", "MONEY", "PERCENT"]
 
 
-@settings(max_examples=60, deadline=datetime.timedelta(seconds=5),
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.sampled_from(ADVERSARIAL_UNITS), st.sampled_from(ADVERSARIAL_UNITS), st.integers(1_000, 8_000),
-       st.sampled_from(LABELS))
+@settings(
+    max_examples=60,
+    deadline=datetime.timedelta(seconds=5),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    st.sampled_from(ADVERSARIAL_UNITS),
+    st.sampled_from(ADVERSARIAL_UNITS),
+    st.integers(1_000, 8_000),
+    st.sampled_from(LABELS),
+)
 def test_readings_of_adversarial_mentions_finish_quickly(first, second, length, label):
     """A mention of up to 8,000 characters built from two repeated pieces: reading it
     takes well under the deadline (quadratic patterns took 10-30 s at 4,000)."""
@@ -128,8 +176,11 @@ def test_readings_of_adversarial_mentions_finish_quickly(first, second, length, 
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=datetime.timedelta(seconds=10),
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=25,
+    deadline=datetime.timedelta(seconds=10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.sampled_from(ADVERSARIAL_UNITS + ["$1m ", "5% ", "((", "?!", "-"]), st.integers(2_000, 8_000))
 def test_extraction_of_adversarial_texts_finishes_quickly(unit, length):
     text = (unit * (length // len(unit) + 1))[:length]
@@ -138,6 +189,7 @@ def test_extraction_of_adversarial_texts_finishes_quickly(unit, length):
 
 
 # ------------------------------------------------------------- indexed matching
+
 
 def number(value, anchor="", approximate=False, at=0):
     return QuantityUnit("number", "", float(value), str(value), (at, at + 1), anchor=anchor, approximate=approximate)
@@ -154,8 +206,9 @@ def test_epsilon_on_a_large_pool_picks_the_anchor_then_the_closest_then_the_firs
     match = matcher.match([number(2400.5)], pool)[0]
     assert match.evidence[0].value == 2401.0
     # equally close values: the first in text order (1900 is 100 / 2000 = 0.05 off, 2090 0.043)
-    assert matcher.match([number(2000)], [number(1900, at=1), number(2090, at=2), number(2090, at=3)])[0] \
-        .evidence[0].span == (2, 3)
+    assert matcher.match([number(2000)], [number(1900, at=1), number(2090, at=2), number(2090, at=3)])[0].evidence[
+        0
+    ].span == (2, 3)
     # nothing within 5% of 5000 (2999 is 40% off), and -2000 matches no positive value
     assert matcher.match([number(5000), number(-2000)], pool) == [None, None]
     # the band edges: 1000 / 0.95 = 1052.63 is within 5% of 1000, 1053 is not

@@ -1,4 +1,5 @@
 """AMR discourse links, link subgraphs (seed 000 §3.1.1) and the amrlib extractor plumbing."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List
@@ -45,7 +46,11 @@ def sub(amr: str, link) -> str:
 
 def test_is_predicate() -> None:
     assert [is_predicate(c) for c in ("attack-01", "have-org-role-91", "person", "date-entity", None)] == [
-        True, True, False, False, False,
+        True,
+        True,
+        False,
+        False,
+        False,
     ]
 
 
@@ -159,7 +164,9 @@ class FakeGtos:
 def fakes(monkeypatch, tmp_path):
     registry = ModelRegistry()
     monkeypatch.setattr(amr_links, "REGISTRY", registry)
-    stog = FakeStog(["# ::snt Pfizer ships before the FDA approves.\n" + PFIZER, None, "(g / go-02 :ARG0 (b / boy))", "(x / broken"])
+    stog = FakeStog(
+        ["# ::snt Pfizer ships before the FDA approves.\n" + PFIZER, None, "(g / go-02 :ARG0 (b / boy))", "(x / broken"]
+    )
     gtos = FakeGtos()
     loads: List[tuple] = []
 
@@ -193,7 +200,9 @@ def test_extract_outputs_failures_and_load_once(fakes) -> None:
     assert result == [[{"text": "text 0", "relation": "time", "graph": graph}], [], [], []]
     assert extractor.parse_failures == 2
     assert fakes["stog"].calls == [sentences]
-    assert fakes["gtos"].calls == [{"graphs": ["# ::snt Pfizer ships before the FDA approves.\n" + graph], "use_tense": True}]
+    assert fakes["gtos"].calls == [
+        {"graphs": ["# ::snt Pfizer ships before the FDA approves.\n" + graph], "use_tense": True}
+    ]
     extractor.extract(sentences)
     AmrLinkExtractor(str(base / "stog"), str(base / "gtos"), device="cpu").extract(sentences[:1])
     assert fakes["loads"] == [
@@ -307,17 +316,33 @@ def _tiny_amrlib_model(folder: str, task_key: str) -> None:
         tokenizer_object=tok, bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>"
     )
     config = BartConfig(
-        vocab_size=len(fast), d_model=16, encoder_layers=1, decoder_layers=1,
-        encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=16, decoder_ffn_dim=16,
-        max_position_embeddings=64, pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2,
+        vocab_size=len(fast),
+        d_model=16,
+        encoder_layers=1,
+        decoder_layers=1,
+        encoder_attention_heads=2,
+        decoder_attention_heads=2,
+        encoder_ffn_dim=16,
+        decoder_ffn_dim=16,
+        max_position_embeddings=64,
+        pad_token_id=1,
+        bos_token_id=0,
+        eos_token_id=2,
+        decoder_start_token_id=2,
     )
     config.task_specific_params = {task_key: {"model_name_or_path": folder, "max_in_len": 32, "max_out_len": 12}}
     torch.manual_seed(0)
     BartForConditionalGeneration(config).save_pretrained(folder)
     fast.save_pretrained(folder)
     module = ".parse_xfm.inference" if task_key == "parse_amr" else ".generate_xfm.inference"
-    meta = {"model_type": "stog" if task_key == "parse_amr" else "gtos", "version": "0.0.0",
-            "inference_module": module, "inference_class": "Inference", "model_fn": "model.safetensors", "kwargs": {}}
+    meta = {
+        "model_type": "stog" if task_key == "parse_amr" else "gtos",
+        "version": "0.0.0",
+        "inference_module": module,
+        "inference_class": "Inference",
+        "model_fn": "model.safetensors",
+        "kwargs": {},
+    }
     with open(os.path.join(folder, "amrlib_meta.json"), "w") as handle:
         json.dump(meta, handle)
 

@@ -1,5 +1,6 @@
 """Attribution (halluscope.match.attribution): supported units weighted by whether the
 source sentence holding them also holds the rest of their summary sentence."""
+
 import math
 
 import pytest
@@ -12,6 +13,7 @@ SOURCE = "Bueno played for Villa. Smith played for Derby. Bueno scored 3 goals o
 
 def _units(doc):
     from halluscope.extract.entities import extract_entities
+
     return extract_entities(doc)
 
 
@@ -41,16 +43,20 @@ def test_a_recombined_fact_is_credited_by_hand_computed_attribution():
     # supported unit found elsewhere (the function itself, on the same units)
     from halluscope.match.attribution import attributions
     from halluscope.resources import get_resources
+
     resources = get_resources()
     nlp = resources.nlp(None)
     summary, source = nlp("Bueno played for Derby."), nlp(SOURCE)
     from halluscope.match import MatchJob
     from halluscope.match.entities import EntityMatcher
+
     units = _units(summary)
     [found] = EntityMatcher().match_batch([MatchJob(units, _units(source), {}, None)])
     assert [m.mode for m in found] == ["exact", "exact"]
     assert attributions(units, found, resources.text_index(summary), resources.text_index(source)) == [
-        pytest.approx(bueno), pytest.approx(derby)]
+        pytest.approx(bueno),
+        pytest.approx(derby),
+    ]
     assert ATTRIBUTION_FLOOR == 0.5 and credit(None) == 0.0 and credit(0.25) == 0.625
 
 
@@ -82,11 +88,12 @@ def test_attribution_off_and_under_the_paper_formula():
 def test_relation_triples_are_not_weighted_so_faithful_fusion_keeps_full_credit():
     # each triple is stated in one source sentence; the summary fuses the two sentences
     source = "Police arrested the suspect after a chase. The suspect had robbed a bank."
-    result = score_chi(["Police arrested the suspect who had robbed a bank."], [source], None,
-                       return_details=True)
+    result = score_chi(["Police arrested the suspect who had robbed a bank."], [source], None, return_details=True)
     units = result["details"][0]["rhi"]["units"]
     assert [(u["key"], u["status"]) for u in units] == [
-        (["police", "arrest", "suspect"], "supported"), (["suspect", "rob", "bank"], "supported")]
+        (["police", "arrest", "suspect"], "supported"),
+        (["suspect", "rob", "bank"], "supported"),
+    ]
     assert all("attribution" not in u for u in units)
     assert result["chi_scores"] == [1.0]
 

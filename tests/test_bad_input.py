@@ -3,6 +3,7 @@ raises a clear error naming row and field (``InputError.row``/``.field``), an op
 error naming its option, a one-line CLI ``error:`` naming line and field, a Space
 message, or is a documented behaviour checked by its result. Nothing is scored
 silently wrong, and the CLI never prints a traceback."""
+
 import json
 import math
 import os
@@ -32,10 +33,13 @@ BAD_TEXTS = [
 ]
 #: a list is a valid reference row (several references), so it is bad only elsewhere
 BAD_TEXT_OR_LIST = BAD_TEXTS + [("list", ["Apple"], "must be a string, got list")]
-BAD_REFERENCES = [(label, value, said.replace("must be a string,", "must be a string or a list of strings,"))
-                  for label, value, said in BAD_TEXTS if label != "none"] + [
+BAD_REFERENCES = [
+    (label, value, said.replace("must be a string,", "must be a string or a list of strings,"))
+    for label, value, said in BAD_TEXTS
+    if label != "none"
+] + [
     ("false", False, "`references` must be a string or a list of strings, got bool"),
-    ("empty-list", [], "`references` is an empty list: for a row without reference give None or \"\""),
+    ("empty-list", [], '`references` is an empty list: for a row without reference give None or ""'),
     ("list-with-none", ["ok", None], "`references[1]` must be a string, got NoneType"),
     ("list-with-int", ["ok", 3], "`references[1]` must be a string, got int"),
     ("list-with-blank", ["ok", " "], "`references[1]` is empty or whitespace-only"),
@@ -53,11 +57,16 @@ def _cases(field, values, row=1):
     return [pytest.param(field, value, said, row, id=f"{field}-{label}-row{row}") for label, value, said in values]
 
 
-API_CASES = (_cases("predictions", BAD_TEXT_OR_LIST) + _cases("sources", BAD_TEXT_OR_LIST)
-             + _cases("references", BAD_REFERENCES) + _cases("sources", BAD_TEXTS[:2], row=0))
+API_CASES = (
+    _cases("predictions", BAD_TEXT_OR_LIST)
+    + _cases("sources", BAD_TEXT_OR_LIST)
+    + _cases("references", BAD_REFERENCES)
+    + _cases("sources", BAD_TEXTS[:2], row=0)
+)
 
 
 # ------------------------------------------------------------------------------ API
+
 
 @pytest.mark.parametrize("field, value, said, row", API_CASES)
 def test_api_names_row_and_field(field, value, said, row):
@@ -68,39 +77,48 @@ def test_api_names_row_and_field(field, value, said, row):
     assert said in str(caught.value) and str(caught.value).startswith(f"row {row}: ")
 
 
-@pytest.mark.parametrize("dates, row, said", [
-    (["2024-01-01", "9999-12-31"], 1, "9999-12-31 is outside the supported range 0100-01-01 to 9899-12-31"),
-    (["0001-01-01", None], 0, "0001-01-01 is outside the supported range"),
-    (["yesterday", None], 0, "'yesterday' is not an ISO date"),
-    ([None, 20240101], 1, "must be a date or ISO string, got int"),
-    ([None, float("nan")], 1, "must be a date or ISO string, got float"),
-    (["<img src=x>", None], 0, "'<img src=x>' is not an ISO date"),
-])
+@pytest.mark.parametrize(
+    "dates, row, said",
+    [
+        (["2024-01-01", "9999-12-31"], 1, "9999-12-31 is outside the supported range 0100-01-01 to 9899-12-31"),
+        (["0001-01-01", None], 0, "0001-01-01 is outside the supported range"),
+        (["yesterday", None], 0, "'yesterday' is not an ISO date"),
+        ([None, 20240101], 1, "must be a date or ISO string, got int"),
+        ([None, float("nan")], 1, "must be a date or ISO string, got float"),
+        (["<img src=x>", None], 0, "'<img src=x>' is not an ISO date"),
+    ],
+)
 def test_api_publication_dates_name_row_and_field(dates, row, said):
     with pytest.raises(InputError) as caught:
         score_qhi([SUMMARY, SUMMARY], [SOURCE, SOURCE], publication_dates=dates)
     assert (caught.value.row, caught.value.field) == (row, "publication_dates") and said in str(caught.value)
 
 
-@pytest.mark.parametrize("call, said", [
-    (lambda: score_qhi(SUMMARY, [SOURCE]), "`predictions` must be a list of strings, not a single string"),
-    (lambda: score_qhi([SUMMARY], None), "`sources` is required"),
-    (lambda: score_qhi([SUMMARY, SUMMARY], [SOURCE]), "`sources` has 1 rows but `predictions` has 2"),
-    (lambda: score_qhi([SUMMARY], [SOURCE], "ref"), "not a single string"),
-    (lambda: score_qhi([SUMMARY], [SOURCE], publication_dates="2024-01-01"), "one entry per prediction"),
-])
+@pytest.mark.parametrize(
+    "call, said",
+    [
+        (lambda: score_qhi(SUMMARY, [SOURCE]), "`predictions` must be a list of strings, not a single string"),
+        (lambda: score_qhi([SUMMARY], None), "`sources` is required"),
+        (lambda: score_qhi([SUMMARY, SUMMARY], [SOURCE]), "`sources` has 1 rows but `predictions` has 2"),
+        (lambda: score_qhi([SUMMARY], [SOURCE], "ref"), "not a single string"),
+        (lambda: score_qhi([SUMMARY], [SOURCE], publication_dates="2024-01-01"), "one entry per prediction"),
+    ],
+)
 def test_api_whole_column_errors_name_the_field(call, said):
     with pytest.raises(InputError, match=said.replace("(", r"\(").replace(")", r"\)")) as caught:
         call()
     assert caught.value.row is None and caught.value.field is not None
 
 
-@pytest.mark.parametrize("weights, said", [
-    ({"qhi": 0}, "must be a positive finite number, got 0"),
-    ({"qhi": float("nan")}, "got nan"),
-    ({"qhi": 1e-300}, "differ by more than 1e+12 times"),
-    ({"bleu": 1}, "unknown dimensions ['bleu']"),
-])
+@pytest.mark.parametrize(
+    "weights, said",
+    [
+        ({"qhi": 0}, "must be a positive finite number, got 0"),
+        ({"qhi": float("nan")}, "got nan"),
+        ({"qhi": 1e-300}, "differ by more than 1e+12 times"),
+        ({"bleu": 1}, "unknown dimensions ['bleu']"),
+    ],
+)
 def test_api_bad_weights_name_the_option(weights, said):
     with pytest.raises(OptionError) as caught:
         score_chi([SUMMARY], [SOURCE], weights=weights)
@@ -122,6 +140,7 @@ def test_documented_behaviours():
 
 # ------------------------------------------------------------------ evaluate modules
 
+
 @pytest.fixture(scope="module")
 def chi_module():
     import evaluate
@@ -129,8 +148,12 @@ def chi_module():
     return evaluate.load(os.path.join(REPO, "metrics", "chi"))
 
 
-EVALUATE_CASES = (_cases("predictions", BAD_TEXT_OR_LIST) + _cases("sources", BAD_TEXT_OR_LIST)
-                  + _cases("references", BAD_REFERENCES) + _cases("predictions", BAD_TEXTS[:4], row=0))
+EVALUATE_CASES = (
+    _cases("predictions", BAD_TEXT_OR_LIST)
+    + _cases("sources", BAD_TEXT_OR_LIST)
+    + _cases("references", BAD_REFERENCES)
+    + _cases("predictions", BAD_TEXTS[:4], row=0)
+)
 
 
 @pytest.mark.parametrize("field, value, said, row", EVALUATE_CASES)
@@ -168,6 +191,7 @@ def test_evaluate_mixed_string_and_list_references_are_scored_like_the_api(chi_m
 
 # ------------------------------------------------------------------------------- CLI
 
+
 def _jsonl(path, rows):
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")  # ASCII escapes
     return str(path)
@@ -177,20 +201,23 @@ GOOD = {"id": "a", "source": SOURCE, "prediction": SUMMARY, "reference": "", "da
 ARGS = ["--reference-field", "reference", "--publication-date-field", "date", "--no-progress"]
 
 
-@pytest.mark.parametrize("changes, said", [
-    ({"prediction": 3}, "field 'prediction': `predictions` must be a string, got int"),
-    ({"prediction": None}, "field 'prediction': `predictions` is None; expected a string"),
-    ({"prediction": {"t": "x"}}, "field 'prediction': `predictions` must be a string, got dict"),
-    ({"prediction": ["x"]}, "field 'prediction': `predictions` must be a string, got list"),
-    ({"prediction": "Broken \ud83d emoji."}, "field 'prediction': `predictions` holds a lone surrogate"),
-    ({"source": "\u200b"}, "field 'source': `sources` has only invisible characters"),
-    ({"source": ""}, "field 'source': `sources` is empty or whitespace-only"),
-    ({"reference": 0}, "field 'reference': `references` must be a string or a list of strings, got int"),
-    ({"reference": []}, "field 'reference': `references` is an empty list"),
-    ({"reference": [3]}, "field 'reference': `references[0]` must be a string, got int"),
-    ({"date": "9999-12-31"}, "field 'date': `publication_dates` 9999-12-31 is outside the supported range"),
-    ({"date": "<img src=x>"}, "field 'date': `publication_dates` '<img src=x>' is not an ISO date"),
-])
+@pytest.mark.parametrize(
+    "changes, said",
+    [
+        ({"prediction": 3}, "field 'prediction': `predictions` must be a string, got int"),
+        ({"prediction": None}, "field 'prediction': `predictions` is None; expected a string"),
+        ({"prediction": {"t": "x"}}, "field 'prediction': `predictions` must be a string, got dict"),
+        ({"prediction": ["x"]}, "field 'prediction': `predictions` must be a string, got list"),
+        ({"prediction": "Broken \ud83d emoji."}, "field 'prediction': `predictions` holds a lone surrogate"),
+        ({"source": "\u200b"}, "field 'source': `sources` has only invisible characters"),
+        ({"source": ""}, "field 'source': `sources` is empty or whitespace-only"),
+        ({"reference": 0}, "field 'reference': `references` must be a string or a list of strings, got int"),
+        ({"reference": []}, "field 'reference': `references` is an empty list"),
+        ({"reference": [3]}, "field 'reference': `references[0]` must be a string, got int"),
+        ({"date": "9999-12-31"}, "field 'date': `publication_dates` 9999-12-31 is outside the supported range"),
+        ({"date": "<img src=x>"}, "field 'date': `publication_dates` '<img src=x>' is not an ISO date"),
+    ],
+)
 def test_cli_bad_rows_name_line_and_field(changes, said, tmp_path, capsys):
     path = _jsonl(tmp_path / "in.jsonl", [GOOD, {**GOOD, **changes}])
     assert main(["score", "--input", path, "--output", str(tmp_path / "out.jsonl"), *ARGS]) == 1
@@ -199,12 +226,15 @@ def test_cli_bad_rows_name_line_and_field(changes, said, tmp_path, capsys):
     assert not os.path.exists(tmp_path / "out.jsonl") and not os.path.exists(tmp_path / "out.jsonl.partial")
 
 
-@pytest.mark.parametrize("option, said", [
-    ('weights={"qhi": 0}', "--option weights (chi): `weights['qhi']` must be a positive finite number, got 0"),
-    ('weights={"qhi": 1e-300}', "--option weights (chi): `weights` {'qhi': 1e-300} differ by more than"),
-    ("formula=papers", "--option formula (chi): "),
-    ("no_such_option=1", "--option no_such_option: no option of chi has this name"),
-])
+@pytest.mark.parametrize(
+    "option, said",
+    [
+        ('weights={"qhi": 0}', "--option weights (chi): `weights['qhi']` must be a positive finite number, got 0"),
+        ('weights={"qhi": 1e-300}', "--option weights (chi): `weights` {'qhi': 1e-300} differ by more than"),
+        ("formula=papers", "--option formula (chi): "),
+        ("no_such_option=1", "--option no_such_option: no option of chi has this name"),
+    ],
+)
 def test_cli_bad_options_are_one_line(option, said, tmp_path, capsys):
     path = _jsonl(tmp_path / "in.jsonl", [GOOD])
     output = tmp_path / "out.jsonl"
@@ -215,19 +245,38 @@ def test_cli_bad_options_are_one_line(option, said, tmp_path, capsys):
     assert output.read_text(encoding="utf-8") == "kept\n"
 
 
-@pytest.mark.parametrize("setup, arguments, said", [
-    (lambda d: (d / "in.jsonl").write_bytes(b'{"source": "Caf\xe9", "prediction": "x"}\n'),
-     ["score", "--input", "{d}/in.jsonl", "--output", "{d}/o.jsonl"], "{d}/in.jsonl line 1: not valid UTF-8"),
-    (lambda d: _jsonl(d / "in.jsonl", [GOOD]),
-     ["score", "--input", "{d}/in.jsonl", "--output", "{d}/no/o.jsonl"], "--output {d}/no/o.jsonl: the folder"),
-    (lambda d: _jsonl(d / "in.jsonl", [GOOD]),
-     ["score", "--input", "{d}/in.jsonl", "--output", "{d}/o.jsonl", "--summary-output", "{d}/o.jsonl"],
-     "--summary-output {d}/o.jsonl is the --output file"),
-    (lambda d: (d / "s.jsonl").write_text('{"line": 1, "scores": {"chi": {}}}\n{"line": 2, "sc', encoding="utf-8"),
-     ["report", "--input", "{d}/s.jsonl", "--output", "{d}/r.html"], "{d}/s.jsonl line 2: not a complete scores record"),
-    (lambda d: None, ["report", "--input", "{d}/missing.jsonl", "--output", "{d}/r.html"],
-     "--input {d}/missing.jsonl: no such file"),
-])
+@pytest.mark.parametrize(
+    "setup, arguments, said",
+    [
+        (
+            lambda d: (d / "in.jsonl").write_bytes(b'{"source": "Caf\xe9", "prediction": "x"}\n'),
+            ["score", "--input", "{d}/in.jsonl", "--output", "{d}/o.jsonl"],
+            "{d}/in.jsonl line 1: not valid UTF-8",
+        ),
+        (
+            lambda d: _jsonl(d / "in.jsonl", [GOOD]),
+            ["score", "--input", "{d}/in.jsonl", "--output", "{d}/no/o.jsonl"],
+            "--output {d}/no/o.jsonl: the folder",
+        ),
+        (
+            lambda d: _jsonl(d / "in.jsonl", [GOOD]),
+            ["score", "--input", "{d}/in.jsonl", "--output", "{d}/o.jsonl", "--summary-output", "{d}/o.jsonl"],
+            "--summary-output {d}/o.jsonl is the --output file",
+        ),
+        (
+            lambda d: (d / "s.jsonl").write_text(
+                '{"line": 1, "scores": {"chi": {}}}\n{"line": 2, "sc', encoding="utf-8"
+            ),
+            ["report", "--input", "{d}/s.jsonl", "--output", "{d}/r.html"],
+            "{d}/s.jsonl line 2: not a complete scores record",
+        ),
+        (
+            lambda d: None,
+            ["report", "--input", "{d}/missing.jsonl", "--output", "{d}/r.html"],
+            "--input {d}/missing.jsonl: no such file",
+        ),
+    ],
+)
 def test_cli_file_problems_exit_2_in_one_line(setup, arguments, said, tmp_path, capsys):
     setup(tmp_path)
     arguments = [a.format(d=tmp_path) for a in arguments]
@@ -238,15 +287,23 @@ def test_cli_file_problems_exit_2_in_one_line(setup, arguments, said, tmp_path, 
 
 # ----------------------------------------------------------------------------- Space
 
-@pytest.mark.parametrize("source, summary, date, said", [
-    (None, SUMMARY, None, "The source is empty"),
-    (SOURCE, 3, None, "The summary must be text, got int"),
-    (SOURCE, "Broken \ud83d emoji.", None, "The input was refused: row 0: `predictions` holds a lone surrogate"),
-    ("\u200b\u200b", SUMMARY, None, "The input was refused: row 0: `sources` has only invisible characters"),
-    (SOURCE, SUMMARY, "9999-12-31", "The input was refused: row 0: `publication_dates` 9999-12-31 is outside"),
-    (SOURCE, SUMMARY, '<img src="http://127.0.0.1:9/track.png">',
-     "The input was refused: row 0: `publication_dates` '<img src=\"http://127.0.0.1:9/track.png\">' is not"),
-])
+
+@pytest.mark.parametrize(
+    "source, summary, date, said",
+    [
+        (None, SUMMARY, None, "The source is empty"),
+        (SOURCE, 3, None, "The summary must be text, got int"),
+        (SOURCE, "Broken \ud83d emoji.", None, "The input was refused: row 0: `predictions` holds a lone surrogate"),
+        ("\u200b\u200b", SUMMARY, None, "The input was refused: row 0: `sources` has only invisible characters"),
+        (SOURCE, SUMMARY, "9999-12-31", "The input was refused: row 0: `publication_dates` 9999-12-31 is outside"),
+        (
+            SOURCE,
+            SUMMARY,
+            '<img src="http://127.0.0.1:9/track.png">',
+            "The input was refused: row 0: `publication_dates` '<img src=\"http://127.0.0.1:9/track.png\">' is not",
+        ),
+    ],
+)
 def test_space_messages(source, summary, date, said):
     import gradio as gr
 

@@ -1,5 +1,6 @@
 """halluscope.budget: one memory budget split among the process's caches
 (docs/scaling.md#memory)."""
+
 import sys
 
 import numpy as np
@@ -13,8 +14,14 @@ MB = 1 << 20
 
 
 def test_shares_split_the_budget_by_kind_then_by_cache():
-    assert budget.shares(100) == {"parses": 45 * MB, "units": 5 * MB, "text_indexes": 20 * MB,
-                                  "embeddings": 15 * MB, "nli": 5 * MB, "lexicon": 10 * MB}
+    assert budget.shares(100) == {
+        "parses": 45 * MB,
+        "units": 5 * MB,
+        "text_indexes": 20 * MB,
+        "embeddings": 15 * MB,
+        "nli": 5 * MB,
+        "lexicon": 10 * MB,
+    }
     # a Lexicon and its widened twin: one cache each
     split = budget.shares(512, {"parses": 2, "lexicon": 2})
     assert split["parses"] == int(512 * MB * 0.45) // 2 == 120_795_955
@@ -28,10 +35,12 @@ def test_entry_weights():
     key = "a" * 10
     assert budget.weigh_array(key, vector) == 1536 + 112 + 56 + sys.getsizeof(key) == 1763
     assert budget.weigh_array(("nli", "p", "h"), np.zeros(3, dtype=np.float32)) == (
-        12 + 112 + 56 + 2 * sys.getsizeof("p") + sys.getsizeof("nli"))
-    doc = resources.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")   # 6 tokens
+        12 + 112 + 56 + 2 * sys.getsizeof("p") + sys.getsizeof("nli")
+    )
+    doc = resources.get_parse_cache().nlp.make_doc("Ada wrote notes in 1843.")  # 6 tokens
     assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 180 * 6 + sys.getsizeof(
-        "Ada wrote notes in 1843.")
+        "Ada wrote notes in 1843."
+    )
     from halluscope.match.grounding import build_text_index
 
     parsed = resources.get_parse_cache().get_many(["Ada wrote notes in 1843."])[0].doc
@@ -39,7 +48,8 @@ def test_entry_weights():
     assert budget.weigh_index(12345, (parsed, build_text_index(parsed))) == 145 * 24 + 2000 + 180 * 6 + 64
     assert budget.weigh_units((1, ("ehi",)), (None, ["a unit", "another"])) == 300 + 2 * 460
     assert budget.weigh_container(("buy", "v"), frozenset({"purchase", "acquire"})) == (
-        sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v"))
+        sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v")
+    )
 
 
 def test_registered_caches_follow_the_budget(restore_budget):
@@ -47,13 +57,13 @@ def test_registered_caches_follow_the_budget(restore_budget):
     first = budget.register("nli", LRU(100, weigh=lambda key, value: entry["bytes"]))
     assert budget.apply(10) == 10 and budget.current_mb() == 10
     live = budget.usage()["nli"]["caches"]
-    assert first.max_weight == MB * 10 // 20 // live      # 5% of 10 MB, split among the live NLI caches
+    assert first.max_weight == MB * 10 // 20 // live  # 5% of 10 MB, split among the live NLI caches
     # an entry fills this cache's share exactly, however many NLI engines other tests left alive
     entry["bytes"] = first.max_weight
     for key in range(5):
         first.put(key, None)
     assert len(first) == 1 and first.evicted == 4
-    assert budget.apply(None) == 10                      # None keeps the budget in force
+    assert budget.apply(None) == 10  # None keeps the budget in force
     budget.apply(0)
     assert len(first) == 0 and first.max_weight == 0
 
@@ -98,7 +108,7 @@ def test_a_tiny_budget_evicts_and_leaves_every_score_unchanged(restore_budget):
     budget.reset()
     default = api.score_chi(SUMMARIES, SOURCES, return_details=False)
     cache = resources.get_parse_cache()
-    assert len(cache) >= 6                            # three sources and three summaries cached
+    assert len(cache) >= 6  # three sources and three summaries cached
     tiny = api.score_chi(SUMMARIES, SOURCES, cache_mb=1)
     # 1 MB: 45% of it for parses; a source parse of about 40 tokens weighs about 22 kB
     assert cache._entries.max_weight == int(MB * 0.45) // budget.usage()["parses"]["caches"]

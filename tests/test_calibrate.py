@@ -1,6 +1,7 @@
 """The fit of chi's p_consistent (benchmarks/calibrate.py): a centred isotonic regression
 at even odds whose label p >= 0.5 is, by construction, the cut of the best mean balanced
 accuracy over the folds it was fitted on (docs/benchmarks.md#p_consistent-and-the-shipped-labels)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,8 +39,12 @@ def test_weights_move_the_steps():
 
 
 folds_strategy = st.lists(
-    st.lists(st.tuples(st.integers(0, 40).map(lambda k: k / 40), st.booleans()), min_size=2, max_size=40)
-    .filter(lambda rows: len({y for _, y in rows}) == 2), min_size=1, max_size=4)
+    st.lists(st.tuples(st.integers(0, 40).map(lambda k: k / 40), st.booleans()), min_size=2, max_size=40).filter(
+        lambda rows: len({y for _, y in rows}) == 2
+    ),
+    min_size=1,
+    max_size=4,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -58,6 +63,7 @@ def test_label_at_one_half_is_the_cut_of_the_best_mean_balanced_accuracy(rows_by
     p = {f: interpolate((xs, ys), chi[f]) for f in folds}
     for f in folds:
         assert roc_auc(p[f], labels[f]) == roc_auc(list(chi[f]), labels[f])
-    best = mean_fold_balanced_accuracy({f: list(chi[f]) for f in folds}, labels,
-                                       lodo_threshold({f: list(chi[f]) for f in folds}, labels))
+    best = mean_fold_balanced_accuracy(
+        {f: list(chi[f]) for f in folds}, labels, lodo_threshold({f: list(chi[f]) for f in folds}, labels)
+    )
     assert mean_fold_balanced_accuracy(p, labels, CUT) == pytest.approx(best, abs=1e-9)

@@ -2,6 +2,7 @@
 stores in its fingerprint is still what today's code gives (benchmarks/fingerprint.py;
 docs/benchmarks.md#refitting-p_consistent). A change of chi's scores fails here, naming
 the refit command: a refit is required, never a silent drift."""
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,10 @@ def test_today_s_code_gives_the_chi_of_the_shipped_rows_the_calibration_was_fitt
     assert not changes, drift_message("shipped", changes, COMMIT)
 
 
-@pytest.mark.skipif(not os.path.isdir(os.path.join(DATA, "summac")),
-                    reason=f"the validation data ({DATA}) is not here (a clean clone): the shipped rows check alone")
+@pytest.mark.skipif(
+    not os.path.isdir(os.path.join(DATA, "summac")),
+    reason=f"the validation data ({DATA}) is not here (a clean clone): the shipped rows check alone",
+)
 def test_today_s_code_gives_the_chi_of_the_validation_rows_the_calibration_was_fitted_on():
     changes = drifted(STORED["validation_rows"], validation_rows_chi())
     assert not changes, drift_message("validation", changes, COMMIT)
@@ -55,12 +58,16 @@ def test_a_drift_is_any_chi_that_moved_appeared_or_vanished():
 
 def test_the_failure_names_the_rows_the_commit_and_the_refit_command():
     said = drift_message("shipped", [f"paraphrase/x/{k}: 0.5 -> 0.4" for k in range(10)], "abc1234")
-    assert said.startswith("today's code no longer gives the chi scores p_consistent was fitted on (at commit "
-                           "abc1234); shipped rows differ: paraphrase/x/0: 0.5 -> 0.4; ")
+    assert said.startswith(
+        "today's code no longer gives the chi scores p_consistent was fitted on (at commit "
+        "abc1234); shipped rows differ: paraphrase/x/0: 0.5 -> 0.4; "
+    )
     assert "paraphrase/x/7: 0.5 -> 0.4; ... (10 in all)" in said and "paraphrase/x/8" not in said
     assert f"Refit the calibration: {REFIT} " in said
-    assert REFIT == ("python -m benchmarks.calibrate /tmp/feat-design.jsonl --rescore "
-                     "--write shared/halluscope/data/p_consistent.json")
+    assert REFIT == (
+        "python -m benchmarks.calibrate /tmp/feat-design.jsonl --rescore "
+        "--write shared/halluscope/data/p_consistent.json"
+    )
 
 
 def test_the_commit_is_in_this_repository_s_history():

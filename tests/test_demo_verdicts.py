@@ -2,6 +2,7 @@
 is p >= 0.5 under the default options), and they agree with the examples' faithful
 column as often as the previous calibration's did (15 of 16: the reference-free faithful
 summary, chi 0.881, is below the cut; docs/benchmarks.md#p_consistent-and-the-shipped-labels)."""
+
 from __future__ import annotations
 
 import re

@@ -1,5 +1,6 @@
 """Isolation and determinism: one metric's caches never change another's scores, and
 scores do not depend on the process's hash seed."""
+
 import json
 import math
 import os
@@ -26,8 +27,10 @@ SOURCES = [
 #: in-context parse and the same text parsed alone are two different parses
 EXTRACTS = ["The deal cost $3 billion, the largest in its history.", "He was charged with theft on Monday."]
 #: summaries for dlsd_acu whose best-entailed source sentences are those extracts
-PARAPHRASES = ["Apple paid $3 billion for Beats, the largest deal in its history.",
-               "A man was charged with theft on Monday after his arrest."]
+PARAPHRASES = [
+    "Apple paid $3 billion for Beats, the largest deal in its history.",
+    "A man was charged with theft on Monday after his arrest.",
+]
 
 
 def _overlap_nli(premises, hypotheses):
@@ -84,8 +87,9 @@ def test_two_processes_with_different_hash_seeds_give_identical_scores():
     outputs = []
     for seed in ("1", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        completed = subprocess.run([sys.executable, "-c", _SCRIPT, SUMMEVAL], capture_output=True, text=True,
-                                   env=env, timeout=900, cwd=REPO)
+        completed = subprocess.run(
+            [sys.executable, "-c", _SCRIPT, SUMMEVAL], capture_output=True, text=True, env=env, timeout=900, cwd=REPO
+        )
         assert completed.returncode == 0, completed.stderr[-2000:]
         outputs.append(json.loads(completed.stdout))
     first, second = outputs

@@ -1,6 +1,7 @@
 """The dimension as the unit of code (docs/architecture.md#dimensions): the registry the
 engine, fusion and the metric specs read, and the steps of "How to add a dimension"
 walked through with a toy dimension (the capitalised words inside a sentence)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -71,9 +72,11 @@ class Capitals(Dimension):
             seen = {}
             for token in doc:
                 if token.is_title and not token.is_sent_start:
-                    seen.setdefault(token.lower_, Capital(token.text, (token.idx, token.idx + len(token)),
-                                                          token.lower_))
+                    seen.setdefault(
+                        token.lower_, Capital(token.text, (token.idx, token.idx + len(token)), token.lower_)
+                    )
             return list(seen.values())
+
         return extract
 
     def matcher(self, options, resources):
@@ -104,7 +107,10 @@ def test_a_toy_dimension_scores_through_the_registry(toy):
     assert result.per_example["toy"] == [pytest.approx(1 / 3)]
     units = result.details[0]["toy"]["units"]
     assert [(u["text"], u["span"], u["status"]) for u in units] == [
-        ("Mayor", [4, 9], "unsupported"), ("Alice", [14, 19], "unsupported"), ("Paris", [23, 28], "supported")]
+        ("Mayor", [4, 9], "unsupported"),
+        ("Alice", [14, 19], "unsupported"),
+        ("Paris", [23, 28], "supported"),
+    ]
     assert "|toy:capitals" in result.signature
     # CHI fuses it beside a shipped dimension, and `weights` takes its name
     both = score(["qhi", "toy"], [summary], [source], options=ScoringOptions(formula="paper"), fuse=True)
@@ -116,8 +122,7 @@ def test_a_toy_dimension_scores_through_the_registry(toy):
 def test_the_registry_is_filled_by_any_import_of_the_package():
     # fusion reads the names from halluscope.dimension_registry, which imports nothing;
     # importing any module of the package registers the shipped dimensions first
-    code = ("from halluscope.fusion import check_weights; "
-            "print(sorted(check_weights({'qhi': 2}).items()))")
+    code = "from halluscope.fusion import check_weights; print(sorted(check_weights({'qhi': 2}).items()))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[('ehi', 0.5), ('qhi', 1.0), ('rhi', 0.5)]"
 

@@ -1,4 +1,5 @@
 """DL-ACU as a dlsd_acu step: candidates, post-filters, decisions and options wiring."""
+
 import os
 
 import evaluate
@@ -17,6 +18,7 @@ SOURCE = "Engineers noticed a leak on Monday. They shut the plant an hour later.
 def fixed_overlap(f1):
     def scorer(candidates, references):
         return [f1] * len(candidates)
+
     return scorer
 
 
@@ -67,6 +69,14 @@ def test_dl_acu_through_the_api_and_evaluate(repo_root):
     assert "dl:dep@tau0.4,delta0.99" in with_dl["signature"] and "dl:none" in without["signature"]
 
     metric = evaluate.load(os.path.join(repo_root, "metrics", "dlsd_acu"), nli_scorer=overlap_scorer)
-    result = metric.compute(predictions=[SUMMARY], references=[""], sources=[SOURCE], decomposer="rules",
-                            coref="none", sd_acu=False, dl_acu="dep", delta=0.99)
+    result = metric.compute(
+        predictions=[SUMMARY],
+        references=[""],
+        sources=[SOURCE],
+        decomposer="rules",
+        coref="none",
+        sd_acu=False,
+        dl_acu="dep",
+        delta=0.99,
+    )
     assert result["dlsd_acu_scores"] == with_dl["dlsd_acu_scores"]

@@ -7,6 +7,7 @@ One torchrun launch serves all of them (each process loads spaCy and MiniLM once
 this file is also the worker script (``python tests/test_distributed.py --worker``);
 the workers write JSON files that the tests read.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,12 @@ def example_columns():
     from halluscope.examples import load_examples
 
     rows = [load_examples()[i] for i in EXAMPLE_ROWS]
-    return ([r["prediction"] for r in rows], [r["source"] for r in rows], [r["reference"] for r in rows],
-            [r["publication_date"] for r in rows])
+    return (
+        [r["prediction"] for r in rows],
+        [r["source"] for r in rows],
+        [r["reference"] for r in rows],
+        [r["publication_date"] for r in rows],
+    )
 
 
 def word_tokenizer(texts):
@@ -64,6 +69,7 @@ def canonical(value) -> str:
 
 # ----------------------------------------------------------------------- the worker
 
+
 def worker(out_dir: str, data_path: str) -> None:
     """One torchrun process: every check writes <name>_rank<r>.json into ``out_dir``."""
     import evaluate
@@ -81,10 +87,16 @@ def worker(out_dir: str, data_path: str) -> None:
             json.dump(value, handle)
 
     predictions, sources, references, dates = example_columns()
-    dump("torch", score_distributed(score_chi, predictions, sources, references, return_details=True,
-                                    publication_dates=dates))
-    dump("torch_all_ranks", score_distributed(score_chi, predictions, sources, references, all_ranks=True,
-                                              return_details=True, publication_dates=dates))
+    dump(
+        "torch",
+        score_distributed(score_chi, predictions, sources, references, return_details=True, publication_dates=dates),
+    )
+    dump(
+        "torch_all_ranks",
+        score_distributed(
+            score_chi, predictions, sources, references, all_ranks=True, return_details=True, publication_dates=dates
+        ),
+    )
 
     def fail_on_rank_1(*args, **kwargs):
         if dist.get_rank() == 1:
@@ -98,30 +110,46 @@ def worker(out_dir: str, data_path: str) -> None:
         dump("failure", str(error))
 
     # evaluate's distributed mode: no process group needed, a shared cache_dir is
-    metric = evaluate.load(os.path.join(REPO, "metrics", "chi"), num_process=WORLD_SIZE, process_id=rank,
-                           experiment_id="halluscope-distributed-test", cache_dir=os.path.join(out_dir, "cache"))
+    metric = evaluate.load(
+        os.path.join(REPO, "metrics", "chi"),
+        num_process=WORLD_SIZE,
+        process_id=rank,
+        experiment_id="halluscope-distributed-test",
+        cache_dir=os.path.join(out_dir, "cache"),
+    )
     start, end = shard_bounds(len(predictions), WORLD_SIZE, rank)
-    metric.add_batch(predictions=predictions[start:end], references=references[start:end],
-                     sources=sources[start:end])
+    metric.add_batch(predictions=predictions[start:end], references=references[start:end], sources=sources[start:end])
     dump("evaluate", metric.compute(publication_dates=dates))  # rank 0 scores all rows: all dates
 
-    spec = importlib.util.spec_from_file_location("distributed_chi", os.path.join(REPO, "examples", "distributed_chi.py"))
+    spec = importlib.util.spec_from_file_location(
+        "distributed_chi", os.path.join(REPO, "examples", "distributed_chi.py")
+    )
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
-    example.main(["--data", data_path, "--reference-field", "reference",
-                  "--output", os.path.join(out_dir, "example_scores.jsonl")])
+    example.main(
+        [
+            "--data",
+            data_path,
+            "--reference-field",
+            "reference",
+            "--output",
+            os.path.join(out_dir, "example_scores.jsonl"),
+        ]
+    )
 
     tokenizer = word_tokenizer(predictions)
     ids = tokenizer(predictions, padding=True, return_tensors="np")["input_ids"]
     columns = {"source": sources, "reference": references}
     for main_only in (True, False):
-        compute_metrics = make_compute_metrics(tokenizer, columns, reference_field="reference",
-                                               main_process_only=main_only)
+        compute_metrics = make_compute_metrics(
+            tokenizer, columns, reference_field="reference", main_process_only=main_only
+        )
         dump(f"trainer_main_only_{main_only}", compute_metrics(Prediction(ids)))
     dist.destroy_process_group()
 
 
 # ------------------------------------------------------------------------ the tests
+
 
 @pytest.fixture(scope="module")
 def launched(tmp_path_factory):
@@ -129,11 +157,26 @@ def launched(tmp_path_factory):
     out_dir = tmp_path_factory.mktemp("distributed")
     predictions, sources, references, dates = example_columns()
     data_path = out_dir / "data.jsonl"
-    data_path.write_text("".join(json.dumps({"prediction": p, "source": s, "reference": r}) + "\n"
-                                 for p, s, r in zip(predictions, sources, references)), encoding="utf-8")
+    data_path.write_text(
+        "".join(
+            json.dumps({"prediction": p, "source": s, "reference": r}) + "\n"
+            for p, s, r in zip(predictions, sources, references)
+        ),
+        encoding="utf-8",
+    )
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS="1")
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={WORLD_SIZE}",
-               os.path.abspath(__file__), "--worker", str(out_dir), "--data", str(data_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        f"--nproc_per_node={WORLD_SIZE}",
+        os.path.abspath(__file__),
+        "--worker",
+        str(out_dir),
+        "--data",
+        str(data_path),
+    ]
     done = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
     return out_dir
@@ -162,7 +205,9 @@ def test_torchrun_rank_0_gets_the_single_process_result(launched, single_process
 
 def test_a_failure_on_one_rank_is_raised_on_every_rank(launched):
     for rank in range(WORLD_SIZE):
-        assert read(launched, "failure", rank) == "scoring failed on rank 1 (rows 4-6): ValueError: no model on this rank"
+        assert (
+            read(launched, "failure", rank) == "scoring failed on rank 1 (rows 4-6): ValueError: no model on this rank"
+        )
 
 
 def test_evaluate_num_process_mode(launched, single_process):
@@ -199,6 +244,7 @@ def test_trainer_helper_returns_the_same_numbers_on_every_rank(launched):
 
 # ----------------------------------------------------- no process group (no launch)
 
+
 def test_shard_bounds_are_contiguous_and_balanced():
     from halluscope.distributed import shard_bounds
 
@@ -212,8 +258,9 @@ def test_without_a_process_group_it_calls_score_fn():
     from halluscope.distributed import score_distributed
 
     calls = []
-    assert score_distributed(lambda *args, **kwargs: calls.append((args, kwargs)) or {"ok": 1},
-                             ["p"], ["s"], None, normalize="minmax") == {"ok": 1}
+    assert score_distributed(
+        lambda *args, **kwargs: calls.append((args, kwargs)) or {"ok": 1}, ["p"], ["s"], None, normalize="minmax"
+    ) == {"ok": 1}
     assert calls == [((["p"], ["s"], None), {"normalize": "minmax"})]
 
 
@@ -221,18 +268,43 @@ def test_merge_results_rules():
     from halluscope.distributed import merge_results
 
     nan = math.nan
-    first = {"dlsd_acu": 0.5, "dlsd_acu_scores": [0.5, nan], "labels": [1, None], "nli_pairs_scored": 10,
-             "ehi_defined": 1, "ehi_scores": [0.2, nan], "ehi": 0.2, "signature": "s"}
-    second = {"dlsd_acu": 0.25, "dlsd_acu_scores": [0.25], "labels": [0], "nli_pairs_scored": 3,
-              "ehi_defined": 1, "ehi_scores": [0.4], "ehi": 0.4, "signature": "s"}
+    first = {
+        "dlsd_acu": 0.5,
+        "dlsd_acu_scores": [0.5, nan],
+        "labels": [1, None],
+        "nli_pairs_scored": 10,
+        "ehi_defined": 1,
+        "ehi_scores": [0.2, nan],
+        "ehi": 0.2,
+        "signature": "s",
+    }
+    second = {
+        "dlsd_acu": 0.25,
+        "dlsd_acu_scores": [0.25],
+        "labels": [0],
+        "nli_pairs_scored": 3,
+        "ehi_defined": 1,
+        "ehi_scores": [0.4],
+        "ehi": 0.4,
+        "signature": "s",
+    }
     merged = merge_results([first, second])
     assert list(merged) == list(first)  # the single-process key order
-    assert canonical(merged) == canonical({
-        "dlsd_acu": (0.5 + 0.25) / 2, "dlsd_acu_scores": [0.5, nan, 0.25], "labels": [1, None, 0],
-        "nli_pairs_scored": 13, "ehi_defined": 2, "ehi_scores": [0.2, nan, 0.4], "ehi": (0.2 + 0.4) / 2,
-        "signature": "s"})
-    with pytest.raises(ValueError, match="cannot merge results of different signatures: shard 1 .* shard 0: 's'; "
-                                         "shard 1: 'other'"):
+    assert canonical(merged) == canonical(
+        {
+            "dlsd_acu": (0.5 + 0.25) / 2,
+            "dlsd_acu_scores": [0.5, nan, 0.25],
+            "labels": [1, None, 0],
+            "nli_pairs_scored": 13,
+            "ehi_defined": 2,
+            "ehi_scores": [0.2, nan, 0.4],
+            "ehi": (0.2 + 0.4) / 2,
+            "signature": "s",
+        }
+    )
+    with pytest.raises(
+        ValueError, match="cannot merge results of different signatures: shard 1 .* shard 0: 's'; shard 1: 'other'"
+    ):
         merge_results([first, dict(second, signature="other")])
     with pytest.raises(ValueError, match="shard 1 has keys"):
         merge_results([first, {"ehi": 0.4}])

@@ -1,4 +1,5 @@
 """DL-ACU post-processing filters (seed 000 Algorithm 1 lines 18 and 22)."""
+
 import numpy as np
 import pytest
 
@@ -10,9 +11,11 @@ SUMMARY = "Engineers shut the plant after noticing the leak."
 
 def test_nli_filter_threshold_and_one_call():
     calls = []
-    table = {"Engineers shut the plant after noticing the leak.": 0.9,
-             "Engineers shut the plant before noticing the leak.": 0.05,
-             "Engineers noticed the leak.": 0.4}
+    table = {
+        "Engineers shut the plant after noticing the leak.": 0.9,
+        "Engineers shut the plant before noticing the leak.": 0.05,
+        "Engineers noticed the leak.": 0.4,
+    }
 
     def scorer(premises, hypotheses):
         calls.append(len(premises))
@@ -23,15 +26,17 @@ def test_nli_filter_threshold_and_one_call():
     units = list(table)
     out = nli_filter(units, SUMMARY, engine)
     assert [(u, round(p, 6), k) for u, p, k in out] == [
-        (units[0], 0.9, True), (units[1], 0.05, False), (units[2], 0.4, True)]
+        (units[0], 0.9, True),
+        (units[1], 0.05, False),
+        (units[2], 0.4, True),
+    ]
     assert calls == [3]
     assert [k for _, _, k in nli_filter(units, SUMMARY, engine, tau=0.5)] == [True, False, False]
     assert nli_filter([], SUMMARY, engine) == []
 
 
 def test_overlap_filter_max_over_hosts_exact():
-    f1 = {("a", "x"): 0.2, ("a", "y"): 0.69, ("b", "x"): 0.7, ("b", "y"): 0.1,
-          ("c", "x"): 0.0, ("c", "y"): 0.95}
+    f1 = {("a", "x"): 0.2, ("a", "y"): 0.69, ("b", "x"): 0.7, ("b", "y"): 0.1, ("c", "x"): 0.0, ("c", "y"): 0.95}
     seen = []
 
     def scorer(cands, refs):
@@ -49,10 +54,10 @@ def test_overlap_filter_max_over_hosts_exact():
 
 def test_overlap_filter_real_minilm_bertscore():
     unit = "The shooter fired at the guard."
-    f1 = bertscore_f1([unit, unit, unit],
-                      [unit, "The gunman shot at the guard.", "Banks in Delhi were shut down."])
+    f1 = bertscore_f1([unit, unit, unit], [unit, "The gunman shot at the guard.", "Banks in Delhi were shut down."])
     assert f1[0] == pytest.approx(1.0, abs=1e-4)
     assert f1[2] < f1[1] < f1[0]
-    out = overlap_filter([unit, "Banks in Delhi were shut down because of corruption."],
-                         ["The gunman shot at the guard.", unit])
+    out = overlap_filter(
+        [unit, "Banks in Delhi were shut down because of corruption."], ["The gunman shot at the guard.", unit]
+    )
     assert out[0][1] == pytest.approx(1.0, abs=1e-4) and out[0][2] is False

@@ -1,4 +1,5 @@
 """dlsd_acu through the backend API and evaluate.load, offline (rules decomposer, injected scorer)."""
+
 import math
 import os
 
@@ -9,15 +10,23 @@ from halluscope import score_dlsd_acu
 
 from test_acu_pipeline import overlap_scorer
 
-SOURCES = ["The council approved the budget on Monday. Officials said 300 homes would be built in Leeds.",
-           "Alice flew to Paris. Bob stayed in London."]
-SUMMARIES = ["The council approved the budget. Homes would be built in Leeds.",
-             "Bob flew to Paris."]
+SOURCES = [
+    "The council approved the budget on Monday. Officials said 300 homes would be built in Leeds.",
+    "Alice flew to Paris. Bob stayed in London.",
+]
+SUMMARIES = ["The council approved the budget. Homes would be built in Leeds.", "Bob flew to Paris."]
 
 
 def test_backend_offline_end_to_end_with_threshold_and_counters():
-    result = score_dlsd_acu(SUMMARIES, SOURCES, nli_scorer=overlap_scorer, decomposer="rules", coref="none",
-                            threshold=0.9, return_details=True)
+    result = score_dlsd_acu(
+        SUMMARIES,
+        SOURCES,
+        nli_scorer=overlap_scorer,
+        decomposer="rules",
+        coref="none",
+        threshold=0.9,
+        return_details=True,
+    )
     assert result["dlsd_acu_scores"][0] == pytest.approx(1.0)
     assert result["dlsd_acu_scores"][1] < 1.0
     assert result["labels"] == [1, 0]
@@ -44,10 +53,18 @@ def test_bad_input_names_row_and_field():
 
 def test_evaluate_module_offline(repo_root):
     metric = evaluate.load(os.path.join(repo_root, "metrics", "dlsd_acu"), nli_scorer=overlap_scorer)
-    result = metric.compute(predictions=SUMMARIES, references=["", ""], sources=SOURCES, decomposer="rules",
-                            coref="none", host="fenice", top_k=2)
-    direct = score_dlsd_acu(SUMMARIES, SOURCES, nli_scorer=overlap_scorer, decomposer="rules", coref="none",
-                            host="fenice", top_k=2)
+    result = metric.compute(
+        predictions=SUMMARIES,
+        references=["", ""],
+        sources=SOURCES,
+        decomposer="rules",
+        coref="none",
+        host="fenice",
+        top_k=2,
+    )
+    direct = score_dlsd_acu(
+        SUMMARIES, SOURCES, nli_scorer=overlap_scorer, decomposer="rules", coref="none", host="fenice", top_k=2
+    )
     assert result["dlsd_acu_scores"] == direct["dlsd_acu_scores"]
     assert "host:fenice|align:ent-neutral|agg:mean" in result["signature"]
     with pytest.raises(TypeError):
@@ -61,8 +78,9 @@ def test_missing_nli_model_is_a_clear_error():
 
     with pytest.raises(ModelNotAvailableError, match="tals/albert-xlarge-vitaminc-mnli"):
         score_dlsd_acu(["a b."], ["a b."], decomposer="rules", coref="none")
-    assert not math.isnan(score_dlsd_acu(["a b."], ["a b."], nli_scorer=overlap_scorer, decomposer="rules",
-                                         coref="none")["dlsd_acu"])
+    assert not math.isnan(
+        score_dlsd_acu(["a b."], ["a b."], nli_scorer=overlap_scorer, decomposer="rules", coref="none")["dlsd_acu"]
+    )
 
 
 def test_sentences_are_not_parsed_again_by_the_rule_decomposer():

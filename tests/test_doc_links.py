@@ -2,6 +2,7 @@
 cards, the docs and the Space resolves to a heading of that file, every relative
 Markdown link resolves to a file, and nothing points to documents users never see
 (the project's internal design notes and numbered source documents)."""
+
 from __future__ import annotations
 
 import pathlib
@@ -39,8 +40,11 @@ def slug(heading: str) -> str:
 
 def headings(path: pathlib.Path) -> list:
     """The file's headings in plain words: lower case, without "#" and backticks."""
-    return [line.lstrip("#").replace("`", "").strip().lower() for line in path.read_text().splitlines()
-            if line.startswith("#")]
+    return [
+        line.lstrip("#").replace("`", "").strip().lower()
+        for line in path.read_text().splitlines()
+        if line.startswith("#")
+    ]
 
 
 def anchors(path: pathlib.Path) -> set:
@@ -80,8 +84,14 @@ def test_no_pointer_to_documents_users_never_see(path):
 
 
 def test_the_checks_find_what_they_look_for():
-    assert ANCHOR_REF.findall("see docs/papers.md#ehi and papers.md#qhi") == [("papers.md", "ehi"), ("papers.md", "qhi")]
-    assert MD_LINK.findall("[p](../../docs/papers.md#ehi) [w](https://x.org/a.md)") == ["../../docs/papers.md", "https://x.org/a.md"]
+    assert ANCHOR_REF.findall("see docs/papers.md#ehi and papers.md#qhi") == [
+        ("papers.md", "ehi"),
+        ("papers.md", "qhi"),
+    ]
+    assert MD_LINK.findall("[p](../../docs/papers.md#ehi) [w](https://x.org/a.md)") == [
+        "../../docs/papers.md",
+        "https://x.org/a.md",
+    ]
     assert INTERNAL.findall("(DESIGN §4.4) and seed 004 and 000 §3.1") == ["DESIGN §", "seed 004", "000 §"]
     quoted = '(docs/cli.md, "Interrupted runs") and docs/' + 'cli.md, "x"'  # split: this file is checked too
     assert QUOTED_SECTION.findall(quoted) == [("cli.md", "Interrupted runs"), ("cli.md", "x")]

@@ -25,6 +25,7 @@ How the blocks run (:func:`test_docs_code_blocks_run`, one test per markdown fil
   and its word-level tokenizer that ``tests/tiny_models.py`` builds, saved with
   ``save_pretrained``; ``HF_HUB_OFFLINE=1`` makes any other Hub access fail loudly.
 """
+
 from __future__ import annotations
 
 import glob
@@ -44,11 +45,21 @@ from tiny_models import REPO, tiny_t5
 pytestmark = pytest.mark.slow
 
 #: what a ``<!-- not run: ... -->`` reason starts with
-NOT_RUN_REASONS = ("needs the Hugging Face Hub", "needs a GPU", "needs a launcher", "a long run",
-                   "installs packages", "rewrites the repository's files", "starts Ray")
+NOT_RUN_REASONS = (
+    "needs the Hugging Face Hub",
+    "needs a GPU",
+    "needs a launcher",
+    "a long run",
+    "installs packages",
+    "rewrites the repository's files",
+    "starts Ray",
+)
 #: the markdown files whose blocks are checked
-DOC_FILES = sorted(["README.md"] + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md"))]
-                   + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "metrics", "*", "README.md"))])
+DOC_FILES = sorted(
+    ["README.md"]
+    + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md"))]
+    + [os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "metrics", "*", "README.md"))]
+)
 #: Hub model names (as quoted in a block) -> the tiny local model that replaces them
 HUB_SUBSTITUTES = ("t5-small",)
 
@@ -74,11 +85,19 @@ def blocks_of(path: str) -> List[Block]:
     text = open(os.path.join(REPO, path), encoding="utf-8").read()
     found = []
     for match in _FENCE.finditer(text):
-        before = text[:match.start()]
+        before = text[: match.start()]
         previous = before.rstrip("\n").rsplit("\n", 1)[-1] if before.endswith("\n") else ""
         marker = _MARKER.match(previous)
-        found.append(Block(path, before.count("\n") + 1, match.group(2), textwrap.dedent(match.group(3)),
-                           marker.group(1) if marker else None, marker.group(2) if marker else ""))
+        found.append(
+            Block(
+                path,
+                before.count("\n") + 1,
+                match.group(2),
+                textwrap.dedent(match.group(3)),
+                marker.group(1) if marker else None,
+                marker.group(2) if marker else "",
+            )
+        )
     return found
 
 
@@ -92,16 +111,27 @@ def test_every_marker_is_well_formed_and_right_before_a_block():
             if block.marker == "not run":
                 assert block.argument.startswith(NOT_RUN_REASONS), (path, block.line, block.argument)
             if block.marker == "run as":
-                assert block.language == "python" and re.fullmatch(r"[\w.-]+\.py( \S+)*", block.argument), \
-                    (path, block.line, block.argument)
+                assert block.language == "python" and re.fullmatch(r"[\w.-]+\.py( \S+)*", block.argument), (
+                    path,
+                    block.line,
+                    block.argument,
+                )
 
 
 def test_the_docs_have_blocks_that_run():
     counts = {path: sum(block.marker != "not run" for block in blocks_of(path)) for path in DOC_FILES}
     # a file that is only prose or only marked blocks has 0; these are the ones with runnable code
     assert {path for path, count in counts.items() if count} >= {
-        "README.md", "docs/trainer.md", "docs/scaling.md", "docs/lexical.md", "docs/cli.md",
-        "metrics/chi/README.md", "metrics/ehi/README.md", "metrics/qhi/README.md", "metrics/rhi/README.md"}
+        "README.md",
+        "docs/trainer.md",
+        "docs/scaling.md",
+        "docs/lexical.md",
+        "docs/cli.md",
+        "metrics/chi/README.md",
+        "metrics/ehi/README.md",
+        "metrics/qhi/README.md",
+        "metrics/rhi/README.md",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -134,21 +164,28 @@ def _substituted(code: str, workdir) -> str:
 
 
 def _environment(workdir) -> dict:
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-               PYTHONPATH=os.path.join(REPO, "shared"))
+    env = dict(
+        os.environ,
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        PYTHONPATH=os.path.join(REPO, "shared"),
+    )
     env["PATH"] = os.path.join(REPO, ".venv", "bin") + os.pathsep + env.get("PATH", "")
     return env
 
 
 def _run_process(command: list, block: Block, workdir) -> None:
-    done = subprocess.run(command, cwd=workdir, env=_environment(workdir), capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, (f"{block.path}:{block.line} exited {done.returncode}\n"
-                                  f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}")
+    done = subprocess.run(command, cwd=workdir, env=_environment(workdir), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (
+        f"{block.path}:{block.line} exited {done.returncode}\n"
+        f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+    )
 
 
-@pytest.mark.parametrize("path", [path for path in DOC_FILES
-                                  if any(block.marker != "not run" for block in blocks_of(path))])
+@pytest.mark.parametrize(
+    "path", [path for path in DOC_FILES if any(block.marker != "not run" for block in blocks_of(path))]
+)
 def test_docs_code_blocks_run(path, workdir, monkeypatch):
     monkeypatch.chdir(workdir)
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):

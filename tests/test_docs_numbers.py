@@ -1,5 +1,6 @@
 """Numbers the documentation shows are the numbers the code gives (issue 29 item 6):
 each is recomputed here from the command or call the text shows beside it."""
+
 from __future__ import annotations
 
 import os
@@ -22,20 +23,41 @@ def _score_examples(tmp_path, capsys, *extra: str) -> str:
     """The summary the CLI prints for the project's examples, with the output folder and
     the signature after its spaCy field cut as docs/cli.md cuts them."""
     output = tmp_path / "scores.jsonl"
-    assert main(["score", "--input", os.path.join(REPO, EXAMPLES), "--output", str(output), "--no-progress",
-                 "--reference-field", "reference", *extra]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                os.path.join(REPO, EXAMPLES),
+                "--output",
+                str(output),
+                "--no-progress",
+                "--reference-field",
+                "reference",
+                *extra,
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out.replace(os.path.join(REPO, ""), "").replace(str(tmp_path) + os.sep, "")
     return re.sub(r"(\|spacy:[^|]*\|).*", r"\1...", printed)
 
 
 def test_the_cli_summary_in_the_docs_is_what_the_command_prints(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    block = re.search(r"```text\n\$ halluscope score --input shared/halluscope/data/examples.jsonl.*?\n"
-                      r"    --publication-date-field publication_date\n(.*?)```", _doc("docs/cli.md"), re.S)
+    block = re.search(
+        r"```text\n\$ halluscope score --input shared/halluscope/data/examples.jsonl.*?\n"
+        r"    --publication-date-field publication_date\n(.*?)```",
+        _doc("docs/cli.md"),
+        re.S,
+    )
     assert block is not None
     assert _score_examples(tmp_path, capsys, "--publication-date-field", "publication_date") == block.group(1)
-    undated = re.search(r"without `--publication-date-field` the relative dates stay unresolved\s+and CHI's "
-                        r"mean is (0\.\d{4})", _doc("docs/cli.md"))
+    undated = re.search(
+        r"without `--publication-date-field` the relative dates stay unresolved\s+and CHI's "
+        r"mean is (0\.\d{4})",
+        _doc("docs/cli.md"),
+    )
     assert undated is not None
     printed = _score_examples(tmp_path, capsys)
     assert re.search(r"^chi +(0\.\d{4}) ", printed, re.M).group(1) == undated.group(1)
@@ -46,9 +68,11 @@ def test_the_verdict_in_the_readme_quick_start_is_what_chi_returns():
 
     said = re.search(r"# the verdict: \[(0\.\d+)\.\.\.\] \[(\d)\]", _doc("README.md"))
     assert said is not None
-    result = score_chi(["Microsoft bought GitHub for $9 billion in 2019."],
-                       ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."],
-                       ["Microsoft acquired GitHub for $7.5 billion in 2018."])
+    result = score_chi(
+        ["Microsoft bought GitHub for $9 billion in 2019."],
+        ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."],
+        ["Microsoft acquired GitHub for $7.5 billion in 2018."],
+    )
     assert f"{result['p_consistent_scores'][0]:.10f}".startswith(said.group(1))
     assert result["labels"] == [int(said.group(2))]
 
@@ -68,7 +92,7 @@ def _benchmark_row(text: str, measure: str, tag: str, configuration: str, dimens
 #: the chi card's LODO rows -> (tag, configuration, dimension) of docs/benchmarks.md's tables
 CARD_ROWS = {
     "baseline `alnum-types`": ("session8", "baseline", "alnum-types"),
-    "papers (`formula=\"paper\"`": ("after", "chi-paper", "chi"),
+    'papers (`formula="paper"`': ("after", "chi-paper", "chi"),
     "previous default (tag `start`": ("start", "chi", "chi"),
     "default without WordNet": ("after", "chi-no-wordnet", "chi"),
     "default with pairs for every object-less verb": ("after", "chi-all-pairs", "chi"),
@@ -80,8 +104,17 @@ CARD_ROWS = {
 def test_the_chi_cards_lodo_table_is_the_generated_benchmark_tables():
     card, benchmarks = _doc("metrics/chi/README.md"), _doc("docs/benchmarks.md")
     table = [line for line in card.split("| | cogensumm |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]]
-    folds = ["cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc",
-             "mean"]
+    folds = [
+        "cogensumm",
+        "xsumfaith",
+        "polytope",
+        "factcc",
+        "summeval",
+        "summac-frank",
+        "frank-cnndm",
+        "frank-bbc",
+        "mean",
+    ]
     checked = 0
     for line in table:
         cells = [cell.strip().replace("**", "") for cell in line.strip("|").split("|")]
@@ -111,12 +144,16 @@ def test_the_calibration_the_docs_state_is_the_shipped_one():
     at_cut = shipped.knots_chi[shipped.knots_p.index(shipped.cut)]  # the knot where p = 0.5
     low, high, knots = p_consistent(0.0), p_consistent(1.0), len(shipped.knots_chi)
     card = " ".join(_doc("metrics/chi/README.md").split())
-    assert (f"a centred isotonic calibration of chi ({knots} knots, interpolated linearly), from {low:.3f} "
-            f"(chi 0) to {high:.3f} (chi 1)") in card
+    assert (
+        f"a centred isotonic calibration of chi ({knots} knots, interpolated linearly), from {low:.3f} "
+        f"(chi 0) to {high:.3f} (chi 1)"
+    ) in card
     assert f"cut {shipped.cut:g}, i.e. chi >= {at_cut:.3f}:" in card
     benchmarks = " ".join(_doc("docs/benchmarks.md").split())
-    assert (f"calibration `{shipped.version}`, fitted at {commit}): {knots} knots, p = 0.5 at chi {at_cut:.3f}; "
-            f"p runs from {low:.3f} (chi 0) to {high:.3f} (chi 1)") in benchmarks
+    assert (
+        f"calibration `{shipped.version}`, fitted at {commit}): {knots} knots, p = 0.5 at chi {at_cut:.3f}; "
+        f"p runs from {low:.3f} (chi 0) to {high:.3f} (chi 1)"
+    ) in benchmarks
 
 
 def test_the_lexical_term_the_docs_write_is_fusion_index_share():
@@ -124,8 +161,13 @@ def test_the_lexical_term_the_docs_write_is_fusion_index_share():
     from halluscope.fusion import INDEX_SHARE
 
     written = r"\(\s*(\d\.\d+)\s*\+\s*(\d\.\d+)\s*(?:x|·)\s*(?:M\b|the dimensions)"
-    files = ["shared/halluscope/api.py", "metrics/chi/README.md", "metrics/chi/chi.py", "CHANGELOG.md",
-             "tests/test_wordnet_matching.py"]
+    files = [
+        "shared/halluscope/api.py",
+        "metrics/chi/README.md",
+        "metrics/chi/chi.py",
+        "CHANGELOG.md",
+        "tests/test_wordnet_matching.py",
+    ]
     found = [(name, m.groups()) for name in files for m in re.finditer(written, _doc(name))]
     assert len(found) >= 5, found
     assert {pair for _, pair in found} == {(f"{1 - INDEX_SHARE:g}", f"{INDEX_SHARE:g}")}, found
@@ -154,8 +196,12 @@ def test_the_perturbation_section_is_rendered_from_the_committed_records():
     for edit in ("amount_x2", "number_swap_source", "entity_swap_source", "antonym", "negation"):
         said = re.search(rf"`{edit}` (\d+\.\d)% \((\w+) (\d+\.\d)%, word overlap (\d+\.\d)%\)", card)
         assert said is not None, edit
-        assert said.groups() == (f"{100 * lockbox[edit]['chi']:.1f}", lockbox[edit]["index"],
-                                 f"{100 * lockbox[edit]['own']:.1f}", f"{100 * lockbox[edit]['alnum']:.1f}")
+        assert said.groups() == (
+            f"{100 * lockbox[edit]['chi']:.1f}",
+            lockbox[edit]["index"],
+            f"{100 * lockbox[edit]['own']:.1f}",
+            f"{100 * lockbox[edit]['alnum']:.1f}",
+        )
 
 
 def _lodo_record(half: str) -> dict:
@@ -173,13 +219,17 @@ def test_the_chi_cards_lockbox_figures_are_the_lodo_records():
     """The card's LODO by half (design, lockbox) is docs/benchmarks/lodo-*.json's chi
     against the baseline: means over the eight folds and the folds above it by BA."""
     card = " ".join(_doc("metrics/chi/README.md").split())
-    for half, opening, against in (("design", "on the design half chi", "against the baseline's"),
-                                   ("lockbox", "on the lockbox half", "against")):
+    for half, opening, against in (
+        ("design", "on the design half chi", "against the baseline's"),
+        ("lockbox", "on the lockbox half", "against"),
+    ):
         record = _lodo_record(half)
         chi, base = record["lodo"]["chi"], record["lodo"]["alnum"]
         above = sum(chi[fold]["ba"] > base[fold]["ba"] for fold in chi)
-        expected = (f"{opening} {_mean(chi, 'ba'):.1f} ({_mean(chi, 'auc'):.1f}) {against} "
-                    f"{_mean(base, 'ba'):.1f} ({_mean(base, 'auc'):.1f}), above it on {above} of {len(chi)} folds")
+        expected = (
+            f"{opening} {_mean(chi, 'ba'):.1f} ({_mean(chi, 'auc'):.1f}) {against} "
+            f"{_mean(base, 'ba'):.1f} ({_mean(base, 'auc'):.1f}), above it on {above} of {len(chi)} folds"
+        )
         assert expected in card, expected
         assert f"at commit {record['commit']}" in card
 

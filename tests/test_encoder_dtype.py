@@ -1,6 +1,7 @@
 """The sentence encoder's precision (the ``encoder_dtype`` option): what "auto" resolves
 to, that it reaches the embedder and the signature, and that bfloat16 vectors stay
 within rounding of the float32 ones (real MiniLM)."""
+
 import numpy as np
 import pytest
 import torch
@@ -11,10 +12,14 @@ from halluscope.errors import OptionError
 from halluscope.resources import Resources
 
 STRINGS = ["the striker", "the club's new signing", "arrest", "a state agency", "the prime minister of Kenya"]
-SOURCES = ["Police in Leeds arrested a man on Saturday after a stabbing outside a nightclub.",
-           "Carrow Resources has acquired its smaller rival Pilbara Nickel for A$2.3 billion."]
-SUMMARIES = ["Leeds police detained a man after a stabbing.",
-             "Carrow Resources bought Pilbara Nickel for A$2.3 billion."]
+SOURCES = [
+    "Police in Leeds arrested a man on Saturday after a stabbing outside a nightclub.",
+    "Carrow Resources has acquired its smaller rival Pilbara Nickel for A$2.3 billion.",
+]
+SUMMARIES = [
+    "Leeds police detained a man after a stabbing.",
+    "Carrow Resources bought Pilbara Nickel for A$2.3 billion.",
+]
 
 
 def test_auto_is_bfloat16_only_where_the_device_computes_it_natively():
@@ -63,8 +68,13 @@ def test_the_cast_model_gives_the_vectors_of_the_float32_model_under_autocast_bi
     half.prepare(STRINGS)
     full_model = Embedder(device="cpu", dtype="float32").model
     with torch.autocast("cpu", dtype=torch.bfloat16):
-        expected = full_model.encode(STRINGS, batch_size=half.batch_size, normalize_embeddings=True,
-                                     convert_to_numpy=True, show_progress_bar=False)
+        expected = full_model.encode(
+            STRINGS,
+            batch_size=half.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
     for text, vector in zip(STRINGS, expected):
         assert np.array_equal(half.vector(text), vector)
 

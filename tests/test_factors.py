@@ -1,4 +1,5 @@
 """Hand-computed factors and indices (DESIGN §4.1–4.3), both normalisations and RHI variants."""
+
 import math
 from types import SimpleNamespace
 
@@ -10,7 +11,7 @@ from halluscope.indices import linear_rhi, normalized_rhi, softmax_bounds, softm
 from halluscope.venn import VennCounts, venn_counts
 
 E = math.e
-SAME = VennCounts(i=2, r=2, g=2, ig=2, rg=2, irg=2, ir=2)      # I = R = G
+SAME = VennCounts(i=2, r=2, g=2, ig=2, rg=2, irg=2, ir=2)  # I = R = G
 DISJOINT = VennCounts(i=1, r=1, g=1, ig=0, rg=0, irg=0, ir=0)
 EMPTY = VennCounts(i=0, r=0, g=0, ig=0, rg=0, irg=0, ir=0)
 # typical: 10 source, 4 reference, 5 generated units; 3 of G in I, 2 in R, 2 in both; 3 of R in I
@@ -36,7 +37,7 @@ def test_entity_factors_identical_sets():
 
 def test_entity_factors_disjoint_sets():
     assert entity_factors(DISJOINT) == {"EF": 0.0, "PH": 0.0, "OF": 0.0, "NH": 1.0, "LF": 0.5}
-    assert softmax_index(entity_factors(DISJOINT)) == pytest.approx(2 / (3 + E + E ** 0.5))
+    assert softmax_index(entity_factors(DISJOINT)) == pytest.approx(2 / (3 + E + E**0.5))
     assert softmax_index(entity_factors(DISJOINT)) == pytest.approx(0.2714808, abs=1e-7)
 
 
@@ -47,7 +48,7 @@ def test_entity_factors_typical():
     assert f["OF"] == pytest.approx(6 / 15)
     assert f["NH"] == pytest.approx(2 / 5)
     assert f["LF"] == pytest.approx(3 / 9)
-    expected = (E ** (4 / 9) + E ** (6 / 19)) / (E ** (4 / 9) + E ** (6 / 19) + E ** 0.4 + E ** 0.4 + E ** (1 / 3))
+    expected = (E ** (4 / 9) + E ** (6 / 19)) / (E ** (4 / 9) + E ** (6 / 19) + E**0.4 + E**0.4 + E ** (1 / 3))
     assert softmax_index(f) == pytest.approx(expected)
 
 
@@ -113,8 +114,9 @@ def test_support_share():
 def _dimension(score, contradicted=False):
     """What :func:`fused_chi` reads of a dimension's result: its score, unit count and
     whether a unit was contradicted."""
-    return SimpleNamespace(score=score, counts=SimpleNamespace(g=0 if math.isnan(score) else 1),
-                           contradicted=contradicted)
+    return SimpleNamespace(
+        score=score, counts=SimpleNamespace(g=0 if math.isnan(score) else 1), contradicted=contradicted
+    )
 
 
 def test_fused_chi_keeps_counting_the_indices_when_one_is_zero():
@@ -126,11 +128,16 @@ def test_fused_chi_keeps_counting_the_indices_when_one_is_zero():
     two_wrong = fused_chi({"ehi": _dimension(0.5), "rhi": _dimension(0.0), "qhi": _dimension(0.5)}, words, None, 0.01)
     assert two_wrong == pytest.approx(0.01 * 0.8 * (0.9 + 0.1 / 3)) and two_wrong < one_wrong
     # every defined dimension 1: M = 1, the lexical term is λ w as before
-    assert fused_chi({"ehi": _dimension(1.0), "rhi": _dimension(1.0), "qhi": _dimension(math.nan)}, words, None,
-                     0.01) == pytest.approx(0.99 + 0.008)
+    assert fused_chi(
+        {"ehi": _dimension(1.0), "rhi": _dimension(1.0), "qhi": _dimension(math.nan)}, words, None, 0.01
+    ) == pytest.approx(0.99 + 0.008)
     # a contradiction halves the whole; weights weigh M as they weigh H (qhi twice: M = 0.5 / 4)
-    contradicted = fused_chi({"ehi": _dimension(0.0, contradicted=True), "rhi": _dimension(1.0),
-                              "qhi": _dimension(0.0)}, words, {"qhi": 2}, 0.01)
+    contradicted = fused_chi(
+        {"ehi": _dimension(0.0, contradicted=True), "rhi": _dimension(1.0), "qhi": _dimension(0.0)},
+        words,
+        {"qhi": 2},
+        0.01,
+    )
     assert contradicted == pytest.approx(0.5 * 0.01 * 0.8 * (0.9 + 0.1 * 0.25))
     assert mean_index({"ehi": 0.5, "rhi": math.nan, "qhi": 1.0}, {"qhi": 3}) == pytest.approx((0.5 + 3) / 4)
     assert math.isnan(mean_index({"ehi": math.nan}))

@@ -1,5 +1,6 @@
 """The benchmark harness: measures on hand-computed fixtures, JSON -> markdown, and one
 small chi run end to end (the only test here that loads models)."""
+
 from __future__ import annotations
 
 import json
@@ -44,7 +45,7 @@ def test_tuned_threshold_is_the_lowest_best_one():
 def test_transfer_applies_the_tuned_threshold_unchanged():
     value, threshold = measures.transfer_balanced_accuracy([0.2, 0.6, 0.7], [0, 0, 1], [0.9, 0.3, 0.4], [1, 0, 1])
     assert threshold == 0.7  # tuning rows: BA 1.0 at 0.7
-    assert value == 0.75     # test: 0.9 consistent; 0.4 (label 1) missed -> (1/2 + 1) / 2
+    assert value == 0.75  # test: 0.9 consistent; 0.4 (label 1) missed -> (1/2 + 1) / 2
 
 
 def test_half_split_balanced_accuracy_by_hand():
@@ -69,7 +70,7 @@ def test_frank_error_type_rates():
     predicted = measures.held_out_predictions(SCORES, LABELS, seed=0)  # T F T F T F
     flags = {"LinkE": [0, 1, 1, 0, 0, 0], "EntE": [0, 0, 0, 0, 0, 1], "CorefE": [0] * 6}
     rates = measures.error_type_rates(predicted, flags)
-    assert rates["LinkE"] == {"n": 2, "fp": 1, "rate": 0.5}   # row 2 predicted consistent, row 1 not
+    assert rates["LinkE"] == {"n": 2, "fp": 1, "rate": 0.5}  # row 2 predicted consistent, row 1 not
     assert rates["EntE"] == {"n": 1, "fp": 0, "rate": 0.0}
     assert rates["CorefE"]["n"] == 0 and math.isnan(rates["CorefE"]["rate"])
 
@@ -108,15 +109,16 @@ def test_system_level_correlation_and_bootstrap():
 def test_summary_level_correlation_by_hand():
     # metric ranks 1 2 3 4 (NaN top); human ranks 1 3.5 2 3.5
     result = measures.summary_level_correlation([0.1, 0.2, 0.3, NAN], [0, 1, 0.5, 1])
-    assert result["spearman"] == pytest.approx(3 / math.sqrt(22.5))   # Pearson of the ranks
-    assert result["kendall"] == pytest.approx(3 / math.sqrt(30))       # tau-b: 4 C, 1 D, 1 tie in human
+    assert result["spearman"] == pytest.approx(3 / math.sqrt(22.5))  # Pearson of the ranks
+    assert result["kendall"] == pytest.approx(3 / math.sqrt(30))  # tau-b: 4 C, 1 D, 1 tie in human
 
 
 def test_pseudo_system_ranks_by_hand():
-    real = [0.5, 0.2, 0.7, 0.4]               # S1 = .5 .7 (mean .6), S2 = .2 .4 (mean .3)
+    real = [0.5, 0.2, 0.7, 0.4]  # S1 = .5 .7 (mean .6), S2 = .2 .4 (mean .3)
     systems, documents = ["S1", "S2", "S1", "S2"], [0, 0, 1, 1]
-    report_ = measures.rank_pseudo_systems(real, systems, documents,
-                                           {"empty": {0: NAN, 1: NAN}, "content-free": {0: 0.3, 1: 0.4}})
+    report_ = measures.rank_pseudo_systems(
+        real, systems, documents, {"empty": {0: NAN, 1: NAN}, "content-free": {0: 0.3, 1: 0.4}}
+    )
     empty, free = report_["empty"], report_["content-free"]
     # empty: undefined -> the largest defined score (.7): above both systems
     assert (empty["rank"], empty["above"], empty["of"], empty["mean"]) == (1, 2, 3, 0.7)
@@ -133,32 +135,56 @@ def test_empty_summary_check_scores_pseudo_rows_in_one_call():
 
     def scorer(predictions, sources, references):
         calls.append((list(predictions), references))
-        return [float(len(p)) for p in predictions]          # longer = "more consistent"
+        return [float(len(p)) for p in predictions]  # longer = "more consistent"
 
     sources = ["doc one", "doc one", "doc two", "doc two"]
     result = harness.empty_summary_check(scorer, sources, ["ab", "abcd", "a", "abc"], systems=["X", "Y", "X", "Y"])
-    assert len(calls) == 1 and calls[0][0][4:] == ["", "", "The article discusses the topic.",
-                                                   "The article discusses the topic."]
+    assert len(calls) == 1 and calls[0][0][4:] == [
+        "",
+        "",
+        "The article discusses the topic.",
+        "The article discusses the topic.",
+    ]
     assert (result["empty"]["rank"], result["empty"]["of"], result["empty"]["win_rate"]) == (3, 3, 0.0)
     assert result["content-free"]["rank"] == 1
 
 
 def _result_row(dataset, rows, dimension, ba, auc=70.0):
-    return {"dataset": dataset, "data_file": f"{dataset}.jsonl", "rows": rows, "dimension": dimension,
-            "balanced_accuracy_pct": ba, "roc_auc_pct": auc, "signature": f"sig-{dimension}"}
+    return {
+        "dataset": dataset,
+        "data_file": f"{dataset}.jsonl",
+        "rows": rows,
+        "dimension": dimension,
+        "balanced_accuracy_pct": ba,
+        "roc_auc_pct": auc,
+        "signature": f"sig-{dimension}",
+    }
 
 
 def test_json_results_render_to_markdown(tmp_path):
     folder = str(tmp_path / "results")
     for tag, chi_values in (("before", (50.0, 50.0)), ("after", (60.0, 50.0))):
-        meta = {"created": "2026-01-01T00:00:00+00:00" if tag == "before" else "2026-01-02T00:00:00+00:00",
-                "halluscope": {"version": "0", "git_commit": tag}, "limit": None, "command": "test"}
-        baseline = [_result_row("a", 10, "unigram-types", 55.0), _result_row("a", 10, "unigram-tokens", 54.0),
-                    _result_row("b", 8, "unigram-types", 52.0), _result_row("b", 8, "unigram-tokens", 51.0)]
+        meta = {
+            "created": "2026-01-01T00:00:00+00:00" if tag == "before" else "2026-01-02T00:00:00+00:00",
+            "halluscope": {"version": "0", "git_commit": tag},
+            "limit": None,
+            "command": "test",
+        }
+        baseline = [
+            _result_row("a", 10, "unigram-types", 55.0),
+            _result_row("a", 10, "unigram-tokens", 54.0),
+            _result_row("b", 8, "unigram-types", 52.0),
+            _result_row("b", 8, "unigram-tokens", 51.0),
+        ]
         harness.write_results(folder, tag, None, baseline, meta)
         chi = harness.MetricConfig("chi", "chi", {"normalize": "paper"})
-        harness.write_results(folder, tag, chi, [_result_row("a", 10, "chi", chi_values[0]),
-                                                 _result_row("b", 8, "chi", chi_values[1])], meta)
+        harness.write_results(
+            folder,
+            tag,
+            chi,
+            [_result_row("a", 10, "chi", chi_values[0]), _result_row("b", 8, "chi", chi_values[1])],
+            meta,
+        )
     with open(os.path.join(folder, "run-after-chi.json"), encoding="utf-8") as handle:
         stored = json.load(handle)
     assert stored["config"] == {"name": "chi", "metric": "chi", "kwargs": {"normalize": "paper"}}
@@ -168,16 +194,19 @@ def test_json_results_render_to_markdown(tmp_path):
     report.render_markdown(folder, out, plots=False)
     text = open(out, encoding="utf-8").read()
     table = text.split("## Balanced accuracy (%)")[1].split("## ROC-AUC")[0]
-    assert ("| set | rows | baseline (distinct tokens) | baseline (tokens) | chi before | chi after "
-            "| chi beats baseline (before / after) |") in table
+    assert (
+        "| set | rows | baseline (distinct tokens) | baseline (tokens) | chi before | chi after "
+        "| chi beats baseline (before / after) |"
+    ) in table
     assert "| a | 10 | 55.0 | 54.0 | 50.0 | 60.0 | no / yes |" in table
     assert "| b | 8 | 52.0 | 51.0 | 50.0 | 50.0 | no / no |" in table
     assert "| mean (SummaC sets) |  | 53.5 | 52.5 | 50.0 | 55.0 | no / yes |" in table
     assert "- after / chi: `sig-chi`" in text
     # single-dimension configurations of one metric share a table, one column each
     for name, ba in (("fizz", 53.0), ("fizz+SD", 56.0)):
-        harness.write_results(folder, "after", harness.MetricConfig(name, "dlsd_acu"),
-                              [_result_row("a", 10, "dlsd_acu", ba)], meta)
+        harness.write_results(
+            folder, "after", harness.MetricConfig(name, "dlsd_acu"), [_result_row("a", 10, "dlsd_acu", ba)], meta
+        )
     report.render_markdown(folder, out, tags=["after"], plots=False)
     text = open(out, encoding="utf-8").read()
     assert "### dlsd_acu: fizz, fizz+SD" in text
@@ -190,16 +219,30 @@ def test_json_results_render_to_markdown(tmp_path):
 
 
 def test_named_and_custom_configurations():
-    configs = harness.parse_configs(["chi-paper", "rhi-linear", "dlsd", "mine=qhi:epsilon=0.1,derived=false"],
-                                    {"host": "fenice", "nli_model": "tiny", "decomposer": "rules", "top_k": 2})
-    seeds = {"formula": "paper", "grounding": "units", "truecase": False, "relation_slots": "head",
-             "intransitive": "none"}
-    assert configs[0] == harness.MetricConfig("chi-paper", "chi", {**seeds, "normalize": "paper",
-                                                                   "relation_matching": "sentence"})
+    configs = harness.parse_configs(
+        ["chi-paper", "rhi-linear", "dlsd", "mine=qhi:epsilon=0.1,derived=false"],
+        {"host": "fenice", "nli_model": "tiny", "decomposer": "rules", "top_k": 2},
+    )
+    seeds = {
+        "formula": "paper",
+        "grounding": "units",
+        "truecase": False,
+        "relation_slots": "head",
+        "intransitive": "none",
+    }
+    assert configs[0] == harness.MetricConfig(
+        "chi-paper", "chi", {**seeds, "normalize": "paper", "relation_matching": "sentence"}
+    )
     assert configs[1].kwargs == {**seeds, "variant": "linear"}
     assert [c.name for c in configs[2:6]] == ["fenice", "fenice+SD", "fenice+DL", "fenice+SD+DL"]
-    assert configs[3].kwargs == {"host": "fenice", "sd_acu": True, "dl_acu": "none", "nli_model": "tiny",
-                                 "decomposer": "rules", "top_k": 2}
+    assert configs[3].kwargs == {
+        "host": "fenice",
+        "sd_acu": True,
+        "dl_acu": "none",
+        "nli_model": "tiny",
+        "decomposer": "rules",
+        "top_k": 2,
+    }
     assert configs[4].kwargs["dl_acu"] == "auto" and configs[4].kwargs["sd_acu"] is False
     assert configs[6] == harness.MetricConfig("mine", "qhi", {"epsilon": 0.1, "derived": False})
     with pytest.raises(ValueError):
@@ -207,18 +250,47 @@ def test_named_and_custom_configurations():
 
 
 def test_smoke_run_of_chi_reference_free(tmp_path):
-    documents = ["Microsoft acquired GitHub in 2018 for $7.5 billion. Nat Friedman became its chief executive.",
-                 "The city council approved a budget of 3 million euros for new parks on Monday."]
-    claims = [("Microsoft acquired GitHub in 2018.", 1), ("Google acquired GitHub in 2016.", 0),
-              ("Nat Friedman became chief executive of GitHub.", 1),
-              ("The council approved 3 million euros for parks.", 1),
-              ("The council rejected a budget of 9 million euros.", 0), ("The mayor resigned on Friday.", 0)]
+    documents = [
+        "Microsoft acquired GitHub in 2018 for $7.5 billion. Nat Friedman became its chief executive.",
+        "The city council approved a budget of 3 million euros for new parks on Monday.",
+    ]
+    claims = [
+        ("Microsoft acquired GitHub in 2018.", 1),
+        ("Google acquired GitHub in 2016.", 0),
+        ("Nat Friedman became chief executive of GitHub.", 1),
+        ("The council approved 3 million euros for parks.", 1),
+        ("The council rejected a budget of 9 million euros.", 0),
+        ("The mayor resigned on Friday.", 0),
+    ]
     data = tmp_path / "tiny_val.jsonl"
-    data.write_text("".join(json.dumps({"document": documents[0] if k < 3 else documents[1], "claim": c, "label": y})
-                            + "\n" for k, (c, y) in enumerate(claims)), encoding="utf-8")
+    data.write_text(
+        "".join(
+            json.dumps({"document": documents[0] if k < 3 else documents[1], "claim": c, "label": y}) + "\n"
+            for k, (c, y) in enumerate(claims)
+        ),
+        encoding="utf-8",
+    )
     out = str(tmp_path / "results")
-    assert harness.main(["run", "--summac", str(data), "--config", "chi", "--tag", "smoke", "--out", out,
-                         "--splits", "2", "--resamples", "20"]) == 0
+    assert (
+        harness.main(
+            [
+                "run",
+                "--summac",
+                str(data),
+                "--config",
+                "chi",
+                "--tag",
+                "smoke",
+                "--out",
+                out,
+                "--splits",
+                "2",
+                "--resamples",
+                "20",
+            ]
+        )
+        == 0
+    )
     stored = json.load(open(os.path.join(out, "run-smoke-chi.json"), encoding="utf-8"))
     rows = stored["rows"]
     assert [r["dimension"] for r in rows] == ["chi", "ehi", "rhi", "qhi"]
@@ -237,9 +309,17 @@ def test_smoke_run_of_chi_reference_free(tmp_path):
 def test_evaluate_dimension_half_split_and_test_split():
     from benchmarks._common import Dataset
 
-    data = Dataset(name="d", path="d.jsonl", sources=["s1", "s1", "s2", "s2", "s3", "s3"], predictions=["p"] * 6,
-                   labels=LABELS, systems=["X", "Y"] * 3, human_scores=[1.0, 0.0, 0.0, 1.0, 1.0, 0.0],
-                   human_column="Factuality", error_flags={"LinkE": [0, 1, 1, 0, 0, 0]})
+    data = Dataset(
+        name="d",
+        path="d.jsonl",
+        sources=["s1", "s1", "s2", "s2", "s3", "s3"],
+        predictions=["p"] * 6,
+        labels=LABELS,
+        systems=["X", "Y"] * 3,
+        human_scores=[1.0, 0.0, 0.0, 1.0, 1.0, 0.0],
+        human_column="Factuality",
+        error_flags={"LinkE": [0, 1, 1, 0, 0, 0]},
+    )
     outcome = harness.evaluate_dimension(SCORES, data, harness.Protocol(splits=1, resamples=10))
     assert outcome["balanced_accuracy_pct"] == 75.0 and outcome["balanced_accuracy_splits_pct"] == [75.0]
     assert outcome["roc_auc_pct"] == pytest.approx(800 / 9)
@@ -291,8 +371,10 @@ def test_lodo_threshold_agrees_with_brute_force():
 
 # three folds of one inconsistent (first) and one consistent (second) summary
 CHOICE_LABELS = {"A": [0, 1], "B": [0, 1], "C": [0, 1]}
-CHOICE_CANDIDATES = {"x": {"A": [0.2, 0.8], "B": [0.3, 0.7], "C": [0.6, 0.4]},
-                     "y": {"A": [0.5, 0.4], "B": [0.1, 0.9], "C": [0.1, 0.2]}}
+CHOICE_CANDIDATES = {
+    "x": {"A": [0.2, 0.8], "B": [0.3, 0.7], "C": [0.6, 0.4]},
+    "y": {"A": [0.5, 0.4], "B": [0.1, 0.9], "C": [0.1, 0.2]},
+}
 
 
 def test_lodo_evaluate_chooses_a_candidate_per_held_out_fold():
@@ -334,30 +416,57 @@ def test_exclusion_rule_on_synthetic_folds(tmp_path):
     from benchmarks._common import Dataset, fold_exclusions, load_folds, shared_pair_counts
 
     def fold(name, pairs):
-        return Dataset(name=name, path=name, sources=[p[0] for p in pairs], predictions=[p[1] for p in pairs],
-                       labels=[1] * len(pairs))
+        return Dataset(
+            name=name,
+            path=name,
+            sources=[p[0] for p in pairs],
+            predictions=[p[1] for p in pairs],
+            labels=[1] * len(pairs),
+        )
 
-    folds = {"a": fold("a", [("Doc one.", "Sum one."), ("Doc two.", "Sum two.")]),
-             "b": fold("b", [("Doc  one.\n", " Sum one."), ("Doc three.", "Sum three.")]),  # whitespace differs only
-             "c": fold("c", [("Doc one.", "Another summary."), ("Doc two.", "sum two.")])}  # document / case only
+    folds = {
+        "a": fold("a", [("Doc one.", "Sum one."), ("Doc two.", "Sum two.")]),
+        "b": fold("b", [("Doc  one.\n", " Sum one."), ("Doc three.", "Sum three.")]),  # whitespace differs only
+        "c": fold("c", [("Doc one.", "Another summary."), ("Doc two.", "sum two.")]),
+    }  # document / case only
     assert fold_exclusions(folds) == {"a": ["b"], "b": ["a"], "c": []}
     assert shared_pair_counts(folds) == {("a", "b"): 1}
     # files: SummaC's frank and FRANK share a summary; FRANK splits by its dataset column
     summac = tmp_path / "frank_val.jsonl"
-    summac.write_text("".join(json.dumps({"document": d, "claim": c, "label": 1}) + "\n"
-                              for d, c in [("D1", "S1"), ("D9", "S9")]), encoding="utf-8")
+    summac.write_text(
+        "".join(json.dumps({"document": d, "claim": c, "label": 1}) + "\n" for d, c in [("D1", "S1"), ("D9", "S9")]),
+        encoding="utf-8",
+    )
     other = tmp_path / "summeval_val.jsonl"
     other.write_text(json.dumps({"document": "D1", "claim": "S5", "label": 0}) + "\n", encoding="utf-8")
     frank = tmp_path / "frank.jsonl"
-    frank.write_text("".join(json.dumps({"article": d, "summary": s, "reference": "R", "label": 0, "dataset": g,
-                                         "model_name": "m", "Factuality": 0.5}) + "\n"
-                             for d, s, g in [("D1", "S1", "cnndm"), ("D2", "S2", "cnndm"), ("D3", "S3", "bbc")]),
-                     encoding="utf-8")
+    frank.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "article": d,
+                    "summary": s,
+                    "reference": "R",
+                    "label": 0,
+                    "dataset": g,
+                    "model_name": "m",
+                    "Factuality": 0.5,
+                }
+            )
+            + "\n"
+            for d, s, g in [("D1", "S1", "cnndm"), ("D2", "S2", "cnndm"), ("D3", "S3", "bbc")]
+        ),
+        encoding="utf-8",
+    )
     loaded = load_folds([str(other), str(summac)], str(frank))
     assert list(loaded) == ["summeval", "summac-frank", "frank-cnndm", "frank-bbc"]
     assert loaded["frank-cnndm"].references == ["R", "R"] and loaded["summac-frank"].references is None
-    assert fold_exclusions(loaded) == {"summeval": [], "summac-frank": ["frank-cnndm"],
-                                       "frank-cnndm": ["summac-frank"], "frank-bbc": []}
+    assert fold_exclusions(loaded) == {
+        "summeval": [],
+        "summac-frank": ["frank-cnndm"],
+        "frank-cnndm": ["summac-frank"],
+        "frank-bbc": [],
+    }
     # a row limit applies to every fold, FRANK's parts included (its first rows are all cnndm)
     limited = load_folds([str(summac)], str(frank), limit=1)
     assert {name: len(data) for name, data in limited.items()} == {"summac-frank": 1, "frank-cnndm": 1, "frank-bbc": 1}
@@ -378,8 +487,9 @@ def test_lockbox_split_by_source_document(tmp_path):
     # summaries all on one side, and --limit counts rows of the half
     rows = [("doc a", "s1"), ("doc b", "s2"), ("doc a", "s3"), ("doc e", "s4"), ("doc c", "s5"), ("doc b", "s6")]
     path = tmp_path / "summeval_val.jsonl"
-    path.write_text("".join(json.dumps({"document": d, "claim": c, "label": 1}) + "\n" for d, c in rows),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"document": d, "claim": c, "label": 1}) + "\n" for d, c in rows), encoding="utf-8"
+    )
     every = load_dataset(str(path))
     design = load_dataset(str(path), half="design")
     lockbox = load_dataset(str(path), half="lockbox")
@@ -393,20 +503,48 @@ def test_lockbox_split_by_source_document(tmp_path):
         load_dataset(str(path), half="test")
     # folds: FRANK split before its per-part limit; exclusions still compare pairs
     frank = tmp_path / "frank.jsonl"
-    frank.write_text("".join(json.dumps({"article": d, "summary": s, "reference": "R", "label": 0, "dataset": g,
-                                         "model_name": "m", "Factuality": 0.5}) + "\n"
-                             for d, s, g in [("doc b", "s2", "cnndm"), ("doc a", "f1", "cnndm"),
-                                             ("doc f", "f2", "bbc"), ("doc d", "f3", "bbc"), ("doc e", "f4", "bbc")]),
-                     encoding="utf-8")
+    frank.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "article": d,
+                    "summary": s,
+                    "reference": "R",
+                    "label": 0,
+                    "dataset": g,
+                    "model_name": "m",
+                    "Factuality": 0.5,
+                }
+            )
+            + "\n"
+            for d, s, g in [
+                ("doc b", "s2", "cnndm"),
+                ("doc a", "f1", "cnndm"),
+                ("doc f", "f2", "bbc"),
+                ("doc d", "f3", "bbc"),
+                ("doc e", "f4", "bbc"),
+            ]
+        ),
+        encoding="utf-8",
+    )
     boxed = load_folds([str(path)], str(frank), half="lockbox")
     assert {name: data.predictions for name, data in boxed.items()} == {
-        "summeval": ["s2", "s4", "s6"], "frank-cnndm": ["s2"], "frank-bbc": ["f2", "f4"]}
+        "summeval": ["s2", "s4", "s6"],
+        "frank-cnndm": ["s2"],
+        "frank-bbc": ["f2", "f4"],
+    }
     assert fold_exclusions(boxed) == {"summeval": ["frank-cnndm"], "frank-cnndm": ["summeval"], "frank-bbc": []}
     designed = load_folds([str(path)], str(frank), limit=1, half="design")
     assert {name: data.predictions for name, data in designed.items()} == {
-        "summeval": ["s1"], "frank-cnndm": ["f1"], "frank-bbc": ["f3"]}
+        "summeval": ["s1"],
+        "frank-cnndm": ["f1"],
+        "frank-bbc": ["f3"],
+    }
     assert {n: len(d) for n, d in load_folds([str(path)], str(frank)).items()} == {
-        "summeval": 6, "frank-cnndm": 2, "frank-bbc": 3}
+        "summeval": 6,
+        "frank-cnndm": 2,
+        "frank-bbc": 3,
+    }
     jobs = harness.build_jobs([str(path)], None, [], None, "auto", False, half="design")
     assert jobs[0].data.predictions == ["s1", "s3", "s5"]
 
@@ -418,51 +556,69 @@ def test_alnum_types_baseline():
     summary, source = "The U.S. economy grew 3%, it's said.", "Economy: the US grew by 3 percent, said officials"
     assert alnum_precision(summary, source) == 5 / 8
     assert unigram_precision(summary, source, distinct=True) == pytest.approx(2 / 7)  # the, economy
-    assert alnum_precision("snake_case", "a snake and a case") == 1.0   # "_" splits
+    assert alnum_precision("snake_case", "a snake and a case") == 1.0  # "_" splits
     assert alnum_precision("— !", "anything") == 0.0 and alnum_precision("", "x") == 0.0
     assert harness.score_baseline([summary], [source])["alnum-types"] == [5 / 8]
 
 
 def _fold_row(dataset, dimension, scores, labels, excluded=()):
     row = _result_row(dataset, len(labels), dimension, 50.0)
-    row["folds"] = {dataset: {"rows": len(labels), "labels": labels, "scores": scores,
-                              "excluded_when_held_out": list(excluded)}}
+    row["folds"] = {
+        dataset: {"rows": len(labels), "labels": labels, "scores": scores, "excluded_when_held_out": list(excluded)}
+    }
     return row
 
 
 def test_lodo_section_renders_first_and_lodo_table_cli(tmp_path, capsys):
     folder = str(tmp_path / "results")
-    meta = {"created": "2026-01-01T00:00:00+00:00", "halluscope": {"version": "0", "git_commit": "x"},
-            "limit": None, "command": "test"}
+    meta = {
+        "created": "2026-01-01T00:00:00+00:00",
+        "halluscope": {"version": "0", "git_commit": "x"},
+        "limit": None,
+        "command": "test",
+    }
     baseline = [_fold_row(f, "alnum-types", CHOICE_CANDIDATES["y"][f], CHOICE_LABELS[f]) for f in "ABC"]
-    baseline += [_fold_row(f, d, [0.5, 0.5], CHOICE_LABELS[f])
-                 for f in "ABC" for d in ("unigram-types", "unigram-tokens")]
+    baseline += [
+        _fold_row(f, d, [0.5, 0.5], CHOICE_LABELS[f]) for f in "ABC" for d in ("unigram-types", "unigram-tokens")
+    ]
     harness.write_results(folder, "t", None, baseline, meta)
-    harness.write_results(folder, "t", harness.MetricConfig("chi", "chi"),
-                          [_fold_row(f, "chi", CHOICE_CANDIDATES["x"][f], CHOICE_LABELS[f]) for f in "ABC"], meta)
+    harness.write_results(
+        folder,
+        "t",
+        harness.MetricConfig("chi", "chi"),
+        [_fold_row(f, "chi", CHOICE_CANDIDATES["x"][f], CHOICE_LABELS[f]) for f in "ABC"],
+        meta,
+    )
     text = open(os.path.join(folder, "run-t-chi.json"), encoding="utf-8").read()
     assert '"scores": [0.2, 0.8]' in text  # number lists on one line
     out = str(tmp_path / "benchmarks.md")
     report.render_markdown(folder, out, plots=False)
     rendered = open(out, encoding="utf-8").read()
-    assert rendered.index("## Leave-one-dataset-out") < rendered.index("## How these numbers") < rendered.index(
-        "## Balanced accuracy (%), half-split")
+    assert (
+        rendered.index("## Leave-one-dataset-out")
+        < rendered.index("## How these numbers")
+        < rendered.index("## Balanced accuracy (%), half-split")
+    )
     # chi = x alone: A 100, B 100, C 50; y (alnum-types): A 50 (0.2 from B, C), B 100, C 50 (0.4 from A, B);
     # y in-sample: A 50, B 100, C 100 (0.2 separates C's two summaries) -> 83.3, gap 16.7
-    assert ("| configuration | dimension | A | B | C | mean | min (fold) | in-sample | gap | folds > alnum-types |"
-            in rendered)
+    assert (
+        "| configuration | dimension | A | B | C | mean | min (fold) | in-sample | gap | folds > alnum-types |"
+        in rendered
+    )
     assert "| baseline | alnum-types | 50.0 | 100.0 | 50.0 | 66.7 | 50.0 (A) | 83.3 | 16.7 | – |" in rendered
     assert "| baseline | unigram-types | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 (A) | 50.0 | 0.0 | 0 of 3 |" in rendered
     assert "| chi | chi | 100.0 | 100.0 | 50.0 | 83.3 | 50.0 (C) | 83.3 | 0.0 | 1 of 3 |" in rendered
     assert "| chi | chi | 100.0 | 100.0 | 0.0 | 66.7 |" in rendered  # ROC-AUC
-    assert ("Excluded from the tuning folds (they share (source, summary) pairs with the held-out fold): none."
-            in rendered)
+    assert (
+        "Excluded from the tuning folds (they share (source, summary) pairs with the held-out fold): none." in rendered
+    )
     # lodo-table: the same table on stdout, with a choice among configurations
     assert harness.main(["lodo-table", "--results", folder, "--tag", "t", "--choose", "chi,baseline:alnum-types"]) == 0
     printed = capsys.readouterr().out
     assert "| chi | chi | 100.0 | 100.0 | 50.0 | 83.3 | 50.0 (C) | 83.3 | 0.0 | 1 of 3 |" in printed
-    assert ("| choice of chi:chi, baseline:alnum-types | – | 50.0 | 100.0 | 50.0 | 66.7 | 50.0 (A) | 66.7 | 0.0 "
-            "| 0 of 3 |") in printed
+    assert (
+        "| choice of chi:chi, baseline:alnum-types | – | 50.0 | 100.0 | 50.0 | 66.7 | 50.0 (A) | 66.7 | 0.0 | 0 of 3 |"
+    ) in printed
     assert "picked: A baseline:alnum-types; B chi:chi; C chi:chi" in printed
     assert harness.main(["lodo-table", "--results", folder, "--tag", "nope"]) == 1
 
@@ -470,13 +626,23 @@ def test_lodo_section_renders_first_and_lodo_table_cli(tmp_path, capsys):
 def test_old_json_without_fold_data_renders_as_before(tmp_path):
     folder = tmp_path / "results"
     folder.mkdir()
-    old = {"tag": "old", "config": {"name": "chi", "metric": "chi", "kwargs": {}}, "created": "2025-01-01",
-           "halluscope": {}, "limit": None, "command": "x",
-           "rows": [{**_result_row("a", 10, "chi", 61.0), "created": "2025-01-01"}]}
+    old = {
+        "tag": "old",
+        "config": {"name": "chi", "metric": "chi", "kwargs": {}},
+        "created": "2025-01-01",
+        "halluscope": {},
+        "limit": None,
+        "command": "x",
+        "rows": [{**_result_row("a", 10, "chi", 61.0), "created": "2025-01-01"}],
+    }
     (folder / "run-old-chi.json").write_text(json.dumps(old), encoding="utf-8")
-    old_baseline = {**old, "config": {"name": "baseline", "metric": "unigram_precision", "kwargs": {}},
-                    "rows": [{**_result_row("a", 10, d, 55.0), "created": "2025-01-01"}
-                             for d in ("unigram-types", "unigram-tokens")]}
+    old_baseline = {
+        **old,
+        "config": {"name": "baseline", "metric": "unigram_precision", "kwargs": {}},
+        "rows": [
+            {**_result_row("a", 10, d, 55.0), "created": "2025-01-01"} for d in ("unigram-types", "unigram-tokens")
+        ],
+    }
     (folder / "run-old-baseline.json").write_text(json.dumps(old_baseline), encoding="utf-8")
     out = str(tmp_path / "benchmarks.md")
     report.render_markdown(str(folder), out, plots=False)

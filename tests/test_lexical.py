@@ -3,6 +3,7 @@
 Every expected relation below was checked against WordNet 3.0 first. The tests that need
 WordNet skip, with the reason, where it is not installed; the rest (no-WordNet behaviour,
 resolution errors, the cache copy) always run."""
+
 from __future__ import annotations
 
 import gzip
@@ -20,8 +21,10 @@ from halluscope.lexical import Lexicon, Link, normalise_lemma
 from halluscope.wordnet import LEXNAMES, WordNetSource, find_wordnet
 from halluscope.resources import get_lexicon
 
-NO_WORDNET = ("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
-              "or pip install nltk && python -c 'import nltk; nltk.download(\"wordnet\")'")
+NO_WORDNET = (
+    "WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
+    "or pip install nltk && python -c 'import nltk; nltk.download(\"wordnet\")'"
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +39,7 @@ def lex() -> Lexicon:
 def wordnet_files() -> str:
     """Debian's WordNet folder (the tests that build folders from its files need it)."""
     if wordnet._missing_files(wordnet.DEBIAN_WORDNET):
-        pytest.skip("Debian's WordNet folder is not installed "
-                    "(apt-get install wordnet-base wordnet-sense-index)")
+        pytest.skip("Debian's WordNet folder is not installed (apt-get install wordnet-base wordnet-sense-index)")
     pytest.importorskip("nltk", reason="NLTK is not installed (pip install nltk)")
     return wordnet.DEBIAN_WORDNET
 
@@ -96,11 +98,19 @@ def test_entailment_and_verb_group(lex):
     assert lex.link("accept", "receive", "verb").relation == "verb_group"
 
 
-@pytest.mark.parametrize("a, b, pos", [
-    ("win", "lose", "verb"), ("buy", "sell", "verb"), ("open", "close", "verb"),
-    ("rise", "fall", "verb"), ("increase", "decrease", "verb"), ("accept", "reject", "verb"),
-    ("alive", "dead", "adj"), ("increase", "decrease", "noun"),
-])
+@pytest.mark.parametrize(
+    "a, b, pos",
+    [
+        ("win", "lose", "verb"),
+        ("buy", "sell", "verb"),
+        ("open", "close", "verb"),
+        ("rise", "fall", "verb"),
+        ("increase", "decrease", "verb"),
+        ("accept", "reject", "verb"),
+        ("alive", "dead", "adj"),
+        ("increase", "decrease", "noun"),
+    ],
+)
 def test_antonyms_both_ways(lex, a, b, pos):
     assert lex.link(a, b, pos).relation == "antonym"
     assert lex.link(b, a, pos).relation == "antonym"
@@ -159,8 +169,7 @@ def test_same_lemma_and_normalisation(lex):
 
 
 def test_supporters_agree_with_link(lex):
-    for word, pos in (("acquire", "verb"), ("die", "verb"), ("company", "noun"),
-                      ("dead", "adj")):
+    for word, pos in (("acquire", "verb"), ("die", "verb"), ("company", "noun"), ("dead", "adj")):
         supporters = lex.supporters(word, pos)
         assert supporters[word].relation == "same"
         for lemma in list(supporters)[:200]:
@@ -171,15 +180,23 @@ def test_supporters_agree_with_link(lex):
 
 def test_links_are_link_of_each_source_word_in_order(lex):
     sources = ["purchase", "sell", "Acquire", "take_over", "", "win", "buy", "lose", "  ", "rebrand", "get"]
-    for word, pos in (("buy", "verb"), ("win", "verb"), ("acquire", "verb"), ("rise", "verb"), ("", "verb"),
-                      ("rebrand", "verb"), ("company", "noun")):
+    for word, pos in (
+        ("buy", "verb"),
+        ("win", "verb"),
+        ("acquire", "verb"),
+        ("rise", "verb"),
+        ("", "verb"),
+        ("rebrand", "verb"),
+        ("company", "noun"),
+    ):
         assert lex.links(word, sources, pos) == [lex.link(word, source, pos) for source in sources]
     found = lex.links("buy", ["purchase", "sell", "buy", ""], "verb")
     assert [None if link is None else link.relation for link in found] == ["synonym", "antonym", "same", None]
     assert lex.links("buy", [], "verb") == []
     bare = Lexicon(None)
-    assert bare.links("buy", ["buy", "Buy ", "purchase"], "verb") == [bare.link("buy", s, "verb")
-                                                                      for s in ["buy", "Buy ", "purchase"]]
+    assert bare.links("buy", ["buy", "Buy ", "purchase"], "verb") == [
+        bare.link("buy", s, "verb") for s in ["buy", "Buy ", "purchase"]
+    ]
     assert [link and link.relation for link in bare.links("buy", ["buy", "purchase"], "verb")] == ["same", None]
 
 
@@ -189,8 +206,7 @@ def test_pos_is_checked(lex):
 
 
 def test_thread_safe_queries(lex):
-    words = ["make", "take", "give", "company", "city", "run", "report", "state", "find",
-             "increase"]
+    words = ["make", "take", "give", "company", "city", "run", "report", "state", "find", "increase"]
     expected = {w: dict(Lexicon(lex.reader).supporters(w, "verb").items()) for w in words}
     fresh = Lexicon(lex.reader)
     results, errors = {}, []
@@ -242,11 +258,11 @@ def test_the_older_half_of_each_part_of_speech_is_dropped(monkeypatch):
 def test_lexicon_without_wordnet_answers_same_lemma_only():
     lexicon = Lexicon()
     assert not lexicon.available and lexicon.signature_id == "wn:none" and lexicon.root is None
-    assert lexicon.link("buy", "Buy", "verb") == Link("same", "buy", "buy",
-                                                      "buy = buy (same lemma)")
+    assert lexicon.link("buy", "Buy", "verb") == Link("same", "buy", "buy", "buy = buy (same lemma)")
     assert lexicon.link("buy", "purchase", "verb") is None
     assert dict(lexicon.supporters("Take_over", "verb")) == {
-        "take over": Link("same", "take over", "take over", "take over = take over (same lemma)")}
+        "take over": Link("same", "take over", "take over", "take over = take over (same lemma)")
+    }
     assert lexicon.antonyms("win", "verb") == frozenset()
     with pytest.raises(ValueError, match="senses"):
         Lexicon(senses=0)
@@ -375,8 +391,7 @@ def test_lexnames_table_matches_the_man_page():
     if os.path.exists(page):
         with gzip.open(page, "rt", encoding="utf-8") as handle:
             table = [line.split("\t")[:2] for line in handle if re.match(r"\d\d\t", line)]
-        assert [[number, name.strip()] for number, name in table] == \
-            [line.split("\t")[:2] for line in lines]
+        assert [[number, name.strip()] for number, name in table] == [line.split("\t")[:2] for line in lines]
 
 
 def test_knows_says_whether_wordnet_has_the_word_in_that_part_of_speech(lex):
@@ -387,19 +402,22 @@ def test_knows_says_whether_wordnet_has_the_word_in_that_part_of_speech(lex):
     assert not Lexicon(None).knows("buy", "verb")
 
 
-@pytest.mark.parametrize("name, places", [
-    ("Kenya", {"kenya.n.01"}),
-    ("Kenyan", {"kenya.n.01"}),                 # pertainym of the adjective
-    ("Kenyans", {"kenya.n.01"}),                # plural, through its base form
-    ("south korean", {"south_korea.n.01"}),     # case and spaces ignored
-    ("Britain", {"united_kingdom.n.01"}),
-    ("British", {"great_britain.n.02", "united_kingdom.n.01"}),  # Great_Britain's two senses
-    ("Welsh", {"wales.n.01"}),                  # one of five "Welsh" lemmas pertains to Wales
-    ("Europe", {"europe.n.01"}),                # a continent is filed as noun.object
-    ("Muslim", set()),                          # pertains to Islamism, no place
-    ("Labour", set()),
-    ("Nairobi", {"nairobi.n.01"}),
-])
+@pytest.mark.parametrize(
+    "name, places",
+    [
+        ("Kenya", {"kenya.n.01"}),
+        ("Kenyan", {"kenya.n.01"}),  # pertainym of the adjective
+        ("Kenyans", {"kenya.n.01"}),  # plural, through its base form
+        ("south korean", {"south_korea.n.01"}),  # case and spaces ignored
+        ("Britain", {"united_kingdom.n.01"}),
+        ("British", {"great_britain.n.02", "united_kingdom.n.01"}),  # Great_Britain's two senses
+        ("Welsh", {"wales.n.01"}),  # one of five "Welsh" lemmas pertains to Wales
+        ("Europe", {"europe.n.01"}),  # a continent is filed as noun.object
+        ("Muslim", set()),  # pertains to Islamism, no place
+        ("Labour", set()),
+        ("Nairobi", {"nairobi.n.01"}),
+    ],
+)
 def test_places_of_a_name(lex, name, places):
     assert lex.places(name) == places
 

@@ -1,6 +1,7 @@
 """A light start (issue 29 item 3): ``import halluscope``, ``halluscope --help`` and
 ``--version`` load neither torch, spaCy nor transformers; the entry points load on first
 use and are the same objects as their modules'."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ print(json.dumps(sorted(name for name in {heavy!r} if name in sys.modules)))
 
 
 def _loaded(setup: str) -> list:
-    done = subprocess.run([sys.executable, "-c", CHECK.format(setup=setup, heavy=HEAVY)], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK.format(setup=setup, heavy=HEAVY)], capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -42,8 +44,10 @@ def test_the_ray_module_loads_ray_only_when_imported():
 
 def test_help_and_version_load_no_model_library():
     for flag in ("--help", "--version"):
-        setup = ("from halluscope.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
-                 f"    assert main([{flag!r}]) == 0")
+        setup = (
+            "from halluscope.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    assert main([{flag!r}]) == 0"
+        )
         assert _loaded(setup) == [], flag
 
 

@@ -1,6 +1,7 @@
 """Long texts (docs/scaling.md#long-texts): aligning a summary sentence, attributing a unit
 and grounding a triple read the source sentences a word index proposes, not every
 sentence, so a call's work after parsing grows linearly with the texts. Real spaCy parses."""
+
 import pytest
 
 from halluscope.api import score_ehi
@@ -41,8 +42,7 @@ def test_a_word_most_sentences_hold_proposes_none_in_a_long_text(resources, long
 
 def test_in_a_text_of_up_to_candidate_df_sentences_every_shared_word_proposes(resources):
     nlp = resources.nlp(None)
-    source = resources.text_index(nlp("The river flooded the town. The mayor thanked the volunteers. "
-                                      "The mayor left."))
+    source = resources.text_index(nlp("The river flooded the town. The mayor thanked the volunteers. The mayor left."))
     summary = resources.text_index(nlp("The mayor thanked the firefighters."))
     assert source.sharing(summary.sentences[0].content) == [1, 2]
     assert aligned_sentence(summary.sentences[0], source) == 1
@@ -50,8 +50,9 @@ def test_in_a_text_of_up_to_candidate_df_sentences_every_shared_word_proposes(re
 
 def test_holding_all_is_the_sentences_that_hold_every_word(resources):
     nlp = resources.nlp(None)
-    source = resources.text_index(nlp("Police arrested Smith. Smith thanked the police. "
-                                      "The police left. Jones arrived."))
+    source = resources.text_index(
+        nlp("Police arrested Smith. Smith thanked the police. The police left. Jones arrived.")
+    )
     for words in (["police"], ["police", "smith"], ["smith", "police", "arrest"], ["jones"], ["nobody"]):
         expected = [k for k, s in enumerate(source.sentences) if all(w in s.words for w in words)]
         assert list(source.holding_all(words)) == expected

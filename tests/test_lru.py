@@ -1,4 +1,5 @@
 """halluscope.lru.LRU: the one bounded cache."""
+
 import pytest
 
 from halluscope.lru import LRU
@@ -8,8 +9,8 @@ def test_least_recent_is_evicted_and_reads_refresh():
     cache = LRU(2)
     cache.put("a", 1)
     cache.put("b", 2)
-    assert cache.get("a") == 1          # a is now the most recent
-    cache.put("c", 3)                   # evicts b
+    assert cache.get("a") == 1  # a is now the most recent
+    cache.put("c", 3)  # evicts b
     assert list(cache) == ["a", "c"] and cache.evicted == 1
     assert cache.get("b") is None and cache.get("b", 0) == 0
     cache.resize(1)
@@ -29,16 +30,16 @@ def test_weighted_lru_evicts_by_total_weight():
     cache.put("a", "xx")
     cache.put("b", "yyy")
     assert cache.weight == 5 and list(cache) == ["a", "b"]
-    cache.get("a")                      # a is now the most recent
-    cache.put("c", "zz")                # 7 > 6: evicts b (3), leaving a (2) + c (2)
+    cache.get("a")  # a is now the most recent
+    cache.put("c", "zz")  # 7 > 6: evicts b (3), leaving a (2) + c (2)
     assert list(cache) == ["a", "c"] and cache.weight == 4 and cache.evicted == 1
-    cache.put("a", "wwww")              # replacing a re-weighs it: 4 + 2
+    cache.put("a", "wwww")  # replacing a re-weighs it: 4 + 2
     assert cache.weight == 6 and list(cache) == ["c", "a"]
-    cache.put("d", "1234567")           # heavier than the bound on its own: not stored
+    cache.put("d", "1234567")  # heavier than the bound on its own: not stored
     assert "d" not in cache and cache.weight == 6 and cache.evicted == 2
-    cache.resize(max_weight=4)          # shrinking evicts c (2): a (4) stays
+    cache.resize(max_weight=4)  # shrinking evicts c (2): a (4) stays
     assert list(cache) == ["a"] and cache.weight == 4 and cache.evicted == 3
-    cache.resize(max_weight=None)       # no byte bound: the count bound remains
+    cache.resize(max_weight=None)  # no byte bound: the count bound remains
     for key in "bcdefghijkl":
         cache.put(key, "x")
     # 12 keys put, the 10 most recent kept: a ("wwww") and b are evicted

@@ -1,4 +1,5 @@
 """The four evaluate modules load offline, validate options and call the backend."""
+
 import math
 import os
 
@@ -10,8 +11,10 @@ import halluscope.options
 from halluscope import score_chi, score_ehi
 from halluscope.registry import REGISTRY
 
-SOURCES = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
-           "Police arrested the suspect in Manchester on Monday."]
+SOURCES = [
+    "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
+    "Police arrested the suspect in Manchester on Monday.",
+]
 PREDICTIONS = ["Microsoft bought GitHub for $9 billion in 2019.", "Police arrested the suspect."]
 REFERENCES = ["Microsoft acquired GitHub for $7.5 billion in 2018.", ""]
 
@@ -33,8 +36,7 @@ def test_all_four_modules_compute_offline_and_match_the_backend(metrics):
     assert rhi["rhi_scores"] == chi["rhi_scores"]
     qhi = metrics["qhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
     assert qhi["qhi_scores"] == chi["qhi_scores"]
-    linear = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES,
-                                    formula="paper")
+    linear = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, formula="paper")
     # paper formula: rhi_norm = rhi / 2 in every row, reference-based (row 0) or reference-free (row 1)
     assert linear["rhi_norm_scores"] == [v / 2 for v in linear["rhi_scores"]]
     assert linear["rhi_norm_scores"][1] == rhi["rhi_scores"][1]  # the supported share
@@ -44,8 +46,12 @@ def test_all_four_modules_compute_offline_and_match_the_backend(metrics):
 
 
 def test_list_of_references_feature(metrics):
-    result = metrics["ehi"].compute(predictions=PREDICTIONS[:1], references=[[REFERENCES[0], "Putin visited."]],
-                                    sources=SOURCES[:1], return_details=True)
+    result = metrics["ehi"].compute(
+        predictions=PREDICTIONS[:1],
+        references=[[REFERENCES[0], "Putin visited."]],
+        sources=SOURCES[:1],
+        return_details=True,
+    )
     assert result["details"][0]["ehi"]["reference_index"] == 0
 
 
@@ -127,14 +133,23 @@ def test_compute_declares_every_option_and_refuses_any_other_name(name, repo_roo
     parameters = inspect.signature(cls._compute).parameters
     assert all(p.kind is not p.VAR_KEYWORD for p in parameters.values())
     dated = ["publication_dates"] if METRIC_SPECS[name].takes_dates else []
-    assert list(parameters) == ["self", "predictions", "references", "sources", *dated, "return_details",
-                                *options_for(name)]
+    assert list(parameters) == [
+        "self",
+        "predictions",
+        "references",
+        "sources",
+        *dated,
+        "return_details",
+        *options_for(name),
+    ]
     assert {key: parameters[key].default for key in options_for(name)} == {
-        key: option.default for key, option in options_for(name).items()}
+        key: option.default for key, option in options_for(name).items()
+    }
     module = evaluate.load(os.path.join(repo_root, "metrics", name))
     first = next(iter(options_for(name)))
-    with pytest.raises(OptionError, match=rf"^{name}: unknown option\(s\) normalise; its options are {first}, ") \
-            as caught:
+    with pytest.raises(
+        OptionError, match=rf"^{name}: unknown option\(s\) normalise; its options are {first}, "
+    ) as caught:
         module.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, normalise="paper")
     assert caught.value.option == "normalise"
 
@@ -143,8 +158,10 @@ def test_compute_declares_every_option_and_refuses_any_other_name(name, repo_roo
 def test_module_info_names_homepage_code_and_references(name, repo_root):
     info = evaluate.load(os.path.join(repo_root, "metrics", name)).info
     assert info.homepage == "https://github.com/halluscope/halluscope"
-    assert info.codebase_urls == ["https://github.com/halluscope/halluscope",
-                                  f"https://github.com/halluscope/halluscope/tree/main/metrics/{name}"]
+    assert info.codebase_urls == [
+        "https://github.com/halluscope/halluscope",
+        f"https://github.com/halluscope/halluscope/tree/main/metrics/{name}",
+    ]
     assert info.reference_urls[0].startswith("https://github.com/halluscope/halluscope/blob/main/docs/papers.md#")
     assert info.module_name == name  # the prefix evaluate.combine gives this module's keys
 
@@ -157,8 +174,10 @@ def test_compute_returns_a_plain_dict_with_the_api_values(metrics):
     assert type(result)(result.items()) == result
     direct = score_chi(PREDICTIONS, SOURCES, REFERENCES)
     assert list(result) == list(direct)
-    assert all(result[k] == direct[k] or (isinstance(result[k], float) and math.isnan(result[k])
-                                          and math.isnan(direct[k])) for k in direct)
+    assert all(
+        result[k] == direct[k] or (isinstance(result[k], float) and math.isnan(result[k]) and math.isnan(direct[k]))
+        for k in direct
+    )
 
 
 def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
@@ -171,19 +190,18 @@ def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
         assert f"|{default_id}|" in on["signature"], name
         assert "|wn:none|" in off["signature"], name
         # with WordNet, chi's entity part also says +place (EHI's place mode)
-        assert off["signature"] == on["signature"].replace(f"|{default_id}|", "|wn:none|").replace(
-            "+place|", "|"), name
+        assert off["signature"] == on["signature"].replace(f"|{default_id}|", "|wn:none|").replace("+place|", "|"), name
         assert ("+place|" in on["signature"]) == (name == "chi" and default_id != "wn:none"), name
-        paper = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES,
-                                      formula="paper")
+        paper = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, formula="paper")
         assert "|wn:none|" in paper["signature"], name  # None: off under formula="paper"
     with pytest.raises(TypeError, match="wordnet"):
         metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, wordnet=3)
 
 
 def test_chi_details_give_word_level_support(metrics):
-    result = metrics["chi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES,
-                                    return_details=True)
+    result = metrics["chi"].compute(
+        predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, return_details=True
+    )
     for row in result["details"]:
         words = row["words"]
         assert "content_word_precision" not in row
@@ -209,8 +227,10 @@ def test_references_can_be_left_out_and_add_takes_one_source(metrics, repo_root)
     metric = metrics["chi"]
     free = metric.compute(predictions=PREDICTIONS, sources=SOURCES)
     assert free["chi_scores"] == score_chi(PREDICTIONS, SOURCES, None)["chi_scores"]
-    assert free["chi_scores"] == metric.compute(predictions=PREDICTIONS, references=["", ""],
-                                                sources=SOURCES)["chi_scores"]
+    assert (
+        free["chi_scores"]
+        == metric.compute(predictions=PREDICTIONS, references=["", ""], sources=SOURCES)["chi_scores"]
+    )
     for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES):
         metric.add(prediction=prediction, reference=reference, source=source)
     assert metric.compute()["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]
@@ -240,8 +260,10 @@ def test_combine_add_add_batch_compute_and_force_prefix(metrics):
     ``predictions=``, ``references=``, ``sources=`` for one example, which ``add``
     takes as it takes the singular names; every route gives each module's own result."""
     chi, rhi = metrics["chi"], metrics["rhi"]
-    alone = {"chi": chi.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES),
-             "rhi": rhi.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)}
+    alone = {
+        "chi": chi.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES),
+        "rhi": rhi.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES),
+    }
     shared = set(alone["chi"]) & set(alone["rhi"])
     assert shared == {"rhi", "rhi_scores", "rhi_defined", "signature"}
     expected = {}
@@ -259,7 +281,8 @@ def test_combine_add_add_batch_compute_and_force_prefix(metrics):
         assert result.keys() == expected.keys()
         assert all(same_value(result[key], expected[key]) for key in expected)
     prefixed = evaluate.combine([chi, rhi], force_prefix=True).compute(
-        predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
+        predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES
+    )
     assert set(prefixed) == {f"chi_{key}" for key in alone["chi"]} | {f"rhi_{key}" for key in alone["rhi"]}
 
 

@@ -1,6 +1,7 @@
 """The name runs between two words (halluscope.match.name_runs), found without a pattern
 per pair of words: hand-read cases, and the same spans as the per-pair regular
 expression they replace (docs/scaling.md#where-the-time-goes) on seeded generated texts."""
+
 import random
 import re
 
@@ -54,8 +55,10 @@ def test_runs_before_a_word_open_a_word():
 
 
 # the per-pair patterns these functions replace (sessions 19-24), kept here as the oracle
-_NAME_RUN = (r"[A-Z][\w'’.&-]*(?:\s+(?:(?:de|of|the|and|von|van|der|la|le|du|da|del|&)\s+)?"
-             r"[A-Z][\w'’.&-]*){0,5}?")
+_NAME_RUN = (
+    r"[A-Z][\w'’.&-]*(?:\s+(?:(?:de|of|the|and|von|van|der|la|le|du|da|del|&)\s+)?"
+    r"[A-Z][\w'’.&-]*){0,5}?"
+)
 
 
 def _followed_by(right):
@@ -63,8 +66,9 @@ def _followed_by(right):
 
 
 def _pattern_between(left, right):
-    opening = (r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left
-               else r"^\W*(?:(?:The|An?)\s+)?")
+    opening = (
+        r"(?<![^\W_])(?i:" + re.escape(left) + r")[\W_]+(?:(?i:the|an?)\s+)?" if left else r"^\W*(?:(?:The|An?)\s+)?"
+    )
     return re.compile(opening + r"(" + _NAME_RUN + r")" + (_followed_by(right) if right else r"\W*$"))
 
 
@@ -72,10 +76,59 @@ def _pattern_before(right):
     return re.compile(r"(?<![^\W_])(" + _NAME_RUN + r")" + _followed_by(right))
 
 
-_PIECES = ["The", "the", "A", "a", "An", "an", "Ann", "Bank", "of", "England", "Tour", "de", "France", "del",
-           "Potro", "O'Neil", "U.S.", "Al-Qaeda", "Chelsea's", "Arsenal", "hold", "secure", "said", "in", "Mr.",
-           "&", "AT&T", "X_Y", "Über", "Van", "van", "der", "s", "'s", "’s", "Smith", "won", "Old", "Trafford",
-           ",", ".", "-", "(", '"', "27", "_", "la", "Le", "du", "von", "and"]
+_PIECES = [
+    "The",
+    "the",
+    "A",
+    "a",
+    "An",
+    "an",
+    "Ann",
+    "Bank",
+    "of",
+    "England",
+    "Tour",
+    "de",
+    "France",
+    "del",
+    "Potro",
+    "O'Neil",
+    "U.S.",
+    "Al-Qaeda",
+    "Chelsea's",
+    "Arsenal",
+    "hold",
+    "secure",
+    "said",
+    "in",
+    "Mr.",
+    "&",
+    "AT&T",
+    "X_Y",
+    "Über",
+    "Van",
+    "van",
+    "der",
+    "s",
+    "'s",
+    "’s",
+    "Smith",
+    "won",
+    "Old",
+    "Trafford",
+    ",",
+    ".",
+    "-",
+    "(",
+    '"',
+    "27",
+    "_",
+    "la",
+    "Le",
+    "du",
+    "von",
+    "and",
+]
 _SEPARATORS = [" ", " ", " ", "  ", "\n", ", ", "-", ""]
 
 

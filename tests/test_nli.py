@@ -1,20 +1,28 @@
 """The NLI engine on tiny random BERT classifiers built here (no Hub): label mapping
 by name, batching, dedup/cache counters, truncation, dtypes, OOM back-off,
 injected scorers, registry load-once and the missing-model error."""
+
 import os
 
 import numpy as np
 import pytest
 import torch
-from transformers import (AutoModelForSequenceClassification, AutoTokenizer, BertConfig,
-                          BertForSequenceClassification, BertTokenizer)
+from transformers import (
+    AutoModelForSequenceClassification,
+    AutoTokenizer,
+    BertConfig,
+    BertForSequenceClassification,
+    BertTokenizer,
+)
 
 from halluscope.nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine, label_columns
 from halluscope.registry import NLI, REGISTRY, ModelNotAvailableError
 from halluscope.resources import get_nli_engine
 
-WORDS = ("the a cat dog man woman sat ran on in mat park house is was not did saw big small "
-         "red blue and then because yesterday today").split()
+WORDS = (
+    "the a cat dog man woman sat ran on in mat park house is was not did saw big small "
+    "red blue and then because yesterday today"
+).split()
 STANDARD = {0: "entailment", 1: "neutral", 2: "contradiction"}
 PERMUTED = {0: "contradiction", 1: "entailment", 2: "neutral"}
 VITAMINC = {0: "SUPPORTS", 1: "REFUTES", 2: "NOT ENOUGH INFO"}
@@ -39,10 +47,17 @@ def build_model(folder, id2label, seed=0):
     with open(os.path.join(folder, "vocab.txt"), "w") as handle:
         handle.write("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]) + "\n")
     tokenizer = BertTokenizer.from_pretrained(folder)
-    config = BertConfig(vocab_size=5 + len(WORDS), hidden_size=32, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=512,
-                        num_labels=len(id2label), id2label=id2label,
-                        label2id={name: i for i, name in id2label.items()})
+    config = BertConfig(
+        vocab_size=5 + len(WORDS),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+        num_labels=len(id2label),
+        id2label=id2label,
+        label2id={name: i for i, name in id2label.items()},
+    )
     torch.manual_seed(seed)
     model = BertForSequenceClassification(config)
     with torch.no_grad():  # spread the logits so the column checks are sharp
@@ -109,16 +124,20 @@ def test_label_name_variants_and_errors():
         label_columns({0: "yes", 1: "no"}, {"yes": "entailment", "no": "false"})
     with pytest.raises(ValueError, match=r"does not have: \['maybe'\]"):
         label_columns({0: "yes", 1: "no"}, {"yes": "entailment", "maybe": "neutral"})
-    assert label_columns({0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"},
-                         {"LABEL_0": "neutral", "LABEL_1": "contradiction",
-                          "LABEL_2": "entailment"}) == (1, 2, 0)
+    assert label_columns(
+        {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"},
+        {"LABEL_0": "neutral", "LABEL_1": "contradiction", "LABEL_2": "entailment"},
+    ) == (1, 2, 0)
 
 
 def test_unknown_label_model_needs_label_map(models):
     with pytest.raises(ValueError, match="label_map"):
         NLIEngine(models["odd"], device="cpu")
-    engine = NLIEngine(models["odd"], device="cpu", label_map={
-        "LABEL_0": "neutral", "LABEL_1": "contradiction", "LABEL_2": "entailment"})
+    engine = NLIEngine(
+        models["odd"],
+        device="cpu",
+        label_map={"LABEL_0": "neutral", "LABEL_1": "contradiction", "LABEL_2": "entailment"},
+    )
     raw = reference_probs(models["standard"], PAIRS[:3])
     np.testing.assert_allclose(engine.score(PAIRS[:3]), raw[:, [2, 0, 1]], atol=1e-5)
 
@@ -126,8 +145,9 @@ def test_unknown_label_model_needs_label_map(models):
 def test_two_label_model_errors_then_maps_with_zero_for_missing_class(models):
     with pytest.raises(ValueError, match="two-label model.*label_map"):
         NLIEngine(models["two"], device="cpu")
-    engine = NLIEngine(models["two"], device="cpu",
-                       label_map={"entailment": "entailment", "not_entailment": "contradiction"})
+    engine = NLIEngine(
+        models["two"], device="cpu", label_map={"entailment": "entailment", "not_entailment": "contradiction"}
+    )
     probs = engine.score(PAIRS)
     raw = reference_probs(models["two"], PAIRS)
     assert raw.shape == (len(PAIRS), 2)
@@ -146,8 +166,7 @@ def test_dedup_and_cache_counters(models):
     engine = NLIEngine(models["standard"], device="cpu", batch_size=8)
     forwarded = []
     real_forward = engine._forward
-    engine._forward = lambda batch: (forwarded.append(batch["input_ids"].shape[0]),
-                                     real_forward(batch))[1]
+    engine._forward = lambda batch: (forwarded.append(batch["input_ids"].shape[0]), real_forward(batch))[1]
     a, b, c, d = PAIRS[:4]
     first = engine.score([a, b, a, c, b])
     assert (engine.requested, engine.scored, engine.cached) == (5, 3, 2)
@@ -207,8 +226,7 @@ def test_only_the_premise_is_truncated(models):
 def capture_batches(engine):
     seen = []
     real_forward = engine._forward
-    engine._forward = lambda batch: (seen.append({k: v.clone() for k, v in batch.items()}),
-                                     real_forward(batch))[1]
+    engine._forward = lambda batch: (seen.append({k: v.clone() for k, v in batch.items()}), real_forward(batch))[1]
     return seen
 
 
@@ -220,12 +238,17 @@ def test_pairs_built_from_cached_encodings_equal_the_tokenizer_path(models):
     processed._template = None  # special tokens from the post-processor, pair by pair
     plain = NLIEngine(models["standard"], device="cpu", max_length=24, batch_size=4)
     plain._pair_builder = False  # force one tokenizer call per batch
-    pairs = PAIRS + [(" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat"),
-                     ("", "the cat"), ("the cat sat", "the big cat sat in the house")]
-    seen = {name: capture_batches(engine) for name, engine in
-            (("fast", fast), ("processed", processed), ("plain", plain))}
-    scores = {name: engine.score(pairs) for name, engine in
-              (("fast", fast), ("processed", processed), ("plain", plain))}
+    pairs = PAIRS + [
+        (" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat"),
+        ("", "the cat"),
+        ("the cat sat", "the big cat sat in the house"),
+    ]
+    seen = {
+        name: capture_batches(engine) for name, engine in (("fast", fast), ("processed", processed), ("plain", plain))
+    }
+    scores = {
+        name: engine.score(pairs) for name, engine in (("fast", fast), ("processed", processed), ("plain", plain))
+    }
     for name in ("processed", "plain"):
         assert np.array_equal(scores["fast"], scores[name])  # identical, not just close
         assert len(seen["fast"]) == len(seen[name])
@@ -262,9 +285,13 @@ def test_pair_template_reproduces_the_post_processor(models, kind):
     elif kind == "none":
         tokenizer = _fast_tokenizer(None)
     else:
-        tokenizer = _fast_tokenizer(processors.TemplateProcessing(
-            single="<s> $A </s>", pair="<s>:2 $A:1 </s>:0 </s>:3 $B:4 </s>:5",
-            special_tokens=[("<s>", 2), ("</s>", 3)]))
+        tokenizer = _fast_tokenizer(
+            processors.TemplateProcessing(
+                single="<s> $A </s>",
+                pair="<s>:2 $A:1 </s>:0 </s>:3 $B:4 </s>:5",
+                special_tokens=[("<s>", 2), ("</s>", 3)],
+            )
+        )
     backend = tokenizer.backend_tokenizer
     template = _pair_template(backend)
     assert template is not None
@@ -275,8 +302,9 @@ def test_pair_template_reproduces_the_post_processor(models, kind):
             a, b = (backend.encode(text, add_special_tokens=False) for text in (first, second))
             out = backend.post_process(a, b, add_special_tokens=True)
             assert out.ids == prefix + a.ids + middle + b.ids + suffix
-            assert out.type_ids == (prefix_types + [type_a] * len(a.ids) + middle_types
-                                    + [type_b] * len(b.ids) + suffix_types)
+            assert out.type_ids == (
+                prefix_types + [type_a] * len(a.ids) + middle_types + [type_b] * len(b.ids) + suffix_types
+            )
 
 
 @pytest.mark.parametrize("kind", ["roberta", "none", "template-types"])
@@ -285,12 +313,18 @@ def test_batches_from_the_template_equal_the_tokenizer_for_other_post_processors
     RoBERTa-style, missing and unusual-type-id post-processors, truncation included."""
     from tokenizers import processors
 
-    post_processor = {"roberta": processors.RobertaProcessing(("</s>", 3), ("<s>", 2)), "none": None,
-                      "template-types": processors.TemplateProcessing(
-                          single="<s> $A </s>", pair="<s>:2 $A:1 </s>:0 </s>:3 $B:4 </s>:5",
-                          special_tokens=[("<s>", 2), ("</s>", 3)])}[kind]
-    pairs = PAIRS + [(" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat"),
-                     ("", "the cat"), ("the cat sat", "")]
+    post_processor = {
+        "roberta": processors.RobertaProcessing(("</s>", 3), ("<s>", 2)),
+        "none": None,
+        "template-types": processors.TemplateProcessing(
+            single="<s> $A </s>", pair="<s>:2 $A:1 </s>:0 </s>:3 $B:4 </s>:5", special_tokens=[("<s>", 2), ("</s>", 3)]
+        ),
+    }[kind]
+    pairs = PAIRS + [
+        (" ".join(["the big cat sat in the house"] * 40), "a dog ran on the mat"),
+        ("", "the cat"),
+        ("the cat sat", ""),
+    ]
     built = {}
     for path in ("template", "post-processor", "tokenizer"):
         engine = NLIEngine(models["standard"], device="cpu", max_length=24)
@@ -303,7 +337,7 @@ def test_batches_from_the_template_equal_the_tokenizer_for_other_post_processors
                 engine._template = None
             else:
                 assert engine._template is not None
-        built[path] = [engine._batch_features(pairs[start:start + 4]) for start in range(0, len(pairs), 4)]
+        built[path] = [engine._batch_features(pairs[start : start + 4]) for start in range(0, len(pairs), 4)]
     for path in ("post-processor", "tokenizer"):
         for mine, theirs in zip(built["template"], built[path]):
             assert set(mine) == set(theirs)
@@ -352,7 +386,8 @@ def test_out_of_memory_halves_the_batch(models, caplog):
     assert engine.oom_retries == 2 and engine.scored == 7
     assert [r.getMessage() for r in caplog.records if r.name == "halluscope"] == [
         "NLI: out of memory on cpu; retrying with batch size 4",
-        "NLI: out of memory on cpu; retrying with batch size 2"]
+        "NLI: out of memory on cpu; retrying with batch size 2",
+    ]
 
 
 def test_out_of_memory_at_batch_one_and_other_errors_propagate(models):

@@ -1,6 +1,7 @@
 """Every option is declared once (halluscope.options) and every surface reads that
 declaration: API signatures, validation, presets, evaluate config names, the CLI's
 --option, the Space's controls, the metric cards and the signature."""
+
 import dataclasses
 import inspect
 import math
@@ -50,50 +51,114 @@ def test_option_classes_take_their_defaults_from_the_declarations():
 
 def test_resolve_fills_defaults_applies_the_preset_then_the_caller():
     values = options.resolve("rhi", {"grounding": "text"}, preset_name="paper")
-    assert values["variant"] == "linear"            # declared default
-    assert values["formula"] == "paper" and values["relation_slots"] == "head"   # preset
-    assert values["grounding"] == "text"            # the caller over the preset
+    assert values["variant"] == "linear"  # declared default
+    assert values["formula"] == "paper" and values["relation_slots"] == "head"  # preset
+    assert values["grounding"] == "text"  # the caller over the preset
     assert "relation_matching" not in options.preset("paper", "rhi")
     assert options.preset("paper", "chi")["relation_matching"] == "sentence"
     assert options.preset("paper", "qhi") == {"formula": "paper", "grounding": "units", "truecase": False}
 
 
-@pytest.mark.parametrize("metric, given, option, message", [
-    ("ehi", {"epsilon": 0.1}, "epsilon", "ehi: unknown option(s) epsilon; its options are formula, grounding, "
-                                         "normalize, truecase, attribution, entity_synonyms, spacy_model, workers, "
-                                         "cache_mb"),
-    ("chi", {"formula": "papers"}, "formula", "`formula` must be one of ('support', 'paper'), got 'papers'"),
-    ("chi", {"epsilon": 1.5}, "epsilon", "`epsilon` must be a number in [0, 1), got 1.5"),
-    ("chi", {"epsilon": 1.0}, "epsilon", "`epsilon` must be a number in [0, 1), got 1.0"),  # was the matcher's ValueError
-    ("chi", {"epsilon": math.nan}, "epsilon", "`epsilon` must be a number in [0, 1), got nan"),
-    ("chi", {"truecase": 1}, "truecase", "`truecase` must be True or False, got 1"),
-    ("rhi", {"batch_size": 0}, "batch_size", "`batch_size` must be an integer >= 1, got 0"),
-    ("rhi", {"batch_size": True}, "batch_size", "`batch_size` must be an integer >= 1, got True"),
-    ("chi", {"wordnet": 1.0}, "wordnet", "`wordnet` must be True, False, None or the path of a WordNet "
-                                         "database folder, got 1.0"),
-    ("dlsd_acu", {"top_k": 0}, "top_k", "`top_k` must be an integer >= 1 or None, got 0"),
-    ("dlsd_acu", {"host": "summac"}, "host", "`host` must be one of ('fizz', 'fenice'), got 'summac'"),
-    ("dlsd_acu", {"decomposer": 3}, "decomposer", "`decomposer` must be one of 'seq2seq', 'rules' or an "
-                                                  "object of that interface, got 3"),
-    # weights: empty, NaN, negative, non-numeric or not a mapping are option errors, never equal weights
-    ("chi", {"weights": {}}, "weights", "`weights` is empty; give a weight per dimension to change, such as "
-                                        "{'qhi': 2}, or None for equal weights"),
-    ("chi", {"weights": {"qhi": math.nan}}, "weights", "`weights['qhi']` must be a positive finite number, got nan "
-                                                       "(weights are relative: every defined dimension counts)"),
-    ("chi", {"weights": {"ehi": -1}}, "weights", "`weights['ehi']` must be a positive finite number, got -1 "
-                                                 "(weights are relative: every defined dimension counts)"),
-    ("chi", {"weights": {"rhi": 0}}, "weights", "`weights['rhi']` must be a positive finite number, got 0 "
-                                                "(weights are relative: every defined dimension counts)"),
-    ("chi", {"weights": {"qhi": "2"}}, "weights", "`weights['qhi']` must be a positive finite number, got '2' "
-                                                  "(weights are relative: every defined dimension counts)"),
-    ("chi", {"weights": {"qhi": True}}, "weights", "`weights['qhi']` must be a positive finite number, got True "
-                                                   "(weights are relative: every defined dimension counts)"),
-    ("chi", {"weights": {"qhi": math.inf}}, "weights", "`weights['qhi']` must be a positive finite number, got inf "
-                                                       "(weights are relative: every defined dimension counts)"),
-    ("chi", {"weights": [2, 1, 1]}, "weights", "`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, "
-                                               "got list"),
-    ("chi", {"weights": {"chi": 1}}, "weights", "`weights` has unknown dimensions ['chi']; use ('ehi', 'rhi', 'qhi')"),
-])
+@pytest.mark.parametrize(
+    "metric, given, option, message",
+    [
+        (
+            "ehi",
+            {"epsilon": 0.1},
+            "epsilon",
+            "ehi: unknown option(s) epsilon; its options are formula, grounding, "
+            "normalize, truecase, attribution, entity_synonyms, spacy_model, workers, "
+            "cache_mb",
+        ),
+        ("chi", {"formula": "papers"}, "formula", "`formula` must be one of ('support', 'paper'), got 'papers'"),
+        ("chi", {"epsilon": 1.5}, "epsilon", "`epsilon` must be a number in [0, 1), got 1.5"),
+        (
+            "chi",
+            {"epsilon": 1.0},
+            "epsilon",
+            "`epsilon` must be a number in [0, 1), got 1.0",
+        ),  # was the matcher's ValueError
+        ("chi", {"epsilon": math.nan}, "epsilon", "`epsilon` must be a number in [0, 1), got nan"),
+        ("chi", {"truecase": 1}, "truecase", "`truecase` must be True or False, got 1"),
+        ("rhi", {"batch_size": 0}, "batch_size", "`batch_size` must be an integer >= 1, got 0"),
+        ("rhi", {"batch_size": True}, "batch_size", "`batch_size` must be an integer >= 1, got True"),
+        (
+            "chi",
+            {"wordnet": 1.0},
+            "wordnet",
+            "`wordnet` must be True, False, None or the path of a WordNet database folder, got 1.0",
+        ),
+        ("dlsd_acu", {"top_k": 0}, "top_k", "`top_k` must be an integer >= 1 or None, got 0"),
+        ("dlsd_acu", {"host": "summac"}, "host", "`host` must be one of ('fizz', 'fenice'), got 'summac'"),
+        (
+            "dlsd_acu",
+            {"decomposer": 3},
+            "decomposer",
+            "`decomposer` must be one of 'seq2seq', 'rules' or an object of that interface, got 3",
+        ),
+        # weights: empty, NaN, negative, non-numeric or not a mapping are option errors, never equal weights
+        (
+            "chi",
+            {"weights": {}},
+            "weights",
+            "`weights` is empty; give a weight per dimension to change, such as {'qhi': 2}, or None for equal weights",
+        ),
+        (
+            "chi",
+            {"weights": {"qhi": math.nan}},
+            "weights",
+            "`weights['qhi']` must be a positive finite number, got nan "
+            "(weights are relative: every defined dimension counts)",
+        ),
+        (
+            "chi",
+            {"weights": {"ehi": -1}},
+            "weights",
+            "`weights['ehi']` must be a positive finite number, got -1 "
+            "(weights are relative: every defined dimension counts)",
+        ),
+        (
+            "chi",
+            {"weights": {"rhi": 0}},
+            "weights",
+            "`weights['rhi']` must be a positive finite number, got 0 "
+            "(weights are relative: every defined dimension counts)",
+        ),
+        (
+            "chi",
+            {"weights": {"qhi": "2"}},
+            "weights",
+            "`weights['qhi']` must be a positive finite number, got '2' "
+            "(weights are relative: every defined dimension counts)",
+        ),
+        (
+            "chi",
+            {"weights": {"qhi": True}},
+            "weights",
+            "`weights['qhi']` must be a positive finite number, got True "
+            "(weights are relative: every defined dimension counts)",
+        ),
+        (
+            "chi",
+            {"weights": {"qhi": math.inf}},
+            "weights",
+            "`weights['qhi']` must be a positive finite number, got inf "
+            "(weights are relative: every defined dimension counts)",
+        ),
+        (
+            "chi",
+            {"weights": [2, 1, 1]},
+            "weights",
+            "`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, got list",
+        ),
+        (
+            "chi",
+            {"weights": {"chi": 1}},
+            "weights",
+            "`weights` has unknown dimensions ['chi']; use ('ehi', 'rhi', 'qhi')",
+        ),
+    ],
+)
 def test_bad_options_name_themselves(metric, given, option, message):
     with pytest.raises(OptionError) as caught:
         options.resolve(metric, given)
@@ -102,7 +167,9 @@ def test_bad_options_name_themselves(metric, given, option, message):
 
 
 def test_api_rejects_unknown_options_before_scoring():
-    with pytest.raises(OptionError, match="qhi: unknown option.s. variant; its options are formula, grounding, normalize"):
+    with pytest.raises(
+        OptionError, match="qhi: unknown option.s. variant; its options are formula, grounding, normalize"
+    ):
         api.score_qhi(SUMMARY, SOURCE, variant="linear")
     with pytest.raises(OptionError, match="unknown preset 'seed'; presets: default, paper"):
         api.score_chi(SUMMARY, SOURCE, preset="seed")
@@ -110,8 +177,16 @@ def test_api_rejects_unknown_options_before_scoring():
 
 def test_the_paper_preset_equals_its_options_spelt_out():
     by_preset = api.score_chi(SUMMARY, SOURCE, preset="paper")
-    spelt_out = api.score_chi(SUMMARY, SOURCE, formula="paper", grounding="units", truecase=False,
-                              relation_slots="head", intransitive="none", relation_matching="sentence")
+    spelt_out = api.score_chi(
+        SUMMARY,
+        SOURCE,
+        formula="paper",
+        grounding="units",
+        truecase=False,
+        relation_slots="head",
+        intransitive="none",
+        relation_matching="sentence",
+    )
     assert by_preset["chi_scores"] == spelt_out["chi_scores"]
     assert by_preset["signature"] == spelt_out["signature"]
     assert "formula:paper" in by_preset["signature"] and "slots:head" in by_preset["signature"]
@@ -127,10 +202,17 @@ def test_evaluate_config_name_selects_the_preset(repo_root):
         evaluate.load(path, "papers")
 
 
-@pytest.mark.parametrize("name, text, value", [
-    ("formula", "paper", "paper"), ("truecase", "false", False), ("epsilon", "0.1", 0.1),
-    ("weights", '{"qhi": 2}', {"qhi": 2}), ("attribution", "null", None), ("wordnet", "/opt/wn", "/opt/wn"),
-])
+@pytest.mark.parametrize(
+    "name, text, value",
+    [
+        ("formula", "paper", "paper"),
+        ("truecase", "false", False),
+        ("epsilon", "0.1", 0.1),
+        ("weights", '{"qhi": 2}', {"qhi": 2}),
+        ("attribution", "null", None),
+        ("wordnet", "/opt/wn", "/opt/wn"),
+    ],
+)
 def test_cli_values_are_json_or_text_then_checked(name, text, value):
     assert options.parse_cli_value("chi", name, text) == value
 
@@ -150,9 +232,22 @@ def test_cli_cannot_set_python_objects():
 
 def test_space_controls_follow_the_declarations():
     assert [o.name for o in options.space_controls("qhi")] == [
-        "formula", "grounding", "normalize", "epsilon", "derived", "temporal", "truecase", "attribution"]
+        "formula",
+        "grounding",
+        "normalize",
+        "epsilon",
+        "derived",
+        "temporal",
+        "truecase",
+        "attribution",
+    ]
     assert [o.name for o in options.space_controls("ehi")] == [
-        "formula", "grounding", "normalize", "truecase", "attribution"]
+        "formula",
+        "grounding",
+        "normalize",
+        "truecase",
+        "attribution",
+    ]
     assert "variant" in [o.name for o in options.space_controls("rhi")]
     assert "variant" not in [o.name for o in options.space_controls("chi")]
 
@@ -166,19 +261,37 @@ def test_cards_show_the_generated_option_table(metric, repo_root):
 
 def test_options_table_rows():
     table = options.options_table("qhi").splitlines()
-    assert table[3] == ("| `formula` | one of ('support', 'paper') | `'support'` | `'paper'` | "
-                        + options.options_for("qhi")["formula"].doc + " |")
+    assert table[3] == (
+        "| `formula` | one of ('support', 'paper') | `'support'` | `'paper'` | "
+        + options.options_for("qhi")["formula"].doc
+        + " |"
+    )
     assert len(table) == 2 + 2 + len(options.options_for("qhi"))
 
 
 #: options that choose resources or batching, not the score (the signature names the
 #: models themselves, not how they were given)
 NOT_IN_SIGNATURE = {"batch_size", "device", "spacy_model", "sentence_model", "cache_mb", "workers"}
-ALTERNATIVES = {"formula": "paper", "grounding": "units", "normalize": "minmax", "relation_matching": "exact",
-                "similarity_threshold": 0.9, "epsilon": 0.1, "derived": False, "temporal": False, "truecase": False,
-                "attribution": False, "relation_slots": "head", "intransitive": "all", "wordnet": False,
-                "lexical_weight": 0.1, "weights": {"qhi": 2}, "entity_synonyms": {"MS": "Microsoft"}, "threshold": 0.6,
-                "encoder_dtype": "float16"}  # "auto" is bfloat16 or float32, never float16
+ALTERNATIVES = {
+    "formula": "paper",
+    "grounding": "units",
+    "normalize": "minmax",
+    "relation_matching": "exact",
+    "similarity_threshold": 0.9,
+    "epsilon": 0.1,
+    "derived": False,
+    "temporal": False,
+    "truecase": False,
+    "attribution": False,
+    "relation_slots": "head",
+    "intransitive": "all",
+    "wordnet": False,
+    "lexical_weight": 0.1,
+    "weights": {"qhi": 2},
+    "entity_synonyms": {"MS": "Microsoft"},
+    "threshold": 0.6,
+    "encoder_dtype": "float16",
+}  # "auto" is bfloat16 or float32, never float16
 
 
 @pytest.mark.parametrize("metric", ["chi", "rhi"])
@@ -206,26 +319,49 @@ def test_every_option_that_changes_a_score_changes_the_signature(metric):
 
 # ------------------------------------------------- numbers in signatures, in full
 
+
 def _chi_signature(**given) -> str:
     return signature("chi", ("ehi", "rhi", "qhi"), ScoringOptions.from_options("chi", given), True)
 
 
 def _dlsd_signature(threshold=None, **given) -> str:
-    return dlsd_signature(AcuOptions(**given), decomposer="rules", nli="nli", dtype="float32", max_length=512,
-                          dl="dep@tau0.4,delta0.88", threshold=threshold)
+    return dlsd_signature(
+        AcuOptions(**given),
+        decomposer="rules",
+        nli="nli",
+        dtype="float32",
+        max_length=512,
+        dl="dep@tau0.4,delta0.88",
+        threshold=threshold,
+    )
 
 
-@pytest.mark.parametrize("value, text", [(0.85, "0.85"), (0.28251, "0.28251"), (0.28251 + 2e-9, "0.282510002"),
-                                         (1e-9, "1e-09"), (2, "2"), (2.0, "2"), (0.0, "0"), (1.5e300, "1.5e+300"),
-                                         (0.1 + 0.2, "0.30000000000000004")])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (0.85, "0.85"),
+        (0.28251, "0.28251"),
+        (0.28251 + 2e-9, "0.282510002"),
+        (1e-9, "1e-09"),
+        (2, "2"),
+        (2.0, "2"),
+        (0.0, "0"),
+        (1.5e300, "1.5e+300"),
+        (0.1 + 0.2, "0.30000000000000004"),
+    ],
+)
 def test_numbers_are_written_in_full(value, text):
     assert number(value) == text and float(text) == value
 
 
 #: the chi-family options whose number the signature writes, the field it writes it in,
 #: and the companions that make the field appear
-CHI_NUMBERS = {"similarity_threshold": ("sim:{}", {}), "epsilon": ("@{}|", {}),
-               "lexical_weight": ("lex:{}", {}), "threshold": ("cut:{}", {})}
+CHI_NUMBERS = {
+    "similarity_threshold": ("sim:{}", {}),
+    "epsilon": ("@{}|", {}),
+    "lexical_weight": ("lex:{}", {}),
+    "threshold": ("cut:{}", {}),
+}
 UNIT = st.floats(0.0, 0.99)  # the next float up is a valid value too (epsilon < 1)
 
 
@@ -252,8 +388,10 @@ def test_two_weights_never_share_a_signature(weight):
 
 
 #: dlsd_acu's numbers, the field that writes each, and the options that make it appear
-DLSD_NUMBERS = {"mix_weight": ("agg:mix@{}", {"aggregation": "mix"}),
-                "expansion_threshold": ("expand:yes@{}", {"expansion": True})}
+DLSD_NUMBERS = {
+    "mix_weight": ("agg:mix@{}", {"aggregation": "mix"}),
+    "expansion_threshold": ("expand:yes@{}", {"expansion": True}),
+}
 
 
 @pytest.mark.parametrize("name", sorted(DLSD_NUMBERS) + ["threshold", "tau", "delta"])

@@ -12,6 +12,7 @@ the editable halluscope install stays invisible and halluscope can only come fro
 wheel. ``pip --no-index`` then proves the folder's requirements resolve with nothing
 downloaded.
 """
+
 import email
 import glob
 import json
@@ -29,16 +30,22 @@ from packaging.requirements import Requirement
 import halluscope
 
 REPOSITORY = "git+https://github.com/halluscope/halluscope"
-FOLDERS = {"chi": {"offline"}, "ehi": {"offline"}, "qhi": {"offline"}, "rhi": {"offline"},
-           "dlsd_acu": {"offline", "nli"}}
+FOLDERS = {
+    "chi": {"offline"},
+    "ehi": {"offline"},
+    "qhi": {"offline"},
+    "rhi": {"offline"},
+    "dlsd_acu": {"offline", "nli"},
+}
 SPACE_EXTRAS = {"offline", "nli", "space"}
 
 ROWS = {
-    "predictions": ["Sales rose to $2.5 billion in the first half.",
-                    "The company hired 400 engineers in 2019."],
+    "predictions": ["Sales rose to $2.5 billion in the first half.", "The company hired 400 engineers in 2019."],
     "references": ["First-half sales were $2.5 billion.", ""],
-    "sources": ["Sales were $1.2 billion in Q1 and $1.3 billion in Q2.",
-                "The company hired 40 engineers in 2019 and 12 more in 2020."],
+    "sources": [
+        "Sales were $1.2 billion in Q1 and $1.3 billion in Q2.",
+        "The company hired 40 engineers in 2019 and 12 more in 2020.",
+    ],
 }
 
 
@@ -97,13 +104,22 @@ def test_every_release_tag_in_the_repository_is_this_version(repo_root):
                 for tag in re.findall(r"github\.com/halluscope/halluscope@([^\s\"'`#]+)", handle.read()):
                     tags.setdefault(tag, set()).add(os.path.relpath(path, repo_root))
     assert set(tags) == {f"v{halluscope.__version__}"}, tags
-    assert {"README.md", "docs/hub.md", "metrics/qhi/qhi.py", "metrics/qhi/requirements.txt",
-            "spaces/halluscope/requirements.txt"} <= tags[f"v{halluscope.__version__}"]
+    assert {
+        "README.md",
+        "docs/hub.md",
+        "metrics/qhi/qhi.py",
+        "metrics/qhi/requirements.txt",
+        "spaces/halluscope/requirements.txt",
+    } <= tags[f"v{halluscope.__version__}"]
 
 
 def _build(repo_root, outdir):
-    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), repo_root],
-                   check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), repo_root],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     wheels = glob.glob(os.path.join(outdir, "*.whl"))
     sdists = glob.glob(os.path.join(outdir, "*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, os.listdir(outdir)
@@ -117,16 +133,19 @@ def _check_wheel(wheel, repo_root):
         names = set(archive.namelist())
         metadata = email.message_from_bytes(archive.read(f"halluscope-{version}.dist-info/METADATA"))
     package = os.path.join(repo_root, "shared", "halluscope")
-    on_disk = {os.path.relpath(path, os.path.dirname(package)).replace(os.sep, "/")
-               for path in glob.glob(os.path.join(package, "**", "*.py"), recursive=True)}
+    on_disk = {
+        os.path.relpath(path, os.path.dirname(package)).replace(os.sep, "/")
+        for path in glob.glob(os.path.join(package, "**", "*.py"), recursive=True)
+    }
     assert on_disk - names == set()
     assert "halluscope/data/examples.jsonl" in names
     assert "halluscope/data/p_consistent.json" in names  # chi's calibration, read when options load
     assert f"halluscope-{version}.dist-info/licenses/LICENSE" in names
     assert metadata["Version"] == version
     assert metadata["License-Expression"] == "Apache-2.0"
-    assert "Changelog, https://github.com/halluscope/halluscope/blob/main/CHANGELOG.md" in \
-        metadata.get_all("Project-URL")
+    assert "Changelog, https://github.com/halluscope/halluscope/blob/main/CHANGELOG.md" in metadata.get_all(
+        "Project-URL"
+    )
 
 
 def _venv_with_visible_site_packages(path):
@@ -134,8 +153,12 @@ def _venv_with_visible_site_packages(path):
     included: ``--without-pip`` keeps ensurepip's old setuptools from shadowing ours)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, capture_output=True)
     python = os.path.join(path, "bin", "python")
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             check=True, capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     with open(os.path.join(purelib, "zz_parent_site_packages.pth"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(site.getsitepackages()) + "\n")
     return python
@@ -143,9 +166,16 @@ def _venv_with_visible_site_packages(path):
 
 def _clean_env(tmp_path):
     env = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
-    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
-               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false",
-               HF_MODULES_CACHE=str(tmp_path / "modules"), PYTHONPATH="")
+    env.update(
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_NO_INDEX="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        TOKENIZERS_PARALLELISM="false",
+        HF_MODULES_CACHE=str(tmp_path / "modules"),
+        PYTHONPATH="",
+    )
     return env
 
 
@@ -165,8 +195,9 @@ LOAD = textwrap.dedent("""\
 
 
 def _load(python, folder, cwd, env):
-    done = subprocess.run([python, "-c", LOAD, folder, json.dumps(ROWS)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [python, "-c", LOAD, folder, json.dumps(ROWS)], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -174,15 +205,17 @@ def _load(python, folder, cwd, env):
 @pytest.mark.slow
 def test_copied_metric_folder_runs_from_the_built_wheel(repo_root, tmp_path):
     wheel, sdist = _build(repo_root, tmp_path / "dist")
-    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", wheel, sdist],
-                             capture_output=True, text=True)
+    checked = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", wheel, sdist], capture_output=True, text=True
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     _check_wheel(wheel, repo_root)
 
     empty = tmp_path / "empty"
     empty.mkdir()
-    folder = shutil.copytree(os.path.join(repo_root, "metrics", "qhi"), empty / "qhi",
-                             ignore=shutil.ignore_patterns("__pycache__"))
+    folder = shutil.copytree(
+        os.path.join(repo_root, "metrics", "qhi"), empty / "qhi", ignore=shutil.ignore_patterns("__pycache__")
+    )
     assert sorted(os.listdir(folder)) == ["README.md", "app.py", "qhi.py", "requirements.txt"]
     env = _clean_env(tmp_path)
     python = _venv_with_visible_site_packages(tmp_path / "venv")
@@ -197,16 +230,25 @@ def test_copied_metric_folder_runs_from_the_built_wheel(repo_root, tmp_path):
     with open(os.path.join(folder, "requirements.txt"), encoding="utf-8") as handle:
         text = handle.read()
     local = tmp_path / "requirements-wheel.txt"
-    local.write_text(text.replace(line, f"halluscope[{','.join(sorted(requirement.extras))}] @ "
-                                        f"{'file://' + os.path.abspath(wheel)}"), encoding="utf-8")
-    installed = subprocess.run([python, "-m", "pip", "install", "-r", str(local)], cwd=str(empty), env=env,
-                               capture_output=True, text=True, timeout=300)
+    local.write_text(
+        text.replace(
+            line, f"halluscope[{','.join(sorted(requirement.extras))}] @ {'file://' + os.path.abspath(wheel)}"
+        ),
+        encoding="utf-8",
+    )
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "-r", str(local)],
+        cwd=str(empty),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
 
     loaded = _load(python, str(folder), str(empty), env)
     assert loaded["file"].startswith(str(tmp_path / "venv") + os.sep), loaded["file"]
     assert loaded["version"] == halluscope.__version__
-    expected = json.loads(json.dumps(halluscope.score_qhi(ROWS["predictions"], ROWS["sources"],
-                                                          ROWS["references"])))
+    expected = json.loads(json.dumps(halluscope.score_qhi(ROWS["predictions"], ROWS["sources"], ROWS["references"])))
     assert loaded["result"] == expected
     assert loaded["result"]["qhi_defined"] == 2

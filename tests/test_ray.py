@@ -4,6 +4,7 @@ Ray runs, and real Ray (no mocks), started inside a network namespace each test 
 (loopback only, as this workplace requires), scores every row once, also when an actor
 is killed mid-run. The test process itself never starts Ray, and nothing here runs
 ``ray stop``: each Ray lives in a PID namespace of its own and ends with it."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -39,9 +40,16 @@ def example_rows(copies: int = 1) -> List[Dict[str, Any]]:
     for copy in range(copies):
         for example in load_examples():
             source = example["source"] if copy == 0 else f"{example['source']} This is copy {copy}."
-            rows.append({"line": len(rows), "id": example["id"], "prediction": example["prediction"],
-                         "source": source, "reference": example["reference"],
-                         "publication_date": example["publication_date"]})
+            rows.append(
+                {
+                    "line": len(rows),
+                    "id": example["id"],
+                    "prediction": example["prediction"],
+                    "source": source,
+                    "reference": example["reference"],
+                    "publication_date": example["publication_date"],
+                }
+            )
     return rows
 
 
@@ -50,14 +58,23 @@ def one_process_records(rows: List[Dict[str, Any]], details: bool) -> List[Dict[
     and ``score_ehi`` over all rows gives, as ``halluscope score`` writes them."""
     predictions, sources = [r["prediction"] for r in rows], [r["source"] for r in rows]
     references = [r["reference"] for r in rows]
-    chi = score_chi(predictions, sources, references, publication_dates=[r["publication_date"] for r in rows],
-                    return_details=details)
+    chi = score_chi(
+        predictions,
+        sources,
+        references,
+        publication_dates=[r["publication_date"] for r in rows],
+        return_details=details,
+    )
     ehi = score_ehi(predictions, sources, references, return_details=details)
     expected = []
     for row in range(len(rows)):
-        record = {"scores": {"chi": {name[:-7]: chi[name][row] for name in chi if name.endswith("_scores")},
-                             "ehi": {"ehi": ehi["ehi_scores"][row]}},
-                  "labels": {"chi": chi["labels"][row]}}
+        record = {
+            "scores": {
+                "chi": {name[:-7]: chi[name][row] for name in chi if name.endswith("_scores")},
+                "ehi": {"ehi": ehi["ehi_scores"][row]},
+            },
+            "labels": {"chi": chi["labels"][row]},
+        }
         if details:
             record["details"] = {"chi": chi["details"][row], "ehi": ehi["details"][row]}
         expected.append(json_safe(record))
@@ -87,16 +104,17 @@ def test_batch_scorer_writes_one_process_scores_bit_for_bit():
     table = pa.Table.from_pylist(rows)
     columns = Columns(reference="reference", publication_date="publication_date", id="line")
     scored = BatchScorer(("chi", "ehi"), {}, columns, return_details=True)(table.slice(0, 7))
-    scored = pa.concat_tables([scored, BatchScorer(("chi", "ehi"), {}, columns, return_details=True)(
-        table.slice(7))])   # two batches, as two actors would score them
+    scored = pa.concat_tables(
+        [scored, BatchScorer(("chi", "ehi"), {}, columns, return_details=True)(table.slice(7))]
+    )  # two batches, as two actors would score them
     assert scored.column_names == [*rows[0], "scores", "labels", "details"]
     got = [record(row) for row in scored.to_pylist()]
     expected = one_process_records(rows, details=True)
     for row, (mine, theirs) in enumerate(zip(got, expected)):
-        assert {k: mine[k] for k in rows[0]} == rows[row]   # the input columns pass through
+        assert {k: mine[k] for k in rows[0]} == rows[row]  # the input columns pass through
         assert same_floats({k: mine[k] for k in ("scores", "labels", "details")}, theirs), row
     qhi = [r["scores"]["chi"]["qhi"] for r in got]
-    assert None in qhi and not any(isinstance(v, float) and math.isnan(v) for v in qhi)   # undefined: null
+    assert None in qhi and not any(isinstance(v, float) and math.isnan(v) for v in qhi)  # undefined: null
 
 
 def test_a_bad_row_is_an_error_naming_its_id_and_field():
@@ -105,7 +123,7 @@ def test_a_bad_row_is_an_error_naming_its_id_and_field():
     from halluscope.ray.batches import BatchScorer, Columns
 
     rows = example_rows()[:3]
-    rows[1]["prediction"] = None   # Arrow holds a null, never a mixed column
+    rows[1]["prediction"] = None  # Arrow holds a null, never a mixed column
     scorer = BatchScorer(("ehi",), {}, Columns(id="line"))
     with pytest.raises(InputError, match=r"^the row with line=1: .*") as caught:
         scorer(pa.Table.from_pylist(rows))
@@ -117,21 +135,24 @@ def test_a_bad_row_is_an_error_naming_its_id_and_field():
         BatchScorer(("ehi",), {}, Columns(prediction="summary"))(pa.Table.from_pylist(rows))
 
 
-@pytest.mark.parametrize("kwargs, option, says", [
-    ({"options": {"chi": {"formula": "nonsense"}}}, "formula", "formula"),
-    ({"options": {"chi": {"workers": 2}}}, "workers", "use actors="),
-    ({"options": {"qhi": {}}}, "options", "not among the metrics"),
-    ({"max_restarts": -1}, "max_restarts", "for ever"),
-    ({"max_task_retries": 1.5}, "max_task_retries", "integer >= 0"),
-    ({"actors": 0}, "actors", "positive integer"),
-    ({"actors": (2, 1)}, "actors", "integer >= 2"),
-    ({"batch_size": 0}, "batch_size", "integer >= 1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, option, says",
+    [
+        ({"options": {"chi": {"formula": "nonsense"}}}, "formula", "formula"),
+        ({"options": {"chi": {"workers": 2}}}, "workers", "use actors="),
+        ({"options": {"qhi": {}}}, "options", "not among the metrics"),
+        ({"max_restarts": -1}, "max_restarts", "for ever"),
+        ({"max_task_retries": 1.5}, "max_task_retries", "integer >= 0"),
+        ({"actors": 0}, "actors", "positive integer"),
+        ({"actors": (2, 1)}, "actors", "integer >= 2"),
+        ({"batch_size": 0}, "batch_size", "integer >= 1"),
+    ],
+)
 def test_options_are_checked_before_ray_is_touched(kwargs, option, says):
     from halluscope.ray import score_dataset
 
     with pytest.raises(OptionError, match=says) as caught:
-        score_dataset(None, "chi", **kwargs)   # no dataset, no Ray: the check comes first
+        score_dataset(None, "chi", **kwargs)  # no dataset, no Ray: the check comes first
     assert caught.value.option == option
 
 
@@ -143,8 +164,9 @@ def _namespace_problem() -> str:
     if importlib.util.find_spec("ray") is None:
         return "ray is not installed (pip install 'halluscope[ray]')"
     try:
-        probe = subprocess.run([*NAMESPACE, "sh", "-c", "ip link set lo up"], capture_output=True, text=True,
-                               timeout=30)
+        probe = subprocess.run(
+            [*NAMESPACE, "sh", "-c", "ip link set lo up"], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"unshare could not run: {error}"
     if probe.returncode != 0:
@@ -158,8 +180,13 @@ needs_namespace = pytest.mark.skipif(bool(_namespace_problem()), reason=_namespa
 def ray_environment() -> Dict[str, str]:
     """This process's environment (PYTHONPATH: this checkout) with what Ray 2.60 needs
     here: a token of its own, no 30 s drain on shutdown, no usage report."""
-    return {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
-            "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+    return {
+        **os.environ,
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": secrets.token_hex(16),
+        "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0",
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
 
 
 def start_driver(job: Dict[str, Any], folder: Path) -> subprocess.Popen:
@@ -167,8 +194,14 @@ def start_driver(job: Dict[str, Any], folder: Path) -> subprocess.Popen:
     job = {"temp_dir": str(folder / "r"), "output": str(folder / "out.jsonl"), **job}
     (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
     script = f"ip link set lo up && {sys.executable} {DRIVER} {folder / 'job.json'}; exit $?"
-    return subprocess.Popen([*NAMESPACE, "sh", "-c", script], env=ray_environment(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [*NAMESPACE, "sh", "-c", script],
+        env=ray_environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def communicate_within(process: subprocess.Popen, timeout: float, what: str) -> Tuple[str, Optional[str]]:
@@ -177,7 +210,7 @@ def communicate_within(process: subprocess.Popen, timeout: float, what: str) -> 
     try:
         return process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)   # unshare --kill-child takes the namespace down
+        os.killpg(process.pid, signal.SIGKILL)  # unshare --kill-child takes the namespace down
         out, err = process.communicate()
         pytest.fail(f"{what} did not end in {timeout} s:\n{(err or out)[-3000:]}")
 
@@ -215,9 +248,15 @@ def test_local_ray_scores_every_row_once_as_one_process_does():
     a CPU), details on, rows sorted by source first: the records equal one process's."""
     folder = short_folder()
     rows = example_rows(copies=3)
-    kwargs = {"metrics": ["chi", "ehi"], "reference_column": "reference", "id_column": "line",
-              "publication_date_column": "publication_date", "return_details": True, "batch_size": 8,
-              "group_by_source": True}
+    kwargs = {
+        "metrics": ["chi", "ehi"],
+        "reference_column": "reference",
+        "id_column": "line",
+        "publication_date_column": "publication_date",
+        "return_details": True,
+        "batch_size": 8,
+        "group_by_source": True,
+    }
     driver = start_driver({"rows": rows, "num_cpus": 2, "kwargs": kwargs}, folder)
     finish(driver, timeout=150)
     check_every_line_once(read_records(folder / "out.jsonl"), rows, details=True)
@@ -226,8 +265,11 @@ def test_local_ray_scores_every_row_once_as_one_process_does():
 def _actors_of(process: subprocess.Popen) -> List[Any]:
     import psutil
 
-    return [child for child in psutil.Process(process.pid).children(recursive=True)
-            if "BatchScorer" in " ".join(child.cmdline())]
+    return [
+        child
+        for child in psutil.Process(process.pid).children(recursive=True)
+        if "BatchScorer" in " ".join(child.cmdline())
+    ]
 
 
 @pytest.mark.slow
@@ -237,8 +279,15 @@ def test_an_actor_killed_mid_run_loses_and_repeats_no_row():
     and retries its batches (finitely); every line comes back once, as scored alone."""
     folder = short_folder()
     rows = example_rows(copies=8)
-    kwargs = {"metrics": ["chi", "ehi"], "reference_column": "reference", "id_column": "line",
-              "publication_date_column": "publication_date", "actors": 2, "num_cpus": 0.5, "batch_size": 8}
+    kwargs = {
+        "metrics": ["chi", "ehi"],
+        "reference_column": "reference",
+        "id_column": "line",
+        "publication_date_column": "publication_date",
+        "actors": 2,
+        "num_cpus": 0.5,
+        "batch_size": 8,
+    }
     driver = start_driver({"rows": rows, "num_cpus": 2, "blocks": 16, "kwargs": kwargs}, folder)
     output, killed = folder / "out.jsonl", None
     deadline = time.monotonic() + 120
@@ -247,7 +296,7 @@ def test_an_actor_killed_mid_run_loses_and_repeats_no_row():
         actors = _actors_of(driver)
         if written and len(actors) == 2:
             killed = (actors[0].pid, written)
-            actors[0].kill()   # SIGKILL
+            actors[0].kill()  # SIGKILL
         time.sleep(0.2)
     assert killed is not None, "no actor was found to kill while the run was going"
     assert not (folder / "out.jsonl.done").exists() and killed[1] < len(rows), "killed after the run ended"
@@ -287,8 +336,14 @@ def test_a_row_that_kills_its_actor_every_time_ends_the_run_with_an_error(monkey
     monkeypatch.setenv("HALLUSCOPE_TEST_KILLS", str(folder / "kills"))
     rows = example_rows()
     rows[5]["prediction"] = "POISON"
-    kwargs = {"metrics": ["ehi"], "id_column": "line", "actors": 1, "batch_size": 4,
-              "max_restarts": 1, "max_task_retries": 1}
+    kwargs = {
+        "metrics": ["ehi"],
+        "id_column": "line",
+        "actors": 1,
+        "batch_size": 4,
+        "max_restarts": 1,
+        "max_task_retries": 1,
+    }
     driver = start_driver({"rows": rows, "num_cpus": 2, "kwargs": kwargs}, folder)
     started = time.monotonic()
     try:
@@ -300,6 +355,6 @@ def test_a_row_that_kills_its_actor_every_time_ends_the_run_with_an_error(monkey
     kills = (folder / "kills").read_text(encoding="utf-8").split()
     assert driver.returncode != 0, out[-3000:]
     assert "ray.exceptions.ActorDiedError" in out, out[-3000:]
-    assert 2 <= len(kills) <= 4, kills   # first try, then the retry (on the restarted actor)
+    assert 2 <= len(kills) <= 4, kills  # first try, then the retry (on the restarted actor)
     said = [line for line in out.splitlines() if "Error" in line][-1:]
     print(f"run failed after {time.monotonic() - started:.0f} s and {len(kills)} actor deaths: {said}")

@@ -2,6 +2,7 @@
 options Ray refuses (without Ray), and one run on real Ray, started by the command itself
 inside a network and PID namespace of its own (tests/test_ray.py's helpers), whose
 records equal the local command's line for line."""
+
 from __future__ import annotations
 
 import json
@@ -13,29 +14,52 @@ from typing import Any, Dict, List
 import pytest
 
 from halluscope.cli import main
-from test_ray import (NAMESPACE, communicate_within, example_rows, needs_namespace, ray_environment, same_floats,
-                      short_folder)
+from test_ray import (
+    NAMESPACE,
+    communicate_within,
+    example_rows,
+    needs_namespace,
+    ray_environment,
+    same_floats,
+    short_folder,
+)
 
 
 def write_jsonl(path: Path, rows: List[Any]) -> None:
-    path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows),
-                    encoding="utf-8")
+    path.write_text(
+        "".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows), encoding="utf-8"
+    )
 
 
 # ------------------------------------------------------------------ without Ray
 
 
-@pytest.mark.parametrize("extra, says", [
-    (["--resume"], "error: --resume does not apply with --engine ray; use a new --output-dir"),
-    (["--workers", "2"], "error: --workers does not apply with --engine ray; use --actors N"),
-    (["--output", "x.jsonl"], "error: --output does not apply with --engine ray; use --output-dir DIR"),
-    (["--summary-output", "s.json"], "error: --summary-output does not apply with --engine ray; use the "
-                                     "summary.json"),
-])
+@pytest.mark.parametrize(
+    "extra, says",
+    [
+        (["--resume"], "error: --resume does not apply with --engine ray; use a new --output-dir"),
+        (["--workers", "2"], "error: --workers does not apply with --engine ray; use --actors N"),
+        (["--output", "x.jsonl"], "error: --output does not apply with --engine ray; use --output-dir DIR"),
+        (
+            ["--summary-output", "s.json"],
+            "error: --summary-output does not apply with --engine ray; use the summary.json",
+        ),
+    ],
+)
 def test_ray_refuses_the_local_options_in_one_line(tmp_path, capsys, extra, says):
     write_jsonl(tmp_path / "in.jsonl", [{"prediction": "A.", "source": "A b."}])
-    code = main(["score", "--engine", "ray", "--input", str(tmp_path / "in.jsonl"),
-                 "--output-dir", str(tmp_path / "out"), *extra])
+    code = main(
+        [
+            "score",
+            "--engine",
+            "ray",
+            "--input",
+            str(tmp_path / "in.jsonl"),
+            "--output-dir",
+            str(tmp_path / "out"),
+            *extra,
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and err.startswith(says) and err.count("\n") == 1, err
     assert not (tmp_path / "out").exists()
@@ -58,17 +82,34 @@ def test_ray_needs_a_new_output_dir_and_local_refuses_ray_options(tmp_path, caps
 def test_ray_refuses_references_of_two_types_before_ray_starts(tmp_path, capsys):
     """An Arrow column holds one type: strings and lists of strings in one run are
     refused, naming both rows (null mixes with either)."""
-    rows = [{"prediction": "A.", "source": "A b.", "reference": None},
-            {"prediction": "A.", "source": "A b.", "reference": ["A.", "B."]},
-            {"prediction": "A.", "source": "A b.", "reference": ""}]
+    rows = [
+        {"prediction": "A.", "source": "A b.", "reference": None},
+        {"prediction": "A.", "source": "A b.", "reference": ["A.", "B."]},
+        {"prediction": "A.", "source": "A b.", "reference": ""},
+    ]
     write_jsonl(tmp_path / "in.jsonl", rows)
-    code = main(["score", "--engine", "ray", "--input", str(tmp_path / "in.jsonl"), "--metrics", "ehi",
-                 "--reference-field", "reference", "--output-dir", str(tmp_path / "out")])
+    code = main(
+        [
+            "score",
+            "--engine",
+            "ray",
+            "--input",
+            str(tmp_path / "in.jsonl"),
+            "--metrics",
+            "ehi",
+            "--reference-field",
+            "reference",
+            "--output-dir",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 2
-    assert capsys.readouterr().err == ("error: --engine ray: the 'reference' of line 3 is a string, of line 2 a "
-                                       "list; an Arrow column holds one type: make every reference a list (null "
-                                       "for none), or score this input without --engine ray\n")
-    assert not (tmp_path / "out").exists()   # refused before Ray starts and before the folder is made
+    assert capsys.readouterr().err == (
+        "error: --engine ray: the 'reference' of line 3 is a string, of line 2 a "
+        "list; an Arrow column holds one type: make every reference a list (null "
+        "for none), or score this input without --engine ray\n"
+    )
+    assert not (tmp_path / "out").exists()  # refused before Ray starts and before the folder is made
 
 
 # ------------------------------------------------------------------ real Ray
@@ -92,8 +133,14 @@ def varied_rows() -> List[Any]:
 def run_in_namespace(argv: List[str], timeout: float) -> subprocess.CompletedProcess:
     """``python -m halluscope.cli ARGV`` in a new network (loopback only) and PID namespace."""
     script = "ip link set lo up && exec " + " ".join([sys.executable, "-m", "halluscope.cli", *argv])
-    process = subprocess.Popen([*NAMESPACE, "sh", "-c", script], env=ray_environment(), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [*NAMESPACE, "sh", "-c", script],
+        env=ray_environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     out, err = communicate_within(process, timeout, "halluscope score --engine ray")
     return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
@@ -103,24 +150,48 @@ def run_in_namespace(argv: List[str], timeout: float) -> subprocess.CompletedPro
 def test_local_ray_writes_the_local_commands_record_for_every_line(tmp_path, capsys):
     folder = short_folder()
     write_jsonl(tmp_path / "in.jsonl", varied_rows())
-    common = ["--input", str(tmp_path / "in.jsonl"), "--metrics", "chi,ehi", "--reference-field", "reference",
-              "--publication-date-field", "publication_date", "--on-error", "skip", "--no-progress"]
+    common = [
+        "--input",
+        str(tmp_path / "in.jsonl"),
+        "--metrics",
+        "chi,ehi",
+        "--reference-field",
+        "reference",
+        "--publication-date-field",
+        "publication_date",
+        "--on-error",
+        "skip",
+        "--no-progress",
+    ]
     assert main(["score", *common, "--output", str(tmp_path / "local.jsonl")]) == 0
     capsys.readouterr()
-    done = run_in_namespace(["score", "--engine", "ray", *common, "--output-dir", str(folder / "out"),
-                             "--ray-temp-dir", str(folder / "r"), "--chunk-size", "8"], timeout=170)
+    done = run_in_namespace(
+        [
+            "score",
+            "--engine",
+            "ray",
+            *common,
+            "--output-dir",
+            str(folder / "out"),
+            "--ray-temp-dir",
+            str(folder / "r"),
+            "--chunk-size",
+            "8",
+        ],
+        timeout=170,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "skipped" in done.stderr and "line 11" in done.stderr
     local = [json.loads(line) for line in (tmp_path / "local.jsonl").read_text(encoding="utf-8").splitlines()]
     shards = sorted((folder / "out").glob("part-*.jsonl"))
     assert [shard.name for shard in shards] == ["part-00000.jsonl"]
     got = [json.loads(line) for line in shards[0].read_text(encoding="utf-8").splitlines()]
-    assert sorted(record["line"] for record in got) == [record["line"] for record in local]   # each line once
+    assert sorted(record["line"] for record in got) == [record["line"] for record in local]  # each line once
     by_line = {record["line"]: record for record in got}
     for theirs in local:
         mine = by_line[theirs["line"]]
-        assert list(mine) == list(theirs), theirs["line"]              # the same keys, in the same order
-        assert same_floats(mine, theirs), theirs["line"]               # bit for bit, details and digest too
+        assert list(mine) == list(theirs), theirs["line"]  # the same keys, in the same order
+        assert same_floats(mine, theirs), theirs["line"]  # bit for bit, details and digest too
     assert [record["fields"]["label"] for record in local][:3] == [0, 1, 0]
     assert {type(record["id"]) for record in got} == {str, int}
     summary = json.loads((folder / "out" / "summary.json").read_text(encoding="utf-8"))
@@ -128,7 +199,7 @@ def test_local_ray_writes_the_local_commands_record_for_every_line(tmp_path, cap
     assert summary["rows_in"] == summary["rows_out"] == summary["examples"] == 32
     assert summary["skipped"] == local_summary["skipped"] == [{"line": 11, "reason": "missing field 'prediction'"}]
     assert summary["engine"] == "ray"
-    assert same_floats(summary["metrics"], local_summary["metrics"])   # means summed in line order
+    assert same_floats(summary["metrics"], local_summary["metrics"])  # means summed in line order
 
 
 def test_a_line_written_twice_or_missing_is_an_error_not_a_warning(tmp_path):
@@ -139,19 +210,33 @@ def test_a_line_written_twice_or_missing_is_an_error_not_a_warning(tmp_path):
     from halluscope.cli.readers import Example, FieldNames
 
     def scored(line: int) -> Dict[str, Any]:
-        return {CARRIED: json.dumps({"line": line, "id": None, "digest": "0"}), "prediction": "A.", "source": "A b.",
-                "scores": '{"ehi": {"ehi": 0.5}}', "labels": "{}", "details": '{"ehi": {}}'}
+        return {
+            CARRIED: json.dumps({"line": line, "id": None, "digest": "0"}),
+            "prediction": "A.",
+            "source": "A b.",
+            "scores": '{"ehi": {"ehi": 0.5}}',
+            "labels": "{}",
+            "details": '{"ehi": {}}',
+        }
 
     written = _write_shards([scored(2), scored(1)], str(tmp_path), FieldNames(), "line")
     assert written == {2: {"ehi": {"ehi": 0.5}}, 1: {"ehi": {"ehi": 0.5}}}
     assert json.loads((tmp_path / "part-00000.jsonl").read_text(encoding="utf-8").splitlines()[0]) == {
-        "line": 2, "id": None, "digest": "0", "prediction": "A.", "scores": {"ehi": {"ehi": 0.5}},
-        "details": {"ehi": {}}}   # no labels when no metric labels, as the local record
+        "line": 2,
+        "id": None,
+        "digest": "0",
+        "prediction": "A.",
+        "scores": {"ehi": {"ehi": 0.5}},
+        "details": {"ehi": {}},
+    }  # no labels when no metric labels, as the local record
     (tmp_path / "again").mkdir()
     with pytest.raises(LineError, match=r"^Ray returned line 1 twice"):
         _write_shards([scored(1), scored(1)], str(tmp_path / "again"), FieldNames(), "line")
     examples = [Example(line, None, "A b.", "A.") for line in (1, 2, 3)]
-    with pytest.raises(LineError, match=r"^Ray wrote 2 records for 3 input rows \(rows_in != rows_out; missing "
-                                        r"lines: 3\)$"):
+    with pytest.raises(
+        LineError,
+        match=r"^Ray wrote 2 records for 3 input rows \(rows_in != rows_out; missing "
+        r"lines: 3\)$",
+    ):
         _check_every_line_once(examples, written, "line")
-    _check_every_line_once(examples[:2], written, "line")   # every line once: no error
+    _check_every_line_once(examples[:2], written, "line")  # every line once: no error

@@ -2,6 +2,7 @@
 docs/api.md#what-a-reference-may-be): None, "" and whitespace mean no reference,
 anything else that is not a string or a non-empty list of strings is an error naming
 the row and field. Each surface is scored against the API's own answer."""
+
 import json
 import os
 
@@ -27,7 +28,7 @@ ERRORS = [
     (True, "got bool"),
     (1.5, "got float"),
     (float("nan"), "got float"),
-    ([], "`references` is an empty list: for a row without reference give None or \"\""),
+    ([], '`references` is an empty list: for a row without reference give None or ""'),
     ((), "`references` is an empty tuple"),
     (b"ref", "got bytes"),
     ({"text": REFERENCE}, "got dict"),
@@ -37,8 +38,11 @@ ERRORS = [
     ([REFERENCE, 3], "`references[1]` must be a string, got int"),
 ]
 #: the errors a JSON file can hold
-JSON_ERRORS = [(value, said) for value, said in ERRORS
-               if value == value and not isinstance(value, (bytes, set, tuple, float)) or value == 1.5]
+JSON_ERRORS = [
+    (value, said)
+    for value, said in ERRORS
+    if value == value and not isinstance(value, (bytes, set, tuple, float)) or value == 1.5
+]
 
 
 def _ids(values):
@@ -48,8 +52,10 @@ def _ids(values):
 @pytest.fixture(scope="module")
 def free():
     """The API's reference-free answer for SUMMARY, and its reference-based one."""
-    return (score_qhi([SUMMARY], [SOURCE], None, return_details=True),
-            score_qhi([SUMMARY], [SOURCE], [REFERENCE], return_details=True))
+    return (
+        score_qhi([SUMMARY], [SOURCE], None, return_details=True),
+        score_qhi([SUMMARY], [SOURCE], [REFERENCE], return_details=True),
+    )
 
 
 def _same(result, row, expected):
@@ -59,6 +65,7 @@ def _same(result, row, expected):
 
 
 # ------------------------------------------------------------------------- the table
+
 
 @pytest.mark.parametrize("value", NO_REFERENCE, ids=_ids(NO_REFERENCE))
 def test_the_table_reads_none_and_blank_text_as_no_reference(value):
@@ -80,6 +87,7 @@ def test_the_table_reads_strings_and_lists_of_strings_as_references():
 
 
 # --------------------------------------------------------------------------------- API
+
 
 def test_api_scores_each_no_reference_row_reference_free(free):
     reference_free, with_reference = free
@@ -105,6 +113,7 @@ def test_api_refuses_each_other_value_naming_row_and_field(value, said):
 
 # ------------------------------------------------------------------------------ Scorer
 
+
 @pytest.fixture(scope="module")
 def scorer():
     return Scorer("qhi", load=False)
@@ -112,9 +121,11 @@ def scorer():
 
 def test_score_batches_reads_absent_none_and_blank_as_no_reference(scorer, free):
     reference_free, with_reference = free
-    rows = ([{"prediction": SUMMARY, "source": SOURCE}, (SUMMARY, SOURCE), (SUMMARY, SOURCE, None)]
-            + [{"prediction": SUMMARY, "source": SOURCE, "reference": value} for value in NO_REFERENCE]
-            + [{"prediction": SUMMARY, "source": SOURCE, "reference": REFERENCE}])
+    rows = (
+        [{"prediction": SUMMARY, "source": SOURCE}, (SUMMARY, SOURCE), (SUMMARY, SOURCE, None)]
+        + [{"prediction": SUMMARY, "source": SOURCE, "reference": value} for value in NO_REFERENCE]
+        + [{"prediction": SUMMARY, "source": SOURCE, "reference": REFERENCE}]
+    )
     results = list(scorer.score_batches(rows, batch_size=4, return_details=True, progress=False))
     merged = results[0].merge(results)
     for row in range(len(rows) - 1):
@@ -155,18 +166,23 @@ class _Columns:
 
     def iter(self, batch_size):
         for start in range(0, self.num_rows, batch_size):
-            yield {name: values[start:start + batch_size] for name, values in self.columns.items()}
+            yield {name: values[start : start + batch_size] for name, values in self.columns.items()}
 
 
 def test_score_dataset_reads_none_and_blank_as_no_reference(scorer, free):
     import datasets
 
     references = NO_REFERENCE + [REFERENCE]
-    dataset = datasets.Dataset.from_dict({"document": [SOURCE] * 4, "summary": [SUMMARY] * 4,
-                                          "reference": references})
-    result = scorer.score_dataset(dataset, prediction_column="summary", source_column="document",
-                                  reference_column="reference", batch_size=2, return_details=True,
-                                  progress=False)
+    dataset = datasets.Dataset.from_dict({"document": [SOURCE] * 4, "summary": [SUMMARY] * 4, "reference": references})
+    result = scorer.score_dataset(
+        dataset,
+        prediction_column="summary",
+        source_column="document",
+        reference_column="reference",
+        batch_size=2,
+        return_details=True,
+        progress=False,
+    )
     for row in range(3):
         _same(result, row, free[0])
     _same(result, 3, free[1])
@@ -182,6 +198,7 @@ def test_score_dataset_refuses_each_other_value_naming_its_row(scorer, value, sa
 
 # -------------------------------------------------------------------- evaluate module
 
+
 @pytest.fixture(scope="module")
 def qhi_module():
     import evaluate
@@ -192,8 +209,9 @@ def qhi_module():
 def test_evaluate_reads_none_and_blank_as_no_reference(qhi_module, free):
     references = NO_REFERENCE + [REFERENCE, [REFERENCE]]
     n = len(references)
-    result = qhi_module.compute(predictions=[SUMMARY] * n, references=references, sources=[SOURCE] * n,
-                                return_details=True)
+    result = qhi_module.compute(
+        predictions=[SUMMARY] * n, references=references, sources=[SOURCE] * n, return_details=True
+    )
     for row in range(len(NO_REFERENCE)):
         _same(result, row, free[0])
     _same(result, n - 2, free[1])
@@ -222,14 +240,29 @@ def test_evaluate_refuses_each_other_value_naming_row_and_field(qhi_module, valu
 
 # --------------------------------------------------------------------------------- CLI
 
+
 def _run_cli(tmp_path, references):
-    rows = [{"id": str(k), "source": SOURCE, "prediction": SUMMARY, "reference": value}
-            for k, value in enumerate(references)]
+    rows = [
+        {"id": str(k), "source": SOURCE, "prediction": SUMMARY, "reference": value}
+        for k, value in enumerate(references)
+    ]
     path = tmp_path / "in.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     output = tmp_path / "out.jsonl"
-    code = main(["score", "--input", str(path), "--output", str(output), "--metrics", "qhi",
-                 "--reference-field", "reference", "--no-progress"])
+    code = main(
+        [
+            "score",
+            "--input",
+            str(path),
+            "--output",
+            str(output),
+            "--metrics",
+            "qhi",
+            "--reference-field",
+            "reference",
+            "--no-progress",
+        ]
+    )
     return code, path, output
 
 
@@ -252,6 +285,7 @@ def test_cli_refuses_each_other_value_naming_line_and_field(tmp_path, capsys, va
 
 
 # ------------------------------------------------------------------------------- Space
+
 
 @pytest.mark.parametrize("value", NO_REFERENCE, ids=_ids(NO_REFERENCE))
 def test_space_reads_none_and_blank_as_no_reference(value):

@@ -1,8 +1,8 @@
 """Model resolution order and the error when a model cannot be loaded."""
+
 import pytest
 
-from halluscope.registry import (SENTENCE_ENCODER, SPACY, ModelNotAvailableError, ModelRegistry,
-                                 get_spacy, resolve)
+from halluscope.registry import SENTENCE_ENCODER, SPACY, ModelNotAvailableError, ModelRegistry, get_spacy, resolve
 
 
 def test_resolution_order_explicit_env_offline_paper(monkeypatch):

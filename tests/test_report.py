@@ -1,6 +1,7 @@
 """``halluscope report``: a self-contained HTML file built from a scores file written by
 ``halluscope score`` (both run in-process through ``halluscope.cli.main``), checked
 as text and in headless Chromium."""
+
 import html
 import json
 import math
@@ -11,26 +12,49 @@ import pytest
 from halluscope.cli import main
 from halluscope.highlight import render_html, summary_highlights
 from halluscope.report import build_report
-from halluscope.report.stats import (agreement, binary_label, column_stats, column_values, dimension_breakdown,
-                                     highlight_details, load_records, roc_auc, shown_indices)
+from halluscope.report.stats import (
+    agreement,
+    binary_label,
+    column_stats,
+    column_values,
+    dimension_breakdown,
+    highlight_details,
+    load_records,
+    roc_auc,
+    shown_indices,
+)
 
 EXAMPLES = [
-    {"id": "faithful <id&1>",
-     "source": "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
-     "reference": "Microsoft acquired GitHub for $7.5 billion in 2018.",
-     "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018.", "label": 1},
-    {"id": "entity-swap",
-     "source": "Barack Obama met Angela Merkel in Berlin on Tuesday to discuss the World Health "
-               "Organization's budget.",
-     "reference": 'Obama & Merkel met in "Berlin" <on Tuesday>.',
-     "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris.", "label": 0},
-    {"id": "markup", "source": "AT&T said profits rose 5% in 2023.", "reference": "",
-     "prediction": 'AT&T <script>alert(1)</script> said "profits rose 5%".', "label": 1},
-    {"id": "empty", "source": "Sales rose 12% to $4.2 billion in 2023.", "reference": "", "prediction": "",
-     "label": 1},
-    {"id": "antonym", "source": "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday.",
-     "reference": "Acme Corp sold the factory in March.",
-     "prediction": "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday.", "label": 0},
+    {
+        "id": "faithful <id&1>",
+        "source": "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
+        "reference": "Microsoft acquired GitHub for $7.5 billion in 2018.",
+        "prediction": "Microsoft acquired GitHub for $7.5 billion in 2018.",
+        "label": 1,
+    },
+    {
+        "id": "entity-swap",
+        "source": "Barack Obama met Angela Merkel in Berlin on Tuesday to discuss the World Health "
+        "Organization's budget.",
+        "reference": 'Obama & Merkel met in "Berlin" <on Tuesday>.',
+        "prediction": "Barack Obama and Emmanuel Macron discussed the budget in Paris.",
+        "label": 0,
+    },
+    {
+        "id": "markup",
+        "source": "AT&T said profits rose 5% in 2023.",
+        "reference": "",
+        "prediction": 'AT&T <script>alert(1)</script> said "profits rose 5%".',
+        "label": 1,
+    },
+    {"id": "empty", "source": "Sales rose 12% to $4.2 billion in 2023.", "reference": "", "prediction": "", "label": 1},
+    {
+        "id": "antonym",
+        "source": "Acme Corp sold the factory to Globex in March. Its shares rose 5% on Monday.",
+        "reference": "Acme Corp sold the factory in March.",
+        "prediction": "Acme Corp bought the factory from Globex in March. Its shares fell 5% on Monday.",
+        "label": 0,
+    },
 ]
 LABELS = [e["label"] for e in EXAMPLES]
 
@@ -57,8 +81,10 @@ def test_report_is_self_contained(report):
     # inline SVG charts, no image files: with labels, one distribution per score (chi, ehi,
     # rhi, qhi, p_consistent), the ROC curves and the reliability of p_consistent
     assert "data:image" not in document
-    assert re.findall(r'<svg class="hs-chart"[^>]*data-chart="(\w+)"', document) == [
-        "histogram"] * 5 + ["roc", "reliability"]
+    assert re.findall(r'<svg class="hs-chart"[^>]*data-chart="(\w+)"', document) == ["histogram"] * 5 + [
+        "roc",
+        "reliability",
+    ]
 
 
 def test_one_row_per_example_with_escaped_texts(report):
@@ -73,10 +99,13 @@ def test_one_row_per_example_with_escaped_texts(report):
 
 def test_unsupported_units_are_marked(report):
     records, document, _ = report
-    assert re.search(r'<mark class="hs-span hs-unsupported[^"]*hs-ehi[^"]*" title="[^"]*'
-                     r'ehi: unsupported \(Emmanuel Macron\)[^"]*">Emmanuel Macron</mark>', document)
+    assert re.search(
+        r'<mark class="hs-span hs-unsupported[^"]*hs-ehi[^"]*" title="[^"]*'
+        r'ehi: unsupported \(Emmanuel Macron\)[^"]*">Emmanuel Macron</mark>',
+        document,
+    )
     assert re.search(r'<mark class="hs-span hs-unsupported[^"]*" title="[^"]*ehi: unsupported \(Paris\)', document)
-    assert 'unsupported: ehi: Emmanuel Macron, Paris' in document
+    assert "unsupported: ehi: Emmanuel Macron, Paris" in document
     assert document.count('<span class="badge">reference-free</span>') == 2  # reference "" in two rows
 
 
@@ -89,14 +118,22 @@ def test_contradicted_units_and_words_are_marked(report):
     row = next(r for r in records if r["id"] == "antonym")
     # "bought the factory" against "sold", and the active pair "shares fell" against "rose"
     assert [u["status"] for u in row["details"]["chi"]["rhi"]["units"]] == ["contradicted", "contradicted"]
-    assert re.search(r'<mark class="hs-span hs-contradicted[^"]*hs-rhi[^"]*" title="[^"]*'
-                     r'rhi: contradicted \(Acme Corp bought the factory\)"> bought the factory</mark>', document)
-    assert re.search(r'<mark class="hs-span hs-contradicting[^"]*hs-rhi[^"]*" title="[^"]*rhi contradicts '
-                     r'&#x27;Acme Corp bought the factory&#x27;[^"]*buy ≠ sell \(WordNet antonym\)"> sold the factory'
-                     r'</mark>', document)
+    assert re.search(
+        r'<mark class="hs-span hs-contradicted[^"]*hs-rhi[^"]*" title="[^"]*'
+        r'rhi: contradicted \(Acme Corp bought the factory\)"> bought the factory</mark>',
+        document,
+    )
+    assert re.search(
+        r'<mark class="hs-span hs-contradicting[^"]*hs-rhi[^"]*" title="[^"]*rhi contradicts '
+        r'&#x27;Acme Corp bought the factory&#x27;[^"]*buy ≠ sell \(WordNet antonym\)"> sold the factory'
+        r"</mark>",
+        document,
+    )
     # and "fell 5%" against "rose 5%": the amount in the opposite direction (issue 25)
-    assert ('<div class="contradicted">contradicted: rhi: Acme Corp bought the factory, shares fell; qhi: 5%</div>'
-            in document)
+    assert (
+        '<div class="contradicted">contradicted: rhi: Acme Corp bought the factory, shares fell; qhi: 5%</div>'
+        in document
+    )
     # buy/sell transfer possession, but "bought" and "sold" are said of one subject (Acme
     # Corp), which cannot be both buyer and seller: a sentence contradiction
     assert '<div class="contradicted">contradicted words: bought, fell</div>' in document
@@ -108,8 +145,10 @@ def test_statistics_table(report):
     for metric_score, label in ((("chi", "chi"), "chi"), (("chi", "ehi"), "chi.ehi")):
         stats = column_stats(column_values(records, metric_score))
         below = f"{100 * stats.share_below_cut:.1f}%"
-        assert (f'<tr><td>{label}</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
-                f'<td class="num">{stats.defined}/{len(EXAMPLES)}</td><td class="num">{below}</td></tr>') in document
+        assert (
+            f'<tr><td>{label}</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
+            f'<td class="num">{stats.defined}/{len(EXAMPLES)}</td><td class="num">{below}</td></tr>'
+        ) in document
     # the empty summary: CHI 0 (formula="support": nothing checkable), its EHI undefined
     assert column_stats(column_values(records, ("chi", "chi"))).defined == len(EXAMPLES)
     empty = next(k for k, r in enumerate(records) if r["prediction"] == "")
@@ -129,7 +168,7 @@ def test_sorting_by_clicking_a_header_in_chromium(report, chromium_browser, tmp_
     page = chromium_browser.new_page(viewport={"width": 1200, "height": 1600})
     try:
         page.goto(page_path.as_uri())
-        order = 'rows => rows.map(row => Number(row.dataset.position))'
+        order = "rows => rows.map(row => Number(row.dataset.position))"
         assert page.eval_on_selector_all("#examples tbody tr", order) == lines
         page.click("#examples th:text-is('chi')")
         assert page.eval_on_selector_all("#examples tbody tr", order) == [lines[k] for k in ascending]
@@ -145,6 +184,7 @@ def test_sorting_by_clicking_a_header_in_chromium(report, chromium_browser, tmp_
 
 
 # -- agreement with labels, units per dimension, sampling, filter and pages ----------------------
+
 
 def test_roc_auc_and_best_threshold_by_hand():
     # undefined counts as consistent (+inf). Positives 0.9, inf, 0.5; negatives 0.8, 0.3: of the six
@@ -165,9 +205,25 @@ def test_roc_auc_and_best_threshold_by_hand():
     assert tied.auc == pytest.approx((1 + 1 + 0.5 + 1) / 4)  # (0.5 vs 0.1), (0.9 vs both), (0.5 vs 0.5): half
 
 
-@pytest.mark.parametrize("value, label", [
-    (1, 1), (0, 0), (True, 1), (False, 0), ("1", 1), (" 0 ", 0), ("true", 1), (1.0, 1), (0.0, 0),
-    (2, None), ("yes", None), (0.5, None), (None, None), ([1], None)])
+@pytest.mark.parametrize(
+    "value, label",
+    [
+        (1, 1),
+        (0, 0),
+        (True, 1),
+        (False, 0),
+        ("1", 1),
+        (" 0 ", 0),
+        ("true", 1),
+        (1.0, 1),
+        (0.0, 0),
+        (2, None),
+        ("yes", None),
+        (0.5, None),
+        (None, None),
+        ([1], None),
+    ],
+)
 def test_binary_labels(value, label):
     assert binary_label(value) == label
 
@@ -177,16 +233,27 @@ def test_dimension_breakdown_by_hand():
         return {"text": "x", "status": status, "start": 0, "end": 1}
 
     records = [
-        {"details": {"chi": {"ehi": {"units": [unit("supported"), unit("unsupported")]},
-                             "rhi": {"units": []}, "qhi": {"units": [unit("contradicted")]}}}},
-        {"details": {"chi": {"ehi": {"units": [unit("supported")]}, "rhi": {"units": [unit("supported")]},
-                             "qhi": None}}},
+        {
+            "details": {
+                "chi": {
+                    "ehi": {"units": [unit("supported"), unit("unsupported")]},
+                    "rhi": {"units": []},
+                    "qhi": {"units": [unit("contradicted")]},
+                }
+            }
+        },
+        {
+            "details": {
+                "chi": {"ehi": {"units": [unit("supported")]}, "rhi": {"units": [unit("supported")]}, "qhi": None}
+            }
+        },
         {"details": {"qhi": {"qhi": {"units": [unit("unsupported"), unit("supported")]}}}},
     ]
     rows = {row.dimension: row for row in dimension_breakdown(records)}
-    assert [(r.examples, r.units, r.supported, r.unsupported, r.contradicted, r.flagged)
-            for r in (rows["ehi"], rows["rhi"], rows["qhi"])] == [(2, 3, 2, 1, 0, 1), (1, 1, 1, 0, 0, 0),
-                                                                  (2, 3, 1, 1, 1, 2)]
+    assert [
+        (r.examples, r.units, r.supported, r.unsupported, r.contradicted, r.flagged)
+        for r in (rows["ehi"], rows["rhi"], rows["qhi"])
+    ] == [(2, 3, 2, 1, 0, 1), (1, 1, 1, 0, 0, 0), (2, 3, 1, 1, 1, 2)]
 
 
 def test_shown_indices_are_an_even_sample():
@@ -197,29 +264,40 @@ def test_shown_indices_are_an_even_sample():
 def test_agreement_table_confusion_and_dimensions(report):
     records, document, _ = report
     assert [r["fields"] for r in records] == [{"label": label} for label in LABELS]
-    assert ("<p>Labels from the field <code>label</code> (1 = consistent): 5 labelled examples, 3 consistent and 2 "
-            "inconsistent.</p>") in document
+    assert (
+        "<p>Labels from the field <code>label</code> (1 = consistent): 5 labelled examples, 3 consistent and 2 "
+        "inconsistent.</p>"
+    ) in document
     for column, label in ((("chi", "chi"), "chi"), (("chi", "qhi"), "chi.qhi")):
         result = agreement(column_values(records, column), LABELS)
         threshold = "+inf" if math.isinf(result.threshold) else f"{result.threshold:.4f}"
-        assert (f'<tr><td>{label}</td><td class="num">{result.auc:.4f}</td><td class="num">'
-                f'{result.balanced_accuracy:.4f}</td><td class="num">{threshold}</td><td class="num">{result.tp}</td>'
-                f'<td class="num">{result.fn}</td><td class="num">{result.fp}</td><td class="num">{result.tn}</td>'
-                f'<td class="num">{result.undefined}</td></tr>') in document
-        assert (f'<table class="confusion" data-score="{label}"><caption>{label} &ge; {threshold}</caption>'
-                in document)
-        assert (f'<tr><th>label 1</th><td class="num hit">{result.tp}</td><td class="num miss">'
-                f'{result.fn}</td></tr>') in document
+        assert (
+            f'<tr><td>{label}</td><td class="num">{result.auc:.4f}</td><td class="num">'
+            f'{result.balanced_accuracy:.4f}</td><td class="num">{threshold}</td><td class="num">{result.tp}</td>'
+            f'<td class="num">{result.fn}</td><td class="num">{result.fp}</td><td class="num">{result.tn}</td>'
+            f'<td class="num">{result.undefined}</td></tr>'
+        ) in document
+        assert f'<table class="confusion" data-score="{label}"><caption>{label} &ge; {threshold}</caption>' in document
+        assert (
+            f'<tr><th>label 1</th><td class="num hit">{result.tp}</td><td class="num miss">{result.fn}</td></tr>'
+        ) in document
     # the faithful summary (1) scores above the entity swap and the antonyms (0): CHI separates them
     chi = agreement(column_values(records, ("chi", "chi")), LABELS)
     assert chi.auc > 0.5
     for row in dimension_breakdown(records):
-        assert (f'<tr><td>{row.dimension}</td><td class="num">{row.examples}/5</td><td class="num">{row.units}</td>'
-                f'<td class="num">{row.supported}</td><td class="num">{row.unsupported}</td><td class="num">'
-                f'{row.contradicted}</td><td class="num">{row.flagged}</td></tr>') in document
+        assert (
+            f'<tr><td>{row.dimension}</td><td class="num">{row.examples}/5</td><td class="num">{row.units}</td>'
+            f'<td class="num">{row.supported}</td><td class="num">{row.unsupported}</td><td class="num">'
+            f'{row.contradicted}</td><td class="num">{row.flagged}</td></tr>'
+        ) in document
     assert [row.dimension for row in dimension_breakdown(records)] == ["ehi", "rhi", "qhi"]
-    assert re.findall(r'<tr class="example" data-position="\d+" data-label="(\d)">', document) == ["1", "0", "1", "1",
-                                                                                                   "0"]
+    assert re.findall(r'<tr class="example" data-position="\d+" data-label="(\d)">', document) == [
+        "1",
+        "0",
+        "1",
+        "1",
+        "0",
+    ]
 
 
 def test_no_labels_no_agreement(report):
@@ -236,9 +314,11 @@ def test_long_files_show_an_even_sample_and_say_so(report):
     records, _, _ = report
     document = build_report(records, max_examples=2)
     assert re.findall(r'<tr class="example" data-position="(\d+)"', document) == ["1", "3"]
-    assert ('<p class="note" id="sampled">This page shows 2 of the 5 examples, an even sample (about one in 2.5, '
-            "the first included); the statistics, plots and agreement above use all of them. Write more with "
-            "<code>--max-examples</code>.</p>") in document
+    assert (
+        '<p class="note" id="sampled">This page shows 2 of the 5 examples, an even sample (about one in 2.5, '
+        "the first included); the statistics, plots and agreement above use all of them. Write more with "
+        "<code>--max-examples</code>.</p>"
+    ) in document
     assert "5 labelled examples" in document  # the agreement still uses every record
     assert 'id="sampled"' not in build_report(records)
 
@@ -268,7 +348,8 @@ def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
         # the label menu: the two inconsistent examples, one page
         page.select_option("#label-filter", "0")
         assert page.eval_on_selector_all("#examples tbody tr", visible) == [
-            line for line, label in zip(lines, LABELS) if label == 0]
+            line for line, label in zip(lines, LABELS) if label == 0
+        ]
         assert page.inner_text("#page-info") == "page 1 of 1 (2 of 5 examples match)"
         page.select_option("#label-filter", "")
         # the filter box searches every text of a row, the source included (case-insensitive)
@@ -280,7 +361,8 @@ def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
         # sorting by label goes back to the first page: 0, 0 first
         page.click("#examples th:text-is('label')")
         assert page.eval_on_selector_all("#examples tbody tr", visible) == [
-            line for line, label in zip(lines, LABELS) if label == 0]
+            line for line, label in zip(lines, LABELS) if label == 0
+        ]
         assert page.is_visible("#agreement") and page.is_visible(".confusion")
         page.screenshot(path=str(page_path.with_name("paged.png")), full_page=True)
     finally:
@@ -303,8 +385,10 @@ def test_charts_render_in_chromium_and_script_in_any_field_stays_text(report, ch
         for path in (page_path, crafted_page):
             page.goto(path.as_uri())
             boxes = page.eval_on_selector_all(
-                "svg.hs-chart", "charts => charts.map(c => [c.dataset.chart, c.getBoundingClientRect().width, "
-                                "c.getBoundingClientRect().height, c.querySelectorAll('polyline, circle, rect').length])")
+                "svg.hs-chart",
+                "charts => charts.map(c => [c.dataset.chart, c.getBoundingClientRect().width, "
+                "c.getBoundingClientRect().height, c.querySelectorAll('polyline, circle, rect').length])",
+            )
             assert [b[0] for b in boxes][-2:] == ["roc", "reliability"]
             assert all(width > 300 and height > 200 and marks > 1 for _, width, height, marks in boxes), boxes
         assert page.evaluate("window.__evil") is None and dialogs == []
@@ -316,6 +400,7 @@ def test_charts_render_in_chromium_and_script_in_any_field_stays_text(report, ch
 
 
 # -- the report never shows a meaningless number (issue 57) --------------------------------------
+
 
 def _write_records(path, records):
     """A scores file as `halluscope score` writes it, but with whatever the records hold
@@ -330,23 +415,35 @@ def _report(scores, page, capsys, *arguments):
     return code, capsys.readouterr().err
 
 
-@pytest.mark.parametrize("metric, name, value, problem", [
-    ("chi", "chi", 1.5, "scores.chi.chi is 1.5, outside its range [0, 1]"),
-    ("chi", "ehi", -3.0, "scores.chi.ehi is -3.0, outside its range [0, 1]"),
-    ("chi", "rhi", 1.25, "scores.chi.rhi is 1.25, outside its range [0, 1]"),  # CHI fuses RHI*, not the linear RHI
-    ("chi", "p_consistent", 1.0000001, "scores.chi.p_consistent is 1.0000001, outside its range [0, 1]"),
-    ("chi", "chi", 10 ** 400, f"scores.chi.chi is {str(10 ** 400)[:40]}, outside its range [0, 1]"),
-    ("chi", "qhi", math.inf, "scores.chi.qhi is Infinity, not a score (a number in [0, 1], or null when undefined)"),
-    ("chi", "chi", -math.inf, "scores.chi.chi is -Infinity, not a score (a number in [0, 1], or null when "
-                              "undefined)"),
-    ("chi", "chi", "0.5", 'scores.chi.chi must be a number or null, got "0.5"'),
-    ("chi", "chi", True, "scores.chi.chi must be a number or null, got true"),
-    ("chi", "bleu", 0.5, "scores.chi.bleu: not a score of chi (its scores: chi, ehi, rhi, qhi, p_consistent)"),
-    ("bleu", "bleu", 0.5, "scores.bleu: not a metric of halluscope (chi, ehi, rhi, qhi, dlsd_acu)"),
-    ("rhi", "rhi", 2.5, "scores.rhi.rhi is 2.5, outside its range [0, 2]"),  # the widest: no summary
-    ("rhi", "rhi_norm", 1.5, "scores.rhi.rhi_norm is 1.5, outside its range [0, 1]"),
-    ("dlsd_acu", "dlsd_acu", -1.5, "scores.dlsd_acu.dlsd_acu is -1.5, outside its range [-1, 1]"),
-])
+@pytest.mark.parametrize(
+    "metric, name, value, problem",
+    [
+        ("chi", "chi", 1.5, "scores.chi.chi is 1.5, outside its range [0, 1]"),
+        ("chi", "ehi", -3.0, "scores.chi.ehi is -3.0, outside its range [0, 1]"),
+        ("chi", "rhi", 1.25, "scores.chi.rhi is 1.25, outside its range [0, 1]"),  # CHI fuses RHI*, not the linear RHI
+        ("chi", "p_consistent", 1.0000001, "scores.chi.p_consistent is 1.0000001, outside its range [0, 1]"),
+        ("chi", "chi", 10**400, f"scores.chi.chi is {str(10**400)[:40]}, outside its range [0, 1]"),
+        (
+            "chi",
+            "qhi",
+            math.inf,
+            "scores.chi.qhi is Infinity, not a score (a number in [0, 1], or null when undefined)",
+        ),
+        (
+            "chi",
+            "chi",
+            -math.inf,
+            "scores.chi.chi is -Infinity, not a score (a number in [0, 1], or null when undefined)",
+        ),
+        ("chi", "chi", "0.5", 'scores.chi.chi must be a number or null, got "0.5"'),
+        ("chi", "chi", True, "scores.chi.chi must be a number or null, got true"),
+        ("chi", "bleu", 0.5, "scores.chi.bleu: not a score of chi (its scores: chi, ehi, rhi, qhi, p_consistent)"),
+        ("bleu", "bleu", 0.5, "scores.bleu: not a metric of halluscope (chi, ehi, rhi, qhi, dlsd_acu)"),
+        ("rhi", "rhi", 2.5, "scores.rhi.rhi is 2.5, outside its range [0, 2]"),  # the widest: no summary
+        ("rhi", "rhi_norm", 1.5, "scores.rhi.rhi_norm is 1.5, outside its range [0, 1]"),
+        ("dlsd_acu", "dlsd_acu", -1.5, "scores.dlsd_acu.dlsd_acu is -1.5, outside its range [-1, 1]"),
+    ],
+)
 def test_a_score_that_is_no_score_is_refused_naming_its_line(metric, name, value, problem, report, tmp_path, capsys):
     records, _, _ = report
     edited = json.loads(json.dumps(records))
@@ -366,8 +463,10 @@ def test_nan_is_an_undefined_score(report, tmp_path, capsys):
     assert _report(scores, page, capsys) == (0, "")
     stats = column_stats([math.nan] + column_values(records, ("chi", "chi"))[1:])
     assert (stats.defined, stats.total) == (4, 5)
-    assert (f'<tr><td>chi</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
-            '<td class="num">4/5</td>') in page.read_text(encoding="utf-8")
+    assert (
+        f'<tr><td>chi</td><td class="num">{stats.mean:.4f}</td><td class="num">{stats.median:.4f}</td>'
+        '<td class="num">4/5</td>'
+    ) in page.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -379,10 +478,30 @@ def rhi_paper(tmp_path_factory):
     data.write_text("".join(json.dumps(e) + "\n" for e in EXAMPLES), encoding="utf-8")
     scores, support = folder / "scores.jsonl", folder / "support.jsonl"
     for output, preset in ((scores, ["--preset", "paper"]), (support, [])):
-        assert main(["score", "--input", str(data), "--output", str(output), "--metrics", "rhi",
-                     "--reference-field", "reference", "--no-progress", *preset]) == 0
-    return {"scores": scores, "summary": folder / "scores.summary.json",
-            "support_summary": folder / "support.summary.json", "records": load_records(str(scores))}
+        assert (
+            main(
+                [
+                    "score",
+                    "--input",
+                    str(data),
+                    "--output",
+                    str(output),
+                    "--metrics",
+                    "rhi",
+                    "--reference-field",
+                    "reference",
+                    "--no-progress",
+                    *preset,
+                ]
+            )
+            == 0
+        )
+    return {
+        "scores": scores,
+        "summary": folder / "scores.summary.json",
+        "support_summary": folder / "support.summary.json",
+        "records": load_records(str(scores)),
+    }
 
 
 def test_the_linear_rhi_is_checked_against_the_range_its_summary_gives(rhi_paper, tmp_path, capsys):
@@ -391,13 +510,17 @@ def test_the_linear_rhi_is_checked_against_the_range_its_summary_gives(rhi_paper
     page = tmp_path / "report.html"
     assert _report(rhi_paper["scores"], page, capsys) == (0, "")  # its summary, beside it: formula:paper
     # the rhi chart spans [0, 2]: ticks 0, 1, 2
-    chart = re.search(r'<svg class="hs-chart"[^>]*aria-label="rhi" data-chart="histogram">.*?</svg>',
-                      page.read_text(encoding="utf-8")).group(0)
+    chart = re.search(
+        r'<svg class="hs-chart"[^>]*aria-label="rhi" data-chart="histogram">.*?</svg>', page.read_text(encoding="utf-8")
+    ).group(0)
     assert re.findall(r'text-anchor="middle">([\d.]+)</text>', chart) == ["0", "1", "2"]
     # the same file against the summary of a support run: [0, 1]
     code, err = _report(rhi_paper["scores"], page, capsys, "--summary", str(rhi_paper["support_summary"]))
-    assert (code, err) == (2, f"error: {rhi_paper['scores']} line {above + 1}: scores.rhi.rhi is "
-                              f"{json.dumps(values[above])}, outside its range [0, 1]\n")
+    assert (code, err) == (
+        2,
+        f"error: {rhi_paper['scores']} line {above + 1}: scores.rhi.rhi is "
+        f"{json.dumps(values[above])}, outside its range [0, 1]\n",
+    )
     # without a summary the formula is not known: the widest range, [0, 2]
     alone = tmp_path / "alone.jsonl"
     alone.write_bytes(rhi_paper["scores"].read_bytes())
@@ -408,16 +531,21 @@ def test_a_named_label_field_no_record_has_is_refused(report, tmp_path, capsys):
     records, _, _ = report
     scores, page = _write_records(tmp_path / "scores.jsonl", records), tmp_path / "report.html"
     assert _report(scores, page, capsys, "--label-field", "verdict") == (
-        2, f"error: --label-field verdict: no record of {scores} has this field (fields.verdict or a top-level "
-           "verdict); the records' kept fields: label\n")
+        2,
+        f"error: --label-field verdict: no record of {scores} has this field (fields.verdict or a top-level "
+        "verdict); the records' kept fields: label\n",
+    )
     nulls = _write_records(tmp_path / "nulls.jsonl", [dict(r, fields={"verdict": None}) for r in records])
     assert _report(nulls, page, capsys, "--label-field", "verdict") == (
-        2, f"error: --label-field verdict: the field is null or empty in every record of {nulls}: no labels to "
-           "compare with\n")
+        2,
+        f"error: --label-field verdict: the field is null or empty in every record of {nulls}: no labels to "
+        "compare with\n",
+    )
     assert not page.exists()
     # the default field absent: no agreement view, as without labels
-    unlabelled = _write_records(tmp_path / "unlabelled.jsonl", [{k: v for k, v in r.items() if k != "fields"}
-                                                                for r in records])
+    unlabelled = _write_records(
+        tmp_path / "unlabelled.jsonl", [{k: v for k, v in r.items() if k != "fields"} for r in records]
+    )
     assert _report(unlabelled, page, capsys) == (0, "")
     assert "Agreement with labels" not in page.read_text(encoding="utf-8")
     # a top-level field counts, and --label-field '' reads none
@@ -428,34 +556,63 @@ def test_a_named_label_field_no_record_has_is_refused(report, tmp_path, capsys):
     assert "Agreement with labels" not in page.read_text(encoding="utf-8")
 
 
-ACCEPTED_LABELS = [(1, 1), (0, 0), (True, 1), (False, 0), (1.0, 1), (0.0, 0), ("1", 1), ("0", 0), (" TRUE ", 1),
-                   ("false", 0), ("1.0", 1), ("0.0", 0)]
+ACCEPTED_LABELS = [
+    (1, 1),
+    (0, 0),
+    (True, 1),
+    (False, 0),
+    (1.0, 1),
+    (0.0, 0),
+    ("1", 1),
+    ("0", 0),
+    (" TRUE ", 1),
+    ("false", 0),
+    ("1.0", 1),
+    ("0.0", 0),
+]
 
 
 def test_every_documented_label_form_is_read(report, tmp_path, capsys):
     records, _, _ = report
     rows = [dict(records[k % len(records)], fields={"label": value}) for k, (value, _) in enumerate(ACCEPTED_LABELS)]
-    rows += [dict(records[0], fields={"label": None}), dict(records[1], fields={"label": " "}),
-             dict(records[2], fields={})]  # no label: null, blank text, absent
+    rows += [
+        dict(records[0], fields={"label": None}),
+        dict(records[1], fields={"label": " "}),
+        dict(records[2], fields={}),
+    ]  # no label: null, blank text, absent
     scores, page = _write_records(tmp_path / "scores.jsonl", rows), tmp_path / "report.html"
     assert _report(scores, page, capsys) == (0, "")
     positives = sum(label for _, label in ACCEPTED_LABELS)
-    assert (f"{len(ACCEPTED_LABELS)} labelled examples, {positives} consistent and "
-            f"{len(ACCEPTED_LABELS) - positives} inconsistent; 3 without a label.</p>") in page.read_text("utf-8")
+    assert (
+        f"{len(ACCEPTED_LABELS)} labelled examples, {positives} consistent and "
+        f"{len(ACCEPTED_LABELS) - positives} inconsistent; 3 without a label.</p>"
+    ) in page.read_text("utf-8")
     assert [binary_label(value) for value, _ in ACCEPTED_LABELS] == [label for _, label in ACCEPTED_LABELS]
 
 
-@pytest.mark.parametrize("value, shown", [("yes", '"yes"'), (2, "2"), (0.5, "0.5"), (-1, "-1"), ([1], "[1]"),
-                                          ({"label": 1}, '{"label": 1}'), ("10", '"10"')])
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ("yes", '"yes"'),
+        (2, "2"),
+        (0.5, "0.5"),
+        (-1, "-1"),
+        ([1], "[1]"),
+        ({"label": 1}, '{"label": 1}'),
+        ("10", '"10"'),
+    ],
+)
 def test_a_label_that_is_no_label_is_refused_naming_its_line(value, shown, report, tmp_path, capsys):
     records, _, _ = report
     rows = [dict(r, fields={"label": value if k == 1 else r["fields"]["label"]}) for k, r in enumerate(records)]
     scores, page = _write_records(tmp_path / "scores.jsonl", rows), tmp_path / "report.html"
     assert _report(scores, page, capsys) == (
-        2, f"error: {scores} line 2: the label field 'label' holds {shown}, not a label (0/1, 0.0/1.0, true/false, "
-           'or those as text ("0"/"1", "0.0"/"1.0", "true"/"false", any case); null or "": no label); pass '
-           "--label-field with the field that holds 0/1 labels, or --label-field '' for a report without the "
-           "agreement view\n")
+        2,
+        f"error: {scores} line 2: the label field 'label' holds {shown}, not a label (0/1, 0.0/1.0, true/false, "
+        'or those as text ("0"/"1", "0.0"/"1.0", "true"/"false", any case); null or "": no label); pass '
+        "--label-field with the field that holds 0/1 labels, or --label-field '' for a report without the "
+        "agreement view\n",
+    )
     assert not page.exists()
 
 
@@ -464,9 +621,17 @@ def test_one_label_class_leaves_auc_and_balanced_accuracy_undefined(report):
     result = agreement([0.2, 0.9, math.nan], [1, 1, 1])
     assert math.isnan(result.auc) and math.isnan(result.balanced_accuracy) and math.isnan(result.threshold)
     assert (result.n, result.positives, result.undefined, result.tp, result.fn, result.fp, result.tn) == (
-        3, 3, 1, 0, 0, 0, 0)
-    assert result.undefined_because == ("every labelled example is consistent (label 1); ROC-AUC and balanced "
-                                        "accuracy need examples of both classes")
+        3,
+        3,
+        1,
+        0,
+        0,
+        0,
+        0,
+    )
+    assert result.undefined_because == (
+        "every labelled example is consistent (label 1); ROC-AUC and balanced accuracy need examples of both classes"
+    )
     assert agreement([0.2], [0]).undefined_because.startswith("every labelled example is inconsistent (label 0)")
     assert agreement([0.2, 0.9], [1, 0]).undefined_because is None
     for label, present in ((1, "consistent (label 1)"), (0, "inconsistent (label 0)")):
@@ -474,7 +639,9 @@ def test_one_label_class_leaves_auc_and_balanced_accuracy_undefined(report):
         rows = re.search(r'<table id="agreement">.*?</table>', document, re.S).group(0)
         assert rows.count('<td class="num">undefined</td>') == 3 * 5  # AUC, BA, threshold of 5 scores
         assert "nan" not in rows and "1.0000" not in rows
-        assert (f'<p class="note" id="agreement-undefined">ROC-AUC, balanced accuracy and the best threshold are '
-                f"undefined: every labelled example is {present}; ROC-AUC and balanced accuracy need examples of "
-                "both classes.</p>") in document
+        assert (
+            f'<p class="note" id="agreement-undefined">ROC-AUC, balanced accuracy and the best threshold are '
+            f"undefined: every labelled example is {present}; ROC-AUC and balanced accuracy need examples of "
+            "both classes.</p>"
+        ) in document
         assert 'class="confusion"' not in document and 'data-chart="roc"' not in document

@@ -1,5 +1,6 @@
 """halluscope.resources.Resources: the CHI family's models and caches in one object,
 passed down the pipeline (docs/architecture.md#resources)."""
+
 import dataclasses
 import gc
 
@@ -19,9 +20,11 @@ from halluscope.units import EntityUnit
 
 MB = 1 << 20
 
-SOURCES = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion, and Nat Friedman "
-           "became its chief executive.",
-           "Heavy rain flooded parts of Lagos on Sunday, and officials said 12 people had died."]
+SOURCES = [
+    "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion, and Nat Friedman "
+    "became its chief executive.",
+    "Heavy rain flooded parts of Lagos on Sunday, and officials said 12 people had died.",
+]
 SUMMARIES = ["Microsoft bought GitHub in 2019 for $7.5 billion.", "Floods in Lagos killed 21 people."]
 REFERENCES = ["Microsoft bought GitHub for $7.5 billion in 2018.", "Floods killed 12 people in Lagos."]
 
@@ -60,12 +63,15 @@ def test_a_scorer_with_its_own_resources_scores_as_the_api():
     # the values: GitHub's year is wrong (2019 for 2018), Lagos's 21 deaths are not the source's 12
     # chi = 0.99 H + 0.01 w (0.9 + 0.1 M): H = 3 / (1.5 + 1 + 4), M = (2/3 + 1 + 0.25) / 3, w = 6/7;
     # then H = 0, M = 1/3, w = 0.575
-    assert result["chi_scores"] == pytest.approx([0.99 * 3 / 6.5 + 0.01 * 6 / 7 * (0.9 + 0.1 * (2 / 3 + 1.25) / 3),
-                                                  0.01 * 0.575 * (0.9 + 0.1 / 3)])
+    assert result["chi_scores"] == pytest.approx(
+        [0.99 * 3 / 6.5 + 0.01 * 6 / 7 * (0.9 + 0.1 * (2 / 3 + 1.25) / 3), 0.01 * 0.575 * (0.9 + 0.1 / 3)]
+    )
     assert result["ehi_scores"] == pytest.approx([2 / 3, 1.0])
     assert (result["rhi_scores"], result["qhi_scores"]) == ([1.0, 0.0], [0.25, 0.0])
     assert [(u["text"], u["status"]) for u in result.details[0]["qhi"]["units"]] == [
-        ("2019", "unsupported"), ("$7.5 billion", "supported")]
+        ("2019", "unsupported"),
+        ("$7.5 billion", "supported"),
+    ]
 
 
 def test_scores_do_not_depend_on_which_resources_or_how_warm():

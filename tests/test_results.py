@@ -1,4 +1,5 @@
 """ScoreResult: typed fields, the evaluate-style dict it is, and merges declared per field."""
+
 import json
 import math
 import pickle
@@ -11,18 +12,32 @@ from halluscope.results import MERGE, ScoreResult
 
 
 def _result(scores, signature="sig", counters=None, labels=None, details=None, absent=None):
-    return ScoreResult(metric="rhi", per_example={"rhi": scores, "rhi_norm": [s / 2 for s in scores]},
-                       defined_names=("rhi",), signature=signature, counters=counters, labels=labels,
-                       details=details, absent=absent)
+    return ScoreResult(
+        metric="rhi",
+        per_example={"rhi": scores, "rhi_norm": [s / 2 for s in scores]},
+        defined_names=("rhi",),
+        signature=signature,
+        counters=counters,
+        labels=labels,
+        details=details,
+        absent=absent,
+    )
 
 
 def test_fields_and_the_dict_hold_the_same_content():
     result = _result([1.0, math.nan, 0.5], counters={"nli_pairs_scored": 4}, labels=[1, None, 0])
     assert result.means == {"rhi": 0.75, "rhi_norm": 0.375}
     assert result.defined == {"rhi": 2}
-    assert dict(result) == {"rhi": 0.75, "rhi_norm": 0.375, "rhi_scores": result.per_example["rhi"],
-                            "rhi_norm_scores": [0.5, result.per_example["rhi_norm"][1], 0.25], "rhi_defined": 2,
-                            "labels": [1, None, 0], "nli_pairs_scored": 4, "signature": "sig"}
+    assert dict(result) == {
+        "rhi": 0.75,
+        "rhi_norm": 0.375,
+        "rhi_scores": result.per_example["rhi"],
+        "rhi_norm_scores": [0.5, result.per_example["rhi_norm"][1], 0.25],
+        "rhi_defined": 2,
+        "labels": [1, None, 0],
+        "nli_pairs_scored": 4,
+        "signature": "sig",
+    }
     assert result.num_rows == 3
     assert json.loads(json.dumps(result.to_dict(), allow_nan=True))["rhi_defined"] == 2
 
@@ -43,10 +58,23 @@ def test_pickling_keeps_the_fields():
 
 
 def test_merge_follows_the_declarations():
-    assert set(MERGE) == {"metric", "per_example", "labels", "details", "counters", "signature", "absent", "means",
-                          "defined"}
-    merged = ScoreResult.merge([_result([1.0], counters={"calls": 2}, labels=[1]),
-                                _result([math.nan, 0.0], counters={"calls": 3}, labels=[None, 0])])
+    assert set(MERGE) == {
+        "metric",
+        "per_example",
+        "labels",
+        "details",
+        "counters",
+        "signature",
+        "absent",
+        "means",
+        "defined",
+    }
+    merged = ScoreResult.merge(
+        [
+            _result([1.0], counters={"calls": 2}, labels=[1]),
+            _result([math.nan, 0.0], counters={"calls": 3}, labels=[None, 0]),
+        ]
+    )
     assert merged.per_example["rhi"][0] == 1.0 and math.isnan(merged.per_example["rhi"][1])
     assert merged.means["rhi"] == 0.5 and merged.defined == {"rhi": 2}
     assert merged.counters == {"calls": 5} and merged.labels == [1, None, 0]
@@ -58,8 +86,10 @@ def test_merge_follows_the_declarations():
 
 A = "halluscope:0.1.0|metric:chi|sim:0.85|cal:chi-20261205|cut:0.28251"
 B = "halluscope:0.1.0|metric:chi|sim:0.85|cal:chi-20261205|cut:0.282510002"
-REFUSAL = (f"cannot merge results of different signatures: shard 2 was scored with other options, models or "
-           f"versions than shard 0 (they differ in cut); shard 0: {A!r}; shard 2: {B!r}")
+REFUSAL = (
+    f"cannot merge results of different signatures: shard 2 was scored with other options, models or "
+    f"versions than shard 0 (they differ in cut); shard 0: {A!r}; shard 2: {B!r}"
+)
 
 
 def test_results_of_different_signatures_are_refused_with_both_in_full():
@@ -77,13 +107,23 @@ def test_results_of_different_signatures_are_refused_with_both_in_full():
 
 
 def test_merged_shards_equal_one_run():
-    sources = ["Police arrested Thomas in Leeds on Monday.", "Apple sold 3 million phones in 2019.",
-               "The mayor opened the bridge.", "Sales rose 5% to $2 billion."]
-    summaries = ["Police arrested Thomas in York.", "Apple sold 3 million phones.", "The mayor closed the bridge.",
-                 "Sales rose 5%."]
+    sources = [
+        "Police arrested Thomas in Leeds on Monday.",
+        "Apple sold 3 million phones in 2019.",
+        "The mayor opened the bridge.",
+        "Sales rose 5% to $2 billion.",
+    ]
+    summaries = [
+        "Police arrested Thomas in York.",
+        "Apple sold 3 million phones.",
+        "The mayor closed the bridge.",
+        "Sales rose 5%.",
+    ]
     whole = api.score_chi(summaries, sources, return_details=True)
-    shards = [api.score_chi(summaries[:1], sources[:1], return_details=True),
-              api.score_chi(summaries[1:], sources[1:], return_details=True)]
+    shards = [
+        api.score_chi(summaries[:1], sources[:1], return_details=True),
+        api.score_chi(summaries[1:], sources[1:], return_details=True),
+    ]
     merged = ScoreResult.merge(shards)
     assert merged == whole
     assert merged.details == whole.details

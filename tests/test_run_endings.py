@@ -5,6 +5,7 @@ models load; an error and Ctrl-C in an API call with workers. No worker outlives
 parent by more than 5 s, the command exits within 5 s, the lock is free (taken over
 after ``kill -9``, with a line saying so) and ``--resume`` gives the uninterrupted
 records (docs/cli.md#how-a-run-with-workers-ends)."""
+
 from __future__ import annotations
 
 import json
@@ -35,10 +36,18 @@ def _rows() -> list:
     """Rows whose sources all differ (every row is parsed: nothing comes from a cache)."""
     rows = []
     for k in range(ROWS):
-        source = (f"Microsoft acquired the startup GitHub in {1990 + k % 30}. The deal was worth ${k + 2} "
-                  f"billion, said analyst number {k}. Shares of the company rose {k % 9 + 1}% on the news.")
-        rows.append({"id": f"row-{k}", "source": source, "reference": f"Microsoft bought GitHub for ${k + 2} billion.",
-                     "prediction": f"Microsoft bought GitHub for ${k + 3} billion in {1990 + k % 30}."})
+        source = (
+            f"Microsoft acquired the startup GitHub in {1990 + k % 30}. The deal was worth ${k + 2} "
+            f"billion, said analyst number {k}. Shares of the company rose {k % 9 + 1}% on the news."
+        )
+        rows.append(
+            {
+                "id": f"row-{k}",
+                "source": source,
+                "reference": f"Microsoft bought GitHub for ${k + 2} billion.",
+                "prediction": f"Microsoft bought GitHub for ${k + 3} billion in {1990 + k % 30}.",
+            }
+        )
     return rows
 
 
@@ -86,8 +95,12 @@ def corpus(tmp_path_factory):
     path = folder / "corpus.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in _rows()), encoding="utf-8")
     whole = folder / "whole.jsonl"
-    done = subprocess.run([HALLUSCOPE, "score", "--input", str(path), "--output", str(whole), *RUN],
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [HALLUSCOPE, "score", "--input", str(path), "--output", str(whole), *RUN],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     return {"folder": folder, "input": str(path), "records": _read(whole)}
 
@@ -97,8 +110,9 @@ def _start_and_catch_workers(corpus, name):
     and at least one chunk written; returns the process, its output and its workers."""
     output = str(corpus["folder"] / f"{name}.jsonl")
     command = [HALLUSCOPE, "score", "--input", corpus["input"], "--output", output, *RUN]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     deadline = time.monotonic() + 600
     workers = []
     while time.monotonic() < deadline and process.poll() is None:
@@ -140,14 +154,17 @@ def test_a_run_with_workers_ends_cleanly_and_resumes_to_the_same_records(ending,
         assert stderr.splitlines()[-1].startswith("interrupted: ") and "Traceback" not in stderr, stderr
         assert not os.path.exists(output + ".lock")  # released and removed
     partial = _read(output + ".partial")
-    assert CHUNK <= len(partial) < ROWS and partial == corpus["records"][:len(partial)]
+    assert CHUNK <= len(partial) < ROWS and partial == corpus["records"][: len(partial)]
     if ending == "SIGINT to the parent alone":  # workers change no score: a resume may change them
         command = [("1" if previous == "--workers" else part) for previous, part in zip([""] + command, command)]
     resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stderr
     took_over = [line for line in resumed.stderr.splitlines() if line.startswith("note: taking over")]
-    assert took_over == ([f"note: taking over {output}.lock, left by a run that ended without releasing it "
-                          f"(pid {process.pid})"] if killed else [])
+    assert took_over == (
+        [f"note: taking over {output}.lock, left by a run that ended without releasing it (pid {process.pid})"]
+        if killed
+        else []
+    )
     assert _read(output) == corpus["records"]
 
 
@@ -155,8 +172,13 @@ def test_a_signal_while_the_models_load_is_one_line(corpus):
     """SIGTERM once the run holds its output and loads its models: "interrupted", exit
     130, no "Exception ignored ... Traceback" block."""
     output = str(corpus["folder"] / "loading.jsonl")
-    process = subprocess.Popen([HALLUSCOPE, "score", "--input", corpus["input"], "--output", output, *RUN],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [HALLUSCOPE, "score", "--input", corpus["input"], "--output", output, *RUN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 300
     while not os.path.exists(output + ".lock") and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
@@ -172,12 +194,29 @@ def test_workers_beyond_the_cores_are_capped_with_one_line(corpus, tmp_path):
     from halluscope.workers import available_cores
 
     cores = available_cores()
-    done = subprocess.run([HALLUSCOPE, "score", "--input", corpus["input"], "--output", str(tmp_path / "o.jsonl"),
-                           "--limit", "3", *RUN, "--workers", str(cores + 62)],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            HALLUSCOPE,
+            "score",
+            "--input",
+            corpus["input"],
+            "--output",
+            str(tmp_path / "o.jsonl"),
+            "--limit",
+            "3",
+            *RUN,
+            "--workers",
+            str(cores + 62),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
-    assert (f"note: --workers {cores + 62} is more than the {cores} usable cores; {cores} processes score"
-            in done.stderr.splitlines())
+    assert (
+        f"note: --workers {cores + 62} is more than the {cores} usable cores; {cores} processes score"
+        in done.stderr.splitlines()
+    )
     assert _read(tmp_path / "o.jsonl") == corpus["records"][:3]
 
 
@@ -193,8 +232,12 @@ def fail_first_shard_sleep_in_others(predictions, sources, references=None, publ
     return ScoreResult(metric="x", per_example={"x": [0.0] * len(predictions)}, signature="s")
 
 
-COLUMNS = {"predictions": ["fail"] + ["sleep"] * 15, "sources": [f"s{k}" for k in range(16)], "references": None,
-           "publication_dates": None}
+COLUMNS = {
+    "predictions": ["fail"] + ["sleep"] * 15,
+    "sources": [f"s{k}" for k in range(16)],
+    "references": None,
+    "publication_dates": None,
+}
 
 
 def test_an_error_in_a_worker_stops_the_others_at_once():
@@ -234,8 +277,9 @@ def test_a_lock_left_by_a_killed_run_is_taken_over_with_a_line(tmp_path, capsys)
     with OutputLock(output, sys.stderr):
         with open(output + ".lock", encoding="ascii") as handle:
             assert handle.read() == f"{os.getpid()}\n"
-    assert capsys.readouterr().err == (f"note: taking over {output}.lock, left by a run that ended without "
-                                       "releasing it (pid 4242)\n")
+    assert capsys.readouterr().err == (
+        f"note: taking over {output}.lock, left by a run that ended without releasing it (pid 4242)\n"
+    )
     assert not os.path.exists(output + ".lock")
     with OutputLock(output, sys.stderr):  # a lock file that is not there: nothing to say
         pass

@@ -1,13 +1,22 @@
 """halluscope.Scorer: options checked and models loaded once, score many."""
+
 import pytest
 
 from halluscope import Scorer, ScoreResult, score_chi, score_qhi
 from halluscope.errors import InputError, OptionError
 
-SOURCES = ["Police arrested Thomas in Leeds on Monday.", "Apple sold 3 million phones in 2019.",
-           "The mayor opened the bridge in May.", "Sales rose 5% to $2 billion."]
-SUMMARIES = ["Police arrested Thomas in York.", "Apple sold 3 million phones.", "The mayor closed the bridge.",
-             "Sales rose 5%."]
+SOURCES = [
+    "Police arrested Thomas in Leeds on Monday.",
+    "Apple sold 3 million phones in 2019.",
+    "The mayor opened the bridge in May.",
+    "Sales rose 5% to $2 billion.",
+]
+SUMMARIES = [
+    "Police arrested Thomas in York.",
+    "Apple sold 3 million phones.",
+    "The mayor closed the bridge.",
+    "Sales rose 5%.",
+]
 
 
 def test_bad_options_fail_when_the_scorer_is_made():
@@ -29,13 +38,17 @@ def test_score_equals_the_api_and_keeps_the_signature():
 
 def test_score_batches_yields_one_result_per_batch_that_merge_into_one_run():
     scorer = Scorer("qhi")
-    rows = [{"prediction": p, "source": s, "publication_date": "2020-05-04" if k == 2 else None}
-            for k, (s, p) in enumerate(zip(SOURCES, SUMMARIES))]
+    rows = [
+        {"prediction": p, "source": s, "publication_date": "2020-05-04" if k == 2 else None}
+        for k, (s, p) in enumerate(zip(SOURCES, SUMMARIES))
+    ]
     results = list(scorer.score_batches(rows, batch_size=3, progress=False))
     assert [r.num_rows for r in results] == [3, 1]
     merged = ScoreResult.merge(results)
-    assert merged.per_example == score_qhi(SUMMARIES, SOURCES, None,
-                                           publication_dates=[None, None, "2020-05-04", None]).per_example
+    assert (
+        merged.per_example
+        == score_qhi(SUMMARIES, SOURCES, None, publication_dates=[None, None, "2020-05-04", None]).per_example
+    )
 
 
 def test_score_batches_names_the_row_of_a_bad_input():
@@ -67,8 +80,11 @@ def test_score_takes_the_order_and_keywords_of_score_chi_and_warns_on_swapped_te
         warnings.simplefilter("error")
         scorer.score(SOURCES, SUMMARIES)
     long_sources = [s + " The rest of the article follows at length." * 2 for s in SOURCES]
-    with pytest.warns(UserWarning, match=r"every prediction is longer than its source \(4\.8 times as long "
-                                         r"in all\): are predictions and sources swapped\?"):
+    with pytest.warns(
+        UserWarning,
+        match=r"every prediction is longer than its source \(4\.8 times as long "
+        r"in all\): are predictions and sources swapped\?",
+    ):
         scorer.score(long_sources, SUMMARIES)
 
 
@@ -79,12 +95,16 @@ def test_score_dataset_scores_by_column_in_row_order_and_names_a_missing_column(
     summaries = SUMMARIES * 3
     dataset = datasets.Dataset.from_dict({"document": documents, "summary": summaries, "label": [1] * 12})
     scorer = Scorer("chi")
-    result = scorer.score_dataset(dataset, prediction_column="summary", source_column="document", batch_size=5,
-                                  progress=False)
+    result = scorer.score_dataset(
+        dataset, prediction_column="summary", source_column="document", batch_size=5, progress=False
+    )
     assert result.num_rows == 12
     assert result.per_example == score_chi(summaries, documents).per_example
     scored = dataset.add_column("chi", result.per_example["chi"])
     assert scored.column_names == ["document", "summary", "label", "chi"]
-    with pytest.raises(InputError, match=r"the dataset has no column 'prediction' for the predictions \(its "
-                                         r"columns: document, summary, label\); pass prediction_column="):
+    with pytest.raises(
+        InputError,
+        match=r"the dataset has no column 'prediction' for the predictions \(its "
+        r"columns: document, summary, label\); pass prediction_column=",
+    ):
         scorer.score_dataset(dataset, source_column="document")

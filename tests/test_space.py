@@ -1,5 +1,6 @@
 """The Space and metric apps without a browser: the pure display functions against
 direct API calls, their messages, and that every app builds."""
+
 import math
 import os
 import re
@@ -13,11 +14,22 @@ import halluscope.space.metric_module  # noqa: E402,F401
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
 from halluscope.verdict import p_consistent  # noqa: E402
-from halluscope.space.display import (acu_for_display, allowed_nli_models, headline_markdown,  # noqa: E402
-                                      score_for_display)
-from halluscope.space.limits import (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS, MAX_SOURCE_CHARS,  # noqa: E402
-                                     MAX_SOURCE_TOKENS, MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS, check_texts,
-                                     count_tokens)
+from halluscope.space.display import (
+    acu_for_display,
+    allowed_nli_models,
+    headline_markdown,  # noqa: E402
+    score_for_display,
+)
+from halluscope.space.limits import (
+    MAX_REFERENCE_CHARS,
+    MAX_REFERENCE_TOKENS,
+    MAX_SOURCE_CHARS,  # noqa: E402
+    MAX_SOURCE_TOKENS,
+    MAX_SUMMARY_CHARS,
+    MAX_SUMMARY_TOKENS,
+    check_texts,
+    count_tokens,
+)
 from tiny_models import tiny_nli_model  # noqa: E402
 
 EXAMPLES = {example["id"]: example for example in load_examples()}
@@ -44,8 +56,10 @@ def test_chi_scores_equal_a_direct_score_chi_call(example_id):
     direct = api.score_chi([summary], [source], [reference], publication_dates=[date], return_details=True)
     assert display["ok"] and display["message"] == ""
     assert [row["metric"] for row in display["scores"]] == ["ehi", "rhi", "qhi", "chi", "p_consistent"]
-    assert _scores(display) == {metric: _undefined_as_none(direct[f"{metric}_scores"][0])
-                                for metric in ("ehi", "rhi", "qhi", "chi", "p_consistent")}
+    assert _scores(display) == {
+        metric: _undefined_as_none(direct[f"{metric}_scores"][0])
+        for metric in ("ehi", "rhi", "qhi", "chi", "p_consistent")
+    }
     verdict = display["scores"][-1]["note"]
     assert verdict.startswith("consistent at the shipped cut" if direct["labels"][0] else "likely inconsistent")
     assert display["signature"] == direct["signature"]
@@ -60,30 +74,38 @@ def test_chi_scores_equal_a_direct_score_chi_call(example_id):
     assert display["scores"][3]["note"].endswith(
         f"w = {words['score']:.0%}: {sum(u['status'] == 'supported' for u in words['units'])} of "
         f"{len(words['units'])} of the summary's content words the source supports, "
-        f"{words['written_share']:.0%} of its content tokens found as written")
+        f"{words['written_share']:.0%} of its content tokens found as written"
+    )
 
 
 def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source():
     source, reference, summary, _ = _example("entity-swap")
     display = score_for_display(source, reference, summary, ["chi"])
-    assert ('<mark class="hs-span hs-unsupported hs-ehi" title="ehi: unsupported (Emmanuel Macron)">'
-            'Emmanuel Macron</mark>') in display["summary_html"]
-    assert re.findall(r'<mark class="hs-span hs-unsupported[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \
-        == ["Emmanuel Macron", "UNESCO", "Paris"]
-    assert re.findall(r'<mark class="hs-span hs-evidence[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
-        == ["Barack Obama"]
+    assert (
+        '<mark class="hs-span hs-unsupported hs-ehi" title="ehi: unsupported (Emmanuel Macron)">Emmanuel Macron</mark>'
+    ) in display["summary_html"]
+    assert re.findall(r'<mark class="hs-span hs-unsupported[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) == [
+        "Emmanuel Macron",
+        "UNESCO",
+        "Paris",
+    ]
+    assert re.findall(r'<mark class="hs-span hs-evidence[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) == [
+        "Barack Obama"
+    ]
     # default formula="support": 1 of the 4 entities is in the source; no relation or quantity;
     # the source supports 3 of the 7 content words (Obama, discuss, budget; not Emmanuel,
     # Macron, UNESCO, Paris) and holds 3 of the 8 content tokens as written ("discussed"
     # is not among them, "Obama" is): w = (3/7 + 3/8) / 2, CHI = 0.99 x 0.25 + 0.01 x w x (0.9 + 0.1 x 0.25)
-    assert headline_markdown(display) == ("EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2512** · "
-                                          f"p(consistent) **{p_consistent(display['scores'][3]['score']):.4f}**")
+    assert headline_markdown(display) == (
+        "EHI **0.2500** · RHI **undefined** · QHI **undefined** · CHI **0.2512** · "
+        f"p(consistent) **{p_consistent(display['scores'][3]['score']):.4f}**"
+    )
     assert display["scores"][3]["note"] == (
         "harmonic mean of the defined dimensions' supported shares (halluscope's support "
         "scores, not the papers' factor formulas), mixed with w = 40%: 3 of 7 of the summary's "
-        "content words the source supports, 38% of its content tokens found as written")
-    paper = score_for_display(source, reference, summary, ["chi"],
-                              options={"formula": "paper", "intransitive": "none"})
+        "content words the source supports, 38% of its content tokens found as written"
+    )
+    paper = score_for_display(source, reference, summary, ["chi"], options={"formula": "paper", "intransitive": "none"})
     # the reference says only "Obama": it no longer vouches for "Barack Obama" (issue 25: a longer
     # name in the summary is a claim of its own)
     # the calibration holds for the default options only: no p_consistent row
@@ -94,13 +116,16 @@ def test_hallucinated_entity_is_marked_unsupported_and_evidence_marked_in_source
 def test_summary_without_units_shows_what_its_chi_is():
     source = "Undeterred by the fact that he was unable to use his hands, the man sprints off."
     display = score_for_display(source, "", "He was unable to fly and dance.", ["chi"])
-    assert headline_markdown(display) == ("EHI **undefined** · RHI **undefined** · QHI **undefined** · "
-                                          f"CHI **0.3333** · p(consistent) **{p_consistent(1 / 3):.4f}** "
-                                          "(reference-free)")
+    assert headline_markdown(display) == (
+        "EHI **undefined** · RHI **undefined** · QHI **undefined** · "
+        f"CHI **0.3333** · p(consistent) **{p_consistent(1 / 3):.4f}** "
+        "(reference-free)"
+    )
     # the source supports "unable", not "fly" or "dance", and writes only "unable" of them
     assert display["scores"][3]["note"] == (
         "no units in any dimension: w = 33%: 1 of 3 of the summary's content words the source supports, "
-        "33% of its content tokens found as written")
+        "33% of its content tokens found as written"
+    )
 
 
 #: one relation (council, approve, budget) in the source and the reference, one quantity
@@ -119,11 +144,11 @@ def test_undefined_notes_say_which_texts_lack_units():
     # reference-free: the reference is not named
     free = score_for_display(BUDGET_SOURCE, "", "A new budget.", ["rhi"])
     assert [(row["metric"], row["score"], row["note"]) for row in free["scores"]] == [
-        ("rhi", None, "undefined: no relations in the summary (1 in the source)")]
+        ("rhi", None, "undefined: no relations in the summary (1 in the source)")
+    ]
     # formula="paper" with a reference: a dimension is undefined only when all three texts lack
     # its units, so RHI and QHI are defined and EHI's note names all three texts
-    paper = score_for_display(BUDGET_SOURCE, BUDGET_REFERENCE, "A new budget.", ["chi"],
-                              options={"formula": "paper"})
+    paper = score_for_display(BUDGET_SOURCE, BUDGET_REFERENCE, "A new budget.", ["chi"], options={"formula": "paper"})
     notes = {row["metric"]: row["note"] for row in paper["scores"][:3]}
     assert notes["ehi"] == "undefined: no entities in the summary, the source or the reference"
     assert notes["rhi"] == "relations, RHI* softmax (CHI paper eq. 8-14)"
@@ -132,10 +157,14 @@ def test_undefined_notes_say_which_texts_lack_units():
 def test_undefined_note_from_counts():
     counts = {"counts": {"g": 0, "i": 3, "r": 0}}
     assert space.display.undefined_note("rhi", counts, False) == (
-        "undefined: no relations in the summary or the reference (3 in the source)")
-    assert space.display.undefined_note("qhi", counts, True) == "undefined: no quantities in the summary (3 in the source)"
+        "undefined: no relations in the summary or the reference (3 in the source)"
+    )
+    assert (
+        space.display.undefined_note("qhi", counts, True) == "undefined: no quantities in the summary (3 in the source)"
+    )
     assert space.display.undefined_note("ehi", {"counts": {"g": 0, "i": 0, "r": 2}}, False) == (
-        "undefined: no entities in the summary or the source (2 in the reference)")
+        "undefined: no entities in the summary or the source (2 in the reference)"
+    )
     assert space.display.undefined_note("ehi", None, False) == "undefined: no entities to compare"
 
 
@@ -149,8 +178,10 @@ def wordnet():
     from halluscope.resources import get_lexicon
 
     if not get_lexicon().available:
-        pytest.skip("WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
-                    "or python -c 'import nltk; nltk.download(\"wordnet\")'")
+        pytest.skip(
+            "WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "
+            "or python -c 'import nltk; nltk.download(\"wordnet\")'"
+        )
 
 
 def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
@@ -172,12 +203,21 @@ def test_contradicted_units_and_words_are_shown_as_contradicted(wordnet):
         "harmonic mean of the defined dimensions' supported shares (halluscope's support "
         "scores, not the papers' factor formulas), mixed with w = 72%: 7 of 9 of the summary's content "
         "words the source supports, 80% of its content tokens found as written; contradicted by the source: "
-        "bought, fell")
-    assert re.findall(r'<mark class="hs-span hs-contradicted[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) \
-        == ["Acme Corp", " bought the factory", "shares fell", "5%"]
+        "bought, fell"
+    )
+    assert re.findall(r'<mark class="hs-span hs-contradicted[^"]*"[^>]*>([^<]*)</mark>', display["summary_html"]) == [
+        "Acme Corp",
+        " bought the factory",
+        "shares fell",
+        "5%",
+    ]
     assert "hs-unsupported" not in display["summary_html"]
-    assert re.findall(r'<mark class="hs-span hs-contradicting[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) \
-        == ["Acme Corp", " sold the factory", "shares rose", "5%"]
+    assert re.findall(r'<mark class="hs-span hs-contradicting[^"]*"[^>]*>([^<]*)</mark>', display["source_html"]) == [
+        "Acme Corp",
+        " sold the factory",
+        "shares rose",
+        "5%",
+    ]
     assert "buy ≠ sell (WordNet antonym)" in display["source_html"]
     assert {"dimension": "rhi", "bar": "RHI contradicted", "value": 2.0} in display["chart"]
     assert not any(bar["bar"] == "EHI contradicted" for bar in display["chart"])  # only where there are any
@@ -188,15 +228,17 @@ def test_wordnet_option_reaches_the_score(wordnet):
     names = [option.name for option in space.app.METRIC_OPTIONS["rhi"]]
     shown = [option.default for option in space.app.METRIC_OPTIONS["rhi"]]
     shown[names.index("wordnet")] = "off"
-    off = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["rhi"],
-                            options=space.app.app_options("rhi", shown))
+    off = score_for_display(
+        CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["rhi"], options=space.app.app_options("rhi", shown)
+    )
     assert "|wn:none|" in off["signature"]
     assert (off["scores"][0]["unsupported"], off["scores"][0]["contradicted"]) == (1, 0)
     assert "hs-contradicted" not in off["summary_html"] and "hs-unsupported" in off["summary_html"]
     shown = [option.default for option in space.app.METRIC_OPTIONS["chi"]]
     shown[[option.name for option in space.app.METRIC_OPTIONS["chi"]].index("wordnet")] = "off"
-    chi_off = score_for_display(CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["chi"],
-                                options=space.app.space_options(["chi"], shown))
+    chi_off = score_for_display(
+        CONTRADICTED_SOURCE, "", CONTRADICTED_SUMMARY, ["chi"], options=space.app.space_options(["chi"], shown)
+    )
     assert "|wn:none|" in chi_off["signature"] and "contradicted by the source" not in chi_off["scores"][-1]["note"]
 
 
@@ -223,8 +265,11 @@ def test_chart_shows_factor_profiles_with_a_reference():
     source, reference, summary, _ = _example("entity-swap")
     display = score_for_display(source, reference, summary, ["chi"], options={"formula": "paper"})
     row = api.score_chi([summary], [source], [reference], return_details=True, formula="paper")["details"][0]
-    assert display["chart"] == [{"dimension": d, "bar": f"{d.upper()} {name}", "value": value}
-                                for d in ("ehi", "rhi", "qhi") for name, value in row[d]["factors"].items()]
+    assert display["chart"] == [
+        {"dimension": d, "bar": f"{d.upper()} {name}", "value": value}
+        for d in ("ehi", "rhi", "qhi")
+        for name, value in row[d]["factors"].items()
+    ]
     assert display["chart_note"].startswith("Factor profile of EHI, RHI, QHI")
 
 
@@ -235,27 +280,34 @@ def test_chart_shows_unit_counts_when_reference_free():
     expected = []
     for dimension in ("ehi", "qhi"):
         statuses = [u["status"] for u in row[dimension]["units"]]
-        expected += [{"dimension": dimension, "bar": f"{dimension.upper()} {status}",
-                      "value": float(statuses.count(status))} for status in ("supported", "unsupported")]
+        expected += [
+            {"dimension": dimension, "bar": f"{dimension.upper()} {status}", "value": float(statuses.count(status))}
+            for status in ("supported", "unsupported")
+        ]
     assert display["chart"] == expected
     assert display["chart_note"].startswith("Supported and unsupported summary units of EHI, QHI")
 
 
-@pytest.mark.parametrize("field, limit", [("source", MAX_SOURCE_CHARS), ("reference", MAX_REFERENCE_CHARS),
-                                          ("summary", MAX_SUMMARY_CHARS)])
+@pytest.mark.parametrize(
+    "field, limit", [("source", MAX_SOURCE_CHARS), ("reference", MAX_REFERENCE_CHARS), ("summary", MAX_SUMMARY_CHARS)]
+)
 def test_over_long_input_gives_a_message_not_a_truncation(field, limit):
     texts = {"source": "The cat sat.", "reference": "", "summary": "The cat sat."}
     texts[field] = "a" * (limit + 1)
     display = score_for_display(texts["source"], texts["reference"], texts["summary"], ["chi"])
     assert display["ok"] is False and display["scores"] == [] and display["summary_html"] == ""
-    assert display["message"].startswith(f"The {field} is too long: {limit + 1:,} characters, this app "
-                                         f"accepts at most {limit:,}. Shorten it (nothing was cut)")
+    assert display["message"].startswith(
+        f"The {field} is too long: {limit + 1:,} characters, this app "
+        f"accepts at most {limit:,}. Shorten it (nothing was cut)"
+    )
     texts[field] = "a" * limit
     check_texts(texts["source"], texts["summary"], texts["reference"])  # at the cap: accepted
 
 
-@pytest.mark.parametrize("field, limit", [("source", MAX_SOURCE_TOKENS), ("reference", MAX_REFERENCE_TOKENS),
-                                          ("summary", MAX_SUMMARY_TOKENS)])
+@pytest.mark.parametrize(
+    "field, limit",
+    [("source", MAX_SOURCE_TOKENS), ("reference", MAX_REFERENCE_TOKENS), ("summary", MAX_SUMMARY_TOKENS)],
+)
 def test_text_of_many_tokens_within_the_character_cap_is_refused(field, limit):
     # "$1m " is three tokens in four characters: 0.75 a character, where prose has about 0.2
     assert (limit // 3 + 1) * 4 <= {"source": MAX_SOURCE_CHARS}.get(field, MAX_SUMMARY_CHARS)
@@ -264,21 +316,26 @@ def test_text_of_many_tokens_within_the_character_cap_is_refused(field, limit):
     assert count_tokens(texts[field]) == limit // 3 * 3 + 3
     display = score_for_display(texts["source"], texts["reference"], texts["summary"], ["chi"])
     assert display["ok"] is False and display["scores"] == []
-    assert display["message"].startswith(f"The {field} is too long: {limit // 3 * 3 + 3:,} tokens (words, numbers "
-                                         f"and symbols), this app accepts at most {limit:,}. Shorten it")
+    assert display["message"].startswith(
+        f"The {field} is too long: {limit // 3 * 3 + 3:,} tokens (words, numbers "
+        f"and symbols), this app accepts at most {limit:,}. Shorten it"
+    )
     texts[field] = "$1m " * (limit // 3) + "x " * (limit % 3)  # exactly the cap: accepted
     assert count_tokens(texts[field]) == limit
     check_texts(texts["source"], texts["summary"], texts["reference"])
 
 
-@pytest.mark.parametrize("source, summary, metrics, message", [
-    ("", "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
-    ("  \n ", "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
-    (None, "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
-    ("A source.", " ", ["chi"], "The summary is empty: paste the summary to check."),
-    ("A source.", "A summary.", [], "Choose at least one metric."),
-    ("A source.", "A summary.", ["chi", "bleu"], "Unknown metric 'bleu': choose among chi, ehi, rhi, qhi."),
-])
+@pytest.mark.parametrize(
+    "source, summary, metrics, message",
+    [
+        ("", "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
+        ("  \n ", "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
+        (None, "A summary.", ["chi"], "The source is empty: paste the document the summary was written from."),
+        ("A source.", " ", ["chi"], "The summary is empty: paste the summary to check."),
+        ("A source.", "A summary.", [], "Choose at least one metric."),
+        ("A source.", "A summary.", ["chi", "bleu"], "Unknown metric 'bleu': choose among chi, ehi, rhi, qhi."),
+    ],
+)
 def test_bad_input_gives_a_message(source, summary, metrics, message):
     display = score_for_display(source, "", summary, metrics)
     assert (display["ok"], display["message"]) == (False, message)
@@ -287,8 +344,9 @@ def test_bad_input_gives_a_message(source, summary, metrics, message):
 def test_errors_inside_scoring_become_messages(monkeypatch):
     source, reference, summary, _ = _example("entity-swap")
     refused = score_for_display(source, reference, summary, ["qhi"], publication_date="someday")
-    assert refused["message"] == ("The input was refused: row 0: `publication_dates` 'someday' is not an ISO "
-                                  "date (YYYY-MM-DD)")
+    assert refused["message"] == (
+        "The input was refused: row 0: `publication_dates` 'someday' is not an ISO date (YYYY-MM-DD)"
+    )
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
@@ -317,10 +375,12 @@ def test_dlsd_without_a_model_says_so_in_plain_words(monkeypatch, caplog):
     assert display["message"] == (
         f"The NLI model {NLI_DEFAULT} is not available in this app, so dlsd_acu cannot score here. "
         "The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, run "
-        "halluscope on your own computer (see the dlsd_acu metric card).")
+        "halluscope on your own computer (see the dlsd_acu metric card)."
+    )
     # the loader's words are for the server log, not the visitor
-    assert [record.getMessage().startswith(f"NLI model {NLI_DEFAULT} could not be loaded: ")
-            for record in caplog.records] == [True]
+    assert [
+        record.getMessage().startswith(f"NLI model {NLI_DEFAULT} could not be loaded: ") for record in caplog.records
+    ] == [True]
     # shown as plain text in the tab: no bold, the model name escaped
     status = space.app._acu_updates(display)[0]
     assert status == space.limits.markdown_text(display["message"]) and not status.startswith("**")
@@ -334,11 +394,13 @@ def test_score_table_is_escaped_html_with_one_row_per_dimension():
         '<th scope="col">score</th><th scope="col">summary units</th><th scope="col">unsupported</th>'
         '<th scope="col">contradicted</th><th scope="col">note</th></tr></thead><tbody><tr><td>ehi</td>'
         '<td class="hs-num">0.2500</td><td class="hs-num">4</td><td class="hs-num">3</td>'
-        '<td class="hs-num">0</td><td class="hs-wide">entities (CHI paper eq. 2-7)</td></tr></tbody></table></div>')
+        '<td class="hs-num">0</td><td class="hs-wide">entities (CHI paper eq. 2-7)</td></tr></tbody></table></div>'
+    )
     assert space.display.table_html(["a", "b"], [["<b>x</b>", None]]) == (
         '<div class="hs-table-wrap"><table class="hs-table"><thead><tr><th scope="col">a</th>'
         '<th scope="col">b</th></tr></thead><tbody><tr><td>&lt;b&gt;x&lt;/b&gt;</td><td></td></tr></tbody>'
-        '</table></div>')
+        "</table></div>"
+    )
     assert space.display.score_table_html(space.display._empty_display("no")) == ""
 
 
@@ -346,10 +408,13 @@ def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
     monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
     display = acu_for_display("The cat sat.", "The cat sat.", nli_model="/etc")
-    assert display["message"] == (f"The NLI model '/etc' is not one this app offers: choose among {NLI_DEFAULT} "
-                                  "(the Space owner adds models with HALLUSCOPE_SPACE_NLI_MODELS).")
+    assert display["message"] == (
+        f"The NLI model '/etc' is not one this app offers: choose among {NLI_DEFAULT} "
+        "(the Space owner adds models with HALLUSCOPE_SPACE_NLI_MODELS)."
+    )
     assert acu_for_display("", "The cat sat.")["message"] == (
-        "The source is empty: paste the document the summary was written from.")
+        "The source is empty: paste the document the summary was written from."
+    )
 
 
 def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatch):
@@ -362,8 +427,10 @@ def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatc
     row = direct["details"][0]
     assert display["ok"] is True and display["message"] == "" and display["model"] == model
     assert display["score"] == direct["dlsd_acu_scores"][0]
-    assert display["units"] == [{"unit": u["text"], "type": u["type"], "score": u["score"],
-                                 "evidence": u["evidence"]["text"]} for u in row["units"]]
+    assert display["units"] == [
+        {"unit": u["text"], "type": u["type"], "score": u["score"], "evidence": u["evidence"]["text"]}
+        for u in row["units"]
+    ]
     assert len(display["units"]) >= 1 and all(0.0 <= u["score"] <= 1.0 for u in display["units"])
     assert display["signature"] == direct["signature"]
     evidence = re.findall(r'<mark class="hs-span hs-evidence hs-acu"[^>]*>([^<]*)</mark>', display["source_html"])
@@ -393,9 +460,12 @@ def test_app_options_are_api_keywords_with_the_api_defaults():
             assert keyword in parameters, (name, keyword)
             assert value == parameters[keyword].default, (name, keyword, value)
     assert {"truecase", "attribution", "relation_slots", "intransitive", "wordnet"} <= {
-        option.name for option in space.app.METRIC_OPTIONS["chi"]}
+        option.name for option in space.app.METRIC_OPTIONS["chi"]
+    }
     assert "wordnet" in {option.name for option in space.app.METRIC_OPTIONS["rhi"]}
-    assert "wordnet" not in {option.name for option in space.app.METRIC_OPTIONS["ehi"] + space.app.METRIC_OPTIONS["qhi"]}
+    assert "wordnet" not in {
+        option.name for option in space.app.METRIC_OPTIONS["ehi"] + space.app.METRIC_OPTIONS["qhi"]
+    }
     for name in ("attribution", "wordnet"):
         option = next(o for o in space.app.METRIC_OPTIONS["chi"] if o.name == name)
         assert [option.api_value(v) for v in ("default", "on", "off")] == [None, True, False]
@@ -421,8 +491,13 @@ def test_space_options_panel_gives_each_choice_the_options_it_takes():
     every = space.app.app_options("chi", shown)
     # chi, or several metrics, is one score_chi call: every option; a single metric: its app's
     assert space.app.space_options(["chi"], shown) == every == space.app.space_options(["ehi", "qhi"], shown)
-    assert space.app.space_options(["ehi"], shown) == {"formula": "paper", "grounding": "text", "normalize": "paper",
-                                                   "truecase": True, "attribution": None}
+    assert space.app.space_options(["ehi"], shown) == {
+        "formula": "paper",
+        "grounding": "text",
+        "normalize": "paper",
+        "truecase": True,
+        "attribution": None,
+    }
     assert space.app.space_options(["qhi"], shown)["epsilon"] == 0.2
     assert "intransitive" not in space.app.space_options(["qhi"], shown)
     source, reference, summary, date = _example("entity-swap")
@@ -487,13 +562,27 @@ def test_metric_app_scores_through_its_module(name, repo_root, monkeypatch):
     dated = [date] if space.app.METRIC_SPECS[name].takes_dates else []
     outputs = _score_callback(app)(source, reference, summary, *dated, *shown)
     # what the page shows is what the API route shows (the chart, a gradio object, aside)
-    through_api = space.app._chi_updates(gr, score_for_display(
-        source, reference, summary, (name,), publication_date=dated[0] if dated else None,
-        options=space.app.app_options(name, shown)))
+    through_api = space.app._chi_updates(
+        gr,
+        score_for_display(
+            source,
+            reference,
+            summary,
+            (name,),
+            publication_date=dated[0] if dated else None,
+            options=space.app.app_options(name, shown),
+        ),
+    )
     assert outputs[:4] + outputs[5:] == through_api[:4] + through_api[5:]
     status, headline, _, _, _, summary_html, _, signature = outputs
-    direct = api.score_metric(name, [summary], [source], [reference], **space.app.app_options(name, shown),
-                              **({"publication_dates": [date]} if dated else {}))
+    direct = api.score_metric(
+        name,
+        [summary],
+        [source],
+        [reference],
+        **space.app.app_options(name, shown),
+        **({"publication_dates": [date]} if dated else {}),
+    )
     assert status == "Scored." and signature == direct["signature"]
     assert f"{name.upper()} **{space.display.format_score(direct[f'{name}_scores'][0])}**" in headline
     assert ("hs-unsupported" in summary_html) == (name in ("chi", "ehi"))  # Macron, UNESCO, Paris
@@ -555,8 +644,9 @@ def test_a_request_stopped_inside_the_module_leaves_the_app_usable(repo_root, mo
             stopped.set()
 
     monkeypatch.setattr(halluscope.evaluate_support.HalluscopeMetric, "_score", runaway)
-    display = score_for_display(source, reference, summary, ["qhi"], publication_date=date, module=module,
-                                time_budget_s=0.5)
+    display = score_for_display(
+        source, reference, summary, ["qhi"], publication_date=date, module=module, time_budget_s=0.5
+    )
     assert display["ok"] is False and display["message"].startswith("Scoring took longer than 0.5 s")
     assert stopped.wait(30)
     monkeypatch.setattr(halluscope.evaluate_support.HalluscopeMetric, "_score", real_score)
@@ -579,7 +669,8 @@ TRACKER = '<img src="http://127.0.0.1:9/track.png">'
 def test_markdown_text_shows_markup_as_written():
     assert space.limits.markdown_text(TRACKER) == r'&lt;img src="http\://127\.0\.0\.1\:9/track\.png"&gt;'
     assert space.limits.markdown_text("**bold** [link](http://x) # h & `code`") == (
-        r"\*\*bold\*\* \[link\]\(http\://x\) \# h &amp; \`code\`")
+        r"\*\*bold\*\* \[link\]\(http\://x\) \# h &amp; \`code\`"
+    )
 
 
 def test_a_publication_date_with_html_is_shown_as_text():

@@ -1,5 +1,6 @@
 """The Space and a metric app in a real browser (headless Chromium via Playwright):
 fill the boxes, press Score, read the scores and the highlighted panels."""
+
 import contextlib
 import os
 import re
@@ -106,17 +107,22 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         assert page.locator("#hs-status").inner_text() == "Scored."
         # the notes say which texts lack units: the source has relations and quantities
         notes = page.locator("#hs-scores tbody tr td:last-child").all_inner_texts()
-        assert notes[:3] == ["entities (CHI paper eq. 2-7)",
-                             "undefined: no relations in the summary (3 in the source, 1 in the reference)",
-                             "undefined: no quantities in the summary or the reference (2 in the source)"]
-        assert notes[3].startswith("harmonic mean of the defined dimensions' supported shares (halluscope's support scores, not the papers' factor formulas), mixed with w = 40%")
+        assert notes[:3] == [
+            "entities (CHI paper eq. 2-7)",
+            "undefined: no relations in the summary (3 in the source, 1 in the reference)",
+            "undefined: no quantities in the summary or the reference (2 in the source)",
+        ]
+        assert notes[3].startswith(
+            "harmonic mean of the defined dimensions' supported shares (halluscope's support scores, not the papers' factor formulas), mixed with w = 40%"
+        )
         _assert_readable_table(page, "#hs-scores", SCORE_COLUMNS)
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]
         assert _marked(page, "#hs-summary-html mark.hs-supported") == ["Barack Obama"]
         assert _marked(page, "#hs-source-html mark.hs-evidence") == ["Barack Obama"]
         # the page CSS is applied: unsupported units are red
         colour = page.locator("#hs-summary-html mark.hs-unsupported").first.evaluate(
-            "mark => getComputedStyle(mark).backgroundColor")
+            "mark => getComputedStyle(mark).backgroundColor"
+        )
         assert colour == "rgb(254, 202, 202)"
 
         shot = tmp_path / "space.png"
@@ -134,13 +140,13 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
         assert status.inner_text() == (
             "The NLI model tals/albert-xlarge-vitaminc-mnli is not available in this app, so dlsd_acu cannot "
             "score here. The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, "
-            "run halluscope on your own computer (see the dlsd_acu metric card).")
+            "run halluscope on your own computer (see the dlsd_acu metric card)."
+        )
         assert status.locator("strong, b").count() == 0
         assert status.evaluate("node => getComputedStyle(node.querySelector('p') || node).fontWeight") == "400"
         panel = page.get_by_role("tabpanel")
         assert panel.locator("#hs-acu-status").count() == 1
-        assert status.bounding_box()["y"] > page.locator("#hs-acu-score").bounding_box()["y"] > \
-            tab.bounding_box()["y"]
+        assert status.bounding_box()["y"] > page.locator("#hs-acu-score").bounding_box()["y"] > tab.bounding_box()["y"]
         assert "Traceback" not in page.content()
         page.screenshot(path=str(tmp_path / "space-acu.png"), full_page=True)
 
@@ -168,6 +174,9 @@ def test_chi_app_example_click_fills_the_boxes_and_scores(page, repo_root):
         page.locator("#hs-summary textarea").fill(long_summary)
         page.locator("#hs-score").click()
         page.locator("#hs-status").filter(has_text="too long").wait_for(timeout=SCORE_TIMEOUT_MS)
-        assert page.locator("#hs-status").inner_text().startswith(
-            "The summary is too long: 3,500 characters, this app accepts at most 3,000.")
+        assert (
+            page.locator("#hs-status")
+            .inner_text()
+            .startswith("The summary is too long: 3,500 characters, this app accepts at most 3,000.")
+        )
         assert page.locator("#hs-summary textarea").input_value() == long_summary

@@ -1,6 +1,7 @@
 """Scoring from several threads at once (issue 28 item 4): a shared Scorer with a tiny
 memory budget gives, over more than 100 concurrent calls, no exception and the very
 scores of sequential calls; an embedder's pinned vectors are each thread's own."""
+
 from __future__ import annotations
 
 import json
@@ -11,19 +12,27 @@ import numpy as np
 from halluscope import Scorer
 from halluscope.embedding import Embedder
 
-SOURCES = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
-           "The city council of Springfield voted 7 to 2 on Tuesday to build a new bridge.",
-           "Heavy rain flooded parts of Lagos on Sunday, and officials said 12 people had died.",
-           "Acme sold the plant to Globex in March for $400 million."]
-SUMMARIES = ["Microsoft bought GitHub for $9 billion in 2019.", "Springfield's council rejected the bridge 2 to 7.",
-             "Floods in Lagos killed 12 people on Sunday.", "Globex bought the plant from Acme in May."]
+SOURCES = [
+    "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
+    "The city council of Springfield voted 7 to 2 on Tuesday to build a new bridge.",
+    "Heavy rain flooded parts of Lagos on Sunday, and officials said 12 people had died.",
+    "Acme sold the plant to Globex in March for $400 million.",
+]
+SUMMARIES = [
+    "Microsoft bought GitHub for $9 billion in 2019.",
+    "Springfield's council rejected the bridge 2 to 7.",
+    "Floods in Lagos killed 12 people on Sunday.",
+    "Globex bought the plant from Acme in May.",
+]
 
 
 def test_a_shared_scorer_under_threads_scores_as_sequential_calls(restore_budget):
     scorer = Scorer("chi", cache_mb=1)  # 1 MB: the caches evict all the time
     pairs = [(k, (k + 1) % 4) for k in range(4)]
-    sequential = {pair: json.dumps(scorer.score([SUMMARIES[i] for i in pair], [SOURCES[i] for i in pair])["chi_scores"])
-                  for pair in pairs}
+    sequential = {
+        pair: json.dumps(scorer.score([SUMMARIES[i] for i in pair], [SOURCES[i] for i in pair])["chi_scores"])
+        for pair in pairs
+    }
     errors, differ, calls = [], [], []
 
     def work(thread: int) -> None:

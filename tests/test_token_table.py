@@ -1,5 +1,6 @@
 """halluscope.token_table: the columns read with one Doc.to_array call equal what the
 Token API gives, on real spaCy parses; subtrees, projective or not."""
+
 import gc
 
 import pytest
@@ -8,8 +9,10 @@ from parsed import parse
 from halluscope.collector import GEN0_THRESHOLD, fewer_collections
 from halluscope.token_table import TokenTable
 
-TEXT = ("The board of Carrow Mining didn't approve the £3.2bn bid on Tuesday. "
-        "Shares in the firm, which owns mines in Chile, fell 5%.\n\nAnalysts said\u00a0little.")
+TEXT = (
+    "The board of Carrow Mining didn't approve the £3.2bn bid on Tuesday. "
+    "Shares in the firm, which owns mines in Chile, fell 5%.\n\nAnalysts said\u00a0little."
+)
 
 
 def test_columns_equal_the_token_api():
@@ -39,7 +42,8 @@ def test_subtree_words_are_the_subtrees_words():
         assert table.subtree_words(token.i, forms) == frozenset(t.lower_ for t in token.subtree)
     fell = next(t for t in doc if t.lower_ == "fell")
     assert table.subtree_words(fell.i, forms) == frozenset(
-        "shares in the firm , which owns mines chile fell 5 % .".split() + ["\n\n"])  # the break hangs from "fell"
+        "shares in the firm , which owns mines chile fell 5 % .".split() + ["\n\n"]
+    )  # the break hangs from "fell"
 
 
 def test_a_non_projective_subtree_is_walked_not_read_as_a_run():
@@ -118,9 +122,19 @@ def test_doc_text_is_the_docs_text_joined_once():
     assert doc_text(doc) == TEXT
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("all lower case, 5 words", True), ("", True), ("123 ...", True), ("one Capital", False),
-    ("ǅ title case only", True), ("ǅ and an Upper", False), ("ÉTÉ", False), ("straße", True)])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("all lower case, 5 words", True),
+        ("", True),
+        ("123 ...", True),
+        ("one Capital", False),
+        ("ǅ title case only", True),
+        ("ǅ and an Upper", False),
+        ("ÉTÉ", False),
+        ("straße", True),
+    ],
+)
 def test_has_no_upper_is_the_per_character_test(text, expected):
     from halluscope.token_table import has_no_upper
 

@@ -1,6 +1,7 @@
 """compute_metrics for Seq2SeqTrainer (halluscope.trainer), end to end with a tiny
 randomly initialised T5 (word-level tokenizer over the words of the examples below),
 checked against a direct halluscope.api call on the texts the model generates."""
+
 from __future__ import annotations
 
 import math
@@ -84,8 +85,9 @@ def generated(tiny_seq2seq, eval_dataset):
     for start in range(0, len(features), EVAL_BATCH_SIZE):
         batch = collator([features[i] for i in range(start, min(start + EVAL_BATCH_SIZE, len(features)))])
         with torch.no_grad():
-            ids = model.generate(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
-                                 max_length=GENERATION_MAX_LENGTH)
+            ids = model.generate(
+                input_ids=batch["input_ids"], attention_mask=batch["attention_mask"], max_length=GENERATION_MAX_LENGTH
+            )
         texts.extend(t.strip() for t in tokenizer.batch_decode(ids, skip_special_tokens=True))
     return texts
 
@@ -95,13 +97,22 @@ def run_evaluate(tiny_seq2seq, eval_dataset, compute_metrics, output_dir, batch_
 
     model, tokenizer = tiny_seq2seq
     args = Seq2SeqTrainingArguments(
-        output_dir=str(output_dir), per_device_eval_batch_size=EVAL_BATCH_SIZE, predict_with_generate=True,
-        generation_max_length=GENERATION_MAX_LENGTH, use_cpu=True, report_to=[],
+        output_dir=str(output_dir),
+        per_device_eval_batch_size=EVAL_BATCH_SIZE,
+        predict_with_generate=True,
+        generation_max_length=GENERATION_MAX_LENGTH,
+        use_cpu=True,
+        report_to=[],
         batch_eval_metrics=batch_eval_metrics,
     )
-    trainer = Seq2SeqTrainer(model=model, args=args, eval_dataset=eval_dataset, processing_class=tokenizer,
-                             data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-                             compute_metrics=compute_metrics)
+    trainer = Seq2SeqTrainer(
+        model=model,
+        args=args,
+        eval_dataset=eval_dataset,
+        processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
+        compute_metrics=compute_metrics,
+    )
     return trainer.evaluate()
 
 
@@ -121,33 +132,49 @@ def test_generated_texts_are_real_words_and_score_something(generated):
 
 def test_evaluate_logs_the_direct_scores(tiny_seq2seq, eval_dataset, generated, tmp_path):
     paper = {"formula": "paper"}  # metric_kwargs reach the API; these scores differ row by row
-    compute_metrics = make_compute_metrics(tiny_seq2seq[1], eval_dataset, metrics=("chi", "ehi"),
-                                           reference_field="reference", metric_kwargs={"chi": paper, "ehi": paper})
+    compute_metrics = make_compute_metrics(
+        tiny_seq2seq[1],
+        eval_dataset,
+        metrics=("chi", "ehi"),
+        reference_field="reference",
+        metric_kwargs={"chi": paper, "ehi": paper},
+    )
     logged = run_evaluate(tiny_seq2seq, eval_dataset, compute_metrics, tmp_path / "whole")
     chi = score_chi(generated, SOURCES, REFERENCES, **paper)
     ehi = score_ehi(generated, SOURCES, REFERENCES, **paper)
-    expected = {"chi": chi["chi"], "rhi": chi["rhi"], "qhi": chi["qhi"], "chi_ehi": chi["ehi"],
-                "chi_ehi_defined": chi["ehi_defined"], "rhi_defined": chi["rhi_defined"],
-                "qhi_defined": chi["qhi_defined"], "ehi": ehi["ehi"], "ehi_defined": ehi["ehi_defined"]}
+    expected = {
+        "chi": chi["chi"],
+        "rhi": chi["rhi"],
+        "qhi": chi["qhi"],
+        "chi_ehi": chi["ehi"],
+        "chi_ehi_defined": chi["ehi_defined"],
+        "rhi_defined": chi["rhi_defined"],
+        "qhi_defined": chi["qhi_defined"],
+        "ehi": ehi["ehi"],
+        "ehi_defined": ehi["ehi_defined"],
+    }
     # no p_consistent: the calibration holds for the default options only, and a number left
     # out is not logged as NaN (the result says why, in a string the helper does not log)
     assert "p_consistent" not in chi and chi["p_consistent_reason"].startswith("p_consistent is calibrated")
-    metric_keys = {key[len("eval_"):]: value for key, value in logged.items()
-                   if key[len("eval_"):] not in TRAINER_KEYS and key != "epoch"}
+    metric_keys = {
+        key[len("eval_") :]: value
+        for key, value in logged.items()
+        if key[len("eval_") :] not in TRAINER_KEYS and key != "epoch"
+    }
     assert set(metric_keys) == set(expected)
     assert all(same(metric_keys[key], expected[key]) for key in expected), (metric_keys, expected)
     assert compute_metrics.signatures == {"chi": chi["signature"], "ehi": ehi["signature"]}
 
     # batch_eval_metrics=True: per-batch calls, scored on the last one, identical numbers
-    batched = run_evaluate(tiny_seq2seq, eval_dataset, compute_metrics, tmp_path / "batched",
-                           batch_eval_metrics=True)
+    batched = run_evaluate(tiny_seq2seq, eval_dataset, compute_metrics, tmp_path / "batched", batch_eval_metrics=True)
     assert all(same(batched[f"eval_{key}"], logged[f"eval_{key}"]) for key in expected)
 
 
 def test_references_from_labels_and_reference_free(tiny_seq2seq, eval_dataset, generated, tmp_path):
     tokenizer = tiny_seq2seq[1]
-    from_labels = make_compute_metrics(tokenizer, eval_dataset, references_from_labels=True, prefix="hs_",
-                                       warm_up=False)
+    from_labels = make_compute_metrics(
+        tokenizer, eval_dataset, references_from_labels=True, prefix="hs_", warm_up=False
+    )
     logged = run_evaluate(tiny_seq2seq, eval_dataset, from_labels, tmp_path / "labels")
     # the decoded labels are the references with their words re-joined by single spaces
     assert same(logged["eval_hs_chi"], score_chi(generated, SOURCES, REFERENCES)["chi"])
@@ -167,8 +194,12 @@ class Prediction:
 
 def test_accepted_prediction_forms_decode_alike(tiny_seq2seq):
     tokenizer = tiny_seq2seq[1]
-    ids = np.array([tokenizer("Police arrested the suspect .")["input_ids"] + [-100, -100],
-                    tokenizer("Apple bought Beats in 2014 .")["input_ids"] + [0]])
+    ids = np.array(
+        [
+            tokenizer("Police arrested the suspect .")["input_ids"] + [-100, -100],
+            tokenizer("Apple bought Beats in 2014 .")["input_ids"] + [0],
+        ]
+    )
     texts = ["Police arrested the suspect .", "Apple bought Beats in 2014 ."]
     assert decode(tokenizer, token_ids(ids)) == texts
     logits = np.full(ids.shape + (len(tokenizer),), -1.0, dtype=np.float32)
@@ -221,13 +252,26 @@ def test_length_mismatch_names_both_numbers(tiny_seq2seq, eval_dataset):
 
 def test_scalar_metrics_keys_and_undefined_means():
     results = {
-        "chi": {"chi": 0.5, "ehi": 0.4, "rhi": math.nan, "chi_scores": [0.5], "ehi_defined": 1,
-                "rhi_defined": 0, "signature": "s1"},
+        "chi": {
+            "chi": 0.5,
+            "ehi": 0.4,
+            "rhi": math.nan,
+            "chi_scores": [0.5],
+            "ehi_defined": 1,
+            "rhi_defined": 0,
+            "signature": "s1",
+        },
         "rhi": {"rhi": 1.2, "rhi_norm": 0.6, "rhi_scores": [1.2], "rhi_defined": 1, "signature": "s2"},
     }
     assert scalar_metrics(results, prefix="hs_", undefined_value=-1.0) == {
-        "hs_chi": 0.5, "hs_ehi": 0.4, "hs_chi_rhi": -1.0, "hs_ehi_defined": 1, "hs_chi_rhi_defined": 0,
-        "hs_rhi": 1.2, "hs_rhi_norm": 0.6, "hs_rhi_defined": 1,
+        "hs_chi": 0.5,
+        "hs_ehi": 0.4,
+        "hs_chi_rhi": -1.0,
+        "hs_ehi_defined": 1,
+        "hs_chi_rhi_defined": 0,
+        "hs_rhi": 1.2,
+        "hs_rhi_norm": 0.6,
+        "hs_rhi_defined": 1,
     }
     assert math.isnan(scalar_metrics({"chi": results["chi"]})["rhi"])
 

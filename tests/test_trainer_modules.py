@@ -5,6 +5,7 @@ modules in ``compute_metrics`` exactly as transformers' examples use a metric, w
 with a tiny NLI model built here); the logged numbers are the API's on the texts
 scored, and ``trainer_state.json`` written by Trainer itself reads back
 (docs/trainer.md#returning-metriccompute)."""
+
 from __future__ import annotations
 
 import copy
@@ -20,8 +21,15 @@ import pytest
 
 from halluscope import api
 from halluscope.trainer import make_compute_metrics
-from test_trainer import (EVAL_BATCH_SIZE, GENERATION_MAX_LENGTH, REFERENCES, SOURCES,  # noqa: F401
-                          eval_dataset, generated, tiny_seq2seq)
+from test_trainer import (
+    EVAL_BATCH_SIZE,
+    GENERATION_MAX_LENGTH,
+    REFERENCES,
+    SOURCES,  # noqa: F401
+    eval_dataset,
+    generated,
+    tiny_seq2seq,
+)
 from tiny_models import tiny_nli_model
 
 pytestmark = pytest.mark.slow
@@ -62,8 +70,14 @@ def direct(name: str, texts, nli_folder, **extra) -> dict:
 def without_counters(logged: dict, expected: dict) -> dict:
     """``logged`` without the counters ``expected`` left out (same keys otherwise)."""
     counters = set(logged) - set(expected)
-    assert counters <= {"nli_pairs_requested", "nli_pairs_scored", "nli_pairs_cached", "decomposer_calls",
-                        "decomposer_calls_summary", "decomposer_calls_document"}, counters
+    assert counters <= {
+        "nli_pairs_requested",
+        "nli_pairs_scored",
+        "nli_pairs_cached",
+        "decomposer_calls",
+        "decomposer_calls_summary",
+        "decomposer_calls_document",
+    }, counters
     return {key: value for key, value in logged.items() if key not in counters}
 
 
@@ -86,35 +100,54 @@ def decode(tokenizer, ids) -> list:
 
 def returning_compute(module, tokenizer, dataset, seen: list, **extra):
     """The common pattern: decode, then return metric.compute(...) unchanged."""
+
     def compute_metrics(eval_pred):
         texts = decode(tokenizer, eval_pred.predictions)
         seen.append(texts)
-        return module.compute(predictions=texts, references=list(dataset["reference"]),
-                              sources=list(dataset["source"]), **extra)
+        return module.compute(
+            predictions=texts, references=list(dataset["reference"]), sources=list(dataset["source"]), **extra
+        )
+
     return compute_metrics
 
 
 def logged_metrics(metrics: dict) -> dict:
     """compute_metrics' part of what Trainer.evaluate returns, without the prefix."""
     assert all(key.startswith("eval_") or key == "epoch" for key in metrics)
-    return {key[len("eval_"):]: value for key, value in metrics.items()
-            if key[len("eval_"):] not in TRAINER_KEYS and key != "epoch"}
+    return {
+        key[len("eval_") :]: value
+        for key, value in metrics.items()
+        if key[len("eval_") :] not in TRAINER_KEYS and key != "epoch"
+    }
 
 
 def seq2seq_trainer(model, tokenizer, dataset, compute_metrics, output_dir, **arguments):
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
     args = Seq2SeqTrainingArguments(
-        output_dir=str(output_dir), per_device_eval_batch_size=EVAL_BATCH_SIZE, predict_with_generate=True,
-        generation_max_length=GENERATION_MAX_LENGTH, use_cpu=True, report_to=[], **arguments)
-    return Seq2SeqTrainer(model=model, args=args, train_dataset=dataset, eval_dataset=dataset,
-                          processing_class=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-                          compute_metrics=compute_metrics)
+        output_dir=str(output_dir),
+        per_device_eval_batch_size=EVAL_BATCH_SIZE,
+        predict_with_generate=True,
+        generation_max_length=GENERATION_MAX_LENGTH,
+        use_cpu=True,
+        report_to=[],
+        **arguments,
+    )
+    return Seq2SeqTrainer(
+        model=model,
+        args=args,
+        train_dataset=dataset,
+        eval_dataset=dataset,
+        processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
+        compute_metrics=compute_metrics,
+    )
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_seq2seq_trainer_logs_what_compute_returned(name, modules, tiny_seq2seq, eval_dataset, generated,
-                                                     nli_folder, tmp_path):
+def test_seq2seq_trainer_logs_what_compute_returned(
+    name, modules, tiny_seq2seq, eval_dataset, generated, nli_folder, tmp_path
+):
     model, tokenizer = tiny_seq2seq
     seen: list = []
     compute_metrics = returning_compute(modules[name], tokenizer, eval_dataset, seen, **options_of(name))
@@ -142,12 +175,16 @@ def test_trainer_evaluate_with_teacher_forced_ids(name, modules, tiny_seq2seq, e
     model, tokenizer = tiny_seq2seq
     seen: list = []
     trainer = Trainer(
-        model=model, args=TrainingArguments(output_dir=str(tmp_path), per_device_eval_batch_size=EVAL_BATCH_SIZE,
-                                            use_cpu=True, report_to=[]),
-        eval_dataset=eval_dataset, processing_class=tokenizer,
+        model=model,
+        args=TrainingArguments(
+            output_dir=str(tmp_path), per_device_eval_batch_size=EVAL_BATCH_SIZE, use_cpu=True, report_to=[]
+        ),
+        eval_dataset=eval_dataset,
+        processing_class=tokenizer,
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
         preprocess_logits_for_metrics=lambda logits, labels: logits[0].argmax(-1),
-        compute_metrics=returning_compute(modules[name], tokenizer, eval_dataset, seen, **options_of(name)))
+        compute_metrics=returning_compute(modules[name], tokenizer, eval_dataset, seen, **options_of(name)),
+    )
     logged = logged_metrics(trainer.evaluate())
     assert len(seen) == 1 and len(seen[0]) == len(SOURCES) and any(seen[0])
     expected = direct(name, seen[0], nli_folder)
@@ -157,8 +194,9 @@ def test_trainer_evaluate_with_teacher_forced_ids(name, modules, tiny_seq2seq, e
 
 
 @pytest.mark.parametrize("through", ["module", "helper"])
-def test_trainer_writes_trainer_state_json_that_reads_back(through, modules, tiny_seq2seq, eval_dataset,
-                                                            nli_folder, tmp_path):
+def test_trainer_writes_trainer_state_json_that_reads_back(
+    through, modules, tiny_seq2seq, eval_dataset, nli_folder, tmp_path
+):
     """Two training steps, an evaluation after each, a checkpoint after the second:
     Trainer itself writes trainer_state.json, with what compute returned (details
     included, through the module) or the helper's numbers, and picks the best chi."""
@@ -168,12 +206,26 @@ def test_trainer_writes_trainer_state_json_that_reads_back(through, modules, tin
     if through == "module":
         compute_metrics = returning_compute(modules["chi"], tokenizer, eval_dataset, seen, return_details=True)
     else:
-        compute_metrics = make_compute_metrics(tokenizer, eval_dataset, metrics=("chi",),
-                                               reference_field="reference", warm_up=False)
-    trainer = seq2seq_trainer(model, tokenizer, eval_dataset, compute_metrics, tmp_path, per_device_train_batch_size=4,
-                              max_steps=2, learning_rate=0.05, logging_steps=1, eval_strategy="steps", eval_steps=1,
-                              save_strategy="steps", save_steps=2, metric_for_best_model="chi",
-                              greater_is_better=True)
+        compute_metrics = make_compute_metrics(
+            tokenizer, eval_dataset, metrics=("chi",), reference_field="reference", warm_up=False
+        )
+    trainer = seq2seq_trainer(
+        model,
+        tokenizer,
+        eval_dataset,
+        compute_metrics,
+        tmp_path,
+        per_device_train_batch_size=4,
+        max_steps=2,
+        learning_rate=0.05,
+        logging_steps=1,
+        eval_strategy="steps",
+        eval_steps=1,
+        save_strategy="steps",
+        save_steps=2,
+        metric_for_best_model="chi",
+        greater_is_better=True,
+    )
     trainer.train()
     path = tmp_path / "checkpoint-2" / "trainer_state.json"
     with open(path, encoding="utf-8") as handle:
@@ -193,4 +245,3 @@ def test_trainer_writes_trainer_state_json_that_reads_back(through, modules, tin
             numbers = {key: value for key, value in entry.items() if key.startswith("eval_")}
             assert all(isinstance(value, (int, float)) for value in numbers.values())
             assert {"eval_chi", "eval_ehi", "eval_rhi", "eval_qhi", "eval_p_consistent"} <= set(numbers)
-

@@ -3,6 +3,7 @@ class 4; docs/api.md#unicode-forms-read-as-ascii): a summary or source written w
 Unicode digits, full-width forms, soft hyphens or zero-width characters scores exactly
 as its ASCII form on chi, ehi, rhi and qhi, and every span of the details indexes the
 text the caller gave."""
+
 import string
 import unicodedata
 
@@ -23,6 +24,7 @@ METRICS = ("chi", "ehi", "rhi", "qhi")
 
 
 # ------------------------------------------------------------------ disguising a text
+
 
 @st.composite
 def disguised(draw, text, removals=True):
@@ -51,6 +53,7 @@ ASCII_TEXT = st.text(alphabet=string.printable, max_size=80)
 
 # ------------------------------------------------------------------------- read_text
 
+
 @settings(max_examples=300, deadline=None)
 @given(st.data(), ASCII_TEXT)
 def test_a_disguised_ascii_text_is_read_as_that_text(data, text):
@@ -75,11 +78,14 @@ def test_a_span_of_the_text_read_is_the_same_piece_of_the_text_given(data, text,
         assert given_start == given_end
 
 
-@pytest.mark.parametrize("text", [
-    "Apple said sales rose 12% to $4.2 billion in 2023.",
-    "Café naïve: “quoted” – 東京 ½ ² ﬁ Ⅻ ① € ¥ £ \u00a0non-breaking ‑hyphen\u2009thin",
-    "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Apple said sales rose 12% to $4.2 billion in 2023.",
+        "Café naïve: “quoted” – 東京 ½ ² ﬁ Ⅻ ① € ¥ £ \u00a0non-breaking ‑hyphen\u2009thin",
+        "",
+    ],
+)
 def test_a_text_without_those_forms_is_read_as_the_same_object(text):
     form = read_text(text)
     assert form.read is text and form.kept is None and not form.changed
@@ -108,12 +114,17 @@ def test_the_full_width_forms_and_removed_characters():
 SOURCE = "Apple said sales rose 12% to 1,000 units in 2023. Microsoft acquired GitHub for $7.5 billion in 2018."
 
 
-@pytest.mark.parametrize("summary, units", [
-    ("Ａｐｐｌｅ said sales rose １２% in ٢٠٢٣.", {"qhi": ["１２%", "٢٠٢٣"], "ehi": ["Ａｐｐｌｅ"]}),
-    ("Apple said sales rose 12% to 1\u00ad000 units.", {"qhi": ["12%", "1\u00ad000"], "ehi": ["Apple"]}),
-    ("Microsoft acquired Git\u200bHub for $７.５ billion in ۲۰۱۸.",
-     {"qhi": ["$７.５ billion", "۲۰۱۸"], "ehi": ["Microsoft", "Git\u200bHub"]}),
-])
+@pytest.mark.parametrize(
+    "summary, units",
+    [
+        ("Ａｐｐｌｅ said sales rose １２% in ٢٠٢٣.", {"qhi": ["１２%", "٢٠٢٣"], "ehi": ["Ａｐｐｌｅ"]}),
+        ("Apple said sales rose 12% to 1\u00ad000 units.", {"qhi": ["12%", "1\u00ad000"], "ehi": ["Apple"]}),
+        (
+            "Microsoft acquired Git\u200bHub for $７.５ billion in ۲۰۱۸.",
+            {"qhi": ["$７.５ billion", "۲۰۱۸"], "ehi": ["Microsoft", "Git\u200bHub"]},
+        ),
+    ],
+)
 def test_the_issues_examples_score_as_their_ascii_form(summary, units):
     ascii_summary = read_text(summary).read
     assert ascii_summary.isascii()
@@ -125,7 +136,7 @@ def test_the_issues_examples_score_as_their_ascii_form(summary, units):
         written = [unit["text"] for unit in details[dimension]["units"]]
         assert written == texts
         for unit in details[dimension]["units"]:
-            assert summary[unit["span"][0]:unit["span"][1]] == unit["text"] and unit["status"] == "supported"
+            assert summary[unit["span"][0] : unit["span"][1]] == unit["text"] and unit["status"] == "supported"
     assert result["details"][0]["qhi"]["units"][0]["key"] == result["details"][1]["qhi"]["units"][0]["key"]
 
 
@@ -134,7 +145,7 @@ def test_a_disguised_source_gives_its_own_evidence_spans():
     result = api.score_qhi(["Apple said sales rose 12% to 1000 units."], [source], return_details=True)
     evidence = [unit["in_source"]["evidence"][0] for unit in result["details"][0]["qhi"]["units"]]
     assert [e["text"] for e in evidence] == ["１２%", "1\u00ad000"]
-    assert all(source[e["span"][0]:e["span"][1]] == e["text"] for e in evidence)
+    assert all(source[e["span"][0] : e["span"][1]] == e["text"] for e in evidence)
     assert result["qhi_scores"] == [1.0]
 
 
@@ -156,8 +167,10 @@ def test_a_batch_without_those_forms_is_the_same_batch_and_its_rows_the_same_det
     read, forms = read_batch(mixed)
     assert read.predictions[0] is ordinary and read.predictions[1] == "Sales rose 12%."
     assert read.sources[0] is SOURCE and read.sources[1] is SOURCE
-    rows = [{"qhi": {"units": [{"text": "12%", "span": [38, 41]}]}},
-            {"qhi": {"units": [{"text": "12%", "span": [11, 14]}]}}]
+    rows = [
+        {"qhi": {"units": [{"text": "12%", "span": [38, 41]}]}},
+        {"qhi": {"units": [{"text": "12%", "span": [11, 14]}]}},
+    ]
     mapped = forms.given_details(rows)
     assert mapped[0] is rows[0]  # a row read as given is not copied
     assert mapped[1] == {"qhi": {"units": [{"text": "１２%", "span": [11, 14]}]}}
@@ -176,7 +189,9 @@ def test_a_row_and_its_ascii_twin_share_one_parse_and_keep_their_own_spans():
     assert second["qhi_scores"] == first["qhi_scores"] == [1.0]
     assert [u["span"] for u in first["details"][0]["qhi"]["units"]] == [[22, 25], [29, 33]]
     assert [(u["text"], u["span"]) for u in second["details"][0]["qhi"]["units"]] == [
-        ("\uff11\uff12%", [22, 25]), ("\u0662\u0660\u0662\u0663", [29, 33])]
+        ("\uff11\uff12%", [22, 25]),
+        ("\u0662\u0660\u0662\u0663", [29, 33]),
+    ]
     # and the ASCII row again after the twin: its own spans, not the twin's
     third = scorer.score([ascii_summary], [SOURCE], return_details=True)
     assert third["details"] == first["details"]
@@ -188,8 +203,10 @@ def test_the_space_marks_the_units_as_written():
     summary = "Ａｐ\u00adｐｌｅ said sales rose １２% in ٢٠٢٣."  # the soft hyphen shifts every unit after it
     display = score_for_display(SOURCE, "", summary, ["qhi"])
     assert display["ok"] is True
-    assert ">\uff11\uff12%</mark>" in display["summary_html"] and ">\u0662\u0660\u0662\u0663</mark>" in \
-        display["summary_html"]
+    assert (
+        ">\uff11\uff12%</mark>" in display["summary_html"]
+        and ">\u0662\u0660\u0662\u0663</mark>" in display["summary_html"]
+    )
 
 
 # ------------------------------------------------------------- scoring, as a property
@@ -206,15 +223,19 @@ def rows(draw):
     org, person, city = draw(st.sampled_from(NAMES)), draw(st.sampled_from(PEOPLE)), draw(st.sampled_from(CITIES))
     percent, billions = draw(st.integers(1, 99)), draw(st.integers(1, 99))
     year, aides = draw(st.integers(1950, 2030)), draw(st.integers(2, 5000))
-    source = (f"{org} said sales rose {percent}% to ${billions / 10} billion in {year}. "
-              f"{person} visited {city} on Monday with {aides:,} aides.")
+    source = (
+        f"{org} said sales rose {percent}% to ${billions / 10} billion in {year}. "
+        f"{person} visited {city} on Monday with {aides:,} aides."
+    )
 
     def maybe(value, other):
         return draw(st.sampled_from([value, other]))
 
-    summary = (f"{maybe(org, draw(st.sampled_from(NAMES)))} said sales rose {maybe(percent, percent + 7)}% in "
-               f"{maybe(year, year - 1)}. {maybe(person, draw(st.sampled_from(PEOPLE)))} visited "
-               f"{maybe(city, draw(st.sampled_from(CITIES)))} with {maybe(aides, aides * 2)} aides.")
+    summary = (
+        f"{maybe(org, draw(st.sampled_from(NAMES)))} said sales rose {maybe(percent, percent + 7)}% in "
+        f"{maybe(year, year - 1)}. {maybe(person, draw(st.sampled_from(PEOPLE)))} visited "
+        f"{maybe(city, draw(st.sampled_from(CITIES)))} with {maybe(aides, aides * 2)} aides."
+    )
     reference = draw(st.sampled_from(["", f"{org} sales rose {percent}% in {year}."]))
     return summary, source, reference
 
@@ -247,15 +268,17 @@ def _without_spans(details):
 
 
 @pytest.mark.parametrize("metric", METRICS)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data(), row=rows())
 def test_a_disguised_row_scores_exactly_as_its_ascii_form(metric, data, row):
     summary, source, reference = row
     given_summary, given_source = data.draw(disguised(summary)), data.draw(disguised(source))
     given_reference = data.draw(disguised(reference)) if reference else ""
-    result = api.score_metric(metric, [summary, given_summary], [source, given_source],
-                              [reference, given_reference], return_details=True)
+    result = api.score_metric(
+        metric, [summary, given_summary], [source, given_source], [reference, given_reference], return_details=True
+    )
     names = [name for name in result if name.endswith("_scores")]
     for name in names:
         assert repr(result[name][0]) == repr(result[name][1]), name
@@ -271,4 +294,4 @@ def test_a_disguised_row_scores_exactly_as_its_ascii_form(metric, data, row):
         assert text[start:end] == entry["text"]  # the unit as the caller wrote it
         assert read_text(entry["text"]).read == ascii_entry["text"]
         assert len(read_text(text[:start]).read) == ascii_entry["span"][0]  # the same place
-        assert ascii_text[ascii_entry["span"][0]:ascii_entry["span"][1]] == ascii_entry["text"]
+        assert ascii_text[ascii_entry["span"][0] : ascii_entry["span"][1]] == ascii_entry["text"]

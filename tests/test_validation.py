@@ -1,4 +1,5 @@
 """Bad input: a clear error naming the row and field, or the documented per-row policy."""
+
 import math
 
 import pytest
@@ -55,8 +56,7 @@ def test_bad_publication_dates():
 
 
 def test_empty_prediction_is_scored_as_a_summary_without_units():
-    result = score_ehi(["", "   "], [SRC, SRC], ["Obama visited Paris.", ""], return_details=True,
-                       formula="paper")
+    result = score_ehi(["", "   "], [SRC, SRC], ["Obama visited Paris.", ""], return_details=True, formula="paper")
     # with a reference: G = ∅ gives EF = PH = OF = NH = 0, LF = (|R| - |I∩R|)/|R| = 0
     details = result["details"][0]["ehi"]
     assert details["counts"]["g"] == 0
@@ -102,13 +102,16 @@ from halluscope.errors import InputError, OptionError  # noqa: E402
 from halluscope.fusion import check_weights, harmonic_fusion  # noqa: E402
 
 
-@pytest.mark.parametrize("text, field, code", [
-    ("Broken \ud83d emoji.", "predictions", "U+D83D"),
-    ("\u200b\u200b", "predictions", "U+200B"),
-    ("\ufeff \u200d", "sources", "U+FEFF"),
-    ("Obama \ufdd0 visited.", "sources", "U+FDD0"),
-    ("\u0301", "references", "U+0301"),
-])
+@pytest.mark.parametrize(
+    "text, field, code",
+    [
+        ("Broken \ud83d emoji.", "predictions", "U+D83D"),
+        ("\u200b\u200b", "predictions", "U+200B"),
+        ("\ufeff \u200d", "sources", "U+FEFF"),
+        ("Obama \ufdd0 visited.", "sources", "U+FDD0"),
+        ("\u0301", "references", "U+0301"),
+    ],
+)
 def test_unreadable_texts_name_row_and_field(text, field, code):
     columns = {"predictions": ["a", "b"], "sources": [SRC, SRC], "references": ["", ""]}
     columns[field] = [columns[field][0], text]
@@ -149,16 +152,19 @@ def test_publication_dates_outside_the_resolvable_range():
         score_qhi(["Sales rose 5% this month."], ["Sales rose 5% this month."], publication_dates=["9999-12-31"])
 
 
-@pytest.mark.parametrize("weights, message", [
-    ({"qhi": 0}, r"`weights\['qhi'\]` must be a positive finite number, got 0"),
-    ({"qhi": -1.5}, r"got -1.5"),
-    ({"qhi": float("inf")}, r"got inf"),
-    ({"qhi": 10 ** 400}, r"must be a positive finite number"),
-    ({"qhi": "2"}, r"got '2'"),
-    ({"chi": 1}, r"unknown dimensions \['chi'\]"),
-    ({"qhi": 1e-13}, r"differ by more than 1e\+12 times"),
-    ([("qhi", 2)], r"must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ({"qhi": 0}, r"`weights\['qhi'\]` must be a positive finite number, got 0"),
+        ({"qhi": -1.5}, r"got -1.5"),
+        ({"qhi": float("inf")}, r"got inf"),
+        ({"qhi": 10**400}, r"must be a positive finite number"),
+        ({"qhi": "2"}, r"got '2'"),
+        ({"chi": 1}, r"unknown dimensions \['chi'\]"),
+        ({"qhi": 1e-13}, r"differ by more than 1e\+12 times"),
+        ([("qhi", 2)], r"must be a mapping"),
+    ],
+)
 def test_bad_weights_are_option_errors(weights, message):
     with pytest.raises(OptionError, match=message) as caught:
         check_weights(weights)

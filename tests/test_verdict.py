@@ -1,5 +1,6 @@
 """chi's verdict (halluscope.verdict): p_consistent, the shipped labels, and the
 signature the calibration holds for (docs/benchmarks.md#p_consistent-and-the-shipped-labels)."""
+
 from __future__ import annotations
 
 import logging
@@ -12,20 +13,35 @@ from halluscope.results import ScoreResult
 import numpy as np
 
 from halluscope.options import options_for
-from halluscope.verdict import (Calibration, Verdict, differing_fields, load_calibration, p_consistent,
-                                p_consistent_of, scored_signature, unversioned, verdict)
+from halluscope.verdict import (
+    Calibration,
+    Verdict,
+    differing_fields,
+    load_calibration,
+    p_consistent,
+    p_consistent_of,
+    scored_signature,
+    unversioned,
+    verdict,
+)
 
 SOURCE = "In 2020 the city council approved the new plan."
 SUMMARIES = ["The council approved the plan in 2020.", "The council rejected the plan in 2021."]
-TOY = Calibration("toy", knots_chi=(0.0, 0.5, 0.75, 1.0), knots_p=(0.1, 0.3, 0.5, 0.9), cut=0.5,
-                  signature="metric:chi|formula:support")
+TOY = Calibration(
+    "toy",
+    knots_chi=(0.0, 0.5, 0.75, 1.0),
+    knots_p=(0.1, 0.3, 0.5, 0.9),
+    cut=0.5,
+    signature="metric:chi|formula:support",
+)
 
 
 def test_p_consistent_interpolates_the_knots():
     # between (0.5, 0.3) and (0.75, 0.5): 0.3 + 0.2 x (0.6 - 0.5) / 0.25 = 0.38
     assert p_consistent(0.6, TOY) == pytest.approx(0.38, abs=1e-15)
     assert [p_consistent(x, TOY) for x in (0.0, 0.25, 0.5, 0.75, 0.875, 1.0)] == pytest.approx(
-        [0.1, 0.2, 0.3, 0.5, 0.7, 0.9], abs=1e-15)
+        [0.1, 0.2, 0.3, 0.5, 0.7, 0.9], abs=1e-15
+    )
     assert p_consistent_of([0.0, 0.6, 1.0], TOY) == pytest.approx([0.1, 0.38, 0.9], abs=1e-15)
     with pytest.raises(ValueError, match="chi is undefined"):  # no NaN probability
         p_consistent(math.nan, TOY)
@@ -46,14 +62,17 @@ def test_the_shipped_p_is_strictly_increasing_on_0_1_and_its_label_is_p_at_least
     assert p_consistent(crossing) == 0.5 and p_consistent(float(np.nextafter(crossing, 0))) < 0.5
 
 
-@pytest.mark.parametrize("knots_chi, knots_p, said", [
-    ((0.0, 1.0, 0.5), (0.1, 0.2, 0.3), "strictly increasing"),
-    ((0.0, 0.5, 1.0), (0.1, 0.1, 0.3), "strictly increasing"),
-    ((0.1, 1.0), (0.1, 0.3), "strictly increasing from chi 0 to 1"),
-    ((0.0, 0.9), (0.1, 0.3), "strictly increasing from chi 0 to 1"),
-    ((0.0, 1.0), (0.1,), "the same length"),
-    ((0.0, 1.0), (-0.1, 0.3), r"outside \[0, 1\]"),
-])
+@pytest.mark.parametrize(
+    "knots_chi, knots_p, said",
+    [
+        ((0.0, 1.0, 0.5), (0.1, 0.2, 0.3), "strictly increasing"),
+        ((0.0, 0.5, 1.0), (0.1, 0.1, 0.3), "strictly increasing"),
+        ((0.1, 1.0), (0.1, 0.3), "strictly increasing from chi 0 to 1"),
+        ((0.0, 0.9), (0.1, 0.3), "strictly increasing from chi 0 to 1"),
+        ((0.0, 1.0), (0.1,), "the same length"),
+        ((0.0, 1.0), (-0.1, 0.3), r"outside \[0, 1\]"),
+    ],
+)
 def test_a_calibration_whose_knots_do_not_rank_as_chi_is_refused(knots_chi, knots_p, said):
     with pytest.raises(ValueError, match=said):
         Calibration("bad", knots_chi, knots_p, 0.5, "metric:chi")
@@ -96,10 +115,12 @@ def test_threshold_sets_the_cut_and_none_turns_labels_off():
     assert off["p_consistent_scores"] == everything["p_consistent_scores"]
 
 
-PAPER_REASON = ("p_consistent is calibrated for chi's default scores; this call's differ in attr (attribution), "
-                "ent (entity_synonyms, or formula), formula (formula), lex (lexical_weight, or formula), "
-                "lexidx (lexical_weight, or formula), wn (wordnet, or formula), so p_consistent and the labels "
-                "are left out (docs/api.md#when-p_consistent-is-absent)")
+PAPER_REASON = (
+    "p_consistent is calibrated for chi's default scores; this call's differ in attr (attribution), "
+    "ent (entity_synonyms, or formula), formula (formula), lex (lexical_weight, or formula), "
+    "lexidx (lexical_weight, or formula), wn (wordnet, or formula), so p_consistent and the labels "
+    "are left out (docs/api.md#when-p_consistent-is-absent)"
+)
 
 
 def test_other_options_get_no_verdict_the_reason_and_one_warning(caplog):
@@ -134,16 +155,18 @@ def test_verdict_refuses_an_undefined_chi_where_the_calibration_holds():
 
 
 #: one value of each chi option that changes its scores, and the signature field it changes
-OTHER_OPTIONS = [({"similarity_threshold": 0.8}, "sim (similarity_threshold)"),
-                 ({"epsilon": 0.1}, "qty (epsilon, derived, temporal)"),
-                 ({"derived": False}, "qty (epsilon, derived, temporal)"),
-                 ({"lexical_weight": 0.1}, "lex (lexical_weight, or formula)"),
-                 ({"weights": {"qhi": 2}}, "w (weights)"),
-                 ({"weights": {"ehi": 3, "rhi": 3, "qhi": 3}}, "w (weights)"),
-                 ({"weights": {"ehi": 0.25, "rhi": 0.25, "qhi": 0.25}}, "w (weights)"),
-                 ({"entity_synonyms": {"MS": "Microsoft"}}, "ent (entity_synonyms, or formula)"),
-                 ({"relation_matching": "exact"}, "rel (relation_matching)"),
-                 ({"truecase": False}, "case (truecase)")]
+OTHER_OPTIONS = [
+    ({"similarity_threshold": 0.8}, "sim (similarity_threshold)"),
+    ({"epsilon": 0.1}, "qty (epsilon, derived, temporal)"),
+    ({"derived": False}, "qty (epsilon, derived, temporal)"),
+    ({"lexical_weight": 0.1}, "lex (lexical_weight, or formula)"),
+    ({"weights": {"qhi": 2}}, "w (weights)"),
+    ({"weights": {"ehi": 3, "rhi": 3, "qhi": 3}}, "w (weights)"),
+    ({"weights": {"ehi": 0.25, "rhi": 0.25, "qhi": 0.25}}, "w (weights)"),
+    ({"entity_synonyms": {"MS": "Microsoft"}}, "ent (entity_synonyms, or formula)"),
+    ({"relation_matching": "exact"}, "rel (relation_matching)"),
+    ({"truecase": False}, "case (truecase)"),
+]
 
 
 @pytest.mark.parametrize("given, named", OTHER_OPTIONS)
@@ -156,8 +179,15 @@ def test_no_option_gives_a_nan_probability(given, named):
     assert not any("p_consistent" in row for row in result.details)
 
 
-@pytest.mark.parametrize("weights", [{"qhi": 1}, {"ehi": 1, "rhi": 1, "qhi": 1}, {"ehi": 2, "rhi": 2, "qhi": 2},
-                                     {"ehi": 2.0 ** 40, "rhi": 2.0 ** 40, "qhi": 2.0 ** 40}])
+@pytest.mark.parametrize(
+    "weights",
+    [
+        {"qhi": 1},
+        {"ehi": 1, "rhi": 1, "qhi": 1},
+        {"ehi": 2, "rhi": 2, "qhi": 2},
+        {"ehi": 2.0**40, "rhi": 2.0**40, "qhi": 2.0**40},
+    ],
+)
 def test_weights_that_fuse_as_the_default_keep_its_signature_and_verdict(weights):
     """Equal weights that check_weights scales to 1 (1, 2, 4, ...) fuse bit for bit as
     None does: the same signature, chi, p and labels. (Other equal weights, such as 3 or
@@ -177,6 +207,8 @@ def test_two_cuts_never_share_a_signature_and_their_results_do_not_merge():
     assert at.signature.endswith(f"|cut:{p!r}") and above.signature.endswith(f"|cut:{p + 2e-9!r}")
     with pytest.raises(ValueError) as refused:
         ScoreResult.merge([at, above])
-    assert str(refused.value) == (f"cannot merge results of different signatures: shard 1 was scored with other "
-                                  f"options, models or versions than shard 0 (they differ in cut); "
-                                  f"shard 0: {at.signature!r}; shard 1: {above.signature!r}")
+    assert str(refused.value) == (
+        f"cannot merge results of different signatures: shard 1 was scored with other "
+        f"options, models or versions than shard 0 (they differ in cut); "
+        f"shard 0: {at.signature!r}; shard 1: {above.signature!r}"
+    )

@@ -1,5 +1,6 @@
 """workers=N (issue 29): a pool of forked processes scores consecutive shards of the
 rows, and the merged result is the one process's, bit for bit."""
+
 from __future__ import annotations
 
 import json
@@ -11,11 +12,20 @@ from halluscope.cli import main
 from halluscope.errors import InputError, OptionError
 from halluscope.workers import SHARDS_PER_WORKER, shard_bounds, worker_count
 
-SOURCES = ["Police arrested Thomas in Leeds on Monday.", "Apple sold 3 million phones in 2019.",
-           "The mayor opened the bridge in May.", "Sales rose 5% to $2 billion.",
-           "Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%."]
-PREDICTIONS = ["Police arrested Thomas in York.", "Apple sold 3 million phones.", "The mayor closed the bridge.",
-               "Sales rose 5%.", "Acme bought the factory last Friday and its stock fell."]
+SOURCES = [
+    "Police arrested Thomas in Leeds on Monday.",
+    "Apple sold 3 million phones in 2019.",
+    "The mayor opened the bridge in May.",
+    "Sales rose 5% to $2 billion.",
+    "Acme Corp sold the factory for $7.5 million on 3 May 2019; its shares rose 5%.",
+]
+PREDICTIONS = [
+    "Police arrested Thomas in York.",
+    "Apple sold 3 million phones.",
+    "The mayor closed the bridge.",
+    "Sales rose 5%.",
+    "Acme bought the factory last Friday and its stock fell.",
+]
 REFERENCES = ["Thomas was arrested in Leeds.", "", "The bridge opened in May.", "Sales rose.", "Acme sold a plant."]
 DATES = [None, "2020-01-05", None, "", "2019-05-10"]
 
@@ -60,8 +70,9 @@ def test_two_workers_give_the_one_process_result_bit_for_bit():
     assert len(two["chi_scores"]) == 15 and two.signature == one.signature and "workers" not in one.signature
     assert canonical(score_qhi(predictions, sources, workers=0)) == canonical(score_qhi(predictions, sources))
     scorer = Scorer("chi", workers=2)
-    assert canonical(scorer.score(predictions, sources, references)) == canonical(score_chi(predictions, sources,
-                                                                                               references))
+    assert canonical(scorer.score(predictions, sources, references)) == canonical(
+        score_chi(predictions, sources, references)
+    )
 
 
 def test_a_call_scored_before_forks_at_once_with_the_same_scores(monkeypatch):
@@ -123,8 +134,9 @@ def test_spawned_workers_give_the_one_process_result_bit_for_bit():
 
     columns = {"predictions": PREDICTIONS, "sources": SOURCES, "references": None, "publication_dates": None}
     options = {"workers": 1, "return_details": True, "preset": None}
-    spawned = score_in_workers(functools.partial(api.score_metric, "chi"), 2, columns, options, Resources(),
-                               loaded=True, fork=False)
+    spawned = score_in_workers(
+        functools.partial(api.score_metric, "chi"), 2, columns, options, Resources(), loaded=True, fork=False
+    )
     assert canonical(spawned) == canonical(score_chi(PREDICTIONS, SOURCES, return_details=True))
 
 
@@ -151,8 +163,11 @@ def test_a_failure_in_a_worker_names_the_rows_of_its_shard(monkeypatch):
     monkeypatch.setattr(api, "score", fails_on_sales)  # the forked workers inherit it
     # one row per shard (rows 1-4 when row 0 is scored in the caller first, 0-4 when the
     # default resources scored this call before): rows 3-3 fail either way
-    with pytest.raises(RuntimeError, match=r"^scoring failed in a worker \(rows 3-3\): ValueError: no parse for "
-                                           r"Sales"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"^scoring failed in a worker \(rows 3-3\): ValueError: no parse for "
+        r"Sales",
+    ):
         score_chi(PREDICTIONS, SOURCES, workers=2)
 
 
@@ -170,7 +185,10 @@ def test_a_forked_worker_reads_wordnet_through_files_of_its_own():
     assert reader._data_file_map == {}
     assert reader.synsets("arrest", pos="v") == before  # read before: from NLTK's synset cache
     assert [synset.name() for synset in reader.synsets("apprehend", pos="v")] == [
-        "grok.v.01", "collar.v.01", "apprehend.v.03"]  # a new read, through a file of its own
+        "grok.v.01",
+        "collar.v.01",
+        "apprehend.v.03",
+    ]  # a new read, through a file of its own
     assert reader._data_file_map["v"] is not opened
 
 
@@ -183,8 +201,10 @@ def test_the_command_scores_with_workers_into_the_same_records(tmp_path, monkeyp
     assert (tmp_path / "two.jsonl").read_text() == (tmp_path / "one.jsonl").read_text()
     capsys.readouterr()
     assert main(["score", "--input", "in.jsonl", "--output", "x.jsonl", "--workers", "-1"]) == 2
-    assert "argument --workers: must be 0 (one per core) or a positive integer up to 1024, got -1" in \
-        capsys.readouterr().err
+    assert (
+        "argument --workers: must be 0 (one per core) or a positive integer up to 1024, got -1"
+        in capsys.readouterr().err
+    )
 
 
 def test_the_evaluate_module_takes_workers_beside_its_other_options():

@@ -1,5 +1,6 @@
 """Tiny randomly initialised models the tests build (no hub): one builder each, shared
 by the test files that need them."""
+
 from __future__ import annotations
 
 import os
@@ -22,12 +23,23 @@ def tiny_t5(words: Iterable[str], seed: int) -> Tuple[object, object]:
     backend = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     backend.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", eos_token="</s>",
-                                        unk_token="<unk>")
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=backend, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
+    )
     torch.manual_seed(seed)
-    config = T5Config(vocab_size=len(vocab), d_model=16, d_ff=32, d_kv=8, num_layers=1,
-                      num_decoder_layers=1, num_heads=2, pad_token_id=0, eos_token_id=1,
-                      decoder_start_token_id=0, initializer_factor=5.0)
+    config = T5Config(
+        vocab_size=len(vocab),
+        d_model=16,
+        d_ff=32,
+        d_kv=8,
+        num_layers=1,
+        num_decoder_layers=1,
+        num_heads=2,
+        pad_token_id=0,
+        eos_token_id=1,
+        decoder_start_token_id=0,
+        initializer_factor=5.0,
+    )
     model = T5ForConditionalGeneration(config)
     model.generation_config.suppress_tokens = [0]
     return model, tokenizer

@@ -13,6 +13,7 @@ and on the held-out fold: BA at that cut, the fold's own best BA (its in-fold op
 the cut tuned on the fold itself), ROC-AUC and the expected calibration error (10 equal
 bins of p). Printed: per fold and the means, with ECE pooled over every held-out row.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,6 +45,7 @@ def _chi(r) -> float:
 def candidates() -> Dict[str, Callable[[dict], List[float]]]:
     """Feature sets; each feature is one a scoring call has (no alnum: the package does not
     compute it; ``cwp`` is the words' written share, ``n_alnum`` the summary's length)."""
+
     def chi(r):
         return [logit(_chi(r), 0.005)]
 
@@ -59,19 +61,45 @@ def candidates() -> Dict[str, Callable[[dict], List[float]]]:
     def style(r):
         # what the summary's style says: its length, how much of it is written as in the
         # source, and which dimensions it has at all
-        return [logit(_chi(r), 0.005), logit(r["w"]), logit(r["cwp"]), math.log(1 + r["n_alnum"]),
-                *[float(r[d]["g"] > 0) for d in DIMS], _contradicted(r)]
+        return [
+            logit(_chi(r), 0.005),
+            logit(r["w"]),
+            logit(r["cwp"]),
+            math.log(1 + r["n_alnum"]),
+            *[float(r[d]["g"] > 0) for d in DIMS],
+            _contradicted(r),
+        ]
 
     def counts(r):
-        return [logit(r["w"]), logit(r["cwp"]), math.log(1 + r["n_alnum"]),
-                *[min(_missing(r, d), 3.0) for d in DIMS], *[float(r[d]["g"] > 0) for d in DIMS], _contradicted(r)]
+        return [
+            logit(r["w"]),
+            logit(r["cwp"]),
+            math.log(1 + r["n_alnum"]),
+            *[min(_missing(r, d), 3.0) for d in DIMS],
+            *[float(r[d]["g"] > 0) for d in DIMS],
+            _contradicted(r),
+        ]
 
     def style_counts(r):
-        return [logit(_chi(r), 0.005), logit(r["w"]), logit(r["cwp"]), math.log(1 + r["n_alnum"]),
-                *[min(_missing(r, d), 3.0) for d in DIMS], *[float(r[d]["g"] > 0) for d in DIMS], _contradicted(r)]
+        return [
+            logit(_chi(r), 0.005),
+            logit(r["w"]),
+            logit(r["cwp"]),
+            math.log(1 + r["n_alnum"]),
+            *[min(_missing(r, d), 3.0) for d in DIMS],
+            *[float(r[d]["g"] > 0) for d in DIMS],
+            _contradicted(r),
+        ]
 
-    return {"chi": chi, "chi+w": chi_words, "chi+w+len": chi_words_len, "chi+w+written+len": chi_words_written_len,
-            "style": style, "counts": counts, "style+counts": style_counts}
+    return {
+        "chi": chi,
+        "chi+w": chi_words,
+        "chi+w+len": chi_words_len,
+        "chi+w+written+len": chi_words_written_len,
+        "style": style,
+        "counts": counts,
+        "style+counts": style_counts,
+    }
 
 
 def fold_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.ndarray:
@@ -118,9 +146,11 @@ def run(path: str, show: str = "", balanced: bool = False) -> None:
         betas = []
         for held in FOLDS:
             tune = [f for f in FOLDS if f != held and f not in exclusions()[held]]
-            beta = fit_logistic(np.vstack([x[f] for f in tune]),
-                                np.concatenate([np.asarray(labels[f]) == 1 for f in tune]).astype(float),
-                                weights(tune, labels))
+            beta = fit_logistic(
+                np.vstack([x[f] for f in tune]),
+                np.concatenate([np.asarray(labels[f]) == 1 for f in tune]).astype(float),
+                weights(tune, labels),
+            )
             betas.append(beta)
             p = {f: 1 / (1 + np.exp(-(beta[0] + x[f] @ beta[1:]))) for f in FOLDS}
             cut = lodo_threshold({f: list(p[f]) for f in tune}, {f: labels[f] for f in tune})
@@ -133,8 +163,10 @@ def run(path: str, show: str = "", balanced: bool = False) -> None:
             pooled_y += list(labels[held])
             cells.append(f"{100 * ba:.1f} / {100 * best:.1f} ({cut:.2f})")
         gap = max(100 * (o - b) for o, b in zip(optima, bas))
-        print(f"| {name} | " + " | ".join(cells) + f" | {100 * np.mean(bas):.1f} | {100 * np.mean(optima):.1f} | "
-              f"{gap:.1f} | {100 * np.mean(aucs):.1f} | {ece(pooled_p, pooled_y):.3f} |")
+        print(
+            f"| {name} | " + " | ".join(cells) + f" | {100 * np.mean(bas):.1f} | {100 * np.mean(optima):.1f} | "
+            f"{gap:.1f} | {100 * np.mean(aucs):.1f} | {ece(pooled_p, pooled_y):.3f} |"
+        )
         if name == show:
             print("\ncoefficients (mean over held-out folds):", np.round(np.mean(betas, axis=0), 3))
             for row in reliability(pooled_p, pooled_y):
@@ -146,7 +178,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("dump")
     parser.add_argument("--show", default="")
-    parser.add_argument("--balanced", action="store_true",
-                        help="each label weighs the same within a fold (default: the fold's own balance)")
+    parser.add_argument(
+        "--balanced",
+        action="store_true",
+        help="each label weighs the same within a fold (default: the fold's own balance)",
+    )
     args = parser.parse_args()
     run(args.dump, args.show, args.balanced)

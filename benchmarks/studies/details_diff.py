@@ -11,6 +11,7 @@ the rows of two dumps whose scores or details differ, with the units whose entry
     python -m benchmarks.studies.details_diff dump ... --out /tmp/after.jsonl
     python -m benchmarks.studies.details_diff diff /tmp/before.jsonl /tmp/after.jsonl
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,14 +32,18 @@ def _plain(value):
 def dump_rows(paths: List[str], limit: int, frank: List[str]) -> Iterator[Dict]:
     """One dict per scored row: file, row, the four values and the row's details."""
     from halluscope import score_chi
+
     for path in [*paths, *frank]:
         data = load_dataset(path, limit, limit_per_group=path in frank, half="design")
         references = data.references if path in frank else None
         result = score_chi(data.predictions, data.sources, references, return_details=True)
         for k in range(len(data)):
-            yield {"file": data.name, "row": k,
-                   "values": {n: _plain(result.per_example[n][k]) for n in INDICES},
-                   "details": {n: result.details[k].get(n) for n in INDICES}}
+            yield {
+                "file": data.name,
+                "row": k,
+                "values": {n: _plain(result.per_example[n][k]) for n in INDICES},
+                "details": {n: result.details[k].get(n) for n in INDICES},
+            }
 
 
 def _units(details: Dict, name: str) -> List[Dict]:
@@ -55,8 +60,12 @@ def diff(before_path: str, after_path: str, show: int) -> None:
     files = sorted({r["file"] for r in before})
     print(f"{len(before)} rows ({', '.join(files)}); {len(changed)} changed")
     for x, y in changed[:show]:
-        print(f"- {x['file']} row {x['row']}: " + ", ".join(
-            f"{n} {x['values'][n]} -> {y['values'][n]}" for n in INDICES if x["values"][n] != y["values"][n]))
+        print(
+            f"- {x['file']} row {x['row']}: "
+            + ", ".join(
+                f"{n} {x['values'][n]} -> {y['values'][n]}" for n in INDICES if x["values"][n] != y["values"][n]
+            )
+        )
         for name in INDICES[1:]:
             for u, v in zip(_units(x["details"], name), _units(y["details"], name)):
                 if u != v:

@@ -11,6 +11,7 @@ harness's exclusions), each tuning fold and each label within it weighing the sa
 score; its LODO threshold is then chosen on the tuning folds' fitted scores as for any
 other score.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,8 +51,11 @@ def feature_sets() -> Dict[str, Callable[[dict], List[float]]]:
         return [logit(r["w"])] + [missing(r, d) for d in DIMS] + [sum(r[d]["contra"] for d in DIMS) + r["flips"]]
 
     def counts_capped(r):
-        return [logit(r["w"])] + [min(missing(r, d), 3.0) for d in DIMS] + \
-               [min(1.0, sum(r[d]["contra"] for d in DIMS) + r["flips"])]
+        return (
+            [logit(r["w"])]
+            + [min(missing(r, d), 3.0) for d in DIMS]
+            + [min(1.0, sum(r[d]["contra"] for d in DIMS) + r["flips"])]
+        )
 
     def shares(r):
         out = [logit(r["w"])]
@@ -62,8 +66,11 @@ def feature_sets() -> Dict[str, Callable[[dict], List[float]]]:
         return out
 
     def any_missing(r):
-        return [logit(r["w"])] + [float(missing(r, d) > 0.25) for d in DIMS] + \
-               [min(1.0, sum(r[d]["contra"] for d in DIMS) + r["flips"])]
+        return (
+            [logit(r["w"])]
+            + [float(missing(r, d) > 0.25) for d in DIMS]
+            + [min(1.0, sum(r[d]["contra"] for d in DIMS) + r["flips"])]
+        )
 
     def chi_words(r):
         return [logit(r["chi"], 0.005), logit(r["w"])]
@@ -74,9 +81,17 @@ def feature_sets() -> Dict[str, Callable[[dict], List[float]]]:
     def chi_alnum(r):
         return [logit(r["chi"], 0.005), logit(r["alnum"])]
 
-    return {"chi+words": chi_words, "chi+words+contra": chi_words_contra, "chi+alnum": chi_alnum,
-            "words": words, "words+alnum": words_alnum, "counts": counts, "counts-capped": counts_capped,
-            "shares": shares, "any-missing": any_missing}
+    return {
+        "chi+words": chi_words,
+        "chi+words+contra": chi_words_contra,
+        "chi+alnum": chi_alnum,
+        "words": words,
+        "words+alnum": words_alnum,
+        "counts": counts,
+        "counts-capped": counts_capped,
+        "shares": shares,
+        "any-missing": any_missing,
+    }
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray, ridge: float = 1e-3) -> np.ndarray:

@@ -16,6 +16,7 @@ held-out fold from the tuning folds):
   contradicted item counting twice in the denominator;
 * ``mix``: (1 - λ) H + λ w, λ in {0.01, 0.1, 0.25, 0.5, 0.75}, chosen by LODO.
 """
+
 from __future__ import annotations
 
 import math
@@ -80,6 +81,7 @@ def mix(lam: float):
     def score(r) -> float:
         value = (1 - lam) * harmonic(r) + lam * w_of(r)
         return value * (CONTRADICTION_FACTOR if contradicted(r) else 1.0)
+
     return score
 
 

@@ -11,6 +11,7 @@ and ROC-AUC beside the word-overlap baseline, with the harness's own LODO
 dimensions and the baseline as JSON, with the half and the commit the dump was scored at
 (the records the chi card quotes, docs/benchmarks/lodo-*.json).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,8 +84,11 @@ class Study:
             aucs = [100 * auc[f] for f in FOLDS]
             wins_ba = sum(ba[f] > base_ba[f] + 1e-9 for f in FOLDS)
             wins_auc = sum(auc[f] > base_auc[f] + 1e-9 for f in FOLDS)
-            print(f"| {name} | " + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aucs))
-                  + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wins_ba} | {np.mean(aucs):.1f} | {wins_auc} |")
+            print(
+                f"| {name} | "
+                + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aucs))
+                + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wins_ba} | {np.mean(aucs):.1f} | {wins_auc} |"
+            )
 
 
 def defined(v):
@@ -118,9 +122,15 @@ def record(path: str, half: str, commit: str) -> dict:
     """The LODO of one dump's chi, dimensions and baseline, per fold (%), as committed
     under docs/benchmarks/ (:func:`compare`'s table as data)."""
     study = _scored(path)
-    return {"half": half, "commit": commit, "rows": {f: len(study.by[f]) for f in FOLDS},
-            "lodo": {name: {f: {"ba": round(100 * ba[f], 3), "auc": round(100 * auc[f], 3)} for f in FOLDS}
-                     for name, ba, auc in study.results}}
+    return {
+        "half": half,
+        "commit": commit,
+        "rows": {f: len(study.by[f]) for f in FOLDS},
+        "lodo": {
+            name: {f: {"ba": round(100 * ba[f], 3), "auc": round(100 * auc[f], 3)} for f in FOLDS}
+            for name, ba, auc in study.results
+        },
+    }
 
 
 def main(argv) -> None:

@@ -4,6 +4,7 @@ once (parses from parse_store), then candidate fusions compared by leave-one-dat
     python -m benchmarks.studies.fusion_study dump --parses /tmp/hs-parses --out /tmp/feat.jsonl [--option k=v]
         [--half {all,design,lockbox}]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,19 +23,31 @@ SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
 def folds(data: str = DATA, limit=None, half=None):
     """The harness's eight LODO folds (:func:`_common.load_folds`); ``half``: all / None,
     design or lockbox (:func:`_common.lockbox_half`)."""
-    return load_folds([os.path.join(data, "summac", f"{name}_val.jsonl") for name in SUMMAC],
-                      os.path.join(data, "frank", "frank_val.jsonl"), limit, half=half)
+    return load_folds(
+        [os.path.join(data, "summac", f"{name}_val.jsonl") for name in SUMMAC],
+        os.path.join(data, "frank", "frank_val.jsonl"),
+        limit,
+        half=half,
+    )
 
 
 def dim_features(detail) -> dict:
     units = detail["units"]
-    credit = sum((u.get("attribution") if u.get("attribution") is not None else 1.0)
-                 if u["status"] == "supported" else 0.0 for u in units)
+    credit = sum(
+        (u.get("attribution") if u.get("attribution") is not None else 1.0) if u["status"] == "supported" else 0.0
+        for u in units
+    )
     if any(u.get("attribution") is not None for u in units):
         from halluscope.match.attribution import credit as credit_of
+
         credit = sum(credit_of(u["attribution"]) if u["status"] == "supported" else 0.0 for u in units)
-    return {"g": len(units), "sup": sum(u["status"] == "supported" for u in units), "credit": credit,
-            "contra": sum(u["status"] == "contradicted" for u in units), "score": detail["score"]}
+    return {
+        "g": len(units),
+        "sup": sum(u["status"] == "supported" for u in units),
+        "credit": credit,
+        "contra": sum(u["status"] == "contradicted" for u in units),
+        "score": detail["score"],
+    }
 
 
 def word_rows(predictions, sources, references):
@@ -44,6 +57,7 @@ def word_rows(predictions, sources, references):
     from halluscope.scoring_options import ScoringOptions
     from halluscope.resources import get_resources
     from halluscope.validation import validate_inputs
+
     resources = get_resources()
     try:
         lexicon = resources.lexicon()
@@ -71,10 +85,14 @@ def dump(parses: str, out: str, options: dict, limit=None, half=None) -> None:
             result = api.score_chi(predictions, sources, references, return_details=True, **options)
             words = word_rows(predictions, sources, references)
             for i, detail in enumerate(result["details"]):
-                row = {"fold": fold, "label": labels[i], "chi": result["chi_scores"][i],
-                       "alnum": alnum_precision(predictions[i], sources[i]),
-                       "cwp": (detail.get("words") or {}).get("written_share"),
-                       **{k: v for k, v in detail.items() if k.startswith("word")}}
+                row = {
+                    "fold": fold,
+                    "label": labels[i],
+                    "chi": result["chi_scores"][i],
+                    "alnum": alnum_precision(predictions[i], sources[i]),
+                    "cwp": (detail.get("words") or {}).get("written_share"),
+                    **{k: v for k, v in detail.items() if k.startswith("word")},
+                }
                 words_detail = detail.get("words") or {}
                 row["w"] = words_detail.get("score")
                 row["flips"] = len(words_detail.get("flips") or ())
@@ -93,8 +111,12 @@ if __name__ == "__main__":
     d.add_argument("--parses")
     d.add_argument("--out", required=True)
     d.add_argument("--limit", type=int)
-    d.add_argument("--half", default="all", choices=list(HALVES),
-                   help="rows: all, design (outside the lockbox) or lockbox (before --limit)")
+    d.add_argument(
+        "--half",
+        default="all",
+        choices=list(HALVES),
+        help="rows: all, design (outside the lockbox) or lockbox (before --limit)",
+    )
     d.add_argument("--option", action="append", default=[])
     args = parser.parse_args()
     opts = {}

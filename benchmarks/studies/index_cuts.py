@@ -10,6 +10,7 @@ the mean within 2 points of the mean in-fold optimum and no fold more than 5 bel
 
     python -m benchmarks.studies.index_cuts /tmp/feat-design.jsonl
 """
+
 from __future__ import annotations
 
 import math
@@ -40,9 +41,12 @@ def main(path: str) -> None:
             at_cut.append(100 * balanced_accuracy(scores[held], labels[held], cut))
             best.append(100 * balanced_accuracy(scores[held], labels[held], tune_threshold(scores[held], labels[held])))
         gaps = [b - a for a, b in zip(at_cut, best)]
-        print(f"| {name} | " + " | ".join(f"{a:.1f} ({b:.1f})" for a, b in zip(at_cut, best))
-              + f" | {np.mean(at_cut):.1f} | {np.mean(best):.1f} | {max(gaps):.1f} ({FOLDS[int(np.argmax(gaps))]}) "
-              f"| {lodo_threshold(scores, labels):.3f} |")
+        print(
+            f"| {name} | "
+            + " | ".join(f"{a:.1f} ({b:.1f})" for a, b in zip(at_cut, best))
+            + f" | {np.mean(at_cut):.1f} | {np.mean(best):.1f} | {max(gaps):.1f} ({FOLDS[int(np.argmax(gaps))]}) "
+            f"| {lodo_threshold(scores, labels):.3f} |"
+        )
 
 
 if __name__ == "__main__":

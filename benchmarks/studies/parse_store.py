@@ -8,6 +8,7 @@ The keys are the texts the pipeline parses (truecased summaries and references, 
 ``halluscope.batch.parse_batch`` analyses them, and sources), so a seeded cache
 answers every request of a run with the default ``truecase=True`` without parsing.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -16,6 +16,7 @@ between a fold's optimum and its BA.
 
 Result (session 17, design dump of 7f3b47e): no split closes the XSum-style folds' gap.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,8 +43,9 @@ SPLITS: Dict[str, Callable[[dict], bool]] = {
 }
 
 
-def _halves(chi: np.ndarray, consistent: np.ndarray, mask: np.ndarray, cuts: np.ndarray,
-            positives: int, negatives: int) -> np.ndarray:
+def _halves(
+    chi: np.ndarray, consistent: np.ndarray, mask: np.ndarray, cuts: np.ndarray, positives: int, negatives: int
+) -> np.ndarray:
     """Per cut: this style's share of the fold's consistent rows at or above it plus its
     share of the fold's inconsistent rows below it (twice its part of the fold's BA)."""
     ranked_pos = np.sort(chi[mask & consistent])
@@ -67,9 +69,11 @@ def run(path: str) -> None:
             consistent = np.array([r["label"] == 1 for r in by[fold]])
             mask = np.array([split(r) for r in by[fold]], dtype=bool)
             positives, negatives = max(1, int(consistent.sum())), max(1, int((~consistent).sum()))
-            parts[fold] = (_halves(chi, consistent, mask, cuts, positives, negatives),
-                           _halves(chi, consistent, ~mask, cuts, positives, negatives),
-                           _halves(chi, consistent, np.ones_like(mask), cuts, positives, negatives))
+            parts[fold] = (
+                _halves(chi, consistent, mask, cuts, positives, negatives),
+                _halves(chi, consistent, ~mask, cuts, positives, negatives),
+                _halves(chi, consistent, np.ones_like(mask), cuts, positives, negatives),
+            )
         scores, optima = [], []
         for held in FOLDS:
             tune = [f for f in FOLDS if f != held and f not in exclusions()[held]]
@@ -78,8 +82,11 @@ def run(path: str) -> None:
             scores.append(0.5 * (parts[held][0][style_cut] + parts[held][1][other_cut]))
             optima.append(0.5 * parts[held][2].max())
         gap = max(o - s for o, s in zip(optima, scores))
-        print(f"| {name} | " + " | ".join(f"{100 * s:.1f}" for s in scores)
-              + f" | {100 * np.mean(scores):.1f} | {100 * np.mean(optima):.1f} | {100 * gap:.1f} |")
+        print(
+            f"| {name} | "
+            + " | ".join(f"{100 * s:.1f}" for s in scores)
+            + f" | {100 * np.mean(scores):.1f} | {100 * np.mean(optima):.1f} | {100 * gap:.1f} |"
+        )
 
 
 if __name__ == "__main__":

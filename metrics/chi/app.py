@@ -1,4 +1,5 @@
 """The chi Space: scores through this folder's evaluate module, chi.py (docs/space.md)."""
+
 import os
 
 from halluscope.space import build_metric_app

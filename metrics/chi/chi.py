@@ -1,4 +1,5 @@
 """CHI, the Composite Hallucination Index, as a Hugging Face evaluate metric."""
+
 import evaluate
 import halluscope.evaluate_support  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 import halluscope.options  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
@@ -19,7 +20,8 @@ papers' softmax formulas (RHI* for relations) exactly, range about [0.16, 0.64],
 rescaled to [0, 1] with normalize="minmax".
 """
 
-_KWARGS_DESCRIPTION = """\
+_KWARGS_DESCRIPTION = (
+    """\
 Args:
     predictions (list of str): generated summaries; an empty string is scored as a
         summary with no units.
@@ -27,7 +29,9 @@ Args:
         selects the reference-free mode for that row; with several references the best one
         is kept per dimension.
     sources (list of str): source documents (non-empty).
-""" + halluscope.options.options_doc("chi") + """\
+"""
+    + halluscope.options.options_doc("chi")
+    + """\
     publication_dates (list of str/date/None, optional): per-row date that relative
         dates ("last Tuesday") are resolved against.
     return_details (bool): add per-example counts, factors and units with spans.
@@ -52,6 +56,7 @@ Examples:
     >>> round(result["chi"], 3) > 0
     True
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

@@ -1,4 +1,5 @@
 """The dlsd_acu Space: scores through this folder's evaluate module, dlsd_acu.py (docs/space.md)."""
+
 import os
 
 from halluscope.space import build_metric_app

@@ -1,4 +1,5 @@
 """dlsd_acu: NLI-based atomic-fact checking with selective document units, as an evaluate metric."""
+
 import evaluate
 import halluscope.evaluate_support  # From: "halluscope[offline,nli] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 import halluscope.options  # From: "halluscope[offline,nli] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
@@ -12,12 +13,15 @@ compared at the same granularity. Reference-free: references are accepted and un
 faithful; the range depends on the alignment: [0, 1] for "ent", [-1, 1] otherwise.
 """
 
-_KWARGS_DESCRIPTION = """\
+_KWARGS_DESCRIPTION = (
+    """\
 Args:
     predictions (list of str): generated summaries (an empty one has no unit: NaN).
     references (list of str, optional): accepted and unused ("" is fine).
     sources (list of str): source documents.
-""" + halluscope.options.options_doc("dlsd_acu", skip=("nli_engine", "dl_units")) + """\
+"""
+    + halluscope.options.options_doc("dlsd_acu", skip=("nli_engine", "dl_units"))
+    + """\
     return_details (bool): units, type, score, best evidence text and location.
 Returns:
     dlsd_acu (mean), dlsd_acu_scores, labels (with threshold), nli_pairs_requested,
@@ -38,6 +42,7 @@ Examples:
     >>> result["dlsd_acu"]
     1.0
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

@@ -1,4 +1,5 @@
 """The ehi Space: scores through this folder's evaluate module, ehi.py (docs/space.md)."""
+
 import os
 
 from halluscope.space import build_metric_app

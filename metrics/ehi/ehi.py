@@ -1,4 +1,5 @@
 """EHI, the Entity Hallucination Index, as a Hugging Face evaluate metric."""
+
 import evaluate
 import halluscope.evaluate_support  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 import halluscope.options  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
@@ -13,7 +14,8 @@ by the source, in [0, 1]. formula="paper": five Venn-diagram factors and a softm
 (CHI paper, eq. 2-7), range about [0.197, 0.644] with normalize="paper".
 """
 
-_KWARGS_DESCRIPTION = """\
+_KWARGS_DESCRIPTION = (
+    """\
 Args:
     predictions (list of str): generated summaries; an empty string is scored as a
         summary with no units.
@@ -21,7 +23,9 @@ Args:
         selects the reference-free mode for that row; with several references the best one
         is kept per dimension.
     sources (list of str): source documents (non-empty).
-""" + halluscope.options.options_doc("ehi") + """\
+"""
+    + halluscope.options.options_doc("ehi")
+    + """\
     return_details (bool): add per-example counts, factors and units with spans.
 Returns:
     ehi (mean over defined examples), ehi_scores, ehi_defined, signature, details.
@@ -40,6 +44,7 @@ Examples:
     >>> 0.19 < paper["ehi"] < 0.65
     True
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

@@ -1,4 +1,5 @@
 """The qhi Space: scores through this folder's evaluate module, qhi.py (docs/space.md)."""
+
 import os
 
 from halluscope.space import build_metric_app

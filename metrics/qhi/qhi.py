@@ -1,4 +1,5 @@
 """QHI, the Quantity Hallucination Index, as a Hugging Face evaluate metric."""
+
 import evaluate
 import halluscope.evaluate_support  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 import halluscope.options  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
@@ -14,7 +15,8 @@ a publication date). A quantity invented for a source without numbers is penalis
 the dimension is undefined only when source, reference and summary all have none.
 """
 
-_KWARGS_DESCRIPTION = """\
+_KWARGS_DESCRIPTION = (
+    """\
 Args:
     predictions (list of str): generated summaries; an empty string is scored as a
         summary with no units.
@@ -22,7 +24,9 @@ Args:
         selects the reference-free mode for that row; with several references the best one
         is kept per dimension.
     sources (list of str): source documents (non-empty).
-""" + halluscope.options.options_doc("qhi") + """\
+"""
+    + halluscope.options.options_doc("qhi")
+    + """\
     publication_dates (list of str/date/None, optional): per-row date that relative
         dates ("last Tuesday") are resolved against.
     return_details (bool): add per-example counts, factors and units with spans.
@@ -37,6 +41,7 @@ Examples:
     >>> result["qhi_defined"]
     1
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

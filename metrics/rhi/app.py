@@ -1,4 +1,5 @@
 """The rhi Space: scores through this folder's evaluate module, rhi.py (docs/space.md)."""
+
 import os
 
 from halluscope.space import build_metric_app

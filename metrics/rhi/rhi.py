@@ -1,4 +1,5 @@
 """RHI, the Relation Hallucination Index, as a Hugging Face evaluate metric."""
+
 import evaluate
 import halluscope.evaluate_support  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
 import halluscope.options  # From: "halluscope[offline] @ git+https://github.com/halluscope/halluscope@v0.1.0" (install torch first; on CPU: pip install torch --index-url https://download.pytorch.org/whl/cpu; docs/hub.md)
@@ -20,7 +21,8 @@ hypernym, troponym, entailment or verb group in the source counts as the same pr
 "contradicted" (counted as unsupported).
 """
 
-_KWARGS_DESCRIPTION = """\
+_KWARGS_DESCRIPTION = (
+    """\
 Args:
     predictions (list of str): generated summaries; an empty string is scored as a
         summary with no units.
@@ -28,7 +30,9 @@ Args:
         selects the reference-free mode for that row; with several references the best one
         is kept per dimension.
     sources (list of str): source documents (non-empty).
-""" + halluscope.options.options_doc("rhi") + """\
+"""
+    + halluscope.options.options_doc("rhi")
+    + """\
     return_details (bool): add per-example counts, factors and units with spans.
 Returns:
     rhi, rhi_scores, rhi_defined, signature; with variant="linear" also rhi_norm and
@@ -42,6 +46,7 @@ Examples:
     >>> 0 <= result["rhi_norm"] <= 1
     True
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

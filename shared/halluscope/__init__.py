@@ -10,14 +10,23 @@ models and caches they score with, :class:`halluscope.Resources`.
 ``import halluscope`` and ``halluscope --version`` need neither spaCy nor torch. The
 shipped dimensions are registered at import (:mod:`halluscope.dimensions`, itself light).
 """
+
 from typing import Any
 
 from .version import __version__  # noqa: F401  (written once, in version.py)
 from . import dimensions  # noqa: E402,F401  (registers ehi, rhi, qhi in dimension_registry)
 
 #: public name -> the module that defines it, imported on first use
-_LAZY = {"score_chi": "api", "score_dlsd_acu": "api", "score_ehi": "api", "score_qhi": "api", "score_rhi": "api",
-         "Resources": "resources", "ScoreResult": "results", "Scorer": "scorer"}
+_LAZY = {
+    "score_chi": "api",
+    "score_dlsd_acu": "api",
+    "score_ehi": "api",
+    "score_qhi": "api",
+    "score_rhi": "api",
+    "Resources": "resources",
+    "ScoreResult": "results",
+    "Scorer": "scorer",
+}
 
 __all__ = ["__version__", *_LAZY]
 

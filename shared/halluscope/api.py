@@ -12,6 +12,7 @@ These functions score with the process's default
 :class:`halluscope.resources.Resources` (its models and caches); :func:`score_metric`
 takes the resources to use, as :class:`halluscope.Scorer` does with its own.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -29,20 +30,47 @@ from .resources import Resources
 from .results import ScoreResult
 
 
-
-def _score_family(metric: str, predictions, sources, references, publication_dates, return_details: bool,
-                  preset: Optional[str], options: Mapping[str, Any], resources: Resources) -> ScoreResult:
+def _score_family(
+    metric: str,
+    predictions,
+    sources,
+    references,
+    publication_dates,
+    return_details: bool,
+    preset: Optional[str],
+    options: Mapping[str, Any],
+    resources: Resources,
+) -> ScoreResult:
     scoring = ScoringOptions.from_options(metric, options, preset=preset)
     if scoring.workers != 1:
-        pooled = _score_in_workers(metric, predictions, sources, references, publication_dates, return_details,
-                                   preset, options, resources, scoring)
+        pooled = _score_in_workers(
+            metric,
+            predictions,
+            sources,
+            references,
+            publication_dates,
+            return_details,
+            preset,
+            options,
+            resources,
+            scoring,
+        )
         if pooled is not None:
             return pooled
     budget.apply(scoring.cache_mb)
     try:
-        result = score(METRIC_SPECS[metric].dimensions, predictions, sources, references, options=scoring,
-                       resources=resources, publication_dates=publication_dates, return_details=return_details,
-                       fuse=metric == "chi", metric_name=metric)
+        result = score(
+            METRIC_SPECS[metric].dimensions,
+            predictions,
+            sources,
+            references,
+            options=scoring,
+            resources=resources,
+            publication_dates=publication_dates,
+            return_details=return_details,
+            fuse=metric == "chi",
+            metric_name=metric,
+        )
         resources.loaded_calls.add(call_key(metric, scoring))
         return result
     finally:
@@ -57,9 +85,18 @@ def call_key(metric: str, scoring: ScoringOptions) -> str:
     return hashlib.sha1(named.encode("utf-8")).hexdigest()
 
 
-def _score_in_workers(metric: str, predictions, sources, references, publication_dates, return_details: bool,
-                      preset: Optional[str], options: Mapping[str, Any], resources: Resources,
-                      scoring: ScoringOptions) -> Optional[ScoreResult]:
+def _score_in_workers(
+    metric: str,
+    predictions,
+    sources,
+    references,
+    publication_dates,
+    return_details: bool,
+    preset: Optional[str],
+    options: Mapping[str, Any],
+    resources: Resources,
+    scoring: ScoringOptions,
+) -> Optional[ScoreResult]:
     """The call scored by a pool of ``scoring.workers`` processes (:mod:`halluscope.workers`),
     or None when one process would do (one row, or ``workers=0`` on one core). The
     inputs are checked here first, so a bad row is named by its row in the whole call.
@@ -81,71 +118,136 @@ def _score_in_workers(metric: str, predictions, sources, references, publication
     count = worker_count(scoring.workers, rows)
     if count == 1:
         return None
-    columns = {"predictions": list(predictions), "sources": list(sources),
-               "references": None if references is None else list(references),
-               "publication_dates": None if publication_dates is None else list(publication_dates)}
+    columns = {
+        "predictions": list(predictions),
+        "sources": list(sources),
+        "references": None if references is None else list(references),
+        "publication_dates": None if publication_dates is None else list(publication_dates),
+    }
     shard_options = dict(options, workers=1, return_details=return_details, preset=preset)
     if (scoring.device or default_device()).startswith("cuda"):
         # a fork of a process that holds CUDA cannot use it: each worker is started anew
         # and loads its own models, which the caller need not load first
-        return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options,
-                                resources, loaded=True, fork=False)
+        return score_in_workers(
+            functools.partial(score_metric, metric), count, columns, shard_options, resources, loaded=True, fork=False
+        )
     for name in METRIC_SPECS[metric].dimensions:  # what a row loads only when it needs it
         dimension_registry.get(name).load(scoring, resources)
-    return score_in_workers(functools.partial(score_metric, metric), count, columns, shard_options, resources,
-                            loaded=call_key(metric, scoring) in resources.loaded_calls)
+    return score_in_workers(
+        functools.partial(score_metric, metric),
+        count,
+        columns,
+        shard_options,
+        resources,
+        loaded=call_key(metric, scoring) in resources.loaded_calls,
+    )
 
 
-def score_metric(metric: str, predictions: Sequence[str], sources: Sequence[str], references=None, *,
-                 resources: Optional[Resources] = None, publication_dates=None, return_details: bool = False,
-                 preset: Optional[str] = None, **options: Any) -> ScoreResult:
+def score_metric(
+    metric: str,
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    resources: Optional[Resources] = None,
+    publication_dates=None,
+    return_details: bool = False,
+    preset: Optional[str] = None,
+    **options: Any,
+) -> ScoreResult:
     """``score_<metric>(...)`` with the given ``resources`` (None: the process's
     default). The CHI family (ehi, rhi, qhi, chi) takes every model and cache from
     them, dlsd_acu its NLI engine and parses (:mod:`halluscope.resources`).
     ``publication_dates`` is for qhi and chi only."""
     options_for(metric)  # an unknown metric is an OptionError
     if metric == "dlsd_acu":
-        return _score_dlsd_acu(predictions, sources, references, return_details, preset, options,
-                               Resources.default() if resources is None else resources)
+        return _score_dlsd_acu(
+            predictions,
+            sources,
+            references,
+            return_details,
+            preset,
+            options,
+            Resources.default() if resources is None else resources,
+        )
     if publication_dates is not None and not METRIC_SPECS[metric].takes_dates:
         dated = " and ".join(sorted(name for name, spec in METRIC_SPECS.items() if spec.takes_dates))
-        raise InputError(f"{metric} resolves no dates: `publication_dates` is for {dated}",
-                         field="publication_dates")
-    return _score_family(metric, predictions, sources, references, publication_dates, return_details, preset,
-                         options, Resources.default() if resources is None else resources)
+        raise InputError(f"{metric} resolves no dates: `publication_dates` is for {dated}", field="publication_dates")
+    return _score_family(
+        metric,
+        predictions,
+        sources,
+        references,
+        publication_dates,
+        return_details,
+        preset,
+        options,
+        Resources.default() if resources is None else resources,
+    )
 
 
-def score_ehi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
+def score_ehi(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    return_details: bool = False,
+    preset: Optional[str] = None,
+    **options: Any,
+) -> ScoreResult:
     """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average.
     ``options``: :func:`halluscope.options.options_for` ``("ehi")``; ``preset``: a name
     of :data:`halluscope.options.PRESETS` whose values the options override."""
-    return _score_family("ehi", predictions, sources, references, None, return_details, preset, options,
-                         Resources.default())
+    return _score_family(
+        "ehi", predictions, sources, references, None, return_details, preset, options, Resources.default()
+    )
 
 
-def score_rhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
+def score_rhi(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    return_details: bool = False,
+    preset: Optional[str] = None,
+    **options: Any,
+) -> ScoreResult:
     """Relation Hallucination Index: linear (RHI paper eq. 12, with ``rhi_norm`` = RHI/2)
     or softmax RHI* (CHI paper eq. 14), by ``variant``. ``options``: those of
     :func:`halluscope.options.options_for` ``("rhi")``."""
-    return _score_family("rhi", predictions, sources, references, None, return_details, preset, options,
-                         Resources.default())
+    return _score_family(
+        "rhi", predictions, sources, references, None, return_details, preset, options, Resources.default()
+    )
 
 
-def score_qhi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              publication_dates=None, return_details: bool = False, preset: Optional[str] = None,
-              **options: Any) -> ScoreResult:
+def score_qhi(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    publication_dates=None,
+    return_details: bool = False,
+    preset: Optional[str] = None,
+    **options: Any,
+) -> ScoreResult:
     """Quantity Hallucination Index (CHI paper eq. 15–20) with tolerant matching;
     ``publication_dates``: per row, the date relative dates are resolved against.
     ``options``: those of :func:`halluscope.options.options_for` ``("qhi")``."""
-    return _score_family("qhi", predictions, sources, references, publication_dates, return_details, preset,
-                         options, Resources.default())
+    return _score_family(
+        "qhi", predictions, sources, references, publication_dates, return_details, preset, options, Resources.default()
+    )
 
 
-def score_chi(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              publication_dates=None, return_details: bool = False, preset: Optional[str] = None,
-              **options: Any) -> ScoreResult:
+def score_chi(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    publication_dates=None,
+    return_details: bool = False,
+    preset: Optional[str] = None,
+    **options: Any,
+) -> ScoreResult:
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example; under ``formula="support"``
     mixed with the summary's word-level support w (the share of its content words the
@@ -153,12 +255,20 @@ def score_chi(predictions: Sequence[str], sources: Sequence[str], references=Non
     (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w x (0.9 + 0.1 x the
     dimensions' mean) (:func:`halluscope.fusion.fused_chi`). ``options``: those of
     :func:`halluscope.options.options_for` ``("chi")``."""
-    return _score_family("chi", predictions, sources, references, publication_dates, return_details, preset,
-                         options, Resources.default())
+    return _score_family(
+        "chi", predictions, sources, references, publication_dates, return_details, preset, options, Resources.default()
+    )
 
 
-def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], references=None, *,
-                   return_details: bool = False, preset: Optional[str] = None, **options: Any) -> ScoreResult:
+def score_dlsd_acu(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references=None,
+    *,
+    return_details: bool = False,
+    preset: Optional[str] = None,
+    **options: Any,
+) -> ScoreResult:
     """NLI-based atomic-fact checking with selective document units (Mind the Link;
     docs/papers.md#dl-acu, docs/papers.md#sd-acu) on a FIZZ (hard min) or FENICE (soft mean) host. Reference-free:
     ``references`` are accepted and unused. ``options``: those of
@@ -169,12 +279,18 @@ def score_dlsd_acu(predictions: Sequence[str], sources: Sequence[str], reference
     ``"auto"`` (AMR when an AMR model is installed, else dep), kept when the summary
     entails them (P >= ``tau``) and new (BERTScore F1 < ``delta`` to every host ACU);
     ``dl_units`` replaces that step with any callable of the same batch interface."""
-    return _score_dlsd_acu(predictions, sources, references, return_details, preset, options,
-                           Resources.default())
+    return _score_dlsd_acu(predictions, sources, references, return_details, preset, options, Resources.default())
 
 
-def _score_dlsd_acu(predictions, sources, references, return_details: bool, preset: Optional[str],
-                    options: Mapping[str, Any], resources: Resources) -> ScoreResult:
+def _score_dlsd_acu(
+    predictions,
+    sources,
+    references,
+    return_details: bool,
+    preset: Optional[str],
+    options: Mapping[str, Any],
+    resources: Resources,
+) -> ScoreResult:
     """:func:`score_dlsd_acu` with the NLI engine and parse cache of ``resources``."""
     import math
 
@@ -186,8 +302,13 @@ def _score_dlsd_acu(predictions, sources, references, return_details: bool, pres
     o = resolve_options("dlsd_acu", options, preset_name=preset)
     acu_options = AcuOptions(**{name: o[name] for name in ACU_FIELDS})
     budget.apply(o["cache_mb"])
-    threshold, device, dtype, batch_size, max_length = (o["threshold"], o["device"], o["dtype"],
-                                                         o["batch_size"], o["max_length"])
+    threshold, device, dtype, batch_size, max_length = (
+        o["threshold"],
+        o["device"],
+        o["dtype"],
+        o["batch_size"],
+        o["max_length"],
+    )
     coref, dl_units, dl_acu = o["coref"], o["dl_units"], o["dl_acu"]
     batch = validate_inputs(predictions, sources, references)
     if o["nli_engine"] is not None:
@@ -195,8 +316,9 @@ def _score_dlsd_acu(predictions, sources, references, return_details: bool, pres
     elif o["nli_scorer"] is not None:
         engine = NLIEngine(scorer=o["nli_scorer"], batch_size=batch_size)
     else:
-        engine = resources.nli_engine(o["nli_model"], device=device, dtype=dtype, batch_size=batch_size,
-                                      max_length=max_length)
+        engine = resources.nli_engine(
+            o["nli_model"], device=device, dtype=dtype, batch_size=batch_size, max_length=max_length
+        )
     unit_decomposer = get_decomposer(o["decomposer"], model=o["decomposer_model"], device=device, dtype=dtype)
     if dl_units is None and dl_acu != "none":
         from .acu.discourse import DiscourseLinkUnits, resolve_backend
@@ -204,9 +326,17 @@ def _score_dlsd_acu(predictions, sources, references, return_details: bool, pres
         dl_acu = resolve_backend(dl_acu)
         dl_units = DiscourseLinkUnits(dl_acu, tau=o["tau"], delta=o["delta"], coref=coref, device=device)
     try:
-        result = score_batch(batch.predictions, batch.sources, engine=engine, decomposer=unit_decomposer,
-                             options=acu_options, coref=coreference_step(coref), dl_units=dl_units,
-                             return_details=return_details, parse_cache=resources.parse_cache())
+        result = score_batch(
+            batch.predictions,
+            batch.sources,
+            engine=engine,
+            decomposer=unit_decomposer,
+            options=acu_options,
+            coref=coreference_step(coref),
+            dl_units=dl_units,
+            return_details=return_details,
+            parse_cache=resources.parse_cache(),
+        )
     finally:
         budget.release_free_memory()
     scores = result.pop("scores")
@@ -214,23 +344,45 @@ def _score_dlsd_acu(predictions, sources, references, return_details: bool, pres
     labels = None if threshold is None else [None if math.isnan(s) else int(s >= threshold) for s in scores]
     dl_name = None if dl_units is None else (getattr(dl_units, "name", None) or getattr(dl_units, "__name__", "hook"))
     return ScoreResult(
-        metric="dlsd_acu", per_example={"dlsd_acu": scores}, counters=result, labels=labels, details=details,
-        signature=dlsd_signature(acu_options, decomposer=unit_decomposer.name, nli=engine.name, dtype=dtype,
-                                 max_length=max_length, dl=dl_name, threshold=threshold))
+        metric="dlsd_acu",
+        per_example={"dlsd_acu": scores},
+        counters=result,
+        labels=labels,
+        details=details,
+        signature=dlsd_signature(
+            acu_options,
+            decomposer=unit_decomposer.name,
+            nli=engine.name,
+            dtype=dtype,
+            max_length=max_length,
+            dl=dl_name,
+            threshold=threshold,
+        ),
+    )
 
 
 def _declare_signatures() -> None:
     """Give each API function a signature listing its declared options."""
     positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
     keyword = inspect.Parameter.KEYWORD_ONLY
-    for metric, function in (("ehi", score_ehi), ("rhi", score_rhi), ("qhi", score_qhi), ("chi", score_chi),
-                             ("dlsd_acu", score_dlsd_acu)):
-        leading = [inspect.Parameter("predictions", positional), inspect.Parameter("sources", positional),
-                   inspect.Parameter("references", positional, default=None)]
+    for metric, function in (
+        ("ehi", score_ehi),
+        ("rhi", score_rhi),
+        ("qhi", score_qhi),
+        ("chi", score_chi),
+        ("dlsd_acu", score_dlsd_acu),
+    ):
+        leading = [
+            inspect.Parameter("predictions", positional),
+            inspect.Parameter("sources", positional),
+            inspect.Parameter("references", positional, default=None),
+        ]
         if METRIC_SPECS[metric].takes_dates:
             leading.append(inspect.Parameter("publication_dates", keyword, default=None))
-        leading += [inspect.Parameter("return_details", keyword, default=False),
-                    inspect.Parameter("preset", keyword, default=None)]
+        leading += [
+            inspect.Parameter("return_details", keyword, default=False),
+            inspect.Parameter("preset", keyword, default=None),
+        ]
         function.__signature__ = api_signature(metric, leading)
 
 

@@ -1,5 +1,6 @@
 """One call's texts, parsed once, and the text indexes the call reads
 (docs/architecture.md#resources)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -70,7 +71,10 @@ def parse_batch(batch: ValidatedBatch, options: ScoringOptions, resources: Resou
         analysed = [truecase(text, source) for text, source in zip(summaries, source_of)]
     shown = summaries + list(batch.sources)
     parses = resources.parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
-    flat_references = iter(parses[n_rows:len(parses) - n_rows])
-    return ParsedBatch(parses[:n_rows], parses[len(parses) - n_rows:],
-                       [tuple(next(flat_references) for _ in refs) for refs in batch.references],
-                       CallIndexes(resources))
+    flat_references = iter(parses[n_rows : len(parses) - n_rows])
+    return ParsedBatch(
+        parses[:n_rows],
+        parses[len(parses) - n_rows :],
+        [tuple(next(flat_references) for _ in refs) for refs in batch.references],
+        CallIndexes(resources),
+    )

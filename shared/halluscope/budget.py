@@ -24,6 +24,7 @@ long sentences: 64 x 12 heads x 256 x 256 floats = 200 MB) is freed when the cal
 but glibc's allocator keeps freed heap pages, so without :func:`release_free_memory` a
 long run's RSS holds the largest batch it has seen on top of the caches.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -240,13 +241,17 @@ def usage() -> Dict[str, Dict[str, int]]:
         result = {}
         for kind in SHARES:
             live = _live(kind)
-            result[kind] = {"caches": len(live), "entries": sum(len(lru) for lru, _ in live),
-                            "bytes": sum(lru.weight for lru, _ in live),
-                            "bound": shares(total, {kind: len(live)})[kind]}
+            result[kind] = {
+                "caches": len(live),
+                "entries": sum(len(lru) for lru, _ in live),
+                "bytes": sum(lru.weight for lru, _ in live),
+                "bound": shares(total, {kind: len(live)})[kind],
+            }
         return result
 
 
 # -- returning freed memory ---------------------------------------------------------------
+
 
 def _malloc_trim() -> Any:
     """glibc's ``malloc_trim``, or None where the C library has none (macOS, musl)."""

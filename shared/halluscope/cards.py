@@ -1,6 +1,7 @@
 """Rewrite the option tables of the metric cards (``metrics/<name>/README.md``) from
 the option declarations: ``python -m halluscope.cards [REPOSITORY_ROOT]``.
 tests/test_options.py fails while a card's table differs from its declarations."""
+
 from __future__ import annotations
 
 import os

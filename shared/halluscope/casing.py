@@ -25,6 +25,7 @@ from the source before parsing:
 
 Words the source never writes (a hallucinated name, say) stay lower case.
 """
+
 from __future__ import annotations
 
 import functools
@@ -38,7 +39,7 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)(\w)")
 
 
 def _after_boundary(text: str, start: int) -> bool:
-    return _AFTER_BOUNDARY.search(text[max(0, start - 6):start]) is not None
+    return _AFTER_BOUNDARY.search(text[max(0, start - 6) : start]) is not None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -69,11 +70,10 @@ def truecase(text: str, source: str) -> str:
     for match in _WORD.finditer(text):
         form = table.get(match.group())
         if form is not None:
-            chars[match.start():match.end()] = form
+            chars[match.start() : match.end()] = form
     for match in _SENTENCE_START.finditer(text):
         position = match.start(1)
         upper = chars[position].upper()
         if len(upper) == 1:
             chars[position] = upper
     return "".join(chars)
-

@@ -13,6 +13,7 @@ under it) and puts back what it found when the last concurrent call ends. Nothin
 switched off: cycles are still collected, in fewer, larger passes. A threshold the
 process already set higher, or 0 (automatic collection off), is left as it is.
 """
+
 from __future__ import annotations
 
 import contextlib

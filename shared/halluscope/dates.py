@@ -1,9 +1,11 @@
 """Publication dates, one per row, against which QHI resolves relative dates
 ("yesterday", "last year"; docs/papers.md)."""
+
 from __future__ import annotations
 
 import datetime as _dt
 from typing import List, Optional
+
 
 def validate_publication_dates(dates, n_rows: int) -> List[Optional[_dt.date]]:
     """``None`` or one entry per row: ``None``, ``""``, a ``date``/``datetime`` or an ISO
@@ -37,14 +39,20 @@ def validate_publication_dates(dates, n_rows: int) -> List[Optional[_dt.date]]:
             try:
                 day = _dt.date.fromisoformat(value.strip()[:10])
             except ValueError:
-                raise InputError(f"`publication_dates` {value!r} is not an ISO date (YYYY-MM-DD)",
-                                 row=row, field=field) from None
+                raise InputError(
+                    f"`publication_dates` {value!r} is not an ISO date (YYYY-MM-DD)", row=row, field=field
+                ) from None
         else:
-            raise InputError(f"`publication_dates` must be a date or ISO string, got {type(value).__name__}",
-                             row=row, field=field)
+            raise InputError(
+                f"`publication_dates` must be a date or ISO string, got {type(value).__name__}", row=row, field=field
+            )
         if not lowest <= day <= highest:
-            raise InputError(f"`publication_dates` {day.isoformat()} is outside the supported range "
-                             f"{lowest.isoformat()} to {highest.isoformat()} (relative dates around it "
-                             "could leave the calendar)", row=row, field=field)
+            raise InputError(
+                f"`publication_dates` {day.isoformat()} is outside the supported range "
+                f"{lowest.isoformat()} to {highest.isoformat()} (relative dates around it "
+                "could leave the calendar)",
+                row=row,
+                field=field,
+            )
         out.append(day)
     return out

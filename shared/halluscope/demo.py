@@ -3,6 +3,7 @@
 Runs through ``evaluate.load("metrics/chi")`` when started from the repository root
 (the product as users meet it), else through :func:`halluscope.api.score_chi`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,14 +50,20 @@ def main(argv=None) -> int:
     print(f"{'example':<26} {'faithful':<8} {'EHI':>6} {'RHI*':>6} {'QHI':>6} {'CHI':>6} {'p':>6}  verdict")
     for k, example in enumerate(examples):
         verdict = {1: "consistent", 0: "inconsistent"}.get(labels[k], "-")
-        print(f"{example['id']:<26} {str(example['faithful']):<8} "
-              f"{_fmt(result['ehi_scores'][k]):>6} {_fmt(result['rhi_scores'][k]):>6} "
-              f"{_fmt(result['qhi_scores'][k]):>6} {_fmt(result['chi_scores'][k]):>6} "
-              f"{_fmt(p_scores[k]):>6}  {verdict}")
-    print(f"{'mean':<35} {_fmt(result['ehi']):>6} {_fmt(result['rhi']):>6} "
-          f"{_fmt(result['qhi']):>6} {_fmt(result['chi']):>6} {_fmt(result.get('p_consistent', math.nan)):>6}")
-    print("p: the probability that the summary is consistent (calibrated at even odds); verdict: consistent "
-          "where p >= 0.5, the shipped cut (docs/benchmarks.md#p_consistent-and-the-shipped-labels)")
+        print(
+            f"{example['id']:<26} {str(example['faithful']):<8} "
+            f"{_fmt(result['ehi_scores'][k]):>6} {_fmt(result['rhi_scores'][k]):>6} "
+            f"{_fmt(result['qhi_scores'][k]):>6} {_fmt(result['chi_scores'][k]):>6} "
+            f"{_fmt(p_scores[k]):>6}  {verdict}"
+        )
+    print(
+        f"{'mean':<35} {_fmt(result['ehi']):>6} {_fmt(result['rhi']):>6} "
+        f"{_fmt(result['qhi']):>6} {_fmt(result['chi']):>6} {_fmt(result.get('p_consistent', math.nan)):>6}"
+    )
+    print(
+        "p: the probability that the summary is consistent (calibrated at even odds); verdict: consistent "
+        "where p >= 0.5, the shipped cut (docs/benchmarks.md#p_consistent-and-the-shipped-labels)"
+    )
     print(f"\nsignature: {result['signature']}")
 
     defined = [k for k, v in enumerate(result["chi_scores"]) if not math.isnan(v)]

@@ -1,5 +1,6 @@
 """The per-example details of ``return_details=True``: units, their matches and status,
 as JSON-ready dicts (the fields are listed in metrics/chi/README.md)."""
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,9 @@ def dimension_details(result, g_units, g_in_i, ref_matches, found, nearest=None)
         entry["status"] = "supported" if supported else ("contradicted" if contradicted else "unsupported")
         if entry["status"] == "unsupported" and nearest is not None:
             near = nearest(unit)
-            entry["nearest_in_source"] = None if near is None else {
-                "text": near[0].text, "span": list(near[0].span), "reason": near[1]}
+            entry["nearest_in_source"] = (
+                None if near is None else {"text": near[0].text, "span": list(near[0].span), "reason": near[1]}
+            )
         if result.attributions is not None:
             entry["attribution"] = result.attributions[k]
         units.append(entry)

@@ -4,6 +4,7 @@ fusion. It imports nothing, so that the modules every dimension builds on (fusio
 weights, the option declarations) can read the names without importing the dimensions;
 :mod:`halluscope.dimensions` registers the shipped three (importing this module alone
 does not: import :mod:`halluscope.dimensions` first, as its readers do)."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, Tuple

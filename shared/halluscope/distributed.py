@@ -27,6 +27,7 @@ Each model is loaded once per process and device (``halluscope.registry``); unde
 CUDA, call ``torch.cuda.set_device(local_rank)`` first (accelerate and Trainer do)
 or pass ``device=rank_device()``.
 """
+
 from __future__ import annotations
 
 import math
@@ -120,21 +121,29 @@ def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
         values = [result[key] for result in shard_results]
         if f"{key}_scores" in merged:
             merged[key] = mean_defined(merged[f"{key}_scores"])
-        elif key.endswith("_defined") and f"{key[:-len('_defined')]}_scores" in merged:
-            merged[key] = sum(not math.isnan(v) for v in merged[f"{key[:-len('_defined')]}_scores"])
+        elif key.endswith("_defined") and f"{key[: -len('_defined')]}_scores" in merged:
+            merged[key] = sum(not math.isnan(v) for v in merged[f"{key[: -len('_defined')]}_scores"])
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             merged[key] = sum(values)
         elif all(_same(v, values[0]) for v in values):
             merged[key] = values[0]
         else:
-            raise ValueError(f"`{key}` differs between shards ({values!r}); "
-                             "were they scored with the same options and models?")
+            raise ValueError(
+                f"`{key}` differs between shards ({values!r}); were they scored with the same options and models?"
+            )
     return {key: merged[key] for key in first}
 
 
-def score_distributed(score_fn: ScoreFunction, predictions: Sequence[str], sources: Sequence[str],
-                      references: Optional[Sequence[Any]] = None, *, all_ranks: bool = False,
-                      group=None, **options: Any) -> Optional[Dict[str, Any]]:
+def score_distributed(
+    score_fn: ScoreFunction,
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references: Optional[Sequence[Any]] = None,
+    *,
+    all_ranks: bool = False,
+    group=None,
+    **options: Any,
+) -> Optional[Dict[str, Any]]:
     """Score all rows with ``score_fn`` (e.g. ``halluscope.api.score_chi``) split over
     the ranks of ``group``, each rank scoring its contiguous shard.
 
@@ -165,12 +174,21 @@ def score_distributed(score_fn: ScoreFunction, predictions: Sequence[str], sourc
     if start == end:
         payload = ("ok", num_rows, None)
     else:
-        shard_options = {name: (value[start:end] if name in PER_ROW_OPTIONS and value is not None else value)
-                         for name, value in options.items()}
+        shard_options = {
+            name: (value[start:end] if name in PER_ROW_OPTIONS and value is not None else value)
+            for name, value in options.items()
+        }
         try:
-            payload = ("ok", num_rows, score_fn(
-                list(predictions[start:end]), list(sources[start:end]),
-                None if references is None else list(references[start:end]), **shard_options))
+            payload = (
+                "ok",
+                num_rows,
+                score_fn(
+                    list(predictions[start:end]),
+                    list(sources[start:end]),
+                    None if references is None else list(references[start:end]),
+                    **shard_options,
+                ),
+            )
         except Exception as error:  # reported on every rank below, so no rank waits forever
             local_error = error
             payload = ("error", num_rows, f"{type(error).__name__}: {error}")
@@ -180,8 +198,9 @@ def score_distributed(score_fn: ScoreFunction, predictions: Sequence[str], sourc
 
     row_counts = sorted({rows for _, rows, _ in gathered})
     if len(row_counts) > 1:
-        raise ValueError(f"ranks passed inputs of different lengths {row_counts}; "
-                         "every rank must pass the same full lists")
+        raise ValueError(
+            f"ranks passed inputs of different lengths {row_counts}; every rank must pass the same full lists"
+        )
     failures = []
     for other_rank, (status, _, content) in enumerate(gathered):
         if status == "error":

@@ -15,6 +15,7 @@ On the design half of the validation folds bfloat16 changed no chi score of 3,14
 it encodes in about 0.6 of the time on this project's CPUs (docs/scaling.md#encoder-precision);
 the signature names the precision used when it is not float32.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -81,9 +82,15 @@ class Embedder:
     Counters: ``encoded`` (strings run through the model), ``encode_calls``.
     """
 
-    def __init__(self, model: Optional[str] = None, device: Optional[str] = None,
-                 batch_size: int = 64, maxsize: int = 200_000, registry: Optional[ModelRegistry] = None,
-                 dtype: str = "auto") -> None:
+    def __init__(
+        self,
+        model: Optional[str] = None,
+        device: Optional[str] = None,
+        batch_size: int = 64,
+        maxsize: int = 200_000,
+        registry: Optional[ModelRegistry] = None,
+        dtype: str = "auto",
+    ) -> None:
         self.model_name = resolve(SENTENCE_ENCODER, model)
         self.device = device or default_device()
         self.dtype = encoder_dtype(dtype, self.device)
@@ -105,8 +112,12 @@ class Embedder:
         weights at that precision (:func:`~halluscope.registry.load_sentence_encoder`)."""
         if self.dtype == "float32":
             return self.registry.get(SENTENCE_ENCODER, self.model_name, self.device, load_sentence_encoder)
-        return self.registry.get(SENTENCE_ENCODER, self.model_name, f"{self.device}|{self.dtype}",
-                                 lambda name, _key: load_sentence_encoder(name, self.device, self.dtype))
+        return self.registry.get(
+            SENTENCE_ENCODER,
+            self.model_name,
+            f"{self.device}|{self.dtype}",
+            lambda name, _key: load_sentence_encoder(name, self.device, self.dtype),
+        )
 
     @property
     def maxsize(self) -> int:
@@ -126,8 +137,11 @@ class Embedder:
                 model = self.model
                 with self._precision():
                     vectors = model.encode(
-                        todo, batch_size=batch_size or self.batch_size, normalize_embeddings=True,
-                        convert_to_numpy=True, show_progress_bar=False,
+                        todo,
+                        batch_size=batch_size or self.batch_size,
+                        normalize_embeddings=True,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
                     )
                 for text, vector in zip(todo, vectors):
                     pinned[text] = self._vectors.put(text, np.asarray(vector, dtype=np.float32))

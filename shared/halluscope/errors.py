@@ -6,6 +6,7 @@ plain built-in errors this package raised before keep working, whichever of the 
 they catch. Surfaces (the CLI, the Space) read the attributes instead of parsing the
 message.
 """
+
 from __future__ import annotations
 
 from typing import Optional

@@ -6,6 +6,7 @@ and examples; their option docs come from :func:`halluscope.options.options_doc`
 their options, model options and presets (``evaluate.load(path, config_name)``) from
 :mod:`halluscope.options`.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -20,22 +21,34 @@ import evaluate
 #: for that row. Rows are stored as lists, ``[]`` for a row without reference
 #: (:func:`validate_module_rows`), a layout internal to the module.
 FEATURES = [
-    datasets.Features({
-        "predictions": datasets.Value("string"),
-        "references": datasets.Sequence(datasets.Value("string")),
-        "sources": datasets.Value("string"),
-    }),
-    datasets.Features({
-        "predictions": datasets.Value("string"),
-        "references": datasets.Value("string"),
-        "sources": datasets.Value("string"),
-    }),
+    datasets.Features(
+        {
+            "predictions": datasets.Value("string"),
+            "references": datasets.Sequence(datasets.Value("string")),
+            "sources": datasets.Value("string"),
+        }
+    ),
+    datasets.Features(
+        {
+            "predictions": datasets.Value("string"),
+            "references": datasets.Value("string"),
+            "sources": datasets.Value("string"),
+        }
+    ),
 ]
 
 #: keyword arguments ``evaluate.load`` itself passes to a module's constructor
 _EVALUATE_INIT_KWARGS = {
-    "config_name", "keep_in_memory", "cache_dir", "num_process", "process_id", "seed",
-    "experiment_id", "hash", "max_concurrent_cache_files", "timeout",
+    "config_name",
+    "keep_in_memory",
+    "cache_dir",
+    "num_process",
+    "process_id",
+    "seed",
+    "experiment_id",
+    "hash",
+    "max_concurrent_cache_files",
+    "timeout",
 }
 
 #: where the code lives (``MetricInfo.homepage`` and ``codebase_urls``)
@@ -97,8 +110,7 @@ def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...
     unknown = set(kwargs) - _EVALUATE_INIT_KWARGS - set(allowed)
     if unknown:
         raise TypeError(
-            f"{name}: unknown option(s) {sorted(unknown)}; model options are {allowed}, "
-            "scoring options go to compute()"
+            f"{name}: unknown option(s) {sorted(unknown)}; model options are {allowed}, scoring options go to compute()"
         )
     return {key: kwargs.pop(key) for key in allowed if key in kwargs}
 
@@ -107,8 +119,9 @@ def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...
 _COLUMNS = ("predictions", "references", "sources")
 
 
-def validate_module_rows(predictions: Any, references: Any, sources: Any, first_row: int = 0) -> Tuple[
-        List[str], List[List[str]], List[str]]:
+def validate_module_rows(
+    predictions: Any, references: Any, sources: Any, first_row: int = 0
+) -> Tuple[List[str], List[List[str]], List[str]]:
     """Check every row of a batch before evaluate encodes it (evaluate itself checks
     row 0 only and turns later values into strings): the API's own validation
     (:func:`halluscope.validation.validate_inputs`), so the errors are the API's
@@ -135,7 +148,7 @@ def validate_module_rows(predictions: Any, references: Any, sources: Any, first_
     except InputError as error:
         if error.row is None or not first_row:
             raise
-        message = str(error)[len(f"row {error.row}: "):]
+        message = str(error)[len(f"row {error.row}: ") :]
         raise InputError(message, row=error.row + first_row, field=error.field) from None
     return batch.predictions, [list(refs) for refs in batch.references], batch.sources
 
@@ -170,8 +183,9 @@ def compute_signature(metric: str) -> inspect.Signature:
     if METRIC_SPECS[metric].takes_dates:
         parameters.append(inspect.Parameter("publication_dates", keyword, default=None))
     parameters.append(inspect.Parameter("return_details", keyword, default=False))
-    parameters += [inspect.Parameter(name, keyword, default=option.default)
-                   for name, option in options_for(metric).items()]
+    parameters += [
+        inspect.Parameter(name, keyword, default=option.default) for name, option in options_for(metric).items()
+    ]
     return inspect.Signature(parameters)
 
 
@@ -183,8 +197,9 @@ def _example_value(given: Dict[str, Any], singular: str, plural: str) -> Any:
 
     one, other = given.pop(singular, None), given.pop(plural, None)
     if one is not None and other is not None:
-        raise InputError(f"`{singular}` and `{plural}` name the same field of the example added: give one",
-                         field=plural)
+        raise InputError(
+            f"`{singular}` and `{plural}` name the same field of the example added: give one", field=plural
+        )
     return one if one is not None else other
 
 
@@ -225,8 +240,10 @@ class HalluscopeMetric(evaluate.Metric):
             return self._score(predictions, references, sources, options)
 
         _compute.__signature__ = compute_signature(cls.metric_id)
-        _compute.__doc__ = (f"Score with ``halluscope.api.score_{cls.metric_id}``; the keywords are "
-                            f"``halluscope.options.options_for({cls.metric_id!r})``.")
+        _compute.__doc__ = (
+            f"Score with ``halluscope.api.score_{cls.metric_id}``; the keywords are "
+            f"``halluscope.options.options_for({cls.metric_id!r})``."
+        )
         _compute.__qualname__ = f"{cls.__qualname__}._compute"
         cls._compute = _compute
 
@@ -238,8 +255,11 @@ class HalluscopeMetric(evaluate.Metric):
         if config_name not in PRESETS:
             from .errors import OptionError
 
-            raise OptionError(f"{self.metric_id}: unknown configuration {config_name!r}; the presets are "
-                              f"{', '.join(PRESETS)} (evaluate.load(path, config_name))", option="config_name")
+            raise OptionError(
+                f"{self.metric_id}: unknown configuration {config_name!r}; the presets are "
+                f"{', '.join(PRESETS)} (evaluate.load(path, config_name))",
+                option="config_name",
+            )
         self.preset = config_name
         self._rows_added = 0  # rows stored by add/add_batch since the last compute
         super().__init__(**kwargs)
@@ -263,7 +283,8 @@ class HalluscopeMetric(evaluate.Metric):
         """evaluate's ``add_batch`` after validating every row (row numbers count the
         rows added since the last ``compute``)."""
         predictions, references, sources = validate_module_rows(
-            predictions, references, kwargs.pop("sources", None), self._rows_added)
+            predictions, references, kwargs.pop("sources", None), self._rows_added
+        )
         super().add_batch(predictions=predictions, references=references, sources=sources, **kwargs)
         self._rows_added += len(predictions)
 
@@ -277,7 +298,8 @@ class HalluscopeMetric(evaluate.Metric):
         reference = _example_value(given, "reference", "references")
         source = _example_value(given, "source", "sources")
         predictions, references, sources = validate_module_rows(
-            [prediction], [reference] if reference is not None else None, [source], self._rows_added)
+            [prediction], [reference] if reference is not None else None, [source], self._rows_added
+        )
         super().add(prediction=predictions[0], reference=references[0], sources=sources[0], **given)
         self._rows_added += 1
 
@@ -288,8 +310,13 @@ class HalluscopeMetric(evaluate.Metric):
         from . import api
 
         score = getattr(api, f"score_{self.metric_id}")
-        result = score(predictions, sources, references_for_backend(references), preset=self.preset,
-                       **{**self.model_options, **options})
+        result = score(
+            predictions,
+            sources,
+            references_for_backend(references),
+            preset=self.preset,
+            **{**self.model_options, **options},
+        )
         return result.to_dict()
 
     def _info(self) -> evaluate.MetricInfo:

@@ -4,6 +4,7 @@ Each example: ``id``, ``kind`` (entity | relation | quantity | derived | tempora
 mixed), ``faithful`` (our judgement), ``source``, ``reference`` ("" = none),
 ``prediction`` and an optional ``publication_date``.
 """
+
 from __future__ import annotations
 
 import json

@@ -6,6 +6,7 @@ with different OF/NH/LF/LH (docs/papers.md#ehi, #qhi, #linear-rhi, #softmax-rhi 
 #two-versions-of-lf-and-lh). A ratio with a zero denominator is 0
 (docs/papers.md#zero-denominators-and-undefined-dimensions).
 """
+
 from __future__ import annotations
 
 from typing import Dict

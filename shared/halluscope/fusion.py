@@ -5,6 +5,7 @@ CHI = Σ w_d / Σ (w_d / d) over the defined dimensions d ∈ {EHI, RHI*, QHI}
 (equal weights give eq. 21; dropping undefined ones is the adaptive eq. 22). A
 defined dimension equal to 0 makes CHI 0; no defined dimension makes CHI NaN.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,15 +42,20 @@ def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]
     if weights is None:
         return {d: 1.0 for d in dimensions}
     if not isinstance(weights, Mapping):
-        raise OptionError("`weights` must be a mapping such as {'ehi': 1, 'rhi': 1, 'qhi': 2}, "
-                          f"got {type(weights).__name__}", option="weights")
+        raise OptionError(
+            f"`weights` must be a mapping such as {{'ehi': 1, 'rhi': 1, 'qhi': 2}}, got {type(weights).__name__}",
+            option="weights",
+        )
     if not weights:
-        raise OptionError("`weights` is empty; give a weight per dimension to change, such as {'qhi': 2}, "
-                          "or None for equal weights", option="weights")
+        raise OptionError(
+            "`weights` is empty; give a weight per dimension to change, such as {'qhi': 2}, or None for equal weights",
+            option="weights",
+        )
     unknown = [name for name in weights if name not in dimensions]
     if unknown:
-        raise OptionError(f"`weights` has unknown dimensions {sorted(map(str, unknown))}; use {dimensions}",
-                          option="weights")
+        raise OptionError(
+            f"`weights` has unknown dimensions {sorted(map(str, unknown))}; use {dimensions}", option="weights"
+        )
     out = {d: 1.0 for d in dimensions}
     for name, value in weights.items():
         number = None
@@ -59,13 +65,19 @@ def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]
             except OverflowError:  # an int beyond the float range
                 number = None
         if number is None or not math.isfinite(number) or number <= 0:
-            raise OptionError(f"`weights[{name!r}]` must be a positive finite number, got {value!r} "
-                              "(weights are relative: every defined dimension counts)", option="weights")
+            raise OptionError(
+                f"`weights[{name!r}]` must be a positive finite number, got {value!r} "
+                "(weights are relative: every defined dimension counts)",
+                option="weights",
+            )
         out[name] = number
     largest, smallest = max(out.values()), min(out.values())
     if largest / smallest > MAX_WEIGHT_RATIO:
-        raise OptionError(f"`weights` {dict(weights)!r} differ by more than {MAX_WEIGHT_RATIO:g} times; "
-                          "weights are relative, so give them on one scale", option="weights")
+        raise OptionError(
+            f"`weights` {dict(weights)!r} differ by more than {MAX_WEIGHT_RATIO:g} times; "
+            "weights are relative, so give them on one scale",
+            option="weights",
+        )
     if largest > 1.0:
         _, exponent = math.frexp(largest)  # largest = m * 2**exponent with 0.5 <= m < 1
         out = {d: math.ldexp(w, 1 - exponent) for d, w in out.items()}
@@ -102,8 +114,9 @@ def _mean(defined: Mapping[str, float], weights: Mapping[str, float]) -> float:
     return sum(weights[d] * s for d, s in defined.items()) / sum(weights[d] for d in defined)
 
 
-def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optional[Mapping[str, float]],
-              lexical_weight: float) -> float:
+def fused_chi(
+    results: Mapping[str, Any], words: Optional[Any], weights: Optional[Mapping[str, float]], lexical_weight: float
+) -> float:
     """CHI of one row from its dimensions' results (:class:`halluscope.pipeline.DimensionResult`)
     and, under ``formula="support"``, its word-level support w
     (:class:`halluscope.word_support.WordResult`; None under ``formula="paper"``,
@@ -136,8 +149,9 @@ def fused_chi(results: Mapping[str, Any], words: Optional[Any], weights: Optiona
     if all(r.counts is not None and r.counts.g == 0 for r in results.values()):
         value = w
     else:
-        value = (1 - lexical_weight) * fused \
-            + lexical_weight * w * (1 - INDEX_SHARE + INDEX_SHARE * _mean(defined, weights))
+        value = (1 - lexical_weight) * fused + lexical_weight * w * (
+            1 - INDEX_SHARE + INDEX_SHARE * _mean(defined, weights)
+        )
     if words.contradicted or any(r.contradicted for r in results.values()):
         value *= CONTRADICTION_FACTOR
     return value

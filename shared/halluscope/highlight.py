@@ -13,6 +13,7 @@ Evidence found in a reference is not drawn on the source. Overlapping spans are
 rendered by cutting the text at every span boundary; each piece carries the CSS
 classes of all spans covering it, so nothing is dropped or drawn twice.
 """
+
 from __future__ import annotations
 
 import html
@@ -57,7 +58,7 @@ class Highlight:
 
 
 def attribution_note(unit: Mapping[str, Any]) -> str:
-    """"attribution 0.67: stated elsewhere in the source" for a unit whose attribution
+    """ "attribution 0.67: stated elsewhere in the source" for a unit whose attribution
     a(u) is below 1 (:mod:`halluscope.match.attribution`), else ""."""
     attributed = unit.get("attribution")
     if attributed is None or attributed >= 1:
@@ -94,8 +95,9 @@ def source_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
             what = "contradicts" if contradicted else "evidence for"
             for evidence in match["evidence"]:
                 start, end = evidence["span"]
-                marks.append(Highlight(start, end, dimension, status,
-                                       f"{dimension} {what} '{unit['text']}': {match['detail']}"))
+                marks.append(
+                    Highlight(start, end, dimension, status, f"{dimension} {what} '{unit['text']}': {match['detail']}")
+                )
     return sorted(marks, key=lambda m: (m.start, m.end))
 
 
@@ -107,8 +109,9 @@ def acu_evidence_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     marks = []
     for unit in row_details.get("units", []):
         start, end = unit["evidence"]["char_span"]
-        marks.append(Highlight(start, end, "acu", "evidence",
-                               f"evidence for '{unit['text']}' (score {unit['score']:.2f})"))
+        marks.append(
+            Highlight(start, end, "acu", "evidence", f"evidence for '{unit['text']}' (score {unit['score']:.2f})")
+        )
     return sorted(marks, key=lambda m: (m.start, m.end))
 
 
@@ -155,8 +158,11 @@ def unit_reasons(row_details: Mapping[str, Any]) -> List[tuple]:
                 reason = f"the source says '{evidence}': {match.get('detail') or match.get('mode')}"
             elif status == "unsupported":
                 near = unit.get("nearest_in_source")
-                reason = (f"nearest in the source: '{near['text']}', {near['reason']}" if near
-                          else "nothing like it in the source")
+                reason = (
+                    f"nearest in the source: '{near['text']}', {near['reason']}"
+                    if near
+                    else "nothing like it in the source"
+                )
             else:
                 continue
             out.append((unit["span"][0], dimension, status, unit["text"], reason))
@@ -168,15 +174,21 @@ def reasons_html(row_details: Mapping[str, Any]) -> str:
     reasons = unit_reasons(row_details)
     if not reasons:
         return ""
-    items = "".join(f'<li class="hs-reason hs-{status}"><b>{html.escape(text)}</b> ({dimension}, {status}): '
-                    f"{html.escape(reason)}</li>" for dimension, status, text, reason in reasons)
+    items = "".join(
+        f'<li class="hs-reason hs-{status}"><b>{html.escape(text)}</b> ({dimension}, {status}): '
+        f"{html.escape(reason)}</li>"
+        for dimension, status, text, reason in reasons
+    )
     return f'<ul class="hs-reasons">{items}</ul>'
 
 
 def units_with_status(row_details: Mapping[str, Any], status: str) -> Dict[str, List[str]]:
     """The texts of the units of each CHI-family dimension that have ``status``."""
-    return {d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == status]
-            for d in names() if row_details.get(d) is not None}
+    return {
+        d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == status]
+        for d in names()
+        if row_details.get(d) is not None
+    }
 
 
 def unsupported_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:

@@ -7,6 +7,7 @@ With ``g`` rewarded factors of ``k`` and each factor in [0, 1], the index lies i
 RHI* ≈ [0.155, 0.576]. ``normalize="minmax"`` clips the factors and rescales the
 index by these bounds to [0, 1]; ``"paper"`` returns the formula as written.
 """
+
 from __future__ import annotations
 
 import math
@@ -75,4 +76,3 @@ def support_share(supported: Sequence[float], contradicted: int = 0) -> float:
     if not len(supported):
         return math.nan
     return sum(float(s) for s in supported) / (len(supported) + (CONTRADICTION_WEIGHT - 1) * contradicted)
-

@@ -23,6 +23,7 @@ puts antonymy on lemmas: "purchase" contradicts "sell" through its synonym "buy"
 
 Where WordNet comes from and how it is read: :mod:`halluscope.wordnet`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -40,8 +41,17 @@ from .wordnet import WORDNET_VERSION, SharedWordNet, WordNetSource, load_reader
 POS_TAGS: Mapping[str, str] = {"verb": "v", "noun": "n", "adj": "a", "adv": "r"}
 #: Relation names, in the order :meth:`Lexicon.link` checks them ("hyponym" is the name of
 #: "troponym" outside verbs).
-RELATIONS: Tuple[str, ...] = ("same", "antonym", "synonym", "hypernym", "troponym", "hyponym",
-                              "entailment", "verb_group", "derivation")
+RELATIONS: Tuple[str, ...] = (
+    "same",
+    "antonym",
+    "synonym",
+    "hypernym",
+    "troponym",
+    "hyponym",
+    "entailment",
+    "verb_group",
+    "derivation",
+)
 
 #: Senses per word of :meth:`Lexicon.widened` (more than any WordNet 3.0 verb has: all).
 WIDE_SENSES = 64
@@ -63,12 +73,17 @@ class Link:
     text: str
 
 
-_SYMBOLS = {"same": ("=", "same lemma"), "antonym": ("≠", "WordNet antonym"),
-            "synonym": ("~", "WordNet synonym"), "hypernym": ("⊃", "WordNet hypernym"),
-            "troponym": ("⊂", "WordNet troponym"), "hyponym": ("⊂", "WordNet hyponym"),
-            "entailment": ("⇐", "WordNet entailment"),
-            "verb_group": ("≈", "WordNet verb group"),
-            "derivation": ("↔", "WordNet derivation")}
+_SYMBOLS = {
+    "same": ("=", "same lemma"),
+    "antonym": ("≠", "WordNet antonym"),
+    "synonym": ("~", "WordNet synonym"),
+    "hypernym": ("⊃", "WordNet hypernym"),
+    "troponym": ("⊂", "WordNet troponym"),
+    "hyponym": ("⊂", "WordNet hyponym"),
+    "entailment": ("⇐", "WordNet entailment"),
+    "verb_group": ("≈", "WordNet verb group"),
+    "derivation": ("↔", "WordNet derivation"),
+}
 
 
 def make_link(relation: str, summary: str, source: str) -> Link:
@@ -128,12 +143,23 @@ class Lexicon:
     NLTK reader, which seeks in shared file handles, is only used under the lock;
     ``lock``: that of every other Lexicon over the same reader (:meth:`over`)."""
 
-    def __init__(self, reader: Any = None, *, senses: int = 3, up_depth: int = 2,
-                 down_depth: int = 1, cache_size: int = 100_000,
-                 source: Optional[WordNetSource] = None, lock: Any = None) -> None:
-        for name, value, least in (("senses", senses, 1), ("up_depth", up_depth, 0),
-                                   ("down_depth", down_depth, 0),
-                                   ("cache_size", cache_size, 0)):
+    def __init__(
+        self,
+        reader: Any = None,
+        *,
+        senses: int = 3,
+        up_depth: int = 2,
+        down_depth: int = 1,
+        cache_size: int = 100_000,
+        source: Optional[WordNetSource] = None,
+        lock: Any = None,
+    ) -> None:
+        for name, value, least in (
+            ("senses", senses, 1),
+            ("up_depth", up_depth, 0),
+            ("down_depth", down_depth, 0),
+            ("cache_size", cache_size, 0),
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
                 raise ValueError(f"{name} must be an int >= {least}; got {value!r}")
         self.reader = reader
@@ -179,7 +205,7 @@ class Lexicon:
 
     @property
     def signature_id(self) -> str:
-        """"wn:3.0" with WordNet, "wn:none" without: what callers put in signatures."""
+        """ "wn:3.0" with WordNet, "wn:none" without: what callers put in signatures."""
         return f"wn:{WORDNET_VERSION}" if self.available else "wn:none"
 
     @property
@@ -192,8 +218,10 @@ class Lexicon:
 
     def __repr__(self) -> str:
         where = f", root={self.root!r}" if self.available else ""
-        return (f"Lexicon({self.signature_id}{where}, senses={self.senses}, "
-                f"up_depth={self.up_depth}, down_depth={self.down_depth})")
+        return (
+            f"Lexicon({self.signature_id}{where}, senses={self.senses}, "
+            f"up_depth={self.up_depth}, down_depth={self.down_depth})"
+        )
 
     def clear_cache(self) -> None:
         """Forget every cached answer."""
@@ -227,8 +255,10 @@ class Lexicon:
         every verb of its source: tens of thousands of pairs a call). ``links(a, bs,
         pos)[k]`` equals ``link(a, bs[k], pos)``."""
         relation = self._relation_of(normalise_lemma(summary_lemma), _tag(pos))
-        return [self._link(summary_lemma, source, pos, lambda _summary, _tag_, lemma: relation(lemma))
-                for source in source_lemmas]
+        return [
+            self._link(summary_lemma, source, pos, lambda _summary, _tag_, lemma: relation(lemma))
+            for source in source_lemmas
+        ]
 
     def supporters(self, summary_lemma: str, pos: str) -> Supporters:
         """Every lemma that supports the summary word, with its Link: the lemma itself
@@ -251,11 +281,13 @@ class Lexicon:
         WordNet's hierarchy, which for a noun such as "person" spans thousands of synsets.
         The argument slots of relations (``match.relations``) and the nouns of nominal
         triples (``match.grounding``) use it, many times per call."""
-        return self._link(summary_lemma, source_lemma, pos,
-                          lambda summary, tag, source: self._close_map(summary, tag).get(source))
+        return self._link(
+            summary_lemma, source_lemma, pos, lambda summary, tag, source: self._close_map(summary, tag).get(source)
+        )
 
-    def _link(self, summary_lemma: str, source_lemma: str, pos: str,
-              relation_of: Callable[[str, str, str], Optional[str]]) -> Optional[Link]:
+    def _link(
+        self, summary_lemma: str, source_lemma: str, pos: str, relation_of: Callable[[str, str, str], Optional[str]]
+    ) -> Optional[Link]:
         """The Link of two normalised lemmas: "same" when equal, else ``relation_of(summary,
         WordNet tag, source)`` with WordNet; None when that is None or a lemma is empty."""
         tag = _tag(pos)
@@ -340,9 +372,15 @@ class Lexicon:
             return self
         with self._lock:
             if self._wide is None:
-                self._wide = Lexicon(self.reader, senses=WIDE_SENSES, up_depth=self.up_depth,
-                                     down_depth=self.down_depth, cache_size=self.cache_size,
-                                     source=self.source, lock=self._lock)  # one reader, one lock
+                self._wide = Lexicon(
+                    self.reader,
+                    senses=WIDE_SENSES,
+                    up_depth=self.up_depth,
+                    down_depth=self.down_depth,
+                    cache_size=self.cache_size,
+                    source=self.source,
+                    lock=self._lock,
+                )  # one reader, one lock
             return self._wide
 
     def opposites(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
@@ -355,8 +393,12 @@ class Lexicon:
         ("small", similar to "young" in "small children", would oppose "old"). Empty
         without WordNet."""
         tag = _tag(pos)
-        return self._answer("opposites " + tag, normalise_lemma(summary_lemma),
-                            lambda summary: self._opposites(summary, tag)) or frozenset()
+        return (
+            self._answer(
+                "opposites " + tag, normalise_lemma(summary_lemma), lambda summary: self._opposites(summary, tag)
+            )
+            or frozenset()
+        )
 
     def _opposites(self, summary: str, tag: str) -> FrozenSet[str]:
         found = set(self._antonym_set(summary, tag))
@@ -421,13 +463,18 @@ class Lexicon:
         ``synsets()`` when a future NLTK renames that index."""
         index = getattr(self.reader, "_lemma_pos_offset_map", None)
         if isinstance(index, dict):
-            return tuple(index.get(form, {}).get(tag, ())[:self.senses])
+            return tuple(index.get(form, {}).get(tag, ())[: self.senses])
         key = ("offsets", form, tag)
         hit = self._answers.get(key)
         if hit is None:
-            hit = self._answers.put(key, tuple(
-                synset.offset() for synset in self.reader.synsets(form, tag)
-                if any(name.lower() == form for name in synset.lemma_names()))[:self.senses])
+            hit = self._answers.put(
+                key,
+                tuple(
+                    synset.offset()
+                    for synset in self.reader.synsets(form, tag)
+                    if any(name.lower() == form for name in synset.lemma_names())
+                )[: self.senses],
+            )
         return hit
 
     def _considered(self, lemma: str, tag: str) -> Tuple[Any, ...]:
@@ -441,10 +488,9 @@ class Lexicon:
             form = lemma.replace(" ", "_")
             offsets = self._offsets(form, tag)
             if offsets:
-                synsets = tuple(self.reader.synset_from_pos_and_offset(tag, offset)
-                                for offset in offsets)
+                synsets = tuple(self.reader.synset_from_pos_and_offset(tag, offset) for offset in offsets)
             else:
-                synsets = tuple(self.reader.synsets(form, tag)[:self.senses])
+                synsets = tuple(self.reader.synsets(form, tag)[: self.senses])
             self._trim_reader()
             return self._answers.put(key, synsets)
 
@@ -474,8 +520,9 @@ class Lexicon:
 
     def _is_organisation(self, noun: str) -> bool:
         senses = self.reader.synsets(noun, "n")
-        found = bool(senses) and any(synset.name() == _ORGANISATION
-                                     for synset in [senses[0], *senses[0].closure(_more_general)])
+        found = bool(senses) and any(
+            synset.name() == _ORGANISATION for synset in [senses[0], *senses[0].closure(_more_general)]
+        )
         self._trim_reader()
         return found
 
@@ -549,14 +596,11 @@ class Lexicon:
         add(considered, "synonym")
         if walk:
             add(_within(considered, _more_specific, self.up_depth), "hypernym")
-            add(_within(considered, _more_general, self.down_depth),
-                "troponym" if tag == "v" else "hyponym")
+            add(_within(considered, _more_general, self.down_depth), "troponym" if tag == "v" else "hyponym")
             if tag == "v":
                 entailed_by = self._entailment_index()
-                add((source for synset in considered
-                     for source in entailed_by.get(synset, ())), "entailment")
-                add((group for synset in considered for group in synset.verb_groups()),
-                    "verb_group")
+                add((source for synset in considered for source in entailed_by.get(synset, ())), "entailment")
+                add((group for synset in considered for group in synset.verb_groups()), "verb_group")
         wordnet_form = summary.replace(" ", "_")
         for synset in considered:
             for lemma in synset.lemmas():
@@ -581,8 +625,7 @@ class Lexicon:
                     stream.close()
                 for line in data.splitlines():
                     if line[:1].isdigit() and b" * " in line.split(b" | ", 1)[0]:
-                        synset = self.reader.synset_from_pos_and_offset(
-                            "v", int(line.split(b" ", 1)[0]))
+                        synset = self.reader.synset_from_pos_and_offset("v", int(line.split(b" ", 1)[0]))
                         for entailed in synset.entailments():
                             index.setdefault(entailed, []).append(synset)
                 self._entailed_by = {key: tuple(value) for key, value in index.items()}
@@ -626,7 +669,6 @@ def _tag(pos: str) -> str:
         raise ValueError(f"pos must be one of {', '.join(POS_TAGS)}; got {pos!r}") from None
 
 
-
 # -- process-wide readers -----------------------------------------------------------------
 
 #: NLTK's reader keeps every synset it parses (about 2.7 KB each, measured: 20,000 noun
@@ -651,5 +693,6 @@ _PLACE_LEXNAMES = frozenset({"noun.location", "noun.object"})
 #: transfer.v.05: "cause to change ownership"; send.v.01, transport.v.04 "ship",
 #: transfer.v.02 "move from one place to another"): :meth:`Lexicon.transfer_direction`
 _RECEIVING_ROOTS = frozenset({"get.v.01"})
-_GIVING_ROOTS = frozenset({"give.v.01", "give.v.03", "give.v.08", "transfer.v.05",
-                           "send.v.01", "transport.v.04", "transfer.v.02"})
+_GIVING_ROOTS = frozenset(
+    {"give.v.01", "give.v.03", "give.v.08", "transfer.v.05", "send.v.01", "transport.v.04", "transfer.v.02"}
+)

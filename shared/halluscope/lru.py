@@ -11,6 +11,7 @@ belongs to (a parse batch, an NLI call), so a second lock here would only be tak
 twice. ``maxsize`` 0 stores nothing (a disabled cache); so does an entry heavier than
 ``max_weight`` on its own.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -35,8 +36,9 @@ class LRU(Generic[V]):
 
     __slots__ = ("maxsize", "_data", "evicted", "weigh", "max_weight", "weight", "_weights", "__weakref__")
 
-    def __init__(self, maxsize: int, *, weigh: Optional[Callable[[Hashable, Any], int]] = None,
-                 max_weight: Optional[int] = None) -> None:
+    def __init__(
+        self, maxsize: int, *, weigh: Optional[Callable[[Hashable, Any], int]] = None, max_weight: Optional[int] = None
+    ) -> None:
         _check_bound("size", maxsize, False)
         _check_bound("max_weight", max_weight, True)
         if max_weight is not None and weigh is None:

@@ -26,6 +26,7 @@ which spaCy's English rules keep as one token "CNN)Craig", tagged with "Hicks" a
 organisation; about 950 validation rows have a source that begins so
 (docs/architecture.md#parsing-parsingpy-casingpy-registrypy).
 """
+
 from __future__ import annotations
 
 import re
@@ -82,8 +83,25 @@ def split_glued_parentheses(nlp) -> None:
 
 #: the quotes and clitics that models trained on escaped text write with a backslash
 #: before each quote (QPR\'s, \'no\', don\'t, ``troubling\'\'): the plain forms
-ESCAPED_QUOTE_FORMS = ("'s", "'S", "n't", "N'T", "'ll", "'LL", "'re", "'RE", "'ve", "'VE", "'m", "'M",
-                       "'d", "'D", "''", "'", '"')
+ESCAPED_QUOTE_FORMS = (
+    "'s",
+    "'S",
+    "n't",
+    "N'T",
+    "'ll",
+    "'LL",
+    "'re",
+    "'RE",
+    "'ve",
+    "'VE",
+    "'m",
+    "'M",
+    "'d",
+    "'D",
+    "''",
+    "'",
+    '"',
+)
 #: where an escaped quote is cut off a token: at its end (a possessive or clitic with
 #: it), at its start, and between two words
 ESCAPED_QUOTE_SUFFIX = r"n\\'t$|N\\'T$|\\'(?:[sSmMdD]|re|RE|ll|LL|ve|VE)$|\\'\\'$|\\['\"]$"
@@ -171,7 +189,7 @@ def guarded_doc(nlp, text: str):
 
     position = 0
     for run in _GUARDED.finditer(text):
-        add_piece(text[position:run.start()])
+        add_piece(text[position : run.start()])
         words.append(run.group())
         position = run.end()
         spaces.append(text.startswith(" ", position))  # one following space is the token's own
@@ -211,8 +229,14 @@ class ParseCache:
     Counters: ``parsed`` (texts actually run through spaCy), ``hits``, ``misses``.
     """
 
-    def __init__(self, nlp, maxsize: int = DEFAULT_CACHE_SIZE, chunk_chars: int = DEFAULT_CHUNK_CHARS,
-                 batch_size: Optional[int] = None, budgeted: bool = True) -> None:
+    def __init__(
+        self,
+        nlp,
+        maxsize: int = DEFAULT_CACHE_SIZE,
+        chunk_chars: int = DEFAULT_CHUNK_CHARS,
+        batch_size: Optional[int] = None,
+        budgeted: bool = True,
+    ) -> None:
         self.nlp = nlp
         self.chunk_chars = chunk_chars
         self.batch_size = batch_size or default_parse_batch(nlp)
@@ -333,8 +357,14 @@ class ParseCache:
 
 #: token annotations carried over by :func:`with_text`, each when the parse has it;
 #: sentence starts follow HEAD when there is a parse, else they are carried themselves
-_CARRIED = (("TAG", ("TAG",)), ("POS", ("POS",)), ("MORPH", ("MORPH",)), ("LEMMA", ("LEMMA",)),
-            ("DEP", ("DEP", "HEAD")), ("ENT_IOB", ("ENT_IOB", "ENT_TYPE")))
+_CARRIED = (
+    ("TAG", ("TAG",)),
+    ("POS", ("POS",)),
+    ("MORPH", ("MORPH",)),
+    ("LEMMA", ("LEMMA",)),
+    ("DEP", ("DEP", "HEAD")),
+    ("ENT_IOB", ("ENT_IOB", "ENT_TYPE")),
+)
 
 
 def with_text(doc, text: str):
@@ -345,7 +375,7 @@ def with_text(doc, text: str):
 
     if len(text) != len(doc.text):
         raise ValueError("with_text needs a text of the same length as the parsed one")
-    words = [text[t.idx:t.idx + len(t)] for t in doc]
+    words = [text[t.idx : t.idx + len(t)] for t in doc]
     spaces = [bool(t.whitespace_) for t in doc]
     view = Doc(doc.vocab, words=words, spaces=spaces)
     attributes = [name for probe, names in _CARRIED if doc.has_annotation(probe) for name in names]

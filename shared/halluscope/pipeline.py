@@ -16,6 +16,7 @@ dimension, the best-scoring reference is kept (as bert_score does for several
 references); details report which one. An example without references is scored
 reference-free (docs/papers.md#reference-free-scoring).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -48,6 +49,7 @@ from .word_support import WordResult, sentence_contradictions, word_support
 
 # --------------------------------------------------------------------------- units
 
+
 def units_of(parsed: ParsedText, dimension: Dimension, options: ScoringOptions, resources: Resources) -> list:
     """The deduplicated units of one parsed text, extracted once per extractor setting
     while the resources' unit cache keeps them."""
@@ -72,6 +74,7 @@ def _units_reader(dimension: Dimension, options: ScoringOptions, resources: Reso
 
 # --------------------------------------------------------------------------- scoring
 
+
 @dataclass
 class DimensionResult:
     """One example's result on one dimension."""
@@ -92,8 +95,12 @@ def _is_text_grounded(match: Optional[Match]) -> bool:
     return match is not None and isinstance(match.evidence[0], TextEvidence)
 
 
-def source_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[Match]],
-                   r_units: Sequence[Any], r_in_i: Sequence[Optional[Match]]) -> List[Optional[Match]]:
+def source_support(
+    g_in_i: Sequence[Optional[Match]],
+    g_in_r: Sequence[Optional[Match]],
+    r_units: Sequence[Any],
+    r_in_i: Sequence[Optional[Match]],
+) -> List[Optional[Match]]:
     """Per G unit, the source match that supports it: its own, or else that of the
     reference unit it matched when that reference unit is itself in the source (the
     reference bridges a paraphrase); None when unsupported. A G unit found in the
@@ -110,10 +117,19 @@ def source_support(g_in_i: Sequence[Optional[Match]], g_in_r: Sequence[Optional[
     return support
 
 
-def _support_result(dimension: Dimension, variant: Optional[str], options: ScoringOptions, counts: VennCounts,
-                    support: List[Optional[Match]], reference_index: Optional[int], g_units: Sequence[Any],
-                    summary: ParsedText, source: ParsedText, parsed: ParsedBatch,
-                    contradicted: Sequence[bool] = ()) -> DimensionResult:
+def _support_result(
+    dimension: Dimension,
+    variant: Optional[str],
+    options: ScoringOptions,
+    counts: VennCounts,
+    support: List[Optional[Match]],
+    reference_index: Optional[int],
+    g_units: Sequence[Any],
+    summary: ParsedText,
+    source: ParsedText,
+    parsed: ParsedBatch,
+    contradicted: Sequence[bool] = (),
+) -> DimensionResult:
     """The share of supported G units (NaN without units), weighted by their attribution
     credit in an attributed dimension when ``options.attribution``
     (:mod:`halluscope.match.attribution`). Under ``formula="support"`` a unit the
@@ -165,9 +181,16 @@ def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> List[List[Optional[Mat
     return [list(found[k]) for k in where]
 
 
-def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
-                     dates: List[Optional[_dt.date]], variant: Optional[str], want_details: bool,
-                     contradictions: Optional[List[List[Any]]] = None):
+def _score_dimension(
+    dimension: Dimension,
+    parsed: ParsedBatch,
+    options: ScoringOptions,
+    resources: Resources,
+    dates: List[Optional[_dt.date]],
+    variant: Optional[str],
+    want_details: bool,
+    contradictions: Optional[List[List[Any]]] = None,
+):
     """Results (and unit diagnostics) of one dimension for every example.
     ``contradictions``: per row, the summary's sentence contradictions
     (:func:`~halluscope.word_support.sentence_contradictions`) for a dimension that
@@ -179,8 +202,9 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
         date = dates[row]
         source = parsed.sources[row]
         i_units = units(source)
-        g_units = dimension.complete(units(parsed.predictions[row]), i_units, parsed.predictions[row], source,
-                                     options, resources)
+        g_units = dimension.complete(
+            units(parsed.predictions[row]), i_units, parsed.predictions[row], source, options, resources
+        )
         in_source = {"publication_date": date}
         source_index = _pool_index(dimension, options, parsed, source)
         jobs.append(MatchJob(g_units, i_units, in_source, source_index))
@@ -188,8 +212,11 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
         per_ref = []
         for reference in parsed.references[row]:
             r_units = units(reference)
-            jobs.append(MatchJob(g_units, r_units, {"publication_date": date},
-                                 _pool_index(dimension, options, parsed, reference)))
+            jobs.append(
+                MatchJob(
+                    g_units, r_units, {"publication_date": date}, _pool_index(dimension, options, parsed, reference)
+                )
+            )
             jobs.append(MatchJob(r_units, i_units, in_source, source_index))
             per_ref.append((len(jobs) - 2, len(jobs) - 1))
         plan.append((gi, per_ref))
@@ -210,21 +237,22 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
         n_source = len(i_units) + sum(map(_is_text_grounded, g_in_i))
         if not per_ref:  # reference-free (docs/papers.md#reference-free-scoring)
             counts = venn_counts(n_source, 0, g_in_i, [None] * len(g_in_i), [])
-            best = _support_result(dimension, variant, options, counts, list(g_in_i), None, g_units,
-                                   summary, source, parsed, against)
+            best = _support_result(
+                dimension, variant, options, counts, list(g_in_i), None, g_units, summary, source, parsed, against
+            )
             best_ref_matches = None
         else:
             best, best_ref_matches = None, None
             for j, (gr, ri) in enumerate(per_ref):
                 # a G unit found only in the reference's text is a reference unit its
                 # extractor missed; it is in I∩R when that G unit is in I
-                r_in_i = list(matches[ri]) + [g_in_i[k] for k, m in enumerate(matches[gr])
-                                              if _is_text_grounded(m)]
+                r_in_i = list(matches[ri]) + [g_in_i[k] for k, m in enumerate(matches[gr]) if _is_text_grounded(m)]
                 counts = venn_counts(n_source, len(r_in_i), g_in_i, matches[gr], r_in_i)
                 if options.formula == "support":
                     support = source_support(g_in_i, matches[gr], jobs[ri].queries, matches[ri])
-                    candidate = _support_result(dimension, variant, options, counts, support, j, g_units,
-                                                summary, source, parsed, against)
+                    candidate = _support_result(
+                        dimension, variant, options, counts, support, j, g_units, summary, source, parsed, against
+                    )
                 else:
                     value, factors, extra = dimension.index(counts, options, variant)
                     candidate = DimensionResult(value, counts, factors, j, extra)
@@ -233,8 +261,16 @@ def _score_dimension(dimension: Dimension, parsed: ParsedBatch, options: Scoring
                     best, best_ref_matches = candidate, (matches[gr], jobs[gr].pool)
         results.append(best)
         if want_details:
-            details.append(dimension_details(best, g_units, g_in_i, best_ref_matches, found[gi],
-                                             lambda unit, pool=i_units: dimension.nearest(unit, pool)))
+            details.append(
+                dimension_details(
+                    best,
+                    g_units,
+                    g_in_i,
+                    best_ref_matches,
+                    found[gi],
+                    lambda unit, pool=i_units: dimension.nearest(unit, pool),
+                )
+            )
     return results, details
 
 
@@ -286,16 +322,25 @@ def score(
     per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
     for dimension in chosen:
         per_dim[dimension.name], per_dim_details[dimension.name] = _score_dimension(
-            dimension, parsed, options, resources, dates, dimension.variant(options, fuse), return_details,
-            contradictions if dimension.reads_contradictions else None)
+            dimension,
+            parsed,
+            options,
+            resources,
+            dates,
+            dimension.variant(options, fuse),
+            return_details,
+            contradictions if dimension.reads_contradictions else None,
+        )
 
     per_example: Dict[str, List[float]] = {}
     words: List[Optional[WordResult]] = [None] * len(batch)
     if fuse:
         if options.formula == "support":
             words = word_support(parsed, options, resources, contradictions)
-        per_example["chi"] = [fused_chi({d: per_dim[d][row] for d in dimensions}, words[row], options.weights,
-                                        options.lexical_weight) for row in range(len(batch))]
+        per_example["chi"] = [
+            fused_chi({d: per_dim[d][row] for d in dimensions}, words[row], options.weights, options.lexical_weight)
+            for row in range(len(batch))
+        ]
     for dimension in chosen:
         per_example[dimension.name] = [r.score for r in per_dim[dimension.name]]
     for dimension in chosen:
@@ -326,5 +371,12 @@ def score(
                 row["p_consistent"] = p
     if details is not None and forms is not None:
         details = forms.given_details(details)
-    return ScoreResult(metric=metric, per_example=per_example, defined_names=tuple(dimensions),
-                       signature=signed, labels=labels, details=details, absent=absent)
+    return ScoreResult(
+        metric=metric,
+        per_example=per_example,
+        defined_names=tuple(dimensions),
+        signature=signed,
+        labels=labels,
+        details=details,
+        absent=absent,
+    )

@@ -14,6 +14,7 @@ The softmax indices under ``formula="paper"`` lie inside [0, 1] (≈ [0.197, 0.6
 and QHI), and are declared [0, 1]. ``halluscope report`` refuses a score outside its
 range, and charts each score over it.
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple

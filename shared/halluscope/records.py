@@ -5,6 +5,7 @@
 This module imports nothing of the package: the CLI and :mod:`halluscope.ray` both
 stand above it.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,13 +43,18 @@ def row_parts(results: Mapping[str, Mapping[str, Any]], rows: int) -> List[Dict[
     scores = {metric: per_example_scores(result) for metric, result in results.items()}
     parts = []
     for row in range(rows):
-        part: Dict[str, Any] = {"scores": {metric: {name: values[row] for name, values in by_name.items()}
-                                           for metric, by_name in scores.items()}}
-        labelled = {metric: result["labels"][row] for metric, result in results.items()
-                    if result.get("labels") is not None}
+        part: Dict[str, Any] = {
+            "scores": {
+                metric: {name: values[row] for name, values in by_name.items()} for metric, by_name in scores.items()
+            }
+        }
+        labelled = {
+            metric: result["labels"][row] for metric, result in results.items() if result.get("labels") is not None
+        }
         if labelled:
             part["labels"] = labelled
-        part["details"] = {metric: result["details"][row] for metric, result in results.items()
-                           if result.get("details") is not None}
+        part["details"] = {
+            metric: result["details"][row] for metric, result in results.items() if result.get("details") is not None
+        }
         parts.append(part)
     return parts

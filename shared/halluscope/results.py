@@ -11,6 +11,7 @@ Each field declares how it merges across shards (:data:`MERGE`, torchmetrics'
 ``dist_reduce_fx``): :meth:`ScoreResult.merge` follows the declarations, and the
 derived fields (means, defined counts) are recomputed from the merged rows.
 """
+
 from __future__ import annotations
 
 import math
@@ -61,16 +62,24 @@ class ScoreResult(dict):
       holds each as ``<name>_reason`` (docs/api.md#when-p_consistent-is-absent).
     """
 
-    def __init__(self, *, metric: str, per_example: Mapping[str, List[float]], signature: str,
-                 defined_names: Sequence[str] = (), counters: Optional[Mapping[str, int]] = None,
-                 labels: Optional[List[Optional[int]]] = None,
-                 details: Optional[List[Dict[str, Any]]] = None,
-                 absent: Optional[Mapping[str, str]] = None) -> None:
+    def __init__(
+        self,
+        *,
+        metric: str,
+        per_example: Mapping[str, List[float]],
+        signature: str,
+        defined_names: Sequence[str] = (),
+        counters: Optional[Mapping[str, int]] = None,
+        labels: Optional[List[Optional[int]]] = None,
+        details: Optional[List[Dict[str, Any]]] = None,
+        absent: Optional[Mapping[str, str]] = None,
+    ) -> None:
         self.metric = metric
         self.per_example: Dict[str, List[float]] = {name: list(values) for name, values in per_example.items()}
         self.means: Dict[str, float] = {name: mean_defined(values) for name, values in self.per_example.items()}
-        self.defined: Dict[str, int] = {name: sum(not math.isnan(v) for v in self.per_example[name])
-                                        for name in defined_names}
+        self.defined: Dict[str, int] = {
+            name: sum(not math.isnan(v) for v in self.per_example[name]) for name in defined_names
+        }
         self.counters: Dict[str, int] = dict(counters or {})
         self.labels = labels
         self.signature = signature
@@ -101,8 +110,19 @@ class ScoreResult(dict):
 
     def __reduce__(self):
         # pickled (torch.distributed.all_gather_object, multiprocessing) as its fields
-        return (_rebuild, (self.metric, self.per_example, self.signature, tuple(self.defined), self.counters,
-                           self.labels, self.details, self.absent))
+        return (
+            _rebuild,
+            (
+                self.metric,
+                self.per_example,
+                self.signature,
+                tuple(self.defined),
+                self.counters,
+                self.labels,
+                self.details,
+                self.absent,
+            ),
+        )
 
     @classmethod
     def merge(cls, shards: Sequence["ScoreResult"]) -> "ScoreResult":
@@ -119,8 +139,9 @@ class ScoreResult(dict):
         for name in ("metric", "absent"):
             values = [getattr(shard, name) for shard in shards]
             if not all(_same(v, values[0]) for v in values):
-                raise ValueError(f"`{name}` differs between shards ({values!r}); "
-                                 "were they scored with the same options and models?")
+                raise ValueError(
+                    f"`{name}` differs between shards ({values!r}); were they scored with the same options and models?"
+                )
         for index, shard in enumerate(shards[1:], start=1):
             if set(shard.per_example) != set(first.per_example) or set(shard.counters) != set(first.counters):
                 raise ValueError(f"shard {index} has outputs {sorted(shard)}, shard 0 has {sorted(first)}")
@@ -133,12 +154,16 @@ class ScoreResult(dict):
                 raise ValueError(f"`{name}` is missing in some shards")
             return [item for part in parts for item in part]
 
-        return cls(metric=first.metric,
-                   per_example={name: [v for shard in shards for v in shard.per_example[name]]
-                                for name in first.per_example},
-                   signature=first.signature, defined_names=tuple(first.defined),
-                   counters={name: sum(shard.counters[name] for shard in shards) for name in first.counters},
-                   labels=concat("labels"), details=concat("details"), absent=first.absent)
+        return cls(
+            metric=first.metric,
+            per_example={name: [v for shard in shards for v in shard.per_example[name]] for name in first.per_example},
+            signature=first.signature,
+            defined_names=tuple(first.defined),
+            counters={name: sum(shard.counters[name] for shard in shards) for name in first.counters},
+            labels=concat("labels"),
+            details=concat("details"),
+            absent=first.absent,
+        )
 
 
 def differing_signatures(signatures: Sequence[Any]) -> Optional[str]:
@@ -148,14 +173,17 @@ def differing_signatures(signatures: Sequence[Any]) -> Optional[str]:
     for index, signature in enumerate(signatures[1:], start=1):
         if signature != signatures[0]:
             fields = _fields_between(signatures[0], signature)
-            return (f"cannot merge results of different signatures: shard {index} was scored with other "
-                    f"options, models or versions than shard 0 (they differ in {fields}); "
-                    f"shard 0: {signatures[0]!r}; shard {index}: {signature!r}")
+            return (
+                f"cannot merge results of different signatures: shard {index} was scored with other "
+                f"options, models or versions than shard 0 (they differ in {fields}); "
+                f"shard 0: {signatures[0]!r}; shard {index}: {signature!r}"
+            )
     return None
 
 
 def _fields_between(first: Any, second: Any) -> str:
     """The names of the signature fields two signatures disagree on (``w, cut``)."""
+
     def fields(signature: Any) -> Dict[str, str]:
         if not isinstance(signature, str):
             return {}
@@ -167,5 +195,13 @@ def _fields_between(first: Any, second: Any) -> str:
 
 
 def _rebuild(metric, per_example, signature, defined_names, counters, labels, details, absent=None) -> ScoreResult:
-    return ScoreResult(metric=metric, per_example=per_example, signature=signature, defined_names=defined_names,
-                       counters=counters, labels=labels, details=details, absent=absent)
+    return ScoreResult(
+        metric=metric,
+        per_example=per_example,
+        signature=signature,
+        defined_names=defined_names,
+        counters=counters,
+        labels=labels,
+        details=details,
+        absent=absent,
+    )

@@ -20,6 +20,7 @@ hold one copy, each with its own caches when each has its own Resources::
 
     >>> private = Scorer("chi", resources=Resources())   # caches of its own
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
@@ -51,8 +52,15 @@ class Scorer:
     (:mod:`halluscope.resources`).
     """
 
-    def __init__(self, metric: str, *, preset: Optional[str] = None, load: bool = True,
-                 resources: Optional[Resources] = None, **options: Any) -> None:
+    def __init__(
+        self,
+        metric: str,
+        *,
+        preset: Optional[str] = None,
+        load: bool = True,
+        resources: Optional[Resources] = None,
+        **options: Any,
+    ) -> None:
         self.metric = metric
         self.preset = preset
         self.options: Dict[str, Any] = dict(options)
@@ -72,9 +80,15 @@ class Scorer:
     def load(self) -> "Scorer":
         """Load the models now (the constructor does unless ``load=False``) by scoring
         one tiny example; the signature is known afterwards."""
-        probe = api.score_metric(self.metric, ["Ada Lovelace wrote notes in 1843."],
-                                 ["Ada Lovelace wrote notes in 1843."], None, resources=self.resources,
-                                 preset=self.preset, **self.options)
+        probe = api.score_metric(
+            self.metric,
+            ["Ada Lovelace wrote notes in 1843."],
+            ["Ada Lovelace wrote notes in 1843."],
+            None,
+            resources=self.resources,
+            preset=self.preset,
+            **self.options,
+        )
         self._signature = probe.signature
         return self
 
@@ -85,22 +99,44 @@ class Scorer:
             self.load()
         return self._signature  # type: ignore[return-value]
 
-    def score(self, predictions: Sequence[str], sources: Sequence[str], references=None, *,
-              publication_dates: Optional[Sequence[Any]] = None, return_details: bool = False) -> ScoreResult:
+    def score(
+        self,
+        predictions: Sequence[str],
+        sources: Sequence[str],
+        references=None,
+        *,
+        publication_dates: Optional[Sequence[Any]] = None,
+        return_details: bool = False,
+    ) -> ScoreResult:
         """Score ``predictions`` (the summaries) against their ``sources``, optionally
         with ``references`` (None: reference-free) and, for qhi and chi, per-row
         ``publication_dates``: the order and names of ``score_chi`` and the evaluate
         modules. Predictions that are all longer than their sources, and twice as long
         in all, look swapped: a :class:`UserWarning` says so (they are scored as given)."""
         warn_if_swapped(predictions, sources)
-        result = api.score_metric(self.metric, predictions, sources, references, resources=self.resources,
-                                  publication_dates=publication_dates, return_details=return_details,
-                                  preset=self.preset, **self.options)
+        result = api.score_metric(
+            self.metric,
+            predictions,
+            sources,
+            references,
+            resources=self.resources,
+            publication_dates=publication_dates,
+            return_details=return_details,
+            preset=self.preset,
+            **self.options,
+        )
         self._signature = result.signature
         return result
 
-    def score_batches(self, rows: Iterable[Row], *, batch_size: int = 64, return_details: bool = False,
-                      progress: bool = True, total: Optional[int] = None) -> Iterator[ScoreResult]:
+    def score_batches(
+        self,
+        rows: Iterable[Row],
+        *,
+        batch_size: int = 64,
+        return_details: bool = False,
+        progress: bool = True,
+        total: Optional[int] = None,
+    ) -> Iterator[ScoreResult]:
         """Score an iterable of rows in batches of ``batch_size``, yielding one result
         per batch (merge them with :meth:`halluscope.results.ScoreResult.merge`); a
         tqdm progress bar counts rows. A row's reference follows the table of
@@ -117,9 +153,18 @@ class Scorer:
 
         return self._scored(columns(), return_details, progress, total)
 
-    def score_dataset(self, dataset: Any, *, prediction_column: str = "prediction", source_column: str = "source",
-                      reference_column: Optional[str] = None, publication_date_column: Optional[str] = None,
-                      batch_size: int = 64, return_details: bool = False, progress: bool = True) -> ScoreResult:
+    def score_dataset(
+        self,
+        dataset: Any,
+        *,
+        prediction_column: str = "prediction",
+        source_column: str = "source",
+        reference_column: Optional[str] = None,
+        publication_date_column: Optional[str] = None,
+        batch_size: int = 64,
+        return_details: bool = False,
+        progress: bool = True,
+    ) -> ScoreResult:
         """Score a ``datasets.Dataset`` (or anything with ``column_names``,
         ``num_rows`` and ``iter(batch_size=)``) by its columns, batch by batch, into one
         result in row order; add its per-example lists as columns with
@@ -128,13 +173,20 @@ class Scorer:
         ``Dataset.map`` would do with a scorer holding models). A missing column is an
         :class:`halluscope.errors.InputError` naming it and the columns there are."""
         _check_batch_size(batch_size)
-        columns = {"prediction": prediction_column, "source": source_column, "reference": reference_column,
-                   "publication_date": publication_date_column}
+        columns = {
+            "prediction": prediction_column,
+            "source": source_column,
+            "reference": reference_column,
+            "publication_date": publication_date_column,
+        }
         present = list(getattr(dataset, "column_names", None) or [])
         for key, name in columns.items():
             if name is not None and name not in present:
-                raise InputError(f"the dataset has no column {name!r} for the {key}s (its columns: "
-                                 f"{', '.join(map(str, present))}); pass {key}_column=", field=f"{key}_column")
+                raise InputError(
+                    f"the dataset has no column {name!r} for the {key}s (its columns: "
+                    f"{', '.join(map(str, present))}); pass {key}_column=",
+                    field=f"{key}_column",
+                )
 
         def batches() -> Iterator[Columns]:
             for batch in dataset.iter(batch_size=batch_size):
@@ -147,8 +199,9 @@ class Scorer:
             raise InputError("the dataset has no rows", field="dataset")
         return ScoreResult.merge(results)
 
-    def _scored(self, batches: Iterable[Columns], return_details: bool, progress: bool,
-                total: Optional[int]) -> Iterator[ScoreResult]:
+    def _scored(
+        self, batches: Iterable[Columns], return_details: bool, progress: bool, total: Optional[int]
+    ) -> Iterator[ScoreResult]:
         """One result per batch of columns; an input error names its row in the whole run."""
         from tqdm.auto import tqdm
 
@@ -157,11 +210,15 @@ class Scorer:
             start = 0
             for predictions, sources, references, dates in batches:
                 try:
-                    yield self.score(predictions, sources, references, publication_dates=dates,
-                                     return_details=return_details)
+                    yield self.score(
+                        predictions, sources, references, publication_dates=dates, return_details=return_details
+                    )
                 except InputError as error:
-                    raise InputError(f"{error.message} (in the batch starting at row {start})", field=error.field,
-                                     row=None if error.row is None else start + error.row) from None
+                    raise InputError(
+                        f"{error.message} (in the batch starting at row {start})",
+                        field=error.field,
+                        row=None if error.row is None else start + error.row,
+                    ) from None
                 start += len(predictions)
                 bar.update(len(predictions))
         finally:
@@ -191,8 +248,11 @@ def _columns(batch: Sequence[Row], start: int) -> Columns:
         if isinstance(row, Mapping):
             missing = [key for key in ("prediction", "source") if key not in row]
             if missing:
-                raise InputError(f"a row needs the keys 'prediction' and 'source'; missing {missing}",
-                                 row=start + offset, field=missing[0])
+                raise InputError(
+                    f"a row needs the keys 'prediction' and 'source'; missing {missing}",
+                    row=start + offset,
+                    field=missing[0],
+                )
             predictions.append(row["prediction"])
             sources.append(row["source"])
             references.append(row.get("reference"))  # absent: None, no reference
@@ -203,8 +263,12 @@ def _columns(batch: Sequence[Row], start: int) -> Columns:
             references.append(row[2] if len(row) == 3 else None)
             dates.append(None)
         else:
-            raise InputError("a row must be a mapping with 'prediction' and 'source' or a (prediction, source"
-                             f"[, reference]) tuple, got {type(row).__name__}", row=start + offset, field="row")
+            raise InputError(
+                "a row must be a mapping with 'prediction' and 'source' or a (prediction, source"
+                f"[, reference]) tuple, got {type(row).__name__}",
+                row=start + offset,
+                field="row",
+            )
     return present_columns(predictions, sources, references, dates)
 
 

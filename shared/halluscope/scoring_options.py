@@ -1,6 +1,7 @@
 """The resolved options of a CHI-family call: every option that changes a score, each
 declared once in :data:`halluscope.options.OPTIONS` (default, allowed values, docs),
 and the rules that tie fields together (docs/architecture.md#options-optionspy)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -43,7 +44,9 @@ class ScoringOptions:
     relation_slots: str = _default("relation_slots")
     intransitive: str = _default("intransitive")
     attribution: Optional[bool] = _default("attribution")  # None: on under formula="support", off under "paper"
-    lexical_weight: Optional[float] = _default("lexical_weight")  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
+    lexical_weight: Optional[float] = _default(
+        "lexical_weight"
+    )  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
     # WordNet for relation verbs and words (docs/lexical.md): None = on under "support",
     # off under "paper"; True/False; or the path of a WordNet database folder (implies on)
     wordnet: Union[None, bool, str] = _default("wordnet")
@@ -69,8 +72,7 @@ class ScoringOptions:
     workers: int = _default("workers")
 
     @classmethod
-    def from_options(cls, metric: str, given: Mapping[str, Any], *,
-                     preset: Optional[str] = None) -> "ScoringOptions":
+    def from_options(cls, metric: str, given: Mapping[str, Any], *, preset: Optional[str] = None) -> "ScoringOptions":
         """The options of ``metric`` called with the public keywords ``given`` (and
         ``preset``'s values under them): unknown names and bad values raise
         :class:`halluscope.errors.OptionError`."""
@@ -82,15 +84,21 @@ class ScoringOptions:
         if self.attribution is None:
             object.__setattr__(self, "attribution", self.formula == "support")
         elif self.attribution and self.formula != "support":
-            raise OptionError("`attribution` weights the supported share of formula=\"support\"; "
-                              "formula=\"paper\" counts units and has no such weight", option="attribution")
+            raise OptionError(
+                '`attribution` weights the supported share of formula="support"; '
+                'formula="paper" counts units and has no such weight',
+                option="attribution",
+            )
         if self.wordnet is None:
             object.__setattr__(self, "wordnet", self.formula == "support")
         if self.lexical_weight is None:
             object.__setattr__(self, "lexical_weight", LEXICAL_WEIGHT if self.formula == "support" else 0.0)
         if self.lexical_weight and self.formula != "support":
-            raise OptionError("`lexical_weight` mixes content words into CHI under formula=\"support\"; "
-                              "formula=\"paper\" fuses the papers' indices as they are", option="lexical_weight")
+            raise OptionError(
+                '`lexical_weight` mixes content words into CHI under formula="support"; '
+                'formula="paper" fuses the papers\' indices as they are',
+                option="lexical_weight",
+            )
         check_weights(self.weights)
 
 

@@ -3,6 +3,7 @@ when their signatures agree. Every option value that changes a score or a label 
 it, numbers in full (:mod:`halluscope.signature_text`), so that two different values
 never share one; each dimension writes its own fields
 (:meth:`halluscope.dimensions.base.Dimension.signature_parts`; docs/api.md#signatures)."""
+
 from __future__ import annotations
 
 from typing import List, Mapping, Optional, Sequence
@@ -21,16 +22,24 @@ def _spacy_id(name: Optional[str], resources: Resources) -> str:
     return f"{nlp.meta.get('lang', 'xx')}_{nlp.meta.get('name', '?')}-{nlp.meta.get('version', '?')}"
 
 
-def signature(metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool,
-              resources: Optional[Resources] = None) -> str:
+def signature(
+    metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool, resources: Optional[Resources] = None
+) -> str:
     """A sacrebleu-style string: two scores are comparable only if signatures agree.
     ``resources``: where the spaCy model and the lexicon it names are (None: the
     process's default)."""
     resources = Resources.default() if resources is None else resources
-    parts = [f"halluscope:{__version__}", f"metric:{metric}", f"spacy:{_spacy_id(options.spacy_model, resources)}",
-             f"case:{'source' if options.truecase else 'as-is'}", f"formula:{options.formula}",
-             f"norm:{options.normalize}", f"ground:{options.grounding}",
-             f"attr:{'sentence' if options.attribution else 'none'}", "refs:max"]
+    parts = [
+        f"halluscope:{__version__}",
+        f"metric:{metric}",
+        f"spacy:{_spacy_id(options.spacy_model, resources)}",
+        f"case:{'source' if options.truecase else 'as-is'}",
+        f"formula:{options.formula}",
+        f"norm:{options.normalize}",
+        f"ground:{options.grounding}",
+        f"attr:{'sentence' if options.attribution else 'none'}",
+        "refs:max",
+    ]
     for name in dimensions:
         parts += get_dimension(name).signature_parts(options, fuse, resources)
     if fuse:

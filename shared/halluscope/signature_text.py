@@ -6,6 +6,7 @@ reads back as the same float, ``repr``), never rounded, and a mapping by a diges
 its contents. This module imports nothing of the package, so that every place that
 writes a signature field (the dimensions, the verdict, dlsd_acu) can use it.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -23,6 +23,7 @@ it. A text with none of these characters (an ``str.isascii`` check, then one reg
 search) is read as it is, the same object, and a batch of such texts is the same
 batch: scores and details bit for bit as before.
 """
+
 from __future__ import annotations
 
 import re
@@ -120,7 +121,7 @@ def _given_entry(entry: Dict[str, Any], form: TextForm) -> Dict[str, Any]:
     span = entry["span"]
     start, end = form.given_span(span)
     out = dict(entry, span=[start, end])
-    if "text" in entry and entry["text"] == form.read[span[0]:span[1]]:
+    if "text" in entry and entry["text"] == form.read[span[0] : span[1]]:
         out["text"] = form.given[start:end]
     return out
 
@@ -150,8 +151,11 @@ def _given(value: Any, form: TextForm, forms: RowForms, reference: Optional[Text
 
 
 def _is_span(value: Any) -> bool:
-    return (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+    return (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
 
 
 @dataclass(frozen=True)
@@ -164,8 +168,10 @@ class BatchForms:
         """``details`` (one dict per row, as the pipeline builds them) with every span in
         the texts as given and every unit text as the caller wrote it; a row whose
         texts were read as given is returned as it is."""
-        return [_given(row, forms.prediction, forms, None) if forms.changed else row
-                for row, forms in zip(details, self.rows)]
+        return [
+            _given(row, forms.prediction, forms, None) if forms.changed else row
+            for row, forms in zip(details, self.rows)
+        ]
 
 
 def read_batch(batch: ValidatedBatch) -> Tuple[ValidatedBatch, Optional[BatchForms]]:
@@ -180,10 +186,15 @@ def read_batch(batch: ValidatedBatch) -> Tuple[ValidatedBatch, Optional[BatchFor
             found = memo[text] = read_text(text)
         return found
 
-    rows = [RowForms(form(p), form(s), tuple(form(r) for r in refs))
-            for p, s, refs in zip(batch.predictions, batch.sources, batch.references)]
+    rows = [
+        RowForms(form(p), form(s), tuple(form(r) for r in refs))
+        for p, s, refs in zip(batch.predictions, batch.sources, batch.references)
+    ]
     if not any(f.changed for f in memo.values()):
         return batch, None
-    read = ValidatedBatch(predictions=[r.prediction.read for r in rows], sources=[r.source.read for r in rows],
-                          references=[tuple(f.read for f in r.references) for r in rows])
+    read = ValidatedBatch(
+        predictions=[r.prediction.read for r in rows],
+        sources=[r.source.read for r in rows],
+        references=[tuple(f.read for f in r.references) for r in rows],
+    )
     return read, BatchForms(rows)

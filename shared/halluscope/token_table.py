@@ -8,6 +8,7 @@ with one ``Doc.to_array`` call, and keeps each dependency subtree's words once
 (docs/scaling.md, "Where the time goes"). Every value equals what the ``Token`` API gives;
 ``tests/test_token_table.py`` compares them on parsed text.
 """
+
 from __future__ import annotations
 
 import operator
@@ -48,8 +49,7 @@ class TokenTable:
     in text order, as ``Token.children``)."""
 
     def __init__(self, doc) -> None:
-        from spacy.attrs import (DEP, HEAD, IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LOWER, POS,
-                                 SENT_START)
+        from spacy.attrs import DEP, HEAD, IDX, IS_PUNCT, IS_SPACE, IS_STOP, LEMMA, LENGTH, LOWER, POS, SENT_START
 
         self.doc = doc
         n = len(doc)
@@ -131,7 +131,7 @@ class TokenTable:
             self._edges()
         left, right = self._left[i], self._right[i]
         if right - left + 1 == self._size[i]:
-            found = frozenset().union(*forms[left:right + 1])
+            found = frozenset().union(*forms[left : right + 1])
         else:
             members, stack = set(), [i]
             while stack:

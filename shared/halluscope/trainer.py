@@ -24,6 +24,7 @@ gathered from several processes, the last batch's duplicates removed), so row ``
 is scored against ``eval_dataset[i][source_field]``. The number of predictions must
 equal the dataset length, else ``ValueError`` naming both numbers.
 """
+
 from __future__ import annotations
 
 import functools
@@ -42,8 +43,14 @@ METRIC_NAMES = METRICS
 #: Trainer's padding index for labels and for predictions gathered across processes
 IGNORE_INDEX = -100
 
-def _score_in_api_order(scorer: Scorer, predictions: Sequence[str], sources: Sequence[str],
-                        references: Optional[Sequence[Any]] = None, **per_row: Any) -> Any:
+
+def _score_in_api_order(
+    scorer: Scorer,
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    references: Optional[Sequence[Any]] = None,
+    **per_row: Any,
+) -> Any:
     """``scorer.score`` called as the ``score_*`` functions are (predictions first), the
     form :func:`halluscope.distributed.score_distributed` shards."""
     return scorer.score(predictions, sources, references, **per_row)
@@ -80,13 +87,16 @@ def token_ids(predictions: Any) -> np.ndarray:
     array = _to_numpy(predictions)
     if np.issubdtype(array.dtype, np.floating):
         if array.ndim != 3:
-            raise ValueError(f"floating predictions must be logits of shape (rows, length, vocab), "
-                             f"got shape {array.shape}")
+            raise ValueError(
+                f"floating predictions must be logits of shape (rows, length, vocab), got shape {array.shape}"
+            )
         padded = np.all(array == IGNORE_INDEX, axis=-1)
         return np.where(padded, IGNORE_INDEX, array.argmax(-1))
     if not np.issubdtype(array.dtype, np.integer) or array.ndim != 2:
-        raise ValueError(f"predictions must be token ids of shape (rows, length) or logits of shape "
-                         f"(rows, length, vocab), got dtype {array.dtype} and shape {array.shape}")
+        raise ValueError(
+            f"predictions must be token ids of shape (rows, length) or logits of shape "
+            f"(rows, length, vocab), got dtype {array.dtype} and shape {array.shape}"
+        )
     return array
 
 
@@ -114,11 +124,20 @@ class HalluscopeComputeMetrics:
     returned dict, which holds numbers only: log it once, e.g. in the run's config).
     """
 
-    def __init__(self, tokenizer: Any, sources: List[str], references: Optional[List[Any]],
-                 metrics: Sequence[str], references_from_labels: bool,
-                 metric_kwargs: Mapping[str, Mapping[str, Any]], main_process_only: bool,
-                 prefix: str, undefined_value: float, source_field: str = "source",
-                 reference_field: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        tokenizer: Any,
+        sources: List[str],
+        references: Optional[List[Any]],
+        metrics: Sequence[str],
+        references_from_labels: bool,
+        metric_kwargs: Mapping[str, Mapping[str, Any]],
+        main_process_only: bool,
+        prefix: str,
+        undefined_value: float,
+        source_field: str = "source",
+        reference_field: Optional[str] = None,
+    ) -> None:
         self.tokenizer = tokenizer
         self.source_field = source_field
         self.reference_field = reference_field
@@ -130,9 +149,11 @@ class HalluscopeComputeMetrics:
         #: one halluscope.Scorer per metric: its options are checked here, before training
         #: starts; per-row options (publication dates) go with each call
         self.scorers: Dict[str, Scorer] = {
-            name: Scorer(name, load=False, **{k: v for k, v in self.metric_kwargs[name].items()
-                                               if k not in PER_ROW_OPTIONS})
-            for name in self.metrics}
+            name: Scorer(
+                name, load=False, **{k: v for k, v in self.metric_kwargs[name].items() if k not in PER_ROW_OPTIONS}
+            )
+            for name in self.metrics
+        }
         self.main_process_only = main_process_only
         self.prefix = prefix
         self.undefined_value = undefined_value
@@ -140,8 +161,9 @@ class HalluscopeComputeMetrics:
         self._predictions: List[str] = []
         self._labels: List[str] = []
 
-    def use(self, dataset: Any, *, source_field: Optional[str] = None,
-            reference_field: Optional[str] = None) -> "HalluscopeComputeMetrics":
+    def use(
+        self, dataset: Any, *, source_field: Optional[str] = None, reference_field: Optional[str] = None
+    ) -> "HalluscopeComputeMetrics":
         """Score the next evaluations against ``dataset`` (another split), e.g. before
         ``trainer.predict(test_dataset)``: its ``source_field`` column (default: the
         field the helper was built with) and, when the helper reads references from a
@@ -154,8 +176,9 @@ class HalluscopeComputeMetrics:
                 raise ValueError("this helper takes its references from the labels; reference_field does not apply")
             self.reference_field = reference_field
         self.sources = _column(dataset, self.source_field, "source_field")
-        self.references = (None if self.reference_field is None
-                           else _column(dataset, self.reference_field, "reference_field"))
+        self.references = (
+            None if self.reference_field is None else _column(dataset, self.reference_field, "reference_field")
+        )
         self.reset()
         return self
 
@@ -175,9 +198,11 @@ class HalluscopeComputeMetrics:
             raise ValueError(self._mismatch(len(self._predictions)))
 
     def _mismatch(self, num_predictions: int) -> str:
-        return (f"compute_metrics received {num_predictions} predictions but the eval dataset it was built with "
-                f"has {len(self.sources)} rows; for another split call compute_metrics.use(that_dataset) "
-                "before trainer.evaluate(that_dataset) or trainer.predict(that_dataset)")
+        return (
+            f"compute_metrics received {num_predictions} predictions but the eval dataset it was built with "
+            f"has {len(self.sources)} rows; for another split call compute_metrics.use(that_dataset) "
+            "before trainer.evaluate(that_dataset) or trainer.predict(that_dataset)"
+        )
 
     def __call__(self, eval_pred: Any, compute_result: bool = True) -> Dict[str, float]:
         try:
@@ -224,8 +249,7 @@ class HalluscopeComputeMetrics:
             score_fn = functools.partial(_score_in_api_order, self.scorers[name])
             per_row = {k: v for k, v in self.metric_kwargs[name].items() if k in PER_ROW_OPTIONS}
             if sharded:
-                result = score_distributed(score_fn, predictions, self.sources, references, all_ranks=True,
-                                           **per_row)
+                result = score_distributed(score_fn, predictions, self.sources, references, all_ranks=True, **per_row)
             else:
                 result = score_fn(predictions, self.sources, references, **per_row)
             self.signatures[name] = result.get("signature", "")
@@ -239,8 +263,9 @@ class HalluscopeComputeMetrics:
             scorer.load()
 
 
-def scalar_metrics(results: Mapping[str, Mapping[str, Any]], prefix: str = "",
-                   undefined_value: float = math.nan) -> Dict[str, float]:
+def scalar_metrics(
+    results: Mapping[str, Mapping[str, Any]], prefix: str = "", undefined_value: float = math.nan
+) -> Dict[str, float]:
     """The numbers of several metrics' results in one flat dict.
 
     Per metric, every int and float is kept (means, ``<dim>_defined`` counts, dlsd's
@@ -269,12 +294,20 @@ def scalar_metrics(results: Mapping[str, Mapping[str, Any]], prefix: str = "",
     return output
 
 
-def make_compute_metrics(tokenizer: Any, eval_dataset: Any, metrics: Sequence[str] = ("chi",), *,
-                         source_field: str = "source", reference_field: Optional[str] = None,
-                         references_from_labels: bool = False,
-                         metric_kwargs: Optional[Mapping[str, Mapping[str, Any]]] = None,
-                         main_process_only: bool = True, prefix: str = "",
-                         undefined_value: float = math.nan, warm_up: bool = True) -> HalluscopeComputeMetrics:
+def make_compute_metrics(
+    tokenizer: Any,
+    eval_dataset: Any,
+    metrics: Sequence[str] = ("chi",),
+    *,
+    source_field: str = "source",
+    reference_field: Optional[str] = None,
+    references_from_labels: bool = False,
+    metric_kwargs: Optional[Mapping[str, Mapping[str, Any]]] = None,
+    main_process_only: bool = True,
+    prefix: str = "",
+    undefined_value: float = math.nan,
+    warm_up: bool = True,
+) -> HalluscopeComputeMetrics:
     """Build ``compute_metrics`` for a (Seq2Seq)Trainer evaluating on ``eval_dataset``.
 
     Args:
@@ -302,7 +335,7 @@ def make_compute_metrics(tokenizer: Any, eval_dataset: Any, metrics: Sequence[st
         warm_up: load the models now (on rank 0 only with ``main_process_only``).
     """
     if isinstance(metrics, str):
-        raise TypeError("`metrics` must be a sequence of metric names, e.g. (\"chi\",)")
+        raise TypeError('`metrics` must be a sequence of metric names, e.g. ("chi",)')
     for name in metrics:
         _check_metric(name)
     if not metrics or len(set(metrics)) != len(metrics):
@@ -316,8 +349,18 @@ def make_compute_metrics(tokenizer: Any, eval_dataset: Any, metrics: Sequence[st
     sources = _column(eval_dataset, source_field, "source_field")
     references = None if reference_field is None else _column(eval_dataset, reference_field, "reference_field")
     compute_metrics = HalluscopeComputeMetrics(
-        tokenizer, sources, references, metrics, references_from_labels, metric_kwargs,
-        main_process_only, prefix, undefined_value, source_field=source_field, reference_field=reference_field)
+        tokenizer,
+        sources,
+        references,
+        metrics,
+        references_from_labels,
+        metric_kwargs,
+        main_process_only,
+        prefix,
+        undefined_value,
+        source_field=source_field,
+        reference_field=reference_field,
+    )
     if warm_up and (not main_process_only or rank_and_world_size()[0] == 0):
         compute_metrics.warm_up()
     return compute_metrics

@@ -5,6 +5,7 @@ in one text are one unit, so a quantity mentioned twice is counted once), the su
 ``text`` of its first mention and that mention's character ``span`` in the text it
 was extracted from.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace

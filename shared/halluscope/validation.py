@@ -21,6 +21,7 @@ Policy (also in the metric cards):
   characters such as U+200B, U+FEFF, controls, combining marks) is an error too: it
   looks empty, and is almost always a decoding accident, not a summary.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,7 +49,9 @@ class ValidatedBatch:
 #: noncharacters (U+FDD0..U+FDEF and the last two of every plane)
 _INVALID_CODE_POINT = re.compile(
     "[\ud800-\udfff\ufdd0-\ufdef"
-    + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17)) + "]")
+    + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17))
+    + "]"
+)
 #: general categories that draw nothing: format (zero-width), control, separators,
 #: combining marks
 _INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me"})
@@ -72,12 +75,19 @@ def check_text(text: str, row: Optional[int], field: str, what: Optional[str] = 
             kind, why = "a lone surrogate", "cannot be encoded as UTF-8"
         else:
             kind, why = "a Unicode noncharacter", "is reserved by Unicode and never text"
-        raise InputError(f"`{what}` holds {kind} (U+{ord(char):04X} at character {bad.start()}), "
-                         f"which {why}; fix the text's decoding", row=row, field=field)
+        raise InputError(
+            f"`{what}` holds {kind} (U+{ord(char):04X} at character {bad.start()}), "
+            f"which {why}; fix the text's decoding",
+            row=row,
+            field=field,
+        )
     if text.strip() and not _visible(text):
-        raise InputError(f"`{what}` has only invisible characters (zero-width, format or control "
-                         f"characters such as U+{ord(text.strip()[0]):04X}); nothing to score",
-                         row=row, field=field)
+        raise InputError(
+            f"`{what}` has only invisible characters (zero-width, format or control "
+            f"characters such as U+{ord(text.strip()[0]):04X}); nothing to score",
+            row=row,
+            field=field,
+        )
 
 
 def _check_column(values, field: str) -> List[str]:
@@ -125,18 +135,29 @@ def row_references(value: Any, row: Optional[int]) -> Tuple[str, ...]:
         check_text(value, row, "references")
         return (value,)
     if not isinstance(value, (list, tuple)):
-        raise InputError(f"`references` must be a string or a list of strings, got {type(value).__name__} "
-                         f"({_NO_REFERENCE_HINT})", row=row, field="references")
+        raise InputError(
+            f"`references` must be a string or a list of strings, got {type(value).__name__} ({_NO_REFERENCE_HINT})",
+            row=row,
+            field="references",
+        )
     if not value:
-        raise InputError(f"`references` is an empty {type(value).__name__}: {_NO_REFERENCE_HINT}, "
-                         "else at least one reference", row=row, field="references")
+        raise InputError(
+            f"`references` is an empty {type(value).__name__}: {_NO_REFERENCE_HINT}, else at least one reference",
+            row=row,
+            field="references",
+        )
     for j, item in enumerate(value):
         if not isinstance(item, str):
-            raise InputError(f"`references[{j}]` must be a string, got {type(item).__name__}",
-                             row=row, field="references")
+            raise InputError(
+                f"`references[{j}]` must be a string, got {type(item).__name__}", row=row, field="references"
+            )
         if not item.strip():
-            raise InputError(f"`references[{j}]` is empty or whitespace-only (a list holds references; "
-                             f"{_NO_REFERENCE_HINT} instead of the list)", row=row, field="references")
+            raise InputError(
+                f"`references[{j}]` is empty or whitespace-only (a list holds references; "
+                f"{_NO_REFERENCE_HINT} instead of the list)",
+                row=row,
+                field="references",
+            )
         check_text(item, row, "references", f"references[{j}]")
     return tuple(value)
 
@@ -146,8 +167,7 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
     predictions = _check_column(predictions, "predictions")
     sources = _check_column(sources, "sources")
     if len(sources) != len(predictions):
-        raise InputError(f"`sources` has {len(sources)} rows but `predictions` has {len(predictions)}",
-                         field="sources")
+        raise InputError(f"`sources` has {len(sources)} rows but `predictions` has {len(predictions)}", field="sources")
     for row, source in enumerate(sources):
         if not source.strip():
             raise InputError("`sources` is empty or whitespace-only", row=row, field="sources")
@@ -156,12 +176,14 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
         refs: List[Tuple[str, ...]] = [() for _ in predictions]
     else:
         if isinstance(references, str):
-            raise InputError("`references` must be a list (one entry per prediction), not a single string",
-                             field="references")
+            raise InputError(
+                "`references` must be a list (one entry per prediction), not a single string", field="references"
+            )
         references = list(references)
         if len(references) != len(predictions):
-            raise InputError(f"`references` has {len(references)} rows but `predictions` has {len(predictions)}",
-                             field="references")
+            raise InputError(
+                f"`references` has {len(references)} rows but `predictions` has {len(predictions)}", field="references"
+            )
         refs = [row_references(ref, row) for row, ref in enumerate(references)]
     return ValidatedBatch(predictions=predictions, sources=sources, references=refs)
 
@@ -185,7 +207,10 @@ def warn_if_swapped(predictions, sources) -> bool:
     predicted, source = sum(len(p) for p, _ in pairs), sum(len(s) for _, s in pairs)
     if predicted < SWAPPED_LENGTH_RATIO * source:
         return False
-    warnings.warn(f"every prediction is longer than its source ({predicted / source:.1f} times as long in all): "
-                  "are predictions and sources swapped? The order is (predictions, sources), as in score_chi",
-                  UserWarning, stacklevel=3)
+    warnings.warn(
+        f"every prediction is longer than its source ({predicted / source:.1f} times as long in all): "
+        "are predictions and sources swapped? The order is (predictions, sources), as in score_chi",
+        UserWarning,
+        stacklevel=3,
+    )
     return True

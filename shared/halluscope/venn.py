@@ -5,6 +5,7 @@ in the source, ``|R∩G|`` matched in the reference, ``|I∩R∩G|`` matched in 
 and ``|I∩R|`` the number of reference units matched in the source. With exact
 matching these equal ordinary set algebra.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -13,13 +14,13 @@ from typing import Dict, Sequence
 
 @dataclass(frozen=True)
 class VennCounts:
-    i: int    # |I| distinct source units
-    r: int    # |R| distinct reference units
-    g: int    # |G| distinct generated units
-    ig: int   # |I∩G|
-    rg: int   # |R∩G|
+    i: int  # |I| distinct source units
+    r: int  # |R| distinct reference units
+    g: int  # |G| distinct generated units
+    ig: int  # |I∩G|
+    rg: int  # |R∩G|
     irg: int  # |I∩R∩G|
-    ir: int   # |I∩R|
+    ir: int  # |I∩R|
 
     @property
     def undefined(self) -> bool:
@@ -31,8 +32,13 @@ class VennCounts:
         return asdict(self)
 
 
-def venn_counts(n_source: int, n_reference: int, g_in_source: Sequence[bool],
-                g_in_reference: Sequence[bool], r_in_source: Sequence[bool]) -> VennCounts:
+def venn_counts(
+    n_source: int,
+    n_reference: int,
+    g_in_source: Sequence[bool],
+    g_in_reference: Sequence[bool],
+    r_in_source: Sequence[bool],
+) -> VennCounts:
     """Count from per-unit match flags (one flag per G unit, one per R unit)."""
     if len(g_in_source) != len(g_in_reference):
         raise ValueError("one source flag and one reference flag per generated unit")

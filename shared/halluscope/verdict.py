@@ -28,6 +28,7 @@ changed no chi score of the rows the calibration was fitted on. The labels are
 ``p_consistent >= threshold`` (default: the shipped cut, :attr:`Calibration.cut`, 0.5;
 ``threshold=None``: no labels).
 """
+
 from __future__ import annotations
 
 import functools
@@ -65,11 +66,15 @@ class Calibration:
     def __post_init__(self) -> None:
         chi, p = np.asarray(self.knots_chi, dtype=float), np.asarray(self.knots_p, dtype=float)
         if len(chi) < 2 or len(chi) != len(p):
-            raise ValueError(f"calibration {self.version}: knots_chi and knots_p need the same length, "
-                             f"at least 2 (got {len(chi)} and {len(p)})")
+            raise ValueError(
+                f"calibration {self.version}: knots_chi and knots_p need the same length, "
+                f"at least 2 (got {len(chi)} and {len(p)})"
+            )
         if chi[0] != 0.0 or chi[-1] != 1.0 or not (np.all(np.diff(chi) > 0) and np.all(np.diff(p) > 0)):
-            raise ValueError(f"calibration {self.version}: knots must run strictly increasing from chi 0 to 1, "
-                             "their p strictly increasing (p ranks as chi does)")
+            raise ValueError(
+                f"calibration {self.version}: knots must run strictly increasing from chi 0 to 1, "
+                "their p strictly increasing (p ranks as chi does)"
+            )
         if p[0] < 0.0 or p[-1] > 1.0:
             raise ValueError(f"calibration {self.version}: knot probabilities outside [0, 1]")
 
@@ -81,8 +86,13 @@ def load_calibration(path: Optional[str] = None) -> Calibration:
     with open(path) as handle:
         record = json.load(handle)
     knots = record["knots"]
-    return Calibration(record["version"], tuple(float(x) for x in knots["chi"]),
-                       tuple(float(y) for y in knots["p"]), float(record["cut"]), record["signature"])
+    return Calibration(
+        record["version"],
+        tuple(float(x) for x in knots["chi"]),
+        tuple(float(y) for y in knots["p"]),
+        float(record["cut"]),
+        record["signature"],
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -153,18 +163,31 @@ def _fields(signature: str) -> Dict[str, str]:
     fields = dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
     for suffix in SAME_SCORES_AT:
         if fields.get("enc", "").endswith(suffix):
-            fields["enc"] = fields["enc"][:-len(suffix)]
+            fields["enc"] = fields["enc"][: -len(suffix)]
     return fields
 
 
 #: the options each signature field of chi spells (what a user changes to change it)
 FIELD_OPTIONS: Dict[str, str] = {
-    "spacy": "spacy_model", "case": "truecase", "formula": "formula", "norm": "normalize",
-    "ground": "grounding", "attr": "attribution", "ent": "entity_synonyms, or formula",
-    "rhi": "variant", "rel": "relation_matching", "slots": "relation_slots", "pairs": "intransitive",
-    "wn": "wordnet, or formula", "sim": "similarity_threshold", "enc": "sentence_model, encoder_dtype",
-    "qty": "epsilon, derived, temporal", "fusion": "weights", "w": "weights",
-    "lex": "lexical_weight, or formula", "lexidx": "lexical_weight, or formula",
+    "spacy": "spacy_model",
+    "case": "truecase",
+    "formula": "formula",
+    "norm": "normalize",
+    "ground": "grounding",
+    "attr": "attribution",
+    "ent": "entity_synonyms, or formula",
+    "rhi": "variant",
+    "rel": "relation_matching",
+    "slots": "relation_slots",
+    "pairs": "intransitive",
+    "wn": "wordnet, or formula",
+    "sim": "similarity_threshold",
+    "enc": "sentence_model, encoder_dtype",
+    "qty": "epsilon, derived, temporal",
+    "fusion": "weights",
+    "w": "weights",
+    "lex": "lexical_weight, or formula",
+    "lexidx": "lexical_weight, or formula",
 }
 
 
@@ -176,9 +199,11 @@ def _named(fields: Sequence[str]) -> str:
 def absent_reason(fields: Sequence[str]) -> str:
     """Why a call whose chi signature differs in ``fields`` has no p_consistent: the
     text of ``p_consistent_reason`` and of the warning."""
-    return ("p_consistent is calibrated for chi's default scores; this call's differ in "
-            f"{_named(fields)}, so p_consistent and the labels are left out "
-            "(docs/api.md#when-p_consistent-is-absent)")
+    return (
+        "p_consistent is calibrated for chi's default scores; this call's differ in "
+        f"{_named(fields)}, so p_consistent and the labels are left out "
+        "(docs/api.md#when-p_consistent-is-absent)"
+    )
 
 
 @dataclass(frozen=True)
@@ -208,7 +233,9 @@ def verdict(chi: Sequence[float], signature: str, threshold: Optional[float]) ->
         return Verdict(None, None, reason)
     undefined = [row for row, value in enumerate(chi) if math.isnan(value)]
     if undefined:  # cannot happen: formula="support", which the calibration holds for, defines chi everywhere
-        raise ValueError(f"chi is undefined in rows {undefined[:10]} under the options p_consistent is "
-                         "calibrated for; it has no probability there")
+        raise ValueError(
+            f"chi is undefined in rows {undefined[:10]} under the options p_consistent is "
+            "calibrated for; it has no probability there"
+        )
     p = p_consistent_of(chi)
     return Verdict(p, None if threshold is None else [int(value >= threshold) for value in p])

@@ -1,6 +1,7 @@
 """Word-level support: the summary's content words checked against its source (the
 words in the scores, docs/lexical.md#in-the-scores), and its sentence contradictions
 (docs/lexical.md#sentence-contradictions)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,8 +22,10 @@ def sentence_contradictions(parsed: ParsedBatch, options: ScoringOptions, resour
     from .match.polarity import sentence_flips
 
     lexicon = lexicon_of(options, resources)
-    return [sentence_flips(parsed.index(summary), parsed.index(source), lexicon)
-            for summary, source in zip(parsed.predictions, parsed.sources)]
+    return [
+        sentence_flips(parsed.index(summary), parsed.index(source), lexicon)
+        for summary, source in zip(parsed.predictions, parsed.sources)
+    ]
 
 
 @dataclass
@@ -58,8 +61,9 @@ class WordResult:
     def contradicted(self) -> bool:
         """Whether the source contradicts one of the summary's verbs (a WordNet antonym
         anywhere in the source) or any word in its aligned sentence (a flip)."""
-        return bool(self.flips) or any(m is not None and m.contradicts and unit.pos == "verb"
-                                       for unit, m in zip(self.units, self.matches))
+        return bool(self.flips) or any(
+            m is not None and m.contradicts and unit.pos == "verb" for unit, m in zip(self.units, self.matches)
+        )
 
     @property
     def score(self) -> float:
@@ -68,19 +72,31 @@ class WordResult:
     def as_details(self) -> Dict[str, Any]:
         units = []
         for unit, match in zip(self.units, self.matches):
-            entry = {"text": unit.text, "span": list(unit.span), "key": unit.key, "pos": unit.pos,
-                     "in_source": match_json(match),
-                     "status": "unsupported" if match is None else (
-                         "contradicted" if match.contradicts else "supported")}
+            entry = {
+                "text": unit.text,
+                "span": list(unit.span),
+                "key": unit.key,
+                "pos": unit.pos,
+                "in_source": match_json(match),
+                "status": "unsupported" if match is None else ("contradicted" if match.contradicts else "supported"),
+            }
             units.append(entry)
-        flips = [{"text": f.text, "span": list(f.span), "in_source": match_json(f.match), "status": "contradicted"}
-                 for f in self.flips]
-        return {"score": self.score, "support_share": self.support_share, "written_share": self.written_share,
-                "units": units, "flips": flips}
+        flips = [
+            {"text": f.text, "span": list(f.span), "in_source": match_json(f.match), "status": "contradicted"}
+            for f in self.flips
+        ]
+        return {
+            "score": self.score,
+            "support_share": self.support_share,
+            "written_share": self.written_share,
+            "units": units,
+            "flips": flips,
+        }
 
 
-def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resources,
-                 contradictions: Optional[List[List[Any]]] = None) -> List[WordResult]:
+def word_support(
+    parsed: ParsedBatch, options: ScoringOptions, resources: Resources, contradictions: Optional[List[List[Any]]] = None
+) -> List[WordResult]:
     """Per row, the summary's content words checked against its (indexed) source, with
     its sentence contradictions (``contradictions``, per row, when the call has found
     them already: :func:`sentence_contradictions`)."""
@@ -97,7 +113,9 @@ def word_support(parsed: ParsedBatch, options: ScoringOptions, resources: Resour
         matches = support_words(units, index, lexicon)
         flipped = {f.lemma: f.match for f in flips}
         # a word the whole source already contradicts keeps that reason (a WordNet antonym)
-        matches = [match if match is not None and match.contradicts else flipped.get(unit.key, match)
-                   for unit, match in zip(units, matches)]
+        matches = [
+            match if match is not None and match.contradicts else flipped.get(unit.key, match)
+            for unit, match in zip(units, matches)
+        ]
         out.append(WordResult(units, matches, content_word_precision(summary.doc, index), flips))
     return out

@@ -37,6 +37,7 @@ private temporary folder removed with its reader. The folder read is appended to
 ``nltk.data.path``, NLTK's documented way of authorising a corpus in a custom location.
 
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -63,20 +64,58 @@ WORDNET_VERSION = "3.0"
 #: WordNet 3.0's ``lexnames`` file (lexnames(5WN)): lexicographer file number, name, and
 #: syntactic category (1 noun, 2 verb, 3 adjective, 4 adverb). NLTK's reader needs it;
 #: Debian's packages do not ship it.
-LEXNAMES = "".join(f"{number:02d}\t{name}\t{category}\n" for number, (name, category) in enumerate((
-    ("adj.all", 3), ("adj.pert", 3), ("adv.all", 4), ("noun.Tops", 1), ("noun.act", 1),
-    ("noun.animal", 1), ("noun.artifact", 1), ("noun.attribute", 1), ("noun.body", 1),
-    ("noun.cognition", 1), ("noun.communication", 1), ("noun.event", 1), ("noun.feeling", 1),
-    ("noun.food", 1), ("noun.group", 1), ("noun.location", 1), ("noun.motive", 1),
-    ("noun.object", 1), ("noun.person", 1), ("noun.phenomenon", 1), ("noun.plant", 1),
-    ("noun.possession", 1), ("noun.process", 1), ("noun.quantity", 1), ("noun.relation", 1),
-    ("noun.shape", 1), ("noun.state", 1), ("noun.substance", 1), ("noun.time", 1),
-    ("verb.body", 2), ("verb.change", 2), ("verb.cognition", 2), ("verb.communication", 2),
-    ("verb.competition", 2), ("verb.consumption", 2), ("verb.contact", 2),
-    ("verb.creation", 2), ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2),
-    ("verb.possession", 2), ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2),
-    ("adj.ppl", 3),
-)))
+LEXNAMES = "".join(
+    f"{number:02d}\t{name}\t{category}\n"
+    for number, (name, category) in enumerate(
+        (
+            ("adj.all", 3),
+            ("adj.pert", 3),
+            ("adv.all", 4),
+            ("noun.Tops", 1),
+            ("noun.act", 1),
+            ("noun.animal", 1),
+            ("noun.artifact", 1),
+            ("noun.attribute", 1),
+            ("noun.body", 1),
+            ("noun.cognition", 1),
+            ("noun.communication", 1),
+            ("noun.event", 1),
+            ("noun.feeling", 1),
+            ("noun.food", 1),
+            ("noun.group", 1),
+            ("noun.location", 1),
+            ("noun.motive", 1),
+            ("noun.object", 1),
+            ("noun.person", 1),
+            ("noun.phenomenon", 1),
+            ("noun.plant", 1),
+            ("noun.possession", 1),
+            ("noun.process", 1),
+            ("noun.quantity", 1),
+            ("noun.relation", 1),
+            ("noun.shape", 1),
+            ("noun.state", 1),
+            ("noun.substance", 1),
+            ("noun.time", 1),
+            ("verb.body", 2),
+            ("verb.change", 2),
+            ("verb.cognition", 2),
+            ("verb.communication", 2),
+            ("verb.competition", 2),
+            ("verb.consumption", 2),
+            ("verb.contact", 2),
+            ("verb.creation", 2),
+            ("verb.emotion", 2),
+            ("verb.motion", 2),
+            ("verb.perception", 2),
+            ("verb.possession", 2),
+            ("verb.social", 2),
+            ("verb.stative", 2),
+            ("verb.weather", 2),
+            ("adj.ppl", 3),
+        )
+    )
+)
 
 #: Database files a folder must hold to count as WordNet.
 REQUIRED_FILES: Tuple[str, ...] = tuple(
@@ -85,8 +124,10 @@ REQUIRED_FILES: Tuple[str, ...] = tuple(
 #: Further files NLTK's reader may open (sense keys, sense counts); copied when present.
 OPTIONAL_FILES: Tuple[str, ...] = ("index.sense", "cntlist.rev")
 
-INSTALL_HINT = ("install it with `apt-get install wordnet-base wordnet-sense-index` "
-                "(Debian/Ubuntu) or `python -c 'import nltk; nltk.download(\"wordnet\")'`")
+INSTALL_HINT = (
+    "install it with `apt-get install wordnet-base wordnet-sense-index` "
+    "(Debian/Ubuntu) or `python -c 'import nltk; nltk.download(\"wordnet\")'`"
+)
 
 
 # -- resolution ----------------------------------------------------------------------------
@@ -120,8 +161,7 @@ def _sources() -> List[Tuple[WordNetSource, Callable[[], Any]]]:
     found: List[Tuple[WordNetSource, Callable[[], Any]]] = []
     pointer = _nltk_wordnet()
     if pointer is not None:
-        found.append((WordNetSource("nltk", str(getattr(pointer, "path", pointer))),
-                      lambda: _new_reader(pointer)))
+        found.append((WordNetSource("nltk", str(getattr(pointer, "path", pointer))), lambda: _new_reader(pointer)))
     if not _missing_files(DEBIAN_WORDNET):
         found.append((WordNetSource("debian", DEBIAN_WORDNET), lambda: _folder_reader(DEBIAN_WORDNET)))
     return found
@@ -142,35 +182,45 @@ def load_reader(path: Optional[str]) -> Optional[Tuple[Any, WordNetSource]]:
     if path is not None:
         folder = _check_folder(path)
         if not _nltk_installed():
-            LOGGER.warning("WordNet folder %s cannot be read: NLTK is not installed "
-                           "(pip install nltk); lexical relations answer 'same lemma' only",
-                           folder)
+            LOGGER.warning(
+                "WordNet folder %s cannot be read: NLTK is not installed "
+                "(pip install nltk); lexical relations answer 'same lemma' only",
+                folder,
+            )
             return None
         reader = _folder_reader(folder)
         version = reader.get_version()
         if version != WORDNET_VERSION:
-            raise ValueError(f"WordNet folder {folder!r} holds WordNet {version}, "
-                             f"not {WORDNET_VERSION}")
+            raise ValueError(f"WordNet folder {folder!r} holds WordNet {version}, not {WORDNET_VERSION}")
         return reader, WordNetSource("explicit", folder)
     if not _nltk_installed():
-        LOGGER.warning("WordNet is not available: NLTK is not installed (pip install nltk), "
-                       "and WordNet itself is needed too: %s. Lexical relations answer "
-                       "'same lemma' only (signature wn:none)", INSTALL_HINT)
+        LOGGER.warning(
+            "WordNet is not available: NLTK is not installed (pip install nltk), "
+            "and WordNet itself is needed too: %s. Lexical relations answer "
+            "'same lemma' only (signature wn:none)",
+            INSTALL_HINT,
+        )
         return None
     for source, build in _sources():
         try:
             reader = build()
             version = reader.get_version()
         except Exception as exc:  # a broken copy must not hide the next source
-            LOGGER.warning("WordNet at %s could not be read (%s: %s); trying the next source",
-                           source.location, type(exc).__name__, exc)
+            LOGGER.warning(
+                "WordNet at %s could not be read (%s: %s); trying the next source",
+                source.location,
+                type(exc).__name__,
+                exc,
+            )
             continue
         if version == WORDNET_VERSION:
             return reader, source
-        LOGGER.warning("WordNet at %s is version %s, not %s; skipped", source.location,
-                       version, WORDNET_VERSION)
-    LOGGER.warning("WordNet %s is not available: %s. Lexical relations answer 'same lemma' "
-                   "only (signature wn:none)", WORDNET_VERSION, INSTALL_HINT)
+        LOGGER.warning("WordNet at %s is version %s, not %s; skipped", source.location, version, WORDNET_VERSION)
+    LOGGER.warning(
+        "WordNet %s is not available: %s. Lexical relations answer 'same lemma' only (signature wn:none)",
+        WORDNET_VERSION,
+        INSTALL_HINT,
+    )
     return None
 
 
@@ -199,13 +249,14 @@ def _nltk_wordnet() -> Any:
 def _check_folder(path: str) -> str:
     folder = os.path.abspath(os.path.expanduser(os.fspath(path)))
     if not os.path.isdir(folder):
-        raise ValueError(f"WordNet folder {folder!r} does not exist"
-                         if not os.path.exists(folder) else
-                         f"WordNet path {folder!r} is not a folder")
+        raise ValueError(
+            f"WordNet folder {folder!r} does not exist"
+            if not os.path.exists(folder)
+            else f"WordNet path {folder!r} is not a folder"
+        )
     missing = _missing_files(folder)
     if missing:
-        raise ValueError(f"{folder!r} is not a WordNet database folder: it lacks "
-                         f"{', '.join(missing)}")
+        raise ValueError(f"{folder!r} is not a WordNet database folder: it lacks {', '.join(missing)}")
     return folder
 
 
@@ -224,9 +275,12 @@ def _readable_in_place(folder: str) -> bool:
             if name in OPTIONAL_FILES:
                 continue
             return False
-        if (not stat.S_ISREG(info.st_mode) or info.st_nlink != 1
-                or info.st_uid not in (0, os.geteuid())
-                or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or info.st_nlink != 1
+            or info.st_uid not in (0, os.geteuid())
+            or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        ):
             return False
     return True
 
@@ -259,8 +313,7 @@ def _manifest(folder: str) -> Dict[str, Any]:
         except FileNotFoundError:
             continue
         files[name] = [info.st_size, info.st_mtime_ns]
-    return {"source": os.path.realpath(folder), "files": files,
-            "lexnames": hashlib.sha1(LEXNAMES.encode()).hexdigest()}
+    return {"source": os.path.realpath(folder), "files": files, "lexnames": hashlib.sha1(LEXNAMES.encode()).hexdigest()}
 
 
 def _copy_is_current(copy: str, manifest: Dict[str, Any]) -> bool:
@@ -270,10 +323,14 @@ def _copy_is_current(copy: str, manifest: Dict[str, Any]) -> bool:
                 return False
     except (OSError, ValueError):
         return False
-    return all(os.path.isfile(os.path.join(copy, name))
-               and os.path.getsize(os.path.join(copy, name)) == size
-               for name, (size, _mtime) in manifest["files"].items()) \
-        and os.path.isfile(os.path.join(copy, "lexnames")) and _readable_in_place(copy)
+    return (
+        all(
+            os.path.isfile(os.path.join(copy, name)) and os.path.getsize(os.path.join(copy, name)) == size
+            for name, (size, _mtime) in manifest["files"].items()
+        )
+        and os.path.isfile(os.path.join(copy, "lexnames"))
+        and _readable_in_place(copy)
+    )
 
 
 def _fill(target: str, folder: str, manifest: Dict[str, Any]) -> None:
@@ -292,8 +349,11 @@ def _prepared_copy(folder: str) -> Tuple[str, bool]:
     (path, whether it is a temporary folder to remove with the reader)."""
     manifest = _manifest(folder)
     real = manifest["source"]
-    name = ("wordnet-3.0" if real == os.path.realpath(DEBIAN_WORDNET)
-            else "wordnet-" + hashlib.sha1(real.encode()).hexdigest()[:12])
+    name = (
+        "wordnet-3.0"
+        if real == os.path.realpath(DEBIAN_WORDNET)
+        else "wordnet-" + hashlib.sha1(real.encode()).hexdigest()[:12]
+    )
     base = cache_dir()
     final = os.path.join(base, name)
     if _copy_is_current(final, manifest):
@@ -302,8 +362,9 @@ def _prepared_copy(folder: str) -> Tuple[str, bool]:
         os.makedirs(base, exist_ok=True)
         staging = tempfile.mkdtemp(prefix=f".{name}-", dir=base)
     except OSError as exc:
-        LOGGER.info("cache folder %s is not writable (%s); WordNet is copied to a temporary "
-                    "folder for this process", base, exc)
+        LOGGER.info(
+            "cache folder %s is not writable (%s); WordNet is copied to a temporary folder for this process", base, exc
+        )
         staging = tempfile.mkdtemp(prefix=f"halluscope-{name}-")
         _fill(staging, folder, manifest)
         return staging, True
@@ -352,8 +413,8 @@ def _new_reader(root: Any) -> Any:
         return _WordNet30Reader(root, None)
 
 
-
 # -- process-wide readers -----------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SharedWordNet:

@@ -28,6 +28,7 @@ are not filled by them. Where ``fork`` does not exist (Windows; macOS defaults t
 cannot use it), each worker is spawned and loads its own models first: slower to start,
 same scores.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -78,8 +79,11 @@ def capped_workers(workers: int) -> int:
     compete for the same cores and cost seconds to start (a warning says so)."""
     cores = available_cores()
     if workers > cores:
-        warnings.warn(f"workers={workers} is more than the {cores} usable cores (os.sched_getaffinity): "
-                      f"{cores} processes score instead", stacklevel=3)
+        warnings.warn(
+            f"workers={workers} is more than the {cores} usable cores (os.sched_getaffinity): "
+            f"{cores} processes score instead",
+            stacklevel=3,
+        )
         return cores
     return cores if workers == 0 else workers
 
@@ -133,10 +137,12 @@ def _end_with_parent(parent: int) -> None:
     except (OSError, AttributeError):  # not Linux
         watched = False
     if not watched:
+
         def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(_PARENT_POLL_S)
             os._exit(1)
+
         threading.Thread(target=watch, name="halluscope-parent-watch", daemon=True).start()
     if os.getppid() != parent:  # the parent ended before the signal was set
         os._exit(1)
@@ -179,9 +185,15 @@ def _context(fork: bool = True):
     return multiprocessing.get_context("fork" if fork and "fork" in methods else "spawn")
 
 
-def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: Mapping[str, Optional[Sequence[Any]]],
-                     options: Mapping[str, Any], resources: Any, loaded: bool = False,
-                     fork: bool = True) -> ScoreResult:
+def score_in_workers(
+    score: Callable[..., ScoreResult],
+    workers: int,
+    columns: Mapping[str, Optional[Sequence[Any]]],
+    options: Mapping[str, Any],
+    resources: Any,
+    loaded: bool = False,
+    fork: bool = True,
+) -> ScoreResult:
     """``score(**columns, **options, resources=...)`` over consecutive shards of the
     rows in ``workers`` processes, merged in row order. ``columns`` holds the
     per-row lists (``predictions``, ``sources`` and, when given, ``references`` and
@@ -201,7 +213,9 @@ def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: M
     # loading its own (a serial step: the other cores wait for it)
     head = 0 if loaded else 1
     results = [] if loaded else [score(**rows_of(0, 1), **options, resources=resources)]
-    bounds = [(start + head, end + head) for start, end in shard_bounds(rows - head, workers, columns["sources"][head:])]
+    bounds = [
+        (start + head, end + head) for start, end in shard_bounds(rows - head, workers, columns["sources"][head:])
+    ]
     shards = [rows_of(start, end) for start, end in bounds]
     _INHERITED["resources"] = resources
     try:
@@ -217,8 +231,10 @@ def score_in_workers(score: Callable[..., ScoreResult], workers: int, columns: M
             raise
         pool.shutdown(wait=True)
     except BrokenProcessPool as error:
-        raise RuntimeError(f"a worker process ended without a result ({error}); it may have run out of "
-                           "memory: use fewer workers (docs/scaling.md#workers)") from None
+        raise RuntimeError(
+            f"a worker process ended without a result ({error}); it may have run out of "
+            "memory: use fewer workers (docs/scaling.md#workers)"
+        ) from None
     finally:
         _INHERITED.clear()
     return ScoreResult.merge(results)
@@ -236,8 +252,9 @@ def _start_pool(workers: int, fork: bool, tasks: Sequence[Tuple[Any, ...]]):
         context = _context(fork)
         # a spawned worker inherits no descriptor: the numbers would name others there
         own_fds = tuple(sorted(_CALLERS_OWN_FDS)) if context.get_start_method() == "fork" else ()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
-                                   initargs=(os.getpid(), own_fds))
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), own_fds)
+        )
         try:
             futures = [pool.submit(_score_shard, *task) for task in tasks]
         except BaseException:

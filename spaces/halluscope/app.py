@@ -1,4 +1,5 @@
 """The halluscope demo Space: all logic lives in halluscope.space."""
+
 from halluscope.space import build_space
 
 demo = build_space()

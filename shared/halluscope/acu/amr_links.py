@@ -21,6 +21,7 @@ Decisions beyond the paper (docs/papers.md#argument-neighbourhood):
   kept), never enters the two link ends, and pulls in the definition of any
   re-entrant variable it references so the result stays a valid, self-contained graph.
 """
+
 from __future__ import annotations
 
 import os
@@ -95,7 +96,9 @@ def _layout_children(graph: penman.Graph) -> Dict[str, List[Triple]]:
             if role == "/":
                 continue
             child_var = child[0] if isinstance(child, tuple) else child
-            triple = _MODEL.deinvert((var, role, child_var)) if _MODEL.is_role_inverted(role) else (var, role, child_var)
+            triple = (
+                _MODEL.deinvert((var, role, child_var)) if _MODEL.is_role_inverted(role) else (var, role, child_var)
+            )
             children.setdefault(var, []).append(triple)
             if isinstance(child, tuple):
                 walk(child)
@@ -162,9 +165,7 @@ def link_subgraph(
         add((head, role, tail))
     else:  # through a temporal marker: head :time marker :op1 tail
         marker = next(
-            e.target
-            for e in graph.edges(source=head, role=role)
-            if _marker_target(graph, concepts, e.target) == tail
+            e.target for e in graph.edges(source=head, role=role) if _marker_target(graph, concepts, e.target) == tail
         )
         define(marker)
         add((head, role, marker))
@@ -210,9 +211,7 @@ def find_model_dir(name: str) -> str:
     for candidate in candidates:
         if os.path.isdir(candidate):
             return candidate
-    raise FileNotFoundError(
-        f"no amrlib model folder {name!r}: not a folder, and none of {candidates} exists"
-    )
+    raise FileNotFoundError(f"no amrlib model folder {name!r}: not a folder, and none of {candidates} exists")
 
 
 def tolerant_generate(generate: Callable[..., Any]) -> Callable[..., Any]:
@@ -357,4 +356,3 @@ class AmrLinkExtractor:
         for (index, relation, plain, _), text in zip(pending, texts):
             results[index].append({"text": text, "relation": relation, "graph": plain})
         return results
-

@@ -1,6 +1,7 @@
 """Process-wide ACU components: one decomposer per (kind, model, device, dtype), so a
 document sentence is decomposed at most once per process (the decomposer's cache),
 and the coreference step by backend name."""
+
 from __future__ import annotations
 
 import threading
@@ -11,8 +12,14 @@ _LOCK = threading.Lock()
 DECOMPOSER_KINDS = ("seq2seq", "rules")
 
 
-def get_decomposer(decomposer="seq2seq", *, model: Optional[str] = None, device: Optional[str] = None,
-                   dtype: str = "float32", batch_size: int = 16):
+def get_decomposer(
+    decomposer="seq2seq",
+    *,
+    model: Optional[str] = None,
+    device: Optional[str] = None,
+    dtype: str = "float32",
+    batch_size: int = 16,
+):
     """``"seq2seq"`` (the paper's claim extractor, or ``model``), ``"rules"`` (offline
     proposition splitter), or any object with ``name``, ``calls`` and ``decompose``."""
     if not isinstance(decomposer, str):

@@ -24,6 +24,7 @@ them/their/theirs) are replaced by the cluster's first non-pronoun mention,
 possessives as "X's" (the shared parse tells possessive "her" from object "her");
 other mentions are left as written. Results are cached per (backend, model, text).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -44,11 +45,13 @@ BACKEND_PACKAGES: Dict[str, Tuple[str, str]] = {
 
 FASTCOREF_DEFAULT = "biu-nlp/f-coref"
 
+
 class CorefBackendNotAvailable(ModelNotAvailableError, ImportError):
     """A coreference backend whose package is not installed."""
 
 
 # -- model backends ------------------------------------------------------------
+
 
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
@@ -59,7 +62,8 @@ def _check_backend(backend: str) -> None:
             error = CorefBackendNotAvailable(
                 f"the {backend!r} coreference backend needs the `{package}` package, which is not "
                 f"installed. Install it with `{install}` (its model also needs the Hugging Face Hub "
-                f"or a local copy), or use backend='rules' (offline) or 'none'.")
+                f"or a local copy), or use backend='rules' (offline) or 'none'."
+            )
             error.name = package
             raise error
 
@@ -88,14 +92,33 @@ def _model_clusters(backend: str, model, texts: Sequence[str]) -> List[List[List
             out.append([[(int(s), int(e) + 1) for s, e in cluster] for cluster in clusters])
         return out
     predictions = model.predict(texts=list(texts))
-    return [[[(int(s), int(e)) for s, e in cluster] for cluster in p.get_clusters(as_strings=False)]
-            for p in predictions]
+    return [
+        [[(int(s), int(e)) for s, e in cluster] for cluster in p.get_clusters(as_strings=False)] for p in predictions
+    ]
 
 
 def _is_pronoun(text: str) -> bool:
     return text.strip().lower() in PRONOUNS or text.strip().lower() in {
-        "i", "me", "my", "we", "us", "our", "you", "your", "this", "that", "these", "those",
-        "who", "whom", "which", "himself", "herself", "itself", "themselves"}
+        "i",
+        "me",
+        "my",
+        "we",
+        "us",
+        "our",
+        "you",
+        "your",
+        "this",
+        "that",
+        "these",
+        "those",
+        "who",
+        "whom",
+        "which",
+        "himself",
+        "herself",
+        "itself",
+        "themselves",
+    }
 
 
 def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[Tuple[int, int]]], doc=None) -> str:
@@ -105,8 +128,7 @@ def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[Tuple[int, i
     return _apply_edits(text, cluster_edits(text, clusters, doc))
 
 
-def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]],
-                  doc=None) -> List[Tuple[int, int, str]]:
+def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]], doc=None) -> List[Tuple[int, int, str]]:
     """(start, end, replacement) character edits of :func:`replace_cluster_pronouns`."""
     tags: Dict[int, object] = {}
     if doc is not None:
@@ -129,8 +151,9 @@ def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]],
             if token is not None and _pleonastic(token):
                 continue
             possessive = features[2] or (token is not None and token.tag_ == "PRP$")
-            sentence_start = token.is_sent_start if token is not None else (
-                start == 0 or text[:start].rstrip()[-1:] in ".!?")
+            sentence_start = (
+                token.is_sent_start if token is not None else (start == 0 or text[:start].rstrip()[-1:] in ".!?")
+            )
             replacement = _fit_case(name, sentence_start)
             if possessive:  # the pronoun's number stands for the cluster's
                 replacement = _possessive(replacement, features[1] == "pl")
@@ -139,6 +162,7 @@ def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]],
 
 
 # -- entry point ---------------------------------------------------------------
+
 
 def _checked(texts: Sequence[str], what: str) -> List[str]:
     if isinstance(texts, str):
@@ -158,8 +182,9 @@ def _model_name(backend: str, model: Optional[str]) -> str:
     return backend
 
 
-def _edits(texts: List[str], backend: str, model: Optional[str], device: Optional[str],
-           spacy_model: Optional[str]) -> List[List[Tuple[int, int, str]]]:
+def _edits(
+    texts: List[str], backend: str, model: Optional[str], device: Optional[str], spacy_model: Optional[str]
+) -> List[List[Tuple[int, int, str]]]:
     """Pronoun edits of each (distinct) text with a backend other than "none"."""
     from ..resources import get_parse_cache
 
@@ -183,8 +208,14 @@ _CACHE: "LRU[str]" = LRU(CACHE_SIZE)
 _CACHE_LOCK = threading.Lock()
 
 
-def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: Optional[str] = None,
-                        device: Optional[str] = None, spacy_model: Optional[str] = None) -> List[str]:
+def resolve_coreference(
+    texts: Sequence[str],
+    backend: str = "rules",
+    *,
+    model: Optional[str] = None,
+    device: Optional[str] = None,
+    spacy_model: Optional[str] = None,
+) -> List[str]:
     """Each text with its third-person pronouns replaced by their antecedents.
 
     ``backend``: ``"none"``, ``"rules"`` (offline), ``"maverick"`` or ``"fastcoref"``
@@ -206,8 +237,7 @@ def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: 
         done = {t: _CACHE.get(k) for t, k in key_of.items() if k in _CACHE}
     missing = [t for t in dict.fromkeys(texts) if t not in done]
     if missing:
-        resolved = [_apply_edits(t, e) for t, e in zip(missing, _edits(missing, backend, model, device,
-                                                                        spacy_model))]
+        resolved = [_apply_edits(t, e) for t, e in zip(missing, _edits(missing, backend, model, device, spacy_model))]
         with _CACHE_LOCK:
             for text, out in zip(missing, resolved):
                 done[text] = out
@@ -215,9 +245,15 @@ def resolve_coreference(texts: Sequence[str], backend: str = "rules", *, model: 
     return [done[t] for t in texts]
 
 
-def resolve_in_context(texts: Sequence[str], contexts: Sequence[str], backend: str = "rules", *,
-                       model: Optional[str] = None, device: Optional[str] = None,
-                       spacy_model: Optional[str] = None) -> List[str]:
+def resolve_in_context(
+    texts: Sequence[str],
+    contexts: Sequence[str],
+    backend: str = "rules",
+    *,
+    model: Optional[str] = None,
+    device: Optional[str] = None,
+    spacy_model: Optional[str] = None,
+) -> List[str]:
     """Each text with its pronouns resolved against antecedents in its context and
     in itself (Mind the Link Algorithm 1 line 17, ``Coref(a, context=S)``: a generated
     DL-ACU resolved against its summary). The context is read, never rewritten:

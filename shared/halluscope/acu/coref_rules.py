@@ -2,6 +2,7 @@
 third-person pronouns resolved on the shared spaCy parse by agreement, recency and
 syntactic role (:func:`resolve_pronouns` lists the rules), and the text edits every
 backend applies (docs/papers.md#hosts-fizz-and-fenice)."""
+
 from __future__ import annotations
 
 import bisect
@@ -13,61 +14,213 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 #: gender: "m", "f", "n" (it) or None (they); number "sg" / "pl". ``her`` is
 #: possessive only when tagged ``PRP$``.
 PRONOUNS: Dict[str, Tuple[Optional[str], str, bool]] = {
-    "he": ("m", "sg", False), "him": ("m", "sg", False), "his": ("m", "sg", True),
-    "she": ("f", "sg", False), "her": ("f", "sg", False), "hers": ("f", "sg", True),
-    "it": ("n", "sg", False), "its": ("n", "sg", True),
-    "they": (None, "pl", False), "them": (None, "pl", False), "their": (None, "pl", True),
+    "he": ("m", "sg", False),
+    "him": ("m", "sg", False),
+    "his": ("m", "sg", True),
+    "she": ("f", "sg", False),
+    "her": ("f", "sg", False),
+    "hers": ("f", "sg", True),
+    "it": ("n", "sg", False),
+    "its": ("n", "sg", True),
+    "they": (None, "pl", False),
+    "them": (None, "pl", False),
+    "their": (None, "pl", True),
     "theirs": (None, "pl", True),
 }
 
 #: Entity labels an "it" can refer to.
-IT_LABELS: FrozenSet[str] = frozenset({
-    "ORG", "GPE", "PRODUCT", "FAC", "LOC", "WORK_OF_ART", "EVENT", "LAW",
-})
+IT_LABELS: FrozenSet[str] = frozenset(
+    {
+        "ORG",
+        "GPE",
+        "PRODUCT",
+        "FAC",
+        "LOC",
+        "WORK_OF_ART",
+        "EVENT",
+        "LAW",
+    }
+)
 #: Entity labels a "they" can refer to.
 THEY_LABELS: FrozenSet[str] = frozenset({"ORG", "NORP", "GPE"})
 
 TITLES: Dict[str, Optional[str]] = {
-    "mr": "m", "mister": "m", "sir": "m", "lord": "m", "king": "m", "prince": "m",
-    "mrs": "f", "ms": "f", "miss": "f", "madam": "f", "lady": "f", "dame": "f",
-    "queen": "f", "princess": "f",
-    "dr": None, "prof": None, "professor": None, "president": None, "senator": None,
-    "sen": None, "gov": None, "governor": None, "gen": None, "general": None,
+    "mr": "m",
+    "mister": "m",
+    "sir": "m",
+    "lord": "m",
+    "king": "m",
+    "prince": "m",
+    "mrs": "f",
+    "ms": "f",
+    "miss": "f",
+    "madam": "f",
+    "lady": "f",
+    "dame": "f",
+    "queen": "f",
+    "princess": "f",
+    "dr": None,
+    "prof": None,
+    "professor": None,
+    "president": None,
+    "senator": None,
+    "sen": None,
+    "gov": None,
+    "governor": None,
+    "gen": None,
+    "general": None,
 }
 
 #: Common nouns that are people of known gender ("The man ... He ...").
-MALE_NOUNS: FrozenSet[str] = frozenset({
-    "man", "boy", "father", "son", "brother", "husband", "king", "uncle", "grandfather",
-    "gentleman", "actor", "nephew", "boyfriend", "dad", "prince", "businessman", "chairman",
-    "spokesman", "sportsman", "policeman",
-})
-FEMALE_NOUNS: FrozenSet[str] = frozenset({
-    "woman", "girl", "mother", "daughter", "sister", "wife", "queen", "aunt", "grandmother",
-    "lady", "actress", "niece", "girlfriend", "mum", "mom", "princess", "businesswoman",
-    "chairwoman", "spokeswoman", "sportswoman", "policewoman",
-})
+MALE_NOUNS: FrozenSet[str] = frozenset(
+    {
+        "man",
+        "boy",
+        "father",
+        "son",
+        "brother",
+        "husband",
+        "king",
+        "uncle",
+        "grandfather",
+        "gentleman",
+        "actor",
+        "nephew",
+        "boyfriend",
+        "dad",
+        "prince",
+        "businessman",
+        "chairman",
+        "spokesman",
+        "sportsman",
+        "policeman",
+    }
+)
+FEMALE_NOUNS: FrozenSet[str] = frozenset(
+    {
+        "woman",
+        "girl",
+        "mother",
+        "daughter",
+        "sister",
+        "wife",
+        "queen",
+        "aunt",
+        "grandmother",
+        "lady",
+        "actress",
+        "niece",
+        "girlfriend",
+        "mum",
+        "mom",
+        "princess",
+        "businesswoman",
+        "chairwoman",
+        "spokeswoman",
+        "sportswoman",
+        "policewoman",
+    }
+)
 #: People of unknown gender: never "it", not resolved by he/she either.
-PERSON_NOUNS: FrozenSet[str] = frozenset({
-    "person", "official", "spokesperson", "player", "minister", "president", "leader",
-    "teacher", "student", "doctor", "patient", "child", "victim", "suspect", "driver",
-    "worker", "officer", "resident", "author", "chief", "executive", "director", "manager",
-    "coach", "judge", "lawyer", "friend", "member", "fan", "user", "customer", "owner",
-    "citizen", "scientist", "researcher", "journalist", "reporter", "candidate", "winner",
-})
+PERSON_NOUNS: FrozenSet[str] = frozenset(
+    {
+        "person",
+        "official",
+        "spokesperson",
+        "player",
+        "minister",
+        "president",
+        "leader",
+        "teacher",
+        "student",
+        "doctor",
+        "patient",
+        "child",
+        "victim",
+        "suspect",
+        "driver",
+        "worker",
+        "officer",
+        "resident",
+        "author",
+        "chief",
+        "executive",
+        "director",
+        "manager",
+        "coach",
+        "judge",
+        "lawyer",
+        "friend",
+        "member",
+        "fan",
+        "user",
+        "customer",
+        "owner",
+        "citizen",
+        "scientist",
+        "researcher",
+        "journalist",
+        "reporter",
+        "candidate",
+        "winner",
+    }
+)
 
 #: Verbs of weather with an empty "it" ("it is raining").
-WEATHER_VERBS: FrozenSet[str] = frozenset({
-    "rain", "snow", "hail", "drizzle", "pour", "thunder", "sleet", "storm", "freeze", "shower",
-})
+WEATHER_VERBS: FrozenSet[str] = frozenset(
+    {
+        "rain",
+        "snow",
+        "hail",
+        "drizzle",
+        "pour",
+        "thunder",
+        "sleet",
+        "storm",
+        "freeze",
+        "shower",
+    }
+)
 #: Copular complements of an empty "it" ("it is sunny", "it was late").
-WEATHER_TIME_WORDS: FrozenSet[str] = frozenset({
-    "sunny", "rainy", "cloudy", "windy", "foggy", "stormy", "snowy", "hot", "cold", "warm",
-    "cool", "dark", "light", "late", "early", "noon", "midnight", "humid", "chilly", "freezing",
-})
+WEATHER_TIME_WORDS: FrozenSet[str] = frozenset(
+    {
+        "sunny",
+        "rainy",
+        "cloudy",
+        "windy",
+        "foggy",
+        "stormy",
+        "snowy",
+        "hot",
+        "cold",
+        "warm",
+        "cool",
+        "dark",
+        "light",
+        "late",
+        "early",
+        "noon",
+        "midnight",
+        "humid",
+        "chilly",
+        "freezing",
+    }
+)
 #: Governors that take an extraposed clause with an empty "it" ("it seems that").
-RAISING_VERBS: FrozenSet[str] = frozenset({
-    "be", "seem", "appear", "happen", "turn", "remain", "become", "matter", "look", "sound",
-})
+RAISING_VERBS: FrozenSet[str] = frozenset(
+    {
+        "be",
+        "seem",
+        "appear",
+        "happen",
+        "turn",
+        "remain",
+        "become",
+        "matter",
+        "look",
+        "sound",
+    }
+)
 
 #: Earlier sentences searched for an antecedent (besides the pronoun's own).
 WINDOW = 3
@@ -78,6 +231,7 @@ _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those"})
 
 
 # -- shared helpers ------------------------------------------------------------
+
 
 def _capitalize(text: str) -> str:
     """First letter upper-cased, except in words like "iPhone"."""
@@ -98,7 +252,7 @@ def _fit_case(replacement: str, sentence_start: bool) -> str:
 
 
 def _possessive(name: str, plural: bool) -> str:
-    """"Apple" -> "Apple's"; a plural ending in s -> "the monitors'"."""
+    """ "Apple" -> "Apple's"; a plural ending in s -> "the monitors'"."""
     if plural and name.endswith("s"):
         return name + "'"
     return name + "'s"
@@ -119,6 +273,7 @@ def _apply_edits(text: str, edits: Sequence[Tuple[int, int, str]]) -> str:
 
 
 # -- rule backend --------------------------------------------------------------
+
 
 @dataclass
 class _Referent:
@@ -194,12 +349,15 @@ class _RuleResolver:
         """The referent a named entity refers to: an earlier one with the same label
         whose name contains this one or is contained in it ("Obama" and "Barack
         Obama"), else a new one. The longest name seen is kept."""
-        name = self.doc[start:ent.end].text
+        name = self.doc[start : ent.end].text
         tokens = frozenset(t.lower_.rstrip(".") for t in ent if not t.is_punct and t.lower_ != "the")
         tokens = tokens - set(TITLES) or tokens
         for referent in reversed(self.referents):
-            if referent.label == ent.label_ and referent.tokens and (
-                    tokens <= referent.tokens or referent.tokens <= tokens):
+            if (
+                referent.label == ent.label_
+                and referent.tokens
+                and (tokens <= referent.tokens or referent.tokens <= tokens)
+            ):
                 if len(tokens) > len(referent.tokens):
                     referent.name, referent.tokens = name, tokens
                 return referent
@@ -240,8 +398,7 @@ class _RuleResolver:
             if gender and referent.gender is None:
                 referent.gender = gender
             root = ent.root
-            found.append(_Mention(start, ent.end, root, self.sentence_of[root.i],
-                                  root.dep_ in _SUBJECT_DEPS, referent))
+            found.append(_Mention(start, ent.end, root, self.sentence_of[root.i], root.dep_ in _SUBJECT_DEPS, referent))
         for token in self.doc:
             if token.dep_ not in _SUBJECT_DEPS or token.pos_ not in ("NOUN", "PROPN"):
                 continue
@@ -300,8 +457,9 @@ class _RuleResolver:
         for n in range(sentence, max(-1, sentence - self.window - 1), -1):
             group = [m for m in self.by_sentence.get(n, ()) if m.end <= pronoun.i]
             if n == sentence:
-                ordered = ([m for m in group if m.subject]
-                           + sorted((m for m in group if not m.subject), key=lambda m: -m.start))
+                ordered = [m for m in group if m.subject] + sorted(
+                    (m for m in group if not m.subject), key=lambda m: -m.start
+                )
             else:
                 ordered = [m for m in group if m.subject] + [m for m in group if not m.subject]
             for m in ordered:
@@ -331,8 +489,9 @@ class _RuleResolver:
             if possessive:
                 name = _possessive(name, referent.number == "pl")
             out.append((token.idx, token.idx + len(token.text), name))
-            mention = _Mention(token.i, token.i + 1, token, self.sentence_of[token.i],
-                               token.dep_ in _SUBJECT_DEPS, referent)
+            mention = _Mention(
+                token.i, token.i + 1, token, self.sentence_of[token.i], token.dep_ in _SUBJECT_DEPS, referent
+            )
             group = self.by_sentence.setdefault(mention.sentence, [])
             group.insert(bisect.bisect([m.start for m in group], mention.start), mention)
         return out

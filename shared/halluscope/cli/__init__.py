@@ -54,6 +54,7 @@ unknown metric, a refused option or device, a model that cannot load, a missing 
 ambiguous field, a path or file the command cannot use); 130 interrupted; 141 the
 reader of ``--output -`` went away (docs/cli.md#exit-codes).
 """
+
 from .parser import command, main
 
 __all__ = ["command", "main"]

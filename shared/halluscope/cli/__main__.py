@@ -1,4 +1,5 @@
 """``python -m halluscope.cli``: the ``halluscope`` command."""
+
 import sys
 
 from .parser import command

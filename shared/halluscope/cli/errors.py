@@ -1,4 +1,5 @@
 """The command's own errors: which exit code each mistake gets (:func:`halluscope.cli.main`)."""
+
 from __future__ import annotations
 
 

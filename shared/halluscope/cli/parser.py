@@ -1,5 +1,6 @@
 """The ``halluscope`` command line: its parser and :func:`main` (exit codes in
 :mod:`halluscope.cli`)."""
+
 from __future__ import annotations
 
 import argparse
@@ -19,9 +20,11 @@ from .scoring import DEFAULT_CHUNK_SIZE, METRICS
 
 # ---------------------------------------------------------------------------- parser
 
+
 def _integer(what: str, low: int, high: Optional[int] = None):
     """An argparse type: an integer from ``low`` to ``high`` (None: no upper bound),
     refused as "must be WHAT[ up to HIGH], got ..." otherwise."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -31,6 +34,7 @@ def _integer(what: str, low: int, high: Optional[int] = None):
             limit = "" if high is None else f" up to {high}"
             raise argparse.ArgumentTypeError(f"must be {what}{limit}, got {text}")
         return value
+
     return parse
 
 
@@ -63,8 +67,13 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if (action.required or not action.option_strings or action.default in (False, argparse.SUPPRESS)
-                or "default" in text or isinstance(action, argparse._VersionAction)):
+        if (
+            action.required
+            or not action.option_strings
+            or action.default in (False, argparse.SUPPRESS)
+            or "default" in text
+            or isinstance(action, argparse._VersionAction)
+        ):
             return text
         if action.default is None or action.default == []:
             return text + " (default: none)"
@@ -77,111 +86,215 @@ def build_parser() -> argparse.ArgumentParser:
     from ..version import __version__
     from ..options import DECOMPOSERS, HOSTS, PRESETS
 
-    parser = _Parser(prog="halluscope", description="Hallucination metrics for summaries (docs/cli.md).",
-                     formatter_class=_HelpFormatter)
-    parser.add_argument("--version", action="version", version=f"halluscope {__version__}",
-                        help="print the version and exit")
+    parser = _Parser(
+        prog="halluscope",
+        description="Hallucination metrics for summaries (docs/cli.md).",
+        formatter_class=_HelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"halluscope {__version__}", help="print the version and exit"
+    )
     commands = parser.add_subparsers(dest="command", metavar="{score,report}", parser_class=_Parser)
 
-    score = commands.add_parser("score", help="score a JSONL/CSV file or a datasets folder",
-                                description="Score every example; write one JSON line per example (docs/cli.md).",
-                                formatter_class=_HelpFormatter)
-    score.add_argument("--input", required=True,
-                       help=".jsonl or .csv file, a folder from Dataset.save_to_disk, or - for JSONL on stdin")
-    score.add_argument("--output", default=None,
-                       help="JSONL file, one line per example (written to <output>.partial until the run ends), "
-                            "or - for stdout (no partial file, no --resume); required unless --engine ray")
-    score.add_argument("--engine", choices=("local", "ray"), default="local",
-                       help="local: this process (and --workers); ray: Ray Data actors, on --ray-address or a "
-                            "local Ray, writing --output-dir (docs/cli.md#scoring-on-ray)")
-    score.add_argument("--output-dir", default=None, metavar="DIR",
-                       help="--engine ray: a new or empty folder for the JSONL shards (part-*.jsonl) and "
-                            "summary.json")
-    score.add_argument("--ray-address", default=None, metavar="ADDR",
-                       help="--engine ray: the Ray cluster to join (default: start a local Ray on this "
-                            "machine's cores)")
-    score.add_argument("--actors", type=_positive_int, default=None, metavar="N",
-                       help="--engine ray: scoring actors (default: from 1 up to the cluster's CPUs less one)")
-    score.add_argument("--ray-temp-dir", default=None, metavar="DIR",
-                       help="--engine ray without --ray-address: the local Ray's temporary folder (keep it "
-                            "short: Unix socket paths)")
+    score = commands.add_parser(
+        "score",
+        help="score a JSONL/CSV file or a datasets folder",
+        description="Score every example; write one JSON line per example (docs/cli.md).",
+        formatter_class=_HelpFormatter,
+    )
+    score.add_argument(
+        "--input",
+        required=True,
+        help=".jsonl or .csv file, a folder from Dataset.save_to_disk, or - for JSONL on stdin",
+    )
+    score.add_argument(
+        "--output",
+        default=None,
+        help="JSONL file, one line per example (written to <output>.partial until the run ends), "
+        "or - for stdout (no partial file, no --resume); required unless --engine ray",
+    )
+    score.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this process (and --workers); ray: Ray Data actors, on --ray-address or a "
+        "local Ray, writing --output-dir (docs/cli.md#scoring-on-ray)",
+    )
+    score.add_argument(
+        "--output-dir",
+        default=None,
+        metavar="DIR",
+        help="--engine ray: a new or empty folder for the JSONL shards (part-*.jsonl) and summary.json",
+    )
+    score.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="--engine ray: the Ray cluster to join (default: start a local Ray on this machine's cores)",
+    )
+    score.add_argument(
+        "--actors",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="--engine ray: scoring actors (default: from 1 up to the cluster's CPUs less one)",
+    )
+    score.add_argument(
+        "--ray-temp-dir",
+        default=None,
+        metavar="DIR",
+        help="--engine ray without --ray-address: the local Ray's temporary folder (keep it short: Unix socket paths)",
+    )
     score.add_argument("--metrics", default="chi", help=f"comma list of {', '.join(METRICS)}")
-    score.add_argument("--source-field", default=None,
-                       help="field holding the source document (default: source, refused when its values look "
-                            "like labels and another field holds the documents)")
+    score.add_argument(
+        "--source-field",
+        default=None,
+        help="field holding the source document (default: source, refused when its values look "
+        "like labels and another field holds the documents)",
+    )
     score.add_argument("--prediction-field", default="prediction", help="field holding the summary to score")
-    score.add_argument("--reference-field", default=None,
-                       help="field with the reference summary: a string or a list of strings (default: none, a "
-                            "reference-free run; \"\" or null in a row: reference-free for that row; "
-                            "docs/api.md#what-a-reference-may-be)")
+    score.add_argument(
+        "--reference-field",
+        default=None,
+        help="field with the reference summary: a string or a list of strings (default: none, a "
+        'reference-free run; "" or null in a row: reference-free for that row; '
+        "docs/api.md#what-a-reference-may-be)",
+    )
     score.add_argument("--id-field", default="id", help="field copied to each record's id when present")
-    score.add_argument("--publication-date-field", default=None,
-                       help="field with the source's publication date (ISO, YYYY-MM-DD; \"\" or null: none), "
-                            "which resolves relative dates (\"last Tuesday\") for qhi and chi")
-    score.add_argument("--keep-fields", default="all", metavar="all|none|NAME,...",
-                       help="the input's other fields copied into each record's \"fields\" (e.g. label, for "
-                            "the report's agreement view)")
-    score.add_argument("--no-sources-in-output", action="store_true",
-                       help="leave the source text out of the records (the report then shows no source)")
-    score.add_argument("--limit", type=_positive_int, default=None, metavar="N",
-                       help="score only the first N valid examples (the rest of the input is not read)")
+    score.add_argument(
+        "--publication-date-field",
+        default=None,
+        help='field with the source\'s publication date (ISO, YYYY-MM-DD; "" or null: none), '
+        'which resolves relative dates ("last Tuesday") for qhi and chi',
+    )
+    score.add_argument(
+        "--keep-fields",
+        default="all",
+        metavar="all|none|NAME,...",
+        help="the input's other fields copied into each record's \"fields\" (e.g. label, for "
+        "the report's agreement view)",
+    )
+    score.add_argument(
+        "--no-sources-in-output",
+        action="store_true",
+        help="leave the source text out of the records (the report then shows no source)",
+    )
+    score.add_argument(
+        "--limit",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="score only the first N valid examples (the rest of the input is not read)",
+    )
     score.add_argument("--split", default=None, help="split of a saved DatasetDict (needed when it has several)")
-    score.add_argument("--on-error", choices=("stop", "skip"), default="stop",
-                       help="on a malformed line, missing field or rejected value: stop (exit 1) or skip it")
-    score.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE,
-                       help="examples per API call; scores do not depend on it")
-    score.add_argument("--preset", choices=tuple(PRESETS), default=None,
-                       help="a preset of options for every metric (paper: the papers' formulas)")
-    score.add_argument("--device", default="auto",
-                       help="torch device of chi, rhi and dlsd_acu: auto (CUDA when available, else cpu), cpu, "
-                            "cuda, cuda:1, ...")
-    score.add_argument("--batch-size", type=_positive_int, default=None,
-                       help="model batch size (default: the API's, 64 for the encoder, 32 for NLI)")
-    score.add_argument("--cache-mb", type=_positive_int, default=None, metavar="MB",
-                       help=f"memory budget of the caches in MB (default: ${budget.ENV} or {budget.DEFAULT_MB}; "
-                            "docs/scaling.md#memory)")
-    score.add_argument("--workers", type=_cores, default=None, metavar="N",
-                       help="processes scoring ehi, rhi, qhi and chi: 1 (default) this one, N a pool of N, 0 one "
-                            "per core; never changes a score (docs/scaling.md#workers)")
-    score.add_argument("--nli-model", default=None,
-                       help="dlsd_acu: NLI model name or local folder (default: the API's, "
-                            "tals/albert-xlarge-vitaminc-mnli)")
+    score.add_argument(
+        "--on-error",
+        choices=("stop", "skip"),
+        default="stop",
+        help="on a malformed line, missing field or rejected value: stop (exit 1) or skip it",
+    )
+    score.add_argument(
+        "--chunk-size",
+        type=_positive_int,
+        default=DEFAULT_CHUNK_SIZE,
+        help="examples per API call; scores do not depend on it",
+    )
+    score.add_argument(
+        "--preset",
+        choices=tuple(PRESETS),
+        default=None,
+        help="a preset of options for every metric (paper: the papers' formulas)",
+    )
+    score.add_argument(
+        "--device",
+        default="auto",
+        help="torch device of chi, rhi and dlsd_acu: auto (CUDA when available, else cpu), cpu, cuda, cuda:1, ...",
+    )
+    score.add_argument(
+        "--batch-size",
+        type=_positive_int,
+        default=None,
+        help="model batch size (default: the API's, 64 for the encoder, 32 for NLI)",
+    )
+    score.add_argument(
+        "--cache-mb",
+        type=_positive_int,
+        default=None,
+        metavar="MB",
+        help=f"memory budget of the caches in MB (default: ${budget.ENV} or {budget.DEFAULT_MB}; "
+        "docs/scaling.md#memory)",
+    )
+    score.add_argument(
+        "--workers",
+        type=_cores,
+        default=None,
+        metavar="N",
+        help="processes scoring ehi, rhi, qhi and chi: 1 (default) this one, N a pool of N, 0 one "
+        "per core; never changes a score (docs/scaling.md#workers)",
+    )
+    score.add_argument(
+        "--nli-model",
+        default=None,
+        help="dlsd_acu: NLI model name or local folder (default: the API's, tals/albert-xlarge-vitaminc-mnli)",
+    )
     score.add_argument("--decomposer", choices=DECOMPOSERS, default="seq2seq", help="dlsd_acu: ACU decomposer")
     score.add_argument("--host", choices=HOSTS, default="fizz", help="dlsd_acu: host pipeline")
-    score.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="a keyword of the metrics' API functions (halluscope.score_<metric>), for every "
-                            "chosen metric that takes it: formula=paper, truecase=false, intransitive=none, "
-                            "weights='{\"qhi\": 2}'; VALUE is read as JSON when it parses, else as text; "
-                            "repeat for several")
-    score.add_argument("--summary-output", default=None,
-                       help="JSON summary file (default: the output's name with .summary.json; none with "
-                            "--output -)")
+    score.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a keyword of the metrics' API functions (halluscope.score_<metric>), for every "
+        "chosen metric that takes it: formula=paper, truecase=false, intransitive=none, "
+        "weights='{\"qhi\": 2}'; VALUE is read as JSON when it parses, else as text; "
+        "repeat for several",
+    )
+    score.add_argument(
+        "--summary-output",
+        default=None,
+        help="JSON summary file (default: the output's name with .summary.json; none with --output -)",
+    )
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
-    score.add_argument("--resume", action="store_true",
-                       help="continue an interrupted run from the last complete record of <output>.partial "
-                            "(same command otherwise); rows edited since they were scored are scored again "
-                            "(docs/cli.md#resuming-after-the-input-changed)")
+    score.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run from the last complete record of <output>.partial "
+        "(same command otherwise); rows edited since they were scored are scored again "
+        "(docs/cli.md#resuming-after-the-input-changed)",
+    )
     score.set_defaults(handler=run_score_command)
 
-    report = commands.add_parser("report", help="write a self-contained HTML report of a scores file",
-                                 description="One HTML file: statistics, distributions, agreement with labels, "
-                                             "every example (docs/cli.md).",
-                                 formatter_class=_HelpFormatter)
+    report = commands.add_parser(
+        "report",
+        help="write a self-contained HTML report of a scores file",
+        description="One HTML file: statistics, distributions, agreement with labels, every example (docs/cli.md).",
+        formatter_class=_HelpFormatter,
+    )
     report.add_argument("--input", required=True, help="scores JSONL written by `halluscope score`")
     report.add_argument("--output", required=True, help="HTML file to write")
-    report.add_argument("--summary", default=None,
-                        help="summary JSON of the run (default: the input's .summary.json when present)")
-    report.add_argument("--cut", type=_number, default=0.5,
-                        help="the report gives the share of defined scores below this value")
-    report.add_argument("--label-field", default=None,
-                        help="kept input field with 0/1 labels (1 = consistent; docs/cli.md#labels-the-report-accepts): "
-                             "the report shows ROC-AUC, balanced accuracy and a confusion table per score (default: "
-                             "label, when the records have it); a field named here must be there; '' for none")
-    report.add_argument("--page-size", type=_positive_int, default=REPORT_PAGE_SIZE,
-                        help="examples per page of the examples table")
-    report.add_argument("--max-examples", type=_positive_int, default=REPORT_MAX_EXAMPLES,
-                        help="examples written into the page (statistics use all; past this, an even sample "
-                             "is shown and the page says so)")
+    report.add_argument(
+        "--summary", default=None, help="summary JSON of the run (default: the input's .summary.json when present)"
+    )
+    report.add_argument(
+        "--cut", type=_number, default=0.5, help="the report gives the share of defined scores below this value"
+    )
+    report.add_argument(
+        "--label-field",
+        default=None,
+        help="kept input field with 0/1 labels (1 = consistent; docs/cli.md#labels-the-report-accepts): "
+        "the report shows ROC-AUC, balanced accuracy and a confusion table per score (default: "
+        "label, when the records have it); a field named here must be there; '' for none",
+    )
+    report.add_argument(
+        "--page-size", type=_positive_int, default=REPORT_PAGE_SIZE, help="examples per page of the examples table"
+    )
+    report.add_argument(
+        "--max-examples",
+        type=_positive_int,
+        default=REPORT_MAX_EXAMPLES,
+        help="examples written into the page (statistics use all; past this, an even sample "
+        "is shown and the page says so)",
+    )
     report.add_argument("--title", default=None, help="page title (default: halluscope report)")
     report.set_defaults(handler=run_report)
     return parser

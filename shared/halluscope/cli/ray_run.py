@@ -9,6 +9,7 @@ input order, so they do not depend on Ray's order, and ``rows_in != rows_out`` (
 line written twice) ends the run with exit 1. Ray is imported only here, when such a
 run starts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,7 @@ from ..records import json_safe
 from .errors import CommandError, FileError, LineError
 from .readers import STDIO, Example, FieldNames, field_names, read_examples
 from .resume import record_digest
-from .scoring import (MetricTotals, api_options, load_models, metric_options, parse_keep_fields,
-                      parse_metrics)
+from .scoring import MetricTotals, api_options, load_models, metric_options, parse_keep_fields, parse_metrics
 
 #: the options a Ray run refuses, and what to use instead (docs/cli.md#scoring-on-ray)
 REFUSED_ON_RAY: Dict[str, str] = {
@@ -45,13 +45,18 @@ def run_score_command(args: argparse.Namespace) -> int:
 
     if args.engine == "ray":
         return run_ray_score(args)
-    for flag, given in (("--output-dir", args.output_dir), ("--ray-address", args.ray_address),
-                        ("--actors", args.actors), ("--ray-temp-dir", args.ray_temp_dir)):
+    for flag, given in (
+        ("--output-dir", args.output_dir),
+        ("--ray-address", args.ray_address),
+        ("--actors", args.actors),
+        ("--ray-temp-dir", args.ray_temp_dir),
+    ):
         if given is not None:
             raise CommandError(f"{flag} is for --engine ray; the local run writes --output FILE")
     if args.output is None:
-        raise CommandError("halluscope score: the following arguments are required: --output "
-                           "(see halluscope score --help)")
+        raise CommandError(
+            "halluscope score: the following arguments are required: --output (see halluscope score --help)"
+        )
     return run_score(args)
 
 
@@ -70,8 +75,7 @@ def check_output_dir(path: str, input_path: str) -> None:
     if os.path.exists(path) and not os.path.isdir(path):
         raise FileError(f"--output-dir {path}: is a file, not a folder")
     if os.path.isdir(path) and os.listdir(path):
-        raise FileError(f"--output-dir {path}: is not empty; choose a new folder (the records of two runs "
-                        "never mix)")
+        raise FileError(f"--output-dir {path}: is not empty; choose a new folder (the records of two runs never mix)")
     if input_path != STDIO and os.path.realpath(path) == os.path.realpath(input_path):
         raise FileError(f"--output-dir {path} is the --input; choose another folder")
 
@@ -86,7 +90,7 @@ def run_ray_score(args: argparse.Namespace) -> int:
     fields = field_names(args)
     check_output_dir(args.output_dir, args.input)
     chosen = api_options(args.option, metrics)
-    args.resolved_device = None if args.device == "auto" else args.device   # auto: each actor's own
+    args.resolved_device = None if args.device == "auto" else args.device  # auto: each actor's own
     options = {metric: metric_options(metric, args, chosen[metric]) for metric in metrics}
     log = sys.stderr
     source, examples, skipped = read_examples(args, fields, keep, lambda message: print(message, file=log))
@@ -117,13 +121,16 @@ def check_one_reference_type(examples: Sequence[Example], fields: FieldNames, la
         if first is None:
             first = (example.position, kind)
         elif kind != first[1]:
-            raise CommandError(f"--engine ray: the {fields.reference!r} of {label} {example.position} is {kind}, "
-                               f"of {label} {first[0]} {first[1]}; an Arrow column holds one type: make every "
-                               "reference a list (null for none), or score this input without --engine ray")
+            raise CommandError(
+                f"--engine ray: the {fields.reference!r} of {label} {example.position} is {kind}, "
+                f"of {label} {first[0]} {first[1]}; an Arrow column holds one type: make every "
+                "reference a list (null for none), or score this input without --engine ray"
+            )
 
 
-def ray_rows(examples: Sequence[Example], fields: FieldNames, label: str,
-             signatures: Dict[str, str], sources_in_output: bool) -> List[Dict[str, Any]]:
+def ray_rows(
+    examples: Sequence[Example], fields: FieldNames, label: str, signatures: Dict[str, str], sources_in_output: bool
+) -> List[Dict[str, Any]]:
     """One item per example for ``ray.data.from_items``: the texts scored, and the rest of
     its record (position, id, digest, kept fields) as one JSON string."""
     items = []
@@ -163,9 +170,15 @@ def output_record(row: Dict[str, Any], fields: FieldNames) -> Dict[str, Any]:
     return record
 
 
-def _score_on_ray(args: argparse.Namespace, metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
-                  fields: FieldNames, label: str, examples: Sequence[Example],
-                  signatures: Dict[str, str]) -> Dict[Any, Dict[str, Dict[str, Any]]]:
+def _score_on_ray(
+    args: argparse.Namespace,
+    metrics: Sequence[str],
+    options: Dict[str, Dict[str, Any]],
+    fields: FieldNames,
+    label: str,
+    examples: Sequence[Example],
+    signatures: Dict[str, str],
+) -> Dict[Any, Dict[str, Dict[str, Any]]]:
     """Score ``examples`` on Ray (``--ray-address``, else a local Ray on this machine's
     cores) into the shards of ``--output-dir``; return each written position's scores."""
     from ..ray import _ray, score_dataset
@@ -176,25 +189,37 @@ def _score_on_ray(args: argparse.Namespace, metrics: Sequence[str], options: Dic
     else:
         from ..workers import available_cores
 
-        ray.init(num_cpus=available_cores(), include_dashboard=False, log_to_driver=False,
-                 _temp_dir=os.path.abspath(args.ray_temp_dir) if args.ray_temp_dir else None)
+        ray.init(
+            num_cpus=available_cores(),
+            include_dashboard=False,
+            log_to_driver=False,
+            _temp_dir=os.path.abspath(args.ray_temp_dir) if args.ray_temp_dir else None,
+        )
     try:
         items = ray_rows(examples, fields, label, signatures, not args.no_sources_in_output)
         if not items:
             return {}
         ds = ray.data.from_items(items)
         scored = score_dataset(
-            ds, metrics, reference_column="reference" if fields.reference is not None else None,
+            ds,
+            metrics,
+            reference_column="reference" if fields.reference is not None else None,
             publication_date_column="publication_date" if fields.publication_date is not None else None,
-            options=options, preset=args.preset, return_details=True, actors=args.actors,
-            batch_size=args.chunk_size, group_by_source=True)
+            options=options,
+            preset=args.preset,
+            return_details=True,
+            actors=args.actors,
+            batch_size=args.chunk_size,
+            group_by_source=True,
+        )
         return _write_shards(scored.iter_rows(), args.output_dir, fields, label)
     finally:
         ray.shutdown()
 
 
-def _write_shards(rows: Iterable[Dict[str, Any]], folder: str, fields: FieldNames,
-                  label: str) -> Dict[Any, Dict[str, Dict[str, Any]]]:
+def _write_shards(
+    rows: Iterable[Dict[str, Any]], folder: str, fields: FieldNames, label: str
+) -> Dict[Any, Dict[str, Dict[str, Any]]]:
     """Write each scored row's record to ``folder/part-NNNNN.jsonl`` (:data:`SHARD_ROWS`
     a file); return the scores by position (a position seen twice is a :class:`LineError`)."""
     written: Dict[Any, Dict[str, Dict[str, Any]]] = {}
@@ -207,8 +232,7 @@ def _write_shards(rows: Iterable[Dict[str, Any]], folder: str, fields: FieldName
                 shard = open(os.path.join(folder, f"part-{count // SHARD_ROWS:05d}.jsonl"), "w", encoding="utf-8")
             record = output_record(row, fields)
             if record[label] in written:
-                raise LineError(f"Ray returned {label} {record[label]} twice; the output in {folder} is not "
-                                "to be used")
+                raise LineError(f"Ray returned {label} {record[label]} twice; the output in {folder} is not to be used")
             written[record[label]] = record["scores"]
             shard.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
     finally:
@@ -217,9 +241,15 @@ def _write_shards(rows: Iterable[Dict[str, Any]], folder: str, fields: FieldName
     return written
 
 
-def _summary(args: argparse.Namespace, metrics: Sequence[str], label: str, examples: Sequence[Example],
-             skipped: Sequence[Any], written: Dict[Any, Dict[str, Dict[str, Any]]],
-             signatures: Dict[str, str]) -> Dict[str, Any]:
+def _summary(
+    args: argparse.Namespace,
+    metrics: Sequence[str],
+    label: str,
+    examples: Sequence[Example],
+    skipped: Sequence[Any],
+    written: Dict[Any, Dict[str, Dict[str, Any]]],
+    signatures: Dict[str, str],
+) -> Dict[str, Any]:
     """The local run's summary plus ``rows_in``/``rows_out`` and the engine; means summed
     in input order (docs/cli.md#scoring-on-ray)."""
     totals = {metric: MetricTotals() for metric in metrics}
@@ -228,10 +258,17 @@ def _summary(args: argparse.Namespace, metrics: Sequence[str], label: str, examp
         for position in sorted(written):
             for name, value in written[position][metric].items():
                 totals[metric].values.setdefault(name, []).append(float("nan") if value is None else value)
-    return {"input": args.input, "output": os.path.join(args.output_dir, "part-*.jsonl"),
-            "engine": "ray", "rows_in": len(examples), "rows_out": len(written), "examples": len(written),
-            "position_label": label, "skipped": [{label: s.position, "reason": s.reason} for s in skipped],
-            "metrics": {metric: totals[metric].as_dict() for metric in metrics}}
+    return {
+        "input": args.input,
+        "output": os.path.join(args.output_dir, "part-*.jsonl"),
+        "engine": "ray",
+        "rows_in": len(examples),
+        "rows_out": len(written),
+        "examples": len(written),
+        "position_label": label,
+        "skipped": [{label: s.position, "reason": s.reason} for s in skipped],
+        "metrics": {metric: totals[metric].as_dict() for metric in metrics},
+    }
 
 
 def _write_summary(path: str, summary: Dict[str, Any]) -> None:
@@ -245,8 +282,10 @@ def _check_every_line_once(examples: Sequence[Example], written: Dict[Any, Any],
     missing = [example.position for example in examples if example.position not in written]
     if missing or len(written) != len(examples):
         shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
-        raise LineError(f"Ray wrote {len(written)} records for {len(examples)} input rows "
-                        f"(rows_in != rows_out; missing {label}s: {shown or 'none'})")
+        raise LineError(
+            f"Ray wrote {len(written)} records for {len(examples)} input rows "
+            f"(rows_in != rows_out; missing {label}s: {shown or 'none'})"
+        )
 
 
 __all__ = ["run_score_command", "run_ray_score", "REFUSED_ON_RAY", "ray_rows", "output_record"]

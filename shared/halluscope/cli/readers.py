@@ -1,5 +1,6 @@
 """Reading the input: JSONL, CSV or a ``datasets`` folder, every row checked and turned
 into an :class:`Example` before any model loads (docs/cli.md)."""
+
 from __future__ import annotations
 
 import csv
@@ -30,8 +31,12 @@ class FieldNames:
 
     def of_api_column(self, column: str) -> Optional[str]:
         """The input field behind an API column name (``predictions`` -> ``prediction``)."""
-        return {"predictions": self.prediction, "sources": self.source,
-                "references": self.reference, "publication_dates": self.publication_date}.get(column)
+        return {
+            "predictions": self.prediction,
+            "sources": self.source,
+            "references": self.reference,
+            "publication_dates": self.publication_date,
+        }.get(column)
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class Skipped:
 
 
 # ------------------------------------------------------------------------- reading
+
 
 @dataclass(frozen=True)
 class InputSource:
@@ -91,7 +97,7 @@ def _lines(handle: BinaryIO, limit: int) -> Iterator[Optional[bytes]]:
 
 def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[int, Any]]:
     """The rows of a JSONL file (or of ``handle``, e.g. standard input, named ``path``)."""
-    with (open(path, "rb") if handle is None else handle) as handle:
+    with open(path, "rb") if handle is None else handle as handle:
         for number, raw in enumerate(_lines(handle, JSONL_LINE_LIMIT), start=1):
             if raw is None:
                 yield number, f"the line is over {JSONL_LINE_LIMIT:,} bytes, more than any text the metrics take"
@@ -99,8 +105,10 @@ def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as error:
-                raise FileError(f"{path} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} at "
-                                f"byte {error.start + 1} of the line); save the file as UTF-8") from None
+                raise FileError(
+                    f"{path} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} at "
+                    f"byte {error.start + 1} of the line); save the file as UTF-8"
+                ) from None
             if not line.strip():
                 continue  # blank lines separate nothing and are not examples
             try:
@@ -128,8 +136,10 @@ def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as error:
-                raise FileError(f"{handle.name} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} "
-                                f"at byte {error.start + 1} of the line); save the file as UTF-8") from None
+                raise FileError(
+                    f"{handle.name} line {number}: not valid UTF-8 (byte 0x{raw[error.start]:02x} "
+                    f"at byte {error.start + 1} of the line); save the file as UTF-8"
+                ) from None
             consumed.append(line)
             yield line
 
@@ -146,8 +156,10 @@ def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
         raise FileError(f"{handle.name} line 1: column {empty[0]} of the header has no name; name every column")
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
-        raise FileError(f"{handle.name} line 1: the header names the column {repeated[0]!r} twice; "
-                        "which one holds the text would be a guess")
+        raise FileError(
+            f"{handle.name} line 1: the header names the column {repeated[0]!r} twice; "
+            "which one holds the text would be a guess"
+        )
 
     def records() -> Iterator[Tuple[int, Any]]:
         lines_before = len(consumed)
@@ -204,8 +216,9 @@ def open_input(path: str, split: Optional[str] = None) -> InputSource:
         return InputSource(path, "line", header, records)
     if extension in (".jsonl", ".json", ".ndjson"):
         return InputSource(path, "line", None, _jsonl_rows(path))
-    raise CommandError(f"--input {path}: expected a .jsonl or .csv file, a datasets folder or - (JSONL on "
-                       "standard input)")
+    raise CommandError(
+        f"--input {path}: expected a .jsonl or .csv file, a datasets folder or - (JSONL on standard input)"
+    )
 
 
 #: half of a UTF-16 pair: JSON's "\ud83d" reads as one, and UTF-8 cannot write it
@@ -219,8 +232,10 @@ class _Unwritable(ValueError):
 def _writable_text(text: str) -> str:
     bad = _LONE_SURROGATE.search(text)
     if bad is not None:
-        raise _Unwritable(f"a lone surrogate (U+{ord(bad.group()):04X} at character {bad.start()}), which "
-                          "cannot be written as UTF-8; fix the text's decoding")
+        raise _Unwritable(
+            f"a lone surrogate (U+{ord(bad.group()):04X} at character {bad.start()}), which "
+            "cannot be written as UTF-8; fix the text's decoding"
+        )
     return text
 
 
@@ -242,8 +257,9 @@ def _kept_value(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
-def _kept_fields(row: Mapping[str, Any], written: Iterable[Optional[str]], keep: Optional[Sequence[str]],
-                 where: str) -> Tuple[Dict[str, Any], Optional[str]]:
+def _kept_fields(
+    row: Mapping[str, Any], written: Iterable[Optional[str]], keep: Optional[Sequence[str]], where: str
+) -> Tuple[Dict[str, Any], Optional[str]]:
     """The row's other fields kept in its record (``keep=None``: all), as JSON holds them
     (:func:`_kept_value`), and what makes the row bad (None: nothing). A field of a type
     JSON has no form for is a :class:`CommandError` (``where`` names the row): the whole
@@ -255,9 +271,11 @@ def _kept_fields(row: Mapping[str, Any], written: Iterable[Optional[str]], keep:
         try:
             kept[name] = _kept_value(value)
         except TypeError as error:
-            raise CommandError(f"{where}: the field {name!r} holds {error} values, which a JSON record cannot "
-                               "hold; leave it out with --keep-fields (a list of the fields to keep, or "
-                               "none)") from None
+            raise CommandError(
+                f"{where}: the field {name!r} holds {error} values, which a JSON record cannot "
+                "hold; leave it out with --keep-fields (a list of the fields to keep, or "
+                "none)"
+            ) from None
         except RecursionError:
             return kept, f"field {name!r} is nested too deeply to write"
         except _Unwritable as error:
@@ -285,7 +303,7 @@ def _located_api_error(error: Exception, positions: Sequence[int], fields: Field
     if not isinstance(error, RowError) or row is None or not 0 <= row < len(positions):
         return None
     message = str(error)
-    detail = message[len(f"row {row}: "):] if message.startswith(f"row {row}: ") else message
+    detail = message[len(f"row {row}: ") :] if message.startswith(f"row {row}: ") else message
     field = fields.of_api_column(error.field) if error.field else None
     return positions[row], (f"field {field!r}: {detail}" if field else detail)
 
@@ -379,12 +397,18 @@ def check_source_field(lengths: TextLengths, fields: FieldNames, explicit: bool)
         f"the field {fields.source!r} looks like a label, not the document: its values are all at most "
         f"{LABEL_MAX_CHARS} characters (e.g. {lengths.longest_source!r}) while {document!r} holds texts of "
         f"{lengths.mean(document):.0f} characters on average; pass --source-field {document} "
-        f"(or --source-field {fields.source} to score {fields.source!r} anyway)")
+        f"(or --source-field {fields.source} to score {fields.source!r} anyway)"
+    )
 
 
-def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
-                     report: Callable[[str], None], keep: Optional[Sequence[str]] = None,
-                     limit: Optional[int] = None) -> Tuple[List[Example], List[Skipped], TextLengths]:
+def collect_examples(
+    source: InputSource,
+    fields: FieldNames,
+    on_error: str,
+    report: Callable[[str], None],
+    keep: Optional[Sequence[str]] = None,
+    limit: Optional[int] = None,
+) -> Tuple[List[Example], List[Skipped], TextLengths]:
     """Every valid row, checked by the backend's validation one row at a time (the
     first ``limit`` valid rows when ``limit`` is given: the rest is not read).
 
@@ -397,14 +421,17 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
     from ..dates import validate_publication_dates
     from ..validation import validate_inputs
 
-    required = [fields.source, fields.prediction] + [name for name in (fields.reference, fields.publication_date)
-                                                     if name is not None]
+    required = [fields.source, fields.prediction] + [
+        name for name in (fields.reference, fields.publication_date) if name is not None
+    ]
     written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
     if source.columns is not None:
         missing = [name for name in required if name not in source.columns]
         if missing:
-            raise CommandError(f"{source.path} has no field {missing[0]!r} (fields: {', '.join(source.columns)})"
-                               + _missing_hint(missing[0], source.columns, None, fields))
+            raise CommandError(
+                f"{source.path} has no field {missing[0]!r} (fields: {', '.join(source.columns)})"
+                + _missing_hint(missing[0], source.columns, None, fields)
+            )
 
     examples: List[Example] = []
     skipped: List[Skipped] = []
@@ -415,16 +442,19 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
         if problem is None:
             absent = next((name for name in required if name not in row), None)
             if absent is not None and first and source.columns is None:
-                raise CommandError(f"{source.path} {source.label} {position} has no field {absent!r} "
-                                   f"(fields: {', '.join(map(str, row))}){_missing_hint(absent, row, row, fields)}")
+                raise CommandError(
+                    f"{source.path} {source.label} {position} has no field {absent!r} "
+                    f"(fields: {', '.join(map(str, row))}){_missing_hint(absent, row, row, fields)}"
+                )
             first = False
             if absent is not None:
                 problem = f"missing field {absent!r}"
         if problem is None:
             reference = None if fields.reference is None else row[fields.reference]
             try:
-                validate_inputs([row[fields.prediction]], [row[fields.source]],
-                                None if fields.reference is None else [reference])
+                validate_inputs(
+                    [row[fields.prediction]], [row[fields.source]], None if fields.reference is None else [reference]
+                )
                 if fields.publication_date is not None:
                     validate_publication_dates([row[fields.publication_date]], 1)
             except (TypeError, ValueError) as error:
@@ -435,9 +465,17 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
         if problem is None:
             problem = _id_problem(row, fields.id)
         if problem is None:
-            examples.append(Example(position, row.get(fields.id), row[fields.source], row[fields.prediction],
-                                    reference, None if fields.publication_date is None
-                                    else row[fields.publication_date], kept))
+            examples.append(
+                Example(
+                    position,
+                    row.get(fields.id),
+                    row[fields.source],
+                    row[fields.prediction],
+                    reference,
+                    None if fields.publication_date is None else row[fields.publication_date],
+                    kept,
+                )
+            )
             lengths.add(row, fields.source)
             if limit is not None and len(examples) >= limit:
                 break
@@ -452,12 +490,18 @@ def collect_examples(source: InputSource, fields: FieldNames, on_error: str,
 
 def field_names(args: Any) -> FieldNames:
     """The fields ``halluscope score``'s flags name (``--source-field`` default: source)."""
-    return FieldNames(args.source_field or "source", args.prediction_field, args.reference_field, args.id_field,
-                      args.publication_date_field)
+    return FieldNames(
+        args.source_field or "source",
+        args.prediction_field,
+        args.reference_field,
+        args.id_field,
+        args.publication_date_field,
+    )
 
 
-def read_examples(args: Any, fields: FieldNames, keep: Optional[Sequence[str]],
-                  log: Callable[[str], None]) -> Tuple[InputSource, List[Example], List[Skipped]]:
+def read_examples(
+    args: Any, fields: FieldNames, keep: Optional[Sequence[str]], log: Callable[[str], None]
+) -> Tuple[InputSource, List[Example], List[Skipped]]:
     """``halluscope score``'s input, read and checked as every engine reads it
     (docs/cli.md#input-rows-and-bad-input): each row by :func:`collect_examples` under
     ``--on-error`` and ``--limit`` (``log`` reports a skipped row), the source field by

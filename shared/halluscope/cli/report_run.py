@@ -1,5 +1,6 @@
 """``halluscope report``: the scores file checked whole (shapes, score ranges, labels),
 then the page written through a temporary file (docs/cli.md, "halluscope report")."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,8 +15,10 @@ from .runs import _check_writable, _same_path, summary_path_for
 #: the field ``--label-field`` reads when it is not given
 DEFAULT_LABEL_FIELD = "label"
 #: how to go on when the labels are not labels
-_LABEL_HINT = ("; pass --label-field with the field that holds 0/1 labels, or --label-field '' for a report "
-               "without the agreement view")
+_LABEL_HINT = (
+    "; pass --label-field with the field that holds 0/1 labels, or --label-field '' for a report "
+    "without the agreement view"
+)
 
 
 @dataclass
@@ -34,8 +37,9 @@ def _has_field(record: Mapping[str, Any], name: str) -> bool:
     return (isinstance(kept, Mapping) and name in kept) or name in record
 
 
-def check_scores_file(path: str, options: Optional[Mapping[str, Mapping[str, str]]] = None,
-                      label_field: str = DEFAULT_LABEL_FIELD) -> ScoresFileCheck:
+def check_scores_file(
+    path: str, options: Optional[Mapping[str, Mapping[str, str]]] = None, label_field: str = DEFAULT_LABEL_FIELD
+) -> ScoresFileCheck:
     """Refuse a scores file ``report`` cannot read whole, naming the line: a missing file,
     text that is not UTF-8, a line that is not a JSON object (a run still going or
     interrupted), a record of another shape, a score that is not one, infinite or
@@ -54,8 +58,10 @@ def check_scores_file(path: str, options: Optional[Mapping[str, Mapping[str, str
             try:
                 record = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                raise FileError(f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
-                                "an interrupted `halluscope score` run finishes with --resume") from None
+                raise FileError(
+                    f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
+                    "an interrupted `halluscope score` run finishes with --resume"
+                ) from None
             problem = record_problem(record, options)
             if problem is not None:
                 raise FileError(f"{path} line {number}: {problem}")
@@ -78,11 +84,15 @@ def check_named_label_field(check: ScoresFileCheck, label_field: str, path: str)
     naming it otherwise); the default ``label`` absent means no agreement view."""
     if check.with_field == 0:
         kept = ", ".join(sorted(check.kept_fields)[:12]) or "none"
-        raise CommandError(f"--label-field {label_field}: no record of {path} has this field (fields.{label_field} "
-                           f"or a top-level {label_field}); the records' kept fields: {kept}")
+        raise CommandError(
+            f"--label-field {label_field}: no record of {path} has this field (fields.{label_field} "
+            f"or a top-level {label_field}); the records' kept fields: {kept}"
+        )
     if check.labelled == 0:
-        raise CommandError(f"--label-field {label_field}: the field is null or empty in every record of {path}: "
-                           "no labels to compare with")
+        raise CommandError(
+            f"--label-field {label_field}: the field is null or empty in every record of {path}: "
+            "no labels to compare with"
+        )
 
 
 def read_summary(path: Optional[str]) -> Optional[Dict[str, Any]]:
@@ -122,8 +132,16 @@ def run_report(args: argparse.Namespace) -> int:
         raise FileError(f"--output {args.output} is the --input file; choose another name")
     temporary = f"{args.output}.tmp-{os.getpid()}"
     try:
-        count = write_report(args.input, temporary, summary=summary, cut=args.cut, title=args.title,
-                             label_field=label_field, page_size=args.page_size, max_examples=args.max_examples)
+        count = write_report(
+            args.input,
+            temporary,
+            summary=summary,
+            cut=args.cut,
+            title=args.title,
+            label_field=label_field,
+            page_size=args.page_size,
+            max_examples=args.max_examples,
+        )
         os.replace(temporary, args.output)
     finally:
         if os.path.exists(temporary):

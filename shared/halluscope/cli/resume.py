@@ -10,6 +10,7 @@ score or a field of other input. Records are appended in input order chunk by ch
 rescored row lands after the records kept, so the output is written in input order at
 the end (:func:`finish_in_input_order`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,11 +33,16 @@ def record_digest(example: Example, signatures: Mapping[str, str]) -> str:
     of the canonical JSON (sorted keys, ASCII, no spaces; NaN as null, as the record
     writes it) of every input value that is in the record or changes its scores. The
     position is not in it: the record is matched to its row by position."""
-    content = {"id": example.id, "source": example.source, "prediction": example.prediction,
-               "reference": example.reference, "publication_date": example.publication_date,
-               "fields": example.kept or {}, "signatures": dict(signatures)}
-    text = json.dumps(json_safe(content), sort_keys=True, ensure_ascii=True, separators=(",", ":"),
-                      allow_nan=False)
+    content = {
+        "id": example.id,
+        "source": example.source,
+        "prediction": example.prediction,
+        "reference": example.reference,
+        "publication_date": example.publication_date,
+        "fields": example.kept or {},
+        "signatures": dict(signatures),
+    }
+    text = json.dumps(json_safe(content), sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:DIGEST_HEX_DIGITS]
 
 
@@ -58,8 +64,9 @@ class ResumePlan:
         return len(self.changed) + len(self.gone)
 
 
-def plan_resume(records: Sequence[Mapping[str, Any]], examples: Sequence[Example], signatures: Mapping[str, str],
-                label: str) -> ResumePlan:
+def plan_resume(
+    records: Sequence[Mapping[str, Any]], examples: Sequence[Example], signatures: Mapping[str, str], label: str
+) -> ResumePlan:
     """Match the partial file's ``records`` to the input's ``examples`` by position
     (``label``: "line" or "row") and digest (:func:`record_digest`)."""
     by_position = {example.position: example for example in examples}
@@ -127,12 +134,15 @@ def resume_note(plan: ResumePlan, partial: str, label: str) -> str:
     note = f"resuming after {len(plan.kept)} scored examples in {partial}"
     if plan.changed:
         shown = ", ".join(map(str, plan.changed[:5])) + (", ..." if len(plan.changed) > 5 else "")
-        note += (f"; {len(plan.changed)} record(s) were made from other input or under another signature and are "
-                 f"scored again ({label}s {shown})")
+        note += (
+            f"; {len(plan.changed)} record(s) were made from other input or under another signature and are "
+            f"scored again ({label}s {shown})"
+        )
     if plan.gone:
         shown = ", ".join(map(str, plan.gone[:5])) + (", ..." if len(plan.gone) > 5 else "")
-        note += (f"; {len(plan.gone)} record(s) of {label}s that are no longer examples of the input are dropped "
-                 f"({shown})")
+        note += (
+            f"; {len(plan.gone)} record(s) of {label}s that are no longer examples of the input are dropped ({shown})"
+        )
     return note
 
 

@@ -1,5 +1,6 @@
 """One run of ``halluscope score`` or ``halluscope report``: output paths, the partial
 file and its resume state, the summary (docs/cli.md, "Interrupted runs")."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,17 @@ from ..workers import available_cores, keep_from_workers
 from .errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, field_names, read_examples
 from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
-from .scoring import (MetricTotals, api_options, load_models, metric_options, parse_keep_fields,
-                      parse_metrics, quiet_third_party_progress, resolve_device, score_examples)
+from .scoring import (
+    MetricTotals,
+    api_options,
+    load_models,
+    metric_options,
+    parse_keep_fields,
+    parse_metrics,
+    quiet_third_party_progress,
+    resolve_device,
+    score_examples,
+)
 
 
 REPORT_PAGE_SIZE = 50
@@ -53,8 +63,9 @@ def format_summary(summary: Dict[str, Any]) -> str:
             signature = (entry["signature"] or "") if k == 0 else ""  # once per metric
             rows.append((column_label(metric, name), mean, f"{stats['defined']}/{n}", signature))
     widths = [max(len(row[k]) for row in rows) for k in range(3)]
-    lines = [("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]).rstrip()
-             for row in rows]
+    lines = [
+        ("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]).rstrip() for row in rows
+    ]
     for metric, entry in summary["metrics"].items():
         if entry.get("counters"):
             lines.append(f"{metric} counters: " + ", ".join(f"{k}={v}" for k, v in entry["counters"].items()))
@@ -62,8 +73,10 @@ def format_summary(summary: Dict[str, Any]) -> str:
     skipped = summary["skipped"]
     lines.append(f"scored {n} examples from {summary['input']} into {summary['output']}")
     if skipped:
-        lines.append(f"skipped {len(skipped)} {label}{'s' if len(skipped) > 1 else ''}: "
-                     + ", ".join(str(s[label]) for s in skipped))
+        lines.append(
+            f"skipped {len(skipped)} {label}{'s' if len(skipped) > 1 else ''}: "
+            + ", ".join(str(s[label]) for s in skipped)
+        )
     return "\n".join(lines)
 
 
@@ -135,15 +148,16 @@ class OutputLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise CommandError(f"--output {self.path[:-len(LOCK_SUFFIX)]}: another halluscope run is writing it "
-                               f"(it holds {self.path}); wait for it to end or choose another output") from None
+            raise CommandError(
+                f"--output {self.path[: -len(LOCK_SUFFIX)]}: another halluscope run is writing it "
+                f"(it holds {self.path}); wait for it to end or choose another output"
+            ) from None
         self._fd = fd
         self._kept.enter_context(keep_from_workers(fd))
         if left_behind:
             holder = os.read(fd, 32).decode("ascii", "replace").strip()
             said = f" (pid {holder})" if holder.isdigit() else ""
-            print(f"note: taking over {self.path}, left by a run that ended without releasing it{said}",
-                  file=self.log)
+            print(f"note: taking over {self.path}, left by a run that ended without releasing it{said}", file=self.log)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         return self
@@ -181,8 +195,10 @@ def check_output_paths(args: argparse.Namespace) -> Optional[str]:
     no ``--summary-output``)."""
     if args.output == STDIO or is_stream(args.output):  # written through: no partial, no summary beside it
         if args.resume:
-            raise CommandError("--resume needs an output file: with --output - (or a device or FIFO) the records "
-                               "go straight through, with no partial file to continue")
+            raise CommandError(
+                "--resume needs an output file: with --output - (or a device or FIFO) the records "
+                "go straight through, with no partial file to continue"
+            )
         if args.summary_output is not None:
             _check_writable(args.summary_output, "--summary-output")
             if args.input != STDIO and _same_path(args.summary_output, args.input):
@@ -192,8 +208,10 @@ def check_output_paths(args: argparse.Namespace) -> Optional[str]:
     _check_writable(args.output, "--output")
     _check_writable(summary_output, "--summary-output")
     if _same_path(args.output, summary_output):
-        raise FileError(f"--summary-output {summary_output} is the --output file: the summary would "
-                        "overwrite the scores; choose another name")
+        raise FileError(
+            f"--summary-output {summary_output} is the --output file: the summary would "
+            "overwrite the scores; choose another name"
+        )
     for path, flag in ((args.output, "--output"), (summary_output, "--summary-output")):
         if args.input != STDIO and _same_path(path, args.input):
             raise FileError(f"{flag} {path} is the --input file; choose another name")
@@ -204,18 +222,32 @@ def check_output_paths(args: argparse.Namespace) -> Optional[str]:
 _CHANGES_NO_SCORE = frozenset({"device", "batch_size", "workers", "cache_mb"})
 
 
-def _run_settings(args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames,
-                  options: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+def _run_settings(
+    args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames, options: Dict[str, Dict[str, Any]]
+) -> Dict[str, Any]:
     """What a resumed run must share with the run that wrote the partial file: the
     input, metrics, fields, what the records hold and every option that can change a
     score (not the device, the batch or chunk size, the workers, the cache budget or
     ``--limit``, which change none)."""
-    scored = {metric: {key: value for key, value in sorted(chosen.items()) if key not in _CHANGES_NO_SCORE}
-              for metric, chosen in options.items()}
-    return json.loads(json.dumps({
-        "input": args.input if args.input == STDIO else os.path.abspath(args.input), "split": args.split, "metrics": list(metrics),
-        "fields": dataclasses.asdict(fields), "options": scored, "preset": args.preset,
-        "keep_fields": args.keep_fields, "sources_in_output": not args.no_sources_in_output}, default=repr))
+    scored = {
+        metric: {key: value for key, value in sorted(chosen.items()) if key not in _CHANGES_NO_SCORE}
+        for metric, chosen in options.items()
+    }
+    return json.loads(
+        json.dumps(
+            {
+                "input": args.input if args.input == STDIO else os.path.abspath(args.input),
+                "split": args.split,
+                "metrics": list(metrics),
+                "fields": dataclasses.asdict(fields),
+                "options": scored,
+                "preset": args.preset,
+                "keep_fields": args.keep_fields,
+                "sources_in_output": not args.no_sources_in_output,
+            },
+            default=repr,
+        )
+    )
 
 
 def _write_json_atomically(path: str, value: Any) -> None:
@@ -241,15 +273,18 @@ def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List
             except (UnicodeDecodeError, json.JSONDecodeError):
                 break
             if not isinstance(record, dict) or label not in record or set(record.get("scores", {})) != set(metrics):
-                raise FileError(f"{partial}: record {len(records) + 1} was not written by this run "
-                                f"(no '{label}' or other metrics); rerun without --resume to start over")
+                raise FileError(
+                    f"{partial}: record {len(records) + 1} was not written by this run "
+                    f"(no '{label}' or other metrics); rerun without --resume to start over"
+                )
             records.append(record)
             length += len(raw)
     return records, length
 
 
-def _resumed_totals(records: Sequence[Dict[str, Any]], state: Dict[str, Any],
-                    signatures: Dict[str, str]) -> Dict[str, MetricTotals]:
+def _resumed_totals(
+    records: Sequence[Dict[str, Any]], state: Dict[str, Any], signatures: Dict[str, str]
+) -> Dict[str, MetricTotals]:
     """Totals of the records already written (scores from the records themselves, which
     were made under this run's ``signatures``; counters from the state file)."""
     totals = {metric: MetricTotals() for metric in signatures}
@@ -264,8 +299,11 @@ def _resumed_totals(records: Sequence[Dict[str, Any]], state: Dict[str, Any],
 
 
 def _state(settings: Dict[str, Any], totals: Dict[str, MetricTotals], rows: int) -> Dict[str, Any]:
-    return {"settings": settings, "rows": rows,
-            "metrics": {metric: {"signature": t.signature, "counters": t.counters} for metric, t in totals.items()}}
+    return {
+        "settings": settings,
+        "rows": rows,
+        "metrics": {metric: {"signature": t.signature, "counters": t.counters} for metric, t in totals.items()},
+    }
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -292,8 +330,9 @@ def run_score(args: argparse.Namespace) -> int:
     # models (slow), then the scoring; Ctrl-C and SIGTERM stop the run from here on
     stop = StopRequest()
     with stop.installed(), contextlib.nullcontext() if to_stdout else OutputLock(args.output, log):
-        return _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
-                           summary_output, stop)
+        return _run_locked(
+            args, metrics, options, examples, skipped, source, fields, settings, to_stdout, summary_output, stop
+        )
 
 
 def cap_workers(args: argparse.Namespace, log: Optional[TextIO] = None) -> None:
@@ -303,8 +342,9 @@ def cap_workers(args: argparse.Namespace, log: Optional[TextIO] = None) -> None:
     log = log or sys.stderr
     cores = available_cores()
     if getattr(args, "workers", None) is not None and args.workers > cores:
-        print(f"note: --workers {args.workers} is more than the {cores} usable cores; {cores} processes score",
-              file=log)
+        print(
+            f"note: --workers {args.workers} is more than the {cores} usable cores; {cores} processes score", file=log
+        )
         args.workers = cores
 
 
@@ -333,8 +373,7 @@ class StopRequest:
         not raise (it landed in a finaliser) is not printed as "Exception ignored ...":
         it is recorded, and :meth:`check` raises it."""
         in_main_thread = threading.current_thread() is threading.main_thread()
-        previous = {number: signal.signal(number, self.on_signal) for number in self.SIGNALS} if in_main_thread \
-            else {}
+        previous = {number: signal.signal(number, self.on_signal) for number in self.SIGNALS} if in_main_thread else {}
         previous_hook = sys.unraisablehook
 
         def quiet_interrupts(unraisable: Any) -> None:
@@ -355,8 +394,9 @@ class StopRequest:
             raise KeyboardInterrupt
 
 
-def _run_locked(args, metrics, options, examples, skipped, source, fields, settings, to_stdout,
-                summary_output, stop: StopRequest) -> int:
+def _run_locked(
+    args, metrics, options, examples, skipped, source, fields, settings, to_stdout, summary_output, stop: StopRequest
+) -> int:
     """The rest of :func:`run_score`, while the run holds its output: a partial file to
     resume, the models, the scoring."""
     records: List[Dict[str, Any]] = []
@@ -370,9 +410,11 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
             with open(state_path, encoding="utf-8") as handle:
                 state = json.load(handle)
         if state.get("settings") != settings:
-            raise FileError(f"--resume: {partial} was written by a run with other settings (input, metrics, "
-                            "fields, kept fields or options); rerun that command with --resume, or this one "
-                            "without it")
+            raise FileError(
+                f"--resume: {partial} was written by a run with other settings (input, metrics, "
+                "fields, kept fields or options); rerun that command with --resume, or this one "
+                "without it"
+            )
         records, length = read_partial(partial, metrics, source.label)
     log = sys.stderr
     if args.no_progress:
@@ -387,26 +429,35 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
     elif args.resume and not to_stdout:
         print(f"--resume: no partial output {partial}; scoring from the first example", file=log)
     elif not to_stdout and os.path.isfile(partial):
-        print(f"note: replacing the partial output {partial} of an earlier run (--resume would continue it)",
-              file=log)
+        print(f"note: replacing the partial output {partial} of an earlier run (--resume would continue it)", file=log)
     totals = _resumed_totals(records, state, signatures)
-    scoring = dict(chunk_size=args.chunk_size, progress=not args.no_progress,
-                   sources_in_output=not args.no_sources_in_output, preset=args.preset,
-                   digest=lambda example: record_digest(example, signatures))
+    scoring = dict(
+        chunk_size=args.chunk_size,
+        progress=not args.no_progress,
+        sources_in_output=not args.no_sources_in_output,
+        preset=args.preset,
+        digest=lambda example: record_digest(example, signatures),
+    )
 
     def summary_of(totals: Dict[str, MetricTotals], examples_count: int) -> Dict[str, Any]:
-        return {"input": args.input, "output": args.output, "examples": examples_count,
-                "position_label": source.label,
-                "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
-                "metrics": {metric: totals[metric].as_dict() for metric in metrics}}
+        return {
+            "input": args.input,
+            "output": args.output,
+            "examples": examples_count,
+            "position_label": source.label,
+            "skipped": [{source.label: s.position, "reason": s.reason} for s in skipped],
+            "metrics": {metric: totals[metric].as_dict() for metric in metrics},
+        }
 
     if args.output == STDIO:
-        return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring, summary_output,
-                                summary_of, sys.stdout, stop)
+        return _score_to_stdout(
+            examples, metrics, options, fields, source, totals, scoring, summary_output, summary_of, sys.stdout, stop
+        )
     if to_stdout:  # a device or FIFO: written through, never replaced
         with open(args.output, "w", encoding="utf-8") as stream:
-            return _score_to_stdout(examples, metrics, options, fields, source, totals, scoring,
-                                    summary_output, summary_of, stream, stop)
+            return _score_to_stdout(
+                examples, metrics, options, fields, source, totals, scoring, summary_output, summary_of, stream, stop
+            )
     written_before = len(records)
 
     def save_state(current: Dict[str, MetricTotals], written: int) -> None:
@@ -417,18 +468,25 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
         with _open_partial(partial, append=bool(records)) as output, keep_from_workers(output.fileno()):
             save_state(totals, 0)
             if examples:
-                totals = score_examples(examples, metrics, options, fields, source, output,
-                                        totals=totals, after_chunk=save_state, **scoring)
+                totals = score_examples(
+                    examples, metrics, options, fields, source, output, totals=totals, after_chunk=save_state, **scoring
+                )
     except KeyboardInterrupt:
         done_records, _ = read_partial(partial, metrics, source.label)
         total = written_before + len(examples)
-        print(f"interrupted: {len(done_records)} of {total} examples are scored in {partial}; run the same "
-              "command with --resume to continue", file=log)
+        print(
+            f"interrupted: {len(done_records)} of {total} examples are scored in {partial}; run the same "
+            "command with --resume to continue",
+            file=log,
+        )
         return 130
     except BaseException:
         if read_partial(partial, metrics, source.label)[0]:
-            print(f"note: the examples scored so far are kept in {partial}; run the same command with "
-                  "--resume to continue after fixing the problem", file=log)
+            print(
+                f"note: the examples scored so far are kept in {partial}; run the same command with "
+                "--resume to continue after fixing the problem",
+                file=log,
+            )
         else:  # nothing scored: leave no partial behind
             for path in (partial, state_path):
                 if os.path.exists(path):
@@ -446,11 +504,19 @@ def _run_locked(args, metrics, options, examples, skipped, source, fields, setti
     return 0
 
 
-def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
-                     fields: FieldNames, source: InputSource, totals: Dict[str, MetricTotals],
-                     scoring: Dict[str, Any], summary_output: Optional[str],
-                     summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]], stream: TextIO,
-                     stop: "StopRequest") -> int:
+def _score_to_stdout(
+    examples: Sequence[Example],
+    metrics: Sequence[str],
+    options: Dict[str, Dict[str, Any]],
+    fields: FieldNames,
+    source: InputSource,
+    totals: Dict[str, MetricTotals],
+    scoring: Dict[str, Any],
+    summary_output: Optional[str],
+    summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]],
+    stream: TextIO,
+    stop: "StopRequest",
+) -> int:
     """``--output -`` (or a device or FIFO, ``stream``): the records go to the stream as they
     are scored (no partial file, no ``--resume``); the summary table to stderr, the
     summary JSON only to ``--summary-output``."""
@@ -462,11 +528,15 @@ def _score_to_stdout(examples: Sequence[Example], metrics: Sequence[str], option
 
     try:
         if examples:
-            totals = score_examples(examples, metrics, options, fields, source, stream, totals=totals,
-                                    after_chunk=count, **scoring)
+            totals = score_examples(
+                examples, metrics, options, fields, source, stream, totals=totals, after_chunk=count, **scoring
+            )
     except KeyboardInterrupt:
-        print(f"interrupted: {written[0]} of {len(examples)} examples were written to standard output "
-              "(--output - keeps no partial file: rerun with an output file to resume)", file=sys.stderr)
+        print(
+            f"interrupted: {written[0]} of {len(examples)} examples were written to standard output "
+            "(--output - keeps no partial file: rerun with an output file to resume)",
+            file=sys.stderr,
+        )
         return 130
     summary = summary_of(totals, len(examples))
     if summary_output is not None:

@@ -1,5 +1,6 @@
 """Scoring the examples in chunks through :mod:`halluscope.api`, with the metrics' options,
 device and models checked first (docs/cli.md)."""
+
 from __future__ import annotations
 
 import argparse
@@ -24,6 +25,7 @@ DEFAULT_CHUNK_SIZE = 64
 
 # ------------------------------------------------------------------------- scoring
 
+
 def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
     """The :mod:`halluscope.api` function of ``metric``."""
     from .. import api
@@ -34,9 +36,15 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
 #: the options that have a flag of their own, and that flag: ``--option`` refuses them,
 #: naming the flag, so that one setting never has two spellings that could disagree
 #: (docs/cli.md#halluscope-score)
-OWN_FLAGS: Dict[str, str] = {"device": "--device", "batch_size": "--batch-size", "cache_mb": "--cache-mb",
-                             "workers": "--workers", "nli_model": "--nli-model", "decomposer": "--decomposer",
-                             "host": "--host"}
+OWN_FLAGS: Dict[str, str] = {
+    "device": "--device",
+    "batch_size": "--batch-size",
+    "cache_mb": "--cache-mb",
+    "workers": "--workers",
+    "nli_model": "--nli-model",
+    "decomposer": "--decomposer",
+    "host": "--host",
+}
 
 
 def api_keywords(metric: str) -> FrozenSet[str]:
@@ -74,13 +82,16 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
         if not equals or not name:
             raise CommandError(f"--option {text!r}: expected NAME=VALUE, e.g. formula=paper")
         if name in OWN_FLAGS:
-            raise CommandError(f"--option {name}: {name} has its own flag; use {OWN_FLAGS[name]} "
-                               f"(e.g. {OWN_FLAGS[name]} {raw.strip() or 'VALUE'})")
+            raise CommandError(
+                f"--option {name}: {name} has its own flag; use {OWN_FLAGS[name]} "
+                f"(e.g. {OWN_FLAGS[name]} {raw.strip() or 'VALUE'})"
+            )
         takers = [metric for metric in metrics if name in accepted[metric]]
         if not takers:
             known = ", ".join(sorted(set().union(*accepted.values())))
-            raise CommandError(f"--option {name}: no option of {', '.join(metrics)} has this name "
-                             f"(their options: {known})")
+            raise CommandError(
+                f"--option {name}: no option of {', '.join(metrics)} has this name (their options: {known})"
+            )
         for metric in takers:
             try:
                 per_metric[metric][name] = parse_cli_value(metric, name, raw)
@@ -89,8 +100,7 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
     return per_metric
 
 
-def metric_options(metric: str, args: argparse.Namespace,
-                   chosen: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+def metric_options(metric: str, args: argparse.Namespace, chosen: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """Keyword options of ``metric``'s API function from the command line (``chosen``:
     its ``--option`` values, from :func:`api_options`)."""
     options: Dict[str, Any] = dict(chosen or {})
@@ -143,8 +153,9 @@ class MetricTotals:
         return out
 
 
-def _api_error(error: Exception, metric: str, chunk: Sequence[Example], fields: FieldNames,
-               source: InputSource) -> HalluscopeError:
+def _api_error(
+    error: Exception, metric: str, chunk: Sequence[Example], fields: FieldNames, source: InputSource
+) -> HalluscopeError:
     """The command's error for an API error: a row error names the input line and
     field (``.row``/``.field``), an option error its option (``.option``)."""
     located = _located_api_error(error, [e.position for e in chunk], fields)
@@ -156,12 +167,21 @@ def _api_error(error: Exception, metric: str, chunk: Sequence[Example], fields: 
     return LineError(f"{metric}: {error}")
 
 
-def score_examples(examples: Sequence[Example], metrics: Sequence[str], options: Dict[str, Dict[str, Any]],
-                   fields: FieldNames, source: InputSource, output: TextIO, chunk_size: int = DEFAULT_CHUNK_SIZE,
-                   progress: bool = True, totals: Optional[Dict[str, MetricTotals]] = None,
-                   after_chunk: Optional[Callable[[Dict[str, MetricTotals], int], None]] = None,
-                   sources_in_output: bool = True, preset: Optional[str] = None,
-                   digest: Optional[Callable[[Example], str]] = None) -> Dict[str, MetricTotals]:
+def score_examples(
+    examples: Sequence[Example],
+    metrics: Sequence[str],
+    options: Dict[str, Dict[str, Any]],
+    fields: FieldNames,
+    source: InputSource,
+    output: TextIO,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: bool = True,
+    totals: Optional[Dict[str, MetricTotals]] = None,
+    after_chunk: Optional[Callable[[Dict[str, MetricTotals], int], None]] = None,
+    sources_in_output: bool = True,
+    preset: Optional[str] = None,
+    digest: Optional[Callable[[Example], str]] = None,
+) -> Dict[str, MetricTotals]:
     """Score ``examples`` (read from ``source``) chunk by chunk; write one JSON line per
     example to ``output``, each chunk in one write, flushed. An API error naming a row
     becomes an :class:`LineError` naming its input line. ``totals`` continues the
@@ -175,15 +195,17 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
     totals = totals if totals is not None else {metric: MetricTotals() for metric in metrics}
     written = 0
     n_chunks = math.ceil(len(examples) / chunk_size)
-    with tqdm(total=len(examples), unit="ex", desc="scoring", file=sys.stderr,
-              disable=not progress or n_chunks <= 1) as bar:
+    with tqdm(
+        total=len(examples), unit="ex", desc="scoring", file=sys.stderr, disable=not progress or n_chunks <= 1
+    ) as bar:
         for start in range(0, len(examples), chunk_size):
-            chunk = examples[start:start + chunk_size]
+            chunk = examples[start : start + chunk_size]
             predictions = [e.prediction for e in chunk]
             sources = [e.source for e in chunk]
             references = None if fields.reference is None else [e.reference for e in chunk]
-            dated = {} if fields.publication_date is None else {
-                "publication_dates": [e.publication_date for e in chunk]}
+            dated = (
+                {} if fields.publication_date is None else {"publication_dates": [e.publication_date for e in chunk]}
+            )
             if preset is not None:
                 dated["preset"] = preset
             results = {}
@@ -191,7 +213,8 @@ def score_examples(examples: Sequence[Example], metrics: Sequence[str], options:
                 dates = dated if takes_dates(metric) else {k: v for k, v in dated.items() if k == "preset"}
                 try:
                     results[metric] = metric_function(metric)(
-                        predictions, sources, references, return_details=True, **dates, **options[metric])
+                        predictions, sources, references, return_details=True, **dates, **options[metric]
+                    )
                 except (TypeError, ValueError) as error:
                     raise _api_error(error, metric, chunk, fields, source) from error
             lines = []
@@ -226,8 +249,11 @@ def parse_metrics(text: str) -> List[str]:
     metrics = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in metrics if name not in METRICS]
     if unknown or not metrics:
-        raise CommandError(f"--metrics: unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
-                           if unknown else "--metrics: name at least one metric")
+        raise CommandError(
+            f"--metrics: unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
+            if unknown
+            else "--metrics: name at least one metric"
+        )
     return list(dict.fromkeys(metrics))
 
 
@@ -260,8 +286,10 @@ def resolve_device(requested: str, metrics: Sequence[str]) -> Optional[str]:
     except (RuntimeError, TypeError):
         raise CommandError(f"--device {requested}: not a torch device; use auto, cpu, cuda or cuda:N") from None
     if kind == "cuda" and not torch.cuda.is_available():
-        raise CommandError(f"--device {requested}: CUDA is not available to this torch ({torch.__version__}); "
-                           "use --device cpu, or auto (the default: CUDA when available, else the CPU)")
+        raise CommandError(
+            f"--device {requested}: CUDA is not available to this torch ({torch.__version__}); "
+            "use --device cpu, or auto (the default: CUDA when available, else the CPU)"
+        )
     try:
         return normalise_device(requested)
     except ValueError as error:
@@ -278,17 +306,23 @@ def quiet_third_party_progress() -> None:
     ``--no-progress`` nothing but halluscope's own lines reaches stderr."""
     import importlib
 
-    for module, function in (("transformers.utils.logging", "disable_progress_bar"),
-                             ("huggingface_hub.utils", "disable_progress_bars"),
-                             ("datasets.utils.logging", "disable_progress_bar")):
+    for module, function in (
+        ("transformers.utils.logging", "disable_progress_bar"),
+        ("huggingface_hub.utils", "disable_progress_bars"),
+        ("datasets.utils.logging", "disable_progress_bar"),
+    ):
         try:
             getattr(importlib.import_module(module), function)()
         except (ImportError, AttributeError):  # not installed, or a version without the switch
             continue
 
 
-def load_models(metrics: Sequence[str], options: Dict[str, Dict[str, Any]], preset: Optional[str],
-                note: Optional[Callable[[str], None]] = None) -> Dict[str, str]:
+def load_models(
+    metrics: Sequence[str],
+    options: Dict[str, Dict[str, Any]],
+    preset: Optional[str],
+    note: Optional[Callable[[str], None]] = None,
+) -> Dict[str, str]:
     """Load every chosen metric's models before anything is scored, through
     :class:`halluscope.Scorer` (whose constructor loads them into the process's
     registry, where the scoring calls find them), and return each metric's signature: a

@@ -5,6 +5,7 @@ metric specs read (docs/architecture.md#dimensions).
 A new index is a :class:`~.base.Dimension` subclass in a module of its own, one
 :func:`register` call and a ``metrics/`` folder; nothing else names it.
 """
+
 from __future__ import annotations
 
 from typing import Tuple

@@ -13,6 +13,7 @@ publication dates) is declared in :data:`halluscope.options.METRIC_SPECS`.
 A dimension reads resolved options (:class:`halluscope.scoring_options.ScoringOptions`)
 and the call's resources; it holds no default or bound of its own.
 """
+
 from __future__ import annotations
 
 import math
@@ -77,14 +78,28 @@ class Dimension:
         """Load now the models its matcher loads only when a row asks for one, so that
         a pool of workers forked next shares them (:mod:`halluscope.workers`). None here."""
 
-    def complete(self, summary_units: list, source_units: Sequence[Any], summary: "ParsedText",
-                 source: "ParsedText", options: "ScoringOptions", resources: "Resources") -> list:
+    def complete(
+        self,
+        summary_units: list,
+        source_units: Sequence[Any],
+        summary: "ParsedText",
+        source: "ParsedText",
+        options: "ScoringOptions",
+        resources: "Resources",
+    ) -> list:
         """The summary's units after what its own parse missed (a name the source tags,
         or one it never writes, in a lower-case summary); default: as they are."""
         return summary_units
 
-    def refine(self, jobs: List["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
-               options: "ScoringOptions", contradictions: Optional[List[List[Any]]]) -> Tuple[List["MatchJob"], Found]:
+    def refine(
+        self,
+        jobs: List["MatchJob"],
+        found: Found,
+        plan: Plan,
+        parsed: "ParsedBatch",
+        options: "ScoringOptions",
+        contradictions: Optional[List[List[Any]]],
+    ) -> Tuple[List["MatchJob"], Found]:
         """The matches after what the dimension knows beyond the matcher (a unit in
         another's place, a sentence contradiction), before they are counted. Rows and
         jobs keep their order; a job may gain or lose units, its matches with them."""
@@ -104,8 +119,9 @@ class Dimension:
         """Its factors of one Venn count (the papers' equations)."""
         raise NotImplementedError
 
-    def index(self, counts: "VennCounts", options: "ScoringOptions",
-              variant: Optional[str]) -> Tuple[float, Dict[str, float], Dict[str, float]]:
+    def index(
+        self, counts: "VennCounts", options: "ScoringOptions", variant: Optional[str]
+    ) -> Tuple[float, Dict[str, float], Dict[str, float]]:
         """(index, factors, extra values) for one reference-based Venn count; NaN
         where the count leaves it undefined."""
         if counts.undefined:
@@ -113,8 +129,9 @@ class Dimension:
         factors = self.factors(counts)
         return softmax_index(factors, options.normalize), factors, {}
 
-    def support_score(self, share: float, options: "ScoringOptions",
-                      variant: Optional[str]) -> Tuple[float, Dict[str, float]]:
+    def support_score(
+        self, share: float, options: "ScoringOptions", variant: Optional[str]
+    ) -> Tuple[float, Dict[str, float]]:
         """(score, extra values) of a support share (formula="support", and the
         reference-free rows)."""
         return share, {}
@@ -143,36 +160,64 @@ class Dimension:
         return f"<dimension {self.name}: {self.units}>"
 
 
-def swapped_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
-                  swapped: Callable[..., Optional["Match"]],
-                  replaced: Optional[Callable[..., Optional["Match"]]] = None) -> Found:
+def swapped_units(
+    jobs: Sequence["MatchJob"],
+    found: Found,
+    plan: Plan,
+    parsed: "ParsedBatch",
+    swapped: Callable[..., Optional["Match"]],
+    replaced: Optional[Callable[..., Optional["Match"]]] = None,
+) -> Found:
     """A summary unit the source supports but whose place in the aligned source sentence
     another unit of its kind holds is contradicted (:mod:`halluscope.match.swaps`): its
     source match becomes the swap. ``swapped(unit, match, pool, summary_index,
     source_index)``: the swap or None. ``replaced(unit, pool, summary_index,
     source_index)``, when given, reads the units the source does not support the same
     way: a contradiction or None."""
+
     def revise(unit, match, pool, summary, source):
         if match is None:
             return replaced(unit, pool, summary, source)
         return swapped(unit, match, pool, summary, source)
 
-    return _revised(jobs, found, plan, parsed, revise,
-                    lambda match: (match is not None and not match.contradicts)
-                    or (match is None and replaced is not None))
+    return _revised(
+        jobs,
+        found,
+        plan,
+        parsed,
+        revise,
+        lambda match: (match is not None and not match.contradicts) or (match is None and replaced is not None),
+    )
 
 
-def written_units(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
-                  written: Callable[..., Optional["Match"]]) -> Found:
+def written_units(
+    jobs: Sequence["MatchJob"],
+    found: Found,
+    plan: Plan,
+    parsed: "ParsedBatch",
+    written: Callable[..., Optional["Match"]],
+) -> Found:
     """A summary unit nothing in the source matched may still be written there:
     ``written(unit, summary_index, source_index)`` gives that match or None. Only the
     source job's unmatched units are read (a reference never grounds a unit)."""
-    return _revised(jobs, found, plan, parsed, lambda unit, match, pool, summary, source:
-                    written(unit, summary, source), lambda match: match is None)
+    return _revised(
+        jobs,
+        found,
+        plan,
+        parsed,
+        lambda unit, match, pool, summary, source: written(unit, summary, source),
+        lambda match: match is None,
+    )
 
 
-def _revised(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "ParsedBatch",
-             revise: Callable[..., Optional["Match"]], reads: Callable[[Optional["Match"]], bool]) -> Found:
+def _revised(
+    jobs: Sequence["MatchJob"],
+    found: Found,
+    plan: Plan,
+    parsed: "ParsedBatch",
+    revise: Callable[..., Optional["Match"]],
+    reads: Callable[[Optional["Match"]], bool],
+) -> Found:
     """The matches with each source-job match that ``reads`` accepts replaced by
     ``revise(unit, match, pool, summary_index, source_index)`` where that gives one (None
     keeps it). A row's two text indexes are built only when one of its units is read."""
@@ -191,8 +236,9 @@ def _revised(jobs: Sequence["MatchJob"], found: Found, plan: Plan, parsed: "Pars
     return found
 
 
-def drop_units(jobs: List["MatchJob"], found: Found, plan: Plan,
-               keep: Callable[[Any, Optional["Match"]], bool]) -> Tuple[List["MatchJob"], Found]:
+def drop_units(
+    jobs: List["MatchJob"], found: Found, plan: Plan, keep: Callable[[Any, Optional["Match"]], bool]
+) -> Tuple[List["MatchJob"], Found]:
     """The jobs and matches without the summary units ``keep(unit, match against the
     source)`` refuses, taken out of every job that queries the summary's units (its
     source job and its reference jobs, which share them)."""

@@ -3,6 +3,7 @@ summary found in the source by exact form, synonym, acronym or partial name, a n
 another entity's place contradicted (docs/papers.md#ehi-entities-swapped-within-the-source);
 in a lower-cased summary, also the names its parse missed
 (docs/papers.md#ehi-names-in-lower-case-summaries)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List
@@ -27,8 +28,11 @@ class Entities(Dimension):
     def matcher(self, options, resources):
         from ..match.entities import EntityMatcher
 
-        return EntityMatcher(synonyms=options.entity_synonyms, text_grounding=options.grounding == "text",
-                             places=self._places(options, resources))
+        return EntityMatcher(
+            synonyms=options.entity_synonyms,
+            text_grounding=options.grounding == "text",
+            places=self._places(options, resources),
+        )
 
     @staticmethod
     def _places(options, resources):
@@ -57,8 +61,7 @@ class Entities(Dimension):
         if lexicon is None or not lexicon.available:
             return units
         units = units + introduced_names(summary.text, summary.doc, units, source.text, lexicon.name_kind)
-        return units + introduced_organisations(summary.text, summary.doc, units, source.text,
-                                                lexicon.is_organisation)
+        return units + introduced_organisations(summary.text, summary.doc, units, source.text, lexicon.is_organisation)
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         if options.formula != "support":
@@ -66,13 +69,21 @@ class Entities(Dimension):
         from ..match.swaps import swapped_entity
         from ..units import RecoveredEntity
 
-        found = swapped_units(jobs, found, plan, parsed,
-                              lambda unit, match, pool, summary, source: swapped_entity(unit, match, summary, source))
+        found = swapped_units(
+            jobs,
+            found,
+            plan,
+            parsed,
+            lambda unit, match, pool, summary, source: swapped_entity(unit, match, summary, source),
+        )
         # a name recovered from a lower-cased summary counts only when it stands in
         # another name's place (docs/papers.md#ehi-names-in-lower-case-summaries)
-        return drop_units(jobs, found, plan,
-                          lambda unit, match: not isinstance(unit, RecoveredEntity)
-                          or (match is not None and match.contradicts))
+        return drop_units(
+            jobs,
+            found,
+            plan,
+            lambda unit, match: not isinstance(unit, RecoveredEntity) or (match is not None and match.contradicts),
+        )
 
     def nearest(self, unit, pool):
         """The source entity sharing the most words with it, else one of the same label."""
@@ -92,9 +103,12 @@ class Entities(Dimension):
 
     def signature_parts(self, options, fuse, resources) -> List[str]:
         # "+lcnames": the names a lower-cased summary writes that its parse missed (complete)
-        return ["ent:exact+syn+acr+partial" + ("+lcnames" if options.formula == "support" else "")
-                + ("+place" if self._places(options, resources) is not None else "")
-                + (f"+userdict@{mapping_digest(options.entity_synonyms)}" if options.entity_synonyms else "")]
+        return [
+            "ent:exact+syn+acr+partial"
+            + ("+lcnames" if options.formula == "support" else "")
+            + ("+place" if self._places(options, resources) is not None else "")
+            + (f"+userdict@{mapping_digest(options.entity_synonyms)}" if options.entity_synonyms else "")
+        ]
 
 
 ENTITIES = Entities()

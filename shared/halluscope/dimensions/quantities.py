@@ -2,6 +2,7 @@
 dates and ranks of the summary found in the source exactly, within epsilon, by a
 derivation the summary states or a relative date; a number in another's place
 contradicted (docs/papers.md)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List
@@ -25,8 +26,9 @@ class Quantities(Dimension):
     def matcher(self, options, resources):
         from ..match.quantities import QuantityMatcher
 
-        return QuantityMatcher(epsilon=options.epsilon, derived=options.derived_quantities,
-                               temporal=options.temporal_quantities)
+        return QuantityMatcher(
+            epsilon=options.epsilon, derived=options.derived_quantities, temporal=options.temporal_quantities
+        )
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         """Under formula="support", the swaps (:mod:`halluscope.match.swaps`); then, under
@@ -46,12 +48,16 @@ class Quantities(Dimension):
         """The source quantity of the same kind (and unit, where one is) nearest in value."""
         if unit.value is None:
             return None
-        same = [q for q in pool if q.qkind == unit.qkind and q.value is not None and (q.unit == unit.unit or not unit.unit)]
+        same = [
+            q for q in pool if q.qkind == unit.qkind and q.value is not None and (q.unit == unit.unit or not unit.unit)
+        ]
         if not same:
             return None
+
         def apart(q) -> float:
             scale = max(abs(q.value), abs(unit.value))
             return abs(q.value - unit.value) / scale if scale else 0.0
+
         best = min(same, key=lambda q: (apart(q), q.span))
         if best.value == unit.value:
             return best, "the same value said of something else in the source"
@@ -61,8 +67,11 @@ class Quantities(Dimension):
         return quantity_factors(counts)
 
     def signature_parts(self, options, fuse, resources) -> List[str]:
-        modes = "exact+eps" + ("+derived" if options.derived_quantities else "") + (
-            "+temporal" if options.temporal_quantities else "")
+        modes = (
+            "exact+eps"
+            + ("+derived" if options.derived_quantities else "")
+            + ("+temporal" if options.temporal_quantities else "")
+        )
         return [f"qty:{modes}@{number(options.epsilon)}"]
 
 

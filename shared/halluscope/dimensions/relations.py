@@ -6,6 +6,7 @@ and so is a sentence contradiction no triple holds (docs/lexical.md#sentence-con
 Two variants: the linear RHI with its normalised twin ``rhi_norm`` (the rhi metric's
 default) and the softmax RHI* that CHI always fuses
 (docs/papers.md#two-versions-of-lf-and-lh)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -51,9 +52,11 @@ def settled_pairs(units: List[RelationUnit], matches: List[Optional[Any]]) -> Li
     docs/papers.md#active-pairs). A summary stating a triple is checked by its triples,
     whose supported pairs would lift a row over the cliff of an unsupported triple."""
     alone = all(_active_pair(unit) for unit in units)
-    return [k for k, unit in enumerate(units)
-            if not _active_pair(unit)
-            or (matches[k] is not None and (matches[k].contradicts or alone))]
+    return [
+        k
+        for k, unit in enumerate(units)
+        if not _active_pair(unit) or (matches[k] is not None and (matches[k].contradicts or alone))
+    ]
 
 
 def keep_settled_pairs(jobs, found, plan):
@@ -83,8 +86,9 @@ def _flip_relation(flip) -> RelationUnit:
     """The relation a sentence contradiction states when no extracted triple holds its
     word ("was not in fine form", "before the boss ripped his trousers"): the flipped
     predicate itself, with its span and text."""
-    return RelationUnit(subject="", verb=flip.lemma, object="", text=flip.text, span=tuple(flip.span),
-                        source=CONTRADICTION_UNIT)
+    return RelationUnit(
+        subject="", verb=flip.lemma, object="", text=flip.text, span=tuple(flip.span), source=CONTRADICTION_UNIT
+    )
 
 
 def contradicted_relations(jobs, found, plan, flips: List[List[Any]]):
@@ -105,9 +109,14 @@ def contradicted_relations(jobs, found, plan, flips: List[List[Any]]):
         keys = {unit.key for unit in queries}
         extra = []
         for flip in row_flips:
-            holder = next((k for k, unit in enumerate(queries)
-                           if unit.lemma == flip.lemma and unit.span[0] <= flip.span[0] and flip.span[1] <= unit.span[1]),
-                          None)
+            holder = next(
+                (
+                    k
+                    for k, unit in enumerate(queries)
+                    if unit.lemma == flip.lemma and unit.span[0] <= flip.span[0] and flip.span[1] <= unit.span[1]
+                ),
+                None,
+            )
             if holder is not None:
                 if found[gi][holder] is None or not found[gi][holder].contradicts:
                     found[gi][holder] = flip.match
@@ -141,8 +150,12 @@ class Relations(Dimension):
 
         from ..extract.relations import extract_relations
 
-        return functools.partial(extract_relations, compound=options.relation_slots == "compound",
-                                 intransitive=pair_mode(options), claims=options.formula == "support")
+        return functools.partial(
+            extract_relations,
+            compound=options.relation_slots == "compound",
+            intransitive=pair_mode(options),
+            claims=options.formula == "support",
+        )
 
     def matcher(self, options, resources):
         from ..match.relations import RelationMatcher
@@ -151,11 +164,16 @@ class Relations(Dimension):
         embedder = None
         if options.relation_matching != "exact":
             # a view with this call's batch size: the resources' embedder is not changed
-            embedder = resources.embedder(options.sentence_model, options.device,
-                                          options.encoder_dtype).with_batch_size(options.batch_size)
-        return RelationMatcher(mode=options.relation_matching, threshold=options.similarity_threshold,
-                               embedder=embedder, text_grounding=options.grounding == "text",
-                               lexicon=lexicon_of(options, resources))
+            embedder = resources.embedder(
+                options.sentence_model, options.device, options.encoder_dtype
+            ).with_batch_size(options.batch_size)
+        return RelationMatcher(
+            mode=options.relation_matching,
+            threshold=options.similarity_threshold,
+            embedder=embedder,
+            text_grounding=options.grounding == "text",
+            lexicon=lexicon_of(options, resources),
+        )
 
     def load(self, options, resources) -> None:
         # the sentence encoder loads on the first pair of slots that differ
@@ -177,10 +195,13 @@ class Relations(Dimension):
         if not unit.verb:
             return None
         for test, reason in (
-                (lambda r: r.verb == unit.verb, "the same verb with other arguments"),
-                (lambda r: r.subject == unit.subject and r.object == unit.object and unit.object,
-                 "the same parties with another verb, which WordNet and the encoder do not link"),
-                (lambda r: r.subject == unit.subject and unit.subject, "the same subject, another claim")):
+            (lambda r: r.verb == unit.verb, "the same verb with other arguments"),
+            (
+                lambda r: r.subject == unit.subject and r.object == unit.object and unit.object,
+                "the same parties with another verb, which WordNet and the encoder do not link",
+            ),
+            (lambda r: r.subject == unit.subject and unit.subject, "the same subject, another claim"),
+        ):
             found = [r for r in pool if r.verb and test(r)]
             if found:
                 return min(found, key=lambda r: r.span), reason
@@ -223,8 +244,12 @@ class Relations(Dimension):
     def signature_parts(self, options, fuse, resources) -> List[str]:
         from ..scoring_options import lexicon_of
 
-        parts = [f"rhi:{self.variant(options, fuse)}", f"rel:{options.relation_matching}",
-                 f"slots:{options.relation_slots}", f"pairs:{options.intransitive}"]
+        parts = [
+            f"rhi:{self.variant(options, fuse)}",
+            f"rel:{options.relation_matching}",
+            f"slots:{options.relation_slots}",
+            f"pairs:{options.intransitive}",
+        ]
         lexicon = lexicon_of(options, resources)
         parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
         if options.relation_matching != "exact":
@@ -243,7 +268,7 @@ def _encoder_id(name: Optional[str]) -> str:
 
 
 def _precision_id(options) -> str:
-    """"@bf16" or "@fp16" when the encoder runs at that precision on the call's device
+    """ "@bf16" or "@fp16" when the encoder runs at that precision on the call's device
     (:func:`halluscope.embedding.encoder_dtype`); "" for float32, as before the option."""
     from ..embedding import DTYPE_ABBREVIATIONS, encoder_dtype
 

@@ -60,6 +60,7 @@ Rules:
   extraction (``Dimension.complete``): the source's (:func:`named_in_lowercase`) and, with
   WordNet, those the source never writes (:func:`introduced_names`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -73,24 +74,57 @@ from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 from .quantities.dates import is_written_day, month_before_day
 from .quantities.mentions import score_start
 
-NON_NUMERIC_LABELS: FrozenSet[str] = frozenset({
-    "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
-    "WORK_OF_ART", "LAW", "LANGUAGE",
-})
+NON_NUMERIC_LABELS: FrozenSet[str] = frozenset(
+    {
+        "PERSON",
+        "NORP",
+        "FAC",
+        "ORG",
+        "GPE",
+        "LOC",
+        "PRODUCT",
+        "EVENT",
+        "WORK_OF_ART",
+        "LAW",
+        "LANGUAGE",
+    }
+)
 
 #: Function words skipped when forming an acronym's initials (docs/papers.md#entity-and-quantity-labels).
 ACRONYM_STOPWORDS: FrozenSet[str] = frozenset({"of", "the", "and", "for", "&"})
 
 #: Leading honorifics dropped from PERSON names ("Ms McLean" is "McLean").
-HONORIFICS: FrozenSet[str] = frozenset({
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "rev",
-})
+HONORIFICS: FrozenSet[str] = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "prof",
+        "sir",
+        "dame",
+        "rev",
+    }
+)
 
 #: typographic quotes and primes as straight quotes, one character each (offsets are kept)
-QUOTE_MAP = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-})
+QUOTE_MAP = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+    }
+)
 _WS = re.compile(r"\s+")
 _LEADING_THE = re.compile(r"^the\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?<=[\w.\\]) ?'s$", re.IGNORECASE)  # "Obama's", tokenised "obama 's"
@@ -113,8 +147,11 @@ def _is_edge_punct(ch: str) -> bool:
 #: the joins a tokenised text writes with spaces around them, as the source writes them:
 #: "african - american" (African-American), "the queen 's guard" (the Queen's Guard),
 #: "st james ' park" (St James' Park)
-_SPACED_JOINS = ((re.compile(r"(?<=\w) - (?=\w)"), "-"), (re.compile(r"(?<=\w) '(?=s\b)"), "'"),
-                 (re.compile(r"(?<=s) ' (?=\w)"), "' "))
+_SPACED_JOINS = (
+    (re.compile(r"(?<=\w) - (?=\w)"), "-"),
+    (re.compile(r"(?<=\w) '(?=s\b)"), "'"),
+    (re.compile(r"(?<=s) ' (?=\w)"), "' "),
+)
 
 
 def _strip_edges(text: str) -> str:
@@ -222,8 +259,16 @@ def initials(surface: str) -> FrozenSet[str]:
 class _Mention:
     __slots__ = ("key", "surface", "text", "span", "label", "order", "alias_of")
 
-    def __init__(self, key: str, surface: str, text: str, span: Tuple[int, int], label: str,
-                 order: int, alias_of: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        key: str,
+        surface: str,
+        text: str,
+        span: Tuple[int, int],
+        label: str,
+        order: int,
+        alias_of: Optional[int] = None,
+    ) -> None:
         self.key = key
         self.surface = surface
         self.text = text
@@ -245,8 +290,13 @@ def _lowercase_end(ent) -> int:
     end = ent.end
     while end < len(doc):
         token = doc[end]
-        if token.pos_ != "PROPN" or token.ent_iob_ != "O" or token.is_sent_start \
-                or not _WORDLIKE.match(token.text) or not token.lemma_.islower():
+        if (
+            token.pos_ != "PROPN"
+            or token.ent_iob_ != "O"
+            or token.is_sent_start
+            or not _WORDLIKE.match(token.text)
+            or not token.lemma_.islower()
+        ):
             break
         if not (doc[end - 1].dep_ == "compound" and doc[end - 1].head.i == end):
             break
@@ -267,8 +317,12 @@ def _cased_start(ent) -> int:
     start = ent.start
     while start > 0:
         token = doc[start - 1]
-        if token.pos_ != "PROPN" or token.ent_iob_ != "O" or not token.text[:1].isupper() \
-                or not _WORDLIKE.match(token.text):
+        if (
+            token.pos_ != "PROPN"
+            or token.ent_iob_ != "O"
+            or not token.text[:1].isupper()
+            or not _WORDLIKE.match(token.text)
+        ):
             break
         if not (token.dep_ == "compound" and start <= token.head.i < ent.end):
             break
@@ -311,15 +365,17 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
         open_at = text.find("(")
         place = _AT_PLACE.search(text) if open_at < 0 and label in _PLACED_LABELS else None
         if place is not None and text[:1].isupper():  # "Burnley at Turf Moor": two names
-            pieces = [(text[:place.start()], start, False), (text[place.end():], start + place.end(), False)]
+            pieces = [(text[: place.start()], start, False), (text[place.end() :], start + place.end(), False)]
         elif open_at < 0:
             pieces = [(text, start, False)]
         else:
             close = text.find(")", open_at)
             close = close if close >= 0 else len(text)
-            pieces = [(text[:open_at], start, False),
-                      (text[open_at + 1:close], start + open_at + 1, True),
-                      (text[close + 1:], start + close + 1, False)]
+            pieces = [
+                (text[:open_at], start, False),
+                (text[open_at + 1 : close], start + open_at + 1, True),
+                (text[close + 1 :], start + close + 1, False),
+            ]
         head_order: Optional[int] = None
         for piece, piece_start, is_paren in pieces:
             stripped = piece.strip()
@@ -333,8 +389,9 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
             alias_of = None
             if is_paren and head_order is not None and acronym_form(surface) is not None:
                 alias_of = head_order
-            mention = _Mention(key, surface, stripped, (piece_start, piece_start + len(stripped)),
-                               label, len(out), alias_of)
+            mention = _Mention(
+                key, surface, stripped, (piece_start, piece_start + len(stripped)), label, len(out), alias_of
+            )
             if not is_paren:
                 head_order = mention.order
             out.append(mention)
@@ -360,8 +417,9 @@ class _Groups:
         self.parent[self.find(child)] = self.find(root)
 
 
-def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acronyms: bool = True,
-                     merge_partial_names: bool = True) -> List[EntityUnit]:
+def extract_entities(
+    doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acronyms: bool = True, merge_partial_names: bool = True
+) -> List[EntityUnit]:
     """Deduplicated named entities of a spaCy ``doc`` (EHI, CHI paper §3.2).
 
     Same canonical key -> one unit (label-agnostic); then, within this text only,
@@ -423,10 +481,8 @@ def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acro
         for short in sorted(person, key=lambda r: -len(tokens[r.order])):
             st = tokens[short.order]
             n = len(st)
-            longer = [r for r in by_first.get(st[0], ()) if len(tokens[r.order]) > n
-                      and tokens[r.order][:n] == st]
-            longer += [r for r in by_last.get(st[-1], ()) if len(tokens[r.order]) > n
-                       and tokens[r.order][-n:] == st]
+            longer = [r for r in by_first.get(st[0], ()) if len(tokens[r.order]) > n and tokens[r.order][:n] == st]
+            longer += [r for r in by_last.get(st[-1], ()) if len(tokens[r.order]) > n and tokens[r.order][-n:] == st]
             if longer:
                 merge_into_longest(short, longer)
 
@@ -440,8 +496,7 @@ def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acro
         longest = max(ms, key=lambda m: (len(m.key.split(" ")), len(m.key), -m.order))
         counts = Counter(m.label for m in ms)  # insertion order = first-mention order
         label = max(counts, key=counts.__getitem__)  # ties: the earliest label wins
-        units.append((ms[0].order, EntityUnit(key=longest.key, text=longest.text,
-                                              span=longest.span, label=label)))
+        units.append((ms[0].order, EntityUnit(key=longest.key, text=longest.text, span=longest.span, label=label)))
     units.sort(key=lambda pair: pair[0])
     return [u for _, u in units]
 
@@ -450,21 +505,99 @@ def extract_entities(doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acro
 #: "distinctive word" of :mod:`halluscope.match.entities`' partial names, and what
 #: :func:`_name_part` leaves out): "City" is in Manchester City and Leicester City,
 #: "United" in Manchester United and Leeds United. Casefolded.
-GENERIC_NAME_WORDS: FrozenSet[str] = frozenset({
-    # clubs
-    "city", "united", "real", "town", "county", "club", "fc", "afc", "cf", "sc", "ac",
-    "athletic", "sporting", "rovers", "wanderers", "albion", "olympic",
-    # organisations
-    "university", "college", "school", "academy", "bank", "group", "party", "company", "co",
-    "corp", "corporation", "inc", "ltd", "plc", "llc", "holdings", "association", "council",
-    "committee", "commission", "department", "ministry", "agency", "office", "institute",
-    "foundation", "society", "union", "league", "federation", "organisation", "organization",
-    "news", "times", "daily", "airlines", "airways", "motors", "sports", "media",
-    # places and qualifiers
-    "national", "international", "state", "states", "republic", "kingdom", "federal", "royal",
-    "new", "north", "south", "east", "west", "northern", "southern", "eastern", "western",
-    "central", "general", "saint", "st", "san", "santa", "de", "del", "la", "le", "los", "el",
-})
+GENERIC_NAME_WORDS: FrozenSet[str] = frozenset(
+    {
+        # clubs
+        "city",
+        "united",
+        "real",
+        "town",
+        "county",
+        "club",
+        "fc",
+        "afc",
+        "cf",
+        "sc",
+        "ac",
+        "athletic",
+        "sporting",
+        "rovers",
+        "wanderers",
+        "albion",
+        "olympic",
+        # organisations
+        "university",
+        "college",
+        "school",
+        "academy",
+        "bank",
+        "group",
+        "party",
+        "company",
+        "co",
+        "corp",
+        "corporation",
+        "inc",
+        "ltd",
+        "plc",
+        "llc",
+        "holdings",
+        "association",
+        "council",
+        "committee",
+        "commission",
+        "department",
+        "ministry",
+        "agency",
+        "office",
+        "institute",
+        "foundation",
+        "society",
+        "union",
+        "league",
+        "federation",
+        "organisation",
+        "organization",
+        "news",
+        "times",
+        "daily",
+        "airlines",
+        "airways",
+        "motors",
+        "sports",
+        "media",
+        # places and qualifiers
+        "national",
+        "international",
+        "state",
+        "states",
+        "republic",
+        "kingdom",
+        "federal",
+        "royal",
+        "new",
+        "north",
+        "south",
+        "east",
+        "west",
+        "northern",
+        "southern",
+        "eastern",
+        "western",
+        "central",
+        "general",
+        "saint",
+        "st",
+        "san",
+        "santa",
+        "de",
+        "del",
+        "la",
+        "le",
+        "los",
+        "el",
+    }
+)
 
 
 #: the labels of source names looked for in a lower-cased summary (:func:`named_in_lowercase`)
@@ -473,8 +606,9 @@ RECOVERED_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVE
 RECOVERED_MIN_CHARS = 4
 
 
-def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
-                       source_units: Sequence[EntityUnit]) -> List[EntityUnit]:
+def named_in_lowercase(
+    summary_text: str, summary_units: Sequence[EntityUnit], source_units: Sequence[EntityUnit]
+) -> List[EntityUnit]:
     """The source's names a lower-cased summary writes where its own parse found no
     entity (docs/papers.md#ehi-names-in-lower-case-summaries): in a summary without an
     upper-case letter spaCy's small model misses many names even after truecasing
@@ -508,7 +642,7 @@ def named_in_lowercase(summary_text: str, summary_units: Sequence[EntityUnit],
             return
         for span in _whole_word_places(written, lowered, word_starts):
             if not any(start < span[1] and span[0] < end for start, end in taken):
-                found.append(RecoveredEntity(key=key, text=summary_text[span[0]:span[1]], span=span, label=label))
+                found.append(RecoveredEntity(key=key, text=summary_text[span[0] : span[1]], span=span, label=label))
                 taken.append(span)
                 known.add(key)
                 return
@@ -535,8 +669,9 @@ RECOVERED_MIN_INITIALS = 3
 def _written_initials(unit: EntityUnit) -> List[str]:
     """The lower-cased initials of a source name of two content words or more
     (:func:`initials`), of at least :data:`RECOVERED_MIN_INITIALS` letters, no stop word."""
-    return sorted(a.lower() for a in initials(unit.text)
-                  if len(a) >= RECOVERED_MIN_INITIALS and a.lower() not in _stop_words())
+    return sorted(
+        a.lower() for a in initials(unit.text) if len(a) >= RECOVERED_MIN_INITIALS and a.lower() not in _stop_words()
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -599,8 +734,10 @@ def _source_words(source_text: str) -> Tuple[FrozenSet[str], FrozenSet[str]]:
     """The casefolded words a source writes, and those it writes with a capital: once per
     source, however many summaries of it a call scores."""
     written = _WORD_RUN.findall(source_text)
-    return (frozenset(word.casefold() for word in written),
-            frozenset(word.casefold() for word in written if word[0].isupper()))
+    return (
+        frozenset(word.casefold() for word in written),
+        frozenset(word.casefold() for word in written if word[0].isupper()),
+    )
 
 
 #: the shortest word looked at as a name a lower-cased summary introduces (:func:`introduced_names`)
@@ -614,8 +751,13 @@ PTB_BRACKET_WORDS = frozenset({"lrb", "rrb", "lsb", "rsb", "lcb", "rcb"})
 UNKNOWN_WORD_TAGS = frozenset({"NOUN", "PROPN", "ADJ", "ADV"})
 
 
-def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
-                     name_kind: Callable[[str], Optional[str]]) -> List[IntroducedName]:
+def introduced_names(
+    summary_text: str,
+    summary_doc,
+    summary_units: Sequence[EntityUnit],
+    source_text: str,
+    name_kind: Callable[[str], Optional[str]],
+) -> List[IntroducedName]:
     """The names a lower-cased summary introduces that its parse did not tag
     (docs/papers.md#ehi-names-in-lower-case-summaries). In a summary without an
     upper-case letter, a word is a name candidate when it has at least
@@ -645,8 +787,15 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
 
     def kind_of(token) -> Optional[str]:
         word = token.text.casefold()
-        if (not token.is_alpha or len(word) < INTRODUCED_MIN_CHARS or token.is_stop or word in PTB_BRACKET_WORDS
-                or word in source_words or inside_unit(token) or _month_of_a_day(token)):
+        if (
+            not token.is_alpha
+            or len(word) < INTRODUCED_MIN_CHARS
+            or token.is_stop
+            or word in PTB_BRACKET_WORDS
+            or word in source_words
+            or inside_unit(token)
+            or _month_of_a_day(token)
+        ):
             return None
         kind = name_kind(word)
         if kind is None and token.pos_ == "PROPN" and token.ent_iob_ == "O":
@@ -659,8 +808,9 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
         # a unit on either side; a word the source capitalises only after the run (the run
         # is then a first name or a title of that name, not a new surname after it)
         # (a stop word is never that: the source's sentence-initial "In" or "Or" says nothing)
-        return token.is_alpha and (inside_unit(token) or (after and not token.is_stop
-                                                           and token.text.casefold() in capitalised))
+        return token.is_alpha and (
+            inside_unit(token) or (after and not token.is_stop and token.text.casefold() in capitalised)
+        )
 
     runs: List[List[Tuple[object, str]]] = []
     for token in summary_doc:
@@ -674,8 +824,9 @@ def introduced_names(summary_text: str, summary_doc, summary_units: Sequence[Ent
     found: List[IntroducedName] = []
     for run in runs:
         first, last = run[0][0], run[-1][0]
-        if (first.i > 0 and part_of_a_name(summary_doc[first.i - 1], after=False)) or \
-                (last.i + 1 < len(summary_doc) and part_of_a_name(summary_doc[last.i + 1], after=True)):
+        if (first.i > 0 and part_of_a_name(summary_doc[first.i - 1], after=False)) or (
+            last.i + 1 < len(summary_doc) and part_of_a_name(summary_doc[last.i + 1], after=True)
+        ):
             continue
         start, end = first.idx, last.idx + len(last.text)
         label = next((kind for _, kind in run if kind != UNKNOWN_NAME), UNKNOWN_NAME)
@@ -691,8 +842,13 @@ NAME_MODIFIER_DEPS = frozenset({"compound"})
 ORGANISATION_MAX_WORDS = 6
 
 
-def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequence[EntityUnit], source_text: str,
-                             is_organisation: Callable[[str], bool]) -> List[IntroducedName]:
+def introduced_organisations(
+    summary_text: str,
+    summary_doc,
+    summary_units: Sequence[EntityUnit],
+    source_text: str,
+    is_organisation: Callable[[str], bool],
+) -> List[IntroducedName]:
     """The organisations a lower-cased summary names in common words that its source
     never writes (docs/papers.md#ehi-names-in-lower-case-summaries): a noun whose first
     WordNet sense is an organisation (``is_organisation``,
@@ -714,10 +870,17 @@ def introduced_organisations(summary_text: str, summary_doc, summary_units: Sequ
     for token in summary_doc:
         if token.pos_ not in ("NOUN", "PROPN"):
             continue
-        modifiers = [c for c in token.children
-                     if c.dep_ in NAME_MODIFIER_DEPS and 0 < token.i - c.i < ORGANISATION_MAX_WORDS]
-        unwritten = [m for m in modifiers if m.is_alpha and len(m.text) >= INTRODUCED_MIN_CHARS and not m.is_stop
-                     and m.text.casefold() not in source_words]
+        modifiers = [
+            c for c in token.children if c.dep_ in NAME_MODIFIER_DEPS and 0 < token.i - c.i < ORGANISATION_MAX_WORDS
+        ]
+        unwritten = [
+            m
+            for m in modifiers
+            if m.is_alpha
+            and len(m.text) >= INTRODUCED_MIN_CHARS
+            and not m.is_stop
+            and m.text.casefold() not in source_words
+        ]
         if not unwritten:
             continue
         start, end = min(m.idx for m in unwritten), token.idx + len(token.text)

@@ -96,6 +96,7 @@ involved (subject mention, verb, object, and with ``compound=True`` their compou
 modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
 ``verb | passive | clausal | conj | nominal | intransitive | passive-intransitive | apposition``.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -111,26 +112,85 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token
 
 #: Reporting / meta-discourse verbs skipped by Algorithm 2 line 8 (lemmas).
-REPORTING_VERBS: FrozenSet[str] = frozenset({
-    "say", "tell", "report", "claim", "state", "announce", "add", "explain",
-    "note", "mention", "comment", "remark", "reply", "respond", "write", "declare",
-    "assert", "allege", "insist", "argue", "ask", "quote",
-    "said", "told",  # the sm lemmatizer occasionally leaves these unlemmatized
-})
+REPORTING_VERBS: FrozenSet[str] = frozenset(
+    {
+        "say",
+        "tell",
+        "report",
+        "claim",
+        "state",
+        "announce",
+        "add",
+        "explain",
+        "note",
+        "mention",
+        "comment",
+        "remark",
+        "reply",
+        "respond",
+        "write",
+        "declare",
+        "assert",
+        "allege",
+        "insist",
+        "argue",
+        "ask",
+        "quote",
+        "said",
+        "told",  # the sm lemmatizer occasionally leaves these unlemmatized
+    }
+)
 
 #: subject pronouns that stand for whoever says what their clause says
 #: (:meth:`_Extractor.speaker`): "Arsenal said they would appeal"
 REPORTED_PRONOUNS: FrozenSet[str] = frozenset({"he", "she", "they", "it"})
 
 #: Generic subjects replaced by a named entity of the sentence (Algorithm 4, GroundSubject).
-GENERIC_SUBJECTS: FrozenSet[str] = frozenset({
-    "he", "she", "they", "it", "we", "i", "you", "him", "her", "them", "us",
-    "this", "that", "these", "those", "who", "which",
-    "company", "firm", "official", "government", "people", "man", "woman",
-    "person", "group", "spokesman", "spokeswoman", "spokesperson", "source",
-    "authority", "organisation", "organization", "team", "club", "country",
-    "agency", "minister", "leader", "player", "side",
-})
+GENERIC_SUBJECTS: FrozenSet[str] = frozenset(
+    {
+        "he",
+        "she",
+        "they",
+        "it",
+        "we",
+        "i",
+        "you",
+        "him",
+        "her",
+        "them",
+        "us",
+        "this",
+        "that",
+        "these",
+        "those",
+        "who",
+        "which",
+        "company",
+        "firm",
+        "official",
+        "government",
+        "people",
+        "man",
+        "woman",
+        "person",
+        "group",
+        "spokesman",
+        "spokeswoman",
+        "spokesperson",
+        "source",
+        "authority",
+        "organisation",
+        "organization",
+        "team",
+        "club",
+        "country",
+        "agency",
+        "minister",
+        "leader",
+        "player",
+        "side",
+    }
+)
 
 #: Verbs never paired with their subject alone (``intransitive``): they say
 #: little without an object ("he has", "it does", "they got").
@@ -148,14 +208,56 @@ NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "ne
 #: subject for the infinitive ("used the money to buy", "spent years supporting",
 #: "beat Spain to reach the final", "paid £5m to sign him"), as does a listed verb
 #: with no direct object ("he asked to leave").
-OBJECT_CONTROL_VERBS: FrozenSet[str] = frozenset({
-    "advise", "allow", "appoint", "ask", "authorise", "authorize", "beg", "cause", "challenge",
-    "compel", "convince", "elect", "empower", "enable", "encourage", "force", "help", "hire",
-    "implore", "incite", "induce", "inspire", "instruct", "invite", "lead", "lobby", "motivate",
-    "nominate", "oblige", "order", "permit", "persuade", "pressure", "pressurise", "prompt",
-    "push", "recruit", "remind", "request", "require", "spur", "teach", "tell", "train",
-    "urge", "warn",
-})
+OBJECT_CONTROL_VERBS: FrozenSet[str] = frozenset(
+    {
+        "advise",
+        "allow",
+        "appoint",
+        "ask",
+        "authorise",
+        "authorize",
+        "beg",
+        "cause",
+        "challenge",
+        "compel",
+        "convince",
+        "elect",
+        "empower",
+        "enable",
+        "encourage",
+        "force",
+        "help",
+        "hire",
+        "implore",
+        "incite",
+        "induce",
+        "inspire",
+        "instruct",
+        "invite",
+        "lead",
+        "lobby",
+        "motivate",
+        "nominate",
+        "oblige",
+        "order",
+        "permit",
+        "persuade",
+        "pressure",
+        "pressurise",
+        "prompt",
+        "push",
+        "recruit",
+        "remind",
+        "request",
+        "require",
+        "spur",
+        "teach",
+        "tell",
+        "train",
+        "urge",
+        "warn",
+    }
+)
 
 #: Adjectives of a copula whose infinitive did not happen ("was unable to pay" -> not_pay).
 NEGATIVE_ADJECTIVES: FrozenSet[str] = frozenset({"unable"})
@@ -231,9 +333,12 @@ def _particle(child) -> bool:
     preposition with no object of its own but an "of" phrase ("pulled out of")."""
     if child.dep_ == "prt":
         return True
-    return child.dep_ == "prep" and child.lower_ in PARTICLES_BEFORE_OF and any(
-        g.dep_ == "prep" and g.lower_ == "of" for g in child.children) and not any(
-        g.dep_ == "pobj" for g in child.children)
+    return (
+        child.dep_ == "prep"
+        and child.lower_ in PARTICLES_BEFORE_OF
+        and any(g.dep_ == "prep" and g.lower_ == "of" for g in child.children)
+        and not any(g.dep_ == "pobj" for g in child.children)
+    )
 
 
 def verb_lemma(token) -> str:
@@ -260,8 +365,7 @@ def directive(verb) -> bool:
     whose subject is the object; who asked whom is a relation too, kept under
     ``claims`` (docs/papers.md#relation-extraction): without it "Lady Mary asked Matthew
     Crawley to marry him" states nothing RHI can check."""
-    return (any(c.dep_ in ("dobj", "obj") for c in controllers(verb))
-            and any(c.dep_ == "xcomp" for c in verb.children))
+    return any(c.dep_ in ("dobj", "obj") for c in controllers(verb)) and any(c.dep_ == "xcomp" for c in verb.children)
 
 
 def object_controlled(token) -> bool:
@@ -382,10 +486,11 @@ def effective_negation(verb) -> bool:
 
 
 def _yet_to(governor) -> bool:
-    """"are yet to win", "has yet to secure": a "be" or "have" with the adverb "yet" and
+    """ "are yet to win", "has yet to secure": a "be" or "have" with the adverb "yet" and
     an infinitive says the infinitive has not happened."""
     return governor.lemma_.lower() in ("be", "have") and any(
-        c.dep_ == "advmod" and c.lower_ == "yet" for c in governor.children)
+        c.dep_ == "advmod" and c.lower_ == "yet" for c in governor.children
+    )
 
 
 def _expand(tokens: List, conjuncts: bool) -> List:
@@ -409,6 +514,7 @@ def _whose_subject(subjects: List, passive_subjects: List) -> Tuple[List, List]:
     that "whose" qualifies is the subject, and the antecedent is dropped
     (docs/papers.md#relation-extraction). Unchanged when no subject, nor an apposition of one,
     has a "whose" possessive."""
+
     def whose(token) -> bool:
         return any(c.dep_ == "poss" and c.lower_ == "whose" for c in token.children)
 
@@ -434,9 +540,19 @@ def _specified(token) -> bool:
 class _Extractor:
     """One pass over a Doc; options fixed per call."""
 
-    def __init__(self, doc, compound: bool, copula: bool, conjuncts: bool, nominal: bool,
-                 reporting_verbs: FrozenSet[str], generic_subjects: FrozenSet[str],
-                 grounding_labels: FrozenSet[str], intransitive: str = "none", claims: bool = False) -> None:
+    def __init__(
+        self,
+        doc,
+        compound: bool,
+        copula: bool,
+        conjuncts: bool,
+        nominal: bool,
+        reporting_verbs: FrozenSet[str],
+        generic_subjects: FrozenSet[str],
+        grounding_labels: FrozenSet[str],
+        intransitive: str = "none",
+        claims: bool = False,
+    ) -> None:
         self.doc = doc
         self.intransitive = intransitive
         self.claims = claims
@@ -501,7 +617,8 @@ class _Extractor:
                 if any(ent.start <= o.i < ent.end for o in objects):
                     continue  # never the triple's own object
                 if (root.i == governor.i or governor.is_ancestor(root)) and not (
-                        root.i == token.i or token.is_ancestor(root)):
+                    root.i == token.i or token.is_ancestor(root)
+                ):
                     continue  # a dependent of the subject's own predicate is not its subject
                 if root.i > token.i and _in_own_clause(token, root):
                     continue  # "the woman who appeared on NBC's show": NBC is not the woman
@@ -561,14 +678,15 @@ class _Extractor:
         if verb.dep_ == "relcl":
             antecedent = verb.head
             subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s for s in subjects]
-            passive_subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s
-                                for s in passive_subjects]
+            passive_subjects = [antecedent if s.lower_ in RELATIVE_PRONOUNS else s for s in passive_subjects]
         if agents:  # passive agent recovery (Algorithm 2 lines 18-20)
-            return (_expand(subjects + agents, self.conjuncts),
-                    _expand(objects, self.conjuncts),
-                    _expand(passive_subjects, self.conjuncts), True)
-        return (_expand(subjects + passive_subjects, self.conjuncts),
-                _expand(objects, self.conjuncts), [], False)
+            return (
+                _expand(subjects + agents, self.conjuncts),
+                _expand(objects, self.conjuncts),
+                _expand(passive_subjects, self.conjuncts),
+                True,
+            )
+        return (_expand(subjects + passive_subjects, self.conjuncts), _expand(objects, self.conjuncts), [], False)
 
     def subjects_of(self, verb, depth: int = 0) -> Tuple[List, List, str]:
         """Effective (subjects, passive objects, source) with clausal/conj inheritance."""
@@ -609,8 +727,9 @@ class _Extractor:
     # -- rules -------------------------------------------------------------------
     def verb_relations(self, verb, sent_ents: Sequence, out: List[RelationUnit]) -> None:
         lemma = verb_lemma(verb) if self.claims else verb.lemma_.lower()
-        if (lemma in self.reporting and not (self.claims and directive(verb))) \
-                or (self.claims and lemma in QUANTITY_VERBS):
+        if (lemma in self.reporting and not (self.claims and directive(verb))) or (
+            self.claims and lemma in QUANTITY_VERBS
+        ):
             return
         verb_key = ("not_" + lemma) if self.negated(verb) else lemma
         subjects, passive_objects, source = self.subjects_of(verb)
@@ -642,12 +761,14 @@ class _Extractor:
                 s_key, s_toks = self.ground(s, sent_ents, (o,))
                 if s_key is None:
                     continue
-                out.append(self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles,
-                                     patient_subject=patient))
+                out.append(
+                    self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles, patient_subject=patient)
+                )
                 self.restate((s, s_key, s_toks), verb, verb_key, (o, o_key, o_toks), source, roles)
 
-    def restate(self, subject: Tuple, verb, verb_key: str, obj: Optional[Tuple], source: str,
-                roles: Tuple[Tuple[str, str], ...]) -> None:
+    def restate(
+        self, subject: Tuple, verb, verb_key: str, obj: Optional[Tuple], source: str, roles: Tuple[Tuple[str, str], ...]
+    ) -> None:
         """Under ``claims``, the triple of ``subject`` and ``obj`` ((token, slot key, slot
         tokens); ``obj`` None for a pair) once more for each apposition of either argument
         (:meth:`appositions`), in that argument's place: ``RelationUnit.appositive``
@@ -657,11 +778,13 @@ class _Extractor:
         s, s_key, s_toks = subject
         o, o_key, o_toks = obj if obj is not None else (None, "", [])
         for a_key, a_toks in self.appositions(s):
-            self._appositive.append(self.unit(a_key, verb_key, o_key, a_toks + [verb] + o_toks, source, roles,
-                                              appositive=True))
-        for a_key, a_toks in (self.appositions(o) if o is not None else ()):
-            self._appositive.append(self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source, roles,
-                                              appositive=True))
+            self._appositive.append(
+                self.unit(a_key, verb_key, o_key, a_toks + [verb] + o_toks, source, roles, appositive=True)
+            )
+        for a_key, a_toks in self.appositions(o) if o is not None else ():
+            self._appositive.append(
+                self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source, roles, appositive=True)
+            )
 
     def apposition_copulas(self, noun) -> None:
         """Under ``claims``, the copula each apposition of ``noun`` states, both ways:
@@ -691,14 +814,23 @@ class _Extractor:
         for child in token.children:
             # set off by a comma: "Josh Gillies (Gateshead)" names his club, not him
             before = child.left_edge.i - 1
-            if (child.dep_ == "appos" and child.pos_ in ("NOUN", "PROPN") and before >= 0
-                    and self.doc[before].text == ","):
+            if (
+                child.dep_ == "appos"
+                and child.pos_ in ("NOUN", "PROPN")
+                and before >= 0
+                and self.doc[before].text == ","
+            ):
                 key, toks = self.slot(child)
                 if key is not None:
                     found.append((key, toks))
         head, before = token.head, token.left_edge.i - 1
-        if (token.dep_ == "appos" and head.i != token.i and head.pos_ in ("NOUN", "PROPN") and before >= 0
-                and self.doc[before].text == ","):
+        if (
+            token.dep_ == "appos"
+            and head.i != token.i
+            and head.pos_ in ("NOUN", "PROPN")
+            and before >= 0
+            and self.doc[before].text == ","
+        ):
             key, toks = self.slot(head)
             if key is not None:
                 found.append((key, toks))
@@ -727,8 +859,14 @@ class _Extractor:
         if deps & {"nsubjpass", "auxpass"}:
             return True
         head = verb.head
-        return (verb.dep_ == "conj" and verb.tag_ == "VBN" and head.i != verb.i and depth < 8
-                and not deps & {"nsubj", "csubj"} and self.agentless_passive(head, depth + 1))
+        return (
+            verb.dep_ == "conj"
+            and verb.tag_ == "VBN"
+            and head.i != verb.i
+            and depth < 8
+            and not deps & {"nsubj", "csubj"}
+            and self.agentless_passive(head, depth + 1)
+        )
 
     def argument_keys(self, verb, sent_ents: Sequence) -> Tuple[List[str], List[str]]:
         """(agent keys, patient keys) of a verb: the keys its effective subjects get as
@@ -771,8 +909,9 @@ class _Extractor:
         # written as a name: every word capitalised but the joining ones ("of", "and",
         # "&") and an article; a lower-cased text's recogniser spans run on ("iron man
         # for the new avengers")
-        if not all(t.is_title or t.is_upper or t.is_punct or t.is_stop for t in entity) \
-                or not any(t.is_title or t.is_upper for t in entity):
+        if not all(t.is_title or t.is_upper or t.is_punct or t.is_stop for t in entity) or not any(
+            t.is_title or t.is_upper for t in entity
+        ):
             return None
         return entity
 
@@ -814,17 +953,32 @@ class _Extractor:
                 o_key, o_toks = self.slot(pobj)
                 if s_key is None or o_key is None:
                     continue
-                out.append(self.unit(s_key, prep.lemma_.lower(), o_key,
-                                     s_toks + [prep] + o_toks, NOMINAL))
+                out.append(self.unit(s_key, prep.lemma_.lower(), o_key, s_toks + [prep] + o_toks, NOMINAL))
 
-    def unit(self, s: str, v: str, o: str, tokens: Iterable, source: str,
-             roles: Tuple[Tuple[str, str], ...] = (), appositive: bool = False,
-             patient_subject: bool = False) -> RelationUnit:
+    def unit(
+        self,
+        s: str,
+        v: str,
+        o: str,
+        tokens: Iterable,
+        source: str,
+        roles: Tuple[Tuple[str, str], ...] = (),
+        appositive: bool = False,
+        patient_subject: bool = False,
+    ) -> RelationUnit:
         start = min(t.idx for t in tokens)
         end = max(t.idx + len(t) for t in tokens)
-        return RelationUnit(subject=s, verb=v, object=o, text=self.text[start:end],
-                            span=(start, end), source=source, roles=roles, appositive=appositive,
-                            patient_subject=patient_subject)
+        return RelationUnit(
+            subject=s,
+            verb=v,
+            object=o,
+            text=self.text[start:end],
+            span=(start, end),
+            source=source,
+            roles=roles,
+            appositive=appositive,
+            patient_subject=patient_subject,
+        )
 
     def run(self) -> List[RelationUnit]:
         out: List[RelationUnit] = []
@@ -913,12 +1067,19 @@ def _entity_key(ent) -> str:
     return " ".join(key.split())
 
 
-def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True,
-                      conjuncts: bool = True, nominal: bool = True, intransitive: str = "none",
-                      claims: bool = False,
-                      reporting_verbs: Iterable[str] = REPORTING_VERBS,
-                      generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
-                      grounding_labels: Iterable[str] = GROUNDING_LABELS) -> List[RelationUnit]:
+def extract_relations(
+    doc: "Doc",
+    *,
+    compound: bool = False,
+    copula: bool = True,
+    conjuncts: bool = True,
+    nominal: bool = True,
+    intransitive: str = "none",
+    claims: bool = False,
+    reporting_verbs: Iterable[str] = REPORTING_VERBS,
+    generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
+    grounding_labels: Iterable[str] = GROUNDING_LABELS,
+) -> List[RelationUnit]:
     """Grounded relation triples of a parsed ``doc`` (RHI paper, Algorithm 1).
 
     Verb relations (Algorithm 2) then nominal ones (Algorithm 3) per sentence,
@@ -938,11 +1099,21 @@ def extract_relations(doc: "Doc", *, compound: bool = False, copula: bool = True
     if intransitive not in INTRANSITIVE_MODES:
         raise ValueError(f"`intransitive` must be one of {INTRANSITIVE_MODES}, got {intransitive!r}")
     if len(doc) and not doc.has_annotation("DEP"):
-        raise ValueError("extract_relations needs a dependency parse: the spaCy pipeline "
-                         "that made this Doc has no parser")
-    return _Extractor(doc, compound, copula, conjuncts, nominal,
-                      frozenset(reporting_verbs), frozenset(g.lower() for g in generic_subjects),
-                      frozenset(grounding_labels), intransitive, claims).run()
+        raise ValueError(
+            "extract_relations needs a dependency parse: the spaCy pipeline that made this Doc has no parser"
+        )
+    return _Extractor(
+        doc,
+        compound,
+        copula,
+        conjuncts,
+        nominal,
+        frozenset(reporting_verbs),
+        frozenset(g.lower() for g in generic_subjects),
+        frozenset(grounding_labels),
+        intransitive,
+        claims,
+    ).run()
 
 
 def predicate_arguments(doc: "Doc", *, compound: bool = True) -> Dict[int, Tuple[List[str], List[str]]]:
@@ -965,8 +1136,16 @@ class PredicateArguments:
 
     def __init__(self, doc: "Doc", *, compound: bool = True) -> None:
         self.doc = doc
-        self._extractor = _Extractor(doc, compound, True, True, False, frozenset(REPORTING_VERBS),
-                                     frozenset(GENERIC_SUBJECTS), frozenset(GROUNDING_LABELS))
+        self._extractor = _Extractor(
+            doc,
+            compound,
+            True,
+            True,
+            False,
+            frozenset(REPORTING_VERBS),
+            frozenset(GENERIC_SUBJECTS),
+            frozenset(GROUNDING_LABELS),
+        )
         self._keys: Dict[int, Optional[Tuple[List[str], List[str]]]] = {}
 
     def of(self, i: int) -> Optional[Tuple[List[str], List[str]]]:

@@ -7,6 +7,7 @@ at once (one batched encode for the semantic relation matcher)::
 
 one list per job, one entry per query unit, ``None`` when unmatched.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -38,6 +38,7 @@ sentences), and on the validation sets it scored no better.
 FLOOR keeps a misplaced unit worth more than a missing one; how it and the choice above
 were made: docs/benchmarks.md#attribution.
 """
+
 from __future__ import annotations
 
 from typing import FrozenSet, List, Optional, Sequence
@@ -71,8 +72,7 @@ def mention_words(unit, summary_doc) -> FrozenSet[str]:
     start, end = unit.span
     span = summary_doc.char_span(start, end, alignment_mode="expand")
     tokens = span if span is not None else ()
-    return frozenset(form for token in tokens if not (token.is_punct or token.is_space)
-                     for form in token_forms(token))
+    return frozenset(form for token in tokens if not (token.is_punct or token.is_space) for form in token_forms(token))
 
 
 def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> float:
@@ -109,11 +109,13 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     return max((scores[k] for k in holding), default=0.0) / best
 
 
-def attributions(units: Sequence, evidence: Sequence[Optional[Match]], summary: TextIndex,
-                 source: TextIndex) -> List[Optional[float]]:
+def attributions(
+    units: Sequence, evidence: Sequence[Optional[Match]], summary: TextIndex, source: TextIndex
+) -> List[Optional[float]]:
     """a(u) of each unit with evidence (a supported unit), None for the others."""
-    return [None if match is None else attribution(unit, match, summary, source)
-            for unit, match in zip(units, evidence)]
+    return [
+        None if match is None else attribution(unit, match, summary, source) for unit, match in zip(units, evidence)
+    ]
 
 
 def credit(attributed: Optional[float], floor: float = ATTRIBUTION_FLOOR) -> float:

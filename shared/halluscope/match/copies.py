@@ -18,6 +18,7 @@ index; a sentence is looked for at the places of its rarest n-gram only, at most
 :data:`~halluscope.match.grounding.CANDIDATE_DF` of them, each compared in time linear
 in the sentence, so a summary costs time linear in its length (docs/scaling.md#long-texts).
 """
+
 from __future__ import annotations
 
 import re
@@ -34,7 +35,7 @@ _WORD = re.compile(r"\w+")
 def sentence_words(index: TextIndex, sentence: int) -> Tuple[str, ...]:
     """The lower-cased words (runs of word characters) of one sentence of ``index``."""
     found = index.sentences[sentence]
-    return tuple(_WORD.findall(index.lowered[found.start:found.end]))
+    return tuple(_WORD.findall(index.lowered[found.start : found.end]))
 
 
 def _source_words(source: TextIndex) -> List[str]:
@@ -43,12 +44,14 @@ def _source_words(source: TextIndex) -> List[str]:
 
 def _ngram_places(source: TextIndex, n: int) -> Dict[Tuple[str, ...], List[int]]:
     """n-gram of the source's words -> the word indexes where it starts, ascending."""
+
     def build() -> Dict[Tuple[str, ...], List[int]]:
         words = _source_words(source)
         places: Dict[Tuple[str, ...], List[int]] = {}
         for k in range(len(words) - n + 1):
-            places.setdefault(tuple(words[k:k + n]), []).append(k)
+            places.setdefault(tuple(words[k : k + n]), []).append(k)
         return places
+
     return source.memo(f"copies:{n}-grams", build)
 
 
@@ -77,13 +80,13 @@ def _find(words: Tuple[str, ...], source: TextIndex) -> bool:
     n = min(ANCHOR, len(words))
     places = _ngram_places(source, n)
     offsets = range(len(words) - n + 1)
-    anchor = min(offsets, key=lambda i: len(places.get(words[i:i + n], ())))
-    starts = places.get(words[anchor:anchor + n], [])
+    anchor = min(offsets, key=lambda i: len(places.get(words[i : i + n], ())))
+    starts = places.get(words[anchor : anchor + n], [])
     if len(starts) > CANDIDATE_DF:
         return False
     text = _source_words(source)
     for start in starts:
         first = start - anchor
-        if first >= 0 and tuple(text[first:first + len(words)]) == words:
+        if first >= 0 and tuple(text[first : first + len(words)]) == words:
             return True
     return False

@@ -97,6 +97,7 @@ acronyms, initials, token tuples), so a job costs O(|queries| + |queries|·|name
 dictionary look-ups and tuple comparisons, plus, for a longer query that passes the
 name rules, one search of the pool's text for the shorter name.
 """
+
 from __future__ import annotations
 
 import functools
@@ -104,8 +105,17 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
-from ..extract.entities import (GENERIC_NAME_WORDS, HONORIFICS, QUOTE_MAP, acronym_form, canonical_entity, initials,
-                                lowercase_acronym, surface_form, undotted)
+from ..extract.entities import (
+    GENERIC_NAME_WORDS,
+    HONORIFICS,
+    QUOTE_MAP,
+    acronym_form,
+    canonical_entity,
+    initials,
+    lowercase_acronym,
+    surface_form,
+    undotted,
+)
 from ..units import EntityUnit, Match
 from . import MatchJob
 from .grounding import TextIndex, entity_in_text, ground_unmatched
@@ -114,8 +124,7 @@ from .grounding import TextIndex, entity_in_text, ground_unmatched
 class _Profile:
     """Everything the rules need about one unit, computed once."""
 
-    __slots__ = ("unit", "key", "undotted", "synonym", "surface", "acronym", "initials",
-                 "tokens", "caps", "person")
+    __slots__ = ("unit", "key", "undotted", "synonym", "surface", "acronym", "initials", "tokens", "caps", "person")
 
     def __init__(self, unit: EntityUnit, synonyms: Mapping[str, str]) -> None:
         self.unit = unit
@@ -147,16 +156,74 @@ def _lowercase_acronym(surface: str, label: str) -> Optional[str]:
 
 #: words that stand before a name without being one ("Mr Corbyn", "President Obama"):
 #: not "a different name" in the slot of a longer query's extra words. Casefolded.
-TITLE_WORDS: FrozenSet[str] = HONORIFICS | frozenset({
-    "president", "senator", "sen", "rep", "congressman", "congresswoman", "governor", "gov",
-    "mayor", "minister", "premier", "chancellor", "secretary", "chairman", "chairwoman",
-    "chief", "judge", "justice", "officer", "coach", "manager", "boss", "captain", "capt",
-    "general", "gen", "colonel", "col", "sergeant", "sgt", "lieutenant", "lt", "major",
-    "admiral", "commander", "inspector", "detective", "det", "constable", "pc", "supt",
-    "pope", "king", "queen", "prince", "princess", "lord", "lady", "duke", "duchess",
-    "father", "fr", "sister", "brother", "saint", "st", "rabbi", "imam", "bishop",
-    "archbishop", "cardinal", "sheikh", "ceo", "professor",
-})
+TITLE_WORDS: FrozenSet[str] = HONORIFICS | frozenset(
+    {
+        "president",
+        "senator",
+        "sen",
+        "rep",
+        "congressman",
+        "congresswoman",
+        "governor",
+        "gov",
+        "mayor",
+        "minister",
+        "premier",
+        "chancellor",
+        "secretary",
+        "chairman",
+        "chairwoman",
+        "chief",
+        "judge",
+        "justice",
+        "officer",
+        "coach",
+        "manager",
+        "boss",
+        "captain",
+        "capt",
+        "general",
+        "gen",
+        "colonel",
+        "col",
+        "sergeant",
+        "sgt",
+        "lieutenant",
+        "lt",
+        "major",
+        "admiral",
+        "commander",
+        "inspector",
+        "detective",
+        "det",
+        "constable",
+        "pc",
+        "supt",
+        "pope",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "lord",
+        "lady",
+        "duke",
+        "duchess",
+        "father",
+        "fr",
+        "sister",
+        "brother",
+        "saint",
+        "st",
+        "rabbi",
+        "imam",
+        "bishop",
+        "archbishop",
+        "cardinal",
+        "sheikh",
+        "ceo",
+        "professor",
+    }
+)
 
 
 def _capitalised(word: str) -> bool:
@@ -173,7 +240,7 @@ def _find_run(short: Tuple[str, ...], long: Tuple[str, ...]) -> int:
     """Start index of ``short`` as a contiguous run of ``long`` (last occurrence), or -1."""
     n = len(short)
     for start in range(len(long) - n, -1, -1):
-        if long[start:start + n] == short:
+        if long[start : start + n] == short:
             return start
     return -1
 
@@ -227,19 +294,23 @@ def _other_name(token, own: FrozenSet[str]) -> bool:
     return token.pos_ == "PROPN" or (_capitalised(token.text) and not token.is_sent_start)
 
 
-def _beside_other_name(doc, start: int, end: int, sentence, own: FrozenSet[str],
-                       before: bool = True, after: bool = True) -> Optional[bool]:
+def _beside_other_name(
+    doc, start: int, end: int, sentence, own: FrozenSet[str], before: bool = True, after: bool = True
+) -> Optional[bool]:
     """Whether the characters ``[start, end)`` of ``doc`` stand right after (``before``)
     or right before (``after``) another name (:func:`_other_name`) of their sentence;
     None when they do not align with tokens."""
     span = doc.char_span(start, end, alignment_mode="expand")
     if span is None:
         return None
-    if before and span.start > 0 and doc[span.start - 1].idx >= sentence.start \
-            and _other_name(doc[span.start - 1], own):
+    if (
+        before
+        and span.start > 0
+        and doc[span.start - 1].idx >= sentence.start
+        and _other_name(doc[span.start - 1], own)
+    ):
         return True
-    if after and span.end < len(doc) and doc[span.end].idx < sentence.end \
-            and _other_name(doc[span.end], own):
+    if after and span.end < len(doc) and doc[span.end].idx < sentence.end and _other_name(doc[span.end], own):
         return True
     return False
 
@@ -250,10 +321,14 @@ _WORD = re.compile(r"\w+")
 def _entity_ranges(text: TextIndex) -> Tuple[List[int], List[int], List[FrozenSet[str]]]:
     """Starts, ends and canonical words of the NER mentions (every label) of the pool's
     ``Doc``, in text order (mentions do not overlap, so both lists are sorted)."""
+
     def build() -> Tuple[List[int], List[int], List[FrozenSet[str]]]:
         ents = list(text.doc.ents)
-        return ([e.start_char for e in ents], [e.end_char for e in ents],
-                [frozenset(_WORD.findall(canonical_entity(e.text))) for e in ents])
+        return (
+            [e.start_char for e in ents],
+            [e.end_char for e in ents],
+            [frozenset(_WORD.findall(canonical_entity(e.text))) for e in ents],
+        )
 
     return text.memo("entities:mention_ranges", build)
 
@@ -271,12 +346,16 @@ def _alone_spans(word: str, rest: str, doc, sentence, own: FrozenSet[str]) -> Li
     """Where ``rest`` (the sentence's lowered text, other names blanked) writes ``word``
     not beside another name ("Madrid" of "Real Madrid" is beside one), relative to the
     sentence's start."""
-    return [m.span() for m in _words_pattern((word,)).finditer(rest)
-            if _beside_other_name(doc, sentence.start + m.start(), sentence.start + m.end(), sentence, own) is False]
+    return [
+        m.span()
+        for m in _words_pattern((word,)).finditer(rest)
+        if _beside_other_name(doc, sentence.start + m.start(), sentence.start + m.end(), sentence, own) is False
+    ]
 
 
-def _extra_words_stated(prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix: Tuple[str, ...],
-                        text: TextIndex) -> Optional[str]:
+def _extra_words_stated(
+    prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix: Tuple[str, ...], text: TextIndex
+) -> Optional[str]:
     """The longer-query test of ``partial_name`` (module docstring): a mention of
     ``shared`` in the pool text whose sentence writes every word of ``prefix`` and
     ``suffix`` outside that mention, outside every named entity holding a word that
@@ -310,8 +389,10 @@ def _extra_words_stated(prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix
         if not all(any(end <= a or start >= b for start, end in where) for where in spans):
             continue
         # no other name in the extra words' place ("Real Madrid" for "Atletico Madrid")
-        if _beside_other_name(doc, found.start(), found.end(), sentence, own,
-                              before=bool(prefix), after=bool(suffix)) is not False:
+        if (
+            _beside_other_name(doc, found.start(), found.end(), sentence, own, before=bool(prefix), after=bool(suffix))
+            is not False
+        ):
             continue
         quoted = sentence.text.strip()
         quoted = quoted if len(quoted) <= 100 else quoted[:97] + "..."
@@ -361,9 +442,14 @@ class EntityMatcher:
     ``acronyms`` and ``partial_names`` switch those modes off when False; ``places``
     (:meth:`halluscope.lexical.Lexicon.places`, None: off) turns on the ``place`` mode."""
 
-    def __init__(self, synonyms: Optional[Mapping[str, str]] = None, acronyms: bool = True,
-                 partial_names: bool = True, text_grounding: bool = False,
-                 places: Optional[Callable[[str], FrozenSet[str]]] = None) -> None:
+    def __init__(
+        self,
+        synonyms: Optional[Mapping[str, str]] = None,
+        acronyms: bool = True,
+        partial_names: bool = True,
+        text_grounding: bool = False,
+        places: Optional[Callable[[str], FrozenSet[str]]] = None,
+    ) -> None:
         self.synonyms: Dict[str, str] = {}
         for name, target in (synonyms or {}).items():
             key, value = canonical_entity(name), canonical_entity(target)
@@ -419,13 +505,11 @@ class EntityMatcher:
         if self.synonyms:
             p = index.by_synonym.get(q.synonym)
             if p is not None:
-                return Match("synonym", (p.unit,), 1.0,
-                             f"synonym {q.key} = {p.key} (both {q.synonym})")
+                return Match("synonym", (p.unit,), 1.0, f"synonym {q.key} = {p.key} (both {q.synonym})")
         if self.acronyms:
             p = index.by_undotted.get(q.undotted)
             if p is not None:
-                return Match("acronym", (p.unit,), 1.0,
-                             f"acronym {q.unit.text} = {p.unit.text} (dots ignored)")
+                return Match("acronym", (p.unit,), 1.0, f"acronym {q.unit.text} = {p.unit.text} (dots ignored)")
             if q.acronym:
                 p = index.by_initials.get(q.acronym)
                 if p is not None:

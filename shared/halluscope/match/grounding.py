@@ -47,6 +47,7 @@ entity's words, or the whole sentence). The rules read a pool through its
 (each ``Doc`` indexed once while cached) and hands to the matchers in the
 :class:`~halluscope.match.MatchJob` (docs/architecture.md#resources).
 """
+
 from __future__ import annotations
 
 import bisect
@@ -66,12 +67,17 @@ from ..extract.entities import QUOTE_MAP
 from ..extract.quantities.lexicon import SCALE_WORDS
 from ..lru import LRU
 from ..token_table import TokenTable, doc_text
-from ..extract.relations import (PTB_BRACKETS, PredicateArguments, effective_negation, object_controlled,
-                                 role_arguments, verb_lemma)
+from ..extract.relations import (
+    PTB_BRACKETS,
+    PredicateArguments,
+    effective_negation,
+    object_controlled,
+    role_arguments,
+    verb_lemma,
+)
 from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
-
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,8 @@ class IndexedSentence:
     start: int
     end: int
     text: str
-    words: FrozenSet[str]                          # lower-cased texts and lemmas, word_stem()med
-    content: FrozenSet[str]                        # the same, of tokens neither stop words nor punctuation
+    words: FrozenSet[str]  # lower-cased texts and lemmas, word_stem()med
+    content: FrozenSet[str]  # the same, of tokens neither stop words nor punctuation
     predicates: Tuple[_Predicate, ...]
     # nouns with a prepositional argument ("its acquisition of X"), the words of their
     # prepositional phrases on the object side (:func:`_nominalisation`)
@@ -158,8 +164,9 @@ class TextIndex:
             def words(keys: List[str]) -> FrozenSet[str]:
                 return frozenset(word_stem(w) for key in keys for w in key.split())
 
-            found = self._arguments[predicate.token] = \
+            found = self._arguments[predicate.token] = (
                 (frozenset(), frozenset()) if keys is None else (words(keys[0]), words(keys[1]))
+            )
         return found
 
     @property
@@ -271,7 +278,9 @@ def _lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-@functools.lru_cache(maxsize=1 << 14)  # a pure function of a word, asked of every token of every text (a few MB at most)
+@functools.lru_cache(
+    maxsize=1 << 14
+)  # a pure function of a word, asked of every token of every text (a few MB at most)
 def word_stem(word: str) -> str:
     """A plural-insensitive form: a final "s" dropped from words of four letters or
     more not ending in "ss" ("richards" ~ "richard" when spaCy lemmatised one of
@@ -300,8 +309,10 @@ def is_content(token) -> bool:
 
 def content_flags(table: TokenTable) -> List[bool]:
     """:func:`is_content` of every token of a :class:`~halluscope.token_table.TokenTable`."""
-    return [not (stop or punct or space or lower in PTB_BRACKETS)
-            for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower)]
+    return [
+        not (stop or punct or space or lower in PTB_BRACKETS)
+        for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower)
+    ]
 
 
 def _side_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: FrozenSet[str]) -> FrozenSet[str]:
@@ -374,18 +385,36 @@ def build_text_index(doc) -> TextIndex:
                 token = doc[i]
                 verb = pos == "VERB"
                 to_words, from_words = _role_words(token, table, forms) if verb else (frozenset(), frozenset())
-                predicates.append(_Predicate(i, verb_lemma(token), effective_negation(token),
-                                             _side_words(table, forms, i, _SUBJECT_SIDE),
-                                             _side_words(table, forms, i, _OBJECT_SIDE),
-                                             _side_words(table, forms, i, _OBLIQUE), to_words, from_words,
-                                             _head_words(table, forms, i, _SUBJECT_SIDE) if verb else frozenset(),
-                                             _head_words(table, forms, i, _OBJECT_SIDE) if verb else frozenset()))
+                predicates.append(
+                    _Predicate(
+                        i,
+                        verb_lemma(token),
+                        effective_negation(token),
+                        _side_words(table, forms, i, _SUBJECT_SIDE),
+                        _side_words(table, forms, i, _OBJECT_SIDE),
+                        _side_words(table, forms, i, _OBLIQUE),
+                        to_words,
+                        from_words,
+                        _head_words(table, forms, i, _SUBJECT_SIDE) if verb else frozenset(),
+                        _head_words(table, forms, i, _OBJECT_SIDE) if verb else frozenset(),
+                    )
+                )
             elif pos == "NOUN" and any(table.dep[c] == "prep" for c in table.children[i]):
-                nominals.append(_Predicate(i, table.lemma[i].lower(), False, frozenset(),
-                                           _side_words(table, forms, i, _OBLIQUE)))
+                nominals.append(
+                    _Predicate(i, table.lemma[i].lower(), False, frozenset(), _side_words(table, forms, i, _OBLIQUE))
+                )
         start_char, end_char = table.start_char[start], table.end_char[end - 1]
-        sentences.append(IndexedSentence(start_char, end_char, text[start_char:end_char], frozenset(words),
-                                         frozenset(content), tuple(predicates), tuple(nominals)))
+        sentences.append(
+            IndexedSentence(
+                start_char,
+                end_char,
+                text[start_char:end_char],
+                frozenset(words),
+                frozenset(content),
+                tuple(predicates),
+                tuple(nominals),
+            )
+        )
     return TextIndex(_lowered(text), sentences, doc, written=text, _tokens=frozenset(table.lower))
 
 
@@ -395,8 +424,9 @@ def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
     arrested police" against "police arrested the suspect"; "the hospital gave $10
     million to the billionaire" against "the billionaire donated $10 million to the
     hospital")."""
-    return (_only_on(subject, predicate.object_words | predicate.oblique_words, predicate.subject_words)
-            or _only_on(obj, predicate.subject_words, predicate.object_words))
+    return _only_on(subject, predicate.object_words | predicate.oblique_words, predicate.subject_words) or _only_on(
+        obj, predicate.subject_words, predicate.object_words
+    )
 
 
 def _another_controls(predicate: _Predicate, subject: List[str], index: TextIndex, patient: bool) -> bool:
@@ -436,8 +466,9 @@ def _patient_swapped(predicate: _Predicate, subject: List[str], obj: List[str]) 
     (``RelationUnit.patient_subject``: "the defendant was offered a plea deal"): its
     subject, like its object, belongs on the predicate's object side (a passive's
     subject is there), so either on the subject side alone is a swap."""
-    return (_only_on(subject, predicate.subject_words, predicate.object_words)
-            or _only_on(obj, predicate.subject_words, predicate.object_words))
+    return _only_on(subject, predicate.subject_words, predicate.object_words) or _only_on(
+        obj, predicate.subject_words, predicate.object_words
+    )
 
 
 #: entries of a text-index cache
@@ -510,8 +541,8 @@ def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -
     if not words or at is None:
         return None
     sentence = summary.sentences[at]
-    before = _WORD_CHARS.findall(summary.written[max(sentence.start, start - 60):start])
-    after = _WORD_CHARS.findall(summary.written[end:min(sentence.end, end + 60)])
+    before = _WORD_CHARS.findall(summary.written[max(sentence.start, start - 60) : start])
+    after = _WORD_CHARS.findall(summary.written[end : min(sentence.end, end + 60)])
     runs = []
     if any(_says_what(w) for w in words):  # its own words say what ("monday after 10 months")
         runs.append(words)
@@ -522,7 +553,7 @@ def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -
     for run in runs:
         found = index.written_run(run)
         if found is not None and not (run[-1] == words[-1] and _scaled_after(index.lowered, found[1])):
-            written = index.written[found[0]:found[1]]
+            written = index.written[found[0] : found[1]]
             return Match("text", (TextEvidence(written, found),), 1.0, f"written in the text as {written!r}")
     return None
 
@@ -554,8 +585,9 @@ def entity_in_text(unit: EntityUnit, index: TextIndex) -> Optional[Match]:
         return None
     start, end = found.span()
     text = index.text
-    return Match("text", (TextEvidence(text[start:end], (start, end)),), 1.0,
-                 f"found in the text as '{text[start:end]}'")
+    return Match(
+        "text", (TextEvidence(text[start:end], (start, end)),), 1.0, f"found in the text as '{text[start:end]}'"
+    )
 
 
 def _slot_words(slot: str) -> List[str]:
@@ -569,8 +601,7 @@ def linkable(lemma: str) -> bool:
     return lemma not in STOP_WORDS
 
 
-def _in_roles(predicate: _Predicate, subject: List[str], obj: List[str], index: TextIndex,
-              patient: bool) -> bool:
+def _in_roles(predicate: _Predicate, subject: List[str], obj: List[str], index: TextIndex, patient: bool) -> bool:
     """The triple's subject on the predicate's subject side and its object on the
     object side (a pair: its subject in its role, as the pair's grounding asks). A
     contradiction needs the arguments placed, not merely not swapped: "Globex bought the
@@ -638,8 +669,11 @@ def _converse(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool
     """The triple's subject is only in the predicate's prepositional or dative arguments
     and its object on the object side: "DHX bought the warehouse" against "Lakeside sold
     the warehouse to DHX"."""
-    return (set(subject) <= predicate.oblique_words and not any(w in predicate.subject_words for w in subject)
-            and set(obj) <= predicate.object_words)
+    return (
+        set(subject) <= predicate.oblique_words
+        and not any(w in predicate.subject_words for w in subject)
+        and set(obj) <= predicate.object_words
+    )
 
 
 def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> Optional[Match]:
@@ -700,8 +734,9 @@ def _written_nominal(unit: RelationUnit, index: TextIndex) -> Optional[Match]:
     span = index.written_run(words)
     if span is None:
         return None
-    return Match("text", (TextEvidence(index.written[span[0]:span[1]], span),), 1.0,
-                 "written word for word in the text")
+    return Match(
+        "text", (TextEvidence(index.written[span[0] : span[1]], span),), 1.0, "written word for word in the text"
+    )
 
 
 #: the labels of the source names a subject's title may stand before
@@ -711,6 +746,7 @@ _TITLED_LABELS = frozenset({"PERSON"})
 def _person_name_words(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
     """The words (lower case, :func:`word_stem`med) of each of the pool's person names of
     two words or more, once per index."""
+
     def build() -> FrozenSet[Tuple[str, ...]]:
         names = set()
         for entity in getattr(index.doc, "ents", ()):
@@ -719,6 +755,7 @@ def _person_name_words(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
                 if len(words) > 1:
                     names.add(words)
         return frozenset(names)
+
     return index.memo("person name words", build)
 
 
@@ -726,8 +763,10 @@ def _person_names(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
     """The pool's person names (:func:`_person_name_words`) and each of their endings of
     two words or more ("david meadwell" of a name the parser read as "Holidaymaker David
     Meadwell"), once per index."""
-    return index.memo("person names", lambda: frozenset(
-        name[start:] for name in _person_name_words(index) for start in range(len(name) - 1)))
+    return index.memo(
+        "person names",
+        lambda: frozenset(name[start:] for name in _person_name_words(index) for start in range(len(name) - 1)),
+    )
 
 
 def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
@@ -750,20 +789,23 @@ def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Ma
             found = _cooccurrence(dataclasses.replace(unit, subject=" ".join(words[start:])), index, lexicon)
             if found is None or found.contradicts:
                 return None  # the name alone is not grounded: the unit stays as it was
-            return dataclasses.replace(found, detail=f"{found.detail}; the name without its title "
-                                                     f"'{' '.join(words[:start])}'")
+            return dataclasses.replace(
+                found, detail=f"{found.detail}; the name without its title '{' '.join(words[:start])}'"
+            )
     return None
 
 
 def _full_names(index: TextIndex) -> Dict[str, FrozenSet[Tuple[str, ...]]]:
     """Each word of the pool's person names (:func:`_person_name_words`) -> those names,
     once per index."""
+
     def build() -> Dict[str, FrozenSet[Tuple[str, ...]]]:
         holding: Dict[str, set] = {}
         for name in _person_name_words(index):
             for word in name:
                 holding.setdefault(word, set()).add(name)
         return {word: frozenset(names) for word, names in holding.items()}
+
     return index.memo("full_names", build)
 
 
@@ -792,16 +834,21 @@ def _by_name_part(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
                 continue
             if found.contradicts:
                 return None
-            return dataclasses.replace(found, detail=f"{found.detail}; '{written}' for the {slot} "
-                                                     f"'{' '.join(words)}', the only person the text so names")
+            return dataclasses.replace(
+                found,
+                detail=f"{found.detail}; '{written}' for the {slot} "
+                f"'{' '.join(words)}', the only person the text so names",
+            )
     return None
 
 
 def _written_as_name(word: str, sentence: str) -> bool:
     """Whether ``sentence`` writes ``word`` capitalised, as a whole word ("Pat lost her
     husband"; not "the prison" for a "Chelmsford Prison" that NER took for a person)."""
-    return any(found.group()[0].isupper()
-               for found in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", sentence, re.IGNORECASE))
+    return any(
+        found.group()[0].isupper()
+        for found in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", sentence, re.IGNORECASE)
+    )
 
 
 def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
@@ -829,21 +876,40 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
             link = _predicate_link(lemma, p, lexicon)
             if link is False and particles and _particle_apart(lemma, p, sentence):
                 link = None
-            if link is False and obj and lexicon is not None and linkable(lemma) and linkable(p.lemma) \
-                    and _in_roles(p, subject, obj, index, patient):
+            if (
+                link is False
+                and obj
+                and lexicon is not None
+                and linkable(lemma)
+                and linkable(p.lemma)
+                and _in_roles(p, subject, obj, index, patient)
+            ):
                 link = _wide_link(lemma, p, lexicon)
             if link is False:
                 continue
             opposite = link is not None and link.relation == "antonym"
             agrees = (p.negated == unit.negated) != opposite
-            if (opposite and obj and p.negated == unit.negated and _converse(p, subject, obj)
-                    and lexicon.transfers_possession(lemma) and lexicon.transfers_possession(p.lemma)):
-                return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
-                             f"the converse: subject in the predicate's other arguments, object in its "
-                             f"object; {link.text}, one transfer seen from the other party")
-            if obj and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj)) \
-                    and not (directed and _object_acts(p, subject, obj, index)) \
-                    and not _another_controls(p, subject, index, patient):
+            if (
+                opposite
+                and obj
+                and p.negated == unit.negated
+                and _converse(p, subject, obj)
+                and lexicon.transfers_possession(lemma)
+                and lexicon.transfers_possession(p.lemma)
+            ):
+                return Match(
+                    "cooccurrence",
+                    (TextEvidence(sentence.text, (sentence.start, sentence.end)),),
+                    1.0,
+                    f"the converse: subject in the predicate's other arguments, object in its "
+                    f"object; {link.text}, one transfer seen from the other party",
+                )
+            if (
+                obj
+                and not (_patient_swapped(p, subject, obj) if unit.patient_subject else _swapped(p, subject, obj))
+                and not (directed and _object_acts(p, subject, obj, index))
+                and not _another_controls(p, subject, index, patient)
+            ):
                 detail = "subject, object and predicate in one sentence"
             elif not obj and set(subject) <= index.arguments_of(p)[patient]:
                 detail = "the predicate with this " + ("patient" if patient else "subject")
@@ -856,8 +922,11 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
             evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
             if agrees:
                 return Match("cooccurrence", evidence, 1.0, detail)
-            if contradiction is None and _in_roles(p, subject, obj, index, patient) \
-                    and (opposite or _negation_contradicts(link, unit.negated)):
+            if (
+                contradiction is None
+                and _in_roles(p, subject, obj, index, patient)
+                and (opposite or _negation_contradicts(link, unit.negated))
+            ):
                 contradiction = Match("contradiction", evidence, 0.0, detail, contradicts=True)
         nominal = _nominalisation(subject, obj, sentence, derived) if derived is not None else None
         if nominal is not None:
@@ -870,11 +939,38 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
 #: verbs whose subject and object may change places without changing the claim
 #: ("Chelsea face Arsenal", "Smith married Jones"), and the copula and "have", whose
 #: arguments are no agent and patient: a reversal of their roles contradicts nothing
-SYMMETRIC_VERBS = frozenset({
-    "be", "have", "meet", "face", "play", "marry", "date", "draw", "tie", "share", "fight", "battle",
-    "compete", "debate", "negotiate", "partner", "merge", "collide", "resemble", "equal", "match",
-    "rival", "divorce", "kiss", "hug", "embrace", "greet", "contact",
-})
+SYMMETRIC_VERBS = frozenset(
+    {
+        "be",
+        "have",
+        "meet",
+        "face",
+        "play",
+        "marry",
+        "date",
+        "draw",
+        "tie",
+        "share",
+        "fight",
+        "battle",
+        "compete",
+        "debate",
+        "negotiate",
+        "partner",
+        "merge",
+        "collide",
+        "resemble",
+        "equal",
+        "match",
+        "rival",
+        "divorce",
+        "kiss",
+        "hug",
+        "embrace",
+        "greet",
+        "contact",
+    }
+)
 
 
 def _directed(unit: RelationUnit, subject: List[str], obj: List[str]) -> bool:
@@ -883,12 +979,18 @@ def _directed(unit: RelationUnit, subject: List[str], obj: List[str]) -> bool:
     an object, not a nominal one ("the loss to Schalke"), whose subject is its agent
     (not an agentless passive's patient: "was offered a plea deal"), whose verb is
     none of :data:`SYMMETRIC_VERBS`, and whose subject and object share no word."""
-    return (bool(obj) and unit.source != NOMINAL and not unit.patient_subject
-            and unit.lemma not in SYMMETRIC_VERBS and not set(subject) & set(obj))
+    return (
+        bool(obj)
+        and unit.source != NOMINAL
+        and not unit.patient_subject
+        and unit.lemma not in SYMMETRIC_VERBS
+        and not set(subject) & set(obj)
+    )
 
 
-def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: List[str], index: TextIndex,
-                    lexicon) -> Optional[Match]:
+def _reversed_roles(
+    unit: RelationUnit, lemma: str, subject: List[str], obj: List[str], index: TextIndex, lexicon
+) -> Optional[Match]:
     """A ``contradiction`` of a directed triple (:func:`_directed`) that nothing in the
     text supports: a source predicate with the unit's verb or a WordNet synonym of it,
     and its polarity, that has the triple's arguments the other way round
@@ -914,8 +1016,12 @@ def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
             if p.negated != unit.negated:
                 continue
             # the arguments first: they rule out most predicates without asking WordNet
-            if has_subject and has_object and _only_on(subject, p.object_words, p.subject_words) \
-                    and _only_on(obj, p.subject_words, p.object_words):
+            if (
+                has_subject
+                and has_object
+                and _only_on(subject, p.object_words, p.subject_words)
+                and _only_on(obj, p.subject_words, p.object_words)
+            ):
                 what = "its subject is the object and its object the subject"
             elif has_subject and _only_on(subject, p.object_heads, p.subject_words):
                 what = "its subject is the object"
@@ -929,8 +1035,13 @@ def _reversed_roles(unit: RelationUnit, lemma: str, subject: List[str], obj: Lis
             detail = f"roles reversed: {what} of '{p.lemma}'"
             if link is not None:
                 detail = f"{detail}; {link.text}"
-            return Match("contradiction", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 0.0,
-                         detail, contradicts=True)
+            return Match(
+                "contradiction",
+                (TextEvidence(sentence.text, (sentence.start, sentence.end)),),
+                0.0,
+                detail,
+                contradicts=True,
+            )
     return None
 
 
@@ -956,8 +1067,11 @@ def _same_transfer(unit: RelationUnit, obj: List[str], predicate: _Predicate, le
         return all(w in predicate.object_words for w in obj)
     if predicate.lemma == unit.lemma:
         return True
-    return (linkable(unit.lemma) and linkable(predicate.lemma)
-            and lexicon.link(unit.lemma, predicate.lemma, "verb") is not None)
+    return (
+        linkable(unit.lemma)
+        and linkable(predicate.lemma)
+        and lexicon.link(unit.lemma, predicate.lemma, "verb") is not None
+    )
 
 
 def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
@@ -996,12 +1110,11 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
             evidence = (TextEvidence(sentence.text, (sentence.start, sentence.end)),)
             verbs = f"'{unit.lemma}' {direction}, '{p.lemma}' {stated}"
             if _placed(giver, p_giver, p_receiver) and _placed(receiver, p_receiver, p_giver):
-                return Match("cooccurrence", evidence, 1.0,
-                             f"the same transfer: the same giver and receiver ({verbs})")
-            if contradiction is None and _placed(giver, p_receiver, p_giver) \
-                    and _placed(receiver, p_giver, p_receiver):
-                contradiction = Match("contradiction", evidence, 0.0,
-                                      f"giver and receiver swapped ({verbs})", contradicts=True)
+                return Match("cooccurrence", evidence, 1.0, f"the same transfer: the same giver and receiver ({verbs})")
+            if contradiction is None and _placed(giver, p_receiver, p_giver) and _placed(receiver, p_giver, p_receiver):
+                contradiction = Match(
+                    "contradiction", evidence, 0.0, f"giver and receiver swapped ({verbs})", contradicts=True
+                )
     return contradiction
 
 
@@ -1025,8 +1138,12 @@ def _nominalisation(subject: List[str], obj: List[str], sentence: IndexedSentenc
             continue
         if all(w in noun.object_words for w in obj) and not any(w in noun.object_words for w in subject):
             link = derived[noun.lemma]
-            return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
-                         f"subject, object and a nominalised predicate in one sentence; {link.text}")
+            return Match(
+                "cooccurrence",
+                (TextEvidence(sentence.text, (sentence.start, sentence.end)),),
+                1.0,
+                f"subject, object and a nominalised predicate in one sentence; {link.text}",
+            )
     return None
 
 
@@ -1053,8 +1170,12 @@ def _verbalisation(unit: RelationUnit, obj: List[str], sentence: IndexedSentence
         else:
             sides = (p.oblique_words,)
         if any(all(w in side for w in obj) for side in sides):
-            return Match("cooccurrence", (TextEvidence(sentence.text, (sentence.start, sentence.end)),), 1.0,
-                         f"the noun stated as its verb, with the same argument; {link.text}")
+            return Match(
+                "cooccurrence",
+                (TextEvidence(sentence.text, (sentence.start, sentence.end)),),
+                1.0,
+                f"the noun stated as its verb, with the same argument; {link.text}",
+            )
     return None
 
 

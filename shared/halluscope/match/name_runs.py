@@ -18,6 +18,7 @@ word first, then one more word (``tests/test_name_runs.py`` checks them against 
 per-pair patterns on generated texts). Each start costs at most the length of
 :data:`MAX_RUN_WORDS` words: linear in the text.
 """
+
 from __future__ import annotations
 
 import re
@@ -99,8 +100,9 @@ def _run_from(text: str, lowered: str, start: int, right: str, words_end: int, w
     return None
 
 
-def _run_after_article(text: str, lowered: str, at: int, right: str, words_end: int, articles: Tuple[str, ...],
-                       any_case: bool) -> Optional[Tuple[int, Span]]:
+def _run_after_article(
+    text: str, lowered: str, at: int, right: str, words_end: int, articles: Tuple[str, ...], any_case: bool
+) -> Optional[Tuple[int, Span]]:
     """(run start, (run end, match end)) of the run at ``at``, an article and spaces
     skipped first where that finds one (each of ``articles`` in turn), else the bare run."""
     seen = lowered if any_case else text
@@ -133,8 +135,11 @@ def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
         resume = at + 1
         if not _is_letter_or_digit(text, at - 1):
             gap = _BETWEEN.match(text, at + len(left))
-            found = None if gap is None else _run_after_article(text, lowered, gap.end(), right, words_end,
-                                                               _ARTICLES_ANY_CASE, any_case=True)
+            found = (
+                None
+                if gap is None
+                else _run_after_article(text, lowered, gap.end(), right, words_end, _ARTICLES_ANY_CASE, any_case=True)
+            )
             if found is not None:
                 start, (end, match_end) = found
                 spans.append((start, end))

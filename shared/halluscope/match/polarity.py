@@ -45,6 +45,7 @@ looked for in the sentence aligned second (:data:`OPPOSITE_SENTENCES`), when the
 lacks the word itself: a summary sentence that joins two source sentences takes its
 words from both.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -54,8 +55,15 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.relations import (NEGATIVE_GOVERNORS, effective_negation, infinitive_chain, is_negated,
-                                 negative_argument, object_controlled, verb_lemma)
+from ..extract.relations import (
+    NEGATIVE_GOVERNORS,
+    effective_negation,
+    infinitive_chain,
+    is_negated,
+    negative_argument,
+    object_controlled,
+    verb_lemma,
+)
 from ..units import Match, TextEvidence
 from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
 from .words import may_be_converse
@@ -72,14 +80,29 @@ OPPOSITE_SENTENCES = 2
 #: direction words and their opposites (closed-class words WordNet has no antonyms for,
 #: or whose antonyms it files under another part of speech); symmetric
 _PAIRS = (
-    ("before", "after"), ("earlier", "later"), ("first", "last"), ("more", "less"), ("more", "fewer"),
-    ("most", "least"), ("up", "down"), ("above", "below"), ("higher", "lower"), ("highest", "lowest"),
-    ("inside", "outside"), ("ahead", "behind"), ("with", "without"), ("maximum", "minimum"),
+    ("before", "after"),
+    ("earlier", "later"),
+    ("first", "last"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("most", "least"),
+    ("up", "down"),
+    ("above", "below"),
+    ("higher", "lower"),
+    ("highest", "lowest"),
+    ("inside", "outside"),
+    ("ahead", "behind"),
+    ("with", "without"),
+    ("maximum", "minimum"),
     ("always", "never"),
     # compass directions: "north of Poland" against "south of Poland" (WordNet files no
     # antonyms for them)
-    ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
-    ("northbound", "southbound"), ("eastbound", "westbound"),
+    ("north", "south"),
+    ("east", "west"),
+    ("northern", "southern"),
+    ("eastern", "western"),
+    ("northbound", "southbound"),
+    ("eastbound", "westbound"),
 )
 #: (summary word, source word) opposites read one way only: a source's "following" is
 #: "after" ("arriving back in London following the international break" against
@@ -110,8 +133,9 @@ class Flip:
     match: Match
 
 
-def aligned_sentence(sentence: IndexedSentence, source: TextIndex,
-                     ignore: FrozenSet[str] = frozenset()) -> Optional[int]:
+def aligned_sentence(
+    sentence: IndexedSentence, source: TextIndex, ignore: FrozenSet[str] = frozenset()
+) -> Optional[int]:
     """The source sentence holding the most of ``sentence``'s content (idf-weighted; ties:
     the first), None when none shares :data:`MIN_SHARED` content words. ``ignore``:
     content words (as indexed) that do not count, such as the words of a name whose
@@ -122,8 +146,9 @@ def aligned_sentence(sentence: IndexedSentence, source: TextIndex,
     return ranked[0] if ranked else None
 
 
-def aligned_sentences(sentence: IndexedSentence, source: TextIndex, limit: int,
-                      ignore: FrozenSet[str] = frozenset()) -> List[int]:
+def aligned_sentences(
+    sentence: IndexedSentence, source: TextIndex, limit: int, ignore: FrozenSet[str] = frozenset()
+) -> List[int]:
     """The ``limit`` source sentences holding the most of ``sentence``'s content, best
     first (:func:`aligned_sentence` is the first)."""
     content = sentence.content - ignore if ignore else sentence.content
@@ -173,8 +198,10 @@ def negated_by_word(token) -> bool:
     wanted to leave": :func:`~halluscope.extract.relations.effective_negation`)."""
     read = {node.i for node in infinitive_chain(token)}
     for governor in (token, *token.ancestors):
-        if any(child.lower_ in NEGATIVE_WORDS and not (governor.i in read and negative_argument(child))
-               for child in governor.children):
+        if any(
+            child.lower_ in NEGATIVE_WORDS and not (governor.i in read and negative_argument(child))
+            for child in governor.children
+        ):
             return True
     return False
 
@@ -210,9 +237,33 @@ def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match
 #: words with which a source sentence denies something without a ``neg`` dependency:
 #: a summary's "did not pay" may restate "refused to pay", "failed to pay", "denied paying"
 #: (the relation extractor's negative governors and more)
-DENIAL_LEMMAS = NEGATIVE_GOVERNORS | frozenset({
-    "deny", "reject", "unable", "lack", "absent", "miss", "avoid", "cancel", "abandon", "halt", "stop", "prevent",
-    "ban", "rule", "withdraw", "scrap", "drop", "unlikely", "impossible", "little", "few", "hardly", "barely"})
+DENIAL_LEMMAS = NEGATIVE_GOVERNORS | frozenset(
+    {
+        "deny",
+        "reject",
+        "unable",
+        "lack",
+        "absent",
+        "miss",
+        "avoid",
+        "cancel",
+        "abandon",
+        "halt",
+        "stop",
+        "prevent",
+        "ban",
+        "rule",
+        "withdraw",
+        "scrap",
+        "drop",
+        "unlikely",
+        "impossible",
+        "little",
+        "few",
+        "hardly",
+        "barely",
+    }
+)
 
 
 #: verbs negated of too many claims for a negation elsewhere in the source to excuse one
@@ -223,13 +274,18 @@ def _denies(token) -> bool:
     """Whether a source token says no in some form: a ``neg`` dependency, "not" or
     "never", a negative word (:data:`NEGATIVE_WORDS`) or a denial (:data:`DENIAL_LEMMAS`).
     A negative prefix ("unharmed") is not read."""
-    return token.dep_ == "neg" or token.lower_ in NEGATIVE_WORDS or token.lower_ in ("never", "not", "n't") \
+    return (
+        token.dep_ == "neg"
+        or token.lower_ in NEGATIVE_WORDS
+        or token.lower_ in ("never", "not", "n't")
         or token.lemma_.lower() in DENIAL_LEMMAS
+    )
 
 
 def _negated_lemmas(source: TextIndex) -> Dict[str, List[int]]:
     """Lemma -> the character offsets where the source negates a word of it (once per
     source index, :meth:`~halluscope.match.grounding.TextIndex.memo`)."""
+
     def build() -> Dict[str, List[int]]:
         out: Dict[str, List[int]] = {}
         for t in source.doc:
@@ -259,21 +315,27 @@ def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) 
     if lemma in _LIGHT_VERBS:
         # excused only by a source sentence about the same thing (a content word in common
         # with the summary sentence): "he was 'worried it might not be clean'"
-        said = any((k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content
-                   for at in negated_at)
+        said = any(
+            (k := source.sentence_at(at)) is not None and sentence.content & source.sentences[k].content
+            for at in negated_at
+        )
     else:
         said = bool(negated_at)
     if said:
         return None
     detail = f"'{lemma}' negated here; the aligned source sentence negates nothing"
-    return Match("negation", (TextEvidence(span.text, (span.start_char, span.end_char)),), 0.0, detail,
-                 contradicts=True)
+    return Match(
+        "negation", (TextEvidence(span.text, (span.start_char, span.end_char)),), 0.0, detail, contradicts=True
+    )
 
 
 def _same_subject(mine, theirs) -> bool:
     """Whether two predicates share a subject word (fillers left out)."""
-    return mine is not None and theirs is not None and bool(
-        (mine.subject_words - _FILLER) & (theirs.subject_words - _FILLER))
+    return (
+        mine is not None
+        and theirs is not None
+        and bool((mine.subject_words - _FILLER) & (theirs.subject_words - _FILLER))
+    )
 
 
 #: how far up a chain of infinitives a verb's subject is looked for
@@ -303,8 +365,9 @@ def _controller(token, predicates: Dict[int, object]) -> Optional[object]:
     return own
 
 
-def _converse_said_of_it(token, mine, there, theirs, summary_predicates: Dict[int, object],
-                         source_predicates: Dict[int, object]) -> bool:
+def _converse_said_of_it(
+    token, mine, there, theirs, summary_predicates: Dict[int, object], source_predicates: Dict[int, object]
+) -> bool:
     """Whether two verbs that may be one transfer seen from its two parties are said of
     the same party: they share a subject word, their own or that of the verb whose
     infinitive they are (:func:`_controller`); or neither has any subject and they share
@@ -314,8 +377,12 @@ def _converse_said_of_it(token, mine, there, theirs, summary_predicates: Dict[in
     if _same_subject(mine_of, theirs_of):
         return True
     no_subject = (mine_of is None or not mine_of.subject_words) and (theirs_of is None or not theirs_of.subject_words)
-    return no_subject and mine is not None and theirs is not None and bool(
-        (mine.object_words - _FILLER) & (theirs.object_words - _FILLER))
+    return (
+        no_subject
+        and mine is not None
+        and theirs is not None
+        and bool((mine.object_words - _FILLER) & (theirs.object_words - _FILLER))
+    )
 
 
 def _head_word(token):
@@ -390,6 +457,7 @@ def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
 
 def _predicates_of(source: TextIndex) -> Dict[str, Tuple[object, ...]]:
     """Lemma -> the source's predicates of that lemma, in text order (built once per index)."""
+
     def build() -> Dict[str, Tuple[object, ...]]:
         by_lemma: Dict[str, List[object]] = {}
         for sentence in source.sentences:
@@ -400,9 +468,16 @@ def _predicates_of(source: TextIndex) -> Dict[str, Tuple[object, ...]]:
     return source.memo("predicates by lemma", build)
 
 
-def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextIndex, lexicon,
-                   summary_predicates: Optional[Dict[int, object]] = None,
-                   which: str = "the aligned source sentence") -> Optional[Match]:
+def _opposite_flip(
+    token,
+    mine,
+    sentence: IndexedSentence,
+    span,
+    source: TextIndex,
+    lexicon,
+    summary_predicates: Optional[Dict[int, object]] = None,
+    which: str = "the aligned source sentence",
+) -> Optional[Match]:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
     indexed predicate) and has its polarity (an opposite under one negation agrees: "did not
@@ -438,8 +513,11 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
     hits = {word_stem(o) for o in opposites if " " not in o and word_stem(o) in sentence.words}
     if not hits or (in_sentence and token.pos_ == "NOUN" and _says_itself(token, span)):
         return None
-    converses = {word_stem(a) for a in antonyms if word_stem(a) in hits and may_be_converse(lemma, a, lexicon)} \
-        if pos == "verb" else set()
+    converses = (
+        {word_stem(a) for a in antonyms if word_stem(a) in hits and may_be_converse(lemma, a, lexicon)}
+        if pos == "verb"
+        else set()
+    )
     at = {p.token: p for p in sentence.predicates}
     for there in span:
         found = token_forms(there) & hits
@@ -452,8 +530,9 @@ def _opposite_flip(token, mine, sentence: IndexedSentence, span, source: TextInd
         elif token.pos_ == "VERB":
             said_of_it = _same_claim(mine, at.get(there.i))
         else:
-            said_of_it = _same_head(token, there) or bool(_objects(token) & _objects(there)) \
-                or _same_attachment(token, there)
+            said_of_it = (
+                _same_head(token, there) or bool(_objects(token) & _objects(there)) or _same_attachment(token, there)
+            )
         if said_of_it and token.pos_ == "VERB" and _affirmed_elsewhere(token, mine, source):
             return None
         if said_of_it:
@@ -491,18 +570,24 @@ def _reads_on(token, aligned: IndexedSentence) -> bool:
     return token.pos_ in _READ_ON_POS and not token_forms(token) & aligned.words
 
 
-def _ranked_opposite(token, mine: Dict[int, object], ranked: List[int], source: TextIndex,
-                     lexicon) -> Optional[Match]:
+def _ranked_opposite(token, mine: Dict[int, object], ranked: List[int], source: TextIndex, lexicon) -> Optional[Match]:
     """:func:`_opposite_flip` of ``token`` in the best-aligned source sentence (``ranked``,
     best first), then, for a word :func:`_reads_on` reads further, in the next ones."""
     aligned = source.sentences[ranked[0]]
-    match = _opposite_flip(token, mine.get(token.i), aligned, sentence_tokens(source, ranked[0]), source, lexicon,
-                           mine)
+    match = _opposite_flip(token, mine.get(token.i), aligned, sentence_tokens(source, ranked[0]), source, lexicon, mine)
     if match is not None or not _reads_on(token, aligned):
         return match
     for n, k in enumerate(ranked[1:], 1):
-        match = _opposite_flip(token, mine.get(token.i), source.sentences[k], sentence_tokens(source, k), source,
-                               lexicon, mine, f"the source sentence aligned {_ORDINALS[n]}")
+        match = _opposite_flip(
+            token,
+            mine.get(token.i),
+            source.sentences[k],
+            sentence_tokens(source, k),
+            source,
+            lexicon,
+            mine,
+            f"the source sentence aligned {_ORDINALS[n]}",
+        )
         if match is not None:
             return match
     return None
@@ -531,9 +616,15 @@ def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[
                 if match is None and is_negated(token):
                     match = _negation_unsaid(token, sentence, there, source)
             # a negation word ("never") is read through the verb it negates, above
-            if match is None and token.dep_ != "neg" and (
-                    token.lower_ in OPPOSITE_WORDS or token.lemma_.lower() in OPPOSITE_WORDS
-                    or token.pos_ in _ANTONYM_POS):
+            if (
+                match is None
+                and token.dep_ != "neg"
+                and (
+                    token.lower_ in OPPOSITE_WORDS
+                    or token.lemma_.lower() in OPPOSITE_WORDS
+                    or token.pos_ in _ANTONYM_POS
+                )
+            ):
                 match = _ranked_opposite(token, mine, ranked, source, lexicon)
             if match is not None:
                 flips.append(Flip(token.text, (token.idx, token.idx + len(token.text)), token.lemma_.lower(), match))

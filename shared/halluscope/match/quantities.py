@@ -69,6 +69,7 @@ for a derivation) equals the query's anchor win, then the smallest relative
 error, then text order. ``detail`` states the arithmetic and the anchors;
 ``score`` is ``1 - relative error`` (1.0 for exact and temporal matches).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -133,8 +134,17 @@ def opposed(query: QuantityUnit, other: QuantityUnit) -> str:
 
 #: the derivation family (extract.quantities.context.FAMILIES) each operation needs the
 #: query's own words to state; a sum or difference of percentages also counts as "points"
-OPERATION_FAMILY = {"+": "sum", "-": "difference", "x2": "multiple", "x3": "multiple", "x4": "multiple",
-                    "x0.5": "multiple", "/": "ratio", "change": "change", "share": "share"}
+OPERATION_FAMILY = {
+    "+": "sum",
+    "-": "difference",
+    "x2": "multiple",
+    "x3": "multiple",
+    "x4": "multiple",
+    "x0.5": "multiple",
+    "/": "ratio",
+    "change": "change",
+    "share": "share",
+}
 
 
 def stated(query: QuantityUnit, operation: str, family: str) -> bool:
@@ -163,7 +173,12 @@ def show(unit: QuantityUnit) -> str:
         return f"{fmt(unit.value)}%"
     if unit.qkind == "measure":
         return f"{fmt(unit.value)} {unit.unit}"
-    if unit.qkind == "ordinal" and unit.value is not None and math.isfinite(unit.value) and unit.value == int(unit.value):
+    if (
+        unit.qkind == "ordinal"
+        and unit.value is not None
+        and math.isfinite(unit.value)
+        and unit.value == int(unit.value)
+    ):
         number = int(unit.value)
         suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
         return f"{number}{suffix}"
@@ -330,13 +345,19 @@ class _Pool:
                     add(a[nonzero] / b[nonzero], "/", ii[nonzero], jj[nonzero])
                 if family == "percent":
                     nonzero = distinct & (a != 0)
-                    add(np.abs(b[nonzero] - a[nonzero]) / np.abs(a[nonzero]) * 100.0, "change",
-                        ii[nonzero], jj[nonzero])
+                    add(
+                        np.abs(b[nonzero] - a[nonzero]) / np.abs(a[nonzero]) * 100.0, "change", ii[nonzero], jj[nonzero]
+                    )
                     share = distinct & (b != 0) & (np.abs(a) < np.abs(b))
                     add(a[share] / b[share] * 100.0, "share", ii[share], jj[share])
         if parts_v:
-            table = (np.concatenate(parts_v), np.concatenate(parts_op), np.concatenate(parts_i),
-                     np.concatenate(parts_j), members)
+            table = (
+                np.concatenate(parts_v),
+                np.concatenate(parts_op),
+                np.concatenate(parts_i),
+                np.concatenate(parts_j),
+                members,
+            )
         else:
             table = (np.zeros(0), np.zeros(0, dtype=object), np.zeros(0, dtype=int), np.zeros(0, dtype=int), members)
         self._derived[key] = table
@@ -347,9 +368,14 @@ class QuantityMatcher:
     """Tolerance-aware quantity matcher (CHI paper §3.4.2, docs/papers.md#qhi): exact, epsilon, derived,
     temporal, in that order. See the module docstring for the rules."""
 
-    def __init__(self, epsilon: float = _OPTIONS["epsilon"].default, derived: bool = _OPTIONS["derived"].default,
-                 temporal: bool = _OPTIONS["temporal"].default, exact_below: float = 100.0,
-                 derived_cap: int = DERIVED_CAP) -> None:
+    def __init__(
+        self,
+        epsilon: float = _OPTIONS["epsilon"].default,
+        derived: bool = _OPTIONS["derived"].default,
+        temporal: bool = _OPTIONS["temporal"].default,
+        exact_below: float = 100.0,
+        derived_cap: int = DERIVED_CAP,
+    ) -> None:
         # the defaults and bounds are the options' own (halluscope.options): an OptionError names the option
         for name, value in (("epsilon", epsilon), ("derived", derived), ("temporal", temporal)):
             _OPTIONS[name].check(value)
@@ -379,8 +405,9 @@ class QuantityMatcher:
             out.append([self.match_one(query, index) for query in job.queries])
         return out
 
-    def match(self, queries: Sequence[QuantityUnit], pool: Sequence[QuantityUnit],
-              publication_date: Optional[_dt.date] = None) -> List[Optional[Match]]:
+    def match(
+        self, queries: Sequence[QuantityUnit], pool: Sequence[QuantityUnit], publication_date: Optional[_dt.date] = None
+    ) -> List[Optional[Match]]:
         """Convenience: match one query list against one pool."""
         return self.match_batch([MatchJob(queries, pool, {"publication_date": publication_date})])[0]
 
@@ -403,29 +430,50 @@ class QuantityMatcher:
             if not found:
                 return None
             best = self._pick(query, found)
-            return Match("exact", (best,), 1.0, f"{query.text!r} = {best.text!r}: the same value as written "
-                         f"({written}, beyond floating point); " + _anchor_note(query, [best]))
+            return Match(
+                "exact",
+                (best,),
+                1.0,
+                f"{query.text!r} = {best.text!r}: the same value as written "
+                f"({written}, beyond floating point); " + _anchor_note(query, [best]),
+            )
         found = pool.exact.get((cls, float(f"{value:.12g}")))
         against = None  # the first same-valued mention that contradicts the query
         if found:
             agreeing = [unit for unit in found if not opposed(query, unit)]
             moved = self._moved(query, agreeing, cls, pool)
             if moved is not None:
-                return Match("exact", (moved,), 1.0, f"{show(query)} is in the source, but not as {query.anchor!r}: "
-                             f"the source's {query.anchor!r} is {show(moved)}", contradicts=True)
+                return Match(
+                    "exact",
+                    (moved,),
+                    1.0,
+                    f"{show(query)} is in the source, but not as {query.anchor!r}: "
+                    f"the source's {query.anchor!r} is {show(moved)}",
+                    contradicts=True,
+                )
             if agreeing:
                 best = self._pick(query, agreeing)
                 return Match("exact", (best,), 1.0, f"{show(query)} = {show(best)}; " + _anchor_note(query, [best]))
-            against = Match("exact", (found[0],), 1.0, f"{show(query)} = {show(found[0])} but "
-                            f"{opposed(query, found[0])}; " + _anchor_note(query, [found[0]]), contradicts=True)
+            against = Match(
+                "exact",
+                (found[0],),
+                1.0,
+                f"{show(query)} = {show(found[0])} but {opposed(query, found[0])}; " + _anchor_note(query, [found[0]]),
+                contradicts=True,
+            )
         if cls[0] not in NUMERIC_CLASSES:
             return against
         match = self._epsilon(query, value, cls, pool)
         moved = self._moved(query, match.evidence, cls, pool) if match is not None else None
         if moved is not None:
-            return Match("epsilon", (moved,), 1.0, f"{show(query)} is near {show(match.evidence[0])} of the source, "
-                         f"but not as {query.anchor!r}: the source's {query.anchor!r} is {show(moved)}",
-                         contradicts=True)
+            return Match(
+                "epsilon",
+                (moved,),
+                1.0,
+                f"{show(query)} is near {show(match.evidence[0])} of the source, "
+                f"but not as {query.anchor!r}: the source's {query.anchor!r} is {show(moved)}",
+                contradicts=True,
+            )
         if match is not None and match.contradicts:
             against, match = against or match, None
         if match is None and self.derived and cls != ("measure", "temperature"):
@@ -442,16 +490,27 @@ class QuantityMatcher:
         weekday = written if written in _WEEKDAYS else None
         if month_day is None and weekday is None:
             return None
-        day = None if month_day is None else \
-            f"{MONTH_NAMES.index(month_day.group(1)) + 1:02d}-{int(month_day.group(2)):02d}"  # ISO "12-17"
+        day = (
+            None
+            if month_day is None
+            else f"{MONTH_NAMES.index(month_day.group(1)) + 1:02d}-{int(month_day.group(2)):02d}"
+        )  # ISO "12-17"
         for unit, interval in pool.dates:
             if day is not None and interval is not None and interval[0] == interval[1]:
                 if interval[0][5:] == day:
-                    return Match("temporal", (unit,), 1.0, f"{query.text!r} is {unit.text!r} without its year; "
-                                 + _anchor_note(query, [unit]))
+                    return Match(
+                        "temporal",
+                        (unit,),
+                        1.0,
+                        f"{query.text!r} is {unit.text!r} without its year; " + _anchor_note(query, [unit]),
+                    )
             if weekday is not None and weekday in _WORD.findall(unit.text.lower()):
-                return Match("temporal", (unit,), 1.0, f"{query.text!r} is the weekday of {unit.text!r}; "
-                             + _anchor_note(query, [unit]))
+                return Match(
+                    "temporal",
+                    (unit,),
+                    1.0,
+                    f"{query.text!r} is the weekday of {unit.text!r}; " + _anchor_note(query, [unit]),
+                )
         return None
 
     @staticmethod
@@ -500,8 +559,11 @@ class QuantityMatcher:
             err = _rel(value, pvalue)
             if err > self.epsilon or self._breaks_bound(query, value, pvalue):
                 continue
-            if (_is_count(query, value, self.exact_below) and _is_count(unit, pvalue, self.exact_below)
-                    and not (query.approximate or unit.approximate)):
+            if (
+                _is_count(query, value, self.exact_below)
+                and _is_count(unit, pvalue, self.exact_below)
+                and not (query.approximate or unit.approximate)
+            ):
                 continue
             if (query.precise or unit.precise) and not (query.approximate or unit.approximate):
                 continue  # "2:08:45" is not "2:08:44" rounded
@@ -513,8 +575,10 @@ class QuantityMatcher:
             return None
         _, unit, pvalue, err = best
         why = opposed(query, unit)
-        detail = (f"|{fmt(value)} - {fmt(pvalue)}| / {fmt(max(abs(value), abs(pvalue)))} = {err:.4f} "
-                  f"<= {self.epsilon:g}" + (f" but {why}" if why else "") + "; " + _anchor_note(query, [unit]))
+        detail = (
+            f"|{fmt(value)} - {fmt(pvalue)}| / {fmt(max(abs(value), abs(pvalue)))} = {err:.4f} "
+            f"<= {self.epsilon:g}" + (f" but {why}" if why else "") + "; " + _anchor_note(query, [unit])
+        )
         return Match("epsilon", (unit,), 1.0 - err, detail, contradicts=bool(why))
 
     def _derived(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
@@ -525,8 +589,11 @@ class QuantityMatcher:
         if cls[0] == "number" and not query.anchor:
             return None  # counts of different things do not add up: a number needs an anchored operand
         if cls[0] == "percent":
-            sources = [(other, "percent") for other in pool.groups
-                       if other[0] in ("number", "money", "measure") and other != ("measure", "time")]
+            sources = [
+                (other, "percent")
+                for other in pool.groups
+                if other[0] in ("number", "money", "measure") and other != ("measure", "time")
+            ]
             sources.append((cls, "points"))
         else:
             sources = [(cls, "value")]
@@ -536,8 +603,11 @@ class QuantityMatcher:
             if not len(values):
                 continue
             # only the operations the query's words state; a ratio of two amounts is a plain number
-            allowed = [op for op in OPERATION_FAMILY if stated(query, op, family)
-                       and not (op == "/" and (family != "value" or cls[0] != "number"))]
+            allowed = [
+                op
+                for op in OPERATION_FAMILY
+                if stated(query, op, family) and not (op == "/" and (family != "value" or cls[0] != "number"))
+            ]
             keep = np.isin(ops, np.array(allowed, dtype=object)) if allowed else np.zeros(len(values), dtype=bool)
             scale = np.maximum(np.abs(values), abs(value))
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -601,8 +671,9 @@ class QuantityMatcher:
         resolved = ""
         if query.relative or unit.relative:
             resolved = f" (relative dates resolved against {pool.publication_date.isoformat()})"
-        detail = (f"{interval[0]}..{interval[1]} {relation} {other[0]}..{other[1]}{resolved}; "
-                  + _anchor_note(query, [unit]))
+        detail = f"{interval[0]}..{interval[1]} {relation} {other[0]}..{other[1]}{resolved}; " + _anchor_note(
+            query, [unit]
+        )
         return Match("temporal", (unit,), 1.0, detail)
 
 

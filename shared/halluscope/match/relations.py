@@ -49,6 +49,7 @@ once WordNet decided the verbs it knows (1,512 -> 1,085 on 200 FRANK rows with
 references); objects after subjects (session 17): 1,941 -> 1,405 strings on 400 FRANK
 rows with references (see benchmarks/speed_chi.py).
 """
+
 from __future__ import annotations
 
 import functools
@@ -98,8 +99,9 @@ class _VerbPlan:
     def to_encode(self) -> List[str]:
         """The verbs some cosine pair needs, query verbs first."""
         pairs = self.cosine_pairs
-        return ([self.query_verbs[a] for a in np.nonzero(pairs.any(axis=1))[0]]
-                + [self.pool_verbs[b] for b in np.nonzero(pairs.any(axis=0))[0]])
+        return [self.query_verbs[a] for a in np.nonzero(pairs.any(axis=1))[0]] + [
+            self.pool_verbs[b] for b in np.nonzero(pairs.any(axis=0))[0]
+        ]
 
 
 #: the fewest letters of a one-word slot read as an acronym of another slot ("UN")
@@ -121,8 +123,12 @@ def acronym_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
         short, long = pooled[0], query
     else:
         return None
-    if len(short) < MIN_ACRONYM_LETTERS or not short.isalpha() or short in NOT_ACRONYMS \
-            or short.upper() not in initials(" ".join(long)):
+    if (
+        len(short) < MIN_ACRONYM_LETTERS
+        or not short.isalpha()
+        or short in NOT_ACRONYMS
+        or short.upper() not in initials(" ".join(long))
+    ):
         return None
     from ..lexical import Link
 
@@ -177,10 +183,15 @@ class RelationMatcher:
     ``text_grounding``: try the ``cooccurrence`` rule last (see ``match_batch``).
     """
 
-    def __init__(self, mode: str = _OPTIONS["relation_matching"].default,
-                 threshold: float = _OPTIONS["similarity_threshold"].default, embedder=None,
-                 verb_threshold: Optional[float] = None, text_grounding: bool = False,
-                 lexicon=None) -> None:
+    def __init__(
+        self,
+        mode: str = _OPTIONS["relation_matching"].default,
+        threshold: float = _OPTIONS["similarity_threshold"].default,
+        embedder=None,
+        verb_threshold: Optional[float] = None,
+        text_grounding: bool = False,
+        lexicon=None,
+    ) -> None:
         # the defaults and bounds are the options' own (halluscope.options): an OptionError names the option
         _OPTIONS["relation_matching"].check(mode)
         _OPTIONS["similarity_threshold"].check(threshold)
@@ -211,8 +222,9 @@ class RelationMatcher:
         if self.text_grounding:
             for job, row in zip(jobs, results):
                 if job.pool_index is not None:
-                    ground_unmatched(row, job.queries, job.pool_index,
-                                     functools.partial(relation_in_sentence, lexicon=self.lexicon))
+                    ground_unmatched(
+                        row, job.queries, job.pool_index, functools.partial(relation_in_sentence, lexicon=self.lexicon)
+                    )
         return results
 
     def _match_units(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
@@ -244,15 +256,18 @@ class RelationMatcher:
 
         embedder = self.embedder
         if self.mode == "sentence":
-            embedder.prepare(list(dict.fromkeys(
-                unit.as_sentence()
-                for j, queries, pool in pending
-                for unit in [jobs[j].queries[i] for i in queries] + [jobs[j].pool[i] for i in pool]
-            )))
+            embedder.prepare(
+                list(
+                    dict.fromkeys(
+                        unit.as_sentence()
+                        for j, queries, pool in pending
+                        for unit in [jobs[j].queries[i] for i in queries] + [jobs[j].pool[i] for i in pool]
+                    )
+                )
+            )
             for j, queries, pool in pending:
                 job = jobs[j]
-                matches = self._score_sentence([job.queries[i] for i in queries],
-                                               [job.pool[i] for i in pool], embedder)
+                matches = self._score_sentence([job.queries[i] for i in queries], [job.pool[i] for i in pool], embedder)
                 for q, match in zip(queries, matches):
                     results[j][q] = match
             return results
@@ -276,19 +291,27 @@ class RelationMatcher:
         self._prepare_slots(staged, "subject", embedder, slot_links)
         subjects = []
         for j, queries, q_units, p_units, rows, cols, verb, links in staged:
-            s, s_links = self._pair_similarity([q_units[r].subject for r in rows], [p_units[c].subject for c in cols],
-                                               embedder, slot_links)
+            s, s_links = self._pair_similarity(
+                [q_units[r].subject for r in rows], [p_units[c].subject for c in cols], embedder, slot_links
+            )
             subjects.append((s, s_links, s >= self.threshold))
         self._prepare_slots(staged, "object", embedder, slot_links, [passed for *_, passed in subjects])
         for (j, queries, q_units, p_units, rows, cols, verb, links), (s, s_links, passed) in zip(staged, subjects):
-            for q, match in zip(queries, self._score_slots(q_units, p_units, rows, cols, verb, links, embedder,
-                                                           slot_links, s, s_links, passed)):
+            for q, match in zip(
+                queries,
+                self._score_slots(q_units, p_units, rows, cols, verb, links, embedder, slot_links, s, s_links, passed),
+            ):
                 results[j][q] = match
         return results
 
-    def _prepare_slots(self, staged: Sequence[tuple], name: str, embedder,
-                       slot_links: Dict[Tuple[str, str], Optional["Link"]],
-                       passed: Optional[Sequence[np.ndarray]] = None) -> None:
+    def _prepare_slots(
+        self,
+        staged: Sequence[tuple],
+        name: str,
+        embedder,
+        slot_links: Dict[Tuple[str, str], Optional["Link"]],
+        passed: Optional[Sequence[np.ndarray]] = None,
+    ) -> None:
         """Encode, in one batched call, the ``name`` slot ("subject" or "object") strings
         of every candidate pair (of those ``passed`` marks, when given) whose two strings
         differ and have no slot link (:meth:`_slot_link`)."""
@@ -327,8 +350,9 @@ class RelationMatcher:
                 sim[k, m] = 1.0
         return sim
 
-    def _score_sentence(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit],
-                        embedder) -> List[Optional[Match]]:
+    def _score_sentence(
+        self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder
+    ) -> List[Optional[Match]]:
         qa, qi = self._index([u.as_sentence() for u in queries])
         pa, pi = self._index([u.as_sentence() for u in pool])
         sim = self._similarity(qa, pa, embedder)[np.ix_(qi, pi)]
@@ -340,12 +364,12 @@ class RelationMatcher:
             if not np.isfinite(value):
                 out.append(None)
                 continue
-            out.append(Match(mode="sentence", evidence=(pool[best],), score=float(value),
-                             detail=f"sentence {value:.2f}"))
+            out.append(
+                Match(mode="sentence", evidence=(pool[best],), score=float(value), detail=f"sentence {value:.2f}")
+            )
         return out
 
-    def _verb_links(self, qa: Sequence[str], pa: Sequence[str],
-                    lexicon=None) -> Dict[Tuple[int, int], object]:
+    def _verb_links(self, qa: Sequence[str], pa: Sequence[str], lexicon=None) -> Dict[Tuple[int, int], object]:
         """WordNet links (:meth:`halluscope.lexical.Lexicon.link`) between distinct query
         and pool verbs, keyed by their positions; empty without a lexicon. ``lexicon``
         defaults to the matcher's."""
@@ -363,16 +387,20 @@ class RelationMatcher:
                     links[a, b] = link
         return links
 
-    def _wide_links(self, qa: Sequence[str], pa: Sequence[str],
-                    known: Dict[Tuple[int, int], object]) -> Dict[Tuple[int, int], object]:
+    def _wide_links(
+        self, qa: Sequence[str], pa: Sequence[str], known: Dict[Tuple[int, int], object]
+    ) -> Dict[Tuple[int, int], object]:
         """Supporting links through any WordNet sense (:meth:`Lexicon.widened`) between
         verbs the first senses leave unlinked; for triples, whose matching subject and
         object pick the sense (:func:`~halluscope.match.grounding.wide_link`)."""
         if self.lexicon is None:
             return {}
         wide = self._verb_links(qa, pa, self.lexicon.widened())
-        return {position: widen(link) for position, link in wide.items()
-                if position not in known and link.relation != "antonym"}
+        return {
+            position: widen(link)
+            for position, link in wide.items()
+            if position not in known and link.relation != "antonym"
+        }
 
     def _known(self, lemmas: Sequence[str]) -> np.ndarray:
         """Per lemma: whether WordNet has it as a verb (:meth:`halluscope.lexical.Lexicon.knows`);
@@ -421,8 +449,9 @@ class RelationMatcher:
         verb[plan.equal] = 1.0
         return verb
 
-    def _verb_candidates(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder,
-                         plan: "_VerbPlan"):
+    def _verb_candidates(
+        self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder, plan: "_VerbPlan"
+    ):
         """(query rows, pool columns, verb similarities, links) of the pairs whose
         polarity and arity agree and whose verb is the same, is linked by WordNet, or,
         where WordNet knows neither verb, reaches ``verb_threshold`` by cosine
@@ -486,20 +515,33 @@ class RelationMatcher:
             known[pair] = self.slot_link(query, pooled)
         return known[pair]
 
-    def _pair_similarity(self, a: Sequence[str], b: Sequence[str], embedder,
-                         known: Dict[Tuple[str, str], Optional["Link"]]) -> Tuple[np.ndarray, List]:
+    def _pair_similarity(
+        self, a: Sequence[str], b: Sequence[str], embedder, known: Dict[Tuple[str, str], Optional["Link"]]
+    ) -> Tuple[np.ndarray, List]:
         """Per (a[k], b[k]) pair: its similarity (exactly 1.0 for equal strings and for a
         :meth:`slot_link`, else the cosine) and the slot link or None (``known``: the
         batch's slot links, :meth:`_slot_link`)."""
         links = [None if x == y else self._slot_link(x, y, known) for x, y in zip(a, b)]
-        values = [1.0 if x == y or link is not None else float(np.dot(embedder.vector(x), embedder.vector(y)))
-                  for x, y, link in zip(a, b, links)]
+        values = [
+            1.0 if x == y or link is not None else float(np.dot(embedder.vector(x), embedder.vector(y)))
+            for x, y, link in zip(a, b, links)
+        ]
         return np.array(values, dtype=np.float64), links
 
-    def _score_slots(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit],
-                     rows: np.ndarray, cols: np.ndarray, verb: np.ndarray, links: Sequence,
-                     embedder, slot_links: Dict[Tuple[str, str], Optional["Link"]], s: np.ndarray,
-                     s_links: Sequence, passed: np.ndarray) -> List[Optional[Match]]:
+    def _score_slots(
+        self,
+        queries: Sequence[RelationUnit],
+        pool: Sequence[RelationUnit],
+        rows: np.ndarray,
+        cols: np.ndarray,
+        verb: np.ndarray,
+        links: Sequence,
+        embedder,
+        slot_links: Dict[Tuple[str, str], Optional["Link"]],
+        s: np.ndarray,
+        s_links: Sequence,
+        passed: np.ndarray,
+    ) -> List[Optional[Match]]:
         """The best pool triple per query among the candidate pairs (``rows``, ``cols``):
         every slot at the threshold (``s``: the subjects' similarities, ``passed``: those at
         the threshold; an object is compared only where the subject passed, which is all
@@ -512,8 +554,9 @@ class RelationMatcher:
         o_links: List[Optional["Link"]] = [None] * len(rows)
         at = np.nonzero(passed)[0]
         if at.size:
-            values, found = self._pair_similarity([queries[rows[k]].object for k in at],
-                                                  [pool[cols[k]].object for k in at], embedder, slot_links)
+            values, found = self._pair_similarity(
+                [queries[rows[k]].object for k in at], [pool[cols[k]].object for k in at], embedder, slot_links
+            )
             o[at] = values
             for k, link in zip(at, found):
                 o_links[k] = link
@@ -532,13 +575,20 @@ class RelationMatcher:
         for r, k in best.items():
             link = links[k]
             named = [found.text for found in (link, s_links[k], o_links[k]) if found is not None]
-            out[r] = Match(mode="slots" if link is None else link.relation, evidence=(pool[int(cols[k])],),
-                           score=float(total[k]),
-                           detail=f"subject {s[k]:.2f}, verb {v[k]:.2f}, object {o[k]:.2f}"
-                           + "".join(f"; {text}" for text in named))
+            out[r] = Match(
+                mode="slots" if link is None else link.relation,
+                evidence=(pool[int(cols[k])],),
+                score=float(total[k]),
+                detail=f"subject {s[k]:.2f}, verb {v[k]:.2f}, object {o[k]:.2f}"
+                + "".join(f"; {text}" for text in named),
+            )
         for r, k in against.items():
             if r not in best:
-                out[r] = Match(mode="antonym", evidence=(pool[int(cols[k])],), score=0.0,
-                               detail=f"subject {s[k]:.2f}, object {o[k]:.2f}; {links[k].text}",
-                               contradicts=True)
+                out[r] = Match(
+                    mode="antonym",
+                    evidence=(pool[int(cols[k])],),
+                    score=0.0,
+                    detail=f"subject {s[k]:.2f}, object {o[k]:.2f}; {links[k].text}",
+                    contradicts=True,
+                )
         return out

@@ -42,6 +42,7 @@ is its account, and it states each unit in its place (the alignment, which picks
 first of tied sentences, may pick another sentence of the same words around another
 number: "received 47 complaints" for a copied "received 27 complaints").
 """
+
 from __future__ import annotations
 
 import bisect
@@ -62,7 +63,9 @@ from .polarity import aligned_sentence
 #: one club ORG in one sentence and GPE in the next); a label not listed is its own kind
 KIND_OF_LABEL: Dict[str, str] = {
     "PERSON": "person",
-    "ORG": "organisation or place", "GPE": "organisation or place", "LOC": "organisation or place",
+    "ORG": "organisation or place",
+    "GPE": "organisation or place",
+    "LOC": "organisation or place",
     "FAC": "organisation or place",
     "NORP": "group",
 }
@@ -125,7 +128,7 @@ def _entities_in(source: TextIndex, start: int, end: int) -> list:
     entities = _entities(source)
     starts = source.memo("entity_starts", lambda: [e.start_char for e in entities])
     inside = []
-    for entity in entities[bisect.bisect_left(starts, start):]:
+    for entity in entities[bisect.bisect_left(starts, start) :]:
         if entity.start_char >= end:
             break
         if entity.end_char <= end:
@@ -135,6 +138,7 @@ def _entities_in(source: TextIndex, start: int, end: int) -> list:
 
 def _name_spans(source: TextIndex) -> Dict[str, List[Tuple[int, int]]]:
     """A source's names by canonical key -> where it writes them (once per source index)."""
+
     def build() -> Dict[str, List[Tuple[int, int]]]:
         out: Dict[str, List[Tuple[int, int]]] = {}
         for e in _entities(source):
@@ -148,17 +152,21 @@ def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
     """Whether the supporting mention (:func:`_evidence_spans`) is written between
     ``start`` and ``end``, outside the source's dateline (:func:`dateline`)."""
     credit = _dateline_of(source)
-    return any(start <= a and b <= end and not (credit and credit[0] <= a and b <= credit[1])
-               for a, b in _evidence_spans(match, source))
+    return any(
+        start <= a and b <= end and not (credit and credit[0] <= a and b <= credit[1])
+        for a, b in _evidence_spans(match, source)
+    )
 
 
 #: a news dateline at the start of a text: an optional place ("Irbil, Iraq", "LONDON,
 #: England") and the agency in parentheses ("(CNN)", "(Reuters)", "(CNN Student News)"),
 #: glued to the first word or followed by a dash; not an acronym a name introduces ("The
 #: Crown Prosecution Service (CPS) will reveal ...")
-_DATELINE = re.compile(r"\A\s*(?:[A-Z][^\W\d_]*\.?(?:,? +[A-Z][^\W\d_]*\.?)*,? *)?"
-                       r"\((?P<agency>[A-Z][\w.]*(?: [A-Z][\w.]*){0,3})\)"
-                       r"(?=[A-Z\"'“‘]|\s*(?:--|—|–|-)\s)")
+_DATELINE = re.compile(
+    r"\A\s*(?:[A-Z][^\W\d_]*\.?(?:,? +[A-Z][^\W\d_]*\.?)*,? *)?"
+    r"\((?P<agency>[A-Z][\w.]*(?: [A-Z][\w.]*){0,3})\)"
+    r"(?=[A-Z\"'“‘]|\s*(?:--|—|–|-)\s)"
+)
 
 
 def dateline(text: str) -> Optional[Tuple[int, int]]:
@@ -234,8 +242,13 @@ def _qualifier(entity) -> bool:
     if entity.start == 0 or entity.end >= len(doc):
         return False
     before, after = doc[entity.start - 1], doc[entity.end]
-    return (before.lower_ in _ARTICLES and after.is_alpha and after.is_lower
-            and after.pos_ not in _NOT_QUALIFIED and not after.is_sent_start)
+    return (
+        before.lower_ in _ARTICLES
+        and after.is_alpha
+        and after.is_lower
+        and after.pos_ not in _NOT_QUALIFIED
+        and not after.is_sent_start
+    )
 
 
 def _share_a_word(own: List[str], other: List[str]) -> bool:
@@ -255,7 +268,7 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
         return None
     sentence = summary.sentences[at_sentence]
     span = _without_possessive(unit.span, summary.written)
-    own = _words(summary.written[span[0]:span[1]])
+    own = _words(summary.written[span[0] : span[1]])
     if not own or _description(unit, own, span, summary, match, source):
         return None
     # the name's own words do not choose the sentence: they would pull it to where the
@@ -265,17 +278,19 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
         return None
     aligned = source.sentences[aligned_at]
     mention = summary.doc.char_span(unit.span[0], unit.span[1], alignment_mode="expand")
-    stated = _written_in(own, _without_dateline(source, aligned.start, aligned.end)) \
-        or _stated_in(match, aligned.start, aligned.end, source)
+    stated = _written_in(own, _without_dateline(source, aligned.start, aligned.end)) or _stated_in(
+        match, aligned.start, aligned.end, source
+    )
     if mention is None or stated:
         # the aligned sentence states the name too (a run-on sentence, a name said twice):
         # only the words right around it can place another name there, all of them the
         # same: the slot, or one shared word, would read "spent time in the Bundesliga
         # with Bayern" against "in Germany with Bundesliga giants Bayern" as a swap
-        return _swapped_between_same_words(unit, span, own, match, summary, sentence, source, aligned,
-                                           whole_context=stated)
+        return _swapped_between_same_words(
+            unit, span, own, match, summary, sentence, source, aligned, whole_context=stated
+        )
     root = mention.root
-    summary_sentence = summary.lowered[sentence.start:sentence.end]
+    summary_sentence = summary.lowered[sentence.start : sentence.end]
     for entity in _entities_in(source, aligned.start, aligned.end):
         if _kind(entity.label_) != _kind(unit.label) or _qualifier(entity):
             continue
@@ -284,25 +299,32 @@ def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: T
         other = _words(entity.text)
         if not other or _share_a_word(own, other) or _written_in(other, summary_sentence):
             continue
-        detail = (f"the aligned source sentence has {entity.text!r} where the summary has {unit.text!r} "
-                  f"({root.dep_} of {root.head.text!r})")
-        return Match("swapped", (TextEvidence(entity.text, (entity.start_char, entity.end_char)),), 0.0, detail,
-                     contradicts=True)
+        detail = (
+            f"the aligned source sentence has {entity.text!r} where the summary has {unit.text!r} "
+            f"({root.dep_} of {root.head.text!r})"
+        )
+        return Match(
+            "swapped", (TextEvidence(entity.text, (entity.start_char, entity.end_char)),), 0.0, detail, contradicts=True
+        )
     return _swapped_between_same_words(unit, span, own, match, summary, sentence, source, aligned)
 
 
 _ARTICLE_BEFORE = re.compile(r"(?:^|\W)the\s+$")
 
 
-def _description(unit: EntityUnit, own: List[str], span: Tuple[int, int], summary: TextIndex, match: Match,
-                 source: TextIndex) -> bool:
+def _description(
+    unit: EntityUnit, own: List[str], span: Tuple[int, int], summary: TextIndex, match: Match, source: TextIndex
+) -> bool:
     """Whether a person "name" is a description: one word after "the" ("the Briton was
     four-hundredths of a second quicker", "the Dutchman") that the source, too, writes
     with an article ("The 23-year-old Briton"). It says who someone is, not which one, so
     another name in its place is no swap. A name spaCy tags as a person and the source
     writes bare ("the tuttosport a champions" against "Tuttosport reported") is checked."""
-    if unit.label != "PERSON" or len(own) != 1 \
-            or _ARTICLE_BEFORE.search(summary.lowered, max(0, span[0] - 5), span[0]) is None:
+    if (
+        unit.label != "PERSON"
+        or len(own) != 1
+        or _ARTICLE_BEFORE.search(summary.lowered, max(0, span[0] - 5), span[0]) is None
+    ):
         return False
     for start, end in _evidence_spans(match, source):
         mention = source.doc.char_span(start, end, alignment_mode="expand")
@@ -318,13 +340,21 @@ _POSSESSIVE = re.compile(r"\s*['’]s$", re.IGNORECASE)
 def _without_possessive(span: Tuple[int, int], written: str) -> Tuple[int, int]:
     """``span`` without the possessive ending spaCy may take into a name ("new york's
     latest offering": the name is "new york", and "latest" comes after it)."""
-    found = _POSSESSIVE.search(written[span[0]:span[1]])
+    found = _POSSESSIVE.search(written[span[0] : span[1]])
     return (span[0], span[0] + found.start()) if found and found.start() > 0 else span
 
 
-def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: List[str], match: Match,
-                                summary: TextIndex, sentence, source: TextIndex, aligned,
-                                whole_context: bool = False) -> Optional[Match]:
+def _swapped_between_same_words(
+    unit: EntityUnit,
+    span: Tuple[int, int],
+    own: List[str],
+    match: Match,
+    summary: TextIndex,
+    sentence,
+    source: TextIndex,
+    aligned,
+    whole_context: bool = False,
+) -> Optional[Match]:
     """The second reading of a swap, which needs no parse of the slot: the aligned source
     sentence writes another name between the same words as the summary's name
     (:func:`_shared_context`: the nearest word on each side the same, a content word
@@ -346,16 +376,18 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
     if not (mine[0] or mine[1]):
         return None
     left, right = _nearest(mine)
-    lowered = source.lowered[aligned.start:aligned.end]
+    lowered = source.lowered[aligned.start : aligned.end]
     if (left and left not in lowered) or (right and right not in lowered):
         return None  # the aligned sentence lacks a neighbour: no name between them
     names = [e for e in _entities_in(source, aligned.start, aligned.end) if e.label_ in NAME_LABELS]
     if not names:
         return None
-    opening = (len(mine[1]) == CONTEXT_WORDS  # the name opens the summary sentence, no article before it
-               and not _WORD.search(summary.lowered, sentence.start, span[0]))
-    text = source.written[aligned.start:aligned.end]
-    summary_sentence = summary.lowered[sentence.start:sentence.end]
+    opening = (
+        len(mine[1]) == CONTEXT_WORDS  # the name opens the summary sentence, no article before it
+        and not _WORD.search(summary.lowered, sentence.start, span[0])
+    )
+    text = source.written[aligned.start : aligned.end]
+    summary_sentence = summary.lowered[sentence.start : sentence.end]
     founds = names_between(text, lowered, left, right)
     if not founds and opening:
         founds = names_before(text, lowered, right)
@@ -366,8 +398,13 @@ def _swapped_between_same_words(unit: EntityUnit, span: Tuple[int, int], own: Li
             continue
         theirs = _around(source.lowered, begin, end, aligned.start, aligned.end)
         shared = _shared_context(mine, theirs)
-        if shared is None and opening and theirs[0] and theirs[1] == mine[1] \
-                and any(w != "s" and w not in STOP_WORDS for w in mine[1]):
+        if (
+            shared is None
+            and opening
+            and theirs[0]
+            and theirs[1] == mine[1]
+            and any(w != "s" and w not in STOP_WORDS for w in mine[1])
+        ):
             shared = f"before {' '.join(mine[1])!r}"
         if shared is None or (whole_context and theirs != mine):
             continue
@@ -395,10 +432,10 @@ Around = Tuple[Tuple[str, ...], Tuple[str, ...]]
 def _around(lowered: str, start: int, end: int, lo: int, hi: int) -> Around:
     """The :data:`CONTEXT_WORDS` words before ``lowered[start:end]`` (nearest first, the
     articles right before it skipped) and after it, inside its sentence ``lowered[lo:hi]``."""
-    before = _words(lowered[max(lo, start - 200):start])
+    before = _words(lowered[max(lo, start - 200) : start])
     while before and before[-1] in _ARTICLES:
         before.pop()
-    return tuple(reversed(before[-CONTEXT_WORDS:])), tuple(_words(lowered[end:min(hi, end + 200)])[:CONTEXT_WORDS])
+    return tuple(reversed(before[-CONTEXT_WORDS:])), tuple(_words(lowered[end : min(hi, end + 200)])[:CONTEXT_WORDS])
 
 
 def _nearest(around: Around) -> Tuple[Optional[str], Optional[str]]:
@@ -440,8 +477,11 @@ def _written_around(own: List[str], around: Around, lowered: str) -> bool:
     """Whether ``lowered`` writes the name ``own`` between the nearest words of ``around``
     (an article may come before the name): then the source says it there too."""
     left, right = _nearest(around)
-    pattern = _word_run(own, re.escape(left) + r"[\W_]+(?:(?:the|an?)[\W_]+)?" if left else "",
-                        r"[\W_]+" + re.escape(right) if right else "")
+    pattern = _word_run(
+        own,
+        re.escape(left) + r"[\W_]+(?:(?:the|an?)[\W_]+)?" if left else "",
+        r"[\W_]+" + re.escape(right) if right else "",
+    )
     return re.search(pattern, lowered) is not None
 
 
@@ -474,8 +514,7 @@ def _same_place(mine, theirs, depth: int = 3) -> bool:
     people" and "among the 64 people wounded" (the people of two verbs)."""
     a, b = mine, theirs
     for _ in range(depth):
-        if a.dep_ != b.dep_ or a.head.i == a.i or b.head.i == b.i \
-                or a.head.lemma_.lower() != b.head.lemma_.lower():
+        if a.dep_ != b.dep_ or a.head.i == a.i or b.head.i == b.i or a.head.lemma_.lower() != b.head.lemma_.lower():
             return False
         if a.dep_ not in _MODIFIER_DEPS and a.dep_ != "pobj":
             return True
@@ -488,8 +527,9 @@ def _mention_root(doc, span):
     return mention.root if mention is not None else None
 
 
-def swapped_quantity(unit: QuantityUnit, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex,
-                     source: TextIndex) -> Optional[Match]:
+def swapped_quantity(
+    unit: QuantityUnit, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
+) -> Optional[Match]:
     """A quantity swapped within the source: the summary's number is in the source
     (``match``, exact or within tolerance), and the source sentence aligned to its
     summary sentence (its own words left out of the alignment) has another number
@@ -522,8 +562,9 @@ def _rules_out(unit: QuantityUnit, text: str, other: QuantityUnit) -> bool:
     return not unit.approximate
 
 
-def replaced_quantity(unit: QuantityUnit, pool: Sequence[QuantityUnit], summary: TextIndex,
-                      source: TextIndex) -> Optional[Match]:
+def replaced_quantity(
+    unit: QuantityUnit, pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
+) -> Optional[Match]:
     """A quantity the source does not have, said where the source states another one:
     the source sentence aligned to its summary sentence has a number of the same kind
     and unit in its place, read as :func:`swapped_quantity` reads it (the same
@@ -538,8 +579,9 @@ def replaced_quantity(unit: QuantityUnit, pool: Sequence[QuantityUnit], summary:
     return _at_any_mention(unit, None, pool, summary, source)
 
 
-def _at_any_mention(unit: QuantityUnit, match: Optional[Match], pool: Sequence[QuantityUnit],
-                    summary: TextIndex, source: TextIndex) -> Optional[Match]:
+def _at_any_mention(
+    unit: QuantityUnit, match: Optional[Match], pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
+) -> Optional[Match]:
     """:func:`_swapped_at` at each mention of the unit, its later ones too, the first found."""
     if summary.doc is None or source.doc is None:
         return None
@@ -563,6 +605,7 @@ def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> _M
     kept on the source index for the pool last asked about (every summary unit of a row
     asks about the same pool), so that placing a value reads its sentence's mentions,
     not the whole pool."""
+
     def build() -> _Mentions:
         by_sentence: _Mentions = {}
         for p in pool:
@@ -591,8 +634,9 @@ def _held_for(index: TextIndex, name: str, owners: tuple, build):
 MAX_PLACED_CANDIDATES = 60
 
 
-def _aligned_candidates(pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex,
-                        at_sentence: int, aligned_at: int, aligned) -> Tuple[list, FrozenSet]:
+def _aligned_candidates(
+    pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex, at_sentence: int, aligned_at: int, aligned
+) -> Tuple[list, FrozenSet]:
     """The mentions ``(unit, span)`` of ``pool``'s values inside the aligned source
     sentence whose words the summary sentence does not write (the candidates for a
     summary value's place, at most :data:`MAX_PLACED_CANDIDATES`), and the keys of every
@@ -604,20 +648,29 @@ def _aligned_candidates(pool: Sequence[QuantityUnit], summary: TextIndex, source
     key = (at_sentence, aligned_at)
     found = by_pair.get(key)
     if found is None:
-        here = [(p, at) for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ())
-                if aligned.start <= at[0] and at[1] <= aligned.end]
+        here = [
+            (p, at)
+            for p, at in _mentions_by_sentence(pool, source).get(aligned_at, ())
+            if aligned.start <= at[0] and at[1] <= aligned.end
+        ]
         sentence = summary.sentences[at_sentence]
-        written = _spaced(summary.lowered[sentence.start:sentence.end])
+        written = _spaced(summary.lowered[sentence.start : sentence.end])
         unwritten = [(p, at) for p, at in here if not _run_in(_words(p.text), written)]
         found = by_pair[key] = (unwritten[:MAX_PLACED_CANDIDATES], frozenset(p.key for p, _ in here))
     return found
 
 
-def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence[QuantityUnit],
-                summary: TextIndex, source: TextIndex) -> Optional[Match]:
+def _swapped_at(
+    unit: QuantityUnit,
+    span,
+    match: Optional[Match],
+    pool: Sequence[QuantityUnit],
+    summary: TextIndex,
+    source: TextIndex,
+) -> Optional[Match]:
     """:func:`swapped_quantity` for the mention of ``unit`` at ``span``, or
     :func:`replaced_quantity` when ``match`` is None (the source does not have the value)."""
-    text = summary.written[span[0]:span[1]] or unit.text
+    text = summary.written[span[0] : span[1]] or unit.text
     at_sentence = summary.sentence_at(span[0])
     if at_sentence is None:
         return None
@@ -638,8 +691,7 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
     candidates, stated_keys = _aligned_candidates(pool, summary, source, at_sentence, aligned_at, aligned)
     # the aligned sentence states the summary's value too: only the words around it can
     # place another value where the summary has it (a run-on sentence holds both)
-    stated = any(inside(e.span) for e in evidence if hasattr(e, "span")) \
-        or not found_keys.isdisjoint(stated_keys)
+    stated = any(inside(e.span) for e in evidence if hasattr(e, "span")) or not found_keys.isdisjoint(stated_keys)
     root = _mention_root(summary.doc, span)
     if root is None:
         return None
@@ -669,23 +721,32 @@ def _swapped_at(unit: QuantityUnit, span, match: Optional[Match], pool: Sequence
         return said[0]
 
     for other, at in candidates:
-        if other.qkind != unit.qkind or other.unit != unit.unit or other.key == unit.key or other.key in found_keys \
-                or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative):
+        if (
+            other.qkind != unit.qkind
+            or other.unit != unit.unit
+            or other.key == unit.key
+            or other.key in found_keys
+            or (other.value == unit.value and other.interval == unit.interval and other.relative == unit.relative)
+        ):
             continue  # another kind, or the same value said otherwise ("5 per cent" for "5%")
         if match is None and not _rules_out(unit, text, other):
             continue  # the summary's value may be the source's, said less precisely
         theirs = None if stated else _mention_root(source.doc, at)
         if theirs is not None and _same_place(root, theirs) and (root.head.pos_ == "PROPN" or not said_elsewhere()):
             place = f"{root.dep_} of {root.head.text!r}"
-        elif around() is not None and (shared := _shared_context(around(), _around(
-                source.lowered, at[0], at[1], aligned.start, aligned.end))) is not None:
+        elif (
+            around() is not None
+            and (shared := _shared_context(around(), _around(source.lowered, at[0], at[1], aligned.start, aligned.end)))
+            is not None
+        ):
             place = shared
         else:
             continue
         again = "" if span == unit.span else f", a later mention at {span[0]}-{span[1]}"
         detail = f"the aligned source sentence has {other.text!r} where the summary has {text!r} ({place}{again})"
         if match is None:
-            return Match("replaced", (other,), 0.0, detail + "; no source value matches the summary's",
-                         contradicts=True)
+            return Match(
+                "replaced", (other,), 0.0, detail + "; no source value matches the summary's", contradicts=True
+            )
         return Match("swapped", (other,), 0.0, detail, contradicts=True)
     return None

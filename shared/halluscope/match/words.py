@@ -32,6 +32,7 @@ Each supported word's :class:`~halluscope.units.Match` says which relation held
 (``mode`` = the relation, ``detail`` = e.g. "buy ~ purchase (WordNet synonym)") and
 points at the source token; a contradicted word's match has ``contradicts=True``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -61,8 +62,13 @@ class WordUnit:
 
 
 def _is_word(token) -> bool:
-    return (token.pos_ in WORD_POS and is_content(token) and not token.like_num
-            and any(c.isalpha() for c in token.text) and not _writes_a_number(token))
+    return (
+        token.pos_ in WORD_POS
+        and is_content(token)
+        and not token.like_num
+        and any(c.isalpha() for c in token.text)
+        and not _writes_a_number(token)
+    )
 
 
 def _writes_a_number(token) -> bool:
@@ -77,8 +83,9 @@ def _writes_a_number(token) -> bool:
     low = token.lower_
     if low in SCALE_WORDS and before.like_num and before.idx + len(before.text) == token.idx:
         return True
-    return low in CURRENCY_WORDS and (before.like_num or before.lower_ in SCALE_WORDS
-                                      or bool(SCALED_NUMBER.fullmatch(before.text)))
+    return low in CURRENCY_WORDS and (
+        before.like_num or before.lower_ in SCALE_WORDS or bool(SCALED_NUMBER.fullmatch(before.text))
+    )
 
 
 def content_words(doc, proper: bool = True) -> List[WordUnit]:
@@ -93,8 +100,11 @@ def content_words(doc, proper: bool = True) -> List[WordUnit]:
         if lemma in seen:
             continue
         seen.add(lemma)
-        out.append(WordUnit(lemma, WORD_POS[token.pos_], token.text, (token.idx, token.idx + len(token)),
-                            token.pos_ == "PROPN"))
+        out.append(
+            WordUnit(
+                lemma, WORD_POS[token.pos_], token.text, (token.idx, token.idx + len(token)), token.pos_ == "PROPN"
+            )
+        )
     return out
 
 
@@ -160,11 +170,13 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[
         return None
     supporters = lexicon.supporters(word.key, word.pos)
     same_pos = source.by_pos.get(word.pos, {})
-    small, large = (supporters, source.content) if len(supporters) < len(source.content) else (
-        source.content, supporters)
+    small, large = (
+        (supporters, source.content) if len(supporters) < len(source.content) else (source.content, supporters)
+    )
     # the smaller side iterated; a link within one part of speech needs a source token of it
-    shared = [lemma for lemma in small if lemma in large
-              and (lemma in same_pos or supporters.relation(lemma) == "derivation")]
+    shared = [
+        lemma for lemma in small if lemma in large and (lemma in same_pos or supporters.relation(lemma) == "derivation")
+    ]
     if shared:
         lemma = min(shared)  # deterministic whatever the set order
         link = supporters[lemma]

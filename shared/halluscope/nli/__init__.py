@@ -39,6 +39,7 @@ from float32 logits.
 CUDA out-of-memory: the failing batch is retried at half the batch size (kept
 for the rest of the call); at batch size 1 the error is re-raised.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,8 +54,20 @@ from .scorer import scorer_name
 
 LOGGER = logging.getLogger("halluscope")
 
-__all__ = ["CLASSES", "CONTRADICTION", "DTYPES", "ENTAILMENT", "LOGGER", "NEUTRAL", "NLIEngine", "Pair",
-           "check_dtype", "is_out_of_memory", "label_columns", "normalise_device"]
+__all__ = [
+    "CLASSES",
+    "CONTRADICTION",
+    "DTYPES",
+    "ENTAILMENT",
+    "LOGGER",
+    "NEUTRAL",
+    "NLIEngine",
+    "Pair",
+    "check_dtype",
+    "is_out_of_memory",
+    "label_columns",
+    "normalise_device",
+]
 
 # the private names of the single module this package replaces (tests import _pair_template)
 _pair_template = pair_template

@@ -7,6 +7,7 @@ the NLI share of :mod:`halluscope.budget`), and the rest scored by an injected
 scorer (:mod:`.scorer`) or the model: tokenised (:mod:`.features`), run in
 batches (:mod:`.forward`) and put in engine column order (:mod:`.labels`).
 """
+
 from __future__ import annotations
 
 import threading
@@ -17,8 +18,15 @@ import numpy as np
 from .. import budget
 from ..lru import LRU
 from ..registry import NLI, resolve
-from .features import (MAX_ENCODINGS, Pair, cached_features, encode_texts, pair_backend, pair_template,
-                       tokenizer_features)
+from .features import (
+    MAX_ENCODINGS,
+    Pair,
+    cached_features,
+    encode_texts,
+    pair_backend,
+    pair_template,
+    tokenizer_features,
+)
 from .forward import BATCHES_AHEAD, run_batches
 from .labels import CONTRADICTION, ENTAILMENT, NEUTRAL, label_columns, to_engine_columns
 from .loading import capped_max_length, check_dtype, load_registered, normalise_device
@@ -39,10 +47,18 @@ class NLIEngine:
     _MAX_ENCODINGS = MAX_ENCODINGS
     _BATCHES_AHEAD = BATCHES_AHEAD
 
-    def __init__(self, model: Optional[str] = None, *, device: Optional[str] = None,
-                 dtype: str = "float32", batch_size: int = 32, max_length: int = 512,
-                 label_map: Optional[Mapping[str, str]] = None, scorer: Optional[Scorer] = None,
-                 cache_size: int = 1_000_000) -> None:
+    def __init__(
+        self,
+        model: Optional[str] = None,
+        *,
+        device: Optional[str] = None,
+        dtype: str = "float32",
+        batch_size: int = 32,
+        max_length: int = 512,
+        label_map: Optional[Mapping[str, str]] = None,
+        scorer: Optional[Scorer] = None,
+        cache_size: int = 1_000_000,
+    ) -> None:
         _check_settings(batch_size, max_length, cache_size)
         self.dtype = check_dtype(dtype)
         self.batch_size = batch_size
@@ -76,8 +92,10 @@ class NLIEngine:
         self.reset_counters()
 
     def __repr__(self) -> str:
-        return (f"NLIEngine({self.name!r}, device={self.device!r}, dtype={self.dtype!r}, "
-                f"batch_size={self.batch_size}, max_length={self.max_length})")
+        return (
+            f"NLIEngine({self.name!r}, device={self.device!r}, dtype={self.dtype!r}, "
+            f"batch_size={self.batch_size}, max_length={self.max_length})"
+        )
 
     @property
     def model(self):
@@ -107,8 +125,9 @@ class NLIEngine:
         checked = check_pairs(pairs)
         with self._lock:
             positions: Dict[Pair, int] = {}
-            rows = np.fromiter((positions.setdefault(pair, len(positions)) for pair in checked),
-                               dtype=np.int64, count=len(checked))
+            rows = np.fromiter(
+                (positions.setdefault(pair, len(positions)) for pair in checked), dtype=np.int64, count=len(checked)
+            )
             uniques = list(positions)
             results = np.zeros((len(uniques), 3), dtype=np.float32)
             todo: List[int] = []
@@ -138,10 +157,17 @@ class NLIEngine:
         builder = self._builder()
         if builder is not None:  # every new text of the call in one tokenizer batch
             self._encode_texts(pairs, builder)
-        probs = run_batches(pairs, build=self._batch_features,
-                            forward=lambda batch: self._forward(batch),  # looked up per batch
-                            batch_size=self.batch_size, width=len(self._columns), device=self.device,
-                            name=self.name, counters=self, batches_ahead=self._BATCHES_AHEAD)
+        probs = run_batches(
+            pairs,
+            build=self._batch_features,
+            forward=lambda batch: self._forward(batch),  # looked up per batch
+            batch_size=self.batch_size,
+            width=len(self._columns),
+            device=self.device,
+            name=self.name,
+            counters=self,
+            batches_ahead=self._BATCHES_AHEAD,
+        )
         return to_engine_columns(probs, self._columns)
 
     def _forward(self, batch: Dict[str, Any]):
@@ -162,8 +188,7 @@ class NLIEngine:
 
     def _encode_texts(self, pairs: Sequence[Pair], builder) -> None:
         """Tokenise once per engine every text of ``pairs`` not seen yet (:func:`~.features.encode_texts`)."""
-        encode_texts(self._encodings, pairs, builder, ids_only=self._template is not None,
-                     limit=self._MAX_ENCODINGS)
+        encode_texts(self._encodings, pairs, builder, ids_only=self._template is not None, limit=self._MAX_ENCODINGS)
 
     def _batch_features(self, chunk: List[Pair]):
         """Padded tensors for one batch: from cached per-text encodings where the
@@ -171,8 +196,15 @@ class NLIEngine:
         builder = self._builder()
         if builder is not None:
             self._encode_texts(chunk, builder)
-            features = cached_features(chunk, self._encodings, builder, self._template, self._tokenizer,
-                                       max_length=self.max_length, special_tokens=self._special_tokens)
+            features = cached_features(
+                chunk,
+                self._encodings,
+                builder,
+                self._template,
+                self._tokenizer,
+                max_length=self.max_length,
+                special_tokens=self._special_tokens,
+            )
             if features is not None:
                 return features
         return tokenizer_features(self._tokenizer, chunk, self.max_length)

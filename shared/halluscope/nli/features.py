@@ -25,6 +25,7 @@ hypothesis leaves no room for the premise) the tokenizer builds the batch:
 3. one tokenizer call per batch (:func:`tokenizer_features`);
 4. per pair (:func:`encode_pairs`, :func:`encode_pair`) when that call refuses.
 """
+
 from __future__ import annotations
 
 import logging
@@ -56,9 +57,12 @@ def pair_backend(tokenizer: Any) -> Optional[Any]:
     import copy
 
     backend = getattr(tokenizer, "backend_tokenizer", None)
-    usable = (backend is not None and getattr(tokenizer, "padding_side", "right") == "right"
-              and getattr(tokenizer, "truncation_side", "right") == "right"
-              and tokenizer.pad_token_id is not None)
+    usable = (
+        backend is not None
+        and getattr(tokenizer, "padding_side", "right") == "right"
+        and getattr(tokenizer, "truncation_side", "right") == "right"
+        and tokenizer.pad_token_id is not None
+    )
     if not usable:
         return None
     backend = copy.deepcopy(backend)
@@ -92,21 +96,29 @@ def pair_template(backend: Any) -> Optional[Template]:
         for middle_length in range(n_special - start_a + 1):
             start_b = start_a + len(a_ids) + middle_length
             end_b = start_b + len(b_ids)
-            template = (out_ids[:start_a], out_ids[start_a + len(a_ids):start_b], out_ids[end_b:],
-                        out_types[:start_a], out_types[start_a + len(a_ids):start_b], out_types[end_b:],
-                        out_types[start_a] if start_a < len(out_types) else 0,
-                        out_types[start_b] if start_b < len(out_types) else 0)
+            template = (
+                out_ids[:start_a],
+                out_ids[start_a + len(a_ids) : start_b],
+                out_ids[end_b:],
+                out_types[:start_a],
+                out_types[start_a + len(a_ids) : start_b],
+                out_types[end_b:],
+                out_types[start_a] if start_a < len(out_types) else 0,
+                out_types[start_b] if start_b < len(out_types) else 0,
+            )
             prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a, type_b = template
-            if all(ids == prefix + a + middle + b + suffix
-                   and types == (prefix_types + [type_a] * len(a) + middle_types + [type_b] * len(b)
-                                 + suffix_types)
-                   for a, b, ids, types in probes):
+            if all(
+                ids == prefix + a + middle + b + suffix
+                and types == (prefix_types + [type_a] * len(a) + middle_types + [type_b] * len(b) + suffix_types)
+                for a, b, ids, types in probes
+            ):
                 return template
     return None
 
 
-def encode_texts(encodings: Dict[str, Any], pairs: Sequence[Pair], backend: Any, *,
-                 ids_only: bool, limit: int = MAX_ENCODINGS) -> None:
+def encode_texts(
+    encodings: Dict[str, Any], pairs: Sequence[Pair], backend: Any, *, ids_only: bool, limit: int = MAX_ENCODINGS
+) -> None:
     """Tokenise into ``encodings`` (in one batch) every text of ``pairs`` not there
     yet, without special tokens: its token ids (an int64 array) with ``ids_only``
     (the pair template is known), else its ``Encoding``. Past ``limit`` texts the
@@ -119,14 +131,20 @@ def encode_texts(encodings: Dict[str, Any], pairs: Sequence[Pair], backend: Any,
     if ids_only:  # ids only: the batch call that skips offsets, where there is one
         encode = getattr(backend, "encode_batch_fast", backend.encode_batch)
         encoded = encode(missing, add_special_tokens=False)
-        encodings.update((text, np.array(encoding.ids, dtype=np.int64))
-                         for text, encoding in zip(missing, encoded))
+        encodings.update((text, np.array(encoding.ids, dtype=np.int64)) for text, encoding in zip(missing, encoded))
     else:
         encodings.update(zip(missing, backend.encode_batch(missing, add_special_tokens=False)))
 
 
-def arrays_from_template(chunk: Sequence[Pair], encodings: Dict[str, np.ndarray], template: Template, *,
-                         max_length: int, special_tokens: int, pad_id: int) -> Optional[Arrays]:
+def arrays_from_template(
+    chunk: Sequence[Pair],
+    encodings: Dict[str, np.ndarray],
+    template: Template,
+    *,
+    max_length: int,
+    special_tokens: int,
+    pad_id: int,
+) -> Optional[Arrays]:
     """(ids, type ids, mask) of a batch, with the pair template, a few array
     operations per batch: prefix, then the premise's tokens (cut to the room the
     hypothesis leaves), middle, the hypothesis's tokens, suffix, then padding.
@@ -149,8 +167,11 @@ def arrays_from_template(chunk: Sequence[Pair], encodings: Dict[str, np.ndarray]
     ids = np.full((n, columns.size), pad_id, dtype=np.int64)
     types = np.zeros((n, columns.size), dtype=np.int64)
     rows = np.arange(n)
-    for starts, tokens, token_types in ((0, prefix, prefix_types), (a_end, middle, middle_types),
-                                        (b_end, suffix, suffix_types)):
+    for starts, tokens, token_types in (
+        (0, prefix, prefix_types),
+        (a_end, middle, middle_types),
+        (b_end, suffix, suffix_types),
+    ):
         for j, (token, token_type) in enumerate(zip(tokens, token_types)):
             ids[rows, starts + j] = token
             types[rows, starts + j] = token_type
@@ -164,8 +185,9 @@ def arrays_from_template(chunk: Sequence[Pair], encodings: Dict[str, np.ndarray]
     return ids, types, mask
 
 
-def arrays_from_post_processor(chunk: Sequence[Pair], encodings: Dict[str, Any], backend: Any, *,
-                               max_length: int, special_tokens: int, pad_id: int) -> Optional[Arrays]:
+def arrays_from_post_processor(
+    chunk: Sequence[Pair], encodings: Dict[str, Any], backend: Any, *, max_length: int, special_tokens: int, pad_id: int
+) -> Optional[Arrays]:
     """(ids, type ids, mask) of a batch, each pair from the backend's post-processor.
     ``None`` when a hypothesis leaves no room for the premise."""
     import tokenizers
@@ -193,20 +215,39 @@ def arrays_from_post_processor(chunk: Sequence[Pair], encodings: Dict[str, Any],
     return ids, types, filled.astype(np.int64)
 
 
-def cached_features(chunk: Sequence[Pair], encodings: Dict[str, Any], backend: Any,
-                    template: Optional[Template], tokenizer: Any, *, max_length: int,
-                    special_tokens: int) -> Optional[Dict[str, Any]]:
+def cached_features(
+    chunk: Sequence[Pair],
+    encodings: Dict[str, Any],
+    backend: Any,
+    template: Optional[Template],
+    tokenizer: Any,
+    *,
+    max_length: int,
+    special_tokens: int,
+) -> Optional[Dict[str, Any]]:
     """The tensors of a batch from the cached per-text encodings of its texts (see
     :func:`encode_texts`), with the pair template where there is one, else the
     post-processor. ``None`` when a hypothesis leaves no room for the premise."""
     import torch
 
     if template is not None:
-        arrays = arrays_from_template(chunk, encodings, template, max_length=max_length,
-                                      special_tokens=special_tokens, pad_id=tokenizer.pad_token_id)
+        arrays = arrays_from_template(
+            chunk,
+            encodings,
+            template,
+            max_length=max_length,
+            special_tokens=special_tokens,
+            pad_id=tokenizer.pad_token_id,
+        )
     else:
-        arrays = arrays_from_post_processor(chunk, encodings, backend, max_length=max_length,
-                                            special_tokens=special_tokens, pad_id=tokenizer.pad_token_id)
+        arrays = arrays_from_post_processor(
+            chunk,
+            encodings,
+            backend,
+            max_length=max_length,
+            special_tokens=special_tokens,
+            pad_id=tokenizer.pad_token_id,
+        )
     if arrays is None:
         return None
     ids, types, mask = arrays
@@ -223,11 +264,11 @@ def tokenizer_features(tokenizer: Any, chunk: Sequence[Pair], max_length: int) -
     premises = [p for p, _ in chunk]
     hypotheses = [h for _, h in chunk]
     try:
-        return tokenizer(premises, hypotheses, truncation="only_first", max_length=max_length,
-                         padding=True, return_tensors="pt")
+        return tokenizer(
+            premises, hypotheses, truncation="only_first", max_length=max_length, padding=True, return_tensors="pt"
+        )
     except Exception as error:  # some pair needs the per-pair truncation
-        LOGGER.debug("NLI: padded batch tokenisation failed (%s: %s); per-pair encoding",
-                     type(error).__name__, error)
+        LOGGER.debug("NLI: padded batch tokenisation failed (%s: %s); per-pair encoding", type(error).__name__, error)
         return tokenizer.pad(encode_pairs(tokenizer, chunk, max_length), return_tensors="pt")
 
 
@@ -236,8 +277,7 @@ def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> List
     ``"longest_first"`` where it does not."""
     hypotheses = [h for _, h in pairs]
     special = tokenizer.num_special_tokens_to_add(pair=True)
-    hyp_lengths = [len(ids) for ids in
-                   tokenizer(hypotheses, add_special_tokens=False)["input_ids"]]
+    hyp_lengths = [len(ids) for ids in tokenizer(hypotheses, add_special_tokens=False)["input_ids"]]
     # at least one premise token must survive for "only_first" to succeed
     fits = [length + special + 1 <= max_length for length in hyp_lengths]
     features: List[Optional[Dict[str, List[int]]]] = [None] * len(pairs)
@@ -251,8 +291,12 @@ def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> List
             encoded = tokenizer(premises, hyps, truncation=strategy, max_length=max_length)
             flat = [{key: encoded[key][j] for key in encoded.keys()} for j in range(len(chosen))]
         except Exception as error:  # a tokenizer whose pair tokens differ from the lone count
-            LOGGER.debug("NLI: batch tokenisation (%s) failed (%s: %s); encoding pair by pair",
-                         strategy, type(error).__name__, error)
+            LOGGER.debug(
+                "NLI: batch tokenisation (%s) failed (%s: %s); encoding pair by pair",
+                strategy,
+                type(error).__name__,
+                error,
+            )
             flat = [encode_pair(tokenizer, premise, hyp, max_length) for premise, hyp in zip(premises, hyps)]
         for i, feature in zip(chosen, flat):
             features[i] = feature
@@ -264,6 +308,7 @@ def encode_pair(tokenizer: Any, premise: str, hypothesis: str, max_length: int) 
     try:
         return dict(tokenizer(premise, hypothesis, truncation="only_first", max_length=max_length))
     except Exception as error:  # the premise alone cannot make room: cut both
-        LOGGER.debug("NLI: only_first truncation failed (%s: %s); truncating longest_first",
-                     type(error).__name__, error)
+        LOGGER.debug(
+            "NLI: only_first truncation failed (%s: %s); truncating longest_first", type(error).__name__, error
+        )
         return dict(tokenizer(premise, hypothesis, truncation="longest_first", max_length=max_length))

@@ -6,6 +6,7 @@ Out of memory: the failing batch is retried at half the batch size (kept for the
 rest of the call; each halving is logged as a warning on the ``halluscope``
 logger and counted in ``oom_retries``); at batch size 1 the error is re-raised.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,9 +41,18 @@ def is_out_of_memory(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "out of memory" in str(error).lower()
 
 
-def run_batches(pairs: Sequence[Pair], *, build: Callable[[List[Pair]], Dict[str, Any]],
-                forward: Callable[[Dict[str, Any]], Any], batch_size: int, width: int, device: str,
-                name: str, counters: Counters, batches_ahead: int = BATCHES_AHEAD) -> np.ndarray:
+def run_batches(
+    pairs: Sequence[Pair],
+    *,
+    build: Callable[[List[Pair]], Dict[str, Any]],
+    forward: Callable[[Dict[str, Any]], Any],
+    batch_size: int,
+    width: int,
+    device: str,
+    name: str,
+    counters: Counters,
+    batches_ahead: int = BATCHES_AHEAD,
+) -> np.ndarray:
     """``(n, width)`` float32 probabilities of ``pairs`` in the model's label order,
     rows in input order. ``build(pairs)`` gives a batch's tensors, ``forward(batch)``
     its logits. Wall time in forward passes (the model call, the softmax and the copy
@@ -62,7 +72,7 @@ def run_batches(pairs: Sequence[Pair], *, build: Callable[[List[Pair]], Dict[str
             # (which evict its data from the CPU caches) the same work is slower
             ahead = start
             while ahead < len(order) and len(ready) < batches_ahead:
-                chunk = order[ahead:ahead + batch_size]
+                chunk = order[ahead : ahead + batch_size]
                 ready.append((chunk, build([pairs[i] for i in chunk])))
                 ahead += len(chunk)
         chunk, padded = ready.popleft()
@@ -86,8 +96,9 @@ def run_batches(pairs: Sequence[Pair], *, build: Callable[[List[Pair]], Dict[str
         finally:
             counters.forward_seconds += time.perf_counter() - began
         if batch_probs.shape != (len(chunk), width):
-            raise ValueError(f"model {name!r} returned logits of shape "
-                             f"{tuple(logits.shape)}; expected ({len(chunk)}, {width})")
+            raise ValueError(
+                f"model {name!r} returned logits of shape {tuple(logits.shape)}; expected ({len(chunk)}, {width})"
+            )
         probs[chunk] = batch_probs
         start += len(chunk)
     return probs

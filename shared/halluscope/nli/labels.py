@@ -4,6 +4,7 @@ The engine's columns are ``[ENTAILMENT, NEUTRAL, CONTRADICTION]`` whatever the
 model's own order; a model's outputs are matched to them by the names in its
 ``config.id2label``, never by index (docs/papers.md#models).
 """
+
 from __future__ import annotations
 
 import re
@@ -16,12 +17,12 @@ CLASSES = ("entailment", "neutral", "contradiction")
 
 # Normalised label names (lower case, runs of space/_/- as one space) -> column.
 _LABEL_SYNONYMS: Dict[str, int] = {
-    **dict.fromkeys(("entailment", "entail", "entails", "entailed", "supports", "support",
-                     "supported"), ENTAILMENT),
-    **dict.fromkeys(("neutral", "not enough info", "not enough information", "nei",
-                     "notenoughinfo"), NEUTRAL),
-    **dict.fromkeys(("contradiction", "contradict", "contradicts", "contradicted",
-                     "contradictory", "refutes", "refute", "refuted"), CONTRADICTION),
+    **dict.fromkeys(("entailment", "entail", "entails", "entailed", "supports", "support", "supported"), ENTAILMENT),
+    **dict.fromkeys(("neutral", "not enough info", "not enough information", "nei", "notenoughinfo"), NEUTRAL),
+    **dict.fromkeys(
+        ("contradiction", "contradict", "contradicts", "contradicted", "contradictory", "refutes", "refute", "refuted"),
+        CONTRADICTION,
+    ),
 }
 
 
@@ -30,8 +31,7 @@ def normalise_label(name: Any) -> str:
     return re.sub(r"[\s_\-]+", " ", str(name).strip().lower())
 
 
-def label_columns(id2label: Mapping[Any, str],
-                  label_map: Optional[Mapping[str, str]] = None) -> Tuple[int, ...]:
+def label_columns(id2label: Mapping[Any, str], label_map: Optional[Mapping[str, str]] = None) -> Tuple[int, ...]:
     """For each model output index (in order), the engine column it feeds.
 
     Names come from ``id2label`` (entailment/neutral/contradiction, VitaminC's
@@ -45,19 +45,21 @@ def label_columns(id2label: Mapping[Any, str],
     for key, value in (label_map or {}).items():
         target = normalise_label(value)
         if target not in CLASSES:
-            raise ValueError(f"label_map[{key!r}] = {value!r}: the target must be one of "
-                             f"{', '.join(CLASSES)}")
+            raise ValueError(f"label_map[{key!r}] = {value!r}: the target must be one of {', '.join(CLASSES)}")
         overrides[normalise_label(key)] = CLASSES.index(target)
     unmatched = set(overrides) - {normalise_label(name) for name in labels}
     if unmatched:
-        raise ValueError(f"label_map names labels the model does not have: {sorted(unmatched)}; "
-                         f"the model's labels are {{{described}}}")
+        raise ValueError(
+            f"label_map names labels the model does not have: {sorted(unmatched)}; "
+            f"the model's labels are {{{described}}}"
+        )
     if len(labels) < 2 or len(labels) > 3:
-        raise ValueError(f"an NLI model needs 2 or 3 labels; this one has {len(labels)}: "
-                         f"{{{described}}}")
+        raise ValueError(f"an NLI model needs 2 or 3 labels; this one has {len(labels)}: {{{described}}}")
     if len(labels) == 2 and not label_map:
-        raise ValueError(f"two-label model {{{described}}}: pass label_map (model label -> "
-                         "entailment/neutral/contradiction); the missing class gets probability 0")
+        raise ValueError(
+            f"two-label model {{{described}}}: pass label_map (model label -> "
+            "entailment/neutral/contradiction); the missing class gets probability 0"
+        )
     columns: List[int] = []
     unknown = []
     for name in labels:
@@ -67,11 +69,14 @@ def label_columns(id2label: Mapping[Any, str],
             unknown.append(name)
         columns.append(column)
     if unknown:
-        raise ValueError(f"cannot tell which NLI class the labels {unknown} are (model labels "
-                         f"{{{described}}}); pass label_map, e.g. {{{unknown[0]!r}: 'entailment'}}")
+        raise ValueError(
+            f"cannot tell which NLI class the labels {unknown} are (model labels "
+            f"{{{described}}}); pass label_map, e.g. {{{unknown[0]!r}: 'entailment'}}"
+        )
     if len(set(columns)) != len(columns):
-        raise ValueError(f"two model labels map to the same NLI class: {{{described}}} -> "
-                         f"{[CLASSES[c] for c in columns]}")
+        raise ValueError(
+            f"two model labels map to the same NLI class: {{{described}}} -> {[CLASSES[c] for c in columns]}"
+        )
     return tuple(columns)
 
 

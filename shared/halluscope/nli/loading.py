@@ -8,6 +8,7 @@ which one is resolved explicit > ``HALLUSCOPE_NLI_MODEL`` > the paper's default
 ``bfloat16``; on CPU use ``bfloat16`` (float16 is slow there and some ops may lack
 half kernels).
 """
+
 from __future__ import annotations
 
 from typing import Any, Optional, Tuple

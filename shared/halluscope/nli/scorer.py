@@ -3,6 +3,7 @@ stands in for the model (tests, benchmarks, custom models), called once per
 ``NLIEngine.score`` call with the unique uncached pairs (it batches for itself)
 and checked to return ``(n, 3)`` probabilities [ent, neu, con].
 """
+
 from __future__ import annotations
 
 import time
@@ -36,11 +37,9 @@ def run_scorer(scorer: Scorer, name: str, pairs: Sequence[Pair], counters: Count
     try:
         probs = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"{name} returned something that is not a numeric array: "
-                         f"{error}") from error
+        raise ValueError(f"{name} returned something that is not a numeric array: {error}") from error
     if probs.shape != (len(pairs), 3):
-        raise ValueError(f"{name} must return shape ({len(pairs)}, 3) "
-                         f"[ent, neu, con]; got {probs.shape}")
+        raise ValueError(f"{name} must return shape ({len(pairs)}, 3) [ent, neu, con]; got {probs.shape}")
     if not np.all(np.isfinite(probs)) or probs.min() < -1e-6 or probs.max() > 1 + 1e-6:
         raise ValueError(f"{name} returned values outside [0, 1] or not finite")
     return probs.astype(np.float32)

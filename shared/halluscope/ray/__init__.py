@@ -16,6 +16,7 @@ the actors, retries failed tasks and restarts dead actors, a finite number of ti
 Ray is imported when :func:`score_dataset` is called: neither ``import halluscope`` nor
 ``import halluscope.ray`` imports it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -39,19 +40,31 @@ def _ray() -> Any:
         import ray
         import ray.data  # noqa: F401
     except ImportError:
-        raise ImportError("halluscope.ray needs Ray Data: pip install 'halluscope[ray]' "
-                          "(ray[data]==2.60.0)") from None
+        raise ImportError("halluscope.ray needs Ray Data: pip install 'halluscope[ray]' (ray[data]==2.60.0)") from None
     return ray
 
 
-def score_dataset(ds: Any, metrics: Union[str, Sequence[str]] = ("chi",), *, prediction_column: str = "prediction",
-                  source_column: str = "source", reference_column: Optional[str] = None,
-                  publication_date_column: Optional[str] = None, id_column: Optional[str] = None,
-                  options: Optional[Mapping[str, Mapping[str, Any]]] = None, preset: Optional[str] = None,
-                  return_details: bool = False, actors: Actors = None, batch_size: int = DEFAULT_BATCH_SIZE,
-                  num_cpus: float = 1, num_gpus: float = 0, resources: Optional[Dict[str, float]] = None,
-                  group_by_source: bool = False, max_restarts: int = DEFAULT_RETRIES,
-                  max_task_retries: int = DEFAULT_RETRIES) -> Any:
+def score_dataset(
+    ds: Any,
+    metrics: Union[str, Sequence[str]] = ("chi",),
+    *,
+    prediction_column: str = "prediction",
+    source_column: str = "source",
+    reference_column: Optional[str] = None,
+    publication_date_column: Optional[str] = None,
+    id_column: Optional[str] = None,
+    options: Optional[Mapping[str, Mapping[str, Any]]] = None,
+    preset: Optional[str] = None,
+    return_details: bool = False,
+    actors: Actors = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    num_cpus: float = 1,
+    num_gpus: float = 0,
+    resources: Optional[Dict[str, float]] = None,
+    group_by_source: bool = False,
+    max_restarts: int = DEFAULT_RETRIES,
+    max_task_retries: int = DEFAULT_RETRIES,
+) -> Any:
     """``ds`` (a ``ray.data.Dataset``) with ``scores``, ``labels`` and, with
     ``return_details``, ``details`` added to every row, each a JSON string
     (docs/scaling.md#ray-data); lazy, like ``map_batches``.
@@ -74,22 +87,35 @@ def score_dataset(ds: Any, metrics: Union[str, Sequence[str]] = ("chi",), *, pre
     _check_count("batch_size", batch_size, minimum=1)
     _check_actors(actors)
     ray = _ray()
-    columns = Columns(prediction=prediction_column, source=source_column, reference=reference_column,
-                      publication_date=publication_date_column, id=id_column)
+    columns = Columns(
+        prediction=prediction_column,
+        source=source_column,
+        reference=reference_column,
+        publication_date=publication_date_column,
+        id=id_column,
+    )
     if group_by_source:
         ds = ds.sort(source_column)
     # Ray Data 2.60 sets max_restarts=max_task_retries=-1 after the remote args it is
     # given; ray_remote_args_fn's dict is applied over them, for every actor it starts
     retries = functools.partial(dict, max_restarts=max_restarts, max_task_retries=max_task_retries)
     return ds.map_batches(
-        BatchScorer, fn_constructor_args=(metrics, per_metric, columns, return_details, preset),
-        batch_size=batch_size, batch_format="pyarrow", compute=_pool(ray, actors, num_cpus),
-        num_cpus=num_cpus, num_gpus=num_gpus or None, resources=dict(resources) if resources else None,
-        ray_remote_args_fn=retries, udf_modifying_row_count=False)
+        BatchScorer,
+        fn_constructor_args=(metrics, per_metric, columns, return_details, preset),
+        batch_size=batch_size,
+        batch_format="pyarrow",
+        compute=_pool(ray, actors, num_cpus),
+        num_cpus=num_cpus,
+        num_gpus=num_gpus or None,
+        resources=dict(resources) if resources else None,
+        ray_remote_args_fn=retries,
+        udf_modifying_row_count=False,
+    )
 
 
-def _checked_options(metrics: Tuple[str, ...], options: Optional[Mapping[str, Mapping[str, Any]]],
-                     preset: Optional[str]) -> Dict[str, Dict[str, Any]]:
+def _checked_options(
+    metrics: Tuple[str, ...], options: Optional[Mapping[str, Mapping[str, Any]]], preset: Optional[str]
+) -> Dict[str, Dict[str, Any]]:
     """Each metric's options, resolved now (an unknown name or bad value is an
     :class:`OptionError` here, not in an actor)."""
     from ..scorer import Scorer
@@ -99,22 +125,26 @@ def _checked_options(metrics: Tuple[str, ...], options: Optional[Mapping[str, Ma
     options = dict(options or {})
     stray = sorted(set(options) - set(metrics))
     if stray:
-        raise OptionError(f"options for {stray[0]!r}, which is not among the metrics {list(metrics)}; "
-                          "options are keyed by metric, e.g. options={'chi': {'formula': 'paper'}}",
-                          option="options")
+        raise OptionError(
+            f"options for {stray[0]!r}, which is not among the metrics {list(metrics)}; "
+            "options are keyed by metric, e.g. options={'chi': {'formula': 'paper'}}",
+            option="options",
+        )
     per_metric = {metric: dict(options.get(metric) or {}) for metric in metrics}
     for metric, given in per_metric.items():
         if "workers" in given:
-            raise OptionError(f"{metric}: workers does not apply on Ray (one actor is one process); "
-                              "use actors=", option="workers")
+            raise OptionError(
+                f"{metric}: workers does not apply on Ray (one actor is one process); use actors=", option="workers"
+            )
         Scorer(metric, preset=preset, load=False, **given)
     return per_metric
 
 
 def _check_count(name: str, value: Any, *, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        more = " (Ray's -1, for ever, is refused: a row that kills its actor would retry for ever)" \
-            if minimum == 0 else ""
+        more = (
+            " (Ray's -1, for ever, is refused: a row that kills its actor would retry for ever)" if minimum == 0 else ""
+        )
         raise OptionError(f"`{name}` must be an integer >= {minimum}, got {value!r}{more}", option=name)
 
 
@@ -123,8 +153,9 @@ def _check_actors(actors: Actors) -> None:
         _check_count("actors", actors[0], minimum=1)
         _check_count("actors", actors[1], minimum=actors[0] if isinstance(actors[0], int) else 1)
     elif actors is not None and not (isinstance(actors, int) and not isinstance(actors, bool) and actors >= 1):
-        raise OptionError(f"`actors` must be a positive integer, a (min, max) pair or None, got {actors!r}",
-                          option="actors")
+        raise OptionError(
+            f"`actors` must be a positive integer, a (min, max) pair or None, got {actors!r}", option="actors"
+        )
 
 
 def _pool(ray: Any, actors: Actors, num_cpus: float) -> Any:

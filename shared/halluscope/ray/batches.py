@@ -5,6 +5,7 @@ batches into the record shape ``halluscope score`` writes (docs/scaling.md#ray-d
 Nothing here imports Ray: a :class:`BatchScorer` scores a ``pyarrow.Table`` in any
 process, which is how the tests check its records without a cluster.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,22 +45,29 @@ class BatchScorer:
     Arrow table with :data:`RESULT_COLUMNS` appended (``details`` only with
     ``return_details``)."""
 
-    def __init__(self, metrics: Sequence[str], options: Mapping[str, Mapping[str, Any]], columns: Columns,
-                 return_details: bool = False, preset: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        metrics: Sequence[str],
+        options: Mapping[str, Mapping[str, Any]],
+        columns: Columns,
+        return_details: bool = False,
+        preset: Optional[str] = None,
+    ) -> None:
         from ..scorer import Scorer
 
         self.columns = columns
         self.return_details = return_details
-        self.scorers = {metric: Scorer(metric, preset=preset, **dict(options.get(metric, {})))
-                        for metric in metrics}
+        self.scorers = {metric: Scorer(metric, preset=preset, **dict(options.get(metric, {}))) for metric in metrics}
 
     def __call__(self, table: Any) -> Any:
         import pyarrow as pa
 
         missing = [name for name in self.columns.needed() if name not in table.column_names]
         if missing:
-            raise InputError(f"the dataset has no column {missing[0]!r} (its columns: "
-                             f"{', '.join(table.column_names)})", field=missing[0])
+            raise InputError(
+                f"the dataset has no column {missing[0]!r} (its columns: {', '.join(table.column_names)})",
+                field=missing[0],
+            )
         results = self._score(table)
         records = batch_records(results, table.num_rows)
         for name in RESULT_COLUMNS:
@@ -80,17 +88,23 @@ class BatchScorer:
             return None if name is None else table.column(name).to_pylist()
 
         predictions, sources, references, dates = present_columns(
-            column(columns.prediction), column(columns.source), column(columns.reference),
-            column(columns.publication_date))
+            column(columns.prediction),
+            column(columns.source),
+            column(columns.reference),
+            column(columns.publication_date),
+        )
         results = {}
         for metric, scorer in self.scorers.items():
             try:
-                results[metric] = scorer.score(predictions, sources, references,
-                                               publication_dates=dates if METRIC_SPECS[metric].takes_dates else None,
-                                               return_details=self.return_details)
+                results[metric] = scorer.score(
+                    predictions,
+                    sources,
+                    references,
+                    publication_dates=dates if METRIC_SPECS[metric].takes_dates else None,
+                    return_details=self.return_details,
+                )
             except InputError as error:
-                raise InputError(f"{self._row_name(table, error.row)}: {error.message}",
-                                 field=error.field) from None
+                raise InputError(f"{self._row_name(table, error.row)}: {error.message}", field=error.field) from None
         return results
 
     def _row_name(self, table: Any, row: Optional[int]) -> str:
@@ -105,8 +119,14 @@ def batch_records(results: Mapping[str, Any], n_rows: int) -> List[Dict[str, str
     """Per row, its ``scores``, ``labels`` and ``details`` as JSON strings, built as
     ``halluscope score`` builds them (:func:`halluscope.records.row_parts`): ``labels``
     holds the metrics that label (``{}`` when none does)."""
-    return [{"scores": to_json(part["scores"]), "labels": to_json(part.get("labels", {})),
-             "details": to_json(part["details"])} for part in row_parts(results, n_rows)]
+    return [
+        {
+            "scores": to_json(part["scores"]),
+            "labels": to_json(part.get("labels", {})),
+            "details": to_json(part["details"]),
+        }
+        for part in row_parts(results, n_rows)
+    ]
 
 
 def record(row: Mapping[str, Any]) -> Dict[str, Any]:

@@ -18,6 +18,7 @@ the balanced accuracy at its best threshold and the confusion counts there
 (:func:`.stats.agreement`); a per-dimension table counts the units of EHI, RHI and QHI by
 status (:func:`.stats.dimension_breakdown`). docs/cli.md, "halluscope report".
 """
+
 from .page import build_report, write_report
 
 __all__ = ["build_report", "write_report"]

@@ -1,5 +1,6 @@
 """The report's HTML page: inline CSS and JS, charts as inline SVG (:mod:`.charts`),
 every example highlighted (docs/cli.md, "halluscope report")."""
+
 from __future__ import annotations
 
 import html
@@ -8,12 +9,38 @@ import math
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 from ..dimensions import names
-from ..highlight import (CSS as HIGHLIGHT_CSS, acu_evidence_highlights, contradicted_units, reasons_html,
-                         render_html, source_highlights, summary_highlights, unsupported_units)
+from ..highlight import (
+    CSS as HIGHLIGHT_CSS,
+    acu_evidence_highlights,
+    contradicted_units,
+    reasons_html,
+    render_html,
+    source_highlights,
+    summary_highlights,
+    unsupported_units,
+)
 from .charts import bars_svg, histogram_svg, reliability_svg, roc_points, roc_svg
-from .stats import (Column, agreement, binary_label, column_label, column_stats, column_values, dimension_breakdown,
-                    highlight_details, label_problem, load_records, record_label, record_problem, reliability_bins,
-                    roc_auc, run_options, score_columns, score_range, shown_indices, calibration_error)
+from .stats import (
+    Column,
+    agreement,
+    binary_label,
+    column_label,
+    column_stats,
+    column_values,
+    dimension_breakdown,
+    highlight_details,
+    label_problem,
+    load_records,
+    record_label,
+    record_problem,
+    reliability_bins,
+    roc_auc,
+    run_options,
+    score_columns,
+    score_range,
+    shown_indices,
+    calibration_error,
+)
 
 
 def _contradicted_words(record: Mapping[str, Any]) -> List[str]:
@@ -42,32 +69,43 @@ def _example_cell(record: Mapping[str, Any]) -> str:
     reference = record.get("reference")
     references = [reference] if isinstance(reference, str) else list(reference or [])
     reference_free = chi_details.get("reference_free", not any(r.strip() for r in references))
-    parts = ['<div class="label">summary' + (' <span class="badge">reference-free</span>' if reference_free else "")
-             + "</div>", render_html(record.get("prediction", ""), summary_highlights(chi_details))]
+    parts = [
+        '<div class="label">summary'
+        + (' <span class="badge">reference-free</span>' if reference_free else "")
+        + "</div>",
+        render_html(record.get("prediction", ""), summary_highlights(chi_details)),
+    ]
     for status, listed in (("unsupported", unsupported_units), ("contradicted", contradicted_units)):
         units = {d: texts for d, texts in listed(chi_details).items() if texts}
         if units:
-            parts.append(f'<div class="{status}">{status}: ' + "; ".join(
-                f"{d}: " + ", ".join(_text(t) for t in texts) for d, texts in units.items()) + "</div>")
+            parts.append(
+                f'<div class="{status}">{status}: '
+                + "; ".join(f"{d}: " + ", ".join(_text(t) for t in texts) for d, texts in units.items())
+                + "</div>"
+            )
     words = _contradicted_words(record)
     if words:
-        parts.append('<div class="contradicted">contradicted words: ' + ", ".join(_text(w) for w in words)
-                     + "</div>")
+        parts.append('<div class="contradicted">contradicted words: ' + ", ".join(_text(w) for w in words) + "</div>")
     parts.append(reasons_html(chi_details))  # why each flagged unit is flagged
     source_marks = source_highlights(chi_details) + acu_evidence_highlights(acu_details)
     if "source" in record:
-        parts.append("<details><summary>source</summary>"
-                     + render_html(record["source"], sorted(source_marks, key=lambda m: (m.start, m.end)))
-                     + "</details>")
+        parts.append(
+            "<details><summary>source</summary>"
+            + render_html(record["source"], sorted(source_marks, key=lambda m: (m.start, m.end)))
+            + "</details>"
+        )
     else:
         parts.append('<div class="label">source not in the scores file (--no-sources-in-output)</div>')
     for k, text in enumerate(r for r in references if r.strip()):
-        parts.append(f"<details><summary>reference{f' {k + 1}' if len(references) > 1 else ''}</summary>"
-                     f'<div class="hs-text">{_text(text)}</div></details>')
+        parts.append(
+            f"<details><summary>reference{f' {k + 1}' if len(references) > 1 else ''}</summary>"
+            f'<div class="hs-text">{_text(text)}</div></details>'
+        )
     units = acu_details.get("units") or []
     if units:
-        items = "".join(f"<li>{_text(u['text'])} <span class=\"num\">{_number(u.get('score'), 3)}</span></li>"
-                        for u in units)
+        items = "".join(
+            f'<li>{_text(u["text"])} <span class="num">{_number(u.get("score"), 3)}</span></li>' for u in units
+        )
         parts.append(f"<details><summary>dlsd_acu units ({len(units)})</summary><ul>{items}</ul></details>")
     return "".join(parts)
 
@@ -170,8 +208,9 @@ def _labels(records: Sequence[Mapping[str, Any]], field: str) -> List[Optional[i
     return [binary_label(record_label(record, field)) for record in records]
 
 
-def check_records(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None,
-                  label_field: str = "label") -> None:
+def check_records(
+    records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None, label_field: str = "label"
+) -> None:
     """Refuse records the report would show a meaningless number for, naming the first
     (1-based, with its input position): a score that is not one its metric returns, is
     infinite or lies outside its declared range (:func:`.stats.record_problem`), or a
@@ -198,48 +237,62 @@ def _measure(value: float) -> str:
     return "undefined" if math.isnan(value) else f"{value:.4f}"
 
 
-def _agreement_section(columns: Sequence[Column], values: Mapping[Column, List[float]],
-                       labels: Sequence[Optional[int]], field: str) -> List[str]:
+def _agreement_section(
+    columns: Sequence[Column], values: Mapping[Column, List[float]], labels: Sequence[Optional[int]], field: str
+) -> List[str]:
     labelled = [k for k, label in enumerate(labels) if label is not None]
     y = [labels[k] for k in labelled]
     positives = sum(y)
-    out = [f'<h2>Agreement with labels</h2><p>Labels from the field <code>{_text(field)}</code> (1 = consistent): '
-           f"{len(labelled)} labelled examples, {positives} consistent and {len(y) - positives} inconsistent"
-           + (f"; {len(labels) - len(labelled)} without a label" if len(labels) - len(labelled) else "") + ".</p>",
-           '<table id="agreement"><thead><tr><th>score</th><th>ROC-AUC</th><th>balanced accuracy</th>'
-           "<th>best threshold</th><th>TP</th><th>FN</th><th>FP</th><th>TN</th><th>undefined</th></tr></thead><tbody>"]
+    out = [
+        f"<h2>Agreement with labels</h2><p>Labels from the field <code>{_text(field)}</code> (1 = consistent): "
+        f"{len(labelled)} labelled examples, {positives} consistent and {len(y) - positives} inconsistent"
+        + (f"; {len(labels) - len(labelled)} without a label" if len(labels) - len(labelled) else "")
+        + ".</p>",
+        '<table id="agreement"><thead><tr><th>score</th><th>ROC-AUC</th><th>balanced accuracy</th>'
+        "<th>best threshold</th><th>TP</th><th>FN</th><th>FP</th><th>TN</th><th>undefined</th></tr></thead><tbody>",
+    ]
     results = {}
     for column in columns:
         result = agreement([values[column][k] for k in labelled], y)
         results[column] = result
-        out.append(f"<tr><td>{_text(column_label(*column))}</td><td class=\"num\">{_measure(result.auc)}</td>"
-                   f"<td class=\"num\">{_measure(result.balanced_accuracy)}</td>"
-                   f"<td class=\"num\">{_threshold(result.threshold)}</td>"
-                   f"<td class=\"num\">{result.tp}</td><td class=\"num\">{result.fn}</td>"
-                   f"<td class=\"num\">{result.fp}</td><td class=\"num\">{result.tn}</td>"
-                   f"<td class=\"num\">{result.undefined}</td></tr>")
+        out.append(
+            f'<tr><td>{_text(column_label(*column))}</td><td class="num">{_measure(result.auc)}</td>'
+            f'<td class="num">{_measure(result.balanced_accuracy)}</td>'
+            f'<td class="num">{_threshold(result.threshold)}</td>'
+            f'<td class="num">{result.tp}</td><td class="num">{result.fn}</td>'
+            f'<td class="num">{result.fp}</td><td class="num">{result.tn}</td>'
+            f'<td class="num">{result.undefined}</td></tr>'
+        )
     out.append("</tbody></table>")
     reason = next(iter(results.values())).undefined_because if results else None
     if reason is not None:  # one label class: no measure, no threshold, no confusion to show
-        out.append(f'<p class="note" id="agreement-undefined">ROC-AUC, balanced accuracy and the best threshold '
-                   f"are undefined: {_text(reason)}.</p>")
+        out.append(
+            f'<p class="note" id="agreement-undefined">ROC-AUC, balanced accuracy and the best threshold '
+            f"are undefined: {_text(reason)}.</p>"
+        )
         return out
-    out.append('<p class="label">ROC-AUC: the chance that a consistent summary scores above an inconsistent '
-               "one (ties count half). Balanced accuracy: the mean recall of the two classes, predicting "
-               "\"consistent\" when the score is at least the threshold, at the threshold that maximises it "
-               "(the lowest of equally good ones; tuned on these labels, so optimistic). Undefined scores count "
-               "as consistent (+inf), as in the project's benchmarks.</p>")
-    out.append('<h3>Confusion at the best threshold</h3><p class="label">Rows: the labels (1 = consistent); '
-               "columns: the prediction, 1 when the score is at least the threshold.</p><div class=\"confusions\">")
+    out.append(
+        '<p class="label">ROC-AUC: the chance that a consistent summary scores above an inconsistent '
+        "one (ties count half). Balanced accuracy: the mean recall of the two classes, predicting "
+        '"consistent" when the score is at least the threshold, at the threshold that maximises it '
+        "(the lowest of equally good ones; tuned on these labels, so optimistic). Undefined scores count "
+        "as consistent (+inf), as in the project's benchmarks.</p>"
+    )
+    out.append(
+        '<h3>Confusion at the best threshold</h3><p class="label">Rows: the labels (1 = consistent); '
+        'columns: the prediction, 1 when the score is at least the threshold.</p><div class="confusions">'
+    )
     for column, result in results.items():
         label = _text(column_label(*column))
-        out.append(f'<table class="confusion" data-score="{label}"><caption>{label} &ge; '
-                   f"{_threshold(result.threshold)}</caption><thead><tr><th></th><th>predicted 1</th>"
-                   "<th>predicted 0</th></tr></thead><tbody>"
-                   f'<tr><th>label 1</th><td class="num hit">{result.tp}</td>'
-                   f'<td class="num miss">{result.fn}</td></tr>'
-                   f'<tr><th>label 0</th><td class="num miss">{result.fp}</td>'
-                   f'<td class="num hit">{result.tn}</td></tr></tbody></table>')
+        out.append(
+            f'<table class="confusion" data-score="{label}"><caption>{label} &ge; '
+            f"{_threshold(result.threshold)}</caption><thead><tr><th></th><th>predicted 1</th>"
+            "<th>predicted 0</th></tr></thead><tbody>"
+            f'<tr><th>label 1</th><td class="num hit">{result.tp}</td>'
+            f'<td class="num miss">{result.fn}</td></tr>'
+            f'<tr><th>label 0</th><td class="num miss">{result.fp}</td>'
+            f'<td class="num hit">{result.tn}</td></tr></tbody></table>'
+        )
     out.append("</div>")
     return out
 
@@ -248,23 +301,33 @@ def _dimension_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
     breakdown = dimension_breakdown(records)
     if not breakdown:
         return []
-    out = ['<h2>Per dimension</h2><table id="dimensions"><thead><tr><th>dimension</th><th>examples with units'
-           "</th><th>units</th><th>supported</th><th>unsupported</th><th>contradicted</th>"
-           "<th>examples flagged</th></tr></thead><tbody>"]
+    out = [
+        '<h2>Per dimension</h2><table id="dimensions"><thead><tr><th>dimension</th><th>examples with units'
+        "</th><th>units</th><th>supported</th><th>unsupported</th><th>contradicted</th>"
+        "<th>examples flagged</th></tr></thead><tbody>"
+    ]
     for row in breakdown:
-        out.append(f"<tr><td>{row.dimension}</td><td class=\"num\">{row.examples}/{len(records)}</td>"
-                   f"<td class=\"num\">{row.units}</td><td class=\"num\">{row.supported}</td>"
-                   f"<td class=\"num\">{row.unsupported}</td><td class=\"num\">{row.contradicted}</td>"
-                   f"<td class=\"num\">{row.flagged}</td></tr>")
-    out.append("</tbody></table><p class=\"label\">Units extracted from the summaries per dimension (entities, "
-               "relations, quantities) by status; an example is flagged when one of its units of that dimension "
-               "is unsupported or contradicted.</p>")
+        out.append(
+            f'<tr><td>{row.dimension}</td><td class="num">{row.examples}/{len(records)}</td>'
+            f'<td class="num">{row.units}</td><td class="num">{row.supported}</td>'
+            f'<td class="num">{row.unsupported}</td><td class="num">{row.contradicted}</td>'
+            f'<td class="num">{row.flagged}</td></tr>'
+        )
+    out.append(
+        '</tbody></table><p class="label">Units extracted from the summaries per dimension (entities, '
+        "relations, quantities) by status; an example is flagged when one of its units of that dimension "
+        "is unsupported or contradicted.</p>"
+    )
     return out
 
 
-def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Column],
-                    values: Mapping[Column, List[float]], labels: Optional[Sequence[Optional[int]]],
-                    options: Mapping[str, Mapping[str, str]]) -> List[str]:
+def _charts_section(
+    records: Sequence[Mapping[str, Any]],
+    columns: Sequence[Column],
+    values: Mapping[Column, List[float]],
+    labels: Optional[Sequence[Optional[int]]],
+    options: Mapping[str, Mapping[str, str]],
+) -> List[str]:
     """Inline SVG charts (:mod:`.charts`): with labels, each score's distribution by label,
     the ROC curves and the reliability of chi's p_consistent; without, each score's
     distribution and the per-dimension means. Each distribution spans its score's
@@ -275,10 +338,16 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
         y = [labels[k] for k in labelled]
         for column in columns:
             scores = [values[column][k] for k in labelled]
-            out.append(histogram_svg(column_label(*column), {
-                "consistent (1)": [s for s, label in zip(scores, y) if label == 1],
-                "inconsistent (0)": [s for s, label in zip(scores, y) if label == 0]},
-                span=score_range(column, options)))
+            out.append(
+                histogram_svg(
+                    column_label(*column),
+                    {
+                        "consistent (1)": [s for s, label in zip(scores, y) if label == 1],
+                        "inconsistent (0)": [s for s, label in zip(scores, y) if label == 0],
+                    },
+                    span=score_range(column, options),
+                )
+            )
         curves = {}
         for column in columns:
             scores = [values[column][k] for k in labelled]
@@ -294,8 +363,9 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
                 out.append(reliability_svg(bins, calibration_error(p, y)))
     else:
         for column in columns:
-            out.append(histogram_svg(column_label(*column), {"all rows": values[column]},
-                                     span=score_range(column, options)))
+            out.append(
+                histogram_svg(column_label(*column), {"all rows": values[column]}, span=score_range(column, options))
+            )
         means = {}
         for column in columns:
             if column[1] in names() or column[1] == column[0]:
@@ -307,9 +377,15 @@ def _charts_section(records: Sequence[Mapping[str, Any]], columns: Sequence[Colu
     return out
 
 
-def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None,
-                 cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
-                 page_size: int = 50, max_examples: int = 1000) -> str:
+def build_report(
+    records: Sequence[Mapping[str, Any]],
+    summary: Optional[Mapping[str, Any]] = None,
+    cut: float = 0.5,
+    title: Optional[str] = None,
+    label_field: str = "label",
+    page_size: int = 50,
+    max_examples: int = 1000,
+) -> str:
     """The whole report as one HTML string (see the module's docstring); records the
     report cannot show are refused first (:func:`check_records`). ``label_field=""``:
     no labels."""
@@ -321,9 +397,11 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     has_labels = any(label is not None for label in labels)
     shown = shown_indices(len(records), max_examples)
     title = title or "halluscope report"
-    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
-           f"<title>{_text(title)}</title><style>{HIGHLIGHT_CSS}{_REPORT_CSS}</style></head><body>",
-           f"<h1>{_text(title)}</h1>"]
+    out = [
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_text(title)}</title><style>{HIGHLIGHT_CSS}{_REPORT_CSS}</style></head><body>",
+        f"<h1>{_text(title)}</h1>",
+    ]
     meta = f"{len(records)} examples"
     if summary:
         meta += f" from {_text(summary.get('input'))}"
@@ -333,17 +411,23 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
             meta += f"; skipped {label}s " + ", ".join(_text(s.get(label)) for s in skipped)
     out.append(f"<p>{meta}</p>")
 
-    out.append(f"<h2>Statistics</h2><table id=\"statistics\"><thead><tr><th>score</th><th>mean</th>"
-               f"<th>median</th><th>defined</th><th>below {cut:g}</th></tr></thead><tbody>")
+    out.append(
+        f'<h2>Statistics</h2><table id="statistics"><thead><tr><th>score</th><th>mean</th>'
+        f"<th>median</th><th>defined</th><th>below {cut:g}</th></tr></thead><tbody>"
+    )
     for column in columns:
         stats = column_stats(values[column], cut)
         below = "–" if stats.share_below_cut is None else f"{100 * stats.share_below_cut:.1f}%"
-        out.append(f"<tr><td>{_text(column_label(*column))}</td><td class=\"num\">{_number(stats.mean)}</td>"
-                   f"<td class=\"num\">{_number(stats.median)}</td><td class=\"num\">{stats.defined}/{stats.total}"
-                   f"</td><td class=\"num\">{below}</td></tr>")
+        out.append(
+            f'<tr><td>{_text(column_label(*column))}</td><td class="num">{_number(stats.mean)}</td>'
+            f'<td class="num">{_number(stats.median)}</td><td class="num">{stats.defined}/{stats.total}'
+            f'</td><td class="num">{below}</td></tr>'
+        )
     out.append("</tbody></table>")
-    out.append(f"<p class=\"label\">Means are over the examples where a score is defined; \"below {cut:g}\" is "
-               "the share of those examples scoring under the cut (on each score's own scale).</p>")
+    out.append(
+        f'<p class="label">Means are over the examples where a score is defined; "below {cut:g}" is '
+        "the share of those examples scoring under the cut (on each score's own scale).</p>"
+    )
     if has_labels:
         out.extend(_agreement_section(columns, values, labels, label_field))
     out.extend(_dimension_section(records))
@@ -352,8 +436,9 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
         for metric, entry in summary["metrics"].items():
             counters = entry.get("counters") or {}
             extra = ("<br>" + ", ".join(f"{_text(k)}={_text(v)}" for k, v in counters.items())) if counters else ""
-            out.append(f"<tr><td>{_text(metric)}</td><td class=\"signature\">{_text(entry.get('signature'))}"
-                       f"{extra}</td></tr>")
+            out.append(
+                f'<tr><td>{_text(metric)}</td><td class="signature">{_text(entry.get("signature"))}{extra}</td></tr>'
+            )
         out.append("</tbody></table>")
 
     out.extend(_charts_section(records, columns, values, labels if has_labels else None, options))
@@ -361,47 +446,64 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     position_label = _position(records[0])[0] if records else "line"
     out.append("<h2>Examples</h2>")
     if len(shown) < len(records):
-        out.append(f'<p class="note" id="sampled">This page shows {len(shown)} of the {len(records)} examples, '
-                   f"an even sample (about one in {len(records) / len(shown):.3g}, the first included); the "
-                   "statistics, plots and agreement above use all of them. Write more with "
-                   "<code>--max-examples</code>.</p>")
-    out.append("<p class=\"label\">Click a score's header to sort. Marks: "
-               '<mark class="hs-span hs-supported">supported</mark> '
-               '<mark class="hs-span hs-unsupported">unsupported</mark> '
-               '<mark class="hs-span hs-contradicted">contradicted</mark> '
-               '<mark class="hs-span hs-evidence">evidence in the source</mark> '
-               '<mark class="hs-span hs-contradicting">contradicting text in the source</mark>; '
-               "bold entity, italic relation, dotted underline quantity.</p>")
-    controls = ['<div class="controls"><input id="filter" type="search" placeholder="filter: id or any text" '
-                'aria-label="filter the examples">']
+        out.append(
+            f'<p class="note" id="sampled">This page shows {len(shown)} of the {len(records)} examples, '
+            f"an even sample (about one in {len(records) / len(shown):.3g}, the first included); the "
+            "statistics, plots and agreement above use all of them. Write more with "
+            "<code>--max-examples</code>.</p>"
+        )
+    out.append(
+        '<p class="label">Click a score\'s header to sort. Marks: '
+        '<mark class="hs-span hs-supported">supported</mark> '
+        '<mark class="hs-span hs-unsupported">unsupported</mark> '
+        '<mark class="hs-span hs-contradicted">contradicted</mark> '
+        '<mark class="hs-span hs-evidence">evidence in the source</mark> '
+        '<mark class="hs-span hs-contradicting">contradicting text in the source</mark>; '
+        "bold entity, italic relation, dotted underline quantity.</p>"
+    )
+    controls = [
+        '<div class="controls"><input id="filter" type="search" placeholder="filter: id or any text" '
+        'aria-label="filter the examples">'
+    ]
     if has_labels:
-        controls.append('<label>label <select id="label-filter"><option value="">all</option>'
-                        '<option value="1">1 (consistent)</option><option value="0">0 (inconsistent)</option>'
-                        "</select></label>")
-    controls.append('<button id="page-previous" type="button">previous</button><span id="page-info"></span>'
-                    '<button id="page-next" type="button">next</button></div>')
+        controls.append(
+            '<label>label <select id="label-filter"><option value="">all</option>'
+            '<option value="1">1 (consistent)</option><option value="0">0 (inconsistent)</option>'
+            "</select></label>"
+        )
+    controls.append(
+        '<button id="page-previous" type="button">previous</button><span id="page-info"></span>'
+        '<button id="page-next" type="button">next</button></div>'
+    )
     out.append("".join(controls))
     first_score = 3 if has_labels else 2
-    out.append(f'<table id="examples" data-page-size="{page_size}"><thead><tr><th data-col="0">{position_label}'
-               "</th><th>id</th>" + ('<th data-col="2">label</th>' if has_labels else ""))
+    out.append(
+        f'<table id="examples" data-page-size="{page_size}"><thead><tr><th data-col="0">{position_label}'
+        "</th><th>id</th>" + ('<th data-col="2">label</th>' if has_labels else "")
+    )
     for k, column in enumerate(columns):
         out.append(f'<th data-col="{k + first_score}">{_text(column_label(*column))}</th>')
     out.append("<th>example</th></tr></thead><tbody>")
     for index in shown:
         record = records[index]
         _, position = _position(record)
-        cells = [f'<td class="num" data-value="{_text(position)}">{_text(position)}</td>',
-                 f"<td>{_text(record.get('id'))}</td>"]
+        cells = [
+            f'<td class="num" data-value="{_text(position)}">{_text(position)}</td>',
+            f"<td>{_text(record.get('id'))}</td>",
+        ]
         label_value = labels[index]
         if has_labels:
             shown_label = "–" if label_value is None else label_value
-            cells.append(f'<td class="num" data-value="{"" if label_value is None else label_value}">'
-                         f"{_text(shown_label)}</td>")
+            cells.append(
+                f'<td class="num" data-value="{"" if label_value is None else label_value}">{_text(shown_label)}</td>'
+            )
         for column in columns:
             value = values[column][index]
             defined = not math.isnan(value)
-            cells.append(f'<td class="num" data-value="{repr(value) if defined else ""}">'
-                         f"{_number(value if defined else None, 3)}</td>")
+            cells.append(
+                f'<td class="num" data-value="{repr(value) if defined else ""}">'
+                f"{_number(value if defined else None, 3)}</td>"
+            )
         cells.append(f'<td class="text">{_example_cell(record)}</td>')
         label_attribute = f' data-label="{label_value}"' if label_value is not None else ""
         out.append(f'<tr class="example" data-position="{_text(position)}"{label_attribute}>{"".join(cells)}</tr>')
@@ -409,18 +511,26 @@ def build_report(records: Sequence[Mapping[str, Any]], summary: Optional[Mapping
     return "\n".join(out)
 
 
-def write_report(input_path: str, output_path: str, summary_path: Optional[str] = None,
-                 cut: float = 0.5, title: Optional[str] = None, label_field: str = "label",
-                 page_size: int = 50, max_examples: int = 1000,
-                 summary: Optional[Mapping[str, Any]] = None) -> int:
+def write_report(
+    input_path: str,
+    output_path: str,
+    summary_path: Optional[str] = None,
+    cut: float = 0.5,
+    title: Optional[str] = None,
+    label_field: str = "label",
+    page_size: int = 50,
+    max_examples: int = 1000,
+    summary: Optional[Mapping[str, Any]] = None,
+) -> int:
     """Write the report of ``input_path`` to ``output_path``; return the number of
     examples. The run's summary is ``summary``, or read from ``summary_path``."""
     records = load_records(input_path)
     if summary is None and summary_path is not None:
         with open(summary_path, encoding="utf-8") as handle:
             summary = json.load(handle)
-    document = build_report(records, summary, cut=cut, title=title, label_field=label_field,
-                            page_size=page_size, max_examples=max_examples)
+    document = build_report(
+        records, summary, cut=cut, title=title, label_field=label_field, page_size=page_size, max_examples=max_examples
+    )
     with open(output_path, "w", encoding="utf-8") as handle:
         handle.write(document)
     return len(records)

@@ -1,6 +1,7 @@
 """What the report computes from the records: score columns and their statistics,
 agreement with 0/1 labels (ROC-AUC, balanced accuracy), units per dimension
 (docs/cli.md, "halluscope report")."""
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,11 @@ def run_options(summary: Optional[Mapping[str, Any]]) -> Dict[str, Dict[str, str
     metrics = summary.get("metrics") if isinstance(summary, Mapping) else None
     if not isinstance(metrics, Mapping):
         return {}
-    return {metric: options_in_signature(entry.get("signature")) for metric, entry in metrics.items()
-            if isinstance(entry, Mapping)}
+    return {
+        metric: options_in_signature(entry.get("signature"))
+        for metric, entry in metrics.items()
+        if isinstance(entry, Mapping)
+    }
 
 
 def score_range(column: Column, options: Mapping[str, Mapping[str, str]]) -> Range:
@@ -88,8 +92,11 @@ def record_problem(record: Any, options: Optional[Mapping[str, Mapping[str, str]
         if field in record and not isinstance(record[field], str):
             return f"{field} must be a string, got {type(record[field]).__name__}"
     reference = record.get("reference")
-    if reference is not None and not isinstance(reference, str) and not (
-            isinstance(reference, list) and all(isinstance(r, str) for r in reference)):
+    if (
+        reference is not None
+        and not isinstance(reference, str)
+        and not (isinstance(reference, list) and all(isinstance(r, str) for r in reference))
+    ):
         return "reference must be a string or a list of strings"
     details = record.get("details")
     if details is not None:
@@ -104,8 +111,11 @@ def record_problem(record: Any, options: Optional[Mapping[str, Mapping[str, str]
                     return f"details.{metric}.{dimension}.units must be a list"
                 for unit in units:
                     span = unit.get("span") if isinstance(unit, dict) else None
-                    if not (isinstance(span, list) and len(span) == 2
-                            and all(isinstance(p, int) and not isinstance(p, bool) for p in span)):
+                    if not (
+                        isinstance(span, list)
+                        and len(span) == 2
+                        and all(isinstance(p, int) and not isinstance(p, bool) for p in span)
+                    ):
                         return f"details.{metric}.{dimension}: a unit without a [start, end] span"
     return None
 
@@ -117,8 +127,10 @@ def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) 
         if math.isnan(value):
             continue
         grouped.setdefault(min(int(value * bins), bins - 1), []).append((value, int(label)))
-    return [(sum(v for v, _ in rows) / len(rows), sum(y for _, y in rows) / len(rows), len(rows))
-            for _, rows in sorted(grouped.items())]
+    return [
+        (sum(v for v, _ in rows) / len(rows), sum(y for _, y in rows) / len(rows), len(rows))
+        for _, rows in sorted(grouped.items())
+    ]
 
 
 def calibration_error(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> float:
@@ -172,11 +184,18 @@ def column_stats(values: Sequence[float], cut: float = 0.5) -> ColumnStats:
     defined = [v for v in values if v is not None and not math.isnan(v)]
     if not defined:
         return ColumnStats(len(values), 0, None, None, cut, None)
-    return ColumnStats(len(values), len(defined), sum(defined) / len(defined), statistics.median(defined),
-                       cut, sum(v < cut for v in defined) / len(defined))
+    return ColumnStats(
+        len(values),
+        len(defined),
+        sum(defined) / len(defined),
+        statistics.median(defined),
+        cut,
+        sum(v < cut for v in defined) / len(defined),
+    )
 
 
 # ------------------------------------------------------------------- agreement with labels
+
 
 def record_label(record: Mapping[str, Any], field: str = "label") -> Any:
     """The record's ``field`` as kept from the input (``fields.<field>``, or a top-level
@@ -215,8 +234,10 @@ def label_problem(value: Any, field: str = "label") -> Optional[str]:
     (:func:`is_no_label`); None when it is one of them."""
     if is_no_label(value) or binary_label(value) is not None:
         return None
-    return (f"the label field {field!r} holds {json.dumps(value, ensure_ascii=False, default=repr)[:40]}, not a label "
-            f"({LABEL_FORMS}; null or \"\": no label)")
+    return (
+        f"the label field {field!r} holds {json.dumps(value, ensure_ascii=False, default=repr)[:40]}, not a label "
+        f'({LABEL_FORMS}; null or "": no label)'
+    )
 
 
 def undefined_as_top(values: Sequence[float]) -> np.ndarray:
@@ -269,8 +290,10 @@ def one_class_reason(positives: int, negatives: int) -> Optional[str]:
     if not positives and not negatives:
         return "no example has a label"
     present, label = ("consistent", 1) if positives else ("inconsistent", 0)
-    return (f"every labelled example is {present} (label {label}); ROC-AUC and balanced accuracy need "
-            "examples of both classes")
+    return (
+        f"every labelled example is {present} (label {label}); ROC-AUC and balanced accuracy need "
+        "examples of both classes"
+    )
 
 
 def agreement(scores: Sequence[float], labels: Sequence[int]) -> Agreement:
@@ -284,22 +307,36 @@ def agreement(scores: Sequence[float], labels: Sequence[int]) -> Agreement:
     positives, negatives = filled[y == 1], filled[y == 0]
     reason = one_class_reason(len(positives), len(negatives))
     if reason is not None:
-        return Agreement(len(filled), len(positives), math.nan, math.nan, math.nan, 0, 0, 0, 0,
-                         int(np.isinf(filled).sum()), reason)
+        return Agreement(
+            len(filled), len(positives), math.nan, math.nan, math.nan, 0, 0, 0, 0, int(np.isinf(filled).sum()), reason
+        )
     candidates = np.unique(np.append(filled, np.inf))
     # consistent rows predicted consistent (score >= t); inconsistent ones predicted inconsistent (score < t)
-    recalls = [1.0 - np.searchsorted(np.sort(positives), candidates, side="left") / len(positives),
-               np.searchsorted(np.sort(negatives), candidates, side="left") / len(negatives)]
+    recalls = [
+        1.0 - np.searchsorted(np.sort(positives), candidates, side="left") / len(positives),
+        np.searchsorted(np.sort(negatives), candidates, side="left") / len(negatives),
+    ]
     balanced = np.mean(recalls, axis=0)
     best = int(np.argmax(balanced))  # the first maximum: the lowest threshold
     threshold, value = float(candidates[best]), float(balanced[best])
     tp = int((positives >= threshold).sum())
     tn = int((negatives < threshold).sum())
-    return Agreement(len(filled), len(positives), roc_auc(scores, labels), threshold, value, tp,
-                     len(positives) - tp, len(negatives) - tn, tn, int(np.isinf(filled).sum()))
+    return Agreement(
+        len(filled),
+        len(positives),
+        roc_auc(scores, labels),
+        threshold,
+        value,
+        tp,
+        len(positives) - tp,
+        len(negatives) - tn,
+        tn,
+        int(np.isinf(filled).sum()),
+    )
 
 
 # ------------------------------------------------------------------- units per dimension
+
 
 def highlight_details(record: Mapping[str, Any]) -> Dict[str, Any]:
     """One details row with each CHI-family dimension, taken from the first metric of
@@ -340,8 +377,10 @@ def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionC
         for dimension in names():
             if merged.get(dimension) is None:
                 continue
-            entry = counts.setdefault(dimension, dict.fromkeys(
-                ("examples", "units", "supported", "unsupported", "contradicted", "flagged"), 0))
+            entry = counts.setdefault(
+                dimension,
+                dict.fromkeys(("examples", "units", "supported", "unsupported", "contradicted", "flagged"), 0),
+            )
             statuses = [unit.get("status") for unit in merged[dimension].get("units", [])]
             entry["examples"] += bool(statuses)
             entry["units"] += len(statuses)

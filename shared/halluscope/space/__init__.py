@@ -40,6 +40,7 @@ Decisions:
   with a concurrency limit (``HALLUSCOPE_SPACE_CONCURRENCY``, default 1;
   ``HALLUSCOPE_SPACE_QUEUE`` waiting requests, default 16), see docs/space.md.
 """
+
 from .app import build_metric_app, build_space
 
 __all__ = ["build_metric_app", "build_space"]

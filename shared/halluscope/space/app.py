@@ -1,5 +1,6 @@
 """The gradio wiring: the combined Space (:func:`build_space`) and the per-metric apps
 (:func:`build_metric_app`); gradio is imported only here."""
+
 from __future__ import annotations
 
 import logging
@@ -10,11 +11,29 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 from .. import highlight
 from ..examples import load_examples
 from ..options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
-from .display import (LEGEND_HTML, SPACE_DECOMPOSER, acu_for_display, acu_table_html, allowed_nli_models,
-                      format_score, headline_markdown, score_for_display, score_table_html)
+from .display import (
+    LEGEND_HTML,
+    SPACE_DECOMPOSER,
+    acu_for_display,
+    acu_table_html,
+    allowed_nli_models,
+    format_score,
+    headline_markdown,
+    score_for_display,
+    score_table_html,
+)
 from .metric_module import MetricModule
-from .limits import (CONCURRENCY_ENV, DEFAULT_CONCURRENCY, DEFAULT_QUEUE_SIZE, MAX_REFERENCE_CHARS, MAX_SOURCE_CHARS,
-                     MAX_SUMMARY_CHARS, QUEUE_SIZE_ENV, _env_number, markdown_text)
+from .limits import (
+    CONCURRENCY_ENV,
+    DEFAULT_CONCURRENCY,
+    DEFAULT_QUEUE_SIZE,
+    MAX_REFERENCE_CHARS,
+    MAX_SOURCE_CHARS,
+    MAX_SUMMARY_CHARS,
+    QUEUE_SIZE_ENV,
+    _env_number,
+    markdown_text,
+)
 
 LOGGER = logging.getLogger("halluscope.space")
 
@@ -24,7 +43,9 @@ METRIC_APPS = METRICS
 #: the API name of a metric app's score button (``gradio_client``: ``client.predict(..., api_name="/score")``)
 SCORE_ENDPOINT = "score"
 
-PAGE_CSS = highlight.CSS + """\
+PAGE_CSS = (
+    highlight.CSS
+    + """\
 .hs-panel { border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; min-height: 3em; }
 .hs-table-wrap { overflow-x: auto; }
 .hs-table { width: 100%; border-collapse: collapse; table-layout: auto; margin: 0; }
@@ -36,6 +57,7 @@ PAGE_CSS = highlight.CSS + """\
 .hs-legend mark { margin-right: 6px; }
 .hs-legend mark.hs-plain { background: #f3f4f6; }
 """
+)
 
 
 # ----------------------------------------------------------------- gradio wiring
@@ -61,10 +83,17 @@ class OptionControl:
     def of(cls, option: Option) -> "OptionControl":
         control = option.control
         choices = control.shown or option.choices
-        shown_default = next((shown for shown, value in control.meanings if value == option.default
-                              and type(value) is type(option.default)), option.default)
-        return cls(option.name, control.label, control.kind, shown_default, tuple(choices), control.bounds,
-                   control.meanings)
+        shown_default = next(
+            (
+                shown
+                for shown, value in control.meanings
+                if value == option.default and type(value) is type(option.default)
+            ),
+            option.default,
+        )
+        return cls(
+            option.name, control.label, control.kind, shown_default, tuple(choices), control.bounds, control.meanings
+        )
 
     def api_value(self, shown: Any) -> Any:
         """The API keyword's value for the control's value ``shown``."""
@@ -116,34 +145,47 @@ def queued(app):
     """``app`` with its request queue: at most ``HALLUSCOPE_SPACE_CONCURRENCY``
     requests (default 1) scored at once, ``HALLUSCOPE_SPACE_QUEUE`` (default 16)
     waiting; a request beyond that is refused by gradio with "queue full"."""
-    return app.queue(max_size=_env_number(QUEUE_SIZE_ENV, DEFAULT_QUEUE_SIZE, int),
-                     default_concurrency_limit=_env_number(CONCURRENCY_ENV, DEFAULT_CONCURRENCY, int))
+    return app.queue(
+        max_size=_env_number(QUEUE_SIZE_ENV, DEFAULT_QUEUE_SIZE, int),
+        default_concurrency_limit=_env_number(CONCURRENCY_ENV, DEFAULT_CONCURRENCY, int),
+    )
 
 
 def _control(gr, option: OptionControl):
     if option.kind == "radio":
-        return gr.Radio(list(option.choices), value=option.default, label=option.label,
-                        elem_id=f"hs-opt-{option.name}")
+        return gr.Radio(list(option.choices), value=option.default, label=option.label, elem_id=f"hs-opt-{option.name}")
     if option.kind == "slider":
         low, high, step = option.bounds
-        return gr.Slider(low, high, value=option.default, step=step, label=option.label,
-                         elem_id=f"hs-opt-{option.name}")
+        return gr.Slider(
+            low, high, value=option.default, step=step, label=option.label, elem_id=f"hs-opt-{option.name}"
+        )
     return gr.Checkbox(value=option.default, label=option.label, elem_id=f"hs-opt-{option.name}")
 
 
 def _text_inputs(gr, *, with_reference: bool = True, with_date: bool = True):
     """Source, reference, summary and publication-date boxes (None where left out)."""
     with gr.Row():
-        source = gr.Textbox(label=f"Source document (at most {MAX_SOURCE_CHARS:,} characters)", lines=9,
-                            elem_id="hs-source")
+        source = gr.Textbox(
+            label=f"Source document (at most {MAX_SOURCE_CHARS:,} characters)", lines=9, elem_id="hs-source"
+        )
         with gr.Column():
-            reference = gr.Textbox(
-                label=f"Reference summary (optional, at most {MAX_REFERENCE_CHARS:,}; empty = reference-free)",
-                lines=3, elem_id="hs-reference") if with_reference else None
-            summary = gr.Textbox(label=f"Summary to check (at most {MAX_SUMMARY_CHARS:,} characters)", lines=3,
-                                 elem_id="hs-summary")
-            date = gr.Textbox(label="Publication date (optional, YYYY-MM-DD: resolves 'last Tuesday')",
-                              elem_id="hs-date") if with_date else None
+            reference = (
+                gr.Textbox(
+                    label=f"Reference summary (optional, at most {MAX_REFERENCE_CHARS:,}; empty = reference-free)",
+                    lines=3,
+                    elem_id="hs-reference",
+                )
+                if with_reference
+                else None
+            )
+            summary = gr.Textbox(
+                label=f"Summary to check (at most {MAX_SUMMARY_CHARS:,} characters)", lines=3, elem_id="hs-summary"
+            )
+            date = (
+                gr.Textbox(label="Publication date (optional, YYYY-MM-DD: resolves 'last Tuesday')", elem_id="hs-date")
+                if with_date
+                else None
+            )
     return source, reference, summary, date
 
 
@@ -153,13 +195,28 @@ def _examples(gr, source, reference, summary, date) -> None:
     boxes = [box for box in (source, reference, summary, date) if box is not None]
     rows = []
     for example in examples:
-        values = {"source": example["source"], "reference": example["reference"],
-                  "summary": example["prediction"], "date": example.get("publication_date") or ""}
-        rows.append([values[key] for key, box in zip(("source", "reference", "summary", "date"),
-                                                     (source, reference, summary, date)) if box is not None])
+        values = {
+            "source": example["source"],
+            "reference": example["reference"],
+            "summary": example["prediction"],
+            "date": example.get("publication_date") or "",
+        }
+        rows.append(
+            [
+                values[key]
+                for key, box in zip(("source", "reference", "summary", "date"), (source, reference, summary, date))
+                if box is not None
+            ]
+        )
     labels = [f"{e['id']} ({'faithful' if e['faithful'] else 'hallucinated'})" for e in examples]
-    gr.Examples(examples=rows, inputs=boxes, example_labels=labels, examples_per_page=len(rows),
-                label="Examples: click one to fill the boxes", cache_examples=False)
+    gr.Examples(
+        examples=rows,
+        inputs=boxes,
+        example_labels=labels,
+        examples_per_page=len(rows),
+        label="Examples: click one to fill the boxes",
+        cache_examples=False,
+    )
 
 
 def _chi_outputs(gr):
@@ -167,8 +224,9 @@ def _chi_outputs(gr):
     headline = gr.Markdown(elem_id="hs-headline")
     table = gr.HTML(elem_id="hs-scores")
     chart_note = gr.Markdown(elem_id="hs-chart-note")
-    chart = gr.BarPlot(x="bar", y="value", color="dimension", label="Factor profile / unit counts",
-                       elem_id="hs-chart", y_lim=None)
+    chart = gr.BarPlot(
+        x="bar", y="value", color="dimension", label="Factor profile / unit counts", elem_id="hs-chart", y_lim=None
+    )
     gr.HTML(LEGEND_HTML)
     with gr.Row():
         with gr.Column():
@@ -177,8 +235,9 @@ def _chi_outputs(gr):
         with gr.Column():
             gr.Markdown("**Source** (evidence marked)")
             source_html = gr.HTML(elem_id="hs-source-html", elem_classes=["hs-panel"])
-    signature = gr.Textbox(label="signature (compare two scores only when these agree)", interactive=False,
-                           elem_id="hs-signature")
+    signature = gr.Textbox(
+        label="signature (compare two scores only when these agree)", interactive=False, elem_id="hs-signature"
+    )
     return [headline, table, chart_note, chart, summary_html, source_html, signature]
 
 
@@ -190,8 +249,16 @@ def _chi_updates(gr, display: Mapping[str, Any]) -> list:
     bars = pd.DataFrame(display["chart"], columns=["dimension", "bar", "value"])
     chart = gr.BarPlot(value=bars, sort=[b["bar"] for b in display["chart"]] or None)
     status = f"**{markdown_text(display['message'])}**" if display["message"] else "Scored."
-    return [status, headline_markdown(display), table, display["chart_note"], chart,
-            display["summary_html"], display["source_html"], display["signature"]]
+    return [
+        status,
+        headline_markdown(display),
+        table,
+        display["chart_note"],
+        chart,
+        display["summary_html"],
+        display["source_html"],
+        display["signature"],
+    ]
 
 
 def _acu_outputs(gr):
@@ -208,52 +275,90 @@ def _acu_updates(display: Mapping[str, Any]) -> list:
     headline = ""
     if display["ok"]:
         kept, dropped = len(display["units"]), len(display["dropped"])
-        headline = (f"DLSD_ACU **{format_score(display['score'])}** with {markdown_text(display['model'])} "
-                    f"({kept} unit{'' if kept == 1 else 's'} scored, {dropped} dropped by the filter)")
+        headline = (
+            f"DLSD_ACU **{format_score(display['score'])}** with {markdown_text(display['model'])} "
+            f"({kept} unit{'' if kept == 1 else 's'} scored, {dropped} dropped by the filter)"
+        )
     status = markdown_text(display["message"]) if display["message"] else "Scored."
     return [status, headline, units, display["source_html"], display["signature"]]
 
 
 def _guarded(callback: Callable[..., list], n_outputs: int) -> Callable[..., list]:
     """``callback`` with any exception turned into a status message (first output)."""
+
     def run(*args):
         try:
             return callback(*args)
         except Exception as error:  # the page shows a message, the log keeps the traceback
             LOGGER.exception("app callback failed")
-            return ([f"**Something went wrong ({type(error).__name__}): {markdown_text(error)}**"]
-                    + [None] * (n_outputs - 1))
+            return [f"**Something went wrong ({type(error).__name__}): {markdown_text(error)}**"] + [None] * (
+                n_outputs - 1
+            )
+
     return run
 
 
 def _acu_controls(gr, *, with_decomposer: bool):
     models = allowed_nli_models()
-    model = gr.Dropdown(models, value=models[0], label="NLI model (offered by the Space owner)",
-                        allow_custom_value=False, elem_id="hs-nli-model")
-    host = gr.Radio(["fizz", "fenice"], value="fizz", label="host (fizz: min over units; fenice: mean)",
-                    elem_id="hs-host")
-    dl_acu = gr.Radio(["auto", "dep", "none"], value="auto",
-                      label="discourse-link units (auto: AMR when installed, else dependency links)",
-                      elem_id="hs-dl-acu")
-    decomposer = gr.Radio(["rules", "seq2seq"], value=SPACE_DECOMPOSER,
-                          label="decomposer (rules: offline; seq2seq: the paper's claim extractor)",
-                          elem_id="hs-decomposer") if with_decomposer else None
+    model = gr.Dropdown(
+        models,
+        value=models[0],
+        label="NLI model (offered by the Space owner)",
+        allow_custom_value=False,
+        elem_id="hs-nli-model",
+    )
+    host = gr.Radio(
+        ["fizz", "fenice"], value="fizz", label="host (fizz: min over units; fenice: mean)", elem_id="hs-host"
+    )
+    dl_acu = gr.Radio(
+        ["auto", "dep", "none"],
+        value="auto",
+        label="discourse-link units (auto: AMR when installed, else dependency links)",
+        elem_id="hs-dl-acu",
+    )
+    decomposer = (
+        gr.Radio(
+            ["rules", "seq2seq"],
+            value=SPACE_DECOMPOSER,
+            label="decomposer (rules: offline; seq2seq: the paper's claim extractor)",
+            elem_id="hs-decomposer",
+        )
+        if with_decomposer
+        else None
+    )
     return model, host, dl_acu, decomposer
 
 
-def _wire_acu(gr, button, status, source, summary, model, host, dl_acu, decomposer,
-              module: Optional[MetricModule] = None, api_name: Optional[str] = None) -> None:
+def _wire_acu(
+    gr,
+    button,
+    status,
+    source,
+    summary,
+    model,
+    host,
+    dl_acu,
+    decomposer,
+    module: Optional[MetricModule] = None,
+    api_name: Optional[str] = None,
+) -> None:
     outputs = _acu_outputs(gr)
 
     def run(source_text, summary_text, model_name, host_name, dl_name, *rest):
         chosen_decomposer = rest[0] if rest else SPACE_DECOMPOSER
-        display = acu_for_display(source_text, summary_text, nli_model=model_name, host=host_name,
-                                  dl_acu=dl_name, decomposer=chosen_decomposer, module=module)
+        display = acu_for_display(
+            source_text,
+            summary_text,
+            nli_model=model_name,
+            host=host_name,
+            dl_acu=dl_name,
+            decomposer=chosen_decomposer,
+            module=module,
+        )
         return _acu_updates(display)
 
     inputs = [source, summary, model, host, dl_acu] + ([decomposer] if decomposer is not None else [])
-    button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs,
-                 api_name=api_name)
+    button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs, api_name=api_name)
 
 
 def build_space():
@@ -261,17 +366,23 @@ def build_space():
     factor chart, highlighted summary and source) and a dlsd_acu tab."""
     gr = _gradio()
     with _blocks("halluscope: hallucination metrics for summaries") as demo:
-        gr.Markdown("# halluscope\nHow faithful is a summary to its source? Paste a source, an optional "
-                    "reference and a summary (or click an example), choose metrics and press **Score**. "
-                    "Entities, relations and quantities of the summary are matched against the source "
-                    "and reference; unsupported ones are marked red, contradicted ones (the source says "
-                    "the opposite) purple.")
+        gr.Markdown(
+            "# halluscope\nHow faithful is a summary to its source? Paste a source, an optional "
+            "reference and a summary (or click an example), choose metrics and press **Score**. "
+            "Entities, relations and quantities of the summary are matched against the source "
+            "and reference; unsupported ones are marked red, contradicted ones (the source says "
+            "the opposite) purple."
+        )
         source, reference, summary, date = _text_inputs(gr)
         _examples(gr, source, reference, summary, date)
         with gr.Tabs():
             with gr.Tab("CHI family (offline models)", id="chi-family"):
-                metrics = gr.CheckboxGroup(list(CHI_FAMILY), value=["chi"], elem_id="hs-metrics",
-                                           label="Metrics (chi includes EHI, RHI* and QHI)")
+                metrics = gr.CheckboxGroup(
+                    list(CHI_FAMILY),
+                    value=["chi"],
+                    elem_id="hs-metrics",
+                    label="Metrics (chi includes EHI, RHI* and QHI)",
+                )
                 with gr.Accordion("Options (each metric uses those it has)", open=False):
                     controls = [_control(gr, option) for option in METRIC_OPTIONS["chi"]]
                 score_button = gr.Button("Score", variant="primary", elem_id="hs-score")
@@ -279,17 +390,26 @@ def build_space():
                 outputs = _chi_outputs(gr)
 
                 def run_chi(source_text, reference_text, summary_text, date_text, chosen, *shown):
-                    display = score_for_display(source_text, reference_text, summary_text, chosen or [],
-                                                publication_date=date_text,
-                                                options=space_options(chosen or [], shown))
+                    display = score_for_display(
+                        source_text,
+                        reference_text,
+                        summary_text,
+                        chosen or [],
+                        publication_date=date_text,
+                        options=space_options(chosen or [], shown),
+                    )
                     return _chi_updates(gr, display)
 
-                score_button.click(_guarded(run_chi, 1 + len(outputs)),
-                                   inputs=[source, reference, summary, date, metrics] + controls,
-                                   outputs=[status] + outputs)
+                score_button.click(
+                    _guarded(run_chi, 1 + len(outputs)),
+                    inputs=[source, reference, summary, date, metrics] + controls,
+                    outputs=[status] + outputs,
+                )
             with gr.Tab("dlsd_acu (NLI model)", id="dlsd-acu"):
-                gr.Markdown("Reference-free: the summary is split into atomic units (offline rule splitter) and "
-                            "each is checked against the source by an NLI model. The reference box is not used.")
+                gr.Markdown(
+                    "Reference-free: the summary is split into atomic units (offline rule splitter) and "
+                    "each is checked against the source by an NLI model. The reference box is not used."
+                )
                 model, host, dl_acu, _ = _acu_controls(gr, with_decomposer=False)
                 acu_button = gr.Button("Score with dlsd_acu", variant="primary", elem_id="hs-acu-score")
                 acu_status = gr.Markdown(elem_id="hs-acu-status")
@@ -335,11 +455,19 @@ def build_metric_app(name: str, module_folder: Optional[str] = None):
             date_text = rest[0] if dated else None
             values = rest[1:] if dated else rest
             options = app_options(name, values)
-            display = score_for_display(source_text, reference_text, summary_text, (name,),
-                                        publication_date=date_text, options=options, module=module)
+            display = score_for_display(
+                source_text,
+                reference_text,
+                summary_text,
+                (name,),
+                publication_date=date_text,
+                options=options,
+                module=module,
+            )
             return _chi_updates(gr, display)
 
         inputs = [source, reference, summary] + ([date] if dated else []) + controls
-        button.click(_guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs,
-                     api_name=SCORE_ENDPOINT)
+        button.click(
+            _guarded(run, 1 + len(outputs)), inputs=inputs, outputs=[status] + outputs, api_name=SCORE_ENDPOINT
+        )
     return queued(app)

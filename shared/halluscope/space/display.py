@@ -1,5 +1,6 @@
 """The apps' pure layer: texts and options in, plain dicts out (score rows, chart rows,
 highlighted HTML, a ``message``); never raises (docs/space.md)."""
+
 from __future__ import annotations
 
 import html
@@ -44,9 +45,11 @@ LEGEND_HTML = (
 
 #: the chi row's note by formula: the papers' fusion of their indices, or the same
 #: harmonic mean over halluscope's support scores, which are not the papers' equations
-_CHI_NOTES = {"paper": "harmonic mean of the defined dimensions (CHI paper eq. 21-22)",
-              "support": "harmonic mean of the defined dimensions' supported shares (halluscope's support "
-                         "scores, not the papers' factor formulas)"}
+_CHI_NOTES = {
+    "paper": "harmonic mean of the defined dimensions (CHI paper eq. 21-22)",
+    "support": "harmonic mean of the defined dimensions' supported shares (halluscope's support "
+    "scores, not the papers' factor formulas)",
+}
 
 
 def _number(value: Any) -> Optional[float]:
@@ -79,9 +82,15 @@ def _chosen_metrics(metrics: Sequence[str]) -> List[str]:
     return chosen
 
 
-def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary: str,
-                    publication_date: Optional[str], options: Mapping[str, Any],
-                    module: Optional[MetricModule] = None) -> Mapping[str, Any]:
+def _run_chi_family(
+    chosen: Sequence[str],
+    source: str,
+    reference: str,
+    summary: str,
+    publication_date: Optional[str],
+    options: Mapping[str, Any],
+    module: Optional[MetricModule] = None,
+) -> Mapping[str, Any]:
     """One scoring call covering ``chosen``: chi for chi or several dimensions, else the
     single metric; the publication date only for a metric that takes dates
     (``MetricSpec.takes_dates``). Through ``module`` (a metric app's own evaluate
@@ -101,8 +110,9 @@ def _run_chi_family(chosen: Sequence[str], source: str, reference: str, summary:
     return api.score_metric(metric, [summary], [source], [reference], return_details=True, **dated, **call_options)
 
 
-def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[str, Any],
-                rhi_variant: str) -> List[Dict[str, Any]]:
+def _score_rows(
+    chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[str, Any], rhi_variant: str
+) -> List[Dict[str, Any]]:
     """One row per chosen dimension, every dimension when chi is chosen (then
     rhi_norm for linear RHI, then chi)."""
     rows = []
@@ -114,28 +124,62 @@ def _score_rows(chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[s
         score = _number(result[f"{dimension}_scores"][0])
         if score is None:
             note = undefined_note(dimension, row.get(dimension), bool(row.get("reference_free")))
-        rows.append({"metric": dimension, "score": score, "summary units": len(units),
-                     "unsupported": sum(u["status"] == "unsupported" for u in units),
-                     "contradicted": sum(u["status"] == "contradicted" for u in units), "note": note})
+        rows.append(
+            {
+                "metric": dimension,
+                "score": score,
+                "summary units": len(units),
+                "unsupported": sum(u["status"] == "unsupported" for u in units),
+                "contradicted": sum(u["status"] == "contradicted" for u in units),
+                "note": note,
+            }
+        )
         for extra, extra_note in get_dimension(dimension).extra_notes.items():
             if f"{extra}_scores" in result:
-                rows.append({"metric": extra, "score": _number(result[f"{extra}_scores"][0]),
-                             "summary units": None, "unsupported": None, "contradicted": None, "note": extra_note})
+                rows.append(
+                    {
+                        "metric": extra,
+                        "score": _number(result[f"{extra}_scores"][0]),
+                        "summary units": None,
+                        "unsupported": None,
+                        "contradicted": None,
+                        "note": extra_note,
+                    }
+                )
     if "chi" in chosen:
-        rows.append({"metric": "chi", "score": _number(result["chi_scores"][0]), "summary units": None,
-                     "unsupported": None, "contradicted": None, "note": _chi_note(result, row)})
+        rows.append(
+            {
+                "metric": "chi",
+                "score": _number(result["chi_scores"][0]),
+                "summary units": None,
+                "unsupported": None,
+                "contradicted": None,
+                "note": _chi_note(result, row),
+            }
+        )
         p = _number(result["p_consistent_scores"][0]) if "p_consistent_scores" in result else None
         if p is not None:
-            rows.append({"metric": "p_consistent", "score": p, "summary units": None, "unsupported": None,
-                         "contradicted": None, "note": _verdict_note(result)})
+            rows.append(
+                {
+                    "metric": "p_consistent",
+                    "score": p,
+                    "summary units": None,
+                    "unsupported": None,
+                    "contradicted": None,
+                    "note": _verdict_note(result),
+                }
+            )
     return rows
 
 
 def _verdict_note(result: Mapping[str, Any]) -> str:
     """The label at the cut, in words, and what p is."""
     labels = result.get("labels")
-    said = "" if not labels or labels[0] is None else (
-        "consistent" if labels[0] == 1 else "likely inconsistent") + " at the shipped cut; "
+    said = (
+        ""
+        if not labels or labels[0] is None
+        else ("consistent" if labels[0] == 1 else "likely inconsistent") + " at the shipped cut; "
+    )
     return said + "probability consistent, calibrated at even odds (XSum-style summaries score low)"
 
 
@@ -169,8 +213,10 @@ def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
         return note
     units = words.get("units", [])
     supported = sum(u["status"] == "supported" for u in units)
-    counted = (f"w = {share:.0%}: {supported} of {len(units)} of the summary's content words the source "
-               f"supports, {words.get('written_share', 0.0):.0%} of its content tokens found as written")
+    counted = (
+        f"w = {share:.0%}: {supported} of {len(units)} of the summary's content words the source "
+        f"supports, {words.get('written_share', 0.0):.0%} of its content tokens found as written"
+    )
     if all(_number(result[f"{d}_scores"][0]) is None for d in names()):
         note = f"no units in any dimension: {counted}"
     else:
@@ -194,36 +240,58 @@ def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dic
         label = dimension.upper()
         if detail.get("factors"):
             profiled.append(label)
-            bars += [{"dimension": dimension, "bar": f"{label} {name}", "value": float(value)}
-                     for name, value in detail["factors"].items()]
+            bars += [
+                {"dimension": dimension, "bar": f"{label} {name}", "value": float(value)}
+                for name, value in detail["factors"].items()
+            ]
         else:
             counted.append(label)
             statuses = [u["status"] for u in detail.get("units", [])]
             shown = ("supported", "unsupported") + (("contradicted",) if "contradicted" in statuses else ())
-            bars += [{"dimension": dimension, "bar": f"{label} {status}", "value": float(statuses.count(status))}
-                     for status in shown]
+            bars += [
+                {"dimension": dimension, "bar": f"{label} {status}", "value": float(statuses.count(status))}
+                for status in shown
+            ]
     notes = []
     if profiled:
-        notes.append(f"Factor profile of {', '.join(profiled)} (EF, PH, OF, NH, LF, LH "
-                     "as defined in the metric cards).")
+        notes.append(
+            f"Factor profile of {', '.join(profiled)} (EF, PH, OF, NH, LF, LH as defined in the metric cards)."
+        )
     if counted:
-        notes.append(f"Supported and unsupported summary units of {', '.join(counted)} (the score is the "
-                     "supported share; contradicted units, when there are any, count as unsupported and have "
-                     "a bar of their own; factor profiles exist only under formula=\"paper\" with a "
-                     "reference).")
+        notes.append(
+            f"Supported and unsupported summary units of {', '.join(counted)} (the score is the "
+            "supported share; contradicted units, when there are any, count as unsupported and have "
+            'a bar of their own; factor profiles exist only under formula="paper" with a '
+            "reference)."
+        )
     return bars, " ".join(notes)
 
 
 def _empty_display(message: str) -> Dict[str, Any]:
-    return {"ok": False, "message": message, "scores": [], "chart": [], "chart_note": "",
-            "summary_html": "", "source_html": "", "signature": "", "reference_free": None}
+    return {
+        "ok": False,
+        "message": message,
+        "scores": [],
+        "chart": [],
+        "chart_note": "",
+        "summary_html": "",
+        "source_html": "",
+        "signature": "",
+        "reference_free": None,
+    }
 
 
-def score_for_display(source: str, reference: str, summary: str, metrics: Sequence[str] = ("chi",), *,
-                      publication_date: Optional[str] = None,
-                      options: Optional[Mapping[str, Any]] = None,
-                      time_budget_s: Optional[float] = None,
-                      module: Optional[MetricModule] = None) -> Dict[str, Any]:
+def score_for_display(
+    source: str,
+    reference: str,
+    summary: str,
+    metrics: Sequence[str] = ("chi",),
+    *,
+    publication_date: Optional[str] = None,
+    options: Optional[Mapping[str, Any]] = None,
+    time_budget_s: Optional[float] = None,
+    module: Optional[MetricModule] = None,
+) -> Dict[str, Any]:
     """Score one summary with the chosen CHI-family ``metrics`` and return what the
     page shows: ``scores`` (rows of :data:`SCORE_COLUMNS`, raw floats, None when
     undefined), ``chart`` (rows ``dimension, bar, value``) and ``chart_note``,
@@ -238,8 +306,9 @@ def score_for_display(source: str, reference: str, summary: str, metrics: Sequen
         chosen = _chosen_metrics(metrics)
         reference = reference or ""
         date = (publication_date or "").strip() or None
-        result = run_with_budget(_run_chi_family, chosen, source, reference, summary, date, options or {},
-                                 module, budget=time_budget_s)
+        result = run_with_budget(
+            _run_chi_family, chosen, source, reference, summary, date, options or {}, module, budget=time_budget_s
+        )
         row = result["details"][0]
         variant = (options or {}).get("variant", "softmax")
         rows = _score_rows(chosen, result, row, variant)
@@ -248,12 +317,17 @@ def score_for_display(source: str, reference: str, summary: str, metrics: Sequen
     except Exception as error:  # every failure becomes a message on the page
         return _empty_display(_problem_message(error))
     return {
-        "ok": True, "message": "", "scores": rows, "chart": bars, "chart_note": note,
+        "ok": True,
+        "message": "",
+        "scores": rows,
+        "chart": bars,
+        "chart_note": note,
         # the summary with its units marked, then why each flagged unit is flagged
         "summary_html": highlight.render_html(summary, highlight.summary_highlights(shown))
         + highlight.reasons_html(shown),
         "source_html": highlight.render_html(source, highlight.source_highlights(shown)),
-        "signature": result.get("signature", ""), "reference_free": bool(row.get("reference_free")),
+        "signature": result.get("signature", ""),
+        "reference_free": bool(row.get("reference_free")),
     }
 
 
@@ -261,8 +335,11 @@ def headline_markdown(display: Mapping[str, Any]) -> str:
     """One line with every score of a :func:`score_for_display` result."""
     if not display.get("ok"):
         return ""
-    parts = [f"{'p(consistent)' if row['metric'] == 'p_consistent' else row['metric'].upper()} "
-             f"**{format_score(row['score'])}**" for row in display["scores"]]
+    parts = [
+        f"{'p(consistent)' if row['metric'] == 'p_consistent' else row['metric'].upper()} "
+        f"**{format_score(row['score'])}**"
+        for row in display["scores"]
+    ]
     mode = " (reference-free)" if display.get("reference_free") else ""
     return " · ".join(parts) + mode
 
@@ -289,14 +366,25 @@ def nli_unavailable_message(model: str, error: BaseException) -> str:
     cause = error.__cause__ or error
     said = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
     LOGGER.warning("NLI model %s could not be loaded: %s", model, said)
-    return (f"The NLI model {model} is not available in this app, so dlsd_acu cannot score here. "
-            "The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, run "
-            "halluscope on your own computer (see the dlsd_acu metric card).")
+    return (
+        f"The NLI model {model} is not available in this app, so dlsd_acu cannot score here. "
+        "The CHI-family metrics (chi, ehi, rhi, qhi) do not need it. To score with dlsd_acu, run "
+        "halluscope on your own computer (see the dlsd_acu metric card)."
+    )
 
 
-def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = None, host: str = "fizz",
-                    dl_acu: str = "auto", decomposer: str = SPACE_DECOMPOSER, nli_scorer=None,
-                    time_budget_s: Optional[float] = None, module: Optional[MetricModule] = None) -> Dict[str, Any]:
+def acu_for_display(
+    source: str,
+    summary: str,
+    *,
+    nli_model: Optional[str] = None,
+    host: str = "fizz",
+    dl_acu: str = "auto",
+    decomposer: str = SPACE_DECOMPOSER,
+    nli_scorer=None,
+    time_budget_s: Optional[float] = None,
+    module: Optional[MetricModule] = None,
+) -> Dict[str, Any]:
     """Score one summary with dlsd_acu and return what the page shows: ``score``,
     ``units`` (rows of :data:`ACU_COLUMNS`; ``score`` is the unit's entailment
     probability), ``dropped`` (units the filter removed, with the reason),
@@ -307,14 +395,15 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
     :func:`halluscope.api.score_dlsd_acu`); scoring stops after ``time_budget_s``
     seconds (default :func:`time_budget`). Never raises."""
     model = nli_model or allowed_nli_models()[0]
-    empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model,
-             "signature": ""}
+    empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model, "signature": ""}
     try:
         check_texts(source, summary)
         if nli_scorer is None and model not in allowed_nli_models():
-            raise InputProblem(f"The NLI model {model!r} is not one this app offers: choose among "
-                               f"{', '.join(allowed_nli_models())} (the Space owner adds models with "
-                               f"{SPACE_NLI_MODELS_ENV}).")
+            raise InputProblem(
+                f"The NLI model {model!r} is not one this app offers: choose among "
+                f"{', '.join(allowed_nli_models())} (the Space owner adds models with "
+                f"{SPACE_NLI_MODELS_ENV})."
+            )
         from ..api import score_dlsd_acu
 
         models = {"nli_scorer": nli_scorer} if nli_scorer is not None else {"nli_model": model}
@@ -322,11 +411,11 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
         if module is not None:
             if module.name != "dlsd_acu":
                 raise ValueError(f"the {module.name} app's module cannot score dlsd_acu")
-            result = run_with_budget(module.compute, [summary], [source], model_options=models, **options,
-                                     budget=time_budget_s)
+            result = run_with_budget(
+                module.compute, [summary], [source], model_options=models, **options, budget=time_budget_s
+            )
         else:
-            result = run_with_budget(score_dlsd_acu, [summary], [source], **models, **options,
-                                     budget=time_budget_s)
+            result = run_with_budget(score_dlsd_acu, [summary], [source], **models, **options, budget=time_budget_s)
         row = result["details"][0]
     except ModelNotAvailableError as error:
         return {**empty, "message": nli_unavailable_message(model, error)}
@@ -334,22 +423,36 @@ def acu_for_display(source: str, summary: str, *, nli_model: Optional[str] = Non
         return {**empty, "message": nli_unavailable_message(model, error)}
     except Exception as error:  # every failure becomes a message on the page
         return {**empty, "message": _problem_message(error)}
-    units = [{"unit": u["text"], "type": u["type"], "score": float(u["score"]), "evidence": u["evidence"]["text"]}
-             for u in row.get("units", [])]
+    units = [
+        {"unit": u["text"], "type": u["type"], "score": float(u["score"]), "evidence": u["evidence"]["text"]}
+        for u in row.get("units", [])
+    ]
     message = "" if units else "The summary gave no units to check (nothing was scored)."
     if row.get("document_resolved"):
-        message = ("Coreference rewrote the source before matching, so the evidence spans refer to the "
-                   "rewritten text and are not drawn on the source.")
+        message = (
+            "Coreference rewrote the source before matching, so the evidence spans refer to the "
+            "rewritten text and are not drawn on the source."
+        )
     return {
-        "ok": True, "message": message, "score": _number(result["dlsd_acu_scores"][0]), "units": units,
+        "ok": True,
+        "message": message,
+        "score": _number(result["dlsd_acu_scores"][0]),
+        "units": units,
         "dropped": [{"unit": d["text"], "reason": d["reason"]} for d in row.get("dropped_acus", [])],
         "source_html": highlight.render_html(source, highlight.acu_evidence_highlights(row)),
-        "model": model, "signature": result.get("signature", ""),
+        "model": model,
+        "signature": result.get("signature", ""),
     }
 
 
-def table_html(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric: Sequence[str] = (),
-               wide: Sequence[str] = (), elem_class: str = "hs-table") -> str:
+def table_html(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    numeric: Sequence[str] = (),
+    wide: Sequence[str] = (),
+    elem_class: str = "hs-table",
+) -> str:
     """An HTML table of ``rows`` under ``columns``, every cell HTML-escaped text (None
     is an empty cell). The browser sizes the columns: a header never wraps (no column
     is narrower than its header), ``numeric`` columns are right-aligned and never
@@ -359,11 +462,18 @@ def table_html(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric
     kinds = ["hs-num" if name in numeric else "hs-wide" if name in wide else "" for name in columns]
     head = "".join(f'<th scope="col">{html.escape(str(name))}</th>' for name in columns)
     body = "".join(
-        "<tr>" + "".join((f'<td class="{kind}">' if kind else "<td>") + ("" if cell is None else html.escape(str(cell)))
-                         + "</td>" for kind, cell in zip(kinds, row)) + "</tr>"
-        for row in rows)
-    return (f'<div class="hs-table-wrap"><table class="{elem_class}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table></div>")
+        "<tr>"
+        + "".join(
+            (f'<td class="{kind}">' if kind else "<td>") + ("" if cell is None else html.escape(str(cell))) + "</td>"
+            for kind, cell in zip(kinds, row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return (
+        f'<div class="hs-table-wrap"><table class="{elem_class}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def score_table_html(display: Mapping[str, Any]) -> str:
@@ -371,8 +481,17 @@ def score_table_html(display: Mapping[str, Any]) -> str:
     result as HTML; "" when nothing was scored."""
     if not display.get("scores"):
         return ""
-    rows = [[row["metric"], format_score(row["score"]), row["summary units"], row["unsupported"],
-             row["contradicted"], row["note"]] for row in display["scores"]]
+    rows = [
+        [
+            row["metric"],
+            format_score(row["score"]),
+            row["summary units"],
+            row["unsupported"],
+            row["contradicted"],
+            row["note"],
+        ]
+        for row in display["scores"]
+    ]
     return table_html(SCORE_COLUMNS, rows, numeric=SCORE_COLUMNS[1:5], wide=("note",))
 
 

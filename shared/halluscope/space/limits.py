@@ -1,5 +1,6 @@
 """What the apps accept and how long a request may run: input caps in characters and
 spaCy tokens, a time budget per request, a concurrency limit (docs/space.md)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -30,8 +31,11 @@ MAX_SOURCE_TOKENS = 4_500
 MAX_REFERENCE_TOKENS = 800
 MAX_SUMMARY_TOKENS = 800
 #: text -> (character cap, token cap)
-CAPS = {"source": (MAX_SOURCE_CHARS, MAX_SOURCE_TOKENS), "reference": (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS),
-        "summary": (MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS)}
+CAPS = {
+    "source": (MAX_SOURCE_CHARS, MAX_SOURCE_TOKENS),
+    "reference": (MAX_REFERENCE_CHARS, MAX_REFERENCE_TOKENS),
+    "summary": (MAX_SUMMARY_CHARS, MAX_SUMMARY_TOKENS),
+}
 
 
 class InputProblem(ValueError):
@@ -94,8 +98,7 @@ def _stop_thread(thread: threading.Thread) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stop))
 
 
-def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[float] = None,
-                    **kwargs: Any) -> Any:
+def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[float] = None, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)`` in a scoring thread, waiting at most ``budget``
     seconds (default :func:`time_budget`), counted from the call, so a wait for an
     earlier stopped request counts too. Past the budget the thread is stopped and
@@ -104,8 +107,10 @@ def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[f
     budget = time_budget() if budget is None else budget
     deadline = time.monotonic() + budget
     if not _WORKER_GATE.acquire(timeout=budget):
-        raise BudgetExceeded(f"The app is still stopping an earlier request that ran past its time budget "
-                             f"({budget:g} s); try again in a moment.")
+        raise BudgetExceeded(
+            f"The app is still stopping an earlier request that ran past its time budget "
+            f"({budget:g} s); try again in a moment."
+        )
     outcome: Dict[str, Any] = {}
 
     def work() -> None:
@@ -123,9 +128,11 @@ def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[f
     thread.join(max(0.0, deadline - time.monotonic()))
     if thread.is_alive():
         _stop_thread(thread)
-        raise BudgetExceeded(f"Scoring took longer than {budget:g} s, this app's time budget per request, and "
-                             "was stopped. Shorter texts score faster; the halluscope package and the "
-                             "evaluate metrics have no time limit.")
+        raise BudgetExceeded(
+            f"Scoring took longer than {budget:g} s, this app's time budget per request, and "
+            "was stopped. Shorter texts score faster; the halluscope package and the "
+            "evaluate metrics have no time limit."
+        )
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")
@@ -157,19 +164,24 @@ def check_texts(source: str, summary: str, reference: str = "") -> None:
         raise InputProblem("The source is empty: paste the document the summary was written from.")
     if not (summary or "").strip():
         raise InputProblem("The summary is empty: paste the summary to check.")
-    advice = ("Shorten it (nothing was cut); for longer texts use the halluscope package or the evaluate "
-              "metric directly.")
+    advice = (
+        "Shorten it (nothing was cut); for longer texts use the halluscope package or the evaluate metric directly."
+    )
     for label, (max_chars, _) in CAPS.items():
         if len(texts[label] or "") > max_chars:
-            raise InputProblem(f"The {label} is too long: {len(texts[label]):,} characters, this app accepts at "
-                               f"most {max_chars:,}. {advice}")
+            raise InputProblem(
+                f"The {label} is too long: {len(texts[label]):,} characters, this app accepts at "
+                f"most {max_chars:,}. {advice}"
+            )
     # the API's own checks (lone surrogates, invisible-only texts) before spaCy's tokenizer sees the texts
     validate_inputs([summary], [source], [reference] if reference else None)
     for label, (_, max_tokens) in CAPS.items():
         tokens = count_tokens(texts[label]) if texts[label] else 0
         if tokens > max_tokens:
-            raise InputProblem(f"The {label} is too long: {tokens:,} tokens (words, numbers and symbols), this "
-                               f"app accepts at most {max_tokens:,}. {advice}")
+            raise InputProblem(
+                f"The {label} is too long: {tokens:,} tokens (words, numbers and symbols), this "
+                f"app accepts at most {max_tokens:,}. {advice}"
+            )
 
 
 def _problem_message(error: BaseException) -> str:

@@ -1,5 +1,6 @@
 """A metric app's route to its evaluate module: each request scores with a fresh
 instance of the folder's ``<name>.py``, kept in memory (docs/space.md#through-the-evaluate-module)."""
+
 from __future__ import annotations
 
 import os
@@ -33,9 +34,15 @@ class MetricModule:
 
         return evaluate.load(self.folder, keep_in_memory=True, **model_options)
 
-    def compute(self, predictions: Sequence[str], sources: Sequence[str], references: Optional[Sequence[Any]] = None,
-                *, model_options: Optional[Mapping[str, Any]] = None, **options: Any) -> Dict[str, Any]:
+    def compute(
+        self,
+        predictions: Sequence[str],
+        sources: Sequence[str],
+        references: Optional[Sequence[Any]] = None,
+        *,
+        model_options: Optional[Mapping[str, Any]] = None,
+        **options: Any,
+    ) -> Dict[str, Any]:
         """``compute`` of a fresh instance: the plain dict the module returns."""
         module = self.load(**dict(model_options or {}))
-        return module.compute(predictions=list(predictions), references=references, sources=list(sources),
-                              **options)
+        return module.compute(predictions=list(predictions), references=references, sources=list(sources), **options)

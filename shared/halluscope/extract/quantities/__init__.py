@@ -42,6 +42,7 @@ Modules, in the order a mention flows through them: ``mentions`` (candidate
 spans), ``numbers`` / ``units`` / ``dates`` (readings), ``anchors`` (governing
 noun); ``lexicon`` holds the word lists and unit tables.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,15 +54,49 @@ from ...token_table import doc_text
 from ...units import QuantityUnit, dedupe
 from .anchors import anchor_of
 from .context import derivations_of, direction_of
-from .dates import (_date_readings, _time_readings, canonical_date_expression, names_no_day, parse_date,
-                    resolve_relative, year_interval)
-from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS, GLUED_SCALE,
-                      LOWER_BOUND, MULTIPLY_VERBS, NUMERIC_LABELS, ORDINAL_WORDS, SCALE_WORDS, SMALL_NUMBERS,
-                      SUBUNIT_WORDS, TEMPERATURE_SCALES, TIME_UNITS, UNIT_SCALE, UPPER_BOUND, VAGUE_PLURALS,
-                      temperature_scale)
+from .dates import (
+    _date_readings,
+    _time_readings,
+    canonical_date_expression,
+    names_no_day,
+    parse_date,
+    resolve_relative,
+    year_interval,
+)
+from .lexicon import (
+    APPROXIMATE,
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    FRACTION_WORDS,
+    GLUED_SCALE,
+    LOWER_BOUND,
+    MULTIPLY_VERBS,
+    NUMERIC_LABELS,
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    SMALL_NUMBERS,
+    SUBUNIT_WORDS,
+    TEMPERATURE_SCALES,
+    TIME_UNITS,
+    UNIT_SCALE,
+    UPPER_BOUND,
+    VAGUE_PLURALS,
+    temperature_scale,
+)
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal, is_year_token
-from .numbers import (_HAS_DIGIT, _Reading, _bound_and_approx, _currency, _is_percent, _money_or_number,
-                      _ordinal_value, uses_decimal_comma, words_to_number, written_value)
+from .numbers import (
+    _HAS_DIGIT,
+    _Reading,
+    _bound_and_approx,
+    _currency,
+    _is_percent,
+    _money_or_number,
+    _ordinal_value,
+    uses_decimal_comma,
+    words_to_number,
+    written_value,
+)
 from .units import _measure_readings, race_time, unit_lexicon
 
 
@@ -114,8 +149,12 @@ def date_parts(span, readings: Sequence[_Reading]) -> List[Tuple[int, int, str]]
     no_day = any(reading.relative and names_no_day(reading.relative) for reading in readings)
     parts = []
     for token in span:
-        if ("number" not in kinds and _ranks_a_noun(token) and span.start <= token.head.i < span.end
-                and _ordinal_value(token.text) is not None):
+        if (
+            "number" not in kinds
+            and _ranks_a_noun(token)
+            and span.start <= token.head.i < span.end
+            and _ordinal_value(token.text) is not None
+        ):
             parts.append((token.idx, token.idx + len(token.text), "ORDINAL"))
         elif ("date" not in kinds or no_day) and is_year_token(token) and len(span) > 1:
             parts.append((token.idx, token.idx + len(token.text), "DATE"))
@@ -129,8 +168,13 @@ def _names_a_share(span, surface: str) -> bool:
     "cut in half", nor a fraction written in digits ("1/2 of")."""
     doc = span.doc
     words = surface.lower().replace("-", " ").split()
-    return (bool(words) and words[-1] in FRACTION_WORDS and not _HAS_DIGIT.search(surface)
-            and span.end < len(doc) and doc[span.end].lower_ == "of")
+    return (
+        bool(words)
+        and words[-1] in FRACTION_WORDS
+        and not _HAS_DIGIT.search(surface)
+        and span.end < len(doc)
+        and doc[span.end].lower_ == "of"
+    )
 
 
 def extract_quantities(doc) -> List[QuantityUnit]:
@@ -152,15 +196,25 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             label = "DATE"
         elif label == "DATE" and _names_a_share(span, surface) and words_to_number(surface) is not None:
             label = "CARDINAL"  # spaCy sm tags "three quarters of the budget" a DATE
-        elif label == "ORDINAL" and len(span) == 1 and span[0].dep_ == "advmod" and span[0].head.pos_ == "VERB" \
-                and span[0].i < span[0].head.i:
+        elif (
+            label == "ORDINAL"
+            and len(span) == 1
+            and span[0].dep_ == "advmod"
+            and span[0].head.pos_ == "VERB"
+            and span[0].i < span[0].head.i
+        ):
             continue  # "was first arrested", "first met": an adverb, not a rank ("finished third" is one)
-        elif label == "ORDINAL" and span.start > 0 and surface.lower() in FRACTION_WORDS and \
-                doc[span.start - 1].lower_ in ("a", "an", "one") and not _ranks_a_noun(span[0]):
+        elif (
+            label == "ORDINAL"
+            and span.start > 0
+            and surface.lower() in FRACTION_WORDS
+            and doc[span.start - 1].lower_ in ("a", "an", "one")
+            and not _ranks_a_noun(span[0])
+        ):
             # "a third of" is a fraction; "a fourth power station" is a rank
             start = doc[span.start - 1].idx
             surface, label = text[start:end], "CARDINAL"
-            span = doc[span.start - 1:span.end]
+            span = doc[span.start - 1 : span.end]
         try:
             readings = _readings(surface, label, decimal_comma)
         except (ValueError, OverflowError, ArithmeticError):
@@ -170,8 +224,9 @@ def extract_quantities(doc) -> List[QuantityUnit]:
         if not readings:
             continue
         if label == "CARDINAL" and _names_a_share(span, surface):
-            readings = [_Reading("percent", "", 100 * r.value, approx=r.approx) if r.qkind == "number" else r
-                        for r in readings]
+            readings = [
+                _Reading("percent", "", 100 * r.value, approx=r.approx) if r.qkind == "number" else r for r in readings
+            ]
         bound, approx = _bound_and_approx(_modifiers_before(span) + " " + surface)
         direction = direction_of(span, particles)
         derivations = derivations_of(span, direction)
@@ -191,25 +246,57 @@ def extract_quantities(doc) -> List[QuantityUnit]:
             else:
                 anchor_plain = anchor_plain if anchor_plain is not None else anchor_of(span, memo=subjects)
                 anchor = anchor_plain
-            units.append(QuantityUnit(
-                qkind=reading.qkind, unit=reading.unit, value=reading.value, text=surface, span=(start, end),
-                anchor=anchor, interval=reading.interval, relative=reading.relative,
-                approximate=bool(reading.approx or approx), bound="" if reading.qkind == "date" else bound,
-                direction="" if reading.qkind == "date" else direction,
-                derivations=frozenset() if reading.qkind == "date" else derivations,
-                counted=(reading.qkind == "number" and (reading.inside or counts_head))
-                or (reading.qkind == "ordinal" and ranks_head), precise=reading.precise))
+            units.append(
+                QuantityUnit(
+                    qkind=reading.qkind,
+                    unit=reading.unit,
+                    value=reading.value,
+                    text=surface,
+                    span=(start, end),
+                    anchor=anchor,
+                    interval=reading.interval,
+                    relative=reading.relative,
+                    approximate=bool(reading.approx or approx),
+                    bound="" if reading.qkind == "date" else bound,
+                    direction="" if reading.qkind == "date" else direction,
+                    derivations=frozenset() if reading.qkind == "date" else derivations,
+                    counted=(reading.qkind == "number" and (reading.inside or counts_head))
+                    or (reading.qkind == "ordinal" and ranks_head),
+                    precise=reading.precise,
+                )
+            )
     units.extend(_multiplication_verbs(doc, text, subjects))
     units.sort(key=lambda u: u.span)
     return dedupe(units)
 
 
 __all__ = [
-    "extract_quantities", "anchor_of", "parse_date", "resolve_relative", "words_to_number", "UNIT_SCALE",
-    "TIME_UNITS", "NUMERIC_LABELS", "TEMPERATURE_SCALES",
+    "extract_quantities",
+    "anchor_of",
+    "parse_date",
+    "resolve_relative",
+    "words_to_number",
+    "UNIT_SCALE",
+    "TIME_UNITS",
+    "NUMERIC_LABELS",
+    "TEMPERATURE_SCALES",
     # the lexicon and helpers, public names of the module this package replaces
-    "APPROXIMATE", "CURRENCY_CODES", "CURRENCY_SYMBOLS", "CURRENCY_WORDS", "FRACTION_WORDS", "LOWER_BOUND",
-    "MULTIPLY_VERBS", "ORDINAL_WORDS", "SCALE_WORDS", "SMALL_NUMBERS", "SUBUNIT_WORDS", "UPPER_BOUND",
-    "VAGUE_PLURALS", "canonical_date_expression", "year_interval", "unit_lexicon", "uses_decimal_comma",
+    "APPROXIMATE",
+    "CURRENCY_CODES",
+    "CURRENCY_SYMBOLS",
+    "CURRENCY_WORDS",
+    "FRACTION_WORDS",
+    "LOWER_BOUND",
+    "MULTIPLY_VERBS",
+    "ORDINAL_WORDS",
+    "SCALE_WORDS",
+    "SMALL_NUMBERS",
+    "SUBUNIT_WORDS",
+    "UPPER_BOUND",
+    "VAGUE_PLURALS",
+    "canonical_date_expression",
+    "year_interval",
+    "unit_lexicon",
+    "uses_decimal_comma",
     "written_value",
 ]

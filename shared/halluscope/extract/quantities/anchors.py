@@ -1,4 +1,5 @@
 """Anchors: the head noun of the noun phrase a quantity belongs to."""
+
 from __future__ import annotations
 
 from typing import Dict, Optional
@@ -10,9 +11,16 @@ from .units import _lookup_unit
 
 def _is_quantity_token(token) -> bool:
     low = token.lower_
-    return (token.like_num or token.pos_ in ("NUM", "SYM") or low in SCALE_WORDS or low in CURRENCY_WORDS
-            or low in _TIME_UNIT_FORMS or low in ("%", "percent", "cent", "per", "pounds", "pound")
-            or bool(_HAS_DIGIT.search(token.text)) or (token.is_alpha and _lookup_unit(token.text) is not None))
+    return (
+        token.like_num
+        or token.pos_ in ("NUM", "SYM")
+        or low in SCALE_WORDS
+        or low in CURRENCY_WORDS
+        or low in _TIME_UNIT_FORMS
+        or low in ("%", "percent", "cent", "per", "pounds", "pound")
+        or bool(_HAS_DIGIT.search(token.text))
+        or (token.is_alpha and _lookup_unit(token.text) is not None)
+    )
 
 
 def _subject_of(verb, memo: Optional[Dict[int, str]] = None) -> str:
@@ -65,4 +73,3 @@ def anchor_of(span, inside: bool = False, memo: Optional[Dict[int, str]] = None)
     if head.pos_ in ("VERB", "AUX") and token.dep_ not in ("nsubj", "nsubjpass"):
         return _subject_of(head, memo)
     return ""
-

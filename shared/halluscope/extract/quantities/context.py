@@ -16,6 +16,7 @@ mention inside its sentence, and along the mention's head chain (up to
 :data:`HEAD_HOPS` heads); direction only along the head chain, so a rise mentioned
 elsewhere in the sentence does not lend its direction to an unrelated number.
 """
+
 from __future__ import annotations
 
 from typing import Dict, FrozenSet, Optional, Tuple
@@ -26,28 +27,119 @@ WINDOW = 4
 HEAD_HOPS = 3
 
 #: lemmas of verbs and nouns that name a change upwards / downwards
-UP_WORDS = frozenset({
-    "rise", "increase", "grow", "climb", "gain", "jump", "soar", "surge", "rocket", "boost", "raise",
-    "expand", "swell", "spike", "leap", "hike", "growth", "increment", "upturn", "rebound", "double",
-    "triple", "treble", "quadruple", "add", "mount", "escalate", "balloon", "skyrocket", "inflate",
-})
-DOWN_WORDS = frozenset({
-    "fall", "drop", "decline", "decrease", "cut", "reduce", "shrink", "slump", "plunge", "tumble", "slide",
-    "sink", "dip", "lower", "slash", "halve", "lose", "loss", "reduction", "downturn", "contract",
-    "plummet", "shed", "dwindle", "diminish", "ease", "retreat", "slip", "crash", "collapse", "decay",
-})
+UP_WORDS = frozenset(
+    {
+        "rise",
+        "increase",
+        "grow",
+        "climb",
+        "gain",
+        "jump",
+        "soar",
+        "surge",
+        "rocket",
+        "boost",
+        "raise",
+        "expand",
+        "swell",
+        "spike",
+        "leap",
+        "hike",
+        "growth",
+        "increment",
+        "upturn",
+        "rebound",
+        "double",
+        "triple",
+        "treble",
+        "quadruple",
+        "add",
+        "mount",
+        "escalate",
+        "balloon",
+        "skyrocket",
+        "inflate",
+    }
+)
+DOWN_WORDS = frozenset(
+    {
+        "fall",
+        "drop",
+        "decline",
+        "decrease",
+        "cut",
+        "reduce",
+        "shrink",
+        "slump",
+        "plunge",
+        "tumble",
+        "slide",
+        "sink",
+        "dip",
+        "lower",
+        "slash",
+        "halve",
+        "lose",
+        "loss",
+        "reduction",
+        "downturn",
+        "contract",
+        "plummet",
+        "shed",
+        "dwindle",
+        "diminish",
+        "ease",
+        "retreat",
+        "slip",
+        "crash",
+        "collapse",
+        "decay",
+    }
+)
 #: adverbs and particles that give a change its direction ("went up 5%", "down 3%")
 UP_PARTICLES = frozenset({"up", "higher"})
 DOWN_PARTICLES = frozenset({"down", "lower"})
 
 #: derivation families (:mod:`halluscope.match.quantities`) and the words that state them
-SUM_WORDS = frozenset({"total", "combined", "combine", "altogether", "together", "overall", "sum", "aggregate",
-                       "cumulative", "cumulatively", "collectively", "jointly", "tally", "totalling",
-                       "totaling"})
-DIFFERENCE_WORDS = frozenset({"difference", "gap", "margin", "lead", "net", "shortfall", "deficit", "surplus",
-                              "remainder", "remaining", "rest"})
-MULTIPLE_WORDS = frozenset({"twice", "double", "triple", "treble", "quadruple", "half", "halve", "times",
-                            "thrice", "fold", "twofold", "threefold", "fourfold"})
+SUM_WORDS = frozenset(
+    {
+        "total",
+        "combined",
+        "combine",
+        "altogether",
+        "together",
+        "overall",
+        "sum",
+        "aggregate",
+        "cumulative",
+        "cumulatively",
+        "collectively",
+        "jointly",
+        "tally",
+        "totalling",
+        "totaling",
+    }
+)
+DIFFERENCE_WORDS = frozenset(
+    {"difference", "gap", "margin", "lead", "net", "shortfall", "deficit", "surplus", "remainder", "remaining", "rest"}
+)
+MULTIPLE_WORDS = frozenset(
+    {
+        "twice",
+        "double",
+        "triple",
+        "treble",
+        "quadruple",
+        "half",
+        "halve",
+        "times",
+        "thrice",
+        "fold",
+        "twofold",
+        "threefold",
+        "fourfold",
+    }
+)
 RATIO_WORDS = frozenset({"times", "ratio", "per", "every", "each", "average"})
 SHARE_WORDS = frozenset({"share", "proportion", "fraction", "portion", "percentage"})
 POINT_WORDS = frozenset({"point", "points"})
@@ -152,6 +244,6 @@ def derivations_of(span, direction: str = "") -> FrozenSet[str]:
 def _follows(doc, span, words: Tuple[str, ...]) -> bool:
     """Whether ``words`` stand right before the mention or right after it."""
     n = len(words)
-    before = tuple(t.lower_ for t in doc[max(0, span.start - n):span.start])
-    after = tuple(t.lower_ for t in doc[span.end:span.end + n])
+    before = tuple(t.lower_ for t in doc[max(0, span.start - n) : span.start])
+    after = tuple(t.lower_ for t in doc[span.end : span.end + n])
     return before == words or after == words

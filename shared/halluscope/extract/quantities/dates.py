@@ -1,6 +1,7 @@
 """Dates and times: bare years, season ranges and decades by regex, other dates
 through dateparser (calendar intervals, relative expressions kept for matching
 time), clock times and ordinal minutes."""
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -18,26 +19,36 @@ _YEAR_RANGE = re.compile(rf"(?<!\d)({YEAR_DIGITS})\s?[-–/]\s?(\d{{2}}|\d{{4}})
 _DECADE = re.compile(r"(?<!\d)(?:(1[5-9]\d|20\d)0|'?([0-9]0))'?s\b", re.I)
 _CLOCK = re.compile(r"(?<!\d)(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?|(?<!\d)(\d{1,2}):(\d{2})(?!\d)", re.I)
 _RELATIVE_MARKERS = re.compile(
-    r"\b(ago|last|next|this|past|previous|coming|yesterday|today|tomorrow|tonight|earlier|later|since)\b", re.I)
+    r"\b(ago|last|next|this|past|previous|coming|yesterday|today|tomorrow|tonight|earlier|later|since)\b", re.I
+)
 _DATE_WORDS = re.compile(
     r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|"
     r"nov(ember)?|dec(ember)?|mon(day)?|tue(s(day)?)?|wed(nesday)?|thu(rs(day)?)?|fri(day)?|sat(urday)?|"
-    r"sun(day)?|today|yesterday|tomorrow|week|month|year|weekend|fortnight|ago)\b", re.I)
+    r"sun(day)?|today|yesterday|tomorrow|week|month|year|weekend|fortnight|ago)\b",
+    re.I,
+)
 _DATE_NOISE = re.compile(
     r"^(?:(?:the|on|in|at|of|by|from|since|until|till|during|over|about|around|early|late|mid|"
-    r"earlier|later)\b[\s-]*)+|'s$|’s$", re.I)
+    r"earlier|later)\b[\s-]*)+|'s$|’s$",
+    re.I,
+)
 _AGE = re.compile(r"\bold\b|\baged?\b", re.I)
 # read on whitespace-collapsed text, where "(?<!\s\s)" always holds; it keeps a run of
 # whitespace from being tried at every one of its positions (linear time on any text)
 _DATE_RANGE_SPLIT = re.compile(r"(?<!\s\s)(?:\s+(?:to|and|until|till|through)\s+|\s*[–—]\s*|\s+-\s+)", re.I)
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b,?\s*", re.I)
-_MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-               r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_MONTH_NAME = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 #: a month's name or its short form, alone ("Aug", "Sept.", "August")
 _MONTH_WORD = re.compile(_MONTH_NAME, re.I)
 #: a day of a month and nothing else, its year optional ("Sep 28, 2025", "3 August")
-_WRITTEN_DAY_ONLY = re.compile(rf"(?:{_MONTH_NAME})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
-                               rf"|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_NAME}(?:,?\s+\d{{4}})?", re.I)
+_WRITTEN_DAY_ONLY = re.compile(
+    rf"(?:{_MONTH_NAME})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_NAME}(?:,?\s+\d{{4}})?",
+    re.I,
+)
 
 
 def month_before_day(month: str, day: str) -> bool:
@@ -56,18 +67,44 @@ def is_written_day(text: str) -> bool:
 
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_NAME})(?=\s|$|,)", re.I)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_NAME})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
-_MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
-           "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
-           "dec": "december"}
+_MONTHS = {
+    "jan": "january",
+    "feb": "february",
+    "mar": "march",
+    "apr": "april",
+    "jun": "june",
+    "jul": "july",
+    "aug": "august",
+    "sep": "september",
+    "sept": "september",
+    "oct": "october",
+    "nov": "november",
+    "dec": "december",
+}
 _MONTH_ABBREVIATION = re.compile(r"\b(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?")
-_VAGUE_DATE = re.compile(r"(?:the\s+)?(?:early|late|mid|about|around|circa|the (?:start|end|middle|summer|"
-                         r"spring|autumn|winter) of)\b", re.I)
+_VAGUE_DATE = re.compile(
+    r"(?:the\s+)?(?:early|late|mid|about|around|circa|the (?:start|end|middle|summer|"
+    r"spring|autumn|winter) of)\b",
+    re.I,
+)
 
 _FIXED_BASE = _dt.datetime(2001, 6, 13)  # only to check that a relative date parses
 
 #: the months, in calendar order, as :func:`canonical_date_expression` writes them
-MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-               "november", "december")
+MONTH_NAMES = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 #: a day of a month as :func:`canonical_date_expression` writes it ("february 31", "april 31 2015")
 _WRITTEN_DAY = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r") (\d{1,2})\b(?: (\d{4})\b)?")
 _ISO_DAY = re.compile(r"(?<![\d-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d-])")
@@ -112,8 +149,9 @@ def _interval(day: _dt.date, period: str) -> Tuple[str, str]:
         start, end = _dt.date(day.year, 1, 1), _dt.date(day.year, 12, 31)
     elif period == "month":
         start = day.replace(day=1)
-        end = (start.replace(year=start.year + 1, month=1) if start.month == 12
-               else start.replace(month=start.month + 1)) - _dt.timedelta(days=1)
+        end = (
+            start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(month=start.month + 1)
+        ) - _dt.timedelta(days=1)
     elif period == "week":
         start = day - _dt.timedelta(days=day.weekday())
         end = start + _dt.timedelta(days=6)
@@ -135,8 +173,9 @@ def parse_date(expression: str, base: Optional[_dt.date] = None) -> Optional[Tup
     from dateparser.date import DateDataParser
 
     when = _dt.datetime.combine(base, _dt.time(12)) if base is not None else _FIXED_BASE
-    parser = DateDataParser(languages=["en"], settings={
-        "RELATIVE_BASE": when, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True})
+    parser = DateDataParser(
+        languages=["en"], settings={"RELATIVE_BASE": when, "PREFER_DATES_FROM": "past", "RETURN_TIME_AS_PERIOD": True}
+    )
     try:
         data = parser.get_date_data(expression)
     except (ValueError, OverflowError, TypeError):
@@ -174,7 +213,9 @@ def _date_readings(surface: str) -> List[_Reading]:
     decade = _DECADE.search(low)
     if decade and not _RELATIVE_MARKERS.search(low):
         start = int(decade.group(1)) * 10 if decade.group(1) else 1900 + int(decade.group(2))
-        return [_Reading("date", "decade", interval=year_interval(start, start + 9), approx=decade.group(2) is not None)]
+        return [
+            _Reading("date", "decade", interval=year_interval(start, start + 9), approx=decade.group(2) is not None)
+        ]
     if _CLOCK.search(low):  # "11.30am every day"
         return _time_readings(low)
     relative_marked = bool(_RELATIVE_MARKERS.search(low))
@@ -236,8 +277,11 @@ def _time_readings(surface: str) -> List[_Reading]:
     """TIME mentions: ordinal minutes ("the 83rd minute"), clock times ("5pm" ->
     17.0), durations ("half an hour" -> 0.5 hour); others ("night") are dropped."""
     low = surface.lower()
-    ordinal = _ordinal_value(re.sub(r"\b(minute|hour|second)s?\b", "", low).strip()) \
-        if re.search(r"\d(st|nd|rd|th)\b|\b(" + "|".join(ORDINAL_WORDS) + r")\b", low) else None
+    ordinal = (
+        _ordinal_value(re.sub(r"\b(minute|hour|second)s?\b", "", low).strip())
+        if re.search(r"\d(st|nd|rd|th)\b|\b(" + "|".join(ORDINAL_WORDS) + r")\b", low)
+        else None
+    )
     if ordinal is not None:
         return [_Reading("ordinal", "", ordinal)]
     clock = _CLOCK.search(low)
@@ -256,4 +300,3 @@ def _time_readings(surface: str) -> List[_Reading]:
         return [_Reading("time", "", 12.0)]
     duration = _duration(low)
     return [duration] if duration is not None else []
-

@@ -1,6 +1,7 @@
 """Numeric mentions: spaCy's numeric entities widened and supplemented by regex
 (currency symbols, multipliers, percentages, stray digit tokens), and verbs of
 multiplication."""
+
 from __future__ import annotations
 
 import re
@@ -11,8 +12,17 @@ from ...token_table import doc_text, has_no_upper
 from ...units import QuantityUnit
 from .anchors import _subject_of
 from .dates import _CLOCK, _DAY_MONTH, _MONTH_DAY, month_before_day
-from .lexicon import (CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, MULTIPLY_VERBS, NUMERIC_LABELS,
-                      SCALE_WORDS, SCALED_NUMBER, TEMPERATURE_PATTERN, YEAR_DIGITS)
+from .lexicon import (
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    MULTIPLY_VERBS,
+    NUMERIC_LABELS,
+    SCALE_WORDS,
+    SCALED_NUMBER,
+    TEMPERATURE_PATTERN,
+    YEAR_DIGITS,
+)
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
 from .units import _DURATION_JOIN, _duration, _lookup_unit, compound_duration
 
@@ -46,8 +56,9 @@ _DIGIT_RUN = re.compile(r"\d+")
 _MULTIPLY_RE = re.compile(r"\b(?:doubl|tripl|trebl|quadrupl|halv)(?:e|es|ed|ing)\b", re.I)
 
 _PREP_YEAR = frozenset({"in", "since", "until", "till", "by", "from", "during", "before", "after"})
-_RIGHT_EXTEND = frozenset(set(CURRENCY_WORDS) | {"million", "billion", "trillion", "thousand", "bn", "mn", "k",
-                                                 "%", "percent", "pc"})
+_RIGHT_EXTEND = frozenset(
+    set(CURRENCY_WORDS) | {"million", "billion", "trillion", "thousand", "bn", "mn", "k", "%", "percent", "pc"}
+)
 
 
 def supplement_matches(text: str) -> Iterator["re.Match[str]"]:
@@ -83,8 +94,13 @@ def score_start(span) -> int:
     part of the name (docs/papers.md#names-that-run-on)."""
     doc = span.doc
     end = span.end
-    if end - span.start >= 4 and doc[end - 2].text in _SCORE_DASHES and doc[end - 3].like_num \
-            and doc[end - 1].like_num and not any(t.like_num for t in doc[span.start:end - 3]):
+    if (
+        end - span.start >= 4
+        and doc[end - 2].text in _SCORE_DASHES
+        and doc[end - 3].like_num
+        and doc[end - 1].like_num
+        and not any(t.like_num for t in doc[span.start : end - 3])
+    ):
         return end - 3
     return end
 
@@ -95,16 +111,19 @@ def _joined_durations(text: str, first: Tuple[int, int, str], second: Tuple[int,
     a comma or "and" between them, and :func:`~.units.compound_duration` of their units
     ("two hours, eight minutes and 44 seconds", which sm tags as two TIME entities;
     docs/papers.md#qhi-compound-durations)."""
-    if first[2] not in _DURATION_LABELS or second[2] not in _DURATION_LABELS \
-            or _DURATION_JOIN.fullmatch(text, first[1], second[0]) is None:
+    if (
+        first[2] not in _DURATION_LABELS
+        or second[2] not in _DURATION_LABELS
+        or _DURATION_JOIN.fullmatch(text, first[1], second[0]) is None
+    ):
         return False
     readings = [_duration(text[s:e]) for s, e, _ in (first, second)]
     if any(reading is None for reading in readings):
         return False  # "Sunday" is no duration
     # a comma counts when the second mention's own list ends in "and" ("two hours, eight
     # minutes and 44 seconds")
-    closing = " and" if "and" in text[second[0]:second[1]].split() else ""
-    return compound_duration([reading.unit for reading in readings], [text[first[1]:second[0]] + closing])
+    closing = " and" if "and" in text[second[0] : second[1]].split() else ""
+    return compound_duration([reading.unit for reading in readings], [text[first[1] : second[0]] + closing])
 
 
 def _widen_month_days(doc, spans: List[List]) -> None:
@@ -201,8 +220,11 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
             continue
         while i < len(doc):
             low = doc[i].lower_
-            if low in _RIGHT_EXTEND or doc[i].text in CURRENCY_CODES or (
-                    low == "per" and i + 1 < len(doc) and doc[i + 1].lower_ == "cent"):
+            if (
+                low in _RIGHT_EXTEND
+                or doc[i].text in CURRENCY_CODES
+                or (low == "per" and i + 1 < len(doc) and doc[i + 1].lower_ == "cent")
+            ):
                 i += 2 if low == "per" else 1
             elif low in ("pounds", "pound", "m") and item[2] == "MONEY":
                 i += 1
@@ -219,9 +241,13 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     # of numbers only right after a proper noun ("Boeing 747", where spaCy tags "747"
     # PRODUCT); numbers alone elsewhere are a number spaCy mislabelled ("counted
     # 3,878,793,156 people", tagged PRODUCT)
-    in_name = {i for ent in ents if ent.label_ not in NUMERIC_LABELS
-               and (not all(t.like_num for t in ent) or (ent.start > 0 and doc[ent.start - 1].pos_ == "PROPN"))
-               for i in range(ent.start, score_start(ent))}
+    in_name = {
+        i
+        for ent in ents
+        if ent.label_ not in NUMERIC_LABELS
+        and (not all(t.like_num for t in ent) or (ent.start > 0 and doc[ent.start - 1].pos_ == "PROPN"))
+        for i in range(ent.start, score_start(ent))
+    }
     for match in _DIGIT_RUN.finditer(text):  # digit tokens outside every mention
         if match.start() in covered:
             continue
@@ -269,8 +295,11 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
 def _scale_before_currency(doc, i: int) -> bool:
     """A scale word at token ``i`` ("m", "bn") followed by a currency word or code: the
     "m" of "950m kroner" is a million, not a metre."""
-    return (doc[i].lower_ in SCALE_WORDS and i + 1 < len(doc)
-            and (doc[i + 1].lower_ in CURRENCY_WORDS or doc[i + 1].text in CURRENCY_CODES))
+    return (
+        doc[i].lower_ in SCALE_WORDS
+        and i + 1 < len(doc)
+        and (doc[i + 1].lower_ in CURRENCY_WORDS or doc[i + 1].text in CURRENCY_CODES)
+    )
 
 
 def _unit_token(token) -> bool:
@@ -309,11 +338,11 @@ def _modifiers_before(span) -> str:
             first = i
         else:
             break
-    return doc[first:span.start].text
+    return doc[first : span.start].text
 
 
 def _multiplication_verbs(doc, text: str, subjects: Optional[Dict[int, str]] = None) -> Iterable[QuantityUnit]:
-    """"doubled" / "tripled" / "halved" as percent changes (100 / 200 / 50)."""
+    """ "doubled" / "tripled" / "halved" as percent changes (100 / 200 / 50)."""
     for match in _MULTIPLY_RE.finditer(text):
         found = doc.char_span(match.start(), match.end(), alignment_mode="expand")
         if found is None or len(found) != 1:
@@ -322,7 +351,13 @@ def _multiplication_verbs(doc, text: str, subjects: Optional[Dict[int, str]] = N
         if token.pos_ == "VERB" and token.lemma_.lower() in MULTIPLY_VERBS:
             lemma = token.lemma_.lower()
             yield QuantityUnit(
-                qkind="percent", unit="", value=MULTIPLY_VERBS[lemma], text=token.text,
-                span=(token.idx, token.idx + len(token.text)), anchor=_subject_of(token, subjects), approximate=False,
-                direction="down" if lemma == "halve" else "up", derivations=frozenset({"change", "multiple"}))
-
+                qkind="percent",
+                unit="",
+                value=MULTIPLY_VERBS[lemma],
+                text=token.text,
+                span=(token.idx, token.idx + len(token.text)),
+                anchor=_subject_of(token, subjects),
+                approximate=False,
+                direction="down" if lemma == "halve" else "up",
+                derivations=frozenset({"change", "multiple"}),
+            )

@@ -1,5 +1,6 @@
 """Number reading: digit literals with multipliers, English number words and
 ordinals, currencies, percentages, bounds and approximation words."""
+
 from __future__ import annotations
 
 import math
@@ -7,9 +8,20 @@ import re
 from decimal import Context, Decimal
 from typing import List, Optional, Tuple
 
-from .lexicon import (APPROXIMATE, CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, FRACTION_WORDS,
-                      LOWER_BOUND, ORDINAL_WORDS, SCALE_WORDS, SMALL_NUMBERS, SUBUNIT_WORDS, UPPER_BOUND,
-                      VAGUE_PLURALS)
+from .lexicon import (
+    APPROXIMATE,
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    FRACTION_WORDS,
+    LOWER_BOUND,
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    SMALL_NUMBERS,
+    SUBUNIT_WORDS,
+    UPPER_BOUND,
+    VAGUE_PLURALS,
+)
 
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 #: a minus sign ("-" or U+2212) counts only where a word could start: "-40", "(-3)",
@@ -20,10 +32,12 @@ _SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"  
 _SUPERSCRIPT_DIGITS = str.maketrans(_SUPERSCRIPTS + "\u207b\u207a", "0123456789-+")
 #: written exponents: "1e9", "2.5E-3", "3 x 10^9", "3×10⁹", "10^400", "2^10", and "10⁹"
 #: (a bare superscript only after a plain "10": elsewhere it is a footnote mark)
-_EXPONENT = (r"(?:[eE](?P<e>[-+\u2212]?\d+)"
-             rf"|\s?[x×]\s?10(?:\^(?P<t>[-+\u2212]?\d+)|(?P<ts>[\u207b\u207a]?[{_SUPERSCRIPTS}]+))"
-             rf"|\^(?P<p>[-+\u2212]?\d+)"
-             rf"|(?<=10)(?<![\d.,]10)(?P<s>[\u207b\u207a]?[{_SUPERSCRIPTS}]+))")
+_EXPONENT = (
+    r"(?:[eE](?P<e>[-+\u2212]?\d+)"
+    rf"|\s?[x×]\s?10(?:\^(?P<t>[-+\u2212]?\d+)|(?P<ts>[\u207b\u207a]?[{_SUPERSCRIPTS}]+))"
+    rf"|\^(?P<p>[-+\u2212]?\d+)"
+    rf"|(?<=10)(?<![\d.,]10)(?P<s>[\u207b\u207a]?[{_SUPERSCRIPTS}]+))"
+)
 _SCALE = r"(?:\s?-?(?P<scale>hundred|thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
 
 
@@ -33,8 +47,11 @@ def _literal_pattern(decimal_comma: bool) -> "re.Pattern[str]":
     number = rf"{_NUM}|\.\d+"
     if decimal_comma:
         number = r"(?P<dc>\d+,(?:\d{1,2}|\d{4,})(?!\d|,\d))|" + number
-    return re.compile(rf"(?:{_SIGN_BEFORE}(?P<sign>{_SIGN})|(?<![\w.]))"
-                      rf"(?P<num>{number})(?:{_EXPONENT})?(?P<ord>st|nd|rd|th)?{_SCALE}", re.IGNORECASE)
+    return re.compile(
+        rf"(?:{_SIGN_BEFORE}(?P<sign>{_SIGN})|(?<![\w.]))"
+        rf"(?P<num>{number})(?:{_EXPONENT})?(?P<ord>st|nd|rd|th)?{_SCALE}",
+        re.IGNORECASE,
+    )
 
 
 _LITERAL = _literal_pattern(False)
@@ -45,7 +62,7 @@ _POINT_DECIMAL = re.compile(r"(?<![\d.,])\d+\.(?:\d{1,2}|\d{4,})(?!\d|[.,]\d)")
 _COMMA_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d|[.,]\d)")
 #: exponents longer than this are not converted to int (Python refuses > 4,300 digits)
 _MAX_EXPONENT_DIGITS = 6
-_EXACT = Context(prec=60, Emax=10 ** 7, Emin=-10 ** 7)
+_EXACT = Context(prec=60, Emax=10**7, Emin=-(10**7))
 _HAS_DIGIT = re.compile(r"\d")
 _DIGIT_COMMA_RUN = re.compile(r"[\d,]+")
 _ORDINAL_SUFFIX = re.compile(r"\s?(?:st|nd|rd|th)\b", re.I)
@@ -63,7 +80,7 @@ def words_to_number(text: str) -> Optional[float]:
     if "point" in words:
         cut = words.index("point")
         head = words_to_number(" ".join(words[:cut])) if cut else 0.0
-        digits = [SMALL_NUMBERS.get(w) for w in words[cut + 1:]]
+        digits = [SMALL_NUMBERS.get(w) for w in words[cut + 1 :]]
         if head is None or not digits or any(d is None or d > 9 for d in digits):
             return None
         return head + float("0." + "".join(str(d) for d in digits))
@@ -97,13 +114,13 @@ def words_to_number(text: str) -> Optional[float]:
 
 
 def _ordinal_value(text: str) -> Optional[float]:
-    """"83rd" -> 83, "third" -> 3, "twenty-first" -> 21."""
+    """ "83rd" -> 83, "third" -> 3, "twenty-first" -> 21."""
     # the leftmost "\d[\d,]*" followed by an ordinal suffix, found in linear time: every
     # start inside one run of digits and commas ends where the run ends
     for run in _DIGIT_COMMA_RUN.finditer(text):
         first = _HAS_DIGIT.search(run.group())
         if first is not None and _ORDINAL_SUFFIX.match(text, run.end()):
-            return float(run.group()[first.start():].replace(",", ""))
+            return float(run.group()[first.start() :].replace(",", ""))
     words = [w for w in re.split(r"[\s-]+", text.lower()) if w and w not in ("the", "a")]
     if not words or words[-1] not in ORDINAL_WORDS:
         return None
@@ -116,8 +133,11 @@ def uses_decimal_comma(text: str) -> bool:
     such as "7,5" or "3,1415" (a comma not followed by a group of three digits) and
     neither a decimal point ("7.5") nor a thousands comma ("7,500", which a German
     text would read as 7.5)."""
-    return (_COMMA_DECIMAL.search(text) is not None and _POINT_DECIMAL.search(text) is None
-            and _COMMA_THOUSANDS.search(text) is None)
+    return (
+        _COMMA_DECIMAL.search(text) is not None
+        and _POINT_DECIMAL.search(text) is None
+        and _COMMA_THOUSANDS.search(text) is None
+    )
 
 
 def _exponent(match: "re.Match[str]") -> Tuple[str, str]:
@@ -201,13 +221,15 @@ def _literals(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[
 
 # ------------------------------------------------------------------ normalisation
 
+
 class _Reading:
     """One normalised reading of a mention (before anchoring)."""
 
     __slots__ = ("qkind", "unit", "value", "interval", "relative", "approx", "inside", "precise")
 
-    def __init__(self, qkind, unit="", value=None, interval=None, relative="", approx=False, inside=False,
-                 precise=False):
+    def __init__(
+        self, qkind, unit="", value=None, interval=None, relative="", approx=False, inside=False, precise=False
+    ):
         self.qkind, self.unit, self.value = qkind, unit, value
         self.interval, self.relative, self.approx, self.inside = interval, relative, approx, inside
         self.precise = precise
@@ -263,11 +285,64 @@ def _is_percent(surface: str) -> bool:
 
 
 _NOT_NUMBER_WORDS = frozenset(
-    {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "more", "than", "over", "at",
-     "least", "up", "to", "less", "fewer", "under", "just", "only", "the", "per", "cent", "percent", "close",
-     "estimated", "of", "most", "upwards", "excess", "in", "no", "as", "many", "much", "pc", "odd", "or", "so",
-     "sterling", "pounds", "pound", "quid", "circa", "approx", "percentage", "points", "k", "m", "bn",
-     "mn", "b", "tn"} | set(CURRENCY_WORDS) | set(SUBUNIT_WORDS) | set(CURRENCY_CODES))
+    {
+        "about",
+        "around",
+        "approximately",
+        "roughly",
+        "nearly",
+        "almost",
+        "some",
+        "more",
+        "than",
+        "over",
+        "at",
+        "least",
+        "up",
+        "to",
+        "less",
+        "fewer",
+        "under",
+        "just",
+        "only",
+        "the",
+        "per",
+        "cent",
+        "percent",
+        "close",
+        "estimated",
+        "of",
+        "most",
+        "upwards",
+        "excess",
+        "in",
+        "no",
+        "as",
+        "many",
+        "much",
+        "pc",
+        "odd",
+        "or",
+        "so",
+        "sterling",
+        "pounds",
+        "pound",
+        "quid",
+        "circa",
+        "approx",
+        "percentage",
+        "points",
+        "k",
+        "m",
+        "bn",
+        "mn",
+        "b",
+        "tn",
+    }
+    | set(CURRENCY_WORDS)
+    | set(SUBUNIT_WORDS)
+    | set(CURRENCY_CODES)
+)
 
 
 def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[float]:
@@ -299,4 +374,3 @@ def _money_or_number(surface: str, label: str, decimal_comma: bool = False) -> L
     if code:
         return [_Reading("money", code, v * factor) for v in _number_readings(surface, True, decimal_comma)]
     return [_Reading("number", "", v) for v in _number_readings(surface, False, decimal_comma)]
-

@@ -1,5 +1,6 @@
 """Units: quantulum3's unit lexicon (read directly from its ``units.json``), the
 number + unit pairs of QUANTITY mentions, and durations in time units."""
+
 from __future__ import annotations
 
 import math
@@ -16,13 +17,30 @@ from .numbers import _HAS_DIGIT, _SIGN_BEFORE, _Reading, _money_or_number, _numb
 # every split of a whitespace run between its two halves).
 _DURATION = re.compile(
     r"(?P<num>(?<!\d)\d+(?:\.\d+)?|(?<![a-z])[a-z]+(?:-[a-z]+)?|an?|half an?)(?:\s*-)?\s*(?P<unit>"
-    + "|".join(sorted(_TIME_UNIT_FORMS, key=len, reverse=True)) + r")\b",
+    + "|".join(sorted(_TIME_UNIT_FORMS, key=len, reverse=True))
+    + r")\b",
     re.I,
 )
 
-_SI_PREFIXES = {"E": "exa", "P": "peta", "T": "tera", "G": "giga", "M": "mega", "k": "kilo", "h": "hecto",
-                "d": "deci", "c": "centi", "m": "milli", "µ": "micro", "n": "nano", "p": "pico", "f": "femto",
-                "a": "atto", "z": "zepto", "y": "yocto"}
+_SI_PREFIXES = {
+    "E": "exa",
+    "P": "peta",
+    "T": "tera",
+    "G": "giga",
+    "M": "mega",
+    "k": "kilo",
+    "h": "hecto",
+    "d": "deci",
+    "c": "centi",
+    "m": "milli",
+    "µ": "micro",
+    "n": "nano",
+    "p": "pico",
+    "f": "femto",
+    "a": "atto",
+    "z": "zepto",
+    "y": "yocto",
+}
 _SHORT_SYMBOLS = frozenset({"m", "g", "l", "L", "t"})  # the one-letter symbols trusted after a number
 _IRREGULAR_PLURALS = {"foot": "feet", "inch": "inches", "century": "centuries", "stone": "stone"}
 
@@ -39,7 +57,7 @@ def _plural(surface: str) -> str:
         plural = word[:-1] + "ies"
     else:
         plural = word + "s"
-    return " ".join(words[:i] + [plural] + words[i + 1:])
+    return " ".join(words[:i] + [plural] + words[i + 1 :])
 
 
 @lru_cache(maxsize=1)
@@ -95,9 +113,11 @@ def _lookup_unit(phrase: str) -> Optional[str]:
 
 
 _NUMBER_TOKENS = 16
-_NUMBER_UNIT_GLUE = re.compile(r"(?<=\d)(?=[^\d\s,.%\-/x])"
-                               # not inside a written exponent: "1e9", "10^9", "3×10⁹"
-                               r"(?![eE][-+\u2212]?\d)(?![\^×\u00b2\u00b3\u00b9\u2070-\u207b])")
+_NUMBER_UNIT_GLUE = re.compile(
+    r"(?<=\d)(?=[^\d\s,.%\-/x])"
+    # not inside a written exponent: "1e9", "10^9", "3×10⁹"
+    r"(?![eE][-+\u2212]?\d)(?![\^×\u00b2\u00b3\u00b9\u2070-\u207b])"
+)
 # hyphens between words and numbers ("10-foot", "five-year") are spaces; a minus sign
 # ("-40", see numbers._SIGN) and an exponent's sign ("1e-3", "10^-3") are kept
 _HYPHEN = re.compile(rf"(?P<keep>{_SIGN_BEFORE}-(?=\d)|(?<=\d[eE^])-(?=\d))|-")
@@ -123,7 +143,7 @@ def _measure_readings(surface: str, decimal_comma: bool = False) -> List[_Readin
             # the number is read from at most the last _NUMBER_TOKENS tokens before the unit
             # ("one hundred and twenty-five thousand" is 6), so that a mention of many
             # unit words and no number costs linear time
-            values = _number_readings(" ".join(tokens[max(last, i - _NUMBER_TOKENS):i]), False, decimal_comma)
+            values = _number_readings(" ".join(tokens[max(last, i - _NUMBER_TOKENS) : i]), False, decimal_comma)
             if values:
                 unit = found[1]
                 out.append(_Reading("measure", _TIME_UNIT_FORMS.get(unit, unit), values[-1]))
@@ -132,8 +152,10 @@ def _measure_readings(surface: str, decimal_comma: bool = False) -> List[_Readin
         i += 1
     if out:
         return out
-    return [_Reading(r.qkind, r.unit, r.value, inside=r.qkind == "number")
-            for r in _money_or_number(surface, "CARDINAL", decimal_comma)]
+    return [
+        _Reading(r.qkind, r.unit, r.value, inside=r.qkind == "number")
+        for r in _money_or_number(surface, "CARDINAL", decimal_comma)
+    ]
 
 
 #: what may stand between the parts of one compound duration ("two hours, eight minutes
@@ -142,7 +164,7 @@ _DURATION_JOIN = re.compile(r"\s*,?\s*(?:and\s+)?")
 
 
 def _duration(surface: str) -> Optional[_Reading]:
-    """"22-year-old" / "five-year" / "90 minutes" -> measure in a time unit. A compound
+    """ "22-year-old" / "five-year" / "90 minutes" -> measure in a time unit. A compound
     duration, parts joined by nothing but commas and "and" ("eight minutes and 44
     seconds", "5 years and 3 months"), is their sum in its smallest unit (524 seconds,
     63 months): its first part alone let any other seconds pass
@@ -155,7 +177,7 @@ def _duration(surface: str) -> Optional[_Reading]:
         if value is None:
             break
         if parts:
-            joins.append(surface[parts[-1][0].end():match.start()])
+            joins.append(surface[parts[-1][0].end() : match.start()])
         parts.append((match, value))
     if not parts:
         return None
@@ -191,8 +213,7 @@ def race_time(surface: str) -> Optional[_Reading]:
     if match is None or (match.group(1) is None and "." not in match.group(3)):
         return None
     hours = int(match.group(1) or 0)
-    return _Reading("measure", "second", hours * 3600 + int(match.group(2)) * 60 + float(match.group(3)),
-                    precise=True)
+    return _Reading("measure", "second", hours * 3600 + int(match.group(2)) * 60 + float(match.group(3)), precise=True)
 
 
 def _duration_value(match) -> Optional[float]:
@@ -205,4 +226,3 @@ def _duration_value(match) -> Optional[float]:
     if _HAS_DIGIT.search(raw):
         return float(raw)
     return words_to_number(raw)
-
