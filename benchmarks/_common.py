@@ -17,8 +17,8 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 #: FRANK's error types (``has_<T>`` flags in frank_val.jsonl)
 ERROR_TYPES = ("RelE", "EntE", "CircE", "OutE", "GramE", "CorefE", "LinkE", "Other")
@@ -40,7 +40,7 @@ LOCKBOX_SEED = 2025
 HALVES = ("all", "design", "lockbox")
 
 
-def read_jsonl(path: str, limit: Optional[int] = None) -> List[Dict]:
+def read_jsonl(path: str, limit: int | None = None) -> list[dict]:
     """The first ``limit`` (all when None) non-blank lines of a jsonl file, parsed."""
     rows = []
     with open(path, encoding="utf-8") as handle:
@@ -52,7 +52,7 @@ def read_jsonl(path: str, limit: Optional[int] = None) -> List[Dict]:
     return rows
 
 
-def triples(rows: List[Dict]):
+def triples(rows: list[dict]):
     """(sources, predictions, references-or-None, labels) from SummaC or FRANK rows."""
     sources = [r.get("document", r.get("article")) for r in rows]
     predictions = [r.get("claim", r.get("summary")) for r in rows]
@@ -69,23 +69,23 @@ class Dataset:
 
     name: str
     path: str
-    sources: List[str]
-    predictions: List[str]
-    labels: List[int]
-    references: Optional[List[str]] = None
-    systems: Optional[List[str]] = None
-    system_column: Optional[str] = None
-    human_scores: Optional[List[float]] = None
-    human_column: Optional[str] = None
-    error_flags: Optional[Dict[str, List[int]]] = None
+    sources: list[str]
+    predictions: list[str]
+    labels: list[int]
+    references: list[str] | None = None
+    systems: list[str] | None = None
+    system_column: str | None = None
+    human_scores: list[float] | None = None
+    human_column: str | None = None
+    error_flags: dict[str, list[int]] | None = None
     #: per row, the value of :data:`GROUP_COLUMN` when every row has one (FRANK's
     #: ``dataset``: cnndm / bbc, which splits it into folds); None otherwise
-    groups: Optional[List[str]] = field(default=None, compare=False)
+    groups: list[str] | None = field(default=None, compare=False)
 
     def __len__(self) -> int:
         return len(self.labels)
 
-    def subset(self, indices: Sequence[int], name: str) -> "Dataset":
+    def subset(self, indices: Sequence[int], name: str) -> Dataset:
         """The rows ``indices`` (in that order) as a Dataset called ``name``."""
 
         def take(values):
@@ -106,7 +106,7 @@ class Dataset:
             groups=take(self.groups),
         )
 
-    def pairs(self) -> Set[Tuple[str, str]]:
+    def pairs(self) -> set[tuple[str, str]]:
         """The distinct (source, summary) pairs, whitespace-normalised
         (:func:`normalise_text`): what :func:`fold_exclusions` compares."""
         return {(normalise_text(s), normalise_text(p)) for s, p in zip(self.sources, self.predictions)}
@@ -120,14 +120,14 @@ def dataset_name(path: str) -> str:
     return name
 
 
-def _first_rows(rows: List[Dict], limit: Optional[int], per_group: bool) -> List[Dict]:
+def _first_rows(rows: list[dict], limit: int | None, per_group: bool) -> list[dict]:
     """The first ``limit`` rows (all when None); with ``per_group`` the first ``limit``
     of each value of :data:`GROUP_COLUMN`, in file order."""
     if limit is None:
         return rows
     if not per_group:
         return rows[:limit]
-    seen: Dict[str, int] = {}
+    seen: dict[str, int] = {}
     kept = []
     for row in rows:
         group = str(row.get(GROUP_COLUMN))
@@ -139,10 +139,10 @@ def _first_rows(rows: List[Dict], limit: Optional[int], per_group: bool) -> List
 
 def load_dataset(
     path: str,
-    limit: Optional[int] = None,
-    name: Optional[str] = None,
+    limit: int | None = None,
+    name: str | None = None,
     limit_per_group: bool = False,
-    half: Optional[str] = None,
+    half: str | None = None,
 ) -> Dataset:
     """Read a SummaC-format (document, claim, label) or FRANK-format (article, summary,
     reference, label, model_name, Factuality, has_<T>, dataset) file, first ``limit``
@@ -191,17 +191,17 @@ def in_lockbox(source: str, seed: int = LOCKBOX_SEED) -> bool:
     byte of ``sha256(f"{seed}:{normalise_text(source)}")`` (UTF-8) is odd. Depends on
     the source text only (whitespace-normalised), so every summary of one document,
     in any file, falls on the same side."""
-    digest = hashlib.sha256(f"{seed}:{normalise_text(source)}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{seed}:{normalise_text(source)}".encode()).digest()
     return bool(digest[0] & 1)
 
 
-def lockbox_half(sources: Sequence[str], seed: int = LOCKBOX_SEED) -> List[bool]:
+def lockbox_half(sources: Sequence[str], seed: int = LOCKBOX_SEED) -> list[bool]:
     """Per row, True when it is in the lockbox (:func:`in_lockbox` of its source): the
     rows kept aside from design work; the others (False) are the design half."""
     return [in_lockbox(source, seed) for source in sources]
 
 
-def select_half(half: Optional[str]) -> Optional[bool]:
+def select_half(half: str | None) -> bool | None:
     """``half`` -> the :func:`lockbox_half` flag of the rows it keeps: None for every
     row (None or ``"all"``), False for ``"design"``, True for ``"lockbox"``."""
     if half is None or half == "all":
@@ -225,7 +225,7 @@ def fold_name(dataset: str) -> str:
     return FOLD_RENAMES.get(dataset, dataset)
 
 
-def fold_indices(data: Dataset, frank: bool) -> Dict[str, List[int]]:
+def fold_indices(data: Dataset, frank: bool) -> dict[str, list[int]]:
     """Which rows of a loaded file form which LODO fold: a SummaC file (``frank``
     False) is one fold named by :func:`fold_name`; the FRANK file one fold per value of
     its ``dataset`` column, ``frank-<value>`` (rows in file order)."""
@@ -233,22 +233,22 @@ def fold_indices(data: Dataset, frank: bool) -> Dict[str, List[int]]:
         return {fold_name(data.name): list(range(len(data)))}
     if data.groups is None:
         return {FRANK_FOLD_PREFIX.rstrip("-"): list(range(len(data)))}
-    folds: Dict[str, List[int]] = {}
+    folds: dict[str, list[int]] = {}
     for row, group in enumerate(data.groups):
         folds.setdefault(FRANK_FOLD_PREFIX + group, []).append(row)
     return folds
 
 
 def load_folds(
-    summac_paths: Sequence[str], frank_path: Optional[str], limit: Optional[int] = None, half: Optional[str] = None
-) -> Dict[str, Dataset]:
+    summac_paths: Sequence[str], frank_path: str | None, limit: int | None = None, half: str | None = None
+) -> dict[str, Dataset]:
     """The leave-one-dataset-out folds: every SummaC file one fold (reference-free;
     ``frank`` -> ``summac-frank``) and the FRANK file split by its ``dataset`` column
     (``frank-cnndm``, ``frank-bbc``; with references, systems, ``Factuality`` and
     error flags), in that order. ``limit``: the first N rows of every fold (FRANK:
     of each of its parts). ``half``: None / ``"all"``, ``"design"`` or ``"lockbox"``
     (:func:`load_dataset`; the split comes before ``limit``)."""
-    folds: Dict[str, Dataset] = {}
+    folds: dict[str, Dataset] = {}
     for path in summac_paths:
         data = load_dataset(path, limit, half=half)
         for name, indices in fold_indices(data, frank=False).items():
@@ -264,7 +264,7 @@ def load_folds(
     return folds
 
 
-def fold_exclusions(folds: Dict[str, Dataset]) -> Dict[str, List[str]]:
+def fold_exclusions(folds: dict[str, Dataset]) -> dict[str, list[str]]:
     """The exclusion rule: when fold F is held out, every other fold that shares at
     least one (source, summary) pair with F (whitespace-normalised, :meth:`Dataset.pairs`)
     is left out of F's tuning folds. Returns fold -> the folds excluded when it is held
@@ -275,7 +275,7 @@ def fold_exclusions(folds: Dict[str, Dataset]) -> Dict[str, List[str]]:
     }
 
 
-def shared_pair_counts(folds: Dict[str, Dataset]) -> Dict[Tuple[str, str], int]:
+def shared_pair_counts(folds: dict[str, Dataset]) -> dict[tuple[str, str], int]:
     """(fold a, fold b) -> number of distinct (source, summary) pairs both hold, for
     every pair of folds that share any (a before b in ``folds`` order)."""
     pairs = {name: data.pairs() for name, data in folds.items()}
@@ -304,14 +304,14 @@ def unigram_precision(summary: str, source: str, distinct: bool = False) -> floa
 _ALNUM = re.compile(r"[^\W_]+")
 
 
-def percent(value: Optional[float]) -> str:
+def percent(value: float | None) -> str:
     """A share as a percentage with one decimal, "–" when undefined (None or NaN): how
     every benchmark table writes shares."""
     return "–" if value is None or value != value else f"{100 * value:.1f}"
 
 
-def alnum_tokens(text: str) -> List[str]:
-    """Lower-cased alphanumeric tokens: ``re.findall(r"[^\W_]+", text.lower())``."""
+def alnum_tokens(text: str) -> list[str]:
+    r"""Lower-cased alphanumeric tokens: ``re.findall(r"[^\W_]+", text.lower())``."""
     return _ALNUM.findall(text.lower())
 
 

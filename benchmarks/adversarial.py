@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Callable, Dict, List
+from collections.abc import Callable
 
 from halluscope import score_chi
 from halluscope.parsing import guarded_doc
@@ -48,7 +48,7 @@ def _repeat(unit: str) -> Callable[[int], str]:
 
 def _joined(item: Callable[[int], str], sep: str = " ") -> Callable[[int], str]:
     def make(n: int) -> str:
-        parts: List[str] = []
+        parts: list[str] = []
         size, i = 0, 0
         while size < n:
             parts.append(item(i))
@@ -82,7 +82,7 @@ def _digit_range(n: int) -> str:
 
 
 #: case name -> text of (about) n characters
-CASES: Dict[str, Callable[[int], str]] = {
+CASES: dict[str, Callable[[int], str]] = {
     "rparen": _repeat(")"),
     "punctuation-mix": _repeat(")(?!,;"),
     "digits": _repeat("1"),

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
 
 from benchmarks._common import load_dataset, unigram_precision
 from benchmarks.measures import balanced_accuracy, half_split, tune_threshold
 
-Split = Tuple[List[int], List[int]]
+Split = tuple[list[int], list[int]]
 
 
 def _transfer(
@@ -71,7 +71,7 @@ def _unshuffled(n: int) -> Split:
     return list(range(n // 2)), list(range(n // 2, n))
 
 
-def protocols() -> Dict[str, Callable[[Sequence[float], Sequence[int]], float]]:
+def protocols() -> dict[str, Callable[[Sequence[float], Sequence[int]], float]]:
     """Name -> function (scores, labels) -> balanced accuracy (%)."""
     return {
         "seeded shuffle, seed 0, both directions (1 split)": _both_directions(_seeded(0)),
@@ -88,12 +88,12 @@ def protocols() -> Dict[str, Callable[[Sequence[float], Sequence[int]], float]]:
     }
 
 
-def study(summac: Sequence[str], frank: Optional[str], seeds: int = 100) -> List[Dict[str, object]]:
+def study(summac: Sequence[str], frank: str | None, seeds: int = 100) -> list[dict[str, object]]:
     """One record per (reading, protocol): SummaC six-set mean, FRANK value, per set;
     the seed-distribution protocols also carry the sd over seeds."""
     datasets = [load_dataset(p) for p in summac] + ([load_dataset(frank, name="FRANK")] if frank else [])
     names = [d.name for d in datasets if d.name != "FRANK"]
-    records: List[Dict[str, object]] = []
+    records: list[dict[str, object]] = []
     for reading, distinct in (("all tokens", False), ("distinct tokens", True)):
         scores = {
             d.name: [unigram_precision(p, s, distinct) for p, s in zip(d.predictions, d.sources)] for d in datasets
@@ -132,11 +132,11 @@ def study(summac: Sequence[str], frank: Optional[str], seeds: int = 100) -> List
     return records
 
 
-def _summac_mean(per_set: Dict[str, float], names: Sequence[str]) -> float:
+def _summac_mean(per_set: dict[str, float], names: Sequence[str]) -> float:
     return statistics.mean(per_set[n] for n in names) if names else float("nan")
 
 
-def print_study(summac: Sequence[str], frank: Optional[str], seeds: int = 100) -> None:
+def print_study(summac: Sequence[str], frank: str | None, seeds: int = 100) -> None:
     print("issue: SummaC six-set mean 61.6, FRANK val 74.8\n")
     print(f"{'reading':<16}{'protocol':<72}{'SummaC':>8}{'FRANK':>8}")
     for record in study(summac, frank, seeds):

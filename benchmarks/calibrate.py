@@ -37,7 +37,7 @@ import argparse
 import datetime
 import json
 import subprocess
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -51,7 +51,7 @@ CUT = 0.5
 #: how far below the first step and above the last the knots at chi 0 and 1 lie (in p)
 END_SLOPE = 1e-3
 #: a calibration's knots: (chi, p)
-Knots = Tuple[List[float], List[float]]
+Knots = tuple[list[float], list[float]]
 
 
 def chi_of(row: dict) -> float:
@@ -61,10 +61,10 @@ def chi_of(row: dict) -> float:
 
 
 #: a step of the fit: (p, lowest chi, highest chi, weight, weighted sum of chi)
-Step = Tuple[float, float, float, float, float]
+Step = tuple[float, float, float, float, float]
 
 
-def isotonic_steps(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray) -> List[Step]:
+def isotonic_steps(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray) -> list[Step]:
     """The steps of the isotonic regression of ``consistent`` on ``chi`` with ``weight``
     (scikit-learn), bounded to [2 END_SLOPE, 1 - 2 END_SLOPE], in increasing order."""
     from sklearn.isotonic import IsotonicRegression
@@ -113,12 +113,12 @@ def centred_isotonic(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray
     return xs, ys
 
 
-def interpolate(knots: Knots, chi: Sequence[float]) -> List[float]:
+def interpolate(knots: Knots, chi: Sequence[float]) -> list[float]:
     """p at each chi: the knots' linear interpolation, as :func:`halluscope.verdict.p_consistent`."""
     return np.interp(np.asarray(chi, dtype=float), knots[0], knots[1]).tolist()
 
 
-def fit_knots(chi: Dict[str, np.ndarray], labels: Dict[str, List[int]], folds: Sequence[str]) -> Knots:
+def fit_knots(chi: dict[str, np.ndarray], labels: dict[str, list[int]], folds: Sequence[str]) -> Knots:
     """The knots fitted on ``folds`` at even odds (:func:`balanced_weights`)."""
     return centred_isotonic(
         np.concatenate([chi[f] for f in folds]),
@@ -127,7 +127,7 @@ def fit_knots(chi: Dict[str, np.ndarray], labels: Dict[str, List[int]], folds: S
     )
 
 
-def logistic_lodo(chi: Dict[str, np.ndarray], labels: Dict[str, List[int]], held: str, tune: Sequence[str]) -> dict:
+def logistic_lodo(chi: dict[str, np.ndarray], labels: dict[str, list[int]], held: str, tune: Sequence[str]) -> dict:
     """The previous calibration on one held-out fold: sigmoid(b0 + b1 chi) fitted the same
     way, its labels at the cut that maximised the tuning folds' mean BA (chi-20261205)."""
     beta = fit_logistic(
@@ -140,7 +140,7 @@ def logistic_lodo(chi: Dict[str, np.ndarray], labels: Dict[str, List[int]], held
     return {"ba": balanced_accuracy(p[held], labels[held], cut), "ece": ece(p[held], labels[held]), "p": p[held]}
 
 
-def lodo(by: Dict[str, list], labels: Dict[str, List[int]]) -> dict:
+def lodo(by: dict[str, list], labels: dict[str, list[int]]) -> dict:
     chi = {f: np.array([chi_of(r) for r in by[f]], dtype=float) for f in FOLDS}
     out, pooled = {}, {"p": [], "logistic": [], "y": []}
     for held in FOLDS:
@@ -168,13 +168,13 @@ def lodo(by: Dict[str, list], labels: Dict[str, List[int]]) -> dict:
     }
 
 
-def fit_all(by: Dict[str, list], labels: Dict[str, List[int]]) -> dict:
+def fit_all(by: dict[str, list], labels: dict[str, list[int]]) -> dict:
     chi = {f: np.array([chi_of(r) for r in by[f]], dtype=float) for f in FOLDS}
     xs, ys = fit_knots(chi, labels, FOLDS)
     return {"knots": {"chi": xs, "p": ys}, "cut": CUT}
 
 
-def check(by: Dict[str, list], labels: Dict[str, List[int]], path: str) -> None:
+def check(by: dict[str, list], labels: dict[str, list[int]], path: str) -> None:
     """The shipped model and cut on other rows (the lockbox): per fold BA at the shipped
     cut beside the fold's own best, ROC-AUC, ECE."""
     from halluscope.verdict import load_calibration, p_consistent_of
@@ -239,7 +239,7 @@ def rescore(dump: str) -> None:
     write_dump(None, dump, {}, half="design")
 
 
-def fingerprint(by: Dict[str, list]) -> dict:
+def fingerprint(by: dict[str, list]) -> dict:
     """chi of the fingerprint's rows (:mod:`benchmarks.fingerprint`) by today's code; a
     ``ValueError`` when the dump's chi of the validation rows is not today's (rescore)."""
     from benchmarks.fingerprint import TOLERANCE, drifted, shipped_rows_chi, validation_rows_chi

@@ -24,12 +24,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchmarks._common import read_jsonl, resolve_nli_model, triples
-
 from halluscope import score_dlsd_acu
 from halluscope.acu.decompose import clear_decomposer_caches
 from halluscope.nli import NLIEngine
 from halluscope.resources import get_parse_cache
+
+from benchmarks._common import read_jsonl, resolve_nli_model, triples
 
 
 def fresh_decomposer(kind: str, model):

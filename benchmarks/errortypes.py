@@ -35,7 +35,8 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, percent
 from benchmarks.harness import json_safe
@@ -54,11 +55,11 @@ POOLED = "all"
 MEAN = "fold mean"
 
 
-def _nan(value: Optional[float]) -> bool:
+def _nan(value: float | None) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def entity_overlap(summary_doc, source_tokens: set) -> Optional[float]:
+def entity_overlap(summary_doc, source_tokens: set) -> float | None:
     """Share of the summary's distinct entity tokens (alphanumeric, lower-cased, of the
     entities whose label is not in :data:`NUMERIC_LABELS`) among ``source_tokens``;
     None when the summary has no such token."""
@@ -66,7 +67,7 @@ def entity_overlap(summary_doc, source_tokens: set) -> Optional[float]:
     return sum(t in source_tokens for t in tokens) / len(tokens) if tokens else None
 
 
-def number_overlap(summary_doc, source_doc) -> Optional[float]:
+def number_overlap(summary_doc, source_doc) -> float | None:
     """Share of the summary's distinct number tokens (spaCy tokens containing a digit,
     lower-cased) among the source's spaCy tokens (lower-cased); None without one."""
     numbers = {t.text.lower() for t in summary_doc if any(c.isdigit() for c in t.text)}
@@ -76,7 +77,7 @@ def number_overlap(summary_doc, source_doc) -> Optional[float]:
     return sum(n in vocabulary for n in numbers) / len(numbers)
 
 
-def own_kind_overlaps(predictions: Sequence[str], sources: Sequence[str]) -> Dict[str, List[Optional[float]]]:
+def own_kind_overlaps(predictions: Sequence[str], sources: Sequence[str]) -> dict[str, list[float | None]]:
     """Per row, :func:`entity_overlap` and :func:`number_overlap`, parsed with the
     spaCy model of halluscope's default resources (its parse cache)."""
     from halluscope.casing import truecase
@@ -94,8 +95,8 @@ def own_kind_overlaps(predictions: Sequence[str], sources: Sequence[str]) -> Dic
 
 
 def _auc_on(
-    values: Sequence[Optional[float]], labels: Sequence[int], rows: Sequence[int], keep_undefined: bool = False
-) -> Dict[str, Any]:
+    values: Sequence[float | None], labels: Sequence[int], rows: Sequence[int], keep_undefined: bool = False
+) -> dict[str, Any]:
     """ROC-AUC of ``values`` over ``rows`` (those with a defined value unless
     ``keep_undefined``), with the rows used and the class sizes."""
     used = [i for i in rows if keep_undefined or not _nan(values[i])]
@@ -105,20 +106,20 @@ def _auc_on(
 
 
 def compare(
-    scores: Dict[str, List[float]],
-    alnum: List[float],
-    own: Dict[str, List[Optional[float]]],
-    labels: List[int],
-    flags: Dict[str, List[int]],
-    scopes: Dict[str, List[int]],
-) -> Dict[str, Any]:
+    scores: dict[str, list[float]],
+    alnum: list[float],
+    own: dict[str, list[float | None]],
+    labels: list[int],
+    flags: dict[str, list[int]],
+    scopes: dict[str, list[int]],
+) -> dict[str, Any]:
     """type -> index -> scope -> {n_consistent, n_error, auc, alnum_auc, own_*}."""
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for error in list(TYPES) + [ANY]:
         has = flags[error] if error != ANY else [1 - y for y in labels]
-        per_index: Dict[str, Any] = {}
+        per_index: dict[str, Any] = {}
         for index in INDICES:
-            per_scope: Dict[str, Any] = {}
+            per_scope: dict[str, Any] = {}
             for scope, scope_rows in scopes.items():
                 rows = [i for i in scope_rows if labels[i] == 1 or has[i] == 1]
                 binary = [1 if labels[i] == 1 else 0 for i in range(len(labels))]
@@ -154,7 +155,7 @@ def compare(
     return out
 
 
-def markdown(results: Dict[str, Any]) -> str:
+def markdown(results: dict[str, Any]) -> str:
     """Two tables: pooled (with n), per fold and their mean."""
     lines = [
         "Pooled: ROC-AUC (%) consistent vs with the error type; index over its defined rows, alnum on the "
@@ -196,7 +197,7 @@ def markdown(results: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def git_state() -> Dict[str, Optional[str]]:
+def git_state() -> dict[str, str | None]:
     """The repository's short commit and whether shared/ has uncommitted changes."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
@@ -217,7 +218,7 @@ def git_state() -> Dict[str, Optional[str]]:
         return {"commit": None, "shared_dirty": None}
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--frank", required=True, help="FRANK val jsonl (article, summary, reference, has_<T>)")
     parser.add_argument(
@@ -244,7 +245,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         scores[index] = [float(detail[index]["score"]) for detail in result["details"]]
     alnum = [alnum_precision(p, s) for p, s in zip(data.predictions, data.sources)]
     own = own_kind_overlaps(data.predictions, data.sources)
-    scopes: Dict[str, List[int]] = {POOLED: list(range(len(data)))}
+    scopes: dict[str, list[int]] = {POOLED: list(range(len(data)))}
     for fold in FOLDS:
         rows = [i for i, g in enumerate(data.groups or []) if f"frank-{g}" == fold]
         if rows:

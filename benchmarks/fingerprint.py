@@ -17,7 +17,7 @@ No scikit-learn here: the check runs with the package's own dependencies.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
 
 #: how the calibration is refitted, in one command (the dump is rescored first)
 REFIT = (
@@ -30,7 +30,7 @@ VALIDATION_ROWS_PER_FOLD = 3
 TOLERANCE = 1e-6
 
 
-def _chi(predictions: Sequence[str], sources: Sequence[str], references=None, publication_dates=None) -> List[float]:
+def _chi(predictions: Sequence[str], sources: Sequence[str], references=None, publication_dates=None) -> list[float]:
     from halluscope import score_chi
 
     return list(
@@ -40,12 +40,13 @@ def _chi(predictions: Sequence[str], sources: Sequence[str], references=None, pu
     )
 
 
-def shipped_rows_chi() -> Dict[str, float]:
+def shipped_rows_chi() -> dict[str, float]:
     """chi of the rows that ship with the repository, by name: ``examples/<id>`` (with
     their references and dates, as ``make demo`` scores them) and
     ``paraphrase/<case id>/faithful`` and ``.../unfaithful`` (source only)."""
-    from benchmarks.paraphrase import load_suite
     from halluscope.examples import load_examples
+
+    from benchmarks.paraphrase import load_suite
 
     examples = load_examples()
     chi = _chi(
@@ -62,7 +63,7 @@ def shipped_rows_chi() -> Dict[str, float]:
     return out
 
 
-def validation_rows_chi(data: Optional[str] = None) -> Dict[str, float]:
+def validation_rows_chi(data: str | None = None) -> dict[str, float]:
     """chi of the first :data:`VALIDATION_ROWS_PER_FOLD` rows of every fold of the design
     half, by name ``<fold>/<row>`` (the row's place in the fold's design half, as in the
     dump); a ``FileNotFoundError`` where the validation data is absent."""
@@ -78,7 +79,7 @@ def validation_rows_chi(data: Optional[str] = None) -> Dict[str, float]:
     return out
 
 
-def drifted(stored: Mapping[str, float], today: Mapping[str, float]) -> List[str]:
+def drifted(stored: Mapping[str, float], today: Mapping[str, float]) -> list[str]:
     """The names whose chi differs between the fingerprint and today's scores (by more
     than :data:`TOLERANCE`, or defined in one and not the other), and the names only one
     of them has: "<name>: <stored> -> <today>"."""

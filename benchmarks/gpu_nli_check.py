@@ -23,7 +23,6 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-
 from halluscope.nli import NLIEngine  # noqa: E402
 
 WORDS = (

@@ -42,8 +42,9 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from benchmarks._common import (
     HALVES,
@@ -86,11 +87,11 @@ METRIC_DIMENSIONS = {
 }
 BASELINE = "baseline"
 #: "<dataset>/<configuration>: <error>" of every configuration that raised in this process
-FAILURES: List[str] = []
+FAILURES: list[str] = []
 #: baseline dimensions: unigram precision over distinct whitespace tokens (types), over
 #: all whitespace tokens, and over distinct alphanumeric tokens (``re.findall(r"[^\W_]+")``,
 #: the reading LODO comparisons are made against): name -> (scorer(summary, source), signature)
-BASELINE_READINGS: Dict[str, Tuple[Callable[[str, str], float], str]] = {
+BASELINE_READINGS: dict[str, tuple[Callable[[str, str], float], str]] = {
     "unigram-types": (
         lambda p, s: unigram_precision(p, s, True),
         "baseline:unigram-precision|lower|whitespace-tokens|types",
@@ -112,7 +113,7 @@ class MetricConfig:
     kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     @property
-    def dimensions(self) -> Tuple[str, ...]:
+    def dimensions(self) -> tuple[str, ...]:
         return METRIC_DIMENSIONS[self.metric]
 
 
@@ -134,7 +135,7 @@ SEED_EXACT = {
 #: object-less verb); "-paper", "-minmax" and the rhi variants are the papers' formulas
 #: (chi-paper also with the CHI paper's sentence matching), as the issue asks to keep
 #: them reproducible (formula="paper" also turns the lexical weight off)
-NAMED_CONFIGS: Dict[str, Tuple[str, Dict[str, Any]]] = {
+NAMED_CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "chi": ("chi", {}),
     "chi-units": ("chi", {"grounding": "units"}),
     # ablations of the default: one of its steps off
@@ -176,12 +177,12 @@ def _parse_value(text: str) -> Any:
         return text
 
 
-def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> List[MetricConfig]:
+def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> list[MetricConfig]:
     """Configuration names to :class:`MetricConfig`: a name of :data:`NAMED_CONFIGS`;
     ``fizz``/``fenice`` with ``+SD``/``+DL``/``+SD+DL``; ``dlsd`` (the four of
     ``options["host"]``); or ``NAME=METRIC[:key=value,...]`` (values read as JSON when
     they parse). ``device``/``batch_size`` of ``options`` go to chi-family metrics too."""
-    configs: List[MetricConfig] = []
+    configs: list[MetricConfig] = []
     for spec in specs:
         if spec == "dlsd":
             configs += [dlsd_config(options.get("host", "fizz"), v, options) for v in DLSD_VARIANTS]
@@ -219,8 +220,8 @@ def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> List[Metr
 
 
 def score_config(
-    config: MetricConfig, predictions: Sequence[str], sources: Sequence[str], references: Optional[Sequence[str]]
-) -> Tuple[Dict[str, List[float]], str]:
+    config: MetricConfig, predictions: Sequence[str], sources: Sequence[str], references: Sequence[str] | None
+) -> tuple[dict[str, list[float]], str]:
     """Per dimension the per-example scores of one ``halluscope.api`` call, and the
     result's ``signature``."""
     from halluscope import api
@@ -235,7 +236,7 @@ def score_config(
     return ({d: [float(v) for v in result[f"{d}_scores"]] for d in config.dimensions}, str(result.get("signature", "")))
 
 
-_TINY_NLI: List[str] = []
+_TINY_NLI: list[str] = []
 
 
 def tiny_nli_folder() -> str:
@@ -245,7 +246,7 @@ def tiny_nli_folder() -> str:
     return _TINY_NLI[0]
 
 
-def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> Dict[str, List[float]]:
+def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> dict[str, list[float]]:
     """Every baseline reading (:data:`BASELINE_READINGS`) per example."""
     return {
         name: [scorer(p, s) for p, s in zip(predictions, sources)] for name, (scorer, _) in BASELINE_READINGS.items()
@@ -256,14 +257,14 @@ def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> Dict[s
 
 
 def pseudo_rows(
-    sources: Sequence[str], references: Optional[Sequence[str]], pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES
-) -> List[Tuple[str, int, str, Optional[str]]]:
+    sources: Sequence[str], references: Sequence[str] | None, pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES
+) -> list[tuple[str, int, str, str | None]]:
     """(pseudo-system, document index, summary, reference) for every distinct source
     (documents are numbered by first appearance) and pseudo-system; the reference is
     the document's most frequent one."""
     documents = document_ids(sources)
-    first_row: Dict[int, int] = {}
-    references_of: Dict[int, Counter] = {}
+    first_row: dict[int, int] = {}
+    references_of: dict[int, Counter] = {}
     for row, document in enumerate(documents):
         first_row.setdefault(document, row)
         if references is not None:
@@ -276,20 +277,20 @@ def pseudo_rows(
     return rows
 
 
-def document_ids(sources: Sequence[str]) -> List[int]:
+def document_ids(sources: Sequence[str]) -> list[int]:
     """Each row's document number: equal sources, equal number (first appearance order)."""
-    numbers: Dict[str, int] = {}
+    numbers: dict[str, int] = {}
     return [numbers.setdefault(s, len(numbers)) for s in sources]
 
 
 def empty_summary_check(
-    scorer: Callable[[List[str], List[str], Optional[List[str]]], List[float]],
+    scorer: Callable[[list[str], list[str], list[str] | None], list[float]],
     sources: Sequence[str],
     predictions: Sequence[str],
-    references: Optional[Sequence[str]] = None,
-    systems: Optional[Sequence[Hashable]] = None,
+    references: Sequence[str] | None = None,
+    systems: Sequence[Hashable] | None = None,
     pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES,
-) -> Dict[str, Dict[str, Any]]:
+) -> dict[str, dict[str, Any]]:
     """Score an empty and a content-free summary for every distinct source as
     pseudo-systems beside the real summaries (one ``scorer`` call over real and pseudo
     rows) and rank them (:func:`measures.rank_pseudo_systems`: rank among the real
@@ -310,12 +311,12 @@ def empty_summary_check(
 def rank_pseudo_scores(
     real_scores: Sequence[float],
     pseudo_scores: Sequence[float],
-    pseudo: Sequence[Tuple[str, int, str, Optional[str]]],
+    pseudo: Sequence[tuple[str, int, str, str | None]],
     documents: Sequence[int],
-    systems: Optional[Sequence[Hashable]],
-) -> Dict[str, Dict[str, Any]]:
+    systems: Sequence[Hashable] | None,
+) -> dict[str, dict[str, Any]]:
     """:func:`measures.rank_pseudo_systems` on scores laid out as :func:`pseudo_rows`."""
-    per_pseudo: Dict[str, Dict[int, float]] = {}
+    per_pseudo: dict[str, dict[int, float]] = {}
     for (name, document, _, _), value in zip(pseudo, pseudo_scores):
         per_pseudo.setdefault(name, {})[document] = value
     return rank_pseudo_systems(real_scores, systems, documents, per_pseudo)
@@ -335,7 +336,7 @@ class Protocol:
     resamples: int = 1000
     bootstrap_seed: int = 0
 
-    def describe(self, has_test: bool) -> Dict[str, Any]:
+    def describe(self, has_test: bool) -> dict[str, Any]:
         threshold = (
             "tuned on the validation file, applied to the test file"
             if has_test
@@ -362,16 +363,16 @@ def evaluate_dimension(
     scores: Sequence[float],
     data: Dataset,
     protocol: Protocol,
-    test_scores: Optional[Sequence[float]] = None,
-    test: Optional[Dataset] = None,
-) -> Dict[str, Any]:
+    test_scores: Sequence[float] | None = None,
+    test: Dataset | None = None,
+) -> dict[str, Any]:
     """Balanced accuracy and ROC-AUC (%), the share of summaries predicted consistent
     (%, held out), error-type rates (%) when the evaluated file
     has ``has_<T>`` flags, and system- and summary-level correlations when it has
     systems and human scores. Evaluated file: ``test`` when given (threshold tuned on
     ``data``), else ``data`` with the half-split protocol."""
     evaluated, evaluated_scores = (test, test_scores) if test is not None else (data, scores)
-    outcome: Dict[str, Any] = {
+    outcome: dict[str, Any] = {
         "defined": sum(not math.isnan(s) for s in evaluated_scores),
         "roc_auc_pct": 100 * roc_auc(evaluated_scores, evaluated.labels),
     }
@@ -419,7 +420,7 @@ def evaluate_dimension(
 # ------------------------------------------------------------------------------- running
 
 
-def halluscope_provenance() -> Dict[str, Any]:
+def halluscope_provenance() -> dict[str, Any]:
     """Which halluscope the scores came from: version, package folder, git commit."""
     import halluscope
 
@@ -453,14 +454,14 @@ class Job:
     :func:`_common.fold_name`) with, per fold, the folds excluded from its tuning set."""
 
     data: Dataset
-    test: Optional[Dataset] = None
+    test: Dataset | None = None
     with_references: bool = False
     pseudo: bool = True
-    folds: Optional[Dict[str, List[int]]] = None
+    folds: dict[str, list[int]] | None = None
     exclusions: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
-def fold_data(values: Sequence[float], job: Job) -> Dict[str, Dict[str, Any]]:
+def fold_data(values: Sequence[float], job: Job) -> dict[str, dict[str, Any]]:
     """Per LODO fold of the job's validation rows: its rows, labels, per-example scores
     and the folds excluded from its tuning set (what ``render`` recomputes LODO from)."""
     folds = job.folds if job.folds is not None else {fold_name(job.data.name): list(range(len(job.data)))}
@@ -477,7 +478,7 @@ def fold_data(values: Sequence[float], job: Job) -> Dict[str, Dict[str, Any]]:
 
 def run_job(
     job: Job, configs: Sequence[MetricConfig], protocol: Protocol, log: Callable[[str], None] = _print
-) -> Dict[str, List[Dict[str, Any]]]:
+) -> dict[str, list[dict[str, Any]]]:
     """Score the baseline and every configuration on one file (one api call per
     configuration over validation, test and pseudo-system rows) and evaluate every
     dimension. Returns result rows per configuration name (``baseline`` included)."""
@@ -494,7 +495,7 @@ def run_job(
     )
     sizes = [len(p) for p in parts]
 
-    def split(values: List[float]) -> Tuple[List[float], Optional[List[float]], List[float]]:
+    def split(values: list[float]) -> tuple[list[float], list[float] | None, list[float]]:
         val = values[: sizes[0]]
         tst = values[sizes[0] : sizes[0] + sizes[1]] if test is not None else None
         return val, tst, values[sum(sizes) :]
@@ -508,7 +509,7 @@ def run_job(
         "references": "with references" if use_references else "reference-free",
         "protocol": protocol.describe(test is not None),
     }
-    results: Dict[str, List[Dict[str, Any]]] = {}
+    results: dict[str, list[dict[str, Any]]] = {}
     scored = [(MetricConfig(BASELINE, "unigram_precision"), lambda: (score_baseline(predictions, sources), None))]
     scored += [
         (config, lambda config=config: score_config(config, predictions, sources, references)) for config in configs
@@ -570,14 +571,14 @@ def result_path(folder: str, tag: str, config: str) -> str:
 
 
 def write_results(
-    folder: str, tag: str, config: Optional[MetricConfig], rows: List[Dict[str, Any]], meta: Mapping[str, Any]
+    folder: str, tag: str, config: MetricConfig | None, rows: list[dict[str, Any]], meta: Mapping[str, Any]
 ) -> str:
     """Write (merge into) the JSON file of (tag, configuration): rows of the same
     dataset are replaced, rows of other datasets kept."""
     os.makedirs(folder, exist_ok=True)
     name = config.name if config is not None else BASELINE
     path = result_path(folder, tag, name)
-    kept: List[Dict[str, Any]] = []
+    kept: list[dict[str, Any]] = []
     if os.path.exists(path):
         with open(path, encoding="utf-8") as handle:
             previous = json.load(handle)
@@ -619,12 +620,12 @@ def run(
     configs: Sequence[MetricConfig],
     tag: str,
     out: str,
-    protocol: Optional[Protocol] = None,
-    limit: Optional[int] = None,
-    command: Optional[str] = None,
+    protocol: Protocol | None = None,
+    limit: int | None = None,
+    command: str | None = None,
     log: Callable[[str], None] = _print,
-    half: Optional[str] = None,
-) -> List[str]:
+    half: str | None = None,
+) -> list[str]:
     """Run every job (files outer, configurations inner: the parse cache serves all
     configurations of a file); after each file, merge its rows into the JSON file of
     every configuration (so an interrupted run keeps the files done). Returns the
@@ -638,7 +639,7 @@ def run(
         "command": command,
     }
     by_name = {c.name: c for c in configs}
-    paths: List[str] = []
+    paths: list[str] = []
     for job in jobs:
         for name, rows in run_job(job, configs, protocol, log).items():
             path = write_results(out, tag, by_name.get(name), rows, meta)
@@ -651,14 +652,14 @@ def run(
 
 def build_jobs(
     summac: Sequence[str],
-    frank: Optional[str],
+    frank: str | None,
     tests: Sequence[Sequence[str]],
-    limit: Optional[int],
+    limit: int | None,
     references: str,
     pseudo: bool,
-    exclusions: Optional[Mapping[str, Sequence[str]]] = None,
-    half: Optional[str] = None,
-) -> List[Job]:
+    exclusions: Mapping[str, Sequence[str]] | None = None,
+    half: str | None = None,
+) -> list[Job]:
     """SummaC files reference-free, the FRANK file with its references (unless
     ``references == "none"``), each paired with its ``--test`` file if any. ``limit``:
     the first N rows of every fold (FRANK: of each of its ``dataset`` parts). ``half``
@@ -685,8 +686,8 @@ def build_jobs(
 
 
 def lodo_exclusions(
-    summac: Sequence[str], frank: Optional[str], log: Callable[[str], None] = _print
-) -> Dict[str, List[str]]:
+    summac: Sequence[str], frank: str | None, log: Callable[[str], None] = _print
+) -> dict[str, list[str]]:
     """The exclusion rule (:func:`_common.fold_exclusions`) on ALL rows of the run's
     files (a row limit does not hide an overlap), with the shared pairs logged. Files
     that cannot form folds (two files of one name): a warning and no exclusions."""
@@ -700,7 +701,7 @@ def lodo_exclusions(
     return fold_exclusions(folds)
 
 
-def missing_lodo_files(summac: Sequence[str], frank: Optional[str]) -> List[str]:
+def missing_lodo_files(summac: Sequence[str], frank: str | None) -> list[str]:
     """What ``run --lodo`` lacks of the eight folds: SummaC files by name, and FRANK."""
     present = {dataset_name(p) for p in summac}
     return [f"--summac {name}_val.jsonl" for name in SUMMAC_FOLDS if name not in present] + (
@@ -708,7 +709,7 @@ def missing_lodo_files(summac: Sequence[str], frank: Optional[str]) -> List[str]
     )
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     runner = commands.add_parser("run", help="score configurations on files, write JSON results")

@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
 from halluscope.report.stats import roc_auc as package_roc_auc
 
 # ----------------------------------------------------------------------- undefined scores
 
 
-def undefined_as_top(scores: Sequence[float]) -> List[float]:
+def undefined_as_top(scores: Sequence[float]) -> list[float]:
     """NaN -> +inf: an undefined score ranks above (more consistent than) every score."""
     return [math.inf if math.isnan(s) else float(s) for s in scores]
 
 
-def undefined_as_max(scores: Sequence[float]) -> List[float]:
+def undefined_as_max(scores: Sequence[float]) -> list[float]:
     """NaN -> the largest defined score (0.0 when none is defined): a finite stand-in
     for "most consistent", for means."""
     defined = [s for s in scores if not math.isnan(s)]
@@ -86,7 +86,7 @@ def tune_threshold(scores: Sequence[float], labels: Sequence[int]) -> float:
     return best_threshold
 
 
-def half_split(n_rows: int, seed: int) -> Tuple[List[int], List[int]]:
+def half_split(n_rows: int, seed: int) -> tuple[list[int], list[int]]:
     """Row indices shuffled by ``random.Random(seed)`` and cut in two: the first
     ``n_rows // 2`` and the rest."""
     order = list(range(n_rows))
@@ -94,13 +94,13 @@ def half_split(n_rows: int, seed: int) -> Tuple[List[int], List[int]]:
     return order[: n_rows // 2], order[n_rows // 2 :]
 
 
-def _take(values: Sequence, indices: Sequence[int]) -> List:
+def _take(values: Sequence, indices: Sequence[int]) -> list:
     return [values[i] for i in indices]
 
 
 def transfer_balanced_accuracy(
     tune_scores: Sequence[float], tune_labels: Sequence[int], test_scores: Sequence[float], test_labels: Sequence[int]
-) -> Tuple[float, float]:
+) -> tuple[float, float]:
     """(BA on the test rows, threshold): threshold tuned on the tuning rows
     (:func:`tune_threshold`), applied unchanged to the test rows."""
     threshold = tune_threshold(tune_scores, tune_labels)
@@ -120,7 +120,7 @@ def half_split_balanced_accuracy(scores: Sequence[float], labels: Sequence[int],
     return sum(values) / 2
 
 
-def held_out_predictions(scores: Sequence[float], labels: Sequence[int], seed: int = 0) -> List[bool]:
+def held_out_predictions(scores: Sequence[float], labels: Sequence[int], seed: int = 0) -> list[bool]:
     """Per row, "predicted consistent" at the threshold tuned on the other half of
     :func:`half_split` (every row is predicted once, out of sample)."""
     first, second = half_split(len(scores), seed)
@@ -146,11 +146,11 @@ def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float:
 
 def error_type_rates(
     predicted_consistent: Sequence[bool], error_flags: Mapping[str, Sequence[int]]
-) -> Dict[str, Dict[str, float]]:
+) -> dict[str, dict[str, float]]:
     """ErrorRate_T = FP_T / N_T per error type T: N_T summaries have error T
     (``has_<T>`` = 1), FP_T of them are predicted consistent. Lower is better;
     NaN when N_T = 0."""
-    rates: Dict[str, Dict[str, float]] = {}
+    rates: dict[str, dict[str, float]] = {}
     for error, flags in error_flags.items():
         having = [p for p, flag in zip(predicted_consistent, flags) if int(flag) == 1]
         false_positives = sum(bool(p) for p in having)
@@ -165,7 +165,7 @@ def error_type_rates(
 # ---------------------------------------------------------------------------- correlation
 
 
-def _rank_correlations(xs: Sequence[float], ys: Sequence[float]) -> Tuple[float, float]:
+def _rank_correlations(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
     """(Spearman ρ, Kendall τ-b), NaN when fewer than 3 points or either side is constant."""
     import warnings
 
@@ -178,9 +178,9 @@ def _rank_correlations(xs: Sequence[float], ys: Sequence[float]) -> Tuple[float,
         return float(spearmanr(xs, ys).statistic), float(kendalltau(xs, ys).statistic)
 
 
-def system_means(values: Sequence[float], systems: Sequence[Hashable]) -> Dict[Hashable, float]:
+def system_means(values: Sequence[float], systems: Sequence[Hashable]) -> dict[Hashable, float]:
     """Per system, the mean of its rows' values (in first-seen system order)."""
-    sums: Dict[Hashable, List[float]] = {}
+    sums: dict[Hashable, list[float]] = {}
     for value, system in zip(values, systems):
         sums.setdefault(system, [0.0, 0])
         sums[system][0] += value
@@ -197,7 +197,7 @@ def system_level_correlation(
     resamples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
-) -> Dict[str, object]:
+) -> dict[str, object]:
     """Spearman and Kendall correlation between per-system mean metric score and
     per-system mean human score, with percentile bootstrap intervals.
 
@@ -224,7 +224,7 @@ def system_level_correlation(
         human_sum[d, s] += float(human)
         count[d, s] += 1
 
-    def correlations(weights: np.ndarray) -> Tuple[float, float]:
+    def correlations(weights: np.ndarray) -> tuple[float, float]:
         n = weights @ count
         present = n > 0
         metric_mean = (weights @ metric_sum)[present] / n[present]
@@ -237,7 +237,7 @@ def system_level_correlation(
     resampled = [correlations(np.bincount(row, minlength=n_docs).astype(float)) for row in draws]
     low, high = 100 * (1 - confidence) / 2, 100 * (1 + confidence) / 2
 
-    def interval(values: List[float]) -> List[float]:
+    def interval(values: list[float]) -> list[float]:
         defined = [v for v in values if not math.isnan(v)]
         if not defined:
             return [math.nan, math.nan]
@@ -256,7 +256,7 @@ def system_level_correlation(
     }
 
 
-def summary_level_correlation(metric_scores: Sequence[float], human_scores: Sequence[float]) -> Dict[str, float]:
+def summary_level_correlation(metric_scores: Sequence[float], human_scores: Sequence[float]) -> dict[str, float]:
     """Spearman and Kendall τ-b over all summaries (undefined metric scores rank top)."""
     spearman, kendall = _rank_correlations(undefined_as_top(metric_scores), [float(h) for h in human_scores])
     return {"spearman": spearman, "kendall": kendall, "summaries": len(metric_scores)}
@@ -267,10 +267,10 @@ def summary_level_correlation(metric_scores: Sequence[float], human_scores: Sequ
 
 def rank_pseudo_systems(
     real_scores: Sequence[float],
-    systems: Optional[Sequence[Hashable]],
+    systems: Sequence[Hashable] | None,
     documents: Sequence[Hashable],
     pseudo_scores: Mapping[str, Mapping[Hashable, float]],
-) -> Dict[str, Dict[str, object]]:
+) -> dict[str, dict[str, object]]:
     """Where a pseudo-system (one fixed summary per document, e.g. the empty one)
     ranks among the real systems by mean score.
 
@@ -290,14 +290,14 @@ def rank_pseudo_systems(
         return top if math.isnan(value) else value
 
     real_means = system_means([fill(v) for v in real_scores], systems) if systems is not None else {}
-    by_document: Dict[Hashable, List[float]] = {}
+    by_document: dict[Hashable, list[float]] = {}
     for value, document in zip(undefined_as_top(real_scores), documents):
         by_document.setdefault(document, []).append(value)
 
-    report: Dict[str, Dict[str, object]] = {}
+    report: dict[str, dict[str, object]] = {}
     for name, per_document in pseudo_scores.items():
         values = list(per_document.values())
-        entry: Dict[str, object] = {
+        entry: dict[str, object] = {
             "documents": len(values),
             "defined_share": sum(not math.isnan(v) for v in values) / len(values) if values else math.nan,
             "mean": sum(fill(v) for v in values) / len(values) if values else math.nan,
@@ -365,7 +365,7 @@ class _FoldCurve:
         return total / parts if parts else np.full(len(thresholds), np.nan)
 
 
-def _fold_items(scores_by_fold, labels_by_fold) -> List[Tuple[Sequence[float], Sequence[int]]]:
+def _fold_items(scores_by_fold, labels_by_fold) -> list[tuple[Sequence[float], Sequence[int]]]:
     if isinstance(scores_by_fold, Mapping):
         return [(scores_by_fold[fold], labels_by_fold[fold]) for fold in scores_by_fold]
     if len(scores_by_fold) != len(labels_by_fold):
@@ -373,7 +373,7 @@ def _fold_items(scores_by_fold, labels_by_fold) -> List[Tuple[Sequence[float], S
     return list(zip(scores_by_fold, labels_by_fold))
 
 
-def _best_threshold(curves: Sequence[_FoldCurve]) -> Tuple[float, float]:
+def _best_threshold(curves: Sequence[_FoldCurve]) -> tuple[float, float]:
     """(threshold, mean BA over the folds) maximising the mean BA. Candidates: every
     distinct score of any fold and +inf; ties -> the lowest. No fold with rows:
     (+inf, NaN)."""
@@ -422,8 +422,8 @@ class LodoFold:
     rows: int
     candidate: Hashable
     threshold: float
-    tuning_folds: Tuple[str, ...]
-    excluded_folds: Tuple[str, ...]
+    tuning_folds: tuple[str, ...]
+    excluded_folds: tuple[str, ...]
     #: the chosen candidate's mean BA over the tuning folds at ``threshold``
     tuning_ba: float
     #: held-out BA of the chosen candidate at ``threshold``
@@ -445,8 +445,8 @@ class LodoResult:
     """Leave-one-dataset-out over every fold (in ``labels_by_fold`` order). Means skip
     undefined (NaN) fold values (a fold with one class has no AUC)."""
 
-    folds: Dict[str, LodoFold]
-    candidates: Tuple[Hashable, ...]
+    folds: dict[str, LodoFold]
+    candidates: tuple[Hashable, ...]
 
     @property
     def mean_ba(self) -> float:
@@ -475,14 +475,14 @@ class LodoResult:
         return min(defined) if defined else math.nan
 
     @property
-    def min_fold(self) -> Optional[str]:
+    def min_fold(self) -> str | None:
         defined = [f for f in self.folds.values() if not math.isnan(f.ba)]
         return min(defined, key=lambda f: f.ba).fold if defined else None
 
-    def ba_by_fold(self) -> Dict[str, float]:
+    def ba_by_fold(self) -> dict[str, float]:
         return {name: f.ba for name, f in self.folds.items()}
 
-    def summary(self) -> Dict[str, object]:
+    def summary(self) -> dict[str, object]:
         """Plain dict (JSON-ready) of the means and every fold."""
         return {
             "mean_ba": self.mean_ba,
@@ -507,7 +507,7 @@ class LodoResult:
 def lodo_evaluate(
     candidates: Mapping[Hashable, Mapping[str, Sequence[float]]],
     labels_by_fold: Mapping[str, Sequence[int]],
-    exclusions: Optional[Mapping[str, Sequence[str]]] = None,
+    exclusions: Mapping[str, Sequence[str]] | None = None,
 ) -> LodoResult:
     """Leave-one-dataset-out with a choice among ``candidates`` (name -> fold -> scores;
     e.g. the weights of a fusion being tuned; one candidate = the plain LODO of one metric).
@@ -531,7 +531,7 @@ def lodo_evaluate(
     curves = {
         (name, fold): _FoldCurve(candidates[name][fold], labels_by_fold[fold]) for name in names for fold in folds
     }
-    results: Dict[str, LodoFold] = {}
+    results: dict[str, LodoFold] = {}
     for held_out in folds:
         excluded = tuple(f for f in folds if f != held_out and f in set(exclusions.get(held_out, ())))
         tuning = tuple(f for f in folds if f != held_out and f not in excluded)
@@ -564,7 +564,7 @@ def lodo_evaluate(
 class FoldMargin:
     """Per-fold held-out BA differences a − b over the folds both results have."""
 
-    differences: Dict[str, float]
+    differences: dict[str, float]
     wins: int
     losses: int
     ties: int

@@ -23,7 +23,7 @@ import itertools
 import json
 import os
 import time
-from typing import Dict, Iterator, List
+from collections.abc import Iterator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "shared", "data", "summac")
@@ -38,7 +38,7 @@ def rss_mb() -> float:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
-def distinct_rows(data: str) -> List[Dict[str, str]]:
+def distinct_rows(data: str) -> list[dict[str, str]]:
     """Every distinct (document, summary) pair of the SummaC validation files, in file order."""
     seen, rows = set(), []
     for path in sorted(glob.glob(os.path.join(data, "*.jsonl"))):
@@ -87,7 +87,7 @@ def stream(args: argparse.Namespace) -> None:
     print("| rows | RSS MB | growth MB | caches' estimate MB | parses cached | indexes cached | s |")
     print("|---|---|---|---|---|---|---|", flush=True)
     start, done, peak = time.time(), 0, base
-    source: Iterator[Dict[str, str]] = itertools.islice(itertools.cycle(rows), args.rows)
+    source: Iterator[dict[str, str]] = itertools.islice(itertools.cycle(rows), args.rows)
     for result in scorer.score_batches(source, batch_size=args.batch_size, progress=False):
         before = done
         done += len(result["chi_scores"])

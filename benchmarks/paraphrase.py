@@ -28,8 +28,9 @@ import json
 import math
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import alnum_precision
@@ -53,7 +54,7 @@ class Case:
     note: str
 
 
-def load_suite(path: str = DEFAULT_SUITE) -> List[Case]:
+def load_suite(path: str = DEFAULT_SUITE) -> list[Case]:
     """The cases of a jsonl suite file, in file order (blank lines skipped)."""
     cases = []
     with open(path, encoding="utf-8") as handle:
@@ -75,15 +76,15 @@ def word_overlap(summary: str, source: str) -> float:
     return alnum_precision(summary, source)
 
 
-def _defined(value: Optional[float]) -> bool:
+def _defined(value: float | None) -> bool:
     return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
-def _share(hits: int, total: int) -> Optional[float]:
+def _share(hits: int, total: int) -> float | None:
     return hits / total if total else None
 
 
-def _as_metrics(scores: Union[Sequence[float], Mapping[str, Sequence[float]]]) -> Dict[str, List[float]]:
+def _as_metrics(scores: Sequence[float] | Mapping[str, Sequence[float]]) -> dict[str, list[float]]:
     if isinstance(scores, Mapping):
         return {name: list(values) for name, values in scores.items()}
     return {PRIMARY: list(scores)}
@@ -92,12 +93,12 @@ def _as_metrics(scores: Union[Sequence[float], Mapping[str, Sequence[float]]]) -
 def _group(
     rows: Sequence[int],
     metrics: Sequence[str],
-    faithful: Mapping[str, List[float]],
-    unfaithful: Mapping[str, List[float]],
+    faithful: Mapping[str, list[float]],
+    unfaithful: Mapping[str, list[float]],
     base: Sequence[tuple],
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     """The shares of one group of case indices."""
-    out: Dict[str, Any] = {"n": len(rows)}
+    out: dict[str, Any] = {"n": len(rows)}
     for name in metrics:
         pairs = [(faithful[name][i], unfaithful[name][i]) for i in rows]
         if name != PRIMARY:
@@ -110,7 +111,7 @@ def _group(
     return out
 
 
-def suite_table(cases: Sequence[Case], faithful_scores, unfaithful_scores) -> Dict[str, Any]:
+def suite_table(cases: Sequence[Case], faithful_scores, unfaithful_scores) -> dict[str, Any]:
     """Per-category and overall shares.
 
     ``faithful_scores`` / ``unfaithful_scores``: one chi score per case, or a mapping
@@ -130,7 +131,7 @@ def suite_table(cases: Sequence[Case], faithful_scores, unfaithful_scores) -> Di
     if PRIMARY not in metrics:
         raise ValueError(f"the scores need `{PRIMARY}`")
     base = [(word_overlap(c.faithful, c.source), word_overlap(c.unfaithful, c.source)) for c in cases]
-    categories: Dict[str, List[int]] = {}
+    categories: dict[str, list[int]] = {}
     for index, case in enumerate(cases):
         categories.setdefault(case.category, []).append(index)
     failures = []
@@ -159,7 +160,7 @@ def parse_option(text: str):
         return key, value
 
 
-def score_suite(cases: Sequence[Case], **options) -> Dict[str, Any]:
+def score_suite(cases: Sequence[Case], **options) -> dict[str, Any]:
     """chi of every faithful then every unfaithful summary, in one call."""
     from halluscope import api
 
@@ -178,7 +179,7 @@ def split_scores(result: Mapping[str, Any], count: int):
     return faithful, unfaithful
 
 
-def _pct(value: Optional[float]) -> str:
+def _pct(value: float | None) -> str:
     return "   -" if value is None else f"{100 * value:4.0f}"
 
 
@@ -223,7 +224,7 @@ def _plain(value):
     return None if math.isnan(number) else number
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suite", default=DEFAULT_SUITE, help="suite jsonl (default: %(default)s)")
     parser.add_argument("--json", metavar="OUT", default=None, help="write the table and per-case scores here")

@@ -48,8 +48,9 @@ import random
 import re
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, normalise_text, percent
 from benchmarks.harness import json_safe
@@ -101,7 +102,7 @@ class Number:
         return self.written * _SCALES.get(self.scale.strip().lower(), 1.0)
 
 
-def _entity_at(doc, start: int, end: int) -> Tuple[str, str]:
+def _entity_at(doc, start: int, end: int) -> tuple[str, str]:
     """(label, text) of the entity of ``doc`` overlapping the characters
     [start, end), ("", "") when none."""
     if doc is None:
@@ -112,7 +113,7 @@ def _entity_at(doc, start: int, end: int) -> Tuple[str, str]:
     return "", ""
 
 
-def find_numbers(text: str, doc=None) -> List[Number]:
+def find_numbers(text: str, doc=None) -> list[Number]:
     """The numbers written with digits in ``text`` that read as an amount or a year
     (not parts of dates, times, ranges, scores, versions or names). With ``doc`` (a
     parse of ``text`` or of a same-length truecased copy), numbers inside entities other
@@ -149,7 +150,7 @@ def find_numbers(text: str, doc=None) -> List[Number]:
     return found
 
 
-def write_number(value: float, like: Number, decimals: Optional[int] = None) -> str:
+def write_number(value: float, like: Number, decimals: int | None = None) -> str:
     """``value`` (before the scale) written as ``like`` is: its currency, thousands
     commas (when it has them), scale and per cent sign; with ``like``'s decimals, or
     more (up to 3) when ``value`` needs them, unless ``decimals`` is given."""
@@ -165,11 +166,11 @@ def _replace(text: str, start: int, end: int, new: str) -> str:
     return text[:start] + new + text[end:]
 
 
-def _amounts(summary: str, summary_doc) -> List[Number]:
+def _amounts(summary: str, summary_doc) -> list[Number]:
     return [n for n in find_numbers(summary, summary_doc) if n.kind in ("money", "percent", "plain")]
 
 
-def _scaled(summary: str, summary_doc, rng: random.Random, factor: float) -> Optional[str]:
+def _scaled(summary: str, summary_doc, rng: random.Random, factor: float) -> str | None:
     candidates = [n for n in _amounts(summary, summary_doc) if n.written > 0]
     if not candidates:
         return None
@@ -180,18 +181,18 @@ def _scaled(summary: str, summary_doc, rng: random.Random, factor: float) -> Opt
 # ------------------------------------------------------------------------- the edit types
 
 
-def amount_x2(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def amount_x2(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """An amount written with digits (money, per cent, a count) doubled, written in the
     same format: ``$400 million`` -> ``$800 million``."""
     return _scaled(summary, summary_doc, rng, 2.0)
 
 
-def amount_x0_5(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def amount_x0_5(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """An amount halved, same format (decimals added when needed): ``25`` -> ``12.5``."""
     return _scaled(summary, summary_doc, rng, 0.5)
 
 
-def amount_shift(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def amount_shift(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """An amount moved 7-15% up or down (``rng.choice((1, -1))``, ``rng.uniform(0.07,
     0.15)``), rounded to the decimals as written; the first amount (in ``rng.shuffle``
     order) whose rounded value differs and moved 4-20% after rounding."""
@@ -211,7 +212,7 @@ def amount_shift(summary, source, rng, summary_doc=None, source_doc=None, others
 YEAR_SHIFTS = (-3, -2, -1, 1, 2, 3)
 
 
-def year_shift(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def year_shift(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """A year (1900-2099; with a parse, inside a DATE entity) shifted by one of
     :data:`YEAR_SHIFTS` (``rng.shuffle`` order), the first giving a year the source does
     not write (else the first)."""
@@ -229,7 +230,7 @@ def year_shift(summary, source, rng, summary_doc=None, source_doc=None, others=(
     return _replace(summary, year.start, year.end, str(new))
 
 
-def number_swap_source(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def number_swap_source(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """A number of the summary replaced by a different number of the same kind (money,
     per cent, plain, year) that the source writes, as the source writes it."""
     mine = find_numbers(summary, summary_doc)
@@ -259,7 +260,7 @@ ALIASES = (
 _STOP = {"the", "of", "and", "for", "in", "on", "at", "a", "an", "de", "la", "al"}
 
 
-def _clean_entity(text: str) -> Optional[str]:
+def _clean_entity(text: str) -> str | None:
     """An entity's text usable as a replacement: ``the``/possessive stripped, one line,
     2-40 characters, every word but :data:`_STOP` words capitalised (a name as a cased
     source writes it: no "urbi et orbi", nothing from a lower-cased source); None
@@ -274,7 +275,7 @@ def _clean_entity(text: str) -> Optional[str]:
     return text
 
 
-def _name_words(text: str) -> List[str]:
+def _name_words(text: str) -> list[str]:
     """A lower-cased name's letter runs other than :data:`_STOP` words ("m&s" -> m, s)."""
     return [w for w in re.findall(r"[^\W\d_]+", text) if w not in _STOP]
 
@@ -319,7 +320,7 @@ def _swap_entity(summary: str, entity, new: str) -> str:
     return _replace(summary, entity.start_char, entity.end_char, _written_like(new, summary))
 
 
-def entity_swap_other(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def entity_swap_other(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """A PERSON/ORG/GPE entity replaced by an entity of the same label from another
     source document (``others``, up to 30 draws), one that neither this source nor the
     summary mentions and that may not name the same thing."""
@@ -345,7 +346,7 @@ def entity_swap_other(summary, source, rng, summary_doc=None, source_doc=None, o
     return None
 
 
-def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """A PERSON/ORG/GPE entity replaced by a different entity of the same label that the
     same source mentions: not a substring or superstring of it, no shared content word,
     not its initials, no known alias, not already in the summary, not written beside it
@@ -375,7 +376,7 @@ def entity_swap_source(summary, source, rng, summary_doc=None, source_doc=None, 
 ROLE_LABELS = ("PERSON", "ORG", "GPE", "NORP")
 
 
-def _name_headed_by(token, summary_doc) -> Optional[Tuple[int, int]]:
+def _name_headed_by(token, summary_doc) -> tuple[int, int] | None:
     """The characters of the name (an entity of :data:`ROLE_LABELS`) whose root is
     ``token``, a leading "the" left out; None when no such name, when the name does not
     hold every word of the noun's compound ("raheem" of "raheem sterling" outside the
@@ -393,7 +394,7 @@ def _name_headed_by(token, summary_doc) -> Optional[Tuple[int, int]]:
     return None
 
 
-def role_swap(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def role_swap(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """The names of a verb's subject and direct object exchanged: "Bayern Munich beat
     Porto" -> "Porto beat Bayern Munich". An active verb with one ``nsubj`` and one
     ``dobj``, or a passive verb with one ``nsubjpass`` and one agent ("Porto were beaten
@@ -428,9 +429,9 @@ def role_swap(summary, source, rng, summary_doc=None, source_doc=None, others=()
     return summary[:a0] + summary[b0:b1] + summary[a1:b0] + summary[a0:a1] + summary[b1:]
 
 
-def _pairs(*groups: str) -> Dict[str, str]:
+def _pairs(*groups: str) -> dict[str, str]:
     """``"a b"`` groups -> {a: b, b: a}; the first mapping of a word wins."""
-    table: Dict[str, str] = {}
+    table: dict[str, str] = {}
     for group in groups:
         for pair in group.split(","):
             a, b = pair.split()
@@ -470,7 +471,7 @@ def match_case(new: str, old: str) -> str:
     return new
 
 
-def antonym(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def antonym(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """A verb, adjective, comparative or direction of :data:`ANTONYMS` flipped
     (``rose`` -> ``fell``, ``more`` -> ``fewer``/``less``, ...), case kept; with a parse
     only in :data:`ANTONYM_POS`, outside names, dates and times, not a phrasal verb's
@@ -517,7 +518,7 @@ _FINITE = {"VBZ", "VBD", "VBP", "MD"}
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}
 
 
-def negation(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def negation(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """``not`` inserted after the summary's first finite auxiliary (``was`` -> ``was
     not``, ``has won`` -> ``has not won``; none when it is already negated), or one
     negation removed (``not``/``n't`` after an auxiliary, ``never`` anywhere; ``can't``
@@ -622,7 +623,7 @@ _UNIT = re.compile(
 )
 
 
-def unit_change(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def unit_change(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """The unit after a number swapped (:data:`UNITS`: km <-> miles, °C <-> °F, kg <->
     lbs, million <-> billion, metres <-> feet, hours <-> minutes, days <-> weeks, months
     <-> years, ...), the number kept; singular after 1, the unit's case kept."""
@@ -681,11 +682,11 @@ def ordinal_suffix(n: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
-def _other_ordinals(n: int) -> List[int]:
+def _other_ordinals(n: int) -> list[int]:
     return [m for m in (n + 1, n - 1, n + 2) if m >= 1 and m != n]
 
 
-def ordinal_change(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> Optional[str]:
+def ordinal_change(summary, source, rng, summary_doc=None, source_doc=None, others=()) -> str | None:
     """An ordinal changed to a neighbour (n+1, n-1, n+2; ``rng.choice``): a word
     (``first`` -> ``second``, up to ``twentieth``; with a parse only an adjective: not
     ``a second`` the noun, ``was first arrested`` the adverb) or digits (``2nd`` ->
@@ -722,7 +723,7 @@ def ordinal_change(summary, source, rng, summary_doc=None, source_doc=None, othe
 
 
 #: edit type -> edit function
-EDITS: Dict[str, Callable[..., Optional[str]]] = {
+EDITS: dict[str, Callable[..., str | None]] = {
     "amount_x2": amount_x2,
     "amount_x0.5": amount_x0_5,
     "amount_shift": amount_shift,
@@ -759,7 +760,7 @@ OWN_INDEX = {
 BASELINE = "alnum"
 
 
-def changed_span(original: str, edited: str) -> Tuple[int, int, int, str, str]:
+def changed_span(original: str, edited: str) -> tuple[int, int, int, str, str]:
     """(start, end in the original, end in the edited, old text, new text) of the one
     stretch where the two differ (common prefix and suffix removed)."""
     start = 0
@@ -783,12 +784,12 @@ def changed_span(original: str, edited: str) -> Tuple[int, int, int, str, str]:
 class Row:
     """One consistent (source, summary) pair of the pool: which file(s) it came from."""
 
-    files: Tuple[str, ...]
+    files: tuple[str, ...]
     source: str
     summary: str
 
 
-def load_pool(data: str, half: Optional[str]) -> Tuple[List[Row], Dict[str, int]]:
+def load_pool(data: str, half: str | None) -> tuple[list[Row], dict[str, int]]:
     """The consistent pairs of every validation file under ``data`` (``summac/*_val.jsonl``
     and ``frank/frank_val.jsonl``) in the ``half``, each pair once (whitespace-normalised),
     pairs labelled inconsistent in any file left out. Also per file the consistent rows
@@ -798,8 +799,8 @@ def load_pool(data: str, half: Optional[str]) -> Tuple[List[Row], Dict[str, int]
     named = [(p, None) for p in paths] + ([(frank, "FRANK")] if os.path.exists(frank) else [])
     if not named:
         raise SystemExit(f"no validation files under {data}")
-    pairs: Dict[Tuple[str, str], Dict[str, Any]] = {}
-    counts: Dict[str, int] = {}
+    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    counts: dict[str, int] = {}
     for path, name in named:
         dataset = load_dataset(path, name=name, half=half)
         counts[dataset.name] = sum(dataset.labels)
@@ -834,7 +835,7 @@ def parse_pool(rows: Sequence[Row]):
 
 def draw_cases(
     rows: Sequence[Row], summary_docs, source_docs, distinct_docs, edit: str, per_type: int, seed: int
-) -> List[Dict[str, Any]]:
+) -> list[dict[str, Any]]:
     """Up to ``per_type`` cases of one edit type: rows in a seeded order
     (``random.Random(f"{seed}:{edit}")``), the edit tried on each."""
     rng = random.Random(f"{seed}:{edit}")
@@ -889,12 +890,12 @@ def _lower_from_top(edited, original) -> bool:
     return _defined(edited) and edited < (original if _defined(original) else 1.0)
 
 
-def _scores(result, i: int) -> Dict[str, float]:
+def _scores(result, i: int) -> dict[str, float]:
     detail = result["details"][i]
     return {"chi": float(result["chi_scores"][i]), **{d: float(detail[d]["score"]) for d in ("ehi", "rhi", "qhi")}}
 
 
-def summarise(cases: Sequence[Dict[str, Any]], edit: str) -> Dict[str, Any]:
+def summarise(cases: Sequence[dict[str, Any]], edit: str) -> dict[str, Any]:
     """Per type: n and the shares caught (edited strictly lower) by chi, the own index
     and the baseline; the own index's cases defined on both sides."""
     index = OWN_INDEX[edit]
@@ -925,7 +926,7 @@ def summarise(cases: Sequence[Dict[str, Any]], edit: str) -> Dict[str, Any]:
     }
 
 
-def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
+def markdown(summary: dict[str, dict[str, Any]], per_type: int) -> str:
     lines = [
         "| edit type | n | chi caught % | own index | own caught % | own caught %, undefined original = 1 | "
         "own defined (both / edited) | alnum caught % | edited chi ≥ 0.5 % | cased n | own caught % (cased) |",
@@ -946,7 +947,7 @@ def markdown(summary: Dict[str, Dict[str, Any]], per_type: int) -> str:
 RECORD_KEYS = ("args", "git", "signature", "pool", "summary", "originals", "paraphrase")
 
 
-def record_of(payload: Dict[str, Any]) -> Dict[str, Any]:
+def record_of(payload: dict[str, Any]) -> dict[str, Any]:
     """The part of a ``--json`` payload that may be committed (``--record``): the run's
     arguments, commit, signature, pool sizes and shares, without the cases and sources,
     which hold the validation files' text (never copied into the repository). Each
@@ -972,7 +973,7 @@ def record_of(payload: Dict[str, Any]) -> Dict[str, Any]:
     return record
 
 
-def _unit_lines(detail: Dict[str, Any], span: Sequence[int], limit: int = 6) -> List[str]:
+def _unit_lines(detail: dict[str, Any], span: Sequence[int], limit: int = 6) -> list[str]:
     """The index's units, those overlapping ``span`` first (marked ``*``)."""
     units = detail.get("units") or []
 
@@ -1018,7 +1019,7 @@ def _around(text: str, span: Sequence[int], width: int = 150) -> str:
     ).replace("\n", " ")
 
 
-def print_misses(cases: Sequence[Dict[str, Any]], edit: str, count: int) -> None:
+def print_misses(cases: Sequence[dict[str, Any]], edit: str, count: int) -> None:
     index = OWN_INDEX[edit]
     every = [c for c in cases if not c["caught"][index]]
     missed = every[:count]
@@ -1044,7 +1045,7 @@ def print_misses(cases: Sequence[Dict[str, Any]], edit: str, count: int) -> None
             print(line)
 
 
-def paraphrase_false_alarms() -> Dict[str, Any]:
+def paraphrase_false_alarms() -> dict[str, Any]:
     """The paraphrase suite: the share of faithful paraphrases with chi >= 0.5, and of
     cases with chi(faithful) > chi(unfaithful)."""
     from benchmarks.paraphrase import load_suite, score_suite, split_scores, suite_table
@@ -1067,7 +1068,7 @@ def run_suite(
     seed: int,
     types: Sequence[str],
     log=lambda m: print(m, file=sys.stderr, flush=True),
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     from halluscope import api
 
     start = time.perf_counter()
@@ -1083,7 +1084,7 @@ def run_suite(
         cases_by_type[edit] = draw_cases(rows, summary_docs, source_docs, distinct_docs, edit, per_type, seed)
     used = sorted({c["row"] for cases in cases_by_type.values() for c in cases})
     log(
-        f"drawn: "
+        "drawn: "
         + ", ".join(f"{k} {len(v)}" for k, v in cases_by_type.items())
         + f" ({time.perf_counter() - start:.0f} s)"
     )
@@ -1135,7 +1136,7 @@ def run_suite(
     }
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, help="folder with summac/*_val.jsonl and frank/frank_val.jsonl")
     parser.add_argument(
@@ -1191,7 +1192,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     else:
         print()
     if args.show_misses:
-        by_type: Dict[str, List[Dict[str, Any]]] = {}
+        by_type: dict[str, list[dict[str, Any]]] = {}
         for case in outcome["cases"]:
             by_type.setdefault(case["type"], []).append(case)
         for edit, cases in by_type.items():

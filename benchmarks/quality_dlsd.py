@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from benchmarks import harness
 
 
-def harness_arguments(argv: Optional[Sequence[str]] = None) -> List[str]:
+def harness_arguments(argv: Sequence[str] | None = None) -> list[str]:
     """This script's options as ``harness.py run`` arguments."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", help="SummaC-format jsonl files")

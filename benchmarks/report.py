@@ -11,7 +11,8 @@ import glob
 import json
 import math
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from benchmarks._common import percent
 from benchmarks.measures import LodoResult, fold_margin, lodo_evaluate
@@ -27,16 +28,16 @@ FOLD_ORDER = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summa
 FRANK = "FRANK"
 SUMMAC_MEAN = "mean (SummaC sets)"
 
-Row = Dict[str, Any]
+Row = dict[str, Any]
 
 
 # ---------------------------------------------------------------------------- loading
 
 
-def load_results(folder: str) -> List[Row]:
+def load_results(folder: str) -> list[Row]:
     """Every row of every ``run-*.json`` in ``folder``, with ``tag`` and ``config`` set
     and the configuration's kwargs as ``config_kwargs``."""
-    rows: List[Row] = []
+    rows: list[Row] = []
     for path in sorted(glob.glob(os.path.join(folder, "run-*.json"))):
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
@@ -55,22 +56,22 @@ def load_results(folder: str) -> List[Row]:
     return rows
 
 
-def tag_order(rows: Sequence[Row], tags: Optional[Sequence[str]] = None) -> List[str]:
+def tag_order(rows: Sequence[Row], tags: Sequence[str] | None = None) -> list[str]:
     """``tags`` (those present), else every tag by its earliest ``created`` time."""
     present = {r["tag"] for r in rows}
     if tags:
         return [t for t in tags if t in present]
-    first: Dict[str, str] = {}
+    first: dict[str, str] = {}
     for row in rows:
         first[row["tag"]] = min(first.get(row["tag"], row.get("created") or ""), row.get("created") or "")
     return sorted(present, key=lambda t: (first[t], t))
 
 
-def _unique(values: Iterable) -> List:
+def _unique(values: Iterable) -> list:
     return list(dict.fromkeys(values))
 
 
-def datasets_in(rows: Sequence[Row]) -> List[str]:
+def datasets_in(rows: Sequence[Row]) -> list[str]:
     """Dataset names in first-seen order, FRANK last."""
     names = _unique(r["dataset"] for r in rows)
     return [n for n in names if n != FRANK] + [n for n in names if n == FRANK]
@@ -82,17 +83,17 @@ CONFIG_ORDER = ["chi", "chi-paper", "chi-minmax", "ehi", "qhi", "rhi-linear", "r
 ]
 
 
-def configs_in(rows: Sequence[Row]) -> List[str]:
+def configs_in(rows: Sequence[Row]) -> list[str]:
     """Configuration names present (baseline excluded), in :data:`CONFIG_ORDER`."""
     names = {r["config"] for r in rows} - {BASELINE}
     return sorted(names, key=lambda c: (CONFIG_ORDER.index(c) if c in CONFIG_ORDER else len(CONFIG_ORDER), c))
 
 
-def dimensions_of(rows: Sequence[Row], config: str) -> List[str]:
+def dimensions_of(rows: Sequence[Row], config: str) -> list[str]:
     return _unique(r["dimension"] for r in rows if r["config"] == config)
 
 
-def index_rows(rows: Sequence[Row]) -> Dict[Tuple[str, str, str, str], Row]:
+def index_rows(rows: Sequence[Row]) -> dict[tuple[str, str, str, str], Row]:
     """(tag, config, dimension, dataset) -> row."""
     return {(r["tag"], r["config"], r["dimension"], r["dataset"]): r for r in rows}
 
@@ -100,7 +101,7 @@ def index_rows(rows: Sequence[Row]) -> Dict[Tuple[str, str, str, str], Row]:
 # --------------------------------------------------------------------------- formatting
 
 
-def fmt(value: Optional[float], digits: int = 1) -> str:
+def fmt(value: float | None, digits: int = 1) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     return f"{value:.{digits}f}"
@@ -112,7 +113,7 @@ def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _mean(values: Sequence[Optional[float]]) -> Optional[float]:
+def _mean(values: Sequence[float | None]) -> float | None:
     defined = [v for v in values if v is not None and not math.isnan(v)]
     return sum(defined) / len(defined) if len(defined) == len(values) and defined else None
 
@@ -122,7 +123,7 @@ def _mean(values: Sequence[Optional[float]]) -> Optional[float]:
 
 def measure_value(
     index, tag: str, config: str, dimension: str, dataset: str, measure: str, summac_sets: Sequence[str]
-) -> Optional[float]:
+) -> float | None:
     """A row's ``measure``; for :data:`SUMMAC_MEAN` the mean over the SummaC sets
     (defined only when every set has a value)."""
     if dataset == SUMMAC_MEAN:
@@ -133,7 +134,7 @@ def measure_value(
 
 def beats_baseline(
     index, tag: str, config: str, dimension: str, dataset: str, measure: str, summac_sets: Sequence[str]
-) -> Optional[bool]:
+) -> bool | None:
     """Whether the dimension's value exceeds both baseline readings' values on that set
     in the same tag (None when a value is missing)."""
     value = measure_value(index, tag, config, dimension, dataset, measure, summac_sets)
@@ -143,12 +144,12 @@ def beats_baseline(
     return value > max(baselines)
 
 
-def table_groups(rows: Sequence[Row]) -> List[Tuple[str, List[str]]]:
+def table_groups(rows: Sequence[Row]) -> list[tuple[str, list[str]]]:
     """(title, configurations) per comparison table: a configuration with several
     dimensions (chi) gets its own table; single-dimension configurations of the same
     metric share one (e.g. fizz, fizz+SD, fizz+DL, fizz+SD+DL), one column each."""
-    groups: List[Tuple[str, List[str]]] = []
-    shared: Dict[str, List[str]] = {}
+    groups: list[tuple[str, list[str]]] = []
+    shared: dict[str, list[str]] = {}
     for config in configs_in(rows):
         if len(dimensions_of(rows, config)) > 1:
             groups.append((config, [config]))
@@ -205,7 +206,7 @@ def in_display_order(chosen: Sequence[Row], tags: Sequence[str]) -> Iterator[Row
     """The rows of ``chosen`` in table order: dataset, configuration (baseline first),
     dimension, tag; combinations without a row are skipped, and of two rows with the
     same key the first is shown."""
-    by_key: Dict[Tuple[str, str, str, str], Row] = {}
+    by_key: dict[tuple[str, str, str, str], Row] = {}
     for row in chosen:
         by_key.setdefault((row["dataset"], row["config"], row["dimension"], row["tag"]), row)
     for dataset in datasets_in(chosen):
@@ -240,7 +241,7 @@ def error_rate_table(rows: Sequence[Row], dataset: str, tags: Sequence[str]) -> 
     return markdown_table(header, body)
 
 
-def _with_interval(value: Optional[float], interval: Optional[Sequence[Optional[float]]]) -> str:
+def _with_interval(value: float | None, interval: Sequence[float | None] | None) -> str:
     if value is None:
         return "–"
     if not interval or interval[0] is None:
@@ -305,7 +306,7 @@ def pseudo_table(rows: Sequence[Row], tags: Sequence[str]) -> str:
     ]
     body = []
 
-    def rank(entry: Dict[str, Any]) -> str:
+    def rank(entry: dict[str, Any]) -> str:
         if entry.get("rank") is None:
             return "– (no systems)"
         return f"{entry['rank']} of {entry['of']} (above {entry['above']})"
@@ -364,10 +365,10 @@ def signature_list(rows: Sequence[Row], tags: Sequence[str]) -> str:
 
 # ------------------------------------------------------------------ leave-one-dataset-out
 
-Candidate = Tuple[str, str]  # (configuration, dimension)
+Candidate = tuple[str, str]  # (configuration, dimension)
 
 
-def _float(value: Optional[float]) -> float:
+def _float(value: float | None) -> float:
     return math.nan if value is None else float(value)
 
 
@@ -376,10 +377,10 @@ class LodoData:
     labels per fold, and the exclusions (symmetric union of what the rows recorded)."""
 
     def __init__(self, rows: Sequence[Row], tag: str):
-        self.scores: Dict[Candidate, Dict[str, List[float]]] = {}
-        self.labels: Dict[Candidate, Dict[str, List[int]]] = {}
-        excluded: Dict[str, set] = {}
-        seen: List[str] = []
+        self.scores: dict[Candidate, dict[str, list[float]]] = {}
+        self.labels: dict[Candidate, dict[str, list[int]]] = {}
+        excluded: dict[str, set] = {}
+        seen: list[str] = []
         for row in rows:
             if row["tag"] != tag or not row.get("folds"):
                 continue
@@ -395,7 +396,7 @@ class LodoData:
         self.folds = [f for f in FOLD_ORDER if f in known] + [f for f in dict.fromkeys(seen) if f not in FOLD_ORDER]
         self.exclusions = {fold: [f for f in self.folds if f in excluded.get(fold, set())] for fold in self.folds}
 
-    def candidates(self) -> List[Candidate]:
+    def candidates(self) -> list[Candidate]:
         """Baseline readings first (:data:`LODO_BASELINES` order), then configurations
         in :func:`configs_in` order with their dimensions."""
         keys = list(self.scores)
@@ -404,7 +405,7 @@ class LodoData:
         order = {c: i for i, c in enumerate(configs_in([{"config": k[0]} for k in keys]))}
         return baselines + [k for k in keys if k[0] != BASELINE and k[0] in order]
 
-    def evaluate(self, candidates: Sequence[Candidate]) -> Optional[LodoResult]:
+    def evaluate(self, candidates: Sequence[Candidate]) -> LodoResult | None:
         """LODO choosing among ``candidates`` (one: the plain LODO of that dimension)
         over the folds they all have, with the labels they agree on; None when they
         share fewer than two folds or disagree on labels (e.g. different row limits)."""
@@ -418,8 +419,8 @@ class LodoData:
             {f: self.exclusions.get(f, []) for f in folds},
         )
 
-    def rows_per_fold(self) -> Dict[str, int]:
-        sizes: Dict[str, int] = {}
+    def rows_per_fold(self) -> dict[str, int]:
+        sizes: dict[str, int] = {}
         for per_fold in self.labels.values():
             for fold, labels in per_fold.items():
                 sizes.setdefault(fold, len(labels))
@@ -436,7 +437,7 @@ def _resolve_choice(data: LodoData, entry: str) -> Candidate:
     return config, dimension
 
 
-def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] = ()) -> Dict[str, str]:
+def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] = ()) -> dict[str, str]:
     """The LODO tables of one tag: ``"ba"`` (per fold held-out BA, mean, min fold,
     in-sample, gap, folds beating :data:`LODO_REFERENCE`), ``"auc"`` (per fold and mean
     ROC-AUC), ``"notes"`` (rows per fold, the exclusions, choices made); empty dict when
@@ -447,8 +448,8 @@ def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] 
         return {}
     reference_key = (BASELINE, LODO_REFERENCE)
     reference = data.evaluate([reference_key]) if reference_key in data.scores else None
-    lines: List[Tuple[str, str, Optional[LodoResult]]] = [(c[0], c[1], data.evaluate([c])) for c in data.candidates()]
-    notes: List[str] = []
+    lines: list[tuple[str, str, LodoResult | None]] = [(c[0], c[1], data.evaluate([c])) for c in data.candidates()]
+    notes: list[str] = []
     for choice in choices:
         keys = [_resolve_choice(data, entry) for entry in choice]
         result = data.evaluate(keys)
@@ -525,7 +526,7 @@ def lodo_markdown(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]
 PERTURBATION_RECORDS = ("perturb-design.json", "perturb-lockbox.json")
 
 
-def perturbation_table(design: Dict[str, Any], lockbox: Dict[str, Any]) -> str:
+def perturbation_table(design: dict[str, Any], lockbox: dict[str, Any]) -> str:
     """Per edit type, the shares of edits caught (edited summary scored strictly lower)
     by chi, by the type's own index and by word overlap, design half / lockbox half; then
     the originals still at chi >= 0.5."""
@@ -644,7 +645,7 @@ def _pyplot():
     return plt
 
 
-def plot_balanced_accuracy(rows: Sequence[Row], tag: str, path: str) -> Optional[str]:
+def plot_balanced_accuracy(rows: Sequence[Row], tag: str, path: str) -> str | None:
     """One panel per configuration: grouped bars of BA per set for each dimension and
     both baselines."""
     configs = [c for c in configs_in(rows) if any(r["config"] == c and r["tag"] == tag for r in rows)]
@@ -682,7 +683,7 @@ def plot_balanced_accuracy(rows: Sequence[Row], tag: str, path: str) -> Optional
     return path
 
 
-def plot_error_rates(rows: Sequence[Row], tag: str, path: str) -> Optional[str]:
+def plot_error_rates(rows: Sequence[Row], tag: str, path: str) -> str | None:
     """Per configuration: ErrorRate_T bars per error type for each dimension and the baselines."""
     chosen = [r for r in rows if r["tag"] == tag and r.get("error_rates")]
     configs = configs_in(chosen)
@@ -715,7 +716,7 @@ def plot_error_rates(rows: Sequence[Row], tag: str, path: str) -> Optional[str]:
     return path
 
 
-def plot_system_level(rows: Sequence[Row], tag: str, dataset: str, path: str) -> Optional[str]:
+def plot_system_level(rows: Sequence[Row], tag: str, dataset: str, path: str) -> str | None:
     """Per configuration's first dimension (and the baseline): system mean metric vs
     system mean human score, one labelled point per system."""
     chosen = [r for r in rows if r["tag"] == tag and r["dataset"] == dataset and r.get("system_level")]
@@ -746,7 +747,7 @@ def plot_system_level(rows: Sequence[Row], tag: str, dataset: str, path: str) ->
     return path
 
 
-def plot_tags(rows: Sequence[Row], tags: Sequence[str], path: str) -> Optional[str]:
+def plot_tags(rows: Sequence[Row], tags: Sequence[str], path: str) -> str | None:
     """With several tags: per configuration's first dimension, BA per set, one bar per tag."""
     if len(tags) < 2:
         return None
@@ -789,13 +790,13 @@ def plot_tags(rows: Sequence[Row], tags: Sequence[str], path: str) -> Optional[s
     return path
 
 
-def write_plots(rows: Sequence[Row], tags: Sequence[str], folder: str) -> List[Tuple[str, str]]:
+def write_plots(rows: Sequence[Row], tags: Sequence[str], folder: str) -> list[tuple[str, str]]:
     """(caption, path) of every plot written; old ``plot-*.png`` files are removed first."""
     for old in glob.glob(os.path.join(folder, "plot-*.png")):
         os.remove(old)
-    plots: List[Tuple[str, str]] = []
+    plots: list[tuple[str, str]] = []
 
-    def add(caption: str, path: Optional[str]) -> None:
+    def add(caption: str, path: str | None) -> None:
         if path:
             plots.append((caption, path))
 
@@ -1318,7 +1319,7 @@ Generated by `benchmarks/harness.py render --brief` from the JSON results in
 
 
 def render_markdown(
-    results: str, out: str, tags: Optional[Sequence[str]] = None, plots: bool = True, brief: bool = False
+    results: str, out: str, tags: Sequence[str] | None = None, plots: bool = True, brief: bool = False
 ) -> str:
     """Write the markdown report of every result in ``results`` to ``out`` (plots as
     PNG beside the JSON files, linked relatively); ``brief`` leaves out the protocol

@@ -21,15 +21,14 @@ import json
 import statistics
 import sys
 import time
-from typing import Dict, List, Optional
-
-from benchmarks._common import read_jsonl, triples
 
 from halluscope import score_chi
 from halluscope.resources import get_embedder, get_parse_cache, get_resources
 
+from benchmarks._common import read_jsonl, triples
 
-def memo_functions() -> List[object]:
+
+def memo_functions() -> list[object]:
     """The package's functions memoised by ``functools.lru_cache`` on their inputs
     (names, words, dates): every one whose bound is neither 1 (a table loaded once, like a
     model) nor None (a probe of the hardware)."""
@@ -56,14 +55,14 @@ def cold_caches() -> None:
 
 
 def measure(
-    predictions: List[str], sources: List[str], references: Optional[List[str]], repeats: int, workers: int = 1
-) -> Dict[str, object]:
+    predictions: list[str], sources: list[str], references: list[str] | None, repeats: int, workers: int = 1
+) -> dict[str, object]:
     """Best and paired times of the floor and of chi (``workers``) on these rows."""
     cache = get_parse_cache()
     nlp = cache.nlp
     embedder = get_embedder()
     distinct = list(dict.fromkeys(sources + predictions + (references or [])))
-    counters: Dict[str, int] = {}
+    counters: dict[str, int] = {}
     result = {}
 
     def run_floor() -> float:
@@ -97,7 +96,7 @@ def measure(
     }
 
 
-def report(title: str, n: int, timed: Dict[str, object], workers: int = 1) -> None:
+def report(title: str, n: int, timed: dict[str, object], workers: int = 1) -> None:
     floor, chi = timed["floor"], timed["chi"]
     print(f"\n{title}: examples {n}  distinct texts {timed['distinct']}  characters {timed['characters']}")
     print(f"floor (bare nlp.pipe, one process):  {floor / n * 1000:8.2f} ms/example  ({floor:.2f} s)")

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import re
 import time
-from typing import List
+
+from halluscope import score_chi
 
 from benchmarks._common import read_jsonl, triples
 from benchmarks.speed_chi import cold_caches
-from halluscope import score_chi
 
 _SENTENCE_END = re.compile(r"(?<=\S)[.!?]+(?=\s|$)")
 
@@ -48,7 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     source = unpunctuated_source(args.data, args.chars)
     score_chi(["Police arrested 3 men."], ["Police in Leeds arrested 3 men on Monday."])  # the models
-    seconds: List[float] = []
+    seconds: list[float] = []
     for factor in (1, 2, 4):
         copy = copy_of(source, args.start, args.length * factor)
         cold_caches()

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Dict, List, Tuple
+
+from halluscope import score_chi
+from halluscope.resources import get_parse_cache
 
 from benchmarks._common import read_jsonl, triples
 from benchmarks.speed_chi import cold_caches
-from halluscope import score_chi
-from halluscope.resources import get_parse_cache
 
 TEMPLATE = "Police in Leeds arrested {i} men on Monday after a £2.5m robbery at a jewellery shop, officers said."
 SUMMARY = "Police arrested {i} men in Leeds after a robbery."
@@ -36,19 +36,19 @@ SUMMARY = "Police arrested {i} men in Leeds after a robbery."
 SENTENCES_PER_DOCUMENT = 30
 
 
-def repeated(n: int) -> Tuple[str, str]:
+def repeated(n: int) -> tuple[str, str]:
     """A summary and a source of ``n`` sentences each, every one of the same words."""
     return (" ".join(SUMMARY.format(i=i + 1) for i in range(n)), " ".join(TEMPLATE.format(i=i) for i in range(n)))
 
 
-def news(n: int, documents: List[Tuple[str, str]]) -> Tuple[str, str]:
+def news(n: int, documents: list[tuple[str, str]]) -> tuple[str, str]:
     """The summaries and sources of the first ``n // SENTENCES_PER_DOCUMENT`` documents,
     each joined into one text."""
     chosen = documents[: max(1, n // SENTENCES_PER_DOCUMENT)]
     return " ".join(summary for _, summary in chosen), " ".join(source for source, _ in chosen)
 
 
-def time_pair(summary: str, source: str) -> Tuple[float, float]:
+def time_pair(summary: str, source: str) -> tuple[float, float]:
     """(chi seconds, floor seconds) of one call from cold caches."""
     nlp = get_parse_cache().nlp
     start = time.perf_counter()
@@ -69,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
 
     sources, predictions, _, _ = triples(read_jsonl(args.data, 100_000))
-    first: Dict[str, str] = {}
+    first: dict[str, str] = {}
     for source, summary in zip(sources, predictions):
         first.setdefault(source, summary)  # each distinct source with its first summary
     documents = list(first.items())
@@ -77,7 +77,7 @@ def main() -> None:
     score_chi(["Police arrested 3 men."], ["Police in Leeds arrested 3 men on Monday."])
     time_pair(*repeated(min(args.sizes)))
     for name, make in (("repeated", repeated), ("news", lambda n: news(n, documents))):
-        best: Dict[int, Tuple[float, float]] = {}
+        best: dict[int, tuple[float, float]] = {}
         for _ in range(args.repeats):
             for n in args.sizes:
                 chi, floor = time_pair(*make(n))

@@ -19,10 +19,10 @@ import json
 import math
 import os
 import sys
-from typing import Dict, List, Optional, Sequence
+from collections.abc import Sequence
 
 
-def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, help="JSONL file, one example per line")
     parser.add_argument("--source-field", default="source")
@@ -35,12 +35,12 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def read_rows(path: str) -> List[Dict]:
+def read_rows(path: str) -> list[dict]:
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def strict_json(score: float) -> Optional[float]:
+def strict_json(score: float) -> float | None:
     """An undefined score (NaN) as ``null``, so the output is strict JSON."""
     return None if math.isnan(score) else score
 
@@ -60,7 +60,7 @@ def init_process_group() -> None:
         dist.init_process_group("gloo")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     from halluscope import score_chi
     from halluscope.distributed import rank_device, score_distributed
 

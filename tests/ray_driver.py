@@ -17,7 +17,6 @@ import time
 
 def main(job_path: str) -> None:
     import ray
-
     from halluscope.ray import record, score_dataset
 
     with open(job_path, encoding="utf-8") as handle:

@@ -5,7 +5,6 @@ import re
 
 import numpy as np
 import pytest
-
 from halluscope.acu.pipeline import AcuOptions, aggregate, alignment_scores, score_batch
 from halluscope.nli import NLIEngine
 

@@ -7,9 +7,6 @@ per-call deadline in the property test."""
 import datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from halluscope.extract.quantities import _readings, extract_quantities
 from halluscope.extract.quantities.dates import _DATE_RANGE_SPLIT, _date_readings
 from halluscope.extract.quantities.numbers import _ordinal_value
@@ -18,6 +15,8 @@ from halluscope.match.quantities import QuantityMatcher
 from halluscope.parsing import GUARD_CHUNK, GUARD_RUN, guarded_doc
 from halluscope.resources import get_parse_cache
 from halluscope.units import QuantityUnit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from parsed import parse
 
 

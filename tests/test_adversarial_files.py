@@ -11,7 +11,6 @@ import subprocess
 import sys
 
 import pytest
-
 from halluscope import score_chi
 from halluscope.cli import main
 from halluscope.cli.runs import OutputLock

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any
 
 import amrlib
 import penman
 import pytest
-
 from halluscope.acu import amr_links
 from halluscope.acu.amr_links import (
     AmrLinkExtractor,
@@ -142,9 +141,9 @@ def test_subgraph_skips_predicate_wiki_name_op_and_pulls_in_reentrant_definition
 
 
 class FakeStog:
-    def __init__(self, outputs: List[Any]) -> None:
+    def __init__(self, outputs: list[Any]) -> None:
         self.outputs = outputs
-        self.calls: List[List[str]] = []
+        self.calls: list[list[str]] = []
 
     def parse_sents(self, sents, add_metadata=True, disable_progress=True):
         self.calls.append(list(sents))
@@ -153,7 +152,7 @@ class FakeStog:
 
 class FakeGtos:
     def __init__(self) -> None:
-        self.calls: List[Dict[str, Any]] = []
+        self.calls: list[dict[str, Any]] = []
 
     def generate(self, graphs, disable_progress=True, use_tense=False):
         self.calls.append({"graphs": list(graphs), "use_tense": use_tense})
@@ -168,7 +167,7 @@ def fakes(monkeypatch, tmp_path):
         ["# ::snt Pfizer ships before the FDA approves.\n" + PFIZER, None, "(g / go-02 :ARG0 (b / boy))", "(x / broken"]
     )
     gtos = FakeGtos()
-    loads: List[tuple] = []
+    loads: list[tuple] = []
 
     def load_stog_model(model_dir=None, **kwargs):
         loads.append(("stog", model_dir, kwargs))
@@ -250,7 +249,7 @@ def test_missing_model_raises_model_not_available(fakes, monkeypatch) -> None:
 
 
 def test_tolerant_generate_drops_rejected_kwargs() -> None:
-    calls: List[Dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
 
     def generate(**kwargs):
         calls.append(dict(kwargs))

@@ -4,7 +4,6 @@ source sentence holding them also holds the rest of their summary sentence."""
 import math
 
 import pytest
-
 from halluscope.api import score_chi, score_ehi
 from halluscope.match.attribution import ATTRIBUTION_FLOOR, credit
 

@@ -11,7 +11,6 @@ import os
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import pytest  # noqa: E402
-
 from halluscope import score_chi, score_ehi, score_qhi  # noqa: E402
 from halluscope.cli import main  # noqa: E402
 from halluscope.errors import InputError, OptionError  # noqa: E402
@@ -306,7 +305,6 @@ def test_cli_file_problems_exit_2_in_one_line(setup, arguments, said, tmp_path, 
 )
 def test_space_messages(source, summary, date, said):
     import gradio as gr
-
     from halluscope import space
 
     display = space.display.score_for_display(source, "", summary, ["chi"], publication_date=date)

@@ -5,7 +5,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from halluscope import api, budget, resources
 from halluscope.errors import OptionError
 from halluscope.lru import LRU

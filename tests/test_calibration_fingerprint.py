@@ -12,10 +12,10 @@ import re
 import subprocess
 
 import pytest
+from halluscope.verdict import CALIBRATION_FILE
 
 from benchmarks.fingerprint import REFIT, TOLERANCE, drift_message, drifted, shipped_rows_chi, validation_rows_chi
 from benchmarks.studies.parse_store import DATA
-from halluscope.verdict import CALIBRATION_FILE
 
 with open(CALIBRATION_FILE, encoding="utf-8") as _handle:
     RECORD = json.load(_handle)

@@ -7,7 +7,6 @@ import math
 import re
 
 import pytest
-
 from halluscope.report.charts import (
     bars_svg,
     histogram,

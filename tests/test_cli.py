@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-
 from halluscope import score_chi, score_dlsd_acu, score_qhi
 from halluscope.cli import main
 from halluscope.records import json_safe
@@ -879,7 +878,6 @@ def test_cuda_on_a_torch_without_it_is_one_line(uninterrupted, workdir, monkeypa
 
 def test_device_auto_is_cuda_when_available_else_cpu(monkeypatch):
     import torch
-
     from halluscope.cli.scoring import resolve_device
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)

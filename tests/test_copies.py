@@ -6,17 +6,15 @@ docs/papers.md#attribution). Real spaCy parses of a long source the test writes 
 import bisect
 import math
 import random
-import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from halluscope.api import score_chi, score_qhi
 from halluscope.extract.entities import extract_entities
 from halluscope.extract.quantities import extract_quantities
 from halluscope.match.copies import copied_passage, sentence_words
 from halluscope.resources import get_resources
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from parsed import parse
 
 NAMES = [

@@ -16,7 +16,6 @@ import types
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
-
 from halluscope.acu import coref
 from halluscope.acu.coref import (
     BACKENDS,

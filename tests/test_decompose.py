@@ -14,9 +14,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 import torch
-
-from tiny_models import tiny_t5 as build_tiny_t5
-
 from halluscope.acu.decompose import (
     Decomposer,
     RuleDecomposer,
@@ -26,6 +23,7 @@ from halluscope.acu.decompose import (
     split_claims,
 )
 from halluscope.registry import DECOMPOSER, REGISTRY, ModelNotAvailableError
+from tiny_models import tiny_t5 as build_tiny_t5
 
 WORDS = (
     "the man won lottery bought a car he sang and danced . ; police arrested suspect "

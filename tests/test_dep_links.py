@@ -1,7 +1,6 @@
 """Dependency-parse discourse links (seed 000 §3.1, Table 6; offline DL-ACU backend)."""
 
 import pytest
-
 from halluscope.acu.dep_links import find_dependency_links
 from parsed import parse
 

@@ -9,7 +9,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from halluscope import score_chi, score_dlsd_acu
 from halluscope.acu.decompose import clear_decomposer_caches
 from halluscope.resources import get_parse_cache

@@ -9,7 +9,6 @@ import sys
 from dataclasses import dataclass
 
 import pytest
-
 from halluscope import dimensions
 from halluscope.dimensions.base import Dimension
 from halluscope.errors import OptionError

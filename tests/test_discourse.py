@@ -4,11 +4,9 @@ import os
 
 import evaluate
 import pytest
-
 from halluscope import score_dlsd_acu
 from halluscope.acu.discourse import DiscourseLinkUnits, resolve_backend
 from halluscope.nli import NLIEngine
-
 from test_acu_pipeline import overlap_scorer
 
 SUMMARY = "Engineers shut the plant after noticing the leak."

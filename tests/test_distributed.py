@@ -74,7 +74,6 @@ def worker(out_dir: str, data_path: str) -> None:
     """One torchrun process: every check writes <name>_rank<r>.json into ``out_dir``."""
     import evaluate
     import torch.distributed as dist
-
     from halluscope import score_chi
     from halluscope.distributed import score_distributed, shard_bounds
     from halluscope.trainer import make_compute_metrics

@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-
-from halluscope.acu.dl_filters import nli_filter, overlap_filter, bertscore_f1
+from halluscope.acu.dl_filters import bertscore_f1, nli_filter, overlap_filter
 from halluscope.nli import NLIEngine
 
 SUMMARY = "Engineers shut the plant after noticing the leak."

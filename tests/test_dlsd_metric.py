@@ -5,9 +5,7 @@ import os
 
 import evaluate
 import pytest
-
 from halluscope import score_dlsd_acu
-
 from test_acu_pipeline import overlap_scorer
 
 SOURCES = [

@@ -36,10 +36,8 @@ import subprocess
 import sys
 import textwrap
 from dataclasses import dataclass
-from typing import List, Optional
 
 import pytest
-
 from tiny_models import REPO, tiny_t5
 
 pytestmark = pytest.mark.slow
@@ -75,11 +73,11 @@ class Block:
     line: int
     language: str
     code: str
-    marker: Optional[str] = None  # "not run" | "run as"
+    marker: str | None = None  # "not run" | "run as"
     argument: str = ""
 
 
-def blocks_of(path: str) -> List[Block]:
+def blocks_of(path: str) -> list[Block]:
     """The python and bash blocks of the markdown file ``path`` (relative to the
     repository), with the marker on the line before each, if any."""
     text = open(os.path.join(REPO, path), encoding="utf-8").read()

@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import re
 
-import pytest
-
 from halluscope.cli import main
 from tiny_models import REPO
 

@@ -5,7 +5,6 @@ within rounding of the float32 ones (real MiniLM)."""
 import numpy as np
 import pytest
 import torch
-
 from halluscope import score_chi
 from halluscope.embedding import Embedder, encoder_dtype, native_bfloat16
 from halluscope.errors import OptionError

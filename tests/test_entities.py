@@ -12,7 +12,6 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
-
 from halluscope.api import score_ehi, score_rhi
 from halluscope.extract.entities import NON_NUMERIC_LABELS, acronym_form, canonical_entity, extract_entities, initials
 from halluscope.match import MatchJob
@@ -728,8 +727,8 @@ def test_a_recovered_name_counts_only_in_another_names_place():
 
 def test_what_wordnet_says_a_lower_case_word_names():
     from halluscope.lexical import Lexicon
-    from halluscope.units import UNKNOWN_NAME
     from halluscope.resources import get_lexicon
+    from halluscope.units import UNKNOWN_NAME
 
     lexicon = get_lexicon()
     assert lexicon.available, "WordNet 3.0 must be installed for the tests"
@@ -885,9 +884,8 @@ def test_an_organisations_name_is_read_at_most_six_words_back():
     # a hand-built parse: "zorb" a compound of "league" five and six words before it; a
     # modifier further away is not read, so each name's span is bounded (a linear search)
     import spacy
-    from spacy.tokens import Doc
-
     from halluscope.extract.entities import ORGANISATION_MAX_WORDS, introduced_organisations
+    from spacy.tokens import Doc
 
     def organisations(gap):
         words = ["zorb"] + ["x"] * (gap - 1) + ["league"]
@@ -1225,7 +1223,6 @@ def test_a_backslash_escaped_quote_reads_as_the_quote():
     the text without the backslashes, while the text and every offset stay as written
     (docs/architecture.md#escaped-quotes)."""
     import spacy
-
     from halluscope.parsing import ESCAPED_QUOTE_SUFFIX, read_escaped_quotes
     from halluscope.resources import get_parse_cache
 

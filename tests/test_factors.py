@@ -4,7 +4,6 @@ import math
 from types import SimpleNamespace
 
 import pytest
-
 from halluscope.factors import entity_factors, relation_linear_factors, relation_softmax_factors
 from halluscope.fusion import fused_chi, harmonic_fusion, mean_index
 from halluscope.indices import linear_rhi, normalized_rhi, softmax_bounds, softmax_index, support_share

@@ -4,12 +4,11 @@ the no-content policy, on real spaCy parses."""
 import math
 
 import pytest
-
-from halluscope.verdict import load_calibration
 from halluscope.api import score_chi, score_ehi, score_rhi
 from halluscope.examples import load_examples
 from halluscope.pipeline import source_support
 from halluscope.units import EntityUnit, Match, TextEvidence
+from halluscope.verdict import load_calibration
 
 SOURCE = "Alaska Airlines Flight 448 left Seattle on Monday. On Monday police arrested Richards."
 

@@ -9,17 +9,16 @@ from __future__ import annotations
 import gzip
 import logging
 import os
-import shutil
 import re
+import shutil
 import threading
 import zipfile
 
 import pytest
-
 from halluscope import lexical, wordnet
 from halluscope.lexical import Lexicon, Link, normalise_lemma
-from halluscope.wordnet import LEXNAMES, WordNetSource, find_wordnet
 from halluscope.resources import get_lexicon
+from halluscope.wordnet import LEXNAMES, WordNetSource, find_wordnet
 
 NO_WORDNET = (
     "WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "

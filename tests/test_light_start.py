@@ -108,7 +108,6 @@ def test_no_progress_turns_off_the_bars_of_transformers_hub_and_datasets():
     import datasets.utils.logging as datasets_logging
     import huggingface_hub.utils as hub_utils
     import transformers.utils.logging as transformers_logging
-
     from halluscope.cli.scoring import quiet_third_party_progress
 
     try:

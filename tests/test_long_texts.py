@@ -3,7 +3,6 @@ and grounding a triple read the source sentences a word index proposes, not ever
 sentence, so a call's work after parsing grows linearly with the texts. Real spaCy parses."""
 
 import pytest
-
 from halluscope.api import score_ehi
 from halluscope.match import attribution as attribution_module
 from halluscope.match.grounding import CANDIDATE_DF

@@ -1,7 +1,6 @@
 """halluscope.lru.LRU: the one bounded cache."""
 
 import pytest
-
 from halluscope.lru import LRU
 
 

@@ -4,10 +4,8 @@ import math
 import os
 
 import evaluate
-import pytest
-
 import halluscope.options
-
+import pytest
 from halluscope import score_chi, score_ehi
 from halluscope.registry import REGISTRY
 

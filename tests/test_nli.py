@@ -7,6 +7,9 @@ import os
 import numpy as np
 import pytest
 import torch
+from halluscope.nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine, label_columns
+from halluscope.registry import NLI, REGISTRY, ModelNotAvailableError
+from halluscope.resources import get_nli_engine
 from transformers import (
     AutoModelForSequenceClassification,
     AutoTokenizer,
@@ -14,10 +17,6 @@ from transformers import (
     BertForSequenceClassification,
     BertTokenizer,
 )
-
-from halluscope.nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine, label_columns
-from halluscope.registry import NLI, REGISTRY, ModelNotAvailableError
-from halluscope.resources import get_nli_engine
 
 WORDS = (
     "the a cat dog man woman sat ran on in mat park house is was not did saw big small "
@@ -261,7 +260,8 @@ def test_pairs_built_from_cached_encodings_equal_the_tokenizer_path(models):
 
 def _fast_tokenizer(post_processor):
     """A word-level fast tokenizer over WORDS with the given post-processor (or none)."""
-    from tokenizers import Tokenizer, models as tokenizer_models, pre_tokenizers
+    from tokenizers import Tokenizer, pre_tokenizers
+    from tokenizers import models as tokenizer_models
     from transformers import PreTrainedTokenizerFast
 
     vocab = {token: i for i, token in enumerate(["<pad>", "<unk>", "<s>", "</s>", *WORDS])}
@@ -274,9 +274,8 @@ def _fast_tokenizer(post_processor):
 
 @pytest.mark.parametrize("kind", ["bert", "roberta", "none", "template-types"])
 def test_pair_template_reproduces_the_post_processor(models, kind):
-    from tokenizers import processors
-
     from halluscope.nli import _pair_template
+    from tokenizers import processors
 
     if kind == "bert":
         tokenizer = AutoTokenizer.from_pretrained(models["standard"])

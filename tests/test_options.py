@@ -9,17 +9,15 @@ import os
 
 import evaluate
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from halluscope import api, options
-from halluscope.acu.pipeline import ACU_FIELDS, AcuOptions
+from halluscope.acu.discourse import DiscourseLinkUnits
+from halluscope.acu.pipeline import ACU_FIELDS, AcuOptions, dlsd_signature
 from halluscope.errors import OptionError
 from halluscope.scoring_options import ScoringOptions
-from halluscope.acu.discourse import DiscourseLinkUnits
-from halluscope.acu.pipeline import dlsd_signature
 from halluscope.signature import signature
 from halluscope.signature_text import mapping_digest, number
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 SOURCE = ["Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion."]
 SUMMARY = ["Microsoft bought GitHub in 2019 for $7.5 billion."]

@@ -24,10 +24,9 @@ import sys
 import textwrap
 import zipfile
 
+import halluscope
 import pytest
 from packaging.requirements import Requirement
-
-import halluscope
 
 REPOSITORY = "git+https://github.com/halluscope/halluscope"
 FOLDERS = {

@@ -4,12 +4,11 @@ import math
 import random
 
 import pytest
-
 from halluscope import score_chi, score_ehi, score_qhi, score_rhi
 from halluscope.examples import load_examples
 from halluscope.parsing import ParseCache, split_for_parsing
-from halluscope.resources import get_parse_cache
 from halluscope.registry import REGISTRY
+from halluscope.resources import get_parse_cache
 
 SOURCE = (
     "Barack Obama met Angela Merkel in Berlin on Tuesday. The two leaders discussed "
@@ -94,7 +93,6 @@ def test_texts_are_parsed_longest_first_and_returned_in_the_order_given():
 
 def test_parse_batches_are_small_for_a_cnn_pipeline_and_kept_for_a_transformer():
     import spacy
-
     from halluscope.parsing import DEFAULT_PARSE_BATCH, TRANSFORMER_PARSE_BATCH, default_parse_batch
 
     assert (DEFAULT_PARSE_BATCH, TRANSFORMER_PARSE_BATCH) == (16, 64)

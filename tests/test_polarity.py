@@ -2,7 +2,6 @@
 WordNet where a rule needs it."""
 
 import pytest
-
 from halluscope.match.polarity import OPPOSITE_WORDS, aligned_sentence, sentence_flips
 from halluscope.resources import get_resources
 

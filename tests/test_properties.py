@@ -2,13 +2,12 @@
 
 import math
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from halluscope.factors import entity_factors, relation_linear_factors, relation_softmax_factors
 from halluscope.fusion import harmonic_fusion
 from halluscope.indices import linear_rhi, softmax_bounds, softmax_index, support_share
 from halluscope.venn import VennCounts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from parsed import parse
 
 

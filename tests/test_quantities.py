@@ -5,7 +5,6 @@ import datetime
 import sys
 
 import pytest
-
 from halluscope.extract.quantities import extract_quantities, parse_date, resolve_relative, words_to_number
 from halluscope.match import MatchJob
 from halluscope.match.quantities import QuantityMatcher

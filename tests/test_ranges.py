@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from halluscope import api
 from halluscope.options import resolve
 from halluscope.ranges import (

@@ -18,14 +18,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 import pytest
-
 from halluscope import score_chi, score_ehi
-from halluscope.records import json_safe
 from halluscope.errors import InputError, OptionError
 from halluscope.examples import load_examples
+from halluscope.records import json_safe
 
 DRIVER = Path(__file__).with_name("ray_driver.py")
 #: the namespace: its own network (loopback only, up), PIDs (every process in it ends
@@ -33,7 +32,7 @@ DRIVER = Path(__file__).with_name("ray_driver.py")
 NAMESPACE = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--map-root-user"]
 
 
-def example_rows(copies: int = 1) -> List[Dict[str, Any]]:
+def example_rows(copies: int = 1) -> list[dict[str, Any]]:
     """The 16 shipped examples (references, "" for none, dates, a row with an undefined
     qhi), ``copies`` times, each copy's sources made distinct, numbered by ``line``."""
     rows = []
@@ -53,7 +52,7 @@ def example_rows(copies: int = 1) -> List[Dict[str, Any]]:
     return rows
 
 
-def one_process_records(rows: List[Dict[str, Any]], details: bool) -> List[Dict[str, Any]]:
+def one_process_records(rows: list[dict[str, Any]], details: bool) -> list[dict[str, Any]]:
     """Per row, the ``scores``, ``labels`` (and ``details``) one call of ``score_chi``
     and ``score_ehi`` over all rows gives, as ``halluscope score`` writes them."""
     predictions, sources = [r["prediction"] for r in rows], [r["source"] for r in rows]
@@ -97,7 +96,6 @@ def same_floats(a: Any, b: Any) -> bool:
 
 def test_batch_scorer_writes_one_process_scores_bit_for_bit():
     import pyarrow as pa
-
     from halluscope.ray.batches import BatchScorer, Columns, record
 
     rows = example_rows()
@@ -119,7 +117,6 @@ def test_batch_scorer_writes_one_process_scores_bit_for_bit():
 
 def test_a_bad_row_is_an_error_naming_its_id_and_field():
     import pyarrow as pa
-
     from halluscope.ray.batches import BatchScorer, Columns
 
     rows = example_rows()[:3]
@@ -177,7 +174,7 @@ def _namespace_problem() -> str:
 needs_namespace = pytest.mark.skipif(bool(_namespace_problem()), reason=_namespace_problem() or "-")
 
 
-def ray_environment() -> Dict[str, str]:
+def ray_environment() -> dict[str, str]:
     """This process's environment (PYTHONPATH: this checkout) with what Ray 2.60 needs
     here: a token of its own, no 30 s drain on shutdown, no usage report."""
     return {
@@ -189,7 +186,7 @@ def ray_environment() -> Dict[str, str]:
     }
 
 
-def start_driver(job: Dict[str, Any], folder: Path) -> subprocess.Popen:
+def start_driver(job: dict[str, Any], folder: Path) -> subprocess.Popen:
     """``tests/ray_driver.py`` on ``job``, in a new network and PID namespace."""
     job = {"temp_dir": str(folder / "r"), "output": str(folder / "out.jsonl"), **job}
     (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
@@ -204,7 +201,7 @@ def start_driver(job: Dict[str, Any], folder: Path) -> subprocess.Popen:
     )
 
 
-def communicate_within(process: subprocess.Popen, timeout: float, what: str) -> Tuple[str, Optional[str]]:
+def communicate_within(process: subprocess.Popen, timeout: float, what: str) -> tuple[str, str | None]:
     """A namespaced process's stdout and stderr once it ends; after ``timeout`` seconds it
     is killed with everything in its namespace and the test fails, quoting ``what``."""
     try:
@@ -222,7 +219,7 @@ def finish(process: subprocess.Popen, timeout: float) -> str:
     return out
 
 
-def read_records(path: Path) -> List[Dict[str, Any]]:
+def read_records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
@@ -231,7 +228,7 @@ def short_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix="hr", dir="/tmp"))
 
 
-def check_every_line_once(got: List[Dict[str, Any]], rows: List[Dict[str, Any]], details: bool) -> None:
+def check_every_line_once(got: list[dict[str, Any]], rows: list[dict[str, Any]], details: bool) -> None:
     lines = sorted(record["line"] for record in got)
     assert lines == list(range(len(rows))), "every input line exactly once"
     expected = one_process_records(rows, details)
@@ -262,7 +259,7 @@ def test_local_ray_scores_every_row_once_as_one_process_does():
     check_every_line_once(read_records(folder / "out.jsonl"), rows, details=True)
 
 
-def _actors_of(process: subprocess.Popen) -> List[Any]:
+def _actors_of(process: subprocess.Popen) -> list[Any]:
     import psutil
 
     return [

@@ -9,10 +9,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
-
 from halluscope.cli import main
 from test_ray import (
     NAMESPACE,
@@ -25,7 +24,7 @@ from test_ray import (
 )
 
 
-def write_jsonl(path: Path, rows: List[Any]) -> None:
+def write_jsonl(path: Path, rows: list[Any]) -> None:
     path.write_text(
         "".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows), encoding="utf-8"
     )
@@ -115,11 +114,11 @@ def test_ray_refuses_references_of_two_types_before_ray_starts(tmp_path, capsys)
 # ------------------------------------------------------------------ real Ray
 
 
-def varied_rows() -> List[Any]:
+def varied_rows() -> list[Any]:
     """32 rows: the shipped examples twice (references, "" for none, dates, an undefined
     qhi), ids of two types, a kept label, and a bad line (no prediction) that
     ``--on-error skip`` skips on both engines."""
-    rows: List[Any] = []
+    rows: list[Any] = []
     for index, row in enumerate(example_rows(copies=2)):
         row = {key: value for key, value in row.items() if key != "line"}
         row["label"] = index % 2
@@ -130,7 +129,7 @@ def varied_rows() -> List[Any]:
     return rows
 
 
-def run_in_namespace(argv: List[str], timeout: float) -> subprocess.CompletedProcess:
+def run_in_namespace(argv: list[str], timeout: float) -> subprocess.CompletedProcess:
     """``python -m halluscope.cli ARGV`` in a new network (loopback only) and PID namespace."""
     script = "ip link set lo up && exec " + " ".join([sys.executable, "-m", "halluscope.cli", *argv])
     process = subprocess.Popen(
@@ -209,7 +208,7 @@ def test_a_line_written_twice_or_missing_is_an_error_not_a_warning(tmp_path):
     from halluscope.cli.ray_run import CARRIED, _check_every_line_once, _write_shards
     from halluscope.cli.readers import Example, FieldNames
 
-    def scored(line: int) -> Dict[str, Any]:
+    def scored(line: int) -> dict[str, Any]:
         return {
             CARRIED: json.dumps({"line": line, "id": None, "digest": "0"}),
             "prediction": "A.",

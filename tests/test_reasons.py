@@ -5,7 +5,6 @@ the nearest source unit and why it is not a match (Dimension.nearest)."""
 from __future__ import annotations
 
 import pytest
-
 from halluscope import score_chi
 from halluscope.dimensions import get as dimension
 from halluscope.highlight import reasons_html, unit_reasons

@@ -7,11 +7,10 @@ import json
 import os
 
 import pytest
-
 from halluscope import Scorer, score_qhi
 from halluscope.cli import main
-from halluscope.records import json_safe
 from halluscope.errors import InputError
+from halluscope.records import json_safe
 from halluscope.validation import is_no_reference, row_references
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

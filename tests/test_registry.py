@@ -1,7 +1,6 @@
 """Model resolution order and the error when a model cannot be loaded."""
 
 import pytest
-
 from halluscope.registry import SENTENCE_ENCODER, SPACY, ModelNotAvailableError, ModelRegistry, get_spacy, resolve
 
 

@@ -11,12 +11,11 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
-
 from halluscope.embedding import Embedder
-from halluscope.resources import get_embedder
 from halluscope.extract.relations import extract_relations, predicate_arguments
 from halluscope.match import MatchJob
 from halluscope.match.relations import RelationMatcher
+from halluscope.resources import get_embedder
 from halluscope.units import RelationUnit
 from parsed import parse
 

@@ -8,7 +8,6 @@ import math
 import re
 
 import pytest
-
 from halluscope.cli import main
 from halluscope.highlight import render_html, summary_highlights
 from halluscope.report import build_report

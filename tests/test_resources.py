@@ -5,17 +5,12 @@ import dataclasses
 import gc
 
 import pytest
-
 from halluscope import Scorer, budget, score_chi
-from halluscope.resources import get_embedder
-from halluscope.resources import get_lexicon
 from halluscope.match import MatchJob
 from halluscope.match.entities import EntityMatcher
 from halluscope.match.grounding import build_text_index
-from halluscope.resources import text_index
 from halluscope.parsing import ParsedText, UnitCache
-from halluscope.resources import get_parse_cache
-from halluscope.resources import Resources, get_resources
+from halluscope.resources import Resources, get_embedder, get_lexicon, get_parse_cache, get_resources, text_index
 from halluscope.units import EntityUnit
 
 MB = 1 << 20

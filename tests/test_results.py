@@ -5,7 +5,6 @@ import math
 import pickle
 
 import pytest
-
 from halluscope import api
 from halluscope.distributed import merge_results
 from halluscope.results import MERGE, ScoreResult

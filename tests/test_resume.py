@@ -11,7 +11,6 @@ import math
 import os
 
 import pytest
-
 from halluscope.cli import main
 from halluscope.cli.readers import Example
 from halluscope.cli.resume import DIGEST_HEX_DIGITS, finish_in_input_order, plan_resume, record_digest

@@ -17,7 +17,6 @@ import threading
 import time
 
 import pytest
-
 from halluscope.cli.runs import OutputLock
 from halluscope.results import ScoreResult
 from halluscope.workers import score_in_workers

@@ -1,7 +1,6 @@
 """halluscope.Scorer: options checked and models loaded once, score many."""
 
 import pytest
-
 from halluscope import Scorer, ScoreResult, score_chi, score_qhi
 from halluscope.errors import InputError, OptionError
 

@@ -7,13 +7,11 @@ import re
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-import pytest  # noqa: E402
-
 import halluscope.space.app  # noqa: E402,F401  (space.app, space.display, space.limits below)
 import halluscope.space.metric_module  # noqa: E402,F401
+import pytest  # noqa: E402
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
-from halluscope.verdict import p_consistent  # noqa: E402
 from halluscope.space.display import (
     acu_for_display,
     allowed_nli_models,
@@ -30,6 +28,7 @@ from halluscope.space.limits import (
     check_texts,
     count_tokens,
 )
+from halluscope.verdict import p_consistent  # noqa: E402
 from tiny_models import tiny_nli_model  # noqa: E402
 
 EXAMPLES = {example["id"]: example for example in load_examples()}
@@ -553,7 +552,6 @@ def test_metric_app_scores_through_its_module(name, repo_root, monkeypatch):
     and highlighting are the module's (equal to the API's), and a module that fails
     makes the app say so."""
     import gradio as gr
-
     import halluscope.evaluate_support
 
     app = _metric_app(repo_root, name)
@@ -627,7 +625,6 @@ def test_a_request_stopped_inside_the_module_leaves_the_app_usable(repo_root, mo
     import threading
 
     import evaluate.config
-
     import halluscope.evaluate_support
 
     cache = tmp_path / "evaluate-cache"

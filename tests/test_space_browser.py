@@ -9,7 +9,6 @@ import socket
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import pytest  # noqa: E402
-
 from halluscope.examples import load_examples  # noqa: E402
 from halluscope.space.display import SCORE_COLUMNS  # noqa: E402
 
@@ -152,9 +151,8 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
 
 
 def test_chi_app_example_click_fills_the_boxes_and_scores(page, repo_root):
-    from playwright.sync_api import expect
-
     from halluscope.space.app import build_metric_app
+    from playwright.sync_api import expect
 
     # as metrics/chi/app.py builds it: scoring through the folder's evaluate module
     with _serving(build_metric_app("chi", module_folder=os.path.join(repo_root, "metrics", "chi"))) as url:

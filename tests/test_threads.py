@@ -8,7 +8,6 @@ import json
 import threading
 
 import numpy as np
-
 from halluscope import Scorer
 from halluscope.embedding import Embedder
 

@@ -4,10 +4,9 @@ Token API gives, on real spaCy parses; subtrees, projective or not."""
 import gc
 
 import pytest
-from parsed import parse
-
 from halluscope.collector import GEN0_THRESHOLD, fewer_collections
 from halluscope.token_table import TokenTable
+from parsed import parse
 
 TEXT = (
     "The board of Carrow Mining didn't approve the £3.2bn bid on Tuesday. "

@@ -12,7 +12,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 import pytest
 import torch
-
 from halluscope import score_chi, score_ehi
 from halluscope.errors import OptionError
 from halluscope.trainer import decode, make_compute_metrics, scalar_metrics, token_ids

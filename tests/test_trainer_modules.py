@@ -18,7 +18,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import evaluate
 import numpy as np
 import pytest
-
 from halluscope import api
 from halluscope.trainer import make_compute_metrics
 from test_trainer import (
@@ -26,9 +25,6 @@ from test_trainer import (
     GENERATION_MAX_LENGTH,
     REFERENCES,
     SOURCES,  # noqa: F401
-    eval_dataset,
-    generated,
-    tiny_seq2seq,
 )
 from tiny_models import tiny_nli_model
 

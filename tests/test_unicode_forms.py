@@ -8,12 +8,11 @@ import string
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from halluscope import Resources, Scorer, api
 from halluscope.text_forms import REMOVED, read_batch, read_text
 from halluscope.validation import validate_inputs
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 #: one digit zero of each script a digit may be disguised in (each is followed by the
 #: other nine in Unicode): ASCII, full-width, Arabic-Indic, Extended Arabic-Indic,

@@ -3,7 +3,6 @@
 import math
 
 import pytest
-
 from halluscope import score_chi, score_ehi
 from halluscope.dates import validate_publication_dates
 from halluscope.validation import validate_inputs

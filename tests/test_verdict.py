@@ -6,13 +6,11 @@ from __future__ import annotations
 import logging
 import math
 
-import pytest
-
-from halluscope import score_chi
-from halluscope.results import ScoreResult
 import numpy as np
-
+import pytest
+from halluscope import score_chi
 from halluscope.options import options_for
+from halluscope.results import ScoreResult
 from halluscope.verdict import (
     Calibration,
     Verdict,

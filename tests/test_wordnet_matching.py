@@ -11,13 +11,11 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from halluscope.api import score_chi
 from halluscope.extract.relations import extract_relations, verb_lemma
-from halluscope.resources import get_lexicon
 from halluscope.match.grounding import relation_in_sentence
-from halluscope.resources import text_index
 from halluscope.match.words import content_words, support_words
+from halluscope.resources import get_lexicon, text_index
 from halluscope.scoring_options import ScoringOptions
 from halluscope.signature import signature
 from halluscope.units import RelationUnit

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from halluscope import Scorer, score_chi, score_qhi
 from halluscope.cli import main
 from halluscope.errors import InputError, OptionError
@@ -211,7 +210,6 @@ def test_the_evaluate_module_takes_workers_beside_its_other_options():
     import os
 
     import evaluate
-
     from tiny_models import REPO
 
     chi = evaluate.load(os.path.join(REPO, "metrics", "chi"))

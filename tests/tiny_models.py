@@ -4,12 +4,12 @@ by the test files that need them."""
 from __future__ import annotations
 
 import os
-from typing import Iterable, Tuple
+from collections.abc import Iterable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def tiny_t5(words: Iterable[str], seed: int) -> Tuple[object, object]:
+def tiny_t5(words: Iterable[str], seed: int) -> tuple[object, object]:
     """A 1-layer T5 (d_model 16) and a word-level tokenizer over ``words`` (plus <pad>,
     </s>, <unk>), seeded with ``seed``. Generation suppresses <pad>, so greedy outputs
     depend on the input."""

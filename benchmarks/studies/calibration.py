@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable, Dict, List, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
+from halluscope.report.stats import calibration_error, reliability_bins
 
 from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc, tune_threshold
-from halluscope.report.stats import calibration_error, reliability_bins
 from benchmarks.studies.fusion_evidence import fit_logistic, logit
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load
 
@@ -42,7 +42,7 @@ def _chi(r) -> float:
     return r["chi"] if r["chi"] == r["chi"] else 1.0
 
 
-def candidates() -> Dict[str, Callable[[dict], List[float]]]:
+def candidates() -> dict[str, Callable[[dict], list[float]]]:
     """Feature sets; each feature is one a scoring call has (no alnum: the package does not
     compute it; ``cwp`` is the words' written share, ``n_alnum`` the summary's length)."""
 
@@ -102,12 +102,12 @@ def candidates() -> Dict[str, Callable[[dict], List[float]]]:
     }
 
 
-def fold_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.ndarray:
+def fold_weights(folds: Sequence[str], labels: dict[str, Sequence[int]]) -> np.ndarray:
     """Each fold weighs the same; within a fold the rows keep their own label balance."""
     return np.concatenate([np.full(len(labels[f]), 1.0 / len(labels[f])) for f in folds])
 
 
-def balanced_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.ndarray:
+def balanced_weights(folds: Sequence[str], labels: dict[str, Sequence[int]]) -> np.ndarray:
     """Each fold weighs the same, and within a fold each label weighs the same (as the
     shipped calibration is fitted, ``benchmarks/calibrate.py``): a style feature can then
     not learn a dataset's share of consistent summaries (session 17)."""
@@ -123,7 +123,7 @@ def ece(p: Sequence[float], y: Sequence[int], bins: int = 10) -> float:
     return calibration_error(list(p), list(y), bins)
 
 
-def reliability(p: Sequence[float], y: Sequence[int], bins: int = 10) -> List[tuple]:
+def reliability(p: Sequence[float], y: Sequence[int], bins: int = 10) -> list[tuple]:
     """(bin, rows, mean p, share consistent) per non-empty bin (the report's
     :func:`halluscope.report.stats.reliability_bins`, with each bin's range)."""
     out = []

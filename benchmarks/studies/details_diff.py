@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Dict, Iterator, List
+from collections.abc import Iterator
 
 from benchmarks._common import load_dataset
 
@@ -29,7 +29,7 @@ def _plain(value):
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def dump_rows(paths: List[str], limit: int, frank: List[str]) -> Iterator[Dict]:
+def dump_rows(paths: list[str], limit: int, frank: list[str]) -> Iterator[dict]:
     """One dict per scored row: file, row, the four values and the row's details."""
     from halluscope import score_chi
 
@@ -46,7 +46,7 @@ def dump_rows(paths: List[str], limit: int, frank: List[str]) -> Iterator[Dict]:
             }
 
 
-def _units(details: Dict, name: str) -> List[Dict]:
+def _units(details: dict, name: str) -> list[dict]:
     entry = details.get(name) or {}
     return entry.get("units", []) if isinstance(entry, dict) else []
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Callable, Dict, List, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ def missing(r, d) -> float:
     return max(0.0, r[d]["g"] - r[d]["credit"])
 
 
-def feature_sets() -> Dict[str, Callable[[dict], List[float]]]:
+def feature_sets() -> dict[str, Callable[[dict], list[float]]]:
     def words(r):
         return [logit(r["w"])]
 
@@ -111,7 +111,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray, ridge: float 
     return beta
 
 
-def balanced_weights(folds: Sequence[str], labels: Dict[str, Sequence[int]]) -> np.ndarray:
+def balanced_weights(folds: Sequence[str], labels: dict[str, Sequence[int]]) -> np.ndarray:
     out = []
     for f in folds:
         y = np.asarray(labels[f])
@@ -127,7 +127,7 @@ class LodoFit:
     def __init__(self, study: Study):
         self.study = study
 
-    def run(self, name: str, features: Callable[[dict], List[float]], show_coef: bool = False):
+    def run(self, name: str, features: Callable[[dict], list[float]], show_coef: bool = False):
         by, labels = self.study.by, self.study.labels
         x = {f: np.array([features(r) for r in by[f]], dtype=float) for f in FOLDS}
         ba, auc, coefs = {}, {}, {}

@@ -22,8 +22,6 @@ from __future__ import annotations
 import math
 import sys
 
-import numpy as np
-
 from benchmarks.studies.fusion_lodo import Study
 
 DIMS = ("ehi", "rhi", "qhi")

@@ -52,10 +52,10 @@ def dim_features(detail) -> dict:
 
 def word_rows(predictions, sources, references):
     """Per row, per content word of the summary: [pos, proper, relation or None]."""
-    from halluscope.match.words import content_words, support_words
     from halluscope.batch import parse_batch
-    from halluscope.scoring_options import ScoringOptions
+    from halluscope.match.words import content_words, support_words
     from halluscope.resources import get_resources
+    from halluscope.scoring_options import ScoringOptions
     from halluscope.validation import validate_inputs
 
     resources = get_resources()
@@ -74,6 +74,7 @@ def word_rows(predictions, sources, references):
 
 def dump(parses: str, out: str, options: dict, limit=None, half=None) -> None:
     from halluscope import api
+
     from benchmarks.studies.parse_store import seed_cache
 
     seeded = seed_cache(parses) if parses else 0

@@ -43,8 +43,8 @@ def analysed_texts(datasets) -> list:
 
 
 def build(out: str) -> None:
-    from spacy.tokens import DocBin
     from halluscope.resources import get_parse_cache
+    from spacy.tokens import DocBin
 
     datasets = all_datasets()
     texts = analysed_texts(datasets)
@@ -63,8 +63,8 @@ def build(out: str) -> None:
 
 def seed_cache(folder: str) -> int:
     """Load the stored parses into the process's parse cache (enlarged to hold them)."""
-    from spacy.tokens import DocBin
     from halluscope.resources import get_parse_cache
+    from spacy.tokens import DocBin
 
     with open(os.path.join(folder, "keys.json")) as handle:
         keys = json.load(handle)

@@ -20,7 +20,7 @@ Result (session 17, design dump of 7f3b47e): no split closes the XSum-style fold
 from __future__ import annotations
 
 import argparse
-from typing import Callable, Dict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def _chi(row: dict) -> float:
 
 
 #: the two-style splits tried (True: the abstractive, XSum-like style)
-SPLITS: Dict[str, Callable[[dict], bool]] = {
+SPLITS: dict[str, Callable[[dict], bool]] = {
     "one style": lambda r: False,
     "written share < 0.80": lambda r: r["cwp"] < 0.80,
     "written share < 0.85": lambda r: r["cwp"] < 0.85,

@@ -13,8 +13,8 @@ shipped dimensions are registered at import (:mod:`halluscope.dimensions`, itsel
 
 from typing import Any
 
-from .version import __version__  # noqa: F401  (written once, in version.py)
 from . import dimensions  # noqa: E402,F401  (registers ehi, rhi, qhi in dimension_registry)
+from .version import __version__  # noqa: F401  (written once, in version.py)
 
 #: public name -> the module that defines it, imported on first use
 _LAZY = {

@@ -18,16 +18,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
-from typing import Any, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from . import budget, dimension_registry
 from .errors import InputError
 from .options import METRIC_SPECS, api_signature, options_for
 from .options import resolve as resolve_options
 from .pipeline import score
-from .scoring_options import ScoringOptions
 from .resources import Resources
 from .results import ScoreResult
+from .scoring_options import ScoringOptions
 
 
 def _score_family(
@@ -37,7 +38,7 @@ def _score_family(
     references,
     publication_dates,
     return_details: bool,
-    preset: Optional[str],
+    preset: str | None,
     options: Mapping[str, Any],
     resources: Resources,
 ) -> ScoreResult:
@@ -92,11 +93,11 @@ def _score_in_workers(
     references,
     publication_dates,
     return_details: bool,
-    preset: Optional[str],
+    preset: str | None,
     options: Mapping[str, Any],
     resources: Resources,
     scoring: ScoringOptions,
-) -> Optional[ScoreResult]:
+) -> ScoreResult | None:
     """The call scored by a pool of ``scoring.workers`` processes (:mod:`halluscope.workers`),
     or None when one process would do (one row, or ``workers=0`` on one core). The
     inputs are checked here first, so a bad row is named by its row in the whole call.
@@ -149,10 +150,10 @@ def score_metric(
     sources: Sequence[str],
     references=None,
     *,
-    resources: Optional[Resources] = None,
+    resources: Resources | None = None,
     publication_dates=None,
     return_details: bool = False,
-    preset: Optional[str] = None,
+    preset: str | None = None,
     **options: Any,
 ) -> ScoreResult:
     """``score_<metric>(...)`` with the given ``resources`` (None: the process's
@@ -192,7 +193,7 @@ def score_ehi(
     references=None,
     *,
     return_details: bool = False,
-    preset: Optional[str] = None,
+    preset: str | None = None,
     **options: Any,
 ) -> ScoreResult:
     """Entity Hallucination Index (CHI paper, eq. 2–7) per example and on average.
@@ -209,7 +210,7 @@ def score_rhi(
     references=None,
     *,
     return_details: bool = False,
-    preset: Optional[str] = None,
+    preset: str | None = None,
     **options: Any,
 ) -> ScoreResult:
     """Relation Hallucination Index: linear (RHI paper eq. 12, with ``rhi_norm`` = RHI/2)
@@ -227,7 +228,7 @@ def score_qhi(
     *,
     publication_dates=None,
     return_details: bool = False,
-    preset: Optional[str] = None,
+    preset: str | None = None,
     **options: Any,
 ) -> ScoreResult:
     """Quantity Hallucination Index (CHI paper eq. 15–20) with tolerant matching;
@@ -245,7 +246,7 @@ def score_chi(
     *,
     publication_dates=None,
     return_details: bool = False,
-    preset: Optional[str] = None,
+    preset: str | None = None,
     **options: Any,
 ) -> ScoreResult:
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
@@ -266,7 +267,7 @@ def score_dlsd_acu(
     references=None,
     *,
     return_details: bool = False,
-    preset: Optional[str] = None,
+    preset: str | None = None,
     **options: Any,
 ) -> ScoreResult:
     """NLI-based atomic-fact checking with selective document units (Mind the Link;
@@ -287,7 +288,7 @@ def _score_dlsd_acu(
     sources,
     references,
     return_details: bool,
-    preset: Optional[str],
+    preset: str | None,
     options: Mapping[str, Any],
     resources: Resources,
 ) -> ScoreResult:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
 
 from . import budget
 from .casing import truecase
@@ -26,7 +25,7 @@ class CallIndexes:
 
     def __init__(self, resources: Resources) -> None:
         self._resources = resources
-        self._held: Dict[int, Tuple[object, TextIndex]] = {}  # id(doc) -> (doc, index): the doc kept, its id unique
+        self._held: dict[int, tuple[object, TextIndex]] = {}  # id(doc) -> (doc, index): the doc kept, its id unique
         self._room = budget.current_mb() * budget.MB  # bytes the call may still hold
         self._bytes_per_char = budget.INDEX_BYTES_PER_CHAR  # the index alone: the call holds its parses anyway
 
@@ -48,9 +47,9 @@ class ParsedBatch:
     """Every text of a batch, parsed: one entry per row (a tuple per row for references),
     and ``index``, the text indexes the call reads (:class:`CallIndexes`)."""
 
-    predictions: List[ParsedText]
-    sources: List[ParsedText]
-    references: List[Tuple[ParsedText, ...]]
+    predictions: list[ParsedText]
+    sources: list[ParsedText]
+    references: list[tuple[ParsedText, ...]]
     index: CallIndexes = field(repr=False, compare=False)
 
     def __len__(self) -> int:

@@ -33,7 +33,8 @@ import os
 import sys
 import threading
 import weakref
-from typing import Any, Dict, Hashable, List, Optional, Tuple
+from collections.abc import Hashable
+from typing import Any
 
 from .errors import OptionError
 
@@ -47,7 +48,7 @@ ENV = "HALLUSCOPE_CACHE_MB"
 #: and a warm second call 1,786 times), while chi, which uses no NLI, left the NLI share
 #: idle; at 10% the call walks each answer once (cold 19.4-20.3 -> 18.8-19.3 s, a warm second
 #: call 5.4-5.6 -> 3.3-3.4 s; docs/scaling.md#memory)
-SHARES: Dict[str, float] = {
+SHARES: dict[str, float] = {
     "parses": 0.45,
     "units": 0.05,
     "text_indexes": 0.20,
@@ -128,9 +129,9 @@ def weigh_container(key: Hashable, value: Any) -> int:
 _LOCK = threading.RLock()
 #: kind -> [(weak reference to the LRU, its owner's lock or None)]; locks are held
 #: strongly (they are small and cannot be weakly referenced), the caches weakly
-_CACHES: Dict[str, List[Tuple["weakref.ref", Any]]] = {kind: [] for kind in SHARES}
+_CACHES: dict[str, list[tuple[weakref.ref, Any]]] = {kind: [] for kind in SHARES}
 #: the budget set by the last call that gave one (None: the environment or the default)
-_SET_MB: Optional[int] = None
+_SET_MB: int | None = None
 
 
 #: the largest budget accepted, in MB (1 TiB): checked before any arithmetic, so that a
@@ -160,14 +161,14 @@ def current_mb() -> int:
     return check_mb(value, ENV)
 
 
-def shares(total_mb: int, counts: Optional[Dict[str, int]] = None) -> Dict[str, int]:
+def shares(total_mb: int, counts: dict[str, int] | None = None) -> dict[str, int]:
     """Bytes per cache of each kind under a budget of ``total_mb``: the kind's share of
     the budget divided by ``counts[kind]`` (its live caches; at least 1)."""
     counts = counts or {}
     return {kind: int(total_mb * MB * share) // max(1, counts.get(kind, 1)) for kind, share in SHARES.items()}
 
 
-def _live(kind: str) -> List[Tuple[Any, Any]]:
+def _live(kind: str) -> list[tuple[Any, Any]]:
     """The live caches of ``kind`` with their locks (dead references dropped)."""
     alive = [(ref(), lock) for ref, lock in _CACHES[kind]]
     alive = [(lru, lock) for lru, lock in alive if lru is not None]
@@ -175,7 +176,7 @@ def _live(kind: str) -> List[Tuple[Any, Any]]:
     return alive
 
 
-def _bound(plan: List[Tuple[Any, Any, int]]) -> None:
+def _bound(plan: list[tuple[Any, Any, int]]) -> None:
     """Resize each (cache, lock, bound), under the cache's own lock; called without
     :data:`_LOCK`, so that an owner creating a cache under its lock cannot deadlock
     with a budget being applied."""
@@ -187,7 +188,7 @@ def _bound(plan: List[Tuple[Any, Any, int]]) -> None:
                 lru.resize(max_weight=bound)
 
 
-def _plan(kinds: Any, total_mb: int) -> List[Tuple[Any, Any, int]]:
+def _plan(kinds: Any, total_mb: int) -> list[tuple[Any, Any, int]]:
     plan = []
     for kind in kinds:
         live = _live(kind)
@@ -210,7 +211,7 @@ def register(kind: str, lru: Any, lock: Any = None) -> Any:
     return lru
 
 
-def apply(cache_mb: Optional[int] = None) -> int:
+def apply(cache_mb: int | None = None) -> int:
     """Bound every registered cache by ``cache_mb`` (None: keep the budget in force,
     :func:`current_mb`) and return the budget now in force. The caches are shared by
     the process, so the budget is too: a value given to one call stays until another
@@ -234,7 +235,7 @@ def reset() -> int:
     return apply(None)
 
 
-def usage() -> Dict[str, Dict[str, int]]:
+def usage() -> dict[str, dict[str, int]]:
     """Per kind: live caches, entries, estimated bytes held and the byte bound of each."""
     with _LOCK:
         total = current_mb()

@@ -31,7 +31,6 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter, defaultdict
-from typing import Dict
 
 _WORD = re.compile(r"\w+")
 _AFTER_BOUNDARY = re.compile(r"(?:^|[.!?:\n])[\s\"'\u201c\u2018(\[]*$")
@@ -43,11 +42,11 @@ def _after_boundary(text: str, start: int) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def casing_table(source: str) -> Dict[str, str]:
+def casing_table(source: str) -> dict[str, str]:
     """lower-case word -> the form the source writes it in, for words whose most
     frequent form (sentence-initial capitals not counted) is not lower case and
     outnumbers the lower-case form."""
-    forms: Dict[str, Counter] = defaultdict(Counter)
+    forms: dict[str, Counter] = defaultdict(Counter)
     for match in _WORD.finditer(source):
         word = match.group()
         if not word.islower() and not word.isupper() and _after_boundary(source, match.start()):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import threading
-from typing import Iterator, Optional, Tuple
+from collections.abc import Iterator
 
 #: new container objects between two collections of the youngest generation while
 #: scoring (Python's default is 700)
@@ -27,7 +27,7 @@ GEN0_THRESHOLD = 50_000
 
 _lock = threading.Lock()
 _active = 0
-_saved: Optional[Tuple[int, ...]] = None
+_saved: tuple[int, ...] | None = None
 
 
 @contextlib.contextmanager

@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import List, Optional
 
 
-def validate_publication_dates(dates, n_rows: int) -> List[Optional[_dt.date]]:
+def validate_publication_dates(dates, n_rows: int) -> list[_dt.date | None]:
     """``None`` or one entry per row: ``None``, ``""``, a ``date``/``datetime`` or an ISO
     string, between 0100-01-01 and 9899-12-31 (relative dates are resolved by calendar
     arithmetic around the date, which must stay inside ``datetime``'s years 1-9999).
@@ -26,7 +25,7 @@ def validate_publication_dates(dates, n_rows: int) -> List[Optional[_dt.date]]:
         raise InputError(f"`publication_dates` must be a list, got {type(dates).__name__}", field=field) from None
     if len(dates) != n_rows:
         raise InputError(f"`publication_dates` has {len(dates)} rows but `predictions` has {n_rows}", field=field)
-    out: List[Optional[_dt.date]] = []
+    out: list[_dt.date | None] = []
     for row, value in enumerate(dates):
         if value is None or value == "":
             out.append(None)

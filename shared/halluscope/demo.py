@@ -9,14 +9,14 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from typing import Any, Dict, List
+from typing import Any
 
 from .dimensions import DIMENSIONS
 from .examples import load_examples
 from .highlight import attribution_note
 
 
-def _compute(examples: List[Dict[str, Any]], metric_path: str) -> Dict[str, Any]:
+def _compute(examples: list[dict[str, Any]], metric_path: str) -> dict[str, Any]:
     kwargs = dict(
         predictions=[e["prediction"] for e in examples],
         references=[e["reference"] for e in examples],

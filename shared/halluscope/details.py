@@ -4,11 +4,11 @@ as JSON-ready dicts (the fields are listed in metrics/chi/README.md)."""
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Optional
+from typing import Any
 
 
-def unit_json(unit) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"text": unit.text, "span": list(unit.span)}
+def unit_json(unit) -> dict[str, Any]:
+    out: dict[str, Any] = {"text": unit.text, "span": list(unit.span)}
     key = unit.key
     out["key"] = list(key) if isinstance(key, tuple) else key
     for name in ("label", "qkind", "unit", "value", "anchor", "interval", "source"):
@@ -18,7 +18,7 @@ def unit_json(unit) -> Dict[str, Any]:
     return out
 
 
-def match_json(match) -> Optional[Dict[str, Any]]:
+def match_json(match) -> dict[str, Any] | None:
     if match is None:
         return None
     return {
@@ -29,7 +29,7 @@ def match_json(match) -> Optional[Dict[str, Any]]:
     }
 
 
-def dimension_details(result, g_units, g_in_i, ref_matches, found, nearest=None) -> Dict[str, Any]:
+def dimension_details(result, g_units, g_in_i, ref_matches, found, nearest=None) -> dict[str, Any]:
     """One dimension's details of a row. ``nearest(unit)``: the nearest source unit of an
     unsupported unit and why it is not a match (``Dimension.nearest``), given as the
     unit's ``nearest_in_source`` (text, span, reason; None: nothing near)."""

@@ -7,10 +7,10 @@ does not: import :mod:`halluscope.dimensions` first, as its readers do)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+from typing import Any
 
 #: name -> dimension (a :class:`~halluscope.dimensions.base.Dimension`)
-REGISTRY: Dict[str, Any] = {}
+REGISTRY: dict[str, Any] = {}
 
 
 def register(dimension: Any) -> Any:
@@ -27,7 +27,7 @@ def unregister(name: str) -> None:
     REGISTRY.pop(name, None)
 
 
-def names() -> Tuple[str, ...]:
+def names() -> tuple[str, ...]:
     """The registered dimensions' names, in registry order."""
     return tuple(REGISTRY)
 

@@ -32,19 +32,20 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .results import ScoreResult, differing_signatures, mean_defined
 from .validation import validate_inputs
 
 #: options of the score functions that hold one value per row; they are sharded
 #: with the rows (all other options go to every rank unchanged)
-PER_ROW_OPTIONS: Tuple[str, ...] = ("publication_dates",)
+PER_ROW_OPTIONS: tuple[str, ...] = ("publication_dates",)
 
 #: result keys that hold one entry per row besides ``<name>_scores``
-PER_ROW_KEYS: Tuple[str, ...] = ("labels", "details")
+PER_ROW_KEYS: tuple[str, ...] = ("labels", "details")
 
-ScoreFunction = Callable[..., Dict[str, Any]]
+ScoreFunction = Callable[..., dict[str, Any]]
 
 
 def process_group_active() -> bool:
@@ -56,7 +57,7 @@ def process_group_active() -> bool:
     return dist.is_available() and dist.is_initialized()
 
 
-def rank_and_world_size(group=None) -> Tuple[int, int]:
+def rank_and_world_size(group=None) -> tuple[int, int]:
     """``(rank, world_size)`` in ``group`` (the default group when None); ``(0, 1)``
     without a process group."""
     if not process_group_active():
@@ -66,7 +67,7 @@ def rank_and_world_size(group=None) -> Tuple[int, int]:
     return dist.get_rank(group), dist.get_world_size(group)
 
 
-def shard_bounds(num_rows: int, world_size: int, rank: int) -> Tuple[int, int]:
+def shard_bounds(num_rows: int, world_size: int, rank: int) -> tuple[int, int]:
     """``[start, end)`` of ``rank``'s contiguous shard: the first ``num_rows %
     world_size`` ranks get one row more than the others."""
     if world_size < 1 or not 0 <= rank < world_size:
@@ -96,7 +97,7 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
+def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Merge the results of consecutive shards of one input (in row order) into the
     result of the whole input; see the module docstring for the rules. Also useful to
     merge shard results saved to disk (JSON keeps NaN as ``NaN``)."""
@@ -111,7 +112,7 @@ def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
     refused = differing_signatures([result.get("signature") for result in shard_results])
     if refused:
         raise ValueError(refused)
-    merged: Dict[str, Any] = {}
+    merged: dict[str, Any] = {}
     for key in first:
         if _is_per_row(key):
             merged[key] = [value for result in shard_results for value in result[key]]
@@ -138,12 +139,12 @@ def score_distributed(
     score_fn: ScoreFunction,
     predictions: Sequence[str],
     sources: Sequence[str],
-    references: Optional[Sequence[Any]] = None,
+    references: Sequence[Any] | None = None,
     *,
     all_ranks: bool = False,
     group=None,
     **options: Any,
-) -> Optional[Dict[str, Any]]:
+) -> dict[str, Any] | None:
     """Score all rows with ``score_fn`` (e.g. ``halluscope.api.score_chi``) split over
     the ranks of ``group``, each rank scoring its contiguous shard.
 
@@ -169,8 +170,8 @@ def score_distributed(
             raise ValueError(f"`{name}` has {len(value)} rows but `predictions` has {num_rows}")
     start, end = shard_bounds(num_rows, world_size, rank)
 
-    payload: Tuple[str, int, Any]
-    local_error: Optional[BaseException] = None
+    payload: tuple[str, int, Any]
+    local_error: BaseException | None = None
     if start == end:
         payload = ("ok", num_rows, None)
     else:
@@ -193,7 +194,7 @@ def score_distributed(
             local_error = error
             payload = ("error", num_rows, f"{type(error).__name__}: {error}")
 
-    gathered: List[Any] = [None] * world_size
+    gathered: list[Any] = [None] * world_size
     dist.all_gather_object(gathered, payload, group=group)
 
     row_counts = sorted({rows for _, rows, _ in gathered})

@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from typing import Any, ContextManager, Dict, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any, ContextManager
 
 import numpy as np
 
@@ -39,7 +40,7 @@ DTYPE_ABBREVIATIONS = {"bfloat16": "bf16", "float16": "fp16"}
 _CPU_BFLOAT16_PROBES = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def native_bfloat16(device: str) -> bool:
     """Whether ``device`` ("cpu", "cuda:0", ...) computes bfloat16 matrix products
     natively: a CUDA device that supports bfloat16, a CPU with AVX-512 BF16 or AMX tiles
@@ -54,7 +55,7 @@ def native_bfloat16(device: str) -> bool:
     return any(bool(probe()) for probe in probes if probe is not None)
 
 
-def encoder_dtype(dtype: str, device: Optional[str]) -> str:
+def encoder_dtype(dtype: str, device: str | None) -> str:
     """The precision the encoder runs at on ``device`` (None: :func:`default_device`, as
     the embedder itself resolves it) for the option value ``dtype``
     (:data:`ENCODER_DTYPES`): "auto" is "bfloat16" where :func:`native_bfloat16`, else
@@ -84,11 +85,11 @@ class Embedder:
 
     def __init__(
         self,
-        model: Optional[str] = None,
-        device: Optional[str] = None,
+        model: str | None = None,
+        device: str | None = None,
         batch_size: int = 64,
         maxsize: int = 200_000,
-        registry: Optional[ModelRegistry] = None,
+        registry: ModelRegistry | None = None,
         dtype: str = "auto",
     ) -> None:
         self.model_name = resolve(SENTENCE_ENCODER, model)
@@ -96,7 +97,7 @@ class Embedder:
         self.dtype = encoder_dtype(dtype, self.device)
         self.batch_size = batch_size
         self.registry = REGISTRY if registry is None else registry
-        self._vectors: "LRU[np.ndarray]" = LRU(maxsize, weigh=budget.weigh_array)
+        self._vectors: LRU[np.ndarray] = LRU(maxsize, weigh=budget.weigh_array)
         self._lock = threading.Lock()
         budget.register("embeddings", self._vectors, self._lock)
         # each thread's last prepare's vectors (a thread's pins are its own: another
@@ -123,7 +124,7 @@ class Embedder:
     def maxsize(self) -> int:
         return self._vectors.maxsize
 
-    def prepare(self, strings: Iterable[str], batch_size: Optional[int] = None) -> None:
+    def prepare(self, strings: Iterable[str], batch_size: int | None = None) -> None:
         """Encode, in one batched call (``batch_size``: this call's, default the
         embedder's), every string not yet cached."""
         with self._lock:
@@ -158,7 +159,7 @@ class Embedder:
 
         return torch.autocast(self.device.split(":")[0], dtype=getattr(torch, self.dtype))
 
-    def _pinned(self) -> Dict[str, np.ndarray]:
+    def _pinned(self) -> dict[str, np.ndarray]:
         return getattr(self._local, "pinned", {})
 
     def vector(self, text: str) -> np.ndarray:
@@ -178,7 +179,7 @@ class Embedder:
             self._vectors.clear()
             self._local = threading.local()
 
-    def with_batch_size(self, batch_size: int) -> "BatchSized":
+    def with_batch_size(self, batch_size: int) -> BatchSized:
         """This embedder (its model and cache) encoding with ``batch_size``, without
         changing the shared embedder's own setting."""
         return BatchSized(self, batch_size)

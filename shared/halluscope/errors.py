@@ -9,8 +9,6 @@ message.
 
 from __future__ import annotations
 
-from typing import Optional
-
 
 class HalluscopeError(Exception):
     """Base of every error halluscope raises on purpose."""
@@ -20,7 +18,7 @@ class InputError(HalluscopeError, ValueError, TypeError):
     """A bad input row: ``row`` (0-based, None for a whole column) and ``field``
     ("predictions", "sources", "references", "publication_dates", ...)."""
 
-    def __init__(self, message: str, *, row: Optional[int] = None, field: Optional[str] = None) -> None:
+    def __init__(self, message: str, *, row: int | None = None, field: str | None = None) -> None:
         self.row = row
         self.field = field
         #: the message without the "row N: " prefix (for callers that renumber rows)
@@ -32,6 +30,6 @@ class InputError(HalluscopeError, ValueError, TypeError):
 class OptionError(HalluscopeError, ValueError, TypeError):
     """A bad option value or an unknown option name: ``option`` names it."""
 
-    def __init__(self, message: str, *, option: Optional[str] = None) -> None:
+    def __init__(self, message: str, *, option: str | None = None) -> None:
         self.option = option
         super().__init__(message)

@@ -10,7 +10,7 @@ their options, model options and presets (``evaluate.load(path, config_name)``) 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 import datasets
 import evaluate
@@ -58,7 +58,7 @@ PAPERS_URL = f"{REPOSITORY_URL}/blob/main/docs/papers.md"
 #: ``MetricInfo.reference_urls`` per metric: the section of docs/papers.md on its
 #: formulas, then the paper where a public copy is known (the RHI paper's arXiv page;
 #: the copies of the others we implemented from name no address)
-REFERENCE_URLS: Dict[str, Tuple[str, ...]] = {
+REFERENCE_URLS: dict[str, tuple[str, ...]] = {
     "chi": (f"{PAPERS_URL}#chi-fusion",),
     "ehi": (f"{PAPERS_URL}#ehi",),
     "rhi": (f"{PAPERS_URL}#linear-rhi", "https://arxiv.org/abs/2608.08180"),
@@ -103,7 +103,7 @@ CITATION_DLSD = """\
 }"""
 
 
-def split_init_kwargs(name: str, kwargs: Dict[str, Any], allowed: Tuple[str, ...]) -> Dict[str, Any]:
+def split_init_kwargs(name: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> dict[str, Any]:
     """Separate our model options (``allowed``) from evaluate's own constructor
     arguments, removing them from ``kwargs``, and fail loudly on anything else
     (``evaluate.load`` would otherwise drop an unknown keyword silently)."""
@@ -121,7 +121,7 @@ _COLUMNS = ("predictions", "references", "sources")
 
 def validate_module_rows(
     predictions: Any, references: Any, sources: Any, first_row: int = 0
-) -> Tuple[List[str], List[List[str]], List[str]]:
+) -> tuple[list[str], list[list[str]], list[str]]:
     """Check every row of a batch before evaluate encodes it (evaluate itself checks
     row 0 only and turns later values into strings): the API's own validation
     (:func:`halluscope.validation.validate_inputs`), so the errors are the API's
@@ -153,7 +153,7 @@ def validate_module_rows(
     return batch.predictions, [list(refs) for refs in batch.references], batch.sources
 
 
-def references_for_backend(references: Any) -> Optional[List[Any]]:
+def references_for_backend(references: Any) -> list[Any] | None:
     """The references evaluate hands back, for :mod:`halluscope.api`: the module's own
     encoding of a row without reference, ``[]`` (:func:`validate_module_rows`), becomes
     None, which the table of docs/api.md#what-a-reference-may-be reads as no reference
@@ -189,7 +189,7 @@ def compute_signature(metric: str) -> inspect.Signature:
     return inspect.Signature(parameters)
 
 
-def _example_value(given: Dict[str, Any], singular: str, plural: str) -> Any:
+def _example_value(given: dict[str, Any], singular: str, plural: str) -> Any:
     """One example's value for ``add``, given under the singular name or under
     evaluate's column name (``evaluate.combine(...).add`` passes ``predictions=``,
     ``references=``, ``sources=``); both at once is an error naming the two."""
@@ -236,7 +236,7 @@ class HalluscopeMetric(evaluate.Metric):
         if not cls.metric_id:
             return
 
-        def _compute(self, predictions, references, sources, **options: Any) -> Dict[str, Any]:
+        def _compute(self, predictions, references, sources, **options: Any) -> dict[str, Any]:
             return self._score(predictions, references, sources, options)
 
         _compute.__signature__ = compute_signature(cls.metric_id)
@@ -264,7 +264,7 @@ class HalluscopeMetric(evaluate.Metric):
         self._rows_added = 0  # rows stored by add/add_batch since the last compute
         super().__init__(**kwargs)
 
-    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:
         """evaluate's ``compute``, with every row of the inputs validated first
         (:func:`validate_module_rows`): a missing column or a bad value in any row is
         an :class:`halluscope.errors.InputError` naming row and field."""
@@ -303,7 +303,7 @@ class HalluscopeMetric(evaluate.Metric):
         super().add(prediction=predictions[0], reference=references[0], sources=sources[0], **given)
         self._rows_added += 1
 
-    def _score(self, predictions, references, sources, options: Dict[str, Any]) -> Dict[str, Any]:
+    def _score(self, predictions, references, sources, options: dict[str, Any]) -> dict[str, Any]:
         """Score with :mod:`halluscope.api`: the module's preset (its ``config_name``)
         under the model options given to ``evaluate.load`` under the ``compute``
         options (each declared in :mod:`halluscope.options`), as a plain ``dict``."""

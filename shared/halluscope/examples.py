@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Dict, List
 
 
-def load_examples() -> List[Dict]:
+def load_examples() -> list[dict]:
     """All examples, in file order."""
     text = resources.files("halluscope").joinpath("data/examples.jsonl").read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]

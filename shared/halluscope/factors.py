@@ -9,11 +9,9 @@ with different OF/NH/LF/LH (docs/papers.md#ehi, #qhi, #linear-rhi, #softmax-rhi 
 
 from __future__ import annotations
 
-from typing import Dict
-
 from .venn import VennCounts
 
-Factors = Dict[str, float]
+Factors = dict[str, float]
 
 
 def ratio(numerator: float, denominator: float) -> float:

@@ -9,7 +9,8 @@ defined dimension equal to 0 makes CHI 0; no defined dimension makes CHI NaN.
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from .dimension_registry import names
 
@@ -28,7 +29,7 @@ INDEX_SHARE = 0.1
 MAX_WEIGHT_RATIO = 1e12
 
 
-def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]:
+def check_weights(weights: Mapping[str, float] | None) -> Mapping[str, float]:
     """Validate user weights: a non-empty mapping, keys among the registered dimensions
     (ehi/rhi/qhi), finite positive numbers at most ``MAX_WEIGHT_RATIO`` apart (an
     :class:`halluscope.errors.OptionError` naming ``weights`` otherwise: an empty, NaN,
@@ -84,17 +85,17 @@ def check_weights(weights: Optional[Mapping[str, float]]) -> Mapping[str, float]
     return out
 
 
-def harmonic_fusion(scores: Mapping[str, float], weights: Optional[Mapping[str, float]] = None) -> float:
+def harmonic_fusion(scores: Mapping[str, float], weights: Mapping[str, float] | None = None) -> float:
     """Weighted harmonic mean of the defined (non-NaN) scores."""
     return _harmonic(_defined(scores), check_weights(weights))
 
 
-def mean_index(scores: Mapping[str, float], weights: Optional[Mapping[str, float]] = None) -> float:
+def mean_index(scores: Mapping[str, float], weights: Mapping[str, float] | None = None) -> float:
     """Weighted arithmetic mean of the defined (non-NaN) scores (NaN when none is)."""
     return _mean(_defined(scores), check_weights(weights))
 
 
-def _defined(scores: Mapping[str, float]) -> Dict[str, float]:
+def _defined(scores: Mapping[str, float]) -> dict[str, float]:
     return {d: s for d, s in scores.items() if not math.isnan(s)}
 
 
@@ -115,7 +116,7 @@ def _mean(defined: Mapping[str, float], weights: Mapping[str, float]) -> float:
 
 
 def fused_chi(
-    results: Mapping[str, Any], words: Optional[Any], weights: Optional[Mapping[str, float]], lexical_weight: float
+    results: Mapping[str, Any], words: Any | None, weights: Mapping[str, float] | None, lexical_weight: float
 ) -> float:
     """CHI of one row from its dimensions' results (:class:`halluscope.pipeline.DimensionResult`)
     and, under ``formula="support"``, its word-level support w

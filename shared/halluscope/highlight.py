@@ -17,8 +17,9 @@ classes of all spans covering it, so nothing is dropped or drawn twice.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Sequence
+from typing import Any
 
 from .dimensions import names  # the CHI-family dimensions, in display order
 
@@ -66,7 +67,7 @@ def attribution_note(unit: Mapping[str, Any]) -> str:
     return f"attribution {attributed:.2f}: stated elsewhere in the source"
 
 
-def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
+def summary_highlights(row_details: Mapping[str, Any]) -> list[Highlight]:
     """Every unit of every CHI-family dimension in one row of ``details``."""
     marks = []
     for dimension in names():
@@ -80,7 +81,7 @@ def summary_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     return sorted(marks, key=lambda m: (m.start, m.end))
 
 
-def source_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
+def source_highlights(row_details: Mapping[str, Any]) -> list[Highlight]:
     """The source evidence of every unit found in the source (``in_source`` matches
     only): ``evidence`` for a unit it supports, ``contradicting`` for a contradicted
     unit (the source text that says the opposite)."""
@@ -101,7 +102,7 @@ def source_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
     return sorted(marks, key=lambda m: (m.start, m.end))
 
 
-def acu_evidence_highlights(row_details: Mapping[str, Any]) -> List[Highlight]:
+def acu_evidence_highlights(row_details: Mapping[str, Any]) -> list[Highlight]:
     """dlsd_acu: the source span of each unit's best premise. Empty when coreference
     rewrote the document (the spans then refer to the rewritten text)."""
     if row_details.get("document_resolved"):
@@ -142,7 +143,7 @@ def render_html(text: str, marks: Sequence[Highlight]) -> str:
     return f'<div class="hs-text">{"".join(parts)}</div>'
 
 
-def unit_reasons(row_details: Mapping[str, Any]) -> List[tuple]:
+def unit_reasons(row_details: Mapping[str, Any]) -> list[tuple]:
     """(dimension, status, unit text, reason) of every unsupported and contradicted unit,
     in summary order: for a contradicted unit the source text that contradicts it and the
     rule ("sold ≠ bought (WordNet antonym)"), for an unsupported one the nearest source
@@ -182,7 +183,7 @@ def reasons_html(row_details: Mapping[str, Any]) -> str:
     return f'<ul class="hs-reasons">{items}</ul>'
 
 
-def units_with_status(row_details: Mapping[str, Any], status: str) -> Dict[str, List[str]]:
+def units_with_status(row_details: Mapping[str, Any], status: str) -> dict[str, list[str]]:
     """The texts of the units of each CHI-family dimension that have ``status``."""
     return {
         d: [u["text"] for u in (row_details.get(d) or {}).get("units", []) if u["status"] == status]
@@ -191,12 +192,12 @@ def units_with_status(row_details: Mapping[str, Any], status: str) -> Dict[str, 
     }
 
 
-def unsupported_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:
+def unsupported_units(row_details: Mapping[str, Any]) -> dict[str, list[str]]:
     """The texts of the unsupported units of each CHI-family dimension (contradicted
     ones not included: :func:`contradicted_units`)."""
     return units_with_status(row_details, "unsupported")
 
 
-def contradicted_units(row_details: Mapping[str, Any]) -> Dict[str, List[str]]:
+def contradicted_units(row_details: Mapping[str, Any]) -> dict[str, list[str]]:
     """The texts of the contradicted units of each CHI-family dimension."""
     return units_with_status(row_details, "contradicted")

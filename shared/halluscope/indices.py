@@ -11,7 +11,7 @@ index by these bounds to [0, 1]; ``"paper"`` returns the formula as written.
 from __future__ import annotations
 
 import math
-from typing import Sequence, Tuple
+from collections.abc import Sequence
 
 from .factors import Factors, clip_factors
 
@@ -19,7 +19,7 @@ REWARDED = ("EF", "PH")
 NORMALIZATIONS = ("paper", "minmax")
 
 
-def softmax_bounds(rewarded: int, total: int) -> Tuple[float, float]:
+def softmax_bounds(rewarded: int, total: int) -> tuple[float, float]:
     """Range of a softmax index with ``rewarded`` of ``total`` factors in [0, 1]."""
     penalised = total - rewarded
     low = rewarded / (rewarded + penalised * math.e)

@@ -29,8 +29,9 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from . import budget
 from .lru import LRU
@@ -41,7 +42,7 @@ from .wordnet import WORDNET_VERSION, SharedWordNet, WordNetSource, load_reader
 POS_TAGS: Mapping[str, str] = {"verb": "v", "noun": "n", "adj": "a", "adv": "r"}
 #: Relation names, in the order :meth:`Lexicon.link` checks them ("hyponym" is the name of
 #: "troponym" outside verbs).
-RELATIONS: Tuple[str, ...] = (
+RELATIONS: tuple[str, ...] = (
     "same",
     "antonym",
     "synonym",
@@ -124,7 +125,7 @@ class Supporters(Mapping[str, Link]):
         """The lemmas, as a dict keys view: ``supporters.keys() & source_lemmas`` runs in C."""
         return self._relations.keys()
 
-    def relation(self, lemma: str) -> Optional[str]:
+    def relation(self, lemma: str) -> str | None:
         """The relation name for ``lemma`` without building a Link (None: no support)."""
         return self._relations.get(lemma)
 
@@ -151,7 +152,7 @@ class Lexicon:
         up_depth: int = 2,
         down_depth: int = 1,
         cache_size: int = 100_000,
-        source: Optional[WordNetSource] = None,
+        source: WordNetSource | None = None,
         lock: Any = None,
     ) -> None:
         for name, value, least in (
@@ -177,11 +178,11 @@ class Lexicon:
         # over 200 FRANK rows)
         self._answers = LRU(cache_size, weigh=budget.weigh_container)
         budget.register("lexicon", self._answers, self._lock)
-        self._entailed_by: Optional[Dict[Any, Tuple[Any, ...]]] = None
-        self._wide: Optional["Lexicon"] = None
+        self._entailed_by: dict[Any, tuple[Any, ...]] | None = None
+        self._wide: Lexicon | None = None
 
     @classmethod
-    def load(cls, path: Optional[str] = None, **options: Any) -> "Lexicon":
+    def load(cls, path: str | None = None, **options: Any) -> Lexicon:
         """A Lexicon over the WordNet that :func:`halluscope.wordnet.load_wordnet` finds (or none); ``options``
         go to the constructor."""
         loaded = load_reader(path)
@@ -191,7 +192,7 @@ class Lexicon:
         return cls(reader, source=source, **options)
 
     @classmethod
-    def over(cls, shared: Optional[SharedWordNet], **options: Any) -> "Lexicon":
+    def over(cls, shared: SharedWordNet | None, **options: Any) -> Lexicon:
         """A Lexicon with its own caches over a process-wide reader
         (:func:`halluscope.wordnet.shared_wordnet`; None: no WordNet), holding the reader's lock."""
         if shared is None:
@@ -209,7 +210,7 @@ class Lexicon:
         return f"wn:{WORDNET_VERSION}" if self.available else "wn:none"
 
     @property
-    def root(self) -> Optional[str]:
+    def root(self) -> str | None:
         """The folder (or zip entry) the reader reads, None without WordNet."""
         if self.reader is None:
             return None
@@ -239,7 +240,7 @@ class Lexicon:
         word = normalise_lemma(lemma)
         return self.reader is not None and bool(word) and bool(self._considered(word, _tag(pos)))
 
-    def link(self, summary_lemma: str, source_lemma: str, pos: str) -> Optional[Link]:
+    def link(self, summary_lemma: str, source_lemma: str, pos: str) -> Link | None:
         """How the source word supports (or contradicts) the summary word, or None.
 
         Checked in order, the first that holds wins: same, antonym, synonym, hypernym,
@@ -248,7 +249,7 @@ class Lexicon:
         the source word is looked up in the same POS, except for derivation (any POS)."""
         return self._link(summary_lemma, source_lemma, pos, self._relation)
 
-    def links(self, summary_lemma: str, source_lemmas: Sequence[str], pos: str) -> List[Optional[Link]]:
+    def links(self, summary_lemma: str, source_lemmas: Sequence[str], pos: str) -> list[Link | None]:
         """:meth:`link` of the summary word to each source word, in order, with the summary
         word's antonyms and supporters looked up once for all of them
         (:meth:`_relation_of`; the relation matcher compares every verb of a summary with
@@ -275,7 +276,7 @@ class Lexicon:
             return Supporters(summary, {summary: "same"} if summary else {})
         return self._supporter_map(summary, tag)
 
-    def close_link(self, summary_lemma: str, source_lemma: str, pos: str) -> Optional[Link]:
+    def close_link(self, summary_lemma: str, source_lemma: str, pos: str) -> Link | None:
         """:meth:`link` restricted to the same lemma, a synonym (a shared considered sense)
         and a derivation (any POS), or None: the links that need no walk up or down
         WordNet's hierarchy, which for a noun such as "person" spans thousands of synsets.
@@ -286,8 +287,8 @@ class Lexicon:
         )
 
     def _link(
-        self, summary_lemma: str, source_lemma: str, pos: str, relation_of: Callable[[str, str, str], Optional[str]]
-    ) -> Optional[Link]:
+        self, summary_lemma: str, source_lemma: str, pos: str, relation_of: Callable[[str, str, str], str | None]
+    ) -> Link | None:
         """The Link of two normalised lemmas: "same" when equal, else ``relation_of(summary,
         WordNet tag, source)`` with WordNet; None when that is None or a lemma is empty."""
         tag = _tag(pos)
@@ -301,16 +302,16 @@ class Lexicon:
         relation = relation_of(summary, tag, source)
         return None if relation is None else make_link(relation, summary, source)
 
-    def _relation(self, summary: str, tag: str, source: str) -> Optional[str]:
+    def _relation(self, summary: str, tag: str, source: str) -> str | None:
         """:meth:`link`'s relation of two different lemmas (:meth:`_relation_of`)."""
         return self._relation_of(summary, tag)(source)
 
-    def _relation_of(self, summary: str, tag: str) -> Callable[[str], Optional[str]]:
+    def _relation_of(self, summary: str, tag: str) -> Callable[[str], str | None]:
         """The relation to ``summary`` of a different lemma: an antonym first, then the
         supporter map's; each of the two looked up once, when first needed."""
-        looked: Dict[str, Any] = {}
+        looked: dict[str, Any] = {}
 
-        def relation(source: str) -> Optional[str]:
+        def relation(source: str) -> str | None:
             if "antonyms" not in looked:
                 looked["antonyms"] = self._antonym_set(summary, tag)
             if source in looked["antonyms"]:
@@ -321,7 +322,7 @@ class Lexicon:
 
         return relation
 
-    def name_kind(self, word: str) -> Optional[str]:
+    def name_kind(self, word: str) -> str | None:
         """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):
         ``"PERSON"``, ``"GPE"``, ``"ORG"`` or ``"LOC"`` when every WordNet lemma the word (or
         its base form) stands for is written with a capital and its first (most frequent)
@@ -340,7 +341,7 @@ class Lexicon:
         for any other word and without WordNet (docs/papers.md#ehi-names-in-lower-case-summaries)."""
         return bool(self._answer("organisation", normalise_lemma(noun), self._is_organisation))
 
-    def places(self, name: str) -> FrozenSet[str]:
+    def places(self, name: str) -> frozenset[str]:
         """The places WordNet says a name stands for (docs/papers.md#ehi-places-and-demonyms),
         as synset names: the place senses (:data:`_PLACE_LEXNAMES`) of the name itself ("Kenya";
         "Britain": united_kingdom.n.01) and of every place a lemma of it pertains to or
@@ -351,7 +352,7 @@ class Lexicon:
         form = "_".join(name.split())
         return self._answer("places", form.lower(), lambda _: self._places(form)) or frozenset()
 
-    def antonyms(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
+    def antonyms(self, summary_lemma: str, pos: str) -> frozenset[str]:
         """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
         the considered senses of the two words); same normalisation as :meth:`supporters`.
         Empty without WordNet."""
@@ -361,7 +362,7 @@ class Lexicon:
             return frozenset()
         return self._antonym_set(summary, tag)
 
-    def widened(self) -> "Lexicon":
+    def widened(self) -> Lexicon:
         """A Lexicon over the same reader (and lock) that considers every WordNet sense of
         a word (:data:`WIDE_SENSES`), made once and kept. For a relation whose subject
         and object already match, the arguments pick the sense: "Atlas Motors fired its
@@ -383,7 +384,7 @@ class Lexicon:
                 )  # one reader, one lock
             return self._wide
 
-    def opposites(self, summary_lemma: str, pos: str) -> FrozenSet[str]:
+    def opposites(self, summary_lemma: str, pos: str) -> frozenset[str]:
         """:meth:`antonyms` and, for a verb, WordNet's indirect antonyms, for a caller that
         has already tied the two words to one claim (:mod:`halluscope.match.polarity`): the
         antonyms of the verb's direct hypernyms and their direct troponyms ("ban" is a way
@@ -400,7 +401,7 @@ class Lexicon:
             or frozenset()
         )
 
-    def _opposites(self, summary: str, tag: str) -> FrozenSet[str]:
+    def _opposites(self, summary: str, tag: str) -> frozenset[str]:
         found = set(self._antonym_set(summary, tag))
         if tag == "v":
             for synset in self._considered(summary, tag):
@@ -424,7 +425,7 @@ class Lexicon:
             return False
         return any(synset.lexname() == "verb.possession" for synset in self._considered(lemma, "v"))
 
-    def transfer_direction(self, verb_lemma: str) -> Optional[str]:
+    def transfer_direction(self, verb_lemma: str) -> str | None:
         """Which party of a transfer the verb's subject is: "gives" when the first of its
         considered senses that lies under a transfer root is under one of
         :data:`_GIVING_ROOTS` (give, donate, award, sell, lend, pay, hand, offer, send,
@@ -445,7 +446,7 @@ class Lexicon:
                 hit = self._answers.put(key, (ask(word),))
             return hit[0]
 
-    def _direction(self, lemma: str) -> Optional[str]:
+    def _direction(self, lemma: str) -> str | None:
         for synset in self._considered(lemma, "v"):
             above = {synset.name()} | {s.name() for s in synset.closure(lambda s: s.hypernyms())}
             if above & _RECEIVING_ROOTS:
@@ -456,7 +457,7 @@ class Lexicon:
 
     # -- internals: every reader access below runs under self._lock ----------------------
 
-    def _offsets(self, form: str, tag: str) -> Tuple[int, ...]:
+    def _offsets(self, form: str, tag: str) -> tuple[int, ...]:
         """Offsets of the first ``senses`` synsets of the exact WordNet lemma ``form``
         ("take_over"), in WordNet's order; () when WordNet has no such lemma. Read from the
         index NLTK's reader keeps in memory, so no synset is parsed; through the public
@@ -477,7 +478,7 @@ class Lexicon:
             )
         return hit
 
-    def _considered(self, lemma: str, tag: str) -> Tuple[Any, ...]:
+    def _considered(self, lemma: str, tag: str) -> tuple[Any, ...]:
         """The first ``senses`` synsets of a normalised lemma: WordNet's own senses of that
         exact lemma when it has some, else those of its base forms (NLTK's morphy)."""
         key = ("senses", lemma, tag)
@@ -506,7 +507,7 @@ class Lexicon:
                 for offset in list(itertools.islice(per_pos, len(per_pos) // 2 + 1)):
                     del per_pos[offset]
 
-    def _name_kind(self, word: str) -> Optional[str]:
+    def _name_kind(self, word: str) -> str | None:
         synsets = self.reader.synsets(word)
         self._trim_reader()
         if not synsets:
@@ -526,8 +527,8 @@ class Lexicon:
         self._trim_reader()
         return found
 
-    def _places(self, form: str) -> FrozenSet[str]:
-        def located(lemma_name: str) -> List[str]:
+    def _places(self, form: str) -> frozenset[str]:
+        def located(lemma_name: str) -> list[str]:
             return [s.name() for s in self.reader.synsets(lemma_name, "n") if s.lexname() in _PLACE_LEXNAMES]
 
         found = set(located(form))
@@ -547,7 +548,7 @@ class Lexicon:
             if offset in self._offsets(name.lower(), tag):
                 yield normalise_lemma(name)
 
-    def _antonym_set(self, summary: str, tag: str) -> FrozenSet[str]:
+    def _antonym_set(self, summary: str, tag: str) -> frozenset[str]:
         key = ("antonyms", summary, tag)
         with self._lock:
             hit = self._answers.get(key)
@@ -568,7 +569,7 @@ class Lexicon:
                 hit = self._answers.put(key, Supporters(summary, self._relations(summary, tag, walk=True)))
             return hit
 
-    def _close_map(self, summary: str, tag: str) -> Dict[str, str]:
+    def _close_map(self, summary: str, tag: str) -> dict[str, str]:
         """Lemma -> "synonym" or "derivation" for :meth:`close_link`: the supporter map
         without its walks through the hierarchy (antonyms left out)."""
         key = ("close", summary, tag)
@@ -580,12 +581,12 @@ class Lexicon:
                 hit = self._answers.put(key, relations)
             return hit
 
-    def _relations(self, summary: str, tag: str, walk: bool) -> Dict[str, str]:
+    def _relations(self, summary: str, tag: str, walk: bool) -> dict[str, str]:
         """Lemma -> relation of every word that supports ``summary`` (under the lock): the
         word itself, its synonyms, with ``walk`` the hypernym-side and troponym/hyponym-side
         words, entailing verbs and verb-group members, then its derivations; antonyms
         removed."""
-        relations: Dict[str, str] = {summary: "same"}
+        relations: dict[str, str] = {summary: "same"}
         considered = self._considered(summary, tag)
 
         def add(synsets: Any, relation: str) -> None:
@@ -612,12 +613,12 @@ class Lexicon:
         self._trim_reader()
         return relations
 
-    def _entailment_index(self) -> Dict[Any, Tuple[Any, ...]]:
+    def _entailment_index(self) -> dict[Any, tuple[Any, ...]]:
         """Entailed verb synset -> the synsets entailing it (WordNet stores only the
         forward pointer); built once from the ~400 ``*`` pointers of data.verb."""
         with self._lock:
             if self._entailed_by is None:
-                index: Dict[Any, List[Any]] = {}
+                index: dict[Any, list[Any]] = {}
                 stream = self.reader.root.join("data.verb").open()
                 try:
                     data = stream.read()
@@ -632,18 +633,18 @@ class Lexicon:
             return self._entailed_by
 
 
-def _more_specific(synset: Any) -> List[Any]:
+def _more_specific(synset: Any) -> list[Any]:
     return synset.hyponyms() + synset.instance_hyponyms()
 
 
-def _more_general(synset: Any) -> List[Any]:
+def _more_general(synset: Any) -> list[Any]:
     return synset.hypernyms() + synset.instance_hypernyms()
 
 
-def _within(start: Tuple[Any, ...], step: Callable[[Any], List[Any]], depth: int) -> List[Any]:
+def _within(start: tuple[Any, ...], step: Callable[[Any], list[Any]], depth: int) -> list[Any]:
     """Synsets 1..``depth`` steps of ``step`` from ``start`` (breadth first, each once)."""
     seen = set(start)
-    found: List[Any] = []
+    found: list[Any] = []
     frontier = deque(start)
     for _ in range(depth):
         following: deque = deque()
@@ -657,7 +658,7 @@ def _within(start: Tuple[Any, ...], step: Callable[[Any], List[Any]], depth: int
     return found
 
 
-def _antonym_synsets(synset: Any) -> List[Any]:
+def _antonym_synsets(synset: Any) -> list[Any]:
     """The synsets holding an antonym of one of ``synset``'s lemmas."""
     return [antonym.synset() for lemma in synset.lemmas() for antonym in lemma.antonyms()]
 

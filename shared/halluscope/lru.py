@@ -15,7 +15,8 @@ twice. ``maxsize`` 0 stores nothing (a disabled cache); so does an entry heavier
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Generic, Hashable, Iterator, Optional, TypeVar
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -37,19 +38,19 @@ class LRU(Generic[V]):
     __slots__ = ("maxsize", "_data", "evicted", "weigh", "max_weight", "weight", "_weights", "__weakref__")
 
     def __init__(
-        self, maxsize: int, *, weigh: Optional[Callable[[Hashable, Any], int]] = None, max_weight: Optional[int] = None
+        self, maxsize: int, *, weigh: Callable[[Hashable, Any], int] | None = None, max_weight: int | None = None
     ) -> None:
         _check_bound("size", maxsize, False)
         _check_bound("max_weight", max_weight, True)
         if max_weight is not None and weigh is None:
             raise ValueError("an LRU with a max_weight needs a weigh function")
         self.maxsize = maxsize
-        self._data: "OrderedDict[Hashable, V]" = OrderedDict()
+        self._data: OrderedDict[Hashable, V] = OrderedDict()
         self.evicted = 0
         self.weigh = weigh
         self.max_weight = max_weight
         self.weight = 0
-        self._weights: Dict[Hashable, int] = {}
+        self._weights: dict[Hashable, int] = {}
 
     def __len__(self) -> int:
         return len(self._data)
@@ -60,7 +61,7 @@ class LRU(Generic[V]):
     def __iter__(self) -> Iterator[Hashable]:
         return iter(self._data)
 
-    def get(self, key: Hashable, default: Optional[V] = None) -> Optional[V]:
+    def get(self, key: Hashable, default: V | None = None) -> V | None:
         """The value of ``key`` (now the most recent), or ``default``."""
         if key not in self._data:
             return default
@@ -98,7 +99,7 @@ class LRU(Generic[V]):
             self.weight -= self._weights.pop(key, 0)
             self.evicted += 1
 
-    def resize(self, maxsize: Optional[int] = None, *, max_weight: Any = ...) -> None:
+    def resize(self, maxsize: int | None = None, *, max_weight: Any = ...) -> None:
         """Change the bounds (evicting at once when they shrink): ``maxsize`` when
         given, ``max_weight`` when given (None: no byte bound)."""
         if maxsize is not None:

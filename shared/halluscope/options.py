@@ -25,13 +25,14 @@ import inspect
 import json
 import math
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from . import budget
-from .verdict import load_calibration
 from .errors import OptionError
 from .fusion import INDEX_SHARE, check_weights
+from .verdict import load_calibration
 
 
 @dataclass(frozen=True)
@@ -42,15 +43,15 @@ class MetricSpec:
 
     name: str
     title: str
-    dimensions: Tuple[str, ...]
-    outputs: Tuple[str, ...]
+    dimensions: tuple[str, ...]
+    outputs: tuple[str, ...]
     takes_dates: bool = False
 
 
 #: the metric registry the surfaces (CLI, Trainer helper, Space, report) read: each
 #: metric's title, the dimensions it scores (halluscope.dimensions, where each one's
 #: behaviour is), its outputs and whether it takes publication dates
-METRIC_SPECS: Dict[str, MetricSpec] = {
+METRIC_SPECS: dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
         MetricSpec(
@@ -67,9 +68,9 @@ METRIC_SPECS: Dict[str, MetricSpec] = {
     )
 }
 #: the four metrics of the CHI family: one pipeline, one ScoringOptions
-CHI_FAMILY: Tuple[str, ...] = tuple(name for name, spec in METRIC_SPECS.items() if spec.dimensions)
+CHI_FAMILY: tuple[str, ...] = tuple(name for name, spec in METRIC_SPECS.items() if spec.dimensions)
 #: every metric, in the order the surfaces list them
-METRICS: Tuple[str, ...] = tuple(METRIC_SPECS)
+METRICS: tuple[str, ...] = tuple(METRIC_SPECS)
 
 
 def uses_device(metric: str) -> bool:
@@ -105,11 +106,11 @@ class Control:
 
     kind: str
     label: str
-    bounds: Tuple[float, float, float] = (0.0, 1.0, 0.01)
-    shown: Tuple[Any, ...] = ()
-    meanings: Tuple[Tuple[Any, Any], ...] = ()
+    bounds: tuple[float, float, float] = (0.0, 1.0, 0.01)
+    shown: tuple[Any, ...] = ()
+    meanings: tuple[tuple[Any, Any], ...] = ()
     #: the metric apps that show it (a subset of the option's metrics)
-    apps: Tuple[str, ...] = CHI_FAMILY
+    apps: tuple[str, ...] = CHI_FAMILY
 
     def api_value(self, shown: Any) -> Any:
         """The API value of the control's value ``shown``."""
@@ -137,22 +138,22 @@ class Option:
     default: Any
     kind: str
     doc: str
-    metrics: Tuple[str, ...]
-    choices: Tuple[Any, ...] = ()
-    bounds: Tuple[float, float] = (-math.inf, math.inf)
+    metrics: tuple[str, ...]
+    choices: tuple[Any, ...] = ()
+    bounds: tuple[float, float] = (-math.inf, math.inf)
     #: the upper bound itself is not allowed (``epsilon`` < 1: a tolerance of 100% is none)
     open_high: bool = False
     allow_none: bool = False
     #: the ScoringOptions/AcuOptions field it sets, when its name differs
-    field: Optional[str] = None
+    field: str | None = None
     #: a model or resource choice: also accepted by ``evaluate.load(path, name=...)``
     model: bool = False
     #: False for options that hold Python objects (callables, engines): not on the CLI
     cli: bool = True
     #: a model option: the files one of which a local model folder must hold (a folder
     #: without any is refused up front, not when the model is first needed)
-    model_files: Tuple[str, ...] = ()
-    control: Optional[Control] = None
+    model_files: tuple[str, ...] = ()
+    control: Control | None = None
 
     @property
     def target(self) -> str:
@@ -262,7 +263,7 @@ _QTY = ("chi", "qhi")
 _DL = ("dlsd_acu",)
 
 #: every option of every metric, in the order the docs and the Space list them
-OPTIONS: Tuple[Option, ...] = (
+OPTIONS: tuple[Option, ...] = (
     # ---------------------------------------------------------------- CHI family
     Option(
         "formula",
@@ -755,7 +756,7 @@ OPTIONS: Tuple[Option, ...] = (
 )
 
 
-def options_for(metric: str) -> Dict[str, Option]:
+def options_for(metric: str) -> dict[str, Option]:
     """The options ``metric`` takes, by name, in declaration order."""
     if metric not in METRICS:
         raise OptionError(f"unknown metric {metric!r}; metrics: {', '.join(METRICS)}", option="metric")
@@ -767,7 +768,7 @@ def options_for(metric: str) -> Dict[str, Option]:
 #: takes the option. "paper" is the papers exactly: their formulas, unit-against-unit
 #: matching, single-token relation slots, the RHI paper's triples, no truecasing, and
 #: for CHI the CHI paper's sentence matching of relations (docs/papers.md).
-PRESETS: Dict[str, Dict[str, Dict[str, Any]]] = {
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {
     "default": {},
     "paper": {
         "*": {
@@ -782,7 +783,7 @@ PRESETS: Dict[str, Dict[str, Dict[str, Any]]] = {
 }
 
 
-def preset(name: str, metric: str) -> Dict[str, Any]:
+def preset(name: str, metric: str) -> dict[str, Any]:
     """The option values preset ``name`` sets for ``metric``."""
     if name not in PRESETS:
         raise OptionError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}", option="config_name")
@@ -792,7 +793,7 @@ def preset(name: str, metric: str) -> Dict[str, Any]:
     return values
 
 
-def resolve(metric: str, given: Mapping[str, Any], *, preset_name: Optional[str] = None) -> Dict[str, Any]:
+def resolve(metric: str, given: Mapping[str, Any], *, preset_name: str | None = None) -> dict[str, Any]:
     """Every option of ``metric``: its declared default, then the preset's value, then
     the caller's, each checked; an unknown name is an :class:`OptionError` listing the
     valid ones."""
@@ -809,14 +810,14 @@ def resolve(metric: str, given: Mapping[str, Any], *, preset_name: Optional[str]
     return {name: known[name].check(value) for name, value in values.items()}
 
 
-def fields(metric: str, values: Mapping[str, Any], *, models: bool = True) -> Dict[str, Any]:
+def fields(metric: str, values: Mapping[str, Any], *, models: bool = True) -> dict[str, Any]:
     """``values`` (from :func:`resolve`) keyed by the options' target fields; without
     ``models``, the model options are left out."""
     known = options_for(metric)
     return {known[name].target: value for name, value in values.items() if models or not known[name].model}
 
 
-def model_option_names(metric: str) -> Tuple[str, ...]:
+def model_option_names(metric: str) -> tuple[str, ...]:
     """The options an evaluate module takes at construction (models, device)."""
     return tuple(name for name, option in options_for(metric).items() if option.model)
 
@@ -857,12 +858,12 @@ def parse_cli_value(metric: str, name: str, text: str) -> Any:
     return option.check(value)
 
 
-def cli_option_names(metric: str) -> Tuple[str, ...]:
+def cli_option_names(metric: str) -> tuple[str, ...]:
     """The options ``--option`` can set for ``metric`` (not Python objects)."""
     return tuple(name for name, option in options_for(metric).items() if option.cli)
 
 
-def space_controls(app: str) -> Tuple[Option, ...]:
+def space_controls(app: str) -> tuple[Option, ...]:
     """The options the Space's ``app`` shows, in declaration order."""
     return tuple(
         option for option in options_for(app).values() if option.control is not None and app in option.control.apps

@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 import threading
 import weakref
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -143,7 +143,7 @@ class ParsedText:
     doc: object
 
 
-def split_for_parsing(text: str, chunk_chars: int) -> List[str]:
+def split_for_parsing(text: str, chunk_chars: int) -> list[str]:
     """Cut ``text`` into pieces of at most about ``chunk_chars`` characters whose
     concatenation is exactly ``text``. Cuts prefer paragraph breaks, then sentence
     ends, then any whitespace; each piece keeps its trailing whitespace."""
@@ -178,8 +178,8 @@ def guarded_doc(nlp, text: str):
 
     if _GUARDED.search(text) is None:
         return nlp.make_doc(text)
-    words: List[str] = []
-    spaces: List[bool] = []
+    words: list[str] = []
+    spaces: list[bool] = []
 
     def add_piece(piece: str) -> None:
         if piece:
@@ -234,14 +234,14 @@ class ParseCache:
         nlp,
         maxsize: int = DEFAULT_CACHE_SIZE,
         chunk_chars: int = DEFAULT_CHUNK_CHARS,
-        batch_size: Optional[int] = None,
+        batch_size: int | None = None,
         budgeted: bool = True,
     ) -> None:
         self.nlp = nlp
         self.chunk_chars = chunk_chars
         self.batch_size = batch_size or default_parse_batch(nlp)
         # keys: a text, or (analysed text, shown text) for get_shown_as
-        self._entries: "LRU[ParsedText]" = LRU(maxsize, weigh=budget.weigh_doc)
+        self._entries: LRU[ParsedText] = LRU(maxsize, weigh=budget.weigh_doc)
         self._lock = threading.Lock()
         if budgeted:
             budget.register("parses", self._entries, self._lock)
@@ -256,16 +256,16 @@ class ParseCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def keys(self) -> List[object]:
+    def keys(self) -> list[object]:
         """The cached keys, least recent first: a text, or (analysed, shown) for
         :meth:`get_shown_as`."""
         with self._lock:
             return list(self._entries)
 
-    def get_many(self, texts: Sequence[str]) -> List[ParsedText]:
+    def get_many(self, texts: Sequence[str]) -> list[ParsedText]:
         """Parsed texts in the order given; every distinct missing text parsed once."""
         with self._lock:
-            missing: List[str] = []
+            missing: list[str] = []
             seen = set()
             for text in texts:
                 if text in self._entries:
@@ -286,7 +286,7 @@ class ParseCache:
                 self._entries.put(text, entry)
             return result
 
-    def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> List[ParsedText]:
+    def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> list[ParsedText]:
         """Parses of ``analysed`` texts presented as the ``shown`` texts (same length,
         differing only in case, e.g. truecased summaries shown as the caller wrote
         them): where the two differ, the entry's ``text`` and ``doc.text`` are the
@@ -308,7 +308,7 @@ class ParseCache:
             result.append(entry)
         return result
 
-    def seed(self, docs: Dict[str, object]) -> int:
+    def seed(self, docs: dict[str, object]) -> int:
         """Add already-parsed texts (e.g. the sentences of a parsed document, as
         ``span.as_doc()``) so that later requests for them need no parse. Returns how
         many were new."""
@@ -329,14 +329,14 @@ class ParseCache:
         with self._lock:
             self._entries.resize(value)
 
-    def _parse(self, texts: List[str]) -> Iterable:
+    def _parse(self, texts: list[str]) -> Iterable:
         from spacy.tokens import Doc
 
         # longest first: spaCy parses a call's texts faster when the long sources lead than
         # when the short summaries do, as a call lists them (docs/scaling.md#where-the-time-goes);
         # each text's parse is the same either way
         short = sorted((t for t in texts if len(t) <= self.chunk_chars), key=len, reverse=True)
-        docs: Dict[str, object] = {}
+        docs: dict[str, object] = {}
         tokenised = (guarded_doc(self.nlp, t) for t in short)
         for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size)):
             docs[text] = doc
@@ -403,7 +403,7 @@ class UnitCache:
     by a later parse misses). Counters: ``extracted`` (extractor runs), ``hits``."""
 
     def __init__(self, maxsize: int = DEFAULT_UNIT_CACHE_SIZE, budgeted: bool = True) -> None:
-        self._entries: "LRU[Tuple[weakref.ref, list]]" = LRU(maxsize, weigh=budget.weigh_units)
+        self._entries: LRU[tuple[weakref.ref, list]] = LRU(maxsize, weigh=budget.weigh_units)
         self._lock = threading.Lock()
         if budgeted:
             budget.register("units", self._entries, self._lock)

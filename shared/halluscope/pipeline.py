@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any
 
 from .batch import ParsedBatch, parse_batch
 from .collector import fewer_collections
@@ -42,10 +43,9 @@ from .signature import signature
 from .text_forms import read_batch
 from .units import Match, TextEvidence
 from .validation import validate_inputs
-from .verdict import verdict
 from .venn import VennCounts, venn_counts
+from .verdict import verdict
 from .word_support import WordResult, sentence_contradictions, word_support
-
 
 # --------------------------------------------------------------------------- units
 
@@ -61,7 +61,7 @@ def _units_reader(dimension: Dimension, options: ScoringOptions, resources: Reso
     in the resources and then kept for the call (a parse is extracted once per call
     even when the memory budget keeps no unit)."""
     setting, extract = dimension.unit_setting(options), dimension.extractor(options)
-    seen: Dict[int, list] = {}  # id of a parse the call holds -> its units
+    seen: dict[int, list] = {}  # id of a parse the call holds -> its units
 
     def read(parsed: ParsedText) -> list:
         found = seen.get(id(parsed))
@@ -80,34 +80,34 @@ class DimensionResult:
     """One example's result on one dimension."""
 
     score: float
-    counts: Optional[VennCounts]
-    factors: Dict[str, float]
-    reference_index: Optional[int]
-    extra: Dict[str, float] = field(default_factory=dict)  # e.g. rhi_norm for the linear RHI
-    supported: Optional[List[bool]] = None  # per G unit, when the score is a support share
-    attributions: Optional[List[Optional[float]]] = None  # per G unit a(u), with attribution
+    counts: VennCounts | None
+    factors: dict[str, float]
+    reference_index: int | None
+    extra: dict[str, float] = field(default_factory=dict)  # e.g. rhi_norm for the linear RHI
+    supported: list[bool] | None = None  # per G unit, when the score is a support share
+    attributions: list[float | None] | None = None  # per G unit a(u), with attribution
     contradicted: int = 0  # G units the source contradicts (formula="support")
 
 
-def _is_text_grounded(match: Optional[Match]) -> bool:
+def _is_text_grounded(match: Match | None) -> bool:
     """Found only in the pool's text (``grounding="text"``): a unit the pool's extractor
     missed, which joins that pool's units so that |I∩G| <= |I| still holds."""
     return match is not None and isinstance(match.evidence[0], TextEvidence)
 
 
 def source_support(
-    g_in_i: Sequence[Optional[Match]],
-    g_in_r: Sequence[Optional[Match]],
+    g_in_i: Sequence[Match | None],
+    g_in_r: Sequence[Match | None],
     r_units: Sequence[Any],
-    r_in_i: Sequence[Optional[Match]],
-) -> List[Optional[Match]]:
+    r_in_i: Sequence[Match | None],
+) -> list[Match | None]:
     """Per G unit, the source match that supports it: its own, or else that of the
     reference unit it matched when that reference unit is itself in the source (the
     reference bridges a paraphrase); None when unsupported. A G unit found in the
     reference but not in the source is not supported: the reference is not evidence
     of what the source says."""
     position = {id(unit): p for p, unit in enumerate(r_units)}
-    support: List[Optional[Match]] = []
+    support: list[Match | None] = []
     for direct, via in zip(g_in_i, g_in_r):
         bridge = None
         if direct is None and via is not None and not _is_text_grounded(via):
@@ -119,11 +119,11 @@ def source_support(
 
 def _support_result(
     dimension: Dimension,
-    variant: Optional[str],
+    variant: str | None,
     options: ScoringOptions,
     counts: VennCounts,
-    support: List[Optional[Match]],
-    reference_index: Optional[int],
+    support: list[Match | None],
+    reference_index: int | None,
     g_units: Sequence[Any],
     summary: ParsedText,
     source: ParsedText,
@@ -160,7 +160,7 @@ def _pool_index(dimension: Dimension, options: ScoringOptions, parsed: ParsedBat
     return parsed.index(text)
 
 
-def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> list[list[Match | None]]:
     """``matcher.match_batch(jobs)``, each distinct job matched once: a reference's job
     against its source is the same for every summary scored with that reference and
     source (several systems' summaries of one document share its references, as in
@@ -168,9 +168,9 @@ def _match_distinct(matcher, jobs: Sequence[MatchJob]) -> List[List[Optional[Mat
     context and text index (a summary's own jobs never are: each row completes its
     units anew); each copy gets its own list of the (immutable) matches, so that a
     later step may change one row's without touching another's."""
-    first: Dict[tuple, int] = {}
-    distinct: List[MatchJob] = []
-    where: List[int] = []
+    first: dict[tuple, int] = {}
+    distinct: list[MatchJob] = []
+    where: list[int] = []
     for job in jobs:
         key = (id(job.queries), id(job.pool), tuple(sorted(job.context.items())), id(job.pool_index))
         if key not in first:
@@ -186,17 +186,17 @@ def _score_dimension(
     parsed: ParsedBatch,
     options: ScoringOptions,
     resources: Resources,
-    dates: List[Optional[_dt.date]],
-    variant: Optional[str],
+    dates: list[_dt.date | None],
+    variant: str | None,
     want_details: bool,
-    contradictions: Optional[List[List[Any]]] = None,
+    contradictions: list[list[Any]] | None = None,
 ):
     """Results (and unit diagnostics) of one dimension for every example.
     ``contradictions``: per row, the summary's sentence contradictions
     (:func:`~halluscope.word_support.sentence_contradictions`) for a dimension that
     reads them in its refine step; None: none looked for."""
     units = _units_reader(dimension, options, resources)
-    jobs: List[MatchJob] = []
+    jobs: list[MatchJob] = []
     plan = []  # per row: (job index G->I, [(job G->R_j, job R_j->I), ...])
     for row in range(len(parsed)):
         date = dates[row]
@@ -227,8 +227,8 @@ def _score_dimension(
     # match is kept for the details (status "contradicted")
     matches = [[None if m is not None and m.contradicts else m for m in row] for row in found]
 
-    results: List[DimensionResult] = []
-    details: List[Dict[str, Any]] = []
+    results: list[DimensionResult] = []
+    details: list[dict[str, Any]] = []
     for row, (gi, per_ref) in enumerate(plan):
         g_in_i = matches[gi]
         against = [m is not None and m.contradicts for m in found[gi]]
@@ -281,12 +281,12 @@ def score(
     sources: Sequence[str],
     references=None,
     *,
-    options: Optional[ScoringOptions] = None,
-    resources: Optional[Resources] = None,
+    options: ScoringOptions | None = None,
+    resources: Resources | None = None,
     publication_dates=None,
     return_details: bool = False,
     fuse: bool = False,
-    metric_name: Optional[str] = None,
+    metric_name: str | None = None,
 ) -> ScoreResult:
     """Score a batch on ``dimensions`` (names in :data:`halluscope.dimensions.REGISTRY`);
     ``fuse`` adds CHI. ``resources``: the models and caches to score with (None: the
@@ -318,8 +318,8 @@ def score(
     contradictions = None
     if options.formula == "support" and (fuse or any(d.reads_contradictions for d in chosen)):
         contradictions = sentence_contradictions(parsed, options, resources)
-    per_dim: Dict[str, List[DimensionResult]] = {}
-    per_dim_details: Dict[str, List[Dict[str, Any]]] = {}
+    per_dim: dict[str, list[DimensionResult]] = {}
+    per_dim_details: dict[str, list[dict[str, Any]]] = {}
     for dimension in chosen:
         per_dim[dimension.name], per_dim_details[dimension.name] = _score_dimension(
             dimension,
@@ -332,8 +332,8 @@ def score(
             contradictions if dimension.reads_contradictions else None,
         )
 
-    per_example: Dict[str, List[float]] = {}
-    words: List[Optional[WordResult]] = [None] * len(batch)
+    per_example: dict[str, list[float]] = {}
+    words: list[WordResult | None] = [None] * len(batch)
     if fuse:
         if options.formula == "support":
             words = word_support(parsed, options, resources, contradictions)

@@ -17,12 +17,13 @@ range, and charts each score over it.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple
+from collections.abc import Mapping
+from typing import Any
 
 from .options import METRIC_SPECS
 
 #: (lowest, highest) value of a score
-Range = Tuple[float, float]
+Range = tuple[float, float]
 UNIT_INTERVAL: Range = (0.0, 1.0)
 #: the linear RHI under formula="paper" (RHI paper eq. 12)
 LINEAR_RHI_RANGE: Range = (0.0, 2.0)
@@ -33,16 +34,16 @@ NLI_DIFFERENCE_RANGE: Range = (-1.0, 1.0)
 RANGE_TOLERANCE = 1e-9
 #: per-example scores a metric returns besides :attr:`halluscope.options.MetricSpec.outputs`:
 #: chi's verdict (docs/benchmarks.md#p_consistent-and-the-shipped-labels)
-_VERDICT_SCORES: Dict[str, Tuple[str, ...]] = {"chi": ("p_consistent",)}
+_VERDICT_SCORES: dict[str, tuple[str, ...]] = {"chi": ("p_consistent",)}
 
 
-def score_names(metric: str) -> Tuple[str, ...]:
+def score_names(metric: str) -> tuple[str, ...]:
     """The per-example scores ``metric`` returns (``<name>_scores`` in the API's result,
     ``scores.<metric>.<name>`` in a record of ``halluscope score``)."""
     return METRIC_SPECS[metric].outputs + _VERDICT_SCORES.get(metric, ())
 
 
-def _alignment(options: Mapping[str, Any]) -> Optional[str]:
+def _alignment(options: Mapping[str, Any]) -> str | None:
     """dlsd_acu's alignment: the option, else its host's (None: neither is known)."""
     if options.get("alignment"):
         return options["alignment"]
@@ -53,7 +54,7 @@ def _alignment(options: Mapping[str, Any]) -> Optional[str]:
     return None
 
 
-def declared_range(metric: str, name: str, options: Optional[Mapping[str, Any]] = None) -> Range:
+def declared_range(metric: str, name: str, options: Mapping[str, Any] | None = None) -> Range:
     """The range of ``metric``'s score ``name`` under ``options`` (its ``formula`` and, for
     rhi, ``variant``; dlsd_acu's ``host`` and ``alignment``; as
     :func:`halluscope.options.resolve` gives them). An option that ``options`` lacks (or
@@ -76,14 +77,14 @@ def within(value: float, bounds: Range) -> bool:
     return low - RANGE_TOLERANCE <= value <= high + RANGE_TOLERANCE
 
 
-def options_in_signature(signature: Optional[str]) -> Dict[str, str]:
+def options_in_signature(signature: str | None) -> dict[str, str]:
     """The options a metric's signature records that decide its ranges: ``formula``
     (``formula:paper``), the RHI ``variant`` (``rhi:linear``) and dlsd_acu's
     ``alignment`` (``align:ent``); those it does not name are left out (so
     :func:`declared_range` takes the widest range)."""
     if not isinstance(signature, str):
         return {}
-    parts: Dict[str, str] = {}
+    parts: dict[str, str] = {}
     for part in signature.split("|"):
         key, _, value = part.partition(":")
         parts.setdefault(key, value)

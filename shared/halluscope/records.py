@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def json_safe(value: Any) -> Any:
@@ -30,12 +31,12 @@ def to_json(value: Any) -> str:
     return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False)
 
 
-def per_example_scores(result: Mapping[str, Any]) -> Dict[str, List[float]]:
+def per_example_scores(result: Mapping[str, Any]) -> dict[str, list[float]]:
     """The per-example lists of an API result by score name (``chi_scores`` -> ``chi``)."""
     return {key[: -len("_scores")]: value for key, value in result.items() if key.endswith("_scores")}
 
 
-def row_parts(results: Mapping[str, Mapping[str, Any]], rows: int) -> List[Dict[str, Any]]:
+def row_parts(results: Mapping[str, Mapping[str, Any]], rows: int) -> list[dict[str, Any]]:
     """Per row of a batch, its part of each metric's result (``results[metric]``):
     ``scores`` (per metric, per score name), ``labels`` (per metric that labels, 1 =
     consistent; absent when none does) and ``details`` (per metric that returned them),
@@ -43,7 +44,7 @@ def row_parts(results: Mapping[str, Mapping[str, Any]], rows: int) -> List[Dict[
     scores = {metric: per_example_scores(result) for metric, result in results.items()}
     parts = []
     for row in range(rows):
-        part: Dict[str, Any] = {
+        part: dict[str, Any] = {
             "scores": {
                 metric: {name: values[row] for name, values in by_name.items()} for metric, by_name in scores.items()
             }

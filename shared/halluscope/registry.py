@@ -13,9 +13,9 @@ import logging
 import os
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Tuple
-
+from typing import Any
 
 LOGGER = logging.getLogger("halluscope")
 
@@ -30,7 +30,7 @@ class ModelRole:
 
     name: str
     env_var: str
-    offline_package: Optional[str]
+    offline_package: str | None
     paper_default: str
     install_hint: str
 
@@ -118,7 +118,7 @@ def _package_installed(package: str) -> bool:
     return importlib.util.find_spec(package) is not None
 
 
-def _offline_location(role: ModelRole) -> Optional[str]:
+def _offline_location(role: ModelRole) -> str | None:
     """The name or path under which the role's offline package can be loaded."""
     if role.offline_package is None or not _package_installed(role.offline_package):
         return None
@@ -128,7 +128,7 @@ def _offline_location(role: ModelRole) -> Optional[str]:
     return role.offline_package
 
 
-def resolve(role: ModelRole, explicit: Optional[str] = None) -> str:
+def resolve(role: ModelRole, explicit: str | None = None) -> str:
     """The model name/path to load for ``role``: explicit > env var > offline > paper."""
     if explicit:
         return explicit
@@ -157,7 +157,7 @@ class ModelRegistry:
     """Loads each (role, name, device) once per process; counts loads for tests."""
 
     def __init__(self) -> None:
-        self._models: Dict[Tuple[str, str, str], Any] = {}
+        self._models: dict[tuple[str, str, str], Any] = {}
         self._lock = threading.Lock()
         self.load_counts: Counter = Counter()
 
@@ -220,7 +220,7 @@ def load_sentence_encoder(name: str, device: str, linear_dtype: str = "float32")
     return model
 
 
-def get_spacy(name: Optional[str] = None):
+def get_spacy(name: str | None = None):
     """The spaCy pipeline for ``name`` (resolved), loaded once per process.
 
     spaCy always runs on the CPU here: the default sm pipeline is a small CNN whose
@@ -230,7 +230,7 @@ def get_spacy(name: Optional[str] = None):
     return REGISTRY.get(SPACY, resolved, "cpu", load_spacy)
 
 
-def get_sentence_encoder(name: Optional[str] = None, device: Optional[str] = None):
+def get_sentence_encoder(name: str | None = None, device: str | None = None):
     """The sentence-transformers encoder for ``name`` (resolved), loaded once per device."""
     resolved = resolve(SENTENCE_ENCODER, name)
     return REGISTRY.get(SENTENCE_ENCODER, resolved, device or default_device(), load_sentence_encoder)

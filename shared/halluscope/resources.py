@@ -36,7 +36,8 @@ Resources.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Callable, Dict, Hashable, Mapping, Optional, Set, Tuple
+from collections.abc import Callable, Hashable, Mapping
+from typing import TYPE_CHECKING
 
 from .registry import REGISTRY, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
 
@@ -54,16 +55,16 @@ class Resources:
     ``registry``: where models are loaded (default: the process's); the sizes are
     each cache's entry bound (the memory budget bounds them in bytes as well)."""
 
-    _default: Optional["Resources"] = None
+    _default: Resources | None = None
     _default_lock = threading.Lock()
 
     def __init__(
         self,
         *,
-        registry: Optional[ModelRegistry] = None,
-        parse_cache_size: Optional[int] = None,
-        unit_cache_size: Optional[int] = None,
-        index_cache_size: Optional[int] = None,
+        registry: ModelRegistry | None = None,
+        parse_cache_size: int | None = None,
+        unit_cache_size: int | None = None,
+        index_cache_size: int | None = None,
     ) -> None:
         from .match.grounding import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
         from .parsing import DEFAULT_CACHE_SIZE, DEFAULT_UNIT_CACHE_SIZE, UnitCache
@@ -71,25 +72,23 @@ class Resources:
         self.registry = REGISTRY if registry is None else registry
         self._parse_cache_size = DEFAULT_CACHE_SIZE if parse_cache_size is None else parse_cache_size
         self._lock = threading.Lock()
-        self._parse_caches: Dict[str, "ParseCache"] = {}
-        self._embedders: Dict[Tuple[str, str], "Embedder"] = {}
-        self._lexicons: Dict[Optional[str], "Lexicon"] = {}
-        self._nli_engines: Dict[tuple, "NLIEngine"] = {}
+        self._parse_caches: dict[str, ParseCache] = {}
+        self._embedders: dict[tuple[str, str], Embedder] = {}
+        self._lexicons: dict[str | None, Lexicon] = {}
+        self._nli_engines: dict[tuple, NLIEngine] = {}
         #: the units of each parse per extractor setting
-        self.unit_cache: "UnitCache" = UnitCache(
-            DEFAULT_UNIT_CACHE_SIZE if unit_cache_size is None else unit_cache_size
-        )
+        self.unit_cache: UnitCache = UnitCache(DEFAULT_UNIT_CACHE_SIZE if unit_cache_size is None else unit_cache_size)
         #: the text index of each parsed Doc
-        self.index_cache: "TextIndexCache" = TextIndexCache(
+        self.index_cache: TextIndexCache = TextIndexCache(
             DEFAULT_INDEX_CACHE_SIZE if index_cache_size is None else index_cache_size
         )
         #: the calls (a metric and its options, :func:`halluscope.api.call_key`) scored to
         #: their end with these Resources in this process: every model such a call loads is
         #: loaded, so a pool of workers for the same call forks at once (docs/scaling.md#workers)
-        self.loaded_calls: Set[str] = set()
+        self.loaded_calls: set[str] = set()
 
     @classmethod
-    def default(cls) -> "Resources":
+    def default(cls) -> Resources:
         """The process's default Resources (made on first use), which the
         ``halluscope.score_*`` functions and this module's getters
         (``get_parse_cache``, ``get_embedder``, ``get_lexicon``, ``get_nli_engine``,
@@ -109,12 +108,12 @@ class Resources:
 
     # -- models and their caches ------------------------------------------------------
 
-    def nlp(self, spacy_model: Optional[str] = None):
+    def nlp(self, spacy_model: str | None = None):
         """The spaCy pipeline for ``spacy_model`` (resolved), loaded once per process
         (spaCy runs on the CPU: :func:`halluscope.registry.get_spacy`)."""
         return self.registry.get(SPACY, resolve(SPACY, spacy_model), "cpu", load_spacy)
 
-    def parse_cache(self, spacy_model: Optional[str] = None) -> "ParseCache":
+    def parse_cache(self, spacy_model: str | None = None) -> ParseCache:
         """This Resources' parse cache for the resolved spaCy model."""
         from .parsing import ParseCache
 
@@ -129,7 +128,7 @@ class Resources:
                     cache = self._parse_caches[name] = ParseCache(nlp, maxsize=self._parse_cache_size)
         return cache
 
-    def embedder(self, model: Optional[str] = None, device: Optional[str] = None, dtype: str = "auto") -> "Embedder":
+    def embedder(self, model: str | None = None, device: str | None = None, dtype: str = "auto") -> Embedder:
         """This Resources' embedder for (resolved sentence model, device, precision
         ``dtype`` resolves to there: :func:`halluscope.embedding.encoder_dtype`); the
         model loads when it first encodes. A call that wants another batch size takes a
@@ -144,7 +143,7 @@ class Resources:
                 embedder = self._embedders[key] = Embedder(key[0], key[1], registry=self.registry, dtype=key[2])
             return embedder
 
-    def lexicon(self, path: Optional[str] = None) -> "Lexicon":
+    def lexicon(self, path: str | None = None) -> Lexicon:
         """This Resources' WordNet :class:`~halluscope.lexical.Lexicon` (default options)
         for ``path`` (None: the resolution order, docs/lexical.md): its own query caches
         over the process's reader (:func:`halluscope.wordnet.shared_wordnet`); one per
@@ -162,14 +161,14 @@ class Resources:
 
     def nli_engine(
         self,
-        model: Optional[str] = None,
+        model: str | None = None,
         *,
-        device: Optional[str] = None,
+        device: str | None = None,
         dtype: str = "float32",
         batch_size: int = 32,
         max_length: int = 512,
-        label_map: Optional[Mapping[str, str]] = None,
-    ) -> "NLIEngine":
+        label_map: Mapping[str, str] | None = None,
+    ) -> NLIEngine:
         """This Resources' NLI engine for (resolved model, device, dtype, max_length,
         label_map), with its own cache of scored pairs over the process's model (loaded
         once by the registry when it first scores). ``batch_size`` changes no score and
@@ -195,12 +194,12 @@ class Resources:
 
     # -- derived data -----------------------------------------------------------------
 
-    def text_index(self, doc) -> "TextIndex":
+    def text_index(self, doc) -> TextIndex:
         """The :class:`~halluscope.match.grounding.TextIndex` of a parsed ``Doc``, built
         once while cached."""
         return self.index_cache.get(doc)
 
-    def units(self, parsed: "ParsedText", setting: Hashable, extract: Callable[[object], list]) -> list:
+    def units(self, parsed: ParsedText, setting: Hashable, extract: Callable[[object], list]) -> list:
         """The units of ``parsed`` under an extractor ``setting`` (a hashable naming the
         extractor and its options), ``extract(parsed.doc)`` once while cached."""
         return self.unit_cache.get(parsed, setting, extract)
@@ -237,7 +236,7 @@ def get_resources() -> Resources:
     return Resources.default()
 
 
-def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = None) -> "ParseCache":
+def get_parse_cache(spacy_model: str | None = None, maxsize: int | None = None) -> ParseCache:
     """The default Resources' parse cache for the resolved spaCy model (made on first
     use); ``maxsize`` resizes it."""
     cache = Resources.default().parse_cache(spacy_model)
@@ -246,12 +245,12 @@ def get_parse_cache(spacy_model: Optional[str] = None, maxsize: Optional[int] = 
     return cache
 
 
-def get_embedder(model: Optional[str] = None, device: Optional[str] = None, dtype: str = "auto") -> "Embedder":
+def get_embedder(model: str | None = None, device: str | None = None, dtype: str = "auto") -> Embedder:
     """The default Resources' embedder for (resolved sentence model, device, precision)."""
     return Resources.default().embedder(model, device, dtype)
 
 
-def get_lexicon(path: Optional[str] = None) -> "Lexicon":
+def get_lexicon(path: str | None = None) -> Lexicon:
     """The default Resources' WordNet :class:`~halluscope.lexical.Lexicon` for ``path``
     (None: the resolution order, docs/lexical.md); without WordNet, a Lexicon that
     answers "same lemma" only (one warning when it is made)."""
@@ -259,14 +258,14 @@ def get_lexicon(path: Optional[str] = None) -> "Lexicon":
 
 
 def get_nli_engine(
-    model: Optional[str] = None,
+    model: str | None = None,
     *,
-    device: Optional[str] = None,
+    device: str | None = None,
     dtype: str = "float32",
     batch_size: int = 32,
     max_length: int = 512,
-    label_map: Optional[Mapping[str, str]] = None,
-) -> "NLIEngine":
+    label_map: Mapping[str, str] | None = None,
+) -> NLIEngine:
     """The default Resources' NLI engine (:meth:`Resources.nli_engine`; ``batch_size``
     changes no score and is not part of the key)."""
     return Resources.default().nli_engine(
@@ -274,7 +273,7 @@ def get_nli_engine(
     )
 
 
-def text_index(doc) -> "TextIndex":
+def text_index(doc) -> TextIndex:
     """The default Resources' text index of a parsed ``Doc``."""
     return Resources.default().text_index(doc)
 

@@ -15,12 +15,13 @@ derived fields (means, defined counts) are recomputed from the merged rows.
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 #: how each field merges over consecutive shards of one input: "concat" (per-example
 #: lists, in row order), "sum" (counters of work done), "equal" (must agree: else the
 #: shards were scored differently), "derived" (recomputed from the merged rows)
-MERGE: Dict[str, str] = {
+MERGE: dict[str, str] = {
     "metric": "equal",
     "per_example": "concat",
     "labels": "concat",
@@ -66,29 +67,29 @@ class ScoreResult(dict):
         self,
         *,
         metric: str,
-        per_example: Mapping[str, List[float]],
+        per_example: Mapping[str, list[float]],
         signature: str,
         defined_names: Sequence[str] = (),
-        counters: Optional[Mapping[str, int]] = None,
-        labels: Optional[List[Optional[int]]] = None,
-        details: Optional[List[Dict[str, Any]]] = None,
-        absent: Optional[Mapping[str, str]] = None,
+        counters: Mapping[str, int] | None = None,
+        labels: list[int | None] | None = None,
+        details: list[dict[str, Any]] | None = None,
+        absent: Mapping[str, str] | None = None,
     ) -> None:
         self.metric = metric
-        self.per_example: Dict[str, List[float]] = {name: list(values) for name, values in per_example.items()}
-        self.means: Dict[str, float] = {name: mean_defined(values) for name, values in self.per_example.items()}
-        self.defined: Dict[str, int] = {
+        self.per_example: dict[str, list[float]] = {name: list(values) for name, values in per_example.items()}
+        self.means: dict[str, float] = {name: mean_defined(values) for name, values in self.per_example.items()}
+        self.defined: dict[str, int] = {
             name: sum(not math.isnan(v) for v in self.per_example[name]) for name in defined_names
         }
-        self.counters: Dict[str, int] = dict(counters or {})
+        self.counters: dict[str, int] = dict(counters or {})
         self.labels = labels
         self.signature = signature
         self.details = details
-        self.absent: Dict[str, str] = dict(absent or {})
+        self.absent: dict[str, str] = dict(absent or {})
         super().__init__(self._as_items())
 
-    def _as_items(self) -> Dict[str, Any]:
-        items: Dict[str, Any] = dict(self.means)
+    def _as_items(self) -> dict[str, Any]:
+        items: dict[str, Any] = dict(self.means)
         items.update({f"{name}_scores": values for name, values in self.per_example.items()})
         items.update({f"{name}_defined": count for name, count in self.defined.items()})
         if self.labels is not None:
@@ -104,7 +105,7 @@ class ScoreResult(dict):
     def num_rows(self) -> int:
         return len(next(iter(self.per_example.values()))) if self.per_example else 0
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """A plain ``dict`` with the same keys (what evaluate returns)."""
         return dict(self)
 
@@ -125,7 +126,7 @@ class ScoreResult(dict):
         )
 
     @classmethod
-    def merge(cls, shards: Sequence["ScoreResult"]) -> "ScoreResult":
+    def merge(cls, shards: Sequence[ScoreResult]) -> ScoreResult:
         """The result of the whole input from the results of its consecutive shards,
         field by field as :data:`MERGE` declares; shards of different signatures (other
         options, models or versions) are refused with both signatures in full
@@ -146,7 +147,7 @@ class ScoreResult(dict):
             if set(shard.per_example) != set(first.per_example) or set(shard.counters) != set(first.counters):
                 raise ValueError(f"shard {index} has outputs {sorted(shard)}, shard 0 has {sorted(first)}")
 
-        def concat(name: str) -> Optional[list]:
+        def concat(name: str) -> list | None:
             parts = [getattr(shard, name) for shard in shards]
             if all(part is None for part in parts):
                 return None
@@ -166,7 +167,7 @@ class ScoreResult(dict):
         )
 
 
-def differing_signatures(signatures: Sequence[Any]) -> Optional[str]:
+def differing_signatures(signatures: Sequence[Any]) -> str | None:
     """None when every shard's signature is the first's; else the refusal: the first
     shard that differs, both signatures in full, and the fields in which they differ
     (docs/api.md#signatures)."""
@@ -184,7 +185,7 @@ def differing_signatures(signatures: Sequence[Any]) -> Optional[str]:
 def _fields_between(first: Any, second: Any) -> str:
     """The names of the signature fields two signatures disagree on (``w, cut``)."""
 
-    def fields(signature: Any) -> Dict[str, str]:
+    def fields(signature: Any) -> dict[str, str]:
         if not isinstance(signature, str):
             return {}
         return dict(part.split(":", 1) for part in signature.split("|") if ":" in part)

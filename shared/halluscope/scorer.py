@@ -23,21 +23,22 @@ hold one copy, each with its own caches when each has its own Resources::
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from . import api
 from .errors import InputError
-from .validation import is_no_reference, warn_if_swapped
 from .options import METRICS, resolve
 from .resources import Resources
 from .results import ScoreResult
+from .validation import is_no_reference, warn_if_swapped
 
 #: a row of :meth:`Scorer.score_batches`: a mapping with "prediction" and "source" (and
 #: optionally "reference", "publication_date"), or a (prediction, source[, reference])
 #: tuple: the order of ``score_chi``
 Row = Any
 #: a batch as the API takes it: predictions, sources, references or None, dates or None
-Columns = Tuple[list, list, Optional[list], Optional[list]]
+Columns = tuple[list, list, list | None, list | None]
 
 
 class Scorer:
@@ -56,19 +57,19 @@ class Scorer:
         self,
         metric: str,
         *,
-        preset: Optional[str] = None,
+        preset: str | None = None,
         load: bool = True,
-        resources: Optional[Resources] = None,
+        resources: Resources | None = None,
         **options: Any,
     ) -> None:
         self.metric = metric
         self.preset = preset
-        self.options: Dict[str, Any] = dict(options)
+        self.options: dict[str, Any] = dict(options)
         #: every option's value, defaults and preset included (checked now)
-        self.resolved: Dict[str, Any] = resolve(metric, options, preset_name=preset)
+        self.resolved: dict[str, Any] = resolve(metric, options, preset_name=preset)
         #: the models and caches this scorer scores with
         self.resources: Resources = Resources.default() if resources is None else resources
-        self._signature: Optional[str] = None
+        self._signature: str | None = None
         if load:
             self.load()
 
@@ -77,7 +78,7 @@ class Scorer:
         preset = f", preset={self.preset!r}" if self.preset else ""
         return f"Scorer({self.metric!r}{preset}{', ' + given if given else ''})"
 
-    def load(self) -> "Scorer":
+    def load(self) -> Scorer:
         """Load the models now (the constructor does unless ``load=False``) by scoring
         one tiny example; the signature is known afterwards."""
         probe = api.score_metric(
@@ -105,7 +106,7 @@ class Scorer:
         sources: Sequence[str],
         references=None,
         *,
-        publication_dates: Optional[Sequence[Any]] = None,
+        publication_dates: Sequence[Any] | None = None,
         return_details: bool = False,
     ) -> ScoreResult:
         """Score ``predictions`` (the summaries) against their ``sources``, optionally
@@ -135,7 +136,7 @@ class Scorer:
         batch_size: int = 64,
         return_details: bool = False,
         progress: bool = True,
-        total: Optional[int] = None,
+        total: int | None = None,
     ) -> Iterator[ScoreResult]:
         """Score an iterable of rows in batches of ``batch_size``, yielding one result
         per batch (merge them with :meth:`halluscope.results.ScoreResult.merge`); a
@@ -159,8 +160,8 @@ class Scorer:
         *,
         prediction_column: str = "prediction",
         source_column: str = "source",
-        reference_column: Optional[str] = None,
-        publication_date_column: Optional[str] = None,
+        reference_column: str | None = None,
+        publication_date_column: str | None = None,
         batch_size: int = 64,
         return_details: bool = False,
         progress: bool = True,
@@ -200,7 +201,7 @@ class Scorer:
         return ScoreResult.merge(results)
 
     def _scored(
-        self, batches: Iterable[Columns], return_details: bool, progress: bool, total: Optional[int]
+        self, batches: Iterable[Columns], return_details: bool, progress: bool, total: int | None
     ) -> Iterator[ScoreResult]:
         """One result per batch of columns; an input error names its row in the whole run."""
         from tqdm.auto import tqdm
@@ -272,7 +273,7 @@ def _columns(batch: Sequence[Row], start: int) -> Columns:
     return present_columns(predictions, sources, references, dates)
 
 
-def present_columns(predictions: list, sources: list, references: Optional[list], dates: Optional[list]) -> Columns:
+def present_columns(predictions: list, sources: list, references: list | None, dates: list | None) -> Columns:
     """The columns of a batch, with references None when no row of the batch has one
     (each means no reference by the table of docs/api.md#what-a-reference-may-be; any
     other value, ``0`` or ``[]`` among them, goes to the validation, which names its row)

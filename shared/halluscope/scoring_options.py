@@ -4,8 +4,9 @@ and the rules that tie fields together (docs/architecture.md#options-optionspy).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any
 
 from .errors import OptionError
 from .fusion import check_weights
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 LEXICAL_WEIGHT = 0.01
 
 #: the CHI family's options by the ScoringOptions field they set
-_DECLARED: Dict[str, Option] = {o.target: o for o in OPTIONS if set(o.metrics) & set(CHI_FAMILY)}
+_DECLARED: dict[str, Option] = {o.target: o for o in OPTIONS if set(o.metrics) & set(CHI_FAMILY)}
 
 
 def _default(name: str) -> Any:
@@ -43,13 +44,11 @@ class ScoringOptions:
     truecase: bool = _default("truecase")
     relation_slots: str = _default("relation_slots")
     intransitive: str = _default("intransitive")
-    attribution: Optional[bool] = _default("attribution")  # None: on under formula="support", off under "paper"
-    lexical_weight: Optional[float] = _default(
-        "lexical_weight"
-    )  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
+    attribution: bool | None = _default("attribution")  # None: on under formula="support", off under "paper"
+    lexical_weight: float | None = _default("lexical_weight")  # None: LEXICAL_WEIGHT under "support", 0 under "paper"
     # WordNet for relation verbs and words (docs/lexical.md): None = on under "support",
     # off under "paper"; True/False; or the path of a WordNet database folder (implies on)
-    wordnet: Union[None, bool, str] = _default("wordnet")
+    wordnet: None | bool | str = _default("wordnet")
     # the rhi metric's variant; CHI always fuses the softmax RHI*
     rhi_variant: str = _default("rhi_variant")
     relation_matching: str = _default("relation_matching")
@@ -57,22 +56,22 @@ class ScoringOptions:
     epsilon: float = _default("epsilon")
     derived_quantities: bool = _default("derived_quantities")
     temporal_quantities: bool = _default("temporal_quantities")
-    entity_synonyms: Optional[Mapping[str, str]] = _default("entity_synonyms")
-    weights: Optional[Mapping[str, float]] = _default("weights")
+    entity_synonyms: Mapping[str, str] | None = _default("entity_synonyms")
+    weights: Mapping[str, float] | None = _default("weights")
     # the cut of chi's labels on p_consistent (halluscope.verdict); None: no labels
-    threshold: Optional[float] = _default("threshold")
-    spacy_model: Optional[str] = _default("spacy_model")
-    sentence_model: Optional[str] = _default("sentence_model")
-    device: Optional[str] = _default("device")
+    threshold: float | None = _default("threshold")
+    spacy_model: str | None = _default("spacy_model")
+    sentence_model: str | None = _default("sentence_model")
+    device: str | None = _default("device")
     encoder_dtype: str = _default("encoder_dtype")
     batch_size: int = _default("batch_size")
     # memory only (halluscope.budget): never in the signature
-    cache_mb: Optional[int] = _default("cache_mb")
+    cache_mb: int | None = _default("cache_mb")
     # processes only (halluscope.workers): never in the signature
     workers: int = _default("workers")
 
     @classmethod
-    def from_options(cls, metric: str, given: Mapping[str, Any], *, preset: Optional[str] = None) -> "ScoringOptions":
+    def from_options(cls, metric: str, given: Mapping[str, Any], *, preset: str | None = None) -> ScoringOptions:
         """The options of ``metric`` called with the public keywords ``given`` (and
         ``preset``'s values under them): unknown names and bad values raise
         :class:`halluscope.errors.OptionError`."""
@@ -102,7 +101,7 @@ class ScoringOptions:
         check_weights(self.weights)
 
 
-def lexicon_of(options: ScoringOptions, resources: "Resources"):
+def lexicon_of(options: ScoringOptions, resources: Resources):
     """The :class:`halluscope.lexical.Lexicon` the options ask for, from ``resources``,
     or None when ``wordnet`` is off. A Lexicon without WordNet (not installed) answers
     "same lemma" only; the signature then says ``wn:none``."""

@@ -6,7 +6,7 @@ never share one; each dimension writes its own fields
 
 from __future__ import annotations
 
-from typing import List, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
 
 from .dimensions import get as get_dimension
 from .fusion import INDEX_SHARE, check_weights
@@ -17,13 +17,13 @@ from .verdict import signature_parts as verdict_parts
 from .version import __version__
 
 
-def _spacy_id(name: Optional[str], resources: Resources) -> str:
+def _spacy_id(name: str | None, resources: Resources) -> str:
     nlp = resources.nlp(name)
     return f"{nlp.meta.get('lang', 'xx')}_{nlp.meta.get('name', '?')}-{nlp.meta.get('version', '?')}"
 
 
 def signature(
-    metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool, resources: Optional[Resources] = None
+    metric: str, dimensions: Sequence[str], options: ScoringOptions, fuse: bool, resources: Resources | None = None
 ) -> str:
     """A sacrebleu-style string: two scores are comparable only if signatures agree.
     ``resources``: where the spaCy model and the lexicon it names are (None: the
@@ -52,7 +52,7 @@ def signature(
     return "|".join(parts)
 
 
-def weight_parts(weights: Optional[Mapping[str, float]], dimensions: Sequence[str]) -> List[str]:
+def weight_parts(weights: Mapping[str, float] | None, dimensions: Sequence[str]) -> list[str]:
     """The ``w:`` field of the fusion's ``weights``, each as given in full
     (``w:ehi=1,rhi=1,qhi=2``), or none when they fuse exactly as the default does: every
     weight 1 once :func:`halluscope.fusion.check_weights` has scaled them, such as

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy
 
@@ -46,10 +47,10 @@ _REMOVED = re.compile(f"[{REMOVED}]")
 #: removed one, a full-width form
 _READ_OTHERWISE = re.compile(f"[^\\D0-9]|[{REMOVED}\u3000\uff01-\uff5e{FULL_WIDTH_SIGNS}]")
 
-Span = Tuple[int, int]
+Span = tuple[int, int]
 
 
-def _read_as(char: str) -> Optional[str]:
+def _read_as(char: str) -> str | None:
     """What one character matched by :data:`_READ_OTHERWISE` is read as (None: removed)."""
     if char in REMOVED:
         return None
@@ -67,7 +68,7 @@ class TextForm:
 
     given: str
     read: str
-    kept: Optional[numpy.ndarray] = None
+    kept: numpy.ndarray | None = None
 
     @property
     def changed(self) -> bool:
@@ -103,7 +104,7 @@ class RowForms:
 
     prediction: TextForm
     source: TextForm
-    references: Tuple[TextForm, ...]
+    references: tuple[TextForm, ...]
 
     @property
     def changed(self) -> bool:
@@ -115,7 +116,7 @@ _SOURCE_KEYS = frozenset({"in_source", "nearest_in_source"})
 _REFERENCE_KEY = "in_reference"
 
 
-def _given_entry(entry: Dict[str, Any], form: TextForm) -> Dict[str, Any]:
+def _given_entry(entry: dict[str, Any], form: TextForm) -> dict[str, Any]:
     """A ``{"text", "span", ...}`` entry of the details with its span in ``form.given``
     and, where its text is the span's text as read, that text as given."""
     span = entry["span"]
@@ -126,7 +127,7 @@ def _given_entry(entry: Dict[str, Any], form: TextForm) -> Dict[str, Any]:
     return out
 
 
-def _given(value: Any, form: TextForm, forms: RowForms, reference: Optional[TextForm]) -> Any:
+def _given(value: Any, form: TextForm, forms: RowForms, reference: TextForm | None) -> Any:
     """``value`` (a part of a row's details) with every span, and its text, in the text
     it quotes as given: ``form``, the text of the part (the summary at the top), the
     source under :data:`_SOURCE_KEYS`, the dimension's best reference (its
@@ -162,9 +163,9 @@ def _is_span(value: Any) -> bool:
 class BatchForms:
     """Every row's :class:`RowForms`, for a batch where some text was read otherwise."""
 
-    rows: List[RowForms]
+    rows: list[RowForms]
 
-    def given_details(self, details: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    def given_details(self, details: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``details`` (one dict per row, as the pipeline builds them) with every span in
         the texts as given and every unit text as the caller wrote it; a row whose
         texts were read as given is returned as it is."""
@@ -174,11 +175,11 @@ class BatchForms:
         ]
 
 
-def read_batch(batch: ValidatedBatch) -> Tuple[ValidatedBatch, Optional[BatchForms]]:
+def read_batch(batch: ValidatedBatch) -> tuple[ValidatedBatch, BatchForms | None]:
     """The batch with every text read (:func:`read_text`; each distinct text once) and
     the forms to map the details back; ``(batch, None)``, the very same batch, when no
     text has any of the forms."""
-    memo: Dict[str, TextForm] = {}
+    memo: dict[str, TextForm] = {}
 
     def form(text: str) -> TextForm:
         found = memo.get(text)

@@ -12,10 +12,9 @@ with one ``Doc.to_array`` call, and keeps each dependency subtree's words once
 from __future__ import annotations
 
 import operator
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
 
 import numpy
-
 
 #: where :func:`doc_text` keeps a Doc's text in its ``user_data``
 _TEXT_KEY = ("halluscope", "text")
@@ -64,31 +63,31 @@ class TokenTable:
         lower, lemma, pos, dep, _, sent_start, is_stop, is_punct, is_space, idx, length = rows
         # each distinct string key looked up once; the columns then mapped in C (map over a
         # dict's __getitem__), not by a Python call per token
-        names: Dict[int, str] = {key: strings[key] if key else "" for key in {*lower, *lemma, *pos, *dep}}
-        self.lower: List[str] = list(map(names.__getitem__, lower))
-        self.lemma: List[str] = list(map(names.__getitem__, lemma))
-        self.pos: List[str] = list(map(names.__getitem__, pos))
-        self.dep: List[str] = list(map(names.__getitem__, dep))
-        self.head: List[int] = heads
-        self.sent_start: List[int] = sent_start  # 1 starts a sentence (-1 and 0 do not)
-        self.is_stop: List[bool] = list(map(bool, is_stop))
-        self.is_punct: List[bool] = list(map(bool, is_punct))
-        self.is_space: List[bool] = list(map(bool, is_space))
-        self.start_char: List[int] = idx
-        self.end_char: List[int] = list(map(operator.add, idx, length))
-        self.children: List[List[int]] = [[] for _ in range(n)]
+        names: dict[int, str] = {key: strings[key] if key else "" for key in {*lower, *lemma, *pos, *dep}}
+        self.lower: list[str] = list(map(names.__getitem__, lower))
+        self.lemma: list[str] = list(map(names.__getitem__, lemma))
+        self.pos: list[str] = list(map(names.__getitem__, pos))
+        self.dep: list[str] = list(map(names.__getitem__, dep))
+        self.head: list[int] = heads
+        self.sent_start: list[int] = sent_start  # 1 starts a sentence (-1 and 0 do not)
+        self.is_stop: list[bool] = list(map(bool, is_stop))
+        self.is_punct: list[bool] = list(map(bool, is_punct))
+        self.is_space: list[bool] = list(map(bool, is_space))
+        self.start_char: list[int] = idx
+        self.end_char: list[int] = list(map(operator.add, idx, length))
+        self.children: list[list[int]] = [[] for _ in range(n)]
         for i, h in enumerate(self.head):
             if h != i:
                 self.children[h].append(i)
-        self._subtree: Dict[int, FrozenSet[str]] = {}
-        self._left: Optional[List[int]] = None
-        self._right: List[int] = []
-        self._size: List[int] = []
+        self._subtree: dict[int, frozenset[str]] = {}
+        self._left: list[int] | None = None
+        self._right: list[int] = []
+        self._size: list[int] = []
 
     def __len__(self) -> int:
         return len(self.lower)
 
-    def sentence_bounds(self) -> Iterable[Tuple[int, int]]:
+    def sentence_bounds(self) -> Iterable[tuple[int, int]]:
         """(start, end) token indices of ``doc.sents``, without making its spans: a sentence
         starts at token 0 and at every token whose ``SENT_START`` is 1 (a ``sents`` user
         hook, when the doc has one, decides instead)."""
@@ -119,7 +118,7 @@ class TokenTable:
                     right[node] = i
         self._left, self._right, self._size = left, right, size
 
-    def subtree_words(self, i: int, forms: Sequence[Tuple[str, ...]]) -> FrozenSet[str]:
+    def subtree_words(self, i: int, forms: Sequence[tuple[str, ...]]) -> frozenset[str]:
         """The union of ``forms[t]`` over the tokens ``t`` of ``Token.subtree`` of token ``i``,
         kept for the next call: ``forms`` must be the same list on every call of one table.
         A subtree of a projective parse (every spaCy English parse) is the run of tokens

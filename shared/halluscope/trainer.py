@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from .distributed import PER_ROW_OPTIONS, process_group_active, rank_and_world_size, score_distributed
 from .options import METRICS
 from .scorer import Scorer
-from .distributed import PER_ROW_OPTIONS, process_group_active, rank_and_world_size, score_distributed
 
 #: metric names and their ``halluscope.api`` functions (the registry in halluscope.options)
 METRIC_NAMES = METRICS
@@ -48,7 +49,7 @@ def _score_in_api_order(
     scorer: Scorer,
     predictions: Sequence[str],
     sources: Sequence[str],
-    references: Optional[Sequence[Any]] = None,
+    references: Sequence[Any] | None = None,
     **per_row: Any,
 ) -> Any:
     """``scorer.score`` called as the ``score_*`` functions are (predictions first), the
@@ -61,7 +62,7 @@ def _check_metric(name: str) -> None:
         raise ValueError(f"unknown metric {name!r}; choose from {METRIC_NAMES}")
 
 
-def _column(dataset: Any, field: str, role: str) -> List[Any]:
+def _column(dataset: Any, field: str, role: str) -> list[Any]:
     """One column of a ``datasets.Dataset`` or a mapping of columns, as a list."""
     names = getattr(dataset, "column_names", None)
     if names is None and isinstance(dataset, Mapping):
@@ -100,7 +101,7 @@ def token_ids(predictions: Any) -> np.ndarray:
     return array
 
 
-def decode(tokenizer: Any, ids: Any) -> List[str]:
+def decode(tokenizer: Any, ids: Any) -> list[str]:
     """Texts of a ``(rows, length)`` id array: -100 becomes the pad id, special
     tokens are skipped, whitespace is stripped."""
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
@@ -127,8 +128,8 @@ class HalluscopeComputeMetrics:
     def __init__(
         self,
         tokenizer: Any,
-        sources: List[str],
-        references: Optional[List[Any]],
+        sources: list[str],
+        references: list[Any] | None,
         metrics: Sequence[str],
         references_from_labels: bool,
         metric_kwargs: Mapping[str, Mapping[str, Any]],
@@ -136,7 +137,7 @@ class HalluscopeComputeMetrics:
         prefix: str,
         undefined_value: float,
         source_field: str = "source",
-        reference_field: Optional[str] = None,
+        reference_field: str | None = None,
     ) -> None:
         self.tokenizer = tokenizer
         self.source_field = source_field
@@ -148,7 +149,7 @@ class HalluscopeComputeMetrics:
         self.metric_kwargs = {name: dict(metric_kwargs.get(name, {})) for name in self.metrics}
         #: one halluscope.Scorer per metric: its options are checked here, before training
         #: starts; per-row options (publication dates) go with each call
-        self.scorers: Dict[str, Scorer] = {
+        self.scorers: dict[str, Scorer] = {
             name: Scorer(
                 name, load=False, **{k: v for k, v in self.metric_kwargs[name].items() if k not in PER_ROW_OPTIONS}
             )
@@ -157,13 +158,13 @@ class HalluscopeComputeMetrics:
         self.main_process_only = main_process_only
         self.prefix = prefix
         self.undefined_value = undefined_value
-        self.signatures: Dict[str, str] = {}
-        self._predictions: List[str] = []
-        self._labels: List[str] = []
+        self.signatures: dict[str, str] = {}
+        self._predictions: list[str] = []
+        self._labels: list[str] = []
 
     def use(
-        self, dataset: Any, *, source_field: Optional[str] = None, reference_field: Optional[str] = None
-    ) -> "HalluscopeComputeMetrics":
+        self, dataset: Any, *, source_field: str | None = None, reference_field: str | None = None
+    ) -> HalluscopeComputeMetrics:
         """Score the next evaluations against ``dataset`` (another split), e.g. before
         ``trainer.predict(test_dataset)``: its ``source_field`` column (default: the
         field the helper was built with) and, when the helper reads references from a
@@ -204,7 +205,7 @@ class HalluscopeComputeMetrics:
             "before trainer.evaluate(that_dataset) or trainer.predict(that_dataset)"
         )
 
-    def __call__(self, eval_pred: Any, compute_result: bool = True) -> Dict[str, float]:
+    def __call__(self, eval_pred: Any, compute_result: bool = True) -> dict[str, float]:
         try:
             self._add(eval_pred)
             if not compute_result:
@@ -220,7 +221,7 @@ class HalluscopeComputeMetrics:
         return self._score(predictions, references)
 
     # -------------------------------------------------------------------- scoring
-    def _score(self, predictions: List[str], references: Optional[List[Any]]) -> Dict[str, float]:
+    def _score(self, predictions: list[str], references: list[Any] | None) -> dict[str, float]:
         if not process_group_active():
             return self._score_here(predictions, references, sharded=False)
         if not self.main_process_only:
@@ -228,8 +229,8 @@ class HalluscopeComputeMetrics:
         import torch.distributed as dist
 
         rank, _ = rank_and_world_size()
-        message: List[Any] = [None]
-        error: Optional[BaseException] = None
+        message: list[Any] = [None]
+        error: BaseException | None = None
         if rank == 0:
             try:
                 message[0] = ("ok", self._score_here(predictions, references, sharded=False), self.signatures)
@@ -243,7 +244,7 @@ class HalluscopeComputeMetrics:
         self.signatures = dict(signatures)
         return content
 
-    def _score_here(self, predictions: List[str], references: Optional[List[Any]], sharded: bool) -> Dict[str, float]:
+    def _score_here(self, predictions: list[str], references: list[Any] | None, sharded: bool) -> dict[str, float]:
         results = {}
         for name in self.metrics:
             score_fn = functools.partial(_score_in_api_order, self.scorers[name])
@@ -265,7 +266,7 @@ class HalluscopeComputeMetrics:
 
 def scalar_metrics(
     results: Mapping[str, Mapping[str, Any]], prefix: str = "", undefined_value: float = math.nan
-) -> Dict[str, float]:
+) -> dict[str, float]:
     """The numbers of several metrics' results in one flat dict.
 
     Per metric, every int and float is kept (means, ``<dim>_defined`` counts, dlsd's
@@ -275,12 +276,12 @@ def scalar_metrics(
     ``rhi_defined`` to the ``rhi`` metric); the others' copies are renamed
     ``<metric>_<key>`` (``chi_rhi``: the RHI* that CHI fuses).
     """
-    producers: Dict[str, List[str]] = {}
+    producers: dict[str, list[str]] = {}
     for name, result in results.items():
         for key, value in result.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 producers.setdefault(key, []).append(name)
-    output: Dict[str, float] = {}
+    output: dict[str, float] = {}
     for name, result in results.items():
         for key, value in result.items():
             if key not in producers:
@@ -300,9 +301,9 @@ def make_compute_metrics(
     metrics: Sequence[str] = ("chi",),
     *,
     source_field: str = "source",
-    reference_field: Optional[str] = None,
+    reference_field: str | None = None,
     references_from_labels: bool = False,
-    metric_kwargs: Optional[Mapping[str, Mapping[str, Any]]] = None,
+    metric_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
     main_process_only: bool = True,
     prefix: str = "",
     undefined_value: float = math.nan,

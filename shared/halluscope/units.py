@@ -8,10 +8,10 @@ was extracted from.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Tuple
 
-Span = Tuple[int, int]
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class RelationUnit:
     #: as (preposition, slot key): ("to", "moldova") for "lent ... to Moldova" or "gave
     #: Moldova ...", ("from", "germany") for "borrowed ... from Germany"; not part of the
     #: key (docs/lexical.md#transfers)
-    roles: Tuple[Tuple[str, str], ...] = field(default=(), compare=False)
+    roles: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     #: a source's triple restated with a name in apposition to one of its arguments ("The
     #: inmate, Connor Reilly, was caught by police" also gives (police, catch, connor
     #: reilly)): evidence in a pool only, never a claim of its own
@@ -91,7 +91,7 @@ class RelationUnit:
         return next((key for name, key in self.roles if name == preposition), "")
 
     @property
-    def key(self) -> Tuple[str, str, str]:
+    def key(self) -> tuple[str, str, str]:
         return (self.subject, self.verb, self.object)
 
     @property
@@ -130,11 +130,11 @@ class QuantityUnit:
 
     qkind: str
     unit: str
-    value: Optional[float]
+    value: float | None
     text: str
     span: Span
     anchor: str = ""
-    interval: Optional[Tuple[str, str]] = None
+    interval: tuple[str, str] | None = None
     approximate: bool = False
     # dates only: a relative expression ("last tuesday") kept unresolved until a
     # publication date is known at matching time (CHI paper §3.4.2, temporal mode; docs/papers.md#qhi),
@@ -146,7 +146,7 @@ class QuantityUnit:
     # "" otherwise; the derivations its own words state ("sum" for "a combined $2.5bn"):
     # what derived matching may use (extract.quantities.context, docs/papers.md#qhi)
     direction: str = field(default="", compare=False)
-    derivations: FrozenSet[str] = field(default=frozenset(), compare=False)
+    derivations: frozenset[str] = field(default=frozenset(), compare=False)
     # a count of its anchor: the number modifies that common noun ("5 people", "400
     # migrants"), rather than an anchor reached through a name or a verb ("Pama, 28");
     # or a rank of it: an ordinal modifying the noun ("his third shot", not "finished third")
@@ -157,7 +157,7 @@ class QuantityUnit:
     precise: bool = field(default=False, compare=False)
     #: the spans of its later mentions, same key (:func:`dedupe`): the swap check reads
     #: each place ("in 2016" said twice, the second where the source has 1977)
-    repeats: Tuple[Span, ...] = field(default=(), compare=False)
+    repeats: tuple[Span, ...] = field(default=(), compare=False)
     kind: str = field(default="quantity", init=False)
 
     @property
@@ -183,7 +183,7 @@ class Match:
     (status ``contradicted``)."""
 
     mode: str
-    evidence: Tuple[object, ...]
+    evidence: tuple[object, ...]
     score: float = 1.0
     detail: str = ""
     contradicts: bool = False
@@ -201,9 +201,9 @@ class TextEvidence:
 def dedupe(units: Sequence) -> list:
     """Keep the first mention of each key, in text order (RHI Algorithm 1, line 14); a
     unit with ``repeats`` (a quantity) records the spans of the later mentions there."""
-    first: Dict[Hashable, int] = {}
+    first: dict[Hashable, int] = {}
     out = []
-    repeats: Dict[int, List[Span]] = {}
+    repeats: dict[int, list[Span]] = {}
     for unit in units:
         at = first.get(unit.key)
         if at is None:

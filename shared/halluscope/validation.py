@@ -26,20 +26,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional
 
 from .errors import InputError
 
-References = Optional[Sequence[Union[str, Sequence[str], None]]]
+References = Optional[Sequence[str | Sequence[str] | None]]
 
 
 @dataclass(frozen=True)
 class ValidatedBatch:
-    predictions: List[str]
-    sources: List[str]
+    predictions: list[str]
+    sources: list[str]
     #: per row: a tuple of references; ``()`` means reference-free for that row
-    references: List[Tuple[str, ...]]
+    references: list[tuple[str, ...]]
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -62,7 +63,7 @@ def _visible(text: str) -> bool:
     return any(not char.isspace() and unicodedata.category(char) not in _INVISIBLE_CATEGORIES for char in text)
 
 
-def check_text(text: str, row: Optional[int], field: str, what: Optional[str] = None) -> None:
+def check_text(text: str, row: int | None, field: str, what: str | None = None) -> None:
     """Raise :class:`InputError` for a text no model can read: a lone surrogate or a
     noncharacter, or a text that is not whitespace-only yet shows nothing (only
     zero-width/format characters). ``what`` names the value in the message
@@ -90,7 +91,7 @@ def check_text(text: str, row: Optional[int], field: str, what: Optional[str] = 
         )
 
 
-def _check_column(values, field: str) -> List[str]:
+def _check_column(values, field: str) -> list[str]:
     if values is None:
         raise InputError(f"`{field}` is required (got None)", field=field)
     if isinstance(values, str):
@@ -120,7 +121,7 @@ def is_no_reference(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def row_references(value: Any, row: Optional[int]) -> Tuple[str, ...]:
+def row_references(value: Any, row: int | None) -> tuple[str, ...]:
     """The references of one row by the table of docs/api.md#what-a-reference-may-be:
     ``()`` for no reference (:func:`is_no_reference`), ``(value,)`` for a string, the
     strings of a non-empty list or tuple of non-empty strings. Anything else is an
@@ -173,7 +174,7 @@ def validate_inputs(predictions, sources, references: References = None) -> Vali
             raise InputError("`sources` is empty or whitespace-only", row=row, field="sources")
 
     if references is None:
-        refs: List[Tuple[str, ...]] = [() for _ in predictions]
+        refs: list[tuple[str, ...]] = [() for _ in predictions]
     else:
         if isinstance(references, str):
             raise InputError(

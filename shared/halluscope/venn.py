@@ -8,8 +8,8 @@ matching these equal ordinary set algebra.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Dict, Sequence
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class VennCounts:
         (docs/papers.md#zero-denominators-and-undefined-dimensions)."""
         return self.i == 0 and self.r == 0 and self.g == 0
 
-    def as_dict(self) -> Dict[str, int]:
+    def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
 

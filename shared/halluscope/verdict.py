@@ -36,8 +36,8 @@ import json
 import logging
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -58,8 +58,8 @@ class Calibration:
     ``halluscope:<version>`` field)."""
 
     version: str
-    knots_chi: Tuple[float, ...]
-    knots_p: Tuple[float, ...]
+    knots_chi: tuple[float, ...]
+    knots_p: tuple[float, ...]
     cut: float
     signature: str
 
@@ -79,7 +79,7 @@ class Calibration:
             raise ValueError(f"calibration {self.version}: knot probabilities outside [0, 1]")
 
 
-def load_calibration(path: Optional[str] = None) -> Calibration:
+def load_calibration(path: str | None = None) -> Calibration:
     """The calibration stored at ``path`` (None: the package's, read once)."""
     if path is None:
         return _shipped()
@@ -100,7 +100,7 @@ def _shipped() -> Calibration:
     return load_calibration(CALIBRATION_FILE)
 
 
-def p_consistent_of(chi: Sequence[float], calibration: Optional[Calibration] = None) -> List[float]:
+def p_consistent_of(chi: Sequence[float], calibration: Calibration | None = None) -> list[float]:
     """p_consistent of each chi (:func:`p_consistent`, vectorised); a ``ValueError``
     naming the rows whose chi is undefined (NaN)."""
     calibration = _shipped() if calibration is None else calibration
@@ -111,7 +111,7 @@ def p_consistent_of(chi: Sequence[float], calibration: Optional[Calibration] = N
     return np.interp(values, calibration.knots_chi, calibration.knots_p).tolist()
 
 
-def p_consistent(chi: float, calibration: Optional[Calibration] = None) -> float:
+def p_consistent(chi: float, calibration: Calibration | None = None) -> float:
     """The calibrated probability that the summary is consistent: the knots' linear
     interpolation at ``chi``; a ``ValueError`` for an undefined (NaN) chi, which has no
     probability (the calibrated options define chi on every row)."""
@@ -135,7 +135,7 @@ def scored_signature(signature: str) -> str:
     return "|".join(part for part in signature.split("|") if part.split(":", 1)[0] not in VERDICT_FIELDS)
 
 
-def signature_parts(threshold: Optional[float], calibration: Optional[Calibration] = None) -> List[str]:
+def signature_parts(threshold: float | None, calibration: Calibration | None = None) -> list[str]:
     """The verdict's signature fields: the calibration's version, and the cut of the labels
     in full (``cut:0.5``; ``cut:none`` without labels): two cuts that label any
     summary differently never share a signature (docs/api.md#signatures)."""
@@ -143,7 +143,7 @@ def signature_parts(threshold: Optional[float], calibration: Optional[Calibratio
     return [f"cal:{calibration.version}", "cut:none" if threshold is None else f"cut:{number(threshold)}"]
 
 
-def differing_fields(signature: str, calibration: Optional[Calibration] = None) -> List[str]:
+def differing_fields(signature: str, calibration: Calibration | None = None) -> list[str]:
     """The fields of a chi ``signature`` that differ from those the calibration was
     fitted under (empty: it holds)."""
     calibration = _shipped() if calibration is None else calibration
@@ -157,7 +157,7 @@ def differing_fields(signature: str, calibration: Optional[Calibration] = None) 
 SAME_SCORES_AT = ("@bf16",)
 
 
-def _fields(signature: str) -> Dict[str, str]:
+def _fields(signature: str) -> dict[str, str]:
     """A signature's fields by name ("formula:support" -> {"formula": "support"}), the
     ``enc`` field without a precision of :data:`SAME_SCORES_AT`."""
     fields = dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
@@ -168,7 +168,7 @@ def _fields(signature: str) -> Dict[str, str]:
 
 
 #: the options each signature field of chi spells (what a user changes to change it)
-FIELD_OPTIONS: Dict[str, str] = {
+FIELD_OPTIONS: dict[str, str] = {
     "spacy": "spacy_model",
     "case": "truecase",
     "formula": "formula",
@@ -212,9 +212,9 @@ class Verdict:
     0/1 cut on it (None at ``threshold=None``), or, where the calibration does not hold
     for the call's options, ``p`` and ``labels`` None and ``reason`` saying why."""
 
-    p: Optional[List[float]]
-    labels: Optional[List[int]]
-    reason: Optional[str] = None
+    p: list[float] | None
+    labels: list[int] | None
+    reason: str | None = None
 
 
 @functools.lru_cache(maxsize=64)
@@ -222,7 +222,7 @@ def _warn_once(reason: str) -> None:
     LOGGER.warning("%s", reason)
 
 
-def verdict(chi: Sequence[float], signature: str, threshold: Optional[float]) -> Verdict:
+def verdict(chi: Sequence[float], signature: str, threshold: float | None) -> Verdict:
     """Per row p_consistent, and the labels at ``threshold`` (None: no labels), for chi
     scores of ``signature``; none of them, and the reason, where the calibration does
     not hold for that signature (one warning per reason)."""

@@ -5,7 +5,7 @@ words in the scores, docs/lexical.md#in-the-scores), and its sentence contradict
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from .batch import ParsedBatch
 from .details import match_json
@@ -15,7 +15,7 @@ from .scoring_options import ScoringOptions, lexicon_of
 from .units import Match
 
 
-def sentence_contradictions(parsed: ParsedBatch, options: ScoringOptions, resources: Resources) -> List[List[Any]]:
+def sentence_contradictions(parsed: ParsedBatch, options: ScoringOptions, resources: Resources) -> list[list[Any]]:
     """Per row, the summary's sentence contradictions against its source
     (:func:`halluscope.match.polarity.sentence_flips`), found once per call for the
     relation dimension and the word-level support."""
@@ -44,12 +44,12 @@ class WordResult:
     w = their mean, chosen by leave-one-dataset-out over the eight validation folds
     (docs/benchmarks.md#word-level-support-w)."""
 
-    units: List[Any]
-    matches: List[Optional[Match]]
+    units: list[Any]
+    matches: list[Match | None]
     written_share: float
     #: words the aligned source sentence negates or turns into their opposite
     #: (:mod:`halluscope.match.polarity`); a flipped content word's match is its flip
-    flips: List[Any] = field(default_factory=list)
+    flips: list[Any] = field(default_factory=list)
 
     @property
     def support_share(self) -> float:
@@ -69,7 +69,7 @@ class WordResult:
     def score(self) -> float:
         return (self.support_share + self.written_share) / 2
 
-    def as_details(self) -> Dict[str, Any]:
+    def as_details(self) -> dict[str, Any]:
         units = []
         for unit, match in zip(self.units, self.matches):
             entry = {
@@ -95,8 +95,8 @@ class WordResult:
 
 
 def word_support(
-    parsed: ParsedBatch, options: ScoringOptions, resources: Resources, contradictions: Optional[List[List[Any]]] = None
-) -> List[WordResult]:
+    parsed: ParsedBatch, options: ScoringOptions, resources: Resources, contradictions: list[list[Any]] | None = None
+) -> list[WordResult]:
     """Per row, the summary's content words checked against its (indexed) source, with
     its sentence contradictions (``contradictions``, per row, when the call has found
     them already: :func:`sentence_contradictions`)."""

@@ -50,8 +50,9 @@ import tempfile
 import threading
 import warnings
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 LOGGER = logging.getLogger("halluscope")
 
@@ -118,11 +119,11 @@ LEXNAMES = "".join(
 )
 
 #: Database files a folder must hold to count as WordNet.
-REQUIRED_FILES: Tuple[str, ...] = tuple(
+REQUIRED_FILES: tuple[str, ...] = tuple(
     f"{kind}.{pos}" for kind in ("data", "index") for pos in ("noun", "verb", "adj", "adv")
 ) + tuple(f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv"))
 #: Further files NLTK's reader may open (sense keys, sense counts); copied when present.
-OPTIONAL_FILES: Tuple[str, ...] = ("index.sense", "cntlist.rev")
+OPTIONAL_FILES: tuple[str, ...] = ("index.sense", "cntlist.rev")
 
 INSTALL_HINT = (
     "install it with `apt-get install wordnet-base wordnet-sense-index` "
@@ -142,7 +143,7 @@ class WordNetSource:
     location: str
 
 
-def find_wordnet(path: Optional[str] = None) -> Optional[WordNetSource]:
+def find_wordnet(path: str | None = None) -> WordNetSource | None:
     """The WordNet source the resolution order picks, without loading it (None: none found).
 
     An explicit ``path`` that does not exist or lacks the database files is a
@@ -155,10 +156,10 @@ def find_wordnet(path: Optional[str] = None) -> Optional[WordNetSource]:
     return found[0][0] if found else None
 
 
-def _sources() -> List[Tuple[WordNetSource, Callable[[], Any]]]:
+def _sources() -> list[tuple[WordNetSource, Callable[[], Any]]]:
     """The resolution order after an explicit path, each source with how to read it:
     NLTK's data folders, then Debian's folder (those present)."""
-    found: List[Tuple[WordNetSource, Callable[[], Any]]] = []
+    found: list[tuple[WordNetSource, Callable[[], Any]]] = []
     pointer = _nltk_wordnet()
     if pointer is not None:
         found.append((WordNetSource("nltk", str(getattr(pointer, "path", pointer))), lambda: _new_reader(pointer)))
@@ -167,7 +168,7 @@ def _sources() -> List[Tuple[WordNetSource, Callable[[], Any]]]:
     return found
 
 
-def load_wordnet(path: Optional[str] = None) -> Optional[Any]:
+def load_wordnet(path: str | None = None) -> Any | None:
     """An NLTK ``WordNetCorpusReader`` over WordNet 3.0 found in the resolution order, or
     None (with one warning on the ``"halluscope"`` logger saying how to install it).
 
@@ -177,7 +178,7 @@ def load_wordnet(path: Optional[str] = None) -> Optional[Any]:
     return None if loaded is None else loaded[0]
 
 
-def load_reader(path: Optional[str]) -> Optional[Tuple[Any, WordNetSource]]:
+def load_reader(path: str | None) -> tuple[Any, WordNetSource] | None:
     """The reader and where it was found (:func:`load_wordnet`), or None."""
     if path is not None:
         folder = _check_folder(path)
@@ -260,7 +261,7 @@ def _check_folder(path: str) -> str:
     return folder
 
 
-def _missing_files(folder: str) -> List[str]:
+def _missing_files(folder: str) -> list[str]:
     return [name for name in REQUIRED_FILES if not os.path.isfile(os.path.join(folder, name))]
 
 
@@ -305,7 +306,7 @@ def _folder_reader(folder: str) -> Any:
     return reader
 
 
-def _manifest(folder: str) -> Dict[str, Any]:
+def _manifest(folder: str) -> dict[str, Any]:
     files = {}
     for name in (*REQUIRED_FILES, *OPTIONAL_FILES):
         try:
@@ -316,7 +317,7 @@ def _manifest(folder: str) -> Dict[str, Any]:
     return {"source": os.path.realpath(folder), "files": files, "lexnames": hashlib.sha1(LEXNAMES.encode()).hexdigest()}
 
 
-def _copy_is_current(copy: str, manifest: Dict[str, Any]) -> bool:
+def _copy_is_current(copy: str, manifest: dict[str, Any]) -> bool:
     try:
         with open(os.path.join(copy, "manifest.json"), encoding="utf-8") as handle:
             if json.load(handle) != manifest:
@@ -333,7 +334,7 @@ def _copy_is_current(copy: str, manifest: Dict[str, Any]) -> bool:
     )
 
 
-def _fill(target: str, folder: str, manifest: Dict[str, Any]) -> None:
+def _fill(target: str, folder: str, manifest: dict[str, Any]) -> None:
     for name in manifest["files"]:
         shutil.copyfile(os.path.join(folder, name), os.path.join(target, name))
         os.chmod(os.path.join(target, name), 0o644)
@@ -344,7 +345,7 @@ def _fill(target: str, folder: str, manifest: Dict[str, Any]) -> None:
         json.dump(manifest, handle)
 
 
-def _prepared_copy(folder: str) -> Tuple[str, bool]:
+def _prepared_copy(folder: str) -> tuple[str, bool]:
     """A folder NLTK reads in place with ``folder``'s database and the lexnames table:
     (path, whether it is a temporary folder to remove with the reader)."""
     manifest = _manifest(folder)
@@ -428,10 +429,10 @@ class SharedWordNet:
 
 
 _READERS_LOCK = threading.Lock()
-_READERS: Dict[Optional[str], Optional[SharedWordNet]] = {}
+_READERS: dict[str | None, SharedWordNet | None] = {}
 
 
-def shared_wordnet(path: Optional[str] = None) -> Optional[SharedWordNet]:
+def shared_wordnet(path: str | None = None) -> SharedWordNet | None:
     """The process's WordNet reader for ``path`` (None: the resolution order), loaded
     once per resolved folder and shared by every :class:`halluscope.resources.Resources`;
     thread-safe. None without WordNet (the one warning is logged when first asked)."""

@@ -42,9 +42,10 @@ import threading
 import time
 import traceback
 import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any
 
 from .results import ScoreResult
 
@@ -53,9 +54,9 @@ from .results import ScoreResult
 SHARDS_PER_WORKER = 4
 
 #: what a forked worker scores with: the caller's Resources, set just before the fork
-_INHERITED: Dict[str, Any] = {}
+_INHERITED: dict[str, Any] = {}
 #: file descriptors of the caller that its workers close when they start
-_CALLERS_OWN_FDS: Set[int] = set()
+_CALLERS_OWN_FDS: set[int] = set()
 #: Linux's prctl option that sends a signal to a process when its parent ends
 _PR_SET_PDEATHSIG = 1
 #: seconds between two looks at the parent where there is no parent-death signal
@@ -105,7 +106,7 @@ def keep_from_workers(fd: int) -> Iterator[int]:
         _CALLERS_OWN_FDS.discard(fd)
 
 
-def shard_bounds(rows: int, workers: int, sources: Optional[Sequence[Any]] = None) -> List[Tuple[int, int]]:
+def shard_bounds(rows: int, workers: int, sources: Sequence[Any] | None = None) -> list[tuple[int, int]]:
     """Consecutive ``(start, end)`` row ranges, about :data:`SHARDS_PER_WORKER` per
     worker (fewer when there are fewer rows). With ``sources``, each cut moves forward
     to where the source changes, unless that is past the next cut, so that rows of one
@@ -148,7 +149,7 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _start_worker(parent: int, callers_fds: Tuple[int, ...]) -> None:
+def _start_worker(parent: int, callers_fds: tuple[int, ...]) -> None:
     """In each new worker: end with the parent (:func:`_end_with_parent`); SIGINT
     ignored and SIGTERM's default action (the caller's handlers are not inherited;
     the caller stops its workers itself); the caller's own descriptors closed
@@ -170,7 +171,7 @@ def _start_worker(parent: int, callers_fds: Tuple[int, ...]) -> None:
         torch.set_num_threads(1)
 
 
-def _score_shard(score: Callable[..., ScoreResult], columns: Dict[str, Any], options: Dict[str, Any]):
+def _score_shard(score: Callable[..., ScoreResult], columns: dict[str, Any], options: dict[str, Any]):
     """One shard in a worker: ``("ok", result)`` or ``("error", text)``; errors travel
     as text, since not every exception survives pickling."""
     try:
@@ -188,7 +189,7 @@ def _context(fork: bool = True):
 def score_in_workers(
     score: Callable[..., ScoreResult],
     workers: int,
-    columns: Mapping[str, Optional[Sequence[Any]]],
+    columns: Mapping[str, Sequence[Any] | None],
     options: Mapping[str, Any],
     resources: Any,
     loaded: bool = False,
@@ -205,7 +206,7 @@ def score_in_workers(
     into workers that use it) and load their own models; pass ``loaded=True`` with it."""
     rows = len(columns["predictions"])
 
-    def rows_of(start: int, end: int) -> Dict[str, Any]:
+    def rows_of(start: int, end: int) -> dict[str, Any]:
         return {name: None if values is None else list(values[start:end]) for name, values in columns.items()}
 
     # unless loaded, the first row here: it loads every model and resource the call needs
@@ -240,7 +241,7 @@ def score_in_workers(
     return ScoreResult.merge(results)
 
 
-def _start_pool(workers: int, fork: bool, tasks: Sequence[Tuple[Any, ...]]):
+def _start_pool(workers: int, fork: bool, tasks: Sequence[tuple[Any, ...]]):
     """A pool of ``workers`` processes (:func:`_start_worker` in each) with ``tasks``
     (``_score_shard``'s arguments) submitted. SIGINT and SIGTERM are blocked in this
     thread while the workers are made, so none arrives in a worker before it has set

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Collection, Dict, List, Optional, Set, Tuple
+from collections.abc import Callable, Collection
+from typing import Any
 
 import penman
 from penman.model import Model
@@ -34,28 +35,28 @@ from penman.model import Model
 from ..registry import AMR_GTOS, AMR_STOG, REGISTRY, ModelRole, default_device, resolve
 
 #: Discourse-link roles ``L_dl`` of the paper (forward direction).
-LINK_ROLES: Tuple[str, ...] = (":cause", ":purpose", ":time")
+LINK_ROLES: tuple[str, ...] = (":cause", ":purpose", ":time")
 #: Core argument roles ``A`` kept around both link ends.
-ARG_ROLES: Tuple[str, ...] = tuple(f":ARG{i}" for i in range(6))
+ARG_ROLES: tuple[str, ...] = tuple(f":ARG{i}" for i in range(6))
 #: Non-predicate concepts that AMR puts between a ``:time`` edge and the event it locates.
-TIME_MARKERS: Tuple[str, ...] = ("before", "after", "since", "until")
+TIME_MARKERS: tuple[str, ...] = ("before", "after", "since", "until")
 
 _PREDICATE = re.compile(r"^[a-z-]+-\d\d$")
 _MODEL = Model()  # penman's default model: the one penman.decode normalises with
 
-Triple = Tuple[str, str, Any]
+Triple = tuple[str, str, Any]
 
 
-def is_predicate(concept: Optional[str]) -> bool:
+def is_predicate(concept: str | None) -> bool:
     """True for concepts that look like PropBank frames (``attack-01``)."""
     return concept is not None and _PREDICATE.match(concept) is not None
 
 
-def _concepts(graph: penman.Graph) -> Dict[str, str]:
+def _concepts(graph: penman.Graph) -> dict[str, str]:
     return {source: target for source, _, target in graph.instances()}
 
 
-def _marker_target(graph: penman.Graph, concepts: Dict[str, str], node: str) -> Optional[str]:
+def _marker_target(graph: penman.Graph, concepts: dict[str, str], node: str) -> str | None:
     """The predicate under a temporal marker node (``before :op1 X`` -> X), if any."""
     if concepts.get(node) not in TIME_MARKERS:
         return None
@@ -65,7 +66,7 @@ def _marker_target(graph: penman.Graph, concepts: Dict[str, str], node: str) -> 
     return None
 
 
-def find_links(graph: penman.Graph) -> List[Tuple[str, str, str]]:
+def find_links(graph: penman.Graph) -> list[tuple[str, str, str]]:
     """Discourse-link triples ``(head, role, tail)`` between predicates (Mind the Link §3.1.1).
 
     ``role`` is ``:cause``, ``:purpose`` or ``:time`` in the forward direction; head
@@ -73,7 +74,7 @@ def find_links(graph: penman.Graph) -> List[Tuple[str, str, str]]:
     ``until`` node are followed through its ``:op1`` to the predicate.
     """
     concepts = _concepts(graph)
-    links: List[Tuple[str, str, str]] = []
+    links: list[tuple[str, str, str]] = []
     for edge in graph.edges():
         source, role, target = _MODEL.deinvert((edge.source, edge.role, edge.target))
         if role not in LINK_ROLES or not is_predicate(concepts.get(source)):
@@ -86,11 +87,11 @@ def find_links(graph: penman.Graph) -> List[Tuple[str, str, str]]:
     return links
 
 
-def _layout_children(graph: penman.Graph) -> Dict[str, List[Triple]]:
+def _layout_children(graph: penman.Graph) -> dict[str, list[Triple]]:
     """Each node's branches as the graph's original layout nests them, as normalised triples."""
-    children: Dict[str, List[Triple]] = {}
+    children: dict[str, list[Triple]] = {}
 
-    def walk(node: Tuple[str, list]) -> None:
+    def walk(node: tuple[str, list]) -> None:
         var, branches = node
         for role, child in branches:
             if role == "/":
@@ -109,7 +110,7 @@ def _layout_children(graph: penman.Graph) -> Dict[str, List[Triple]]:
 
 def link_subgraph(
     graph: penman.Graph,
-    link: Tuple[str, str, str],
+    link: tuple[str, str, str],
     extra_roles: Collection[str] = (),
 ) -> penman.Graph:
     """The subgraph ``G_tau`` of a link: the edge plus ARG_NEIGH of both ends (Algorithm 1, l. 15).
@@ -123,9 +124,9 @@ def link_subgraph(
     concepts = _concepts(graph)
     variables = set(concepts)
     children = _layout_children(graph)
-    triples: List[Triple] = []
-    seen: Set[Triple] = set()
-    defined: Set[str] = set()
+    triples: list[Triple] = []
+    seen: set[Triple] = set()
+    defined: set[str] = set()
 
     def add(triple: Triple) -> None:
         if triple not in seen:
@@ -274,9 +275,9 @@ class AmrLinkExtractor:
 
     def __init__(
         self,
-        stog_model: Optional[str] = None,
-        gtos_model: Optional[str] = None,
-        device: Optional[str] = None,
+        stog_model: str | None = None,
+        gtos_model: str | None = None,
+        device: str | None = None,
         batch_size: int = 8,
         use_tense: bool = True,
         extra_roles: Collection[str] = (),
@@ -303,7 +304,7 @@ class AmrLinkExtractor:
         """The amrlib graph-to-sentence model (loaded on first use)."""
         return self._model(AMR_GTOS, self.gtos_name)
 
-    def parse(self, sentences: List[str]) -> List[Optional[penman.Graph]]:
+    def parse(self, sentences: list[str]) -> list[penman.Graph | None]:
         """AMR graphs of ``sentences``; None (and a counted failure) where parsing failed.
 
         Failures are amrlib's None, text penman cannot decode, and an empty graph.
@@ -311,7 +312,7 @@ class AmrLinkExtractor:
         if not sentences:
             return []
         raw = self.stog.parse_sents(list(sentences), add_metadata=True, disable_progress=True)
-        graphs: List[Optional[penman.Graph]] = []
+        graphs: list[penman.Graph | None] = []
         for text in raw:
             graph = None
             if text is not None:
@@ -326,7 +327,7 @@ class AmrLinkExtractor:
             graphs.append(graph)
         return graphs
 
-    def generate(self, subgraphs: List[str]) -> List[str]:
+    def generate(self, subgraphs: list[str]) -> list[str]:
         """GTOS texts for PENMAN strings (amrlib returns ``(sentences, clipped)``)."""
         if not subgraphs:
             return []
@@ -334,7 +335,7 @@ class AmrLinkExtractor:
         texts = out[0] if isinstance(out, tuple) else out
         return [str(t).strip() for t in texts]
 
-    def extract(self, sentences: List[str]) -> List[List[Dict[str, str]]]:
+    def extract(self, sentences: list[str]) -> list[list[dict[str, str]]]:
         """Per sentence, ``{"text", "relation", "graph"}`` for each discourse link.
 
         ``relation`` is ``cause``/``purpose``/``time``; ``graph`` is the subgraph's
@@ -342,8 +343,8 @@ class AmrLinkExtractor:
         to GTOS carries the sentence as ``# ::snt`` metadata (amrlib's tense tagging
         aligns against it).
         """
-        results: List[List[Dict[str, str]]] = [[] for _ in sentences]
-        pending: List[Tuple[int, str, str, str]] = []
+        results: list[list[dict[str, str]]] = [[] for _ in sentences]
+        pending: list[tuple[int, str, str, str]] = []
         for index, (sentence, graph) in enumerate(zip(sentences, self.parse(sentences))):
             if graph is None:
                 continue

@@ -5,9 +5,9 @@ and the coreference step by backend name."""
 from __future__ import annotations
 
 import threading
-from typing import Callable, Dict, List, Optional, Sequence
+from collections.abc import Callable, Sequence
 
-_DECOMPOSERS: Dict[tuple, object] = {}
+_DECOMPOSERS: dict[tuple, object] = {}
 _LOCK = threading.Lock()
 DECOMPOSER_KINDS = ("seq2seq", "rules")
 
@@ -15,8 +15,8 @@ DECOMPOSER_KINDS = ("seq2seq", "rules")
 def get_decomposer(
     decomposer="seq2seq",
     *,
-    model: Optional[str] = None,
-    device: Optional[str] = None,
+    model: str | None = None,
+    device: str | None = None,
     dtype: str = "float32",
     batch_size: int = 16,
 ):
@@ -41,11 +41,11 @@ def get_decomposer(
         return _DECOMPOSERS[key]
 
 
-def coreference_step(backend: str) -> Callable[[Sequence[str]], List[str]]:
+def coreference_step(backend: str) -> Callable[[Sequence[str]], list[str]]:
     """A function resolving pronouns in a list of texts with ``backend``."""
     from .coref import resolve_coreference
 
-    def resolve(texts: Sequence[str]) -> List[str]:
+    def resolve(texts: Sequence[str]) -> list[str]:
         return resolve_coreference(texts, backend=backend)
 
     resolve_coreference([], backend=backend)  # unknown backends and missing packages fail here, early

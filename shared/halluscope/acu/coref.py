@@ -29,16 +29,16 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..lru import LRU
 from ..registry import COREF, REGISTRY, ModelNotAvailableError, default_device, resolve
 from .coref_rules import PRONOUNS, _apply_edits, _fit_case, _pleonastic, _possessive, pronoun_edits
 
-BACKENDS: Tuple[str, ...] = ("none", "rules", "maverick", "fastcoref")
+BACKENDS: tuple[str, ...] = ("none", "rules", "maverick", "fastcoref")
 
 #: The package each model backend needs, and how to install it.
-BACKEND_PACKAGES: Dict[str, Tuple[str, str]] = {
+BACKEND_PACKAGES: dict[str, tuple[str, str]] = {
     "maverick": ("maverick", "pip install maverick-coref"),
     "fastcoref": ("fastcoref", "pip install fastcoref"),
 }
@@ -81,7 +81,7 @@ def _load_fastcoref(name: str, device: str, nlp):
     return FCoref(model_name_or_path=name, device=device, nlp=nlp, enable_progress_bar=False)
 
 
-def _model_clusters(backend: str, model, texts: Sequence[str]) -> List[List[List[Tuple[int, int]]]]:
+def _model_clusters(backend: str, model, texts: Sequence[str]) -> list[list[list[tuple[int, int]]]]:
     """Character clusters [(start, end exclusive), ...] per text from a model backend."""
     if backend == "maverick":
         out = []
@@ -121,16 +121,16 @@ def _is_pronoun(text: str) -> bool:
     }
 
 
-def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[Tuple[int, int]]], doc=None) -> str:
+def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[tuple[int, int]]], doc=None) -> str:
     """Replace each cluster's third-person pronoun mentions with the cluster's first
     non-pronoun mention (possessive "X's"; capitalised at sentence start). ``doc``,
     the parse of ``text``, tells possessive "her" (``PRP$``) from object "her"."""
     return _apply_edits(text, cluster_edits(text, clusters, doc))
 
 
-def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]], doc=None) -> List[Tuple[int, int, str]]:
+def cluster_edits(text: str, clusters: Sequence[Sequence[tuple[int, int]]], doc=None) -> list[tuple[int, int, str]]:
     """(start, end, replacement) character edits of :func:`replace_cluster_pronouns`."""
-    tags: Dict[int, object] = {}
+    tags: dict[int, object] = {}
     if doc is not None:
         tags = {t.idx: t for t in doc}
     edits = []
@@ -164,7 +164,7 @@ def cluster_edits(text: str, clusters: Sequence[Sequence[Tuple[int, int]]], doc=
 # -- entry point ---------------------------------------------------------------
 
 
-def _checked(texts: Sequence[str], what: str) -> List[str]:
+def _checked(texts: Sequence[str], what: str) -> list[str]:
     if isinstance(texts, str):
         raise TypeError(f"{what} must be a sequence of texts, not one string")
     texts = list(texts)
@@ -174,7 +174,7 @@ def _checked(texts: Sequence[str], what: str) -> List[str]:
     return texts
 
 
-def _model_name(backend: str, model: Optional[str]) -> str:
+def _model_name(backend: str, model: str | None) -> str:
     if backend == "maverick":
         return resolve(COREF, model)
     if backend == "fastcoref":
@@ -183,8 +183,8 @@ def _model_name(backend: str, model: Optional[str]) -> str:
 
 
 def _edits(
-    texts: List[str], backend: str, model: Optional[str], device: Optional[str], spacy_model: Optional[str]
-) -> List[List[Tuple[int, int, str]]]:
+    texts: list[str], backend: str, model: str | None, device: str | None, spacy_model: str | None
+) -> list[list[tuple[int, int, str]]]:
     """Pronoun edits of each (distinct) text with a backend other than "none"."""
     from ..resources import get_parse_cache
 
@@ -204,7 +204,7 @@ def _edits(
 
 
 CACHE_SIZE = 8192
-_CACHE: "LRU[str]" = LRU(CACHE_SIZE)
+_CACHE: LRU[str] = LRU(CACHE_SIZE)
 _CACHE_LOCK = threading.Lock()
 
 
@@ -212,10 +212,10 @@ def resolve_coreference(
     texts: Sequence[str],
     backend: str = "rules",
     *,
-    model: Optional[str] = None,
-    device: Optional[str] = None,
-    spacy_model: Optional[str] = None,
-) -> List[str]:
+    model: str | None = None,
+    device: str | None = None,
+    spacy_model: str | None = None,
+) -> list[str]:
     """Each text with its third-person pronouns replaced by their antecedents.
 
     ``backend``: ``"none"``, ``"rules"`` (offline), ``"maverick"`` or ``"fastcoref"``
@@ -250,10 +250,10 @@ def resolve_in_context(
     contexts: Sequence[str],
     backend: str = "rules",
     *,
-    model: Optional[str] = None,
-    device: Optional[str] = None,
-    spacy_model: Optional[str] = None,
-) -> List[str]:
+    model: str | None = None,
+    device: str | None = None,
+    spacy_model: str | None = None,
+) -> list[str]:
     """Each text with its pronouns resolved against antecedents in its context and
     in itself (Mind the Link Algorithm 1 line 17, ``Coref(a, context=S)``: a generated
     DL-ACU resolved against its summary). The context is read, never rewritten:

@@ -6,14 +6,13 @@ backend applies (docs/papers.md#hosts-fizz-and-fenice)."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
-
 
 #: Third-person pronouns that are resolved: pronoun -> (gender, number, possessive).
 #: gender: "m", "f", "n" (it) or None (they); number "sg" / "pl". ``her`` is
 #: possessive only when tagged ``PRP$``.
-PRONOUNS: Dict[str, Tuple[Optional[str], str, bool]] = {
+PRONOUNS: dict[str, tuple[str | None, str, bool]] = {
     "he": ("m", "sg", False),
     "him": ("m", "sg", False),
     "his": ("m", "sg", True),
@@ -29,7 +28,7 @@ PRONOUNS: Dict[str, Tuple[Optional[str], str, bool]] = {
 }
 
 #: Entity labels an "it" can refer to.
-IT_LABELS: FrozenSet[str] = frozenset(
+IT_LABELS: frozenset[str] = frozenset(
     {
         "ORG",
         "GPE",
@@ -42,9 +41,9 @@ IT_LABELS: FrozenSet[str] = frozenset(
     }
 )
 #: Entity labels a "they" can refer to.
-THEY_LABELS: FrozenSet[str] = frozenset({"ORG", "NORP", "GPE"})
+THEY_LABELS: frozenset[str] = frozenset({"ORG", "NORP", "GPE"})
 
-TITLES: Dict[str, Optional[str]] = {
+TITLES: dict[str, str | None] = {
     "mr": "m",
     "mister": "m",
     "sir": "m",
@@ -72,7 +71,7 @@ TITLES: Dict[str, Optional[str]] = {
 }
 
 #: Common nouns that are people of known gender ("The man ... He ...").
-MALE_NOUNS: FrozenSet[str] = frozenset(
+MALE_NOUNS: frozenset[str] = frozenset(
     {
         "man",
         "boy",
@@ -96,7 +95,7 @@ MALE_NOUNS: FrozenSet[str] = frozenset(
         "policeman",
     }
 )
-FEMALE_NOUNS: FrozenSet[str] = frozenset(
+FEMALE_NOUNS: frozenset[str] = frozenset(
     {
         "woman",
         "girl",
@@ -122,7 +121,7 @@ FEMALE_NOUNS: FrozenSet[str] = frozenset(
     }
 )
 #: People of unknown gender: never "it", not resolved by he/she either.
-PERSON_NOUNS: FrozenSet[str] = frozenset(
+PERSON_NOUNS: frozenset[str] = frozenset(
     {
         "person",
         "official",
@@ -167,7 +166,7 @@ PERSON_NOUNS: FrozenSet[str] = frozenset(
 )
 
 #: Verbs of weather with an empty "it" ("it is raining").
-WEATHER_VERBS: FrozenSet[str] = frozenset(
+WEATHER_VERBS: frozenset[str] = frozenset(
     {
         "rain",
         "snow",
@@ -182,7 +181,7 @@ WEATHER_VERBS: FrozenSet[str] = frozenset(
     }
 )
 #: Copular complements of an empty "it" ("it is sunny", "it was late").
-WEATHER_TIME_WORDS: FrozenSet[str] = frozenset(
+WEATHER_TIME_WORDS: frozenset[str] = frozenset(
     {
         "sunny",
         "rainy",
@@ -207,7 +206,7 @@ WEATHER_TIME_WORDS: FrozenSet[str] = frozenset(
     }
 )
 #: Governors that take an extraposed clause with an empty "it" ("it seems that").
-RAISING_VERBS: FrozenSet[str] = frozenset(
+RAISING_VERBS: frozenset[str] = frozenset(
     {
         "be",
         "seem",
@@ -258,7 +257,7 @@ def _possessive(name: str, plural: bool) -> str:
     return name + "'s"
 
 
-def _apply_edits(text: str, edits: Sequence[Tuple[int, int, str]]) -> str:
+def _apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
     """Replace non-overlapping character spans (start, end, replacement)."""
     out = []
     last = 0
@@ -280,10 +279,10 @@ class _Referent:
     """An entity being tracked: its best name, gender and number."""
 
     name: str
-    gender: Optional[str]  # "m", "f", "n" or None (unknown person / group)
+    gender: str | None  # "m", "f", "n" or None (unknown person / group)
     number: str  # "sg" / "pl"
     label: str  # entity label, "PERSON_NOUN" or "NOUN"
-    tokens: FrozenSet[str] = frozenset()  # lowercase name tokens (entities) for name matching
+    tokens: frozenset[str] = frozenset()  # lowercase name tokens (entities) for name matching
 
 
 @dataclass
@@ -327,15 +326,15 @@ class _RuleResolver:
     def __init__(self, doc, window: int = WINDOW) -> None:
         self.doc = doc
         self.window = window
-        self.sentence_of: Dict[int, int] = {}
+        self.sentence_of: dict[int, int] = {}
         for n, sent in enumerate(doc.sents):
             for token in sent:
                 self.sentence_of[token.i] = n
-        self.by_sentence: Dict[int, List[_Mention]] = {}  # mentions per sentence, in text order
-        self.referents: List[_Referent] = []
+        self.by_sentence: dict[int, list[_Mention]] = {}  # mentions per sentence, in text order
+        self.referents: list[_Referent] = []
 
     # -- candidate mentions ------------------------------------------------------
-    def _title(self, ent) -> Tuple[Optional[str], bool, int]:
+    def _title(self, ent) -> tuple[str | None, bool, int]:
         """(gender, has title, start) of a title just before a PERSON entity ("Mr. Smith")."""
         if ent.start == 0:
             return None, False, ent.start
@@ -371,7 +370,7 @@ class _RuleResolver:
         self.referents.append(referent)
         return referent
 
-    def _noun_phrase(self, token) -> Tuple[int, int]:
+    def _noun_phrase(self, token) -> tuple[int, int]:
         """Token range of a subject noun's phrase up to the noun ("the new company")."""
         start = token.left_edge.i
         while start < token.i and (self.doc[start].is_punct or self.doc[start].lower_ in PRONOUNS):
@@ -388,7 +387,7 @@ class _RuleResolver:
 
     def collect(self) -> None:
         """Entities, subject noun phrases and coordinated subjects, in text order."""
-        found: List[_Mention] = []
+        found: list[_Mention] = []
         in_entity = {t.i for ent in self.doc.ents for t in ent}
         for ent in self.doc.ents:
             if ent.label_ != "PERSON" and ent.label_ not in IT_LABELS | THEY_LABELS:
@@ -427,7 +426,7 @@ class _RuleResolver:
 
     # -- resolution ----------------------------------------------------------------
     @staticmethod
-    def compatible(referent: _Referent, gender: Optional[str], number: str) -> bool:
+    def compatible(referent: _Referent, gender: str | None, number: str) -> bool:
         if number == "pl":
             if referent.number == "pl":
                 return True
@@ -449,7 +448,7 @@ class _RuleResolver:
             head = head.head
         return root.head.i == head.i and root.dep_ in _SUBJECT_DEPS | {"dobj", "dative", "attr"}
 
-    def antecedent(self, pronoun, gender, number, possessive) -> Optional[_Mention]:
+    def antecedent(self, pronoun, gender, number, possessive) -> _Mention | None:
         """Candidates: the pronoun's own sentence, then up to ``window`` earlier
         sentences, nearest first; within a sentence subjects first, then the others
         (the nearest first in the pronoun's sentence, left to right in earlier ones)."""
@@ -470,9 +469,9 @@ class _RuleResolver:
                 return m
         return None
 
-    def edits(self) -> List[Tuple[int, int, str]]:
+    def edits(self) -> list[tuple[int, int, str]]:
         self.collect()
-        out: List[Tuple[int, int, str]] = []
+        out: list[tuple[int, int, str]] = []
         for token in self.doc:
             features = PRONOUNS.get(token.lower_)
             if features is None or token.pos_ != "PRON" or _pleonastic(token):
@@ -497,7 +496,7 @@ class _RuleResolver:
         return out
 
 
-def pronoun_edits(doc) -> List[Tuple[int, int, str]]:
+def pronoun_edits(doc) -> list[tuple[int, int, str]]:
     """(start, end, replacement) character edits of :func:`resolve_pronouns`."""
     return _RuleResolver(doc).edits()
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Tuple, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 from ..lru import LRU
 from ..registry import DECOMPOSER, REGISTRY, default_device, resolve
@@ -40,7 +41,7 @@ class Decomposer(Protocol):
     name: str
     calls: int  # texts actually decomposed (cache hits not counted)
 
-    def decompose(self, texts: Sequence[str]) -> List[List[str]]:
+    def decompose(self, texts: Sequence[str]) -> list[list[str]]:
         """One list of ACU strings per text: deduplicated, in text order."""
         ...
 
@@ -57,11 +58,11 @@ class _LRU(LRU):
         super().__init__(maxsize)
         self.lock = threading.Lock()
 
-    def put(self, text: str, units: Sequence[str]) -> Tuple[str, ...]:
+    def put(self, text: str, units: Sequence[str]) -> tuple[str, ...]:
         return super().put(text, tuple(units))
 
 
-_CACHES: Dict[tuple, _LRU] = {}
+_CACHES: dict[tuple, _LRU] = {}
 _CACHES_LOCK = threading.Lock()
 
 
@@ -86,10 +87,10 @@ class context_parses:
     parse cache, where another metric would read a sentence's in-context parse as the
     parse of the same text on its own."""
 
-    def __init__(self, builders: Dict[str, object]) -> None:
+    def __init__(self, builders: dict[str, object]) -> None:
         self.builders = builders
 
-    def __enter__(self) -> "context_parses":
+    def __enter__(self) -> context_parses:
         self.previous = getattr(_CONTEXT, "builders", None)
         _CONTEXT.builders = self.builders
         return self
@@ -113,7 +114,7 @@ class _CachedDecomposer:
         self.calls = 0
         self._cache = _cache_for(cache_key, cache_size)
 
-    def decompose(self, texts: Sequence[str]) -> List[List[str]]:
+    def decompose(self, texts: Sequence[str]) -> list[list[str]]:
         """Units of each text; each distinct uncached text is decomposed once, in one batch."""
         if isinstance(texts, str):
             raise TypeError("decompose() takes a sequence of texts, not one string")
@@ -133,7 +134,7 @@ class _CachedDecomposer:
             self.calls += len(missing)
         return [list(found[t]) for t in texts]
 
-    def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:  # pragma: no cover
+    def _decompose_uncached(self, texts: list[str]) -> list[list[str]]:  # pragma: no cover
         raise NotImplementedError
 
 
@@ -141,7 +142,7 @@ def _unit_key(unit: str) -> str:
     return re.sub(r"\s+", " ", unit.strip().rstrip(".!?;:,").strip()).casefold()
 
 
-def dedupe_units(units: Iterable[str]) -> List[str]:
+def dedupe_units(units: Iterable[str]) -> list[str]:
     """Stripped, non-empty units, first of each kept; two units are the same when
     they differ only in case, spacing or final punctuation."""
     seen = set()
@@ -159,7 +160,7 @@ def dedupe_units(units: Iterable[str]) -> List[str]:
 # -- seq2seq -------------------------------------------------------------------
 
 #: Abbreviations after which a period does not end a claim.
-ABBREVIATIONS: FrozenSet[str] = frozenset(
+ABBREVIATIONS: frozenset[str] = frozenset(
     {
         "mr",
         "mrs",
@@ -219,12 +220,12 @@ _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,2}[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
-def split_claims(output: str) -> List[str]:
+def split_claims(output: str) -> list[str]:
     """Claims in one generated string (the claim extractor emits sentences, on one
     line or several, sometimes joined by ``"; "``): split on newlines, semicolons
     and sentence ends (not after an abbreviation or an initial like "J."); strip
     bullets and numbering; drop empties; dedupe (:func:`dedupe_units`)."""
-    pieces: List[str] = []
+    pieces: list[str] = []
     for line in re.split(r"[\r\n]+", output):
         line = _BULLET.sub("", line)
         for part in re.split(r";\s+", line):
@@ -281,9 +282,9 @@ class Seq2SeqDecomposer(_CachedDecomposer):
 
     def __init__(
         self,
-        model: Optional[str] = None,
+        model: str | None = None,
         *,
-        device: Optional[str] = None,
+        device: str | None = None,
         dtype="float32",
         batch_size: int = 16,
         max_new_tokens: int = 256,
@@ -322,13 +323,13 @@ class Seq2SeqDecomposer(_CachedDecomposer):
             )
         return self._loaded
 
-    def generate(self, texts: Sequence[str]) -> List[str]:
+    def generate(self, texts: Sequence[str]) -> list[str]:
         """The model's raw output string for each text (no cache, no splitting)."""
         import torch
 
         tokenizer, model = self.load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        outputs: List[str] = [""] * len(texts)
+        outputs: list[str] = [""] * len(texts)
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
             encoded = tokenizer(
@@ -347,7 +348,7 @@ class Seq2SeqDecomposer(_CachedDecomposer):
                 outputs[i] = out
         return outputs
 
-    def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:
+    def _decompose_uncached(self, texts: list[str]) -> list[list[str]]:
         return [split_claims(output) for output in self.generate(texts)]
 
 
@@ -357,7 +358,7 @@ class Seq2SeqDecomposer(_CachedDecomposer):
 #: that rebels shot at bystanders" -> "Rebels shot at bystanders", Mind the Link §1).
 #: Reporting and factive verbs only: "denied that ..." or "hoped that ..." do not
 #: assert their clause.
-ASSERTING_GOVERNORS: FrozenSet[str] = frozenset(
+ASSERTING_GOVERNORS: frozenset[str] = frozenset(
     {
         "say",
         "tell",
@@ -391,7 +392,7 @@ ASSERTING_GOVERNORS: FrozenSet[str] = frozenset(
 )
 
 #: Subordinators whose clause is not asserted ("If it rains, ...").
-NON_ASSERTIVE_MARKS: FrozenSet[str] = frozenset({"if", "unless", "whether", "lest", "once"})
+NON_ASSERTIVE_MARKS: frozenset[str] = frozenset({"if", "unless", "whether", "lest", "once"})
 
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
 _SPLIT_DEPS = frozenset({"relcl", "conj", "advcl", "parataxis"})
@@ -416,7 +417,7 @@ def _negated(token) -> bool:
     return any(c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never") for c in token.children)
 
 
-def _relative_pronoun(clause) -> Optional[Tuple[object, str]]:
+def _relative_pronoun(clause) -> tuple[object, str] | None:
     """(relative word, role) of a relative clause: subject, object or ``whose``."""
     for c in clause.children:
         if c.lower_ in _RELATIVE_WORDS and c.tag_ in ("WDT", "WP") and c.dep_ in ("nsubj", "nsubjpass", "dobj"):
@@ -431,7 +432,7 @@ def _relative_pronoun(clause) -> Optional[Tuple[object, str]]:
 class _Piece:
     __slots__ = ("key", "text", "index")
 
-    def __init__(self, key: float, text: str, index: Optional[int]) -> None:
+    def __init__(self, key: float, text: str, index: int | None) -> None:
         self.key = key
         self.text = text
         self.index = index
@@ -443,7 +444,7 @@ class _SentenceSplitter:
     def __init__(self, sent) -> None:
         self.sent = sent
         self.doc = sent.doc
-        self._stands: Dict[int, bool] = {}
+        self._stands: dict[int, bool] = {}
 
     # -- which clauses are units ----------------------------------------------
     def stands(self, token, depth: int = 0) -> bool:
@@ -522,7 +523,7 @@ class _SentenceSplitter:
             text = text[0].lower() + text[1:]
         return text
 
-    def pieces(self, indices: Iterable[int]) -> List[_Piece]:
+    def pieces(self, indices: Iterable[int]) -> list[_Piece]:
         """Token pieces: punctuation kept only between two kept tokens, quotation
         marks only when they pair up."""
         chosen = set(indices)
@@ -532,7 +533,7 @@ class _SentenceSplitter:
             kept = [i for i in kept if not self.doc[i].is_quote]
         return [_Piece(float(i), self.token_text(self.doc[i]), i) for i in kept]
 
-    def render(self, pieces: List[_Piece]) -> str:
+    def render(self, pieces: list[_Piece]) -> str:
         pieces = sorted(pieces, key=lambda p: p.key)
         text = ""
         previous = None
@@ -562,7 +563,7 @@ class _SentenceSplitter:
         return text if text[-1] in ".!?" else text + "."
 
     # -- units -------------------------------------------------------------------
-    def subject_pieces(self, predicate, key: float) -> List[_Piece]:
+    def subject_pieces(self, predicate, key: float) -> list[_Piece]:
         """The subject of a conjoined predicate that lacks one, from its head."""
         head = predicate.head
         depth = 0
@@ -609,7 +610,7 @@ class _SentenceSplitter:
             if c.dep_ == "mark" and p.dep_ in ("advcl", "ccomp", "parataxis"):
                 continue  # "that rebels shot" -> "rebels shot"
             self.collect(c, indices)
-        extra: List[_Piece] = []
+        extra: list[_Piece] = []
         if p.dep_ == "relcl":
             word, role = _relative_pronoun(p)
             indices.discard(word.i)
@@ -632,8 +633,8 @@ class _SentenceSplitter:
         plural = head.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in head.children)
         return self.sentence(f"{self.phrase(head)} {'are' if plural else 'is'} {self.phrase(appos)}")
 
-    def units(self) -> List[str]:
-        anchored: List[Tuple[int, str]] = []
+    def units(self) -> list[str]:
+        anchored: list[tuple[int, str]] = []
         for token in self.sent:
             if token.dep_ == "appos" and self.set_off(token):
                 anchored.append((token.i, self.apposition_unit(token)))
@@ -646,9 +647,9 @@ class _SentenceSplitter:
         return units
 
 
-def split_propositions(doc) -> List[str]:
+def split_propositions(doc) -> list[str]:
     """Rule-based units of a parsed ``Doc``, sentence by sentence (see :class:`RuleDecomposer`)."""
-    out: List[str] = []
+    out: list[str] = []
     for sent in doc.sents:
         out.extend(_SentenceSplitter(sent).units())
     return dedupe_units(out)
@@ -687,7 +688,7 @@ class RuleDecomposer(_CachedDecomposer):
     NLI handles the coordination. A sentence with no predicate yields itself.
     """
 
-    def __init__(self, spacy_model: Optional[str] = None, *, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+    def __init__(self, spacy_model: str | None = None, *, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
         from ..registry import SPACY
 
         self.spacy_model = resolve(SPACY, spacy_model)
@@ -697,7 +698,7 @@ class RuleDecomposer(_CachedDecomposer):
     def __repr__(self) -> str:
         return f"RuleDecomposer({self.spacy_model!r})"
 
-    def _decompose_uncached(self, texts: List[str]) -> List[List[str]]:
+    def _decompose_uncached(self, texts: list[str]) -> list[list[str]]:
         from ..resources import get_parse_cache
 
         builders = getattr(_CONTEXT, "builders", None) or {}

@@ -21,7 +21,8 @@ Every candidate's fate is reported (kept, or why it was dropped).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 from ..resources import get_parse_cache
 from ..signature_text import number
@@ -64,9 +65,9 @@ class DiscourseLinkUnits:
         delta: float = DEFAULT_DELTA,
         coref: str = "rules",
         overlap_scorer=None,
-        amr_stog_model: Optional[str] = None,
-        amr_gtos_model: Optional[str] = None,
-        device: Optional[str] = None,
+        amr_stog_model: str | None = None,
+        amr_gtos_model: str | None = None,
+        device: str | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"`dl_acu` must be one of {BACKENDS + ('none',)}, got {backend!r}")
@@ -85,7 +86,7 @@ class DiscourseLinkUnits:
     def name(self) -> str:
         return f"{self.backend}@tau{number(self.tau)},delta{number(self.delta)}"
 
-    def candidates(self, summaries: Sequence[str]) -> List[List[Dict[str, Any]]]:
+    def candidates(self, summaries: Sequence[str]) -> list[list[dict[str, Any]]]:
         """Link candidates per summary: ``{"text", "relation", ...}`` dicts."""
         if self.backend == "dep":
             from .dep_links import find_dependency_links
@@ -106,7 +107,7 @@ class DiscourseLinkUnits:
 
     def __call__(
         self, summaries: Sequence[str], host_units: Sequence[Sequence[str]], engine
-    ) -> Tuple[List[List[str]], List[List[Dict[str, Any]]]]:
+    ) -> tuple[list[list[str]], list[list[dict[str, Any]]]]:
         """Kept units and every candidate's decision, per summary. The whole batch goes
         through one coreference call, one NLI call and one BERTScore call."""
         from .coref import resolve_in_context
@@ -139,7 +140,7 @@ class DiscourseLinkUnits:
             delta=self.delta,
             scorer=self.overlap_scorer,
         )
-        kept_all: List[List[str]] = [[] for _ in summaries]
+        kept_all: list[list[str]] = [[] for _ in summaries]
         for (k, decision), (_, f1, keep) in zip(survivors, overlaps):
             decision["max_bertscore_f1"] = f1
             if keep:

@@ -13,7 +13,8 @@ docs/papers.md#dl-acu).
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,13 +25,13 @@ DEFAULT_DELTA = 0.7  # the paper's, on roberta-large; dlsd_acu's default on Mini
 #: Layers of the offline MiniLM backbone used for BERTScore by default (all 6).
 DEFAULT_NUM_LAYERS = 6
 
-F1Scorer = Callable[[List[str], List[str]], Sequence[float]]
+F1Scorer = Callable[[list[str], list[str]], Sequence[float]]
 
-_SCORERS: Dict[Tuple[str, int, Optional[str]], Any] = {}
+_SCORERS: dict[tuple[str, int, str | None], Any] = {}
 _LOCK = threading.Lock()
 
 
-def _check_units(units: Sequence[str], what: str) -> List[str]:
+def _check_units(units: Sequence[str], what: str) -> list[str]:
     if isinstance(units, str):
         raise TypeError(f"{what} must be a sequence of strings, not a single string")
     out = list(units)
@@ -47,7 +48,7 @@ def _check_threshold(value: float, name: str) -> float:
     return value
 
 
-def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU) -> List[Tuple[str, float, bool]]:
+def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU) -> list[tuple[str, float, bool]]:
     """``(unit, P(ent), kept)`` per unit, kept iff the summary entails the unit with
     probability >= ``tau`` (Mind the Link Algorithm 1 line 18, tau = 0.4;
     docs/papers.md#dl-acu-entailment-premise). ``summary`` is one
@@ -72,9 +73,9 @@ def _default_model_type() -> str:
 
 
 def get_bertscorer(
-    model_type: Optional[str] = None,
-    num_layers: Optional[int] = None,
-    device: Optional[str] = None,
+    model_type: str | None = None,
+    num_layers: int | None = None,
+    device: str | None = None,
     batch_size: int = 64,
 ):
     """A process-wide cached ``bert_score.BERTScorer`` (no idf, no baseline
@@ -107,10 +108,10 @@ def get_bertscorer(
 def bertscore_f1(
     cands: Sequence[str],
     refs: Sequence[str],
-    model_type: Optional[str] = None,
-    num_layers: Optional[int] = None,
-    device: Optional[str] = None,
-) -> List[float]:
+    model_type: str | None = None,
+    num_layers: int | None = None,
+    device: str | None = None,
+) -> list[float]:
     """Raw BERTScore F1 of each (candidate, reference) pair, one batched call."""
     cands, refs = list(cands), list(refs)
     if len(cands) != len(refs):
@@ -126,12 +127,12 @@ def overlap_filter(
     candidates: Sequence[str],
     host_units: Sequence[str],
     delta: float = DEFAULT_DELTA,
-    scorer: Optional[F1Scorer] = None,
+    scorer: F1Scorer | None = None,
     *,
-    model_type: Optional[str] = None,
-    num_layers: Optional[int] = None,
-    device: Optional[str] = None,
-) -> List[Tuple[str, float, bool]]:
+    model_type: str | None = None,
+    num_layers: int | None = None,
+    device: str | None = None,
+) -> list[tuple[str, float, bool]]:
     """``(candidate, max F1, kept)`` per candidate: kept iff its BERTScore F1
     against every host unit is < ``delta`` (Mind the Link Algorithm 1 line 22;
     docs/papers.md#dl-acu-overlap-threshold).

@@ -34,19 +34,19 @@ cached), so counters in the result show what the paper's savings claims are abou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
 from ..collector import fewer_collections
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
-from .decompose import context_parses
+from ..options import AGGREGATIONS, ALIGNMENTS, options_for  # noqa: F401 (declared in halluscope.options)
 from ..parsing import ParseCache
 from ..resources import get_parse_cache
-from ..options import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.options)
-from ..options import options_for
 from ..signature_text import number
+from .decompose import context_parses
 
 EXPANSION_WINDOW = 3
 
@@ -60,7 +60,7 @@ class HostPreset:
     expansion: bool
 
 
-HOSTS: Dict[str, HostPreset] = {
+HOSTS: dict[str, HostPreset] = {
     "fizz": HostPreset(aggregation="min", alignment="ent", expansion=True),
     "fenice": HostPreset(aggregation="mean", alignment="ent-neutral", expansion=False),
 }
@@ -90,10 +90,10 @@ class AcuOptions:
 
     host: str = _DECLARED["host"].default
     sd_acu: bool = _DECLARED["sd_acu"].default
-    top_k: Optional[int] = _DECLARED["top_k"].default
-    aggregation: Optional[str] = _DECLARED["aggregation"].default  # None: the host's
-    alignment: Optional[str] = _DECLARED["alignment"].default  # None: the host's
-    expansion: Optional[bool] = _DECLARED["expansion"].default  # None: the host's
+    top_k: int | None = _DECLARED["top_k"].default
+    aggregation: str | None = _DECLARED["aggregation"].default  # None: the host's
+    alignment: str | None = _DECLARED["alignment"].default  # None: the host's
+    expansion: bool | None = _DECLARED["expansion"].default  # None: the host's
     expansion_threshold: float = _DECLARED["expansion_threshold"].default
     mix_weight: float = _DECLARED["mix_weight"].default
     filter_acus: bool = _DECLARED["filter_acus"].default
@@ -120,8 +120,8 @@ def dlsd_signature(
     nli: str,
     dtype: str,
     max_length: int,
-    dl: Optional[str],
-    threshold: Optional[float] = None,
+    dl: str | None,
+    threshold: float | None = None,
 ) -> str:
     """A sacrebleu-style string of everything that changes a dlsd_acu score or its labels:
     numbers in full (:mod:`halluscope.signature_text`), and ``cut:<threshold>`` last when
@@ -190,22 +190,22 @@ class Premise:
 
     text: str
     kind: str  # sentence | window | document_acu
-    sentence_indices: Tuple[int, ...]
-    char_span: Tuple[int, int]
+    sentence_indices: tuple[int, ...]
+    char_span: tuple[int, int]
 
 
 @dataclass
 class _Example:
     document: str
     summary: str
-    sentences: List[Premise] = field(default_factory=list)
-    summary_sentences: List[str] = field(default_factory=list)
-    units: List[Unit] = field(default_factory=list)
-    dropped: List[Dict[str, Any]] = field(default_factory=list)
-    dl_candidates: List[Dict[str, Any]] = field(default_factory=list)
+    sentences: list[Premise] = field(default_factory=list)
+    summary_sentences: list[str] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    dl_candidates: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _sentences(doc, spans: Dict[str, object], memo: Optional[Dict[int, List[Premise]]] = None) -> List[Premise]:
+def _sentences(doc, spans: dict[str, object], memo: dict[int, list[Premise]] | None = None) -> list[Premise]:
     """The non-empty sentences of ``doc``; each sentence's span is recorded in
     ``spans`` (by text) so that the ones a decomposer will parse can be handed its
     in-context parse instead (see :func:`_context_builders`).
@@ -217,7 +217,7 @@ def _sentences(doc, spans: Dict[str, object], memo: Optional[Dict[int, List[Prem
     if memo is not None and id(doc) in memo:
         return list(memo[id(doc)])
     full = doc.text  # joins every token: once per document
-    out: List[Premise] = []
+    out: list[Premise] = []
     for sent in doc.sents:
         start, end = sent.start_char, sent.end_char
         raw = full[start:end]
@@ -233,7 +233,7 @@ def _sentences(doc, spans: Dict[str, object], memo: Optional[Dict[int, List[Prem
     return out
 
 
-def _context_builders(spans: Dict[str, object], texts: Sequence[str]) -> Dict[str, Callable[[], object]]:
+def _context_builders(spans: dict[str, object], texts: Sequence[str]) -> dict[str, Callable[[], object]]:
     """For each of ``texts`` with a recorded sentence span, a function building its
     in-context parse (``Span.as_doc``), handed to the decomposer through
     :class:`halluscope.acu.decompose.context_parses` so that a decomposer parsing
@@ -246,7 +246,7 @@ def _context_builders(spans: Dict[str, object], texts: Sequence[str]) -> Dict[st
     every sentence, is built once and handed to ``as_doc`` as a copy (``as_doc``
     edits the array it is given): the copies are the same ``Doc``s as
     ``span.as_doc()``."""
-    arrays: Dict[int, Tuple[Any, Any]] = {}
+    arrays: dict[int, tuple[Any, Any]] = {}
 
     def builder(span) -> Callable[[], object]:
         def build():
@@ -265,7 +265,7 @@ def _context_builders(spans: Dict[str, object], texts: Sequence[str]) -> Dict[st
     return {text: builder(spans[text]) for text in dict.fromkeys(texts) if text in spans}
 
 
-def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
+def _window_premises(sentences: list[Premise], center: int) -> list[Premise]:
     """Windows of 2..3 consecutive sentences that contain sentence ``center`` (FIZZ)."""
     out = []
     for size in range(2, EXPANSION_WINDOW + 1):
@@ -285,22 +285,22 @@ def _window_premises(sentences: List[Premise], center: int) -> List[Premise]:
     return out
 
 
-Probabilities = Dict[Tuple[str, str], np.ndarray]
-UnitKey = Tuple[int, int]  # (example index, unit index)
+Probabilities = dict[tuple[str, str], np.ndarray]
+UnitKey = tuple[int, int]  # (example index, unit index)
 
 
 def _parse_examples(
     predictions: Sequence[str],
     sources: Sequence[str],
-    coref: Callable[[Sequence[str]], List[str]],
+    coref: Callable[[Sequence[str]], list[str]],
     parse_cache: ParseCache,
-) -> Tuple[List[_Example], Dict[str, object]]:
+) -> tuple[list[_Example], dict[str, object]]:
     """Steps 1-2: coreference, one parse of every text, the sentences of each side."""
     documents = coref(list(sources))
     summaries = coref(list(predictions))
     parsed = parse_cache.get_many(documents + summaries)
-    spans: Dict[str, object] = {}
-    memo: Dict[int, List[Premise]] = {}
+    spans: dict[str, object] = {}
+    memo: dict[int, list[Premise]] = {}
     examples = []
     for k, (document, summary) in enumerate(zip(documents, summaries)):
         ex = _Example(document, summary)
@@ -311,7 +311,7 @@ def _parse_examples(
 
 
 def _summary_units(
-    examples: List[_Example], spans: Dict[str, object], decomposer, engine: NLIEngine, options: AcuOptions
+    examples: list[_Example], spans: dict[str, object], decomposer, engine: NLIEngine, options: AcuOptions
 ) -> None:
     """Step 3: summary ACUs, one decompose call for every summary sentence of the
     batch; FIZZ's filter drops ACUs their sentence does not entail (a sentence keeps
@@ -337,7 +337,7 @@ def _summary_units(
             ex.units.extend(kept or [Unit(sentence, "sentence", index)])
 
 
-def _add_dl_units(examples: List[_Example], dl_units, engine: NLIEngine) -> None:
+def _add_dl_units(examples: list[_Example], dl_units, engine: NLIEngine) -> None:
     """Step 4: discourse-link units join the host units: dl_units(summaries, host unit
     texts, engine) -> (extra unit texts, candidate decisions), one list of each per
     summary."""
@@ -349,16 +349,16 @@ def _add_dl_units(examples: List[_Example], dl_units, engine: NLIEngine) -> None
         ex.dl_candidates = list(decided)
 
 
-def _scored(engine: NLIEngine, pairs: List[Tuple[str, str]]) -> Probabilities:
+def _scored(engine: NLIEngine, pairs: list[tuple[str, str]]) -> Probabilities:
     return dict(zip(pairs, engine.score(pairs))) if pairs else {}
 
 
 def _document_acu_premises(
-    examples: List[_Example], spans: Dict[str, object], decomposer, sentence_probs: Probabilities, options: AcuOptions
-) -> Dict[UnitKey, List[Premise]]:
+    examples: list[_Example], spans: dict[str, object], decomposer, sentence_probs: Probabilities, options: AcuOptions
+) -> dict[UnitKey, list[Premise]]:
     """Step 6, SD-ACU: the document ACUs of each unit's top-k sentences (all with
     top_k=None), one decompose call for the batch."""
-    wanted: Dict[UnitKey, List[int]] = {}
+    wanted: dict[UnitKey, list[int]] = {}
     for e, ex in enumerate(examples):
         for u, unit in enumerate(ex.units):
             ent = np.array([sentence_probs[(p.text, unit.text)][ENTAILMENT] for p in ex.sentences])
@@ -367,7 +367,7 @@ def _document_acu_premises(
     to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
     with context_parses(_context_builders(spans, to_decompose)):
         doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
-    premises_of: Dict[UnitKey, List[Premise]] = {}
+    premises_of: dict[UnitKey, list[Premise]] = {}
     for (e, u), js in wanted.items():
         ex = examples[e]
         premises = []
@@ -381,10 +381,10 @@ def _document_acu_premises(
 
 
 def _expanded_premises(
-    examples: List[_Example], sentence_probs: Probabilities, options: AcuOptions
-) -> Dict[UnitKey, List[Premise]]:
+    examples: list[_Example], sentence_probs: Probabilities, options: AcuOptions
+) -> dict[UnitKey, list[Premise]]:
     """Step 7: granularity expansion around the best sentence of weakly supported units."""
-    window_premises: Dict[UnitKey, List[Premise]] = {}
+    window_premises: dict[UnitKey, list[Premise]] = {}
     for e, ex in enumerate(examples):
         for u, unit in enumerate(ex.units):
             if not ex.sentences:
@@ -396,7 +396,7 @@ def _expanded_premises(
     return window_premises
 
 
-def _unit_detail(unit: Unit, probs: np.ndarray, best: int, score: float, evidence: Premise) -> Dict[str, Any]:
+def _unit_detail(unit: Unit, probs: np.ndarray, best: int, score: float, evidence: Premise) -> dict[str, Any]:
     return {
         "text": unit.text,
         "type": unit.kind,
@@ -417,15 +417,15 @@ def _unit_detail(unit: Unit, probs: np.ndarray, best: int, score: float, evidenc
 
 
 def _aggregate_examples(
-    examples: List[_Example],
-    extra_premises: Sequence[Dict[UnitKey, List[Premise]]],
+    examples: list[_Example],
+    extra_premises: Sequence[dict[UnitKey, list[Premise]]],
     probabilities: Probabilities,
     preset: HostPreset,
     options: AcuOptions,
     predictions: Sequence[str],
     sources: Sequence[str],
     return_details: bool,
-) -> Tuple[List[float], List[Dict[str, Any]]]:
+) -> tuple[list[float], list[dict[str, Any]]]:
     """Step 8: each unit's best premise under the host's alignment, then the
     summary's aggregate."""
     scores, details = [], []
@@ -465,13 +465,12 @@ def score_batch(
     engine: NLIEngine,
     decomposer,
     options: AcuOptions,
-    coref: Callable[[Sequence[str]], List[str]],
-    dl_units: Optional[
-        Callable[[List[str], List[List[str]], NLIEngine], Tuple[List[List[str]], List[List[Dict[str, Any]]]]]
-    ] = None,
+    coref: Callable[[Sequence[str]], list[str]],
+    dl_units: Callable[[list[str], list[list[str]], NLIEngine], tuple[list[list[str]], list[list[dict[str, Any]]]]]
+    | None = None,
     return_details: bool = False,
-    parse_cache: Optional[ParseCache] = None,
-) -> Dict[str, Any]:
+    parse_cache: ParseCache | None = None,
+) -> dict[str, Any]:
     """Score a validated batch; see the module docstring for the steps, one function
     each: parse, summary units, discourse-link units, unit x sentence NLI, SD-ACU
     premises, expansion premises, NLI of the extra premises, aggregation.
@@ -515,7 +514,7 @@ def score_batch(
         return_details,
     )
 
-    result: Dict[str, Any] = {
+    result: dict[str, Any] = {
         "scores": scores,
         "nli_pairs_requested": engine.requested - start_requested,
         "nli_pairs_scored": engine.scored - start_scored,

@@ -4,24 +4,23 @@
 from __future__ import annotations
 
 import argparse
-import os
 import math
+import os
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from .. import budget
 from ..options import MAX_WORKERS
 from .errors import CommandError, LineError
-from .report_run import run_report
 from .ray_run import run_score_command
+from .report_run import run_report
 from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE
 from .scoring import DEFAULT_CHUNK_SIZE, METRICS
-
 
 # ---------------------------------------------------------------------------- parser
 
 
-def _integer(what: str, low: int, high: Optional[int] = None):
+def _integer(what: str, low: int, high: int | None = None):
     """An argparse type: an integer from ``low`` to ``high`` (None: no upper bound),
     refused as "must be WHAT[ up to HIGH], got ..." otherwise."""
 
@@ -83,8 +82,8 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``halluscope`` command (every option has help text;
     defaults are shown by the help formatter)."""
-    from ..version import __version__
     from ..options import DECOMPOSERS, HOSTS, PRESETS
+    from ..version import __version__
 
     parser = _Parser(
         prog="halluscope",
@@ -316,7 +315,7 @@ def command() -> int:
     return code
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code:
     0 done, 1 a bad input row or a scoring error, 2 a mistake in the command (usage,
     metric, option, device, model, field, path or file), 130 interrupted, 141 the

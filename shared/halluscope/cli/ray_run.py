@@ -16,7 +16,8 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
 
 from ..records import json_safe
 from .errors import CommandError, FileError, LineError
@@ -25,7 +26,7 @@ from .resume import record_digest
 from .scoring import MetricTotals, api_options, load_models, metric_options, parse_keep_fields, parse_metrics
 
 #: the options a Ray run refuses, and what to use instead (docs/cli.md#scoring-on-ray)
-REFUSED_ON_RAY: Dict[str, str] = {
+REFUSED_ON_RAY: dict[str, str] = {
     "output": "--output-dir DIR (Ray writes JSONL shards and DIR/summary.json)",
     "resume": "a new --output-dir (Ray retries lost work itself; docs/scaling.md#rerunning-failed-shards)",
     "workers": "--actors N (one Ray actor is one process)",
@@ -113,7 +114,7 @@ def check_one_reference_type(examples: Sequence[Example], fields: FieldNames, la
     that differs (docs/cli.md#scoring-on-ray)."""
     if fields.reference is None:
         return
-    first: Optional[Tuple[Any, str]] = None
+    first: tuple[Any, str] | None = None
     for example in examples:
         if example.reference is None:
             continue
@@ -129,13 +130,13 @@ def check_one_reference_type(examples: Sequence[Example], fields: FieldNames, la
 
 
 def ray_rows(
-    examples: Sequence[Example], fields: FieldNames, label: str, signatures: Dict[str, str], sources_in_output: bool
-) -> List[Dict[str, Any]]:
+    examples: Sequence[Example], fields: FieldNames, label: str, signatures: dict[str, str], sources_in_output: bool
+) -> list[dict[str, Any]]:
     """One item per example for ``ray.data.from_items``: the texts scored, and the rest of
     its record (position, id, digest, kept fields) as one JSON string."""
     items = []
     for example in examples:
-        item: Dict[str, Any] = {"prediction": example.prediction, "source": example.source}
+        item: dict[str, Any] = {"prediction": example.prediction, "source": example.source}
         if fields.reference is not None:
             item["reference"] = example.reference
         if fields.publication_date is not None:
@@ -150,11 +151,11 @@ def ray_rows(
     return items
 
 
-def output_record(row: Dict[str, Any], fields: FieldNames) -> Dict[str, Any]:
+def output_record(row: dict[str, Any], fields: FieldNames) -> dict[str, Any]:
     """A scored Ray row as the record the local command writes (its keys in its order)."""
     carried = json.loads(row[CARRIED])
     fields_kept = carried.pop("fields", None)
-    record: Dict[str, Any] = dict(carried)
+    record: dict[str, Any] = dict(carried)
     record["prediction"] = row["prediction"]
     if fields.reference is not None:
         record["reference"] = row["reference"]
@@ -173,12 +174,12 @@ def output_record(row: Dict[str, Any], fields: FieldNames) -> Dict[str, Any]:
 def _score_on_ray(
     args: argparse.Namespace,
     metrics: Sequence[str],
-    options: Dict[str, Dict[str, Any]],
+    options: dict[str, dict[str, Any]],
     fields: FieldNames,
     label: str,
     examples: Sequence[Example],
-    signatures: Dict[str, str],
-) -> Dict[Any, Dict[str, Dict[str, Any]]]:
+    signatures: dict[str, str],
+) -> dict[Any, dict[str, dict[str, Any]]]:
     """Score ``examples`` on Ray (``--ray-address``, else a local Ray on this machine's
     cores) into the shards of ``--output-dir``; return each written position's scores."""
     from ..ray import _ray, score_dataset
@@ -218,12 +219,12 @@ def _score_on_ray(
 
 
 def _write_shards(
-    rows: Iterable[Dict[str, Any]], folder: str, fields: FieldNames, label: str
-) -> Dict[Any, Dict[str, Dict[str, Any]]]:
+    rows: Iterable[dict[str, Any]], folder: str, fields: FieldNames, label: str
+) -> dict[Any, dict[str, dict[str, Any]]]:
     """Write each scored row's record to ``folder/part-NNNNN.jsonl`` (:data:`SHARD_ROWS`
     a file); return the scores by position (a position seen twice is a :class:`LineError`)."""
-    written: Dict[Any, Dict[str, Dict[str, Any]]] = {}
-    shard: Optional[TextIO] = None
+    written: dict[Any, dict[str, dict[str, Any]]] = {}
+    shard: TextIO | None = None
     try:
         for count, row in enumerate(rows):
             if count % SHARD_ROWS == 0:
@@ -247,9 +248,9 @@ def _summary(
     label: str,
     examples: Sequence[Example],
     skipped: Sequence[Any],
-    written: Dict[Any, Dict[str, Dict[str, Any]]],
-    signatures: Dict[str, str],
-) -> Dict[str, Any]:
+    written: dict[Any, dict[str, dict[str, Any]]],
+    signatures: dict[str, str],
+) -> dict[str, Any]:
     """The local run's summary plus ``rows_in``/``rows_out`` and the engine; means summed
     in input order (docs/cli.md#scoring-on-ray)."""
     totals = {metric: MetricTotals() for metric in metrics}
@@ -271,13 +272,13 @@ def _summary(
     }
 
 
-def _write_summary(path: str, summary: Dict[str, Any]) -> None:
+def _write_summary(path: str, summary: dict[str, Any]) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(json_safe(summary), handle, indent=2, ensure_ascii=False, allow_nan=False)
         handle.write("\n")
 
 
-def _check_every_line_once(examples: Sequence[Example], written: Dict[Any, Any], label: str) -> None:
+def _check_every_line_once(examples: Sequence[Example], written: dict[Any, Any], label: str) -> None:
     """``rows_in == rows_out``, each input position written: else a :class:`LineError` (exit 1)."""
     missing = [example.position for example in examples if example.position not in written]
     if missing or len(written) != len(examples):

@@ -9,11 +9,11 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, BinaryIO
 
 from .errors import CommandError, FileError, LineError
-
 
 #: ``--input -`` / ``--output -``: standard input (JSONL) / standard output
 STDIO = "-"
@@ -25,11 +25,11 @@ class FieldNames:
 
     source: str = "source"
     prediction: str = "prediction"
-    reference: Optional[str] = None
+    reference: str | None = None
     id: str = "id"
-    publication_date: Optional[str] = None  # None: no dates (relative dates stay unresolved)
+    publication_date: str | None = None  # None: no dates (relative dates stay unresolved)
 
-    def of_api_column(self, column: str) -> Optional[str]:
+    def of_api_column(self, column: str) -> str | None:
         """The input field behind an API column name (``predictions`` -> ``prediction``)."""
         return {
             "predictions": self.prediction,
@@ -49,7 +49,7 @@ class Example:
     prediction: str
     reference: Any = None  # a string or a list of strings; None when the run has no references
     publication_date: Any = None  # an ISO date string, "" or None
-    kept: Optional[Dict[str, Any]] = None  # the input's other fields kept in the record (--keep-fields)
+    kept: dict[str, Any] | None = None  # the input's other fields kept in the record (--keep-fields)
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,8 @@ class InputSource:
 
     path: str
     label: str
-    columns: Optional[List[str]]  # known up front for CSV and datasets; None for JSONL
-    rows: Iterator[Tuple[int, Any]]  # (position, dict of fields, or a str saying what is wrong)
+    columns: list[str] | None  # known up front for CSV and datasets; None for JSONL
+    rows: Iterator[tuple[int, Any]]  # (position, dict of fields, or a str saying what is wrong)
 
 
 #: the largest CSV cell read (characters): far above any text the metrics take
@@ -80,7 +80,7 @@ JSONL_LINE_LIMIT = 1 << 30
 _DRAIN_CHUNK = 1 << 20
 
 
-def _lines(handle: BinaryIO, limit: int) -> Iterator[Optional[bytes]]:
+def _lines(handle: BinaryIO, limit: int) -> Iterator[bytes | None]:
     """The lines of ``handle``; ``None`` for a line over ``limit`` bytes, which is read
     in chunks and dropped (so memory stays bounded by ``limit``)."""
     while True:
@@ -95,7 +95,7 @@ def _lines(handle: BinaryIO, limit: int) -> Iterator[Optional[bytes]]:
         yield None
 
 
-def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[int, Any]]:
+def _jsonl_rows(path: str, handle: BinaryIO | None = None) -> Iterator[tuple[int, Any]]:
     """The rows of a JSONL file (or of ``handle``, e.g. standard input, named ``path``)."""
     with open(path, "rb") if handle is None else handle as handle:
         for number, raw in enumerate(_lines(handle, JSONL_LINE_LIMIT), start=1):
@@ -125,11 +125,11 @@ def _jsonl_rows(path: str, handle: Optional[BinaryIO] = None) -> Iterator[Tuple[
             yield number, value
 
 
-def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
+def _csv_rows(handle: BinaryIO) -> tuple[list[str], Iterator[tuple[int, Any]]]:
     """The header of a CSV file and its records as dicts, each with the line it starts
     on (records may span lines). Cells beyond the header are dropped; a short row
     lacks its last fields."""
-    consumed: List[str] = []
+    consumed: list[str] = []
 
     def tracked_lines() -> Iterator[str]:
         for number, raw in enumerate(handle, start=1):  # bytes: a bad byte names its line
@@ -161,7 +161,7 @@ def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
             "which one holds the text would be a guess"
         )
 
-    def records() -> Iterator[Tuple[int, Any]]:
+    def records() -> Iterator[tuple[int, Any]]:
         lines_before = len(consumed)
         consumed.clear()
         while True:
@@ -182,7 +182,7 @@ def _csv_rows(handle: BinaryIO) -> Tuple[List[str], Iterator[Tuple[int, Any]]]:
     return header, records()
 
 
-def open_input(path: str, split: Optional[str] = None) -> InputSource:
+def open_input(path: str, split: str | None = None) -> InputSource:
     """Rows of a ``.jsonl``/``.json`` file, a ``.csv`` file, a datasets folder or, for
     ``-``, JSONL from standard input (named ``<stdin>`` in messages)."""
     if path == STDIO:
@@ -258,13 +258,13 @@ def _kept_value(value: Any) -> Any:
 
 
 def _kept_fields(
-    row: Mapping[str, Any], written: Iterable[Optional[str]], keep: Optional[Sequence[str]], where: str
-) -> Tuple[Dict[str, Any], Optional[str]]:
+    row: Mapping[str, Any], written: Iterable[str | None], keep: Sequence[str] | None, where: str
+) -> tuple[dict[str, Any], str | None]:
     """The row's other fields kept in its record (``keep=None``: all), as JSON holds them
     (:func:`_kept_value`), and what makes the row bad (None: nothing). A field of a type
     JSON has no form for is a :class:`CommandError` (``where`` names the row): the whole
     column is of that type, so no row would do."""
-    kept: Dict[str, Any] = {}
+    kept: dict[str, Any] = {}
     for name, value in row.items():
         if name in written or (keep is not None and name not in keep):
             continue
@@ -283,7 +283,7 @@ def _kept_fields(
     return kept, None
 
 
-def _id_problem(row: Mapping[str, Any], id_field: Optional[str]) -> Optional[str]:
+def _id_problem(row: Mapping[str, Any], id_field: str | None) -> str | None:
     """What makes the row's id unwritable (a lone surrogate), or None."""
     value = row.get(id_field) if id_field is not None else None
     try:
@@ -294,7 +294,7 @@ def _id_problem(row: Mapping[str, Any], id_field: Optional[str]) -> Optional[str
     return None
 
 
-def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> Optional[Tuple[int, str]]:
+def _located_api_error(error: Exception, positions: Sequence[int], fields: FieldNames) -> tuple[int, str] | None:
     """(input position, message naming the input field) for an API
     :class:`halluscope.errors.InputError` naming a row (its ``.row`` and ``.field``)."""
     from ..errors import InputError as RowError
@@ -320,8 +320,8 @@ class TextLengths:
     :func:`check_source_field` judges the source field by."""
 
     def __init__(self) -> None:
-        self.count: Dict[str, int] = {}
-        self.total: Dict[str, int] = {}
+        self.count: dict[str, int] = {}
+        self.total: dict[str, int] = {}
         self.rows = 0
         self.longest_source = ""
 
@@ -337,7 +337,7 @@ class TextLengths:
     def mean(self, name: str) -> float:
         return self.total.get(name, 0) / self.count[name] if self.count.get(name) else 0.0
 
-    def document_field(self, fields: FieldNames, mean_at_least: float) -> Optional[str]:
+    def document_field(self, fields: FieldNames, mean_at_least: float) -> str | None:
         """The field other than the chosen ones whose texts (a string in every row) are
         the longest on average, if that average is at least ``mean_at_least``."""
         used = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
@@ -359,7 +359,7 @@ def _summary_hint(names: Iterable[str], fields: FieldNames) -> str:
     return "" if best is None else f"; the summaries look to be in {best!r}: pass --prediction-field {best}"
 
 
-def _missing_hint(absent: str, names: Iterable[str], row: Optional[Mapping[str, Any]], fields: FieldNames) -> str:
+def _missing_hint(absent: str, names: Iterable[str], row: Mapping[str, Any] | None, fields: FieldNames) -> str:
     """What to pass when the field ``absent`` is missing: the source's or the summaries'
     field; ``row`` (None for a CSV header) lets the source's be found by its length."""
     if absent == fields.prediction:
@@ -406,9 +406,9 @@ def collect_examples(
     fields: FieldNames,
     on_error: str,
     report: Callable[[str], None],
-    keep: Optional[Sequence[str]] = None,
-    limit: Optional[int] = None,
-) -> Tuple[List[Example], List[Skipped], TextLengths]:
+    keep: Sequence[str] | None = None,
+    limit: int | None = None,
+) -> tuple[list[Example], list[Skipped], TextLengths]:
     """Every valid row, checked by the backend's validation one row at a time (the
     first ``limit`` valid rows when ``limit`` is given: the rest is not read).
 
@@ -433,8 +433,8 @@ def collect_examples(
                 + _missing_hint(missing[0], source.columns, None, fields)
             )
 
-    examples: List[Example] = []
-    skipped: List[Skipped] = []
+    examples: list[Example] = []
+    skipped: list[Skipped] = []
     lengths = TextLengths()
     first = True
     for position, row in source.rows:
@@ -500,8 +500,8 @@ def field_names(args: Any) -> FieldNames:
 
 
 def read_examples(
-    args: Any, fields: FieldNames, keep: Optional[Sequence[str]], log: Callable[[str], None]
-) -> Tuple[InputSource, List[Example], List[Skipped]]:
+    args: Any, fields: FieldNames, keep: Sequence[str] | None, log: Callable[[str], None]
+) -> tuple[InputSource, list[Example], list[Skipped]]:
     """``halluscope score``'s input, read and checked as every engine reads it
     (docs/cli.md#input-rows-and-bad-input): each row by :func:`collect_examples` under
     ``--on-error`` and ``--limit`` (``log`` reports a skipped row), the source field by

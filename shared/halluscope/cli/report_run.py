@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Set
+from typing import Any
 
 from .errors import CommandError, FileError
 from .runs import _check_writable, _same_path, summary_path_for
@@ -29,7 +30,7 @@ class ScoresFileCheck:
     records: int = 0
     with_field: int = 0
     labelled: int = 0
-    kept_fields: Set[str] = field(default_factory=set)
+    kept_fields: set[str] = field(default_factory=set)
 
 
 def _has_field(record: Mapping[str, Any], name: str) -> bool:
@@ -38,7 +39,7 @@ def _has_field(record: Mapping[str, Any], name: str) -> bool:
 
 
 def check_scores_file(
-    path: str, options: Optional[Mapping[str, Mapping[str, str]]] = None, label_field: str = DEFAULT_LABEL_FIELD
+    path: str, options: Mapping[str, Mapping[str, str]] | None = None, label_field: str = DEFAULT_LABEL_FIELD
 ) -> ScoresFileCheck:
     """Refuse a scores file ``report`` cannot read whole, naming the line: a missing file,
     text that is not UTF-8, a line that is not a JSON object (a run still going or
@@ -95,7 +96,7 @@ def check_named_label_field(check: ScoresFileCheck, label_field: str, path: str)
         )
 
 
-def read_summary(path: Optional[str]) -> Optional[Dict[str, Any]]:
+def read_summary(path: str | None) -> dict[str, Any] | None:
     """The run's summary JSON (None without one); a file that is not a JSON object is
     a :class:`FileError` naming ``--summary``."""
     if path is None:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Mapping, Sequence
+from typing import Any, BinaryIO
 
-from .readers import Example
 from ..records import json_safe
+from .readers import Example
 
 #: hex digits of the SHA-256 kept in each record's ``digest`` (64 bits: two different rows
 #: share a digest with a chance of about 1 in 10^19)
@@ -54,10 +55,10 @@ class ResumePlan:
     whose record was made from other input or under another signature, ``gone`` those
     no longer examples of the input (or written twice)."""
 
-    kept: List[int] = field(default_factory=list)
-    to_score: List[Example] = field(default_factory=list)
-    changed: List[Any] = field(default_factory=list)
-    gone: List[Any] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+    to_score: list[Example] = field(default_factory=list)
+    changed: list[Any] = field(default_factory=list)
+    gone: list[Any] = field(default_factory=list)
 
     @property
     def dropped(self) -> int:
@@ -70,7 +71,7 @@ def plan_resume(
     """Match the partial file's ``records`` to the input's ``examples`` by position
     (``label``: "line" or "row") and digest (:func:`record_digest`)."""
     by_position = {example.position: example for example in examples}
-    counts: Dict[Any, int] = {}
+    counts: dict[Any, int] = {}
     for record in records:
         counts[record[label]] = counts.get(record[label], 0) + 1
     plan = ResumePlan()
@@ -89,7 +90,7 @@ def plan_resume(
     return plan
 
 
-def _complete_lines(path: str, count: int) -> List[bytes]:
+def _complete_lines(path: str, count: int) -> list[bytes]:
     """The first ``count`` lines of ``path`` (the complete records :func:`read_partial` read)."""
     lines = []
     with open(path, "rb") as handle:

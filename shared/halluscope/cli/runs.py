@@ -14,7 +14,8 @@ import stat
 import sys
 import tempfile
 import threading
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
 from ..records import json_safe
 from ..workers import available_cores, keep_from_workers
@@ -33,7 +34,6 @@ from .scoring import (
     score_examples,
 )
 
-
 REPORT_PAGE_SIZE = 50
 REPORT_MAX_EXAMPLES = 1000
 
@@ -51,7 +51,7 @@ def summary_path_for(output: str) -> str:
     return (stem if extension.lower() in (".jsonl", ".json", ".ndjson") else output) + ".summary.json"
 
 
-def format_summary(summary: Dict[str, Any]) -> str:
+def format_summary(summary: dict[str, Any]) -> str:
     """The summary as a text table: score, mean, examples defined, signature."""
     from ..report.stats import column_label
 
@@ -129,13 +129,13 @@ class OutputLock:
     (:func:`halluscope.workers.keep_from_workers`), so the lock ends with the run.
     Where ``fcntl`` does not exist (Windows) there is no lock."""
 
-    def __init__(self, output: str, log: Optional[TextIO] = None) -> None:
+    def __init__(self, output: str, log: TextIO | None = None) -> None:
         self.path = output + LOCK_SUFFIX
         self.log = log or sys.stderr
-        self._fd: Optional[int] = None
+        self._fd: int | None = None
         self._kept = contextlib.ExitStack()
 
-    def __enter__(self) -> "OutputLock":
+    def __enter__(self) -> OutputLock:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not on POSIX
@@ -189,7 +189,7 @@ def _open_partial(partial: str, append: bool):
     return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
 
 
-def check_output_paths(args: argparse.Namespace) -> Optional[str]:
+def check_output_paths(args: argparse.Namespace) -> str | None:
     """Refuse outputs that would overwrite each other or the input, or that cannot be
     created; return the summary path (None: no summary file, with ``--output -`` and
     no ``--summary-output``)."""
@@ -223,8 +223,8 @@ _CHANGES_NO_SCORE = frozenset({"device", "batch_size", "workers", "cache_mb"})
 
 
 def _run_settings(
-    args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames, options: Dict[str, Dict[str, Any]]
-) -> Dict[str, Any]:
+    args: argparse.Namespace, metrics: Sequence[str], fields: FieldNames, options: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     """What a resumed run must share with the run that wrote the partial file: the
     input, metrics, fields, what the records hold and every option that can change a
     score (not the device, the batch or chunk size, the workers, the cache budget or
@@ -259,10 +259,10 @@ def _write_json_atomically(path: str, value: Any) -> None:
     os.replace(temporary, path)
 
 
-def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List[Dict[str, Any]], int]:
+def read_partial(partial: str, metrics: Sequence[str], label: str) -> tuple[list[dict[str, Any]], int]:
     """The complete records of a partial output and the byte length they take (a last
     line cut short by a kill is not complete)."""
-    records: List[Dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
     length = 0
     with open(partial, "rb") as handle:
         for raw in handle:
@@ -283,8 +283,8 @@ def read_partial(partial: str, metrics: Sequence[str], label: str) -> Tuple[List
 
 
 def _resumed_totals(
-    records: Sequence[Dict[str, Any]], state: Dict[str, Any], signatures: Dict[str, str]
-) -> Dict[str, MetricTotals]:
+    records: Sequence[dict[str, Any]], state: dict[str, Any], signatures: dict[str, str]
+) -> dict[str, MetricTotals]:
     """Totals of the records already written (scores from the records themselves, which
     were made under this run's ``signatures``; counters from the state file)."""
     totals = {metric: MetricTotals() for metric in signatures}
@@ -298,7 +298,7 @@ def _resumed_totals(
     return totals
 
 
-def _state(settings: Dict[str, Any], totals: Dict[str, MetricTotals], rows: int) -> Dict[str, Any]:
+def _state(settings: dict[str, Any], totals: dict[str, MetricTotals], rows: int) -> dict[str, Any]:
     return {
         "settings": settings,
         "rows": rows,
@@ -335,7 +335,7 @@ def run_score(args: argparse.Namespace) -> int:
         )
 
 
-def cap_workers(args: argparse.Namespace, log: Optional[TextIO] = None) -> None:
+def cap_workers(args: argparse.Namespace, log: TextIO | None = None) -> None:
     """``--workers`` above the usable cores becomes their number, with one line saying
     so on ``log`` (default: stderr; more processes only compete for the same cores and
     cost seconds to start)."""
@@ -399,8 +399,8 @@ def _run_locked(
 ) -> int:
     """The rest of :func:`run_score`, while the run holds its output: a partial file to
     resume, the models, the scoring."""
-    records: List[Dict[str, Any]] = []
-    state: Dict[str, Any] = {}
+    records: list[dict[str, Any]] = []
+    state: dict[str, Any] = {}
     partial, state_path = args.output + PARTIAL_SUFFIX, args.output + STATE_SUFFIX
     if not to_stdout and os.path.islink(partial):
         raise FileError(f"{partial} is a symbolic link; halluscope does not follow it: remove it")
@@ -439,7 +439,7 @@ def _run_locked(
         digest=lambda example: record_digest(example, signatures),
     )
 
-    def summary_of(totals: Dict[str, MetricTotals], examples_count: int) -> Dict[str, Any]:
+    def summary_of(totals: dict[str, MetricTotals], examples_count: int) -> dict[str, Any]:
         return {
             "input": args.input,
             "output": args.output,
@@ -460,7 +460,7 @@ def _run_locked(
             )
     written_before = len(records)
 
-    def save_state(current: Dict[str, MetricTotals], written: int) -> None:
+    def save_state(current: dict[str, MetricTotals], written: int) -> None:
         _write_json_atomically(state_path, json_safe(_state(settings, current, written_before + written)))
         stop.check()
 
@@ -507,22 +507,22 @@ def _run_locked(
 def _score_to_stdout(
     examples: Sequence[Example],
     metrics: Sequence[str],
-    options: Dict[str, Dict[str, Any]],
+    options: dict[str, dict[str, Any]],
     fields: FieldNames,
     source: InputSource,
-    totals: Dict[str, MetricTotals],
-    scoring: Dict[str, Any],
-    summary_output: Optional[str],
-    summary_of: Callable[[Dict[str, MetricTotals], int], Dict[str, Any]],
+    totals: dict[str, MetricTotals],
+    scoring: dict[str, Any],
+    summary_output: str | None,
+    summary_of: Callable[[dict[str, MetricTotals], int], dict[str, Any]],
     stream: TextIO,
-    stop: "StopRequest",
+    stop: StopRequest,
 ) -> int:
     """``--output -`` (or a device or FIFO, ``stream``): the records go to the stream as they
     are scored (no partial file, no ``--resume``); the summary table to stderr, the
     summary JSON only to ``--summary-output``."""
     written = [0]
 
-    def count(current: Dict[str, MetricTotals], rows: int) -> None:
+    def count(current: dict[str, MetricTotals], rows: int) -> None:
         written[0] = rows
         stop.check()
 

@@ -7,14 +7,14 @@ import argparse
 import functools
 import math
 import sys
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, TextIO, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
 from .. import options as _options
 from ..errors import HalluscopeError
 from ..records import per_example_scores, row_parts, to_json
 from .errors import CommandError, LineError
 from .readers import Example, FieldNames, InputSource, _located_api_error
-
 
 METRICS = _options.METRICS
 #: metrics whose API function takes ``device`` and ``batch_size``
@@ -26,7 +26,7 @@ DEFAULT_CHUNK_SIZE = 64
 # ------------------------------------------------------------------------- scoring
 
 
-def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
+def metric_function(metric: str) -> Callable[..., dict[str, Any]]:
     """The :mod:`halluscope.api` function of ``metric``."""
     from .. import api
 
@@ -36,7 +36,7 @@ def metric_function(metric: str) -> Callable[..., Dict[str, Any]]:
 #: the options that have a flag of their own, and that flag: ``--option`` refuses them,
 #: naming the flag, so that one setting never has two spellings that could disagree
 #: (docs/cli.md#halluscope-score)
-OWN_FLAGS: Dict[str, str] = {
+OWN_FLAGS: dict[str, str] = {
     "device": "--device",
     "batch_size": "--batch-size",
     "cache_mb": "--cache-mb",
@@ -47,20 +47,20 @@ OWN_FLAGS: Dict[str, str] = {
 }
 
 
-def api_keywords(metric: str) -> FrozenSet[str]:
+def api_keywords(metric: str) -> frozenset[str]:
     """The options ``--option`` can set for ``metric`` (declared in :mod:`halluscope.options`)."""
     from ..options import cli_option_names
 
     return frozenset(cli_option_names(metric)) - set(OWN_FLAGS)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def takes_dates(metric: str) -> bool:
     """Whether ``metric``'s API function takes ``publication_dates`` (qhi and chi)."""
     return _options.METRIC_SPECS[metric].takes_dates
 
 
-def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[str, Any]]:
+def api_options(texts: Sequence[str], metrics: Sequence[str]) -> dict[str, dict[str, Any]]:
     """``--option NAME=VALUE`` flags as API keywords, per metric, checked before any
     scoring (:func:`halluscope.options.parse_cli_value`).
 
@@ -75,7 +75,7 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
     from ..options import parse_cli_value
 
     accepted = {metric: api_keywords(metric) for metric in metrics}
-    per_metric: Dict[str, Dict[str, Any]] = {metric: {} for metric in metrics}
+    per_metric: dict[str, dict[str, Any]] = {metric: {} for metric in metrics}
     for text in texts:
         name, equals, raw = text.partition("=")
         name = name.strip().replace("-", "_")
@@ -100,10 +100,10 @@ def api_options(texts: Sequence[str], metrics: Sequence[str]) -> Dict[str, Dict[
     return per_metric
 
 
-def metric_options(metric: str, args: argparse.Namespace, chosen: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+def metric_options(metric: str, args: argparse.Namespace, chosen: dict[str, Any] | None = None) -> dict[str, Any]:
     """Keyword options of ``metric``'s API function from the command line (``chosen``:
     its ``--option`` values, from :func:`api_options`)."""
-    options: Dict[str, Any] = dict(chosen or {})
+    options: dict[str, Any] = dict(chosen or {})
     if metric in MODEL_METRICS:
         device = getattr(args, "resolved_device", None)
         if device is not None:
@@ -128,11 +128,11 @@ class MetricTotals:
     """One metric's per-example scores, signature and counters over all chunks."""
 
     def __init__(self) -> None:
-        self.values: Dict[str, List[float]] = {}
-        self.signature: Optional[str] = None
-        self.counters: Dict[str, int] = {}
+        self.values: dict[str, list[float]] = {}
+        self.signature: str | None = None
+        self.counters: dict[str, int] = {}
 
-    def add(self, result: Dict[str, Any]) -> None:
+    def add(self, result: dict[str, Any]) -> None:
         for name, values in per_example_scores(result).items():
             self.values.setdefault(name, []).extend(values)
         for key, value in result.items():
@@ -140,14 +140,14 @@ class MetricTotals:
                 self.counters[key] = self.counters.get(key, 0) + value
         self.signature = self.signature or result.get("signature")
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         from ..report.stats import column_stats
 
         scores = {}
         for name, values in self.values.items():
             stats = column_stats(values)
             scores[name] = {"mean": stats.mean, "defined": stats.defined}
-        out: Dict[str, Any] = {"signature": self.signature, "scores": scores}
+        out: dict[str, Any] = {"signature": self.signature, "scores": scores}
         if self.counters:
             out["counters"] = self.counters
         return out
@@ -170,18 +170,18 @@ def _api_error(
 def score_examples(
     examples: Sequence[Example],
     metrics: Sequence[str],
-    options: Dict[str, Dict[str, Any]],
+    options: dict[str, dict[str, Any]],
     fields: FieldNames,
     source: InputSource,
     output: TextIO,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: bool = True,
-    totals: Optional[Dict[str, MetricTotals]] = None,
-    after_chunk: Optional[Callable[[Dict[str, MetricTotals], int], None]] = None,
+    totals: dict[str, MetricTotals] | None = None,
+    after_chunk: Callable[[dict[str, MetricTotals], int], None] | None = None,
     sources_in_output: bool = True,
-    preset: Optional[str] = None,
-    digest: Optional[Callable[[Example], str]] = None,
-) -> Dict[str, MetricTotals]:
+    preset: str | None = None,
+    digest: Callable[[Example], str] | None = None,
+) -> dict[str, MetricTotals]:
     """Score ``examples`` (read from ``source``) chunk by chunk; write one JSON line per
     example to ``output``, each chunk in one write, flushed. An API error naming a row
     becomes an :class:`LineError` naming its input line. ``totals`` continues the
@@ -219,7 +219,7 @@ def score_examples(
                     raise _api_error(error, metric, chunk, fields, source) from error
             lines = []
             for example, part in zip(chunk, row_parts(results, len(chunk))):
-                record: Dict[str, Any] = {source.label: example.position, "id": example.id}
+                record: dict[str, Any] = {source.label: example.position, "id": example.id}
                 if digest is not None:
                     record["digest"] = digest(example)
                 if sources_in_output:
@@ -244,7 +244,7 @@ def score_examples(
     return totals
 
 
-def parse_metrics(text: str) -> List[str]:
+def parse_metrics(text: str) -> list[str]:
     """``--metrics``: a comma list of known metrics, each once."""
     metrics = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in metrics if name not in METRICS]
@@ -257,7 +257,7 @@ def parse_metrics(text: str) -> List[str]:
     return list(dict.fromkeys(metrics))
 
 
-def parse_keep_fields(text: str) -> Optional[Tuple[str, ...]]:
+def parse_keep_fields(text: str) -> tuple[str, ...] | None:
     """``--keep-fields``: ``all`` (None), ``none`` (()) or a comma list of field names."""
     if text.strip() == "all":
         return None
@@ -269,7 +269,7 @@ def parse_keep_fields(text: str) -> Optional[Tuple[str, ...]]:
     return names
 
 
-def resolve_device(requested: str, metrics: Sequence[str]) -> Optional[str]:
+def resolve_device(requested: str, metrics: Sequence[str]) -> str | None:
     """The torch device of the model metrics: ``auto`` is CUDA when torch has it,
     else the CPU; a device this torch cannot use is a :class:`CommandError`. None when
     no chosen metric runs a torch model and no device was asked for."""
@@ -319,10 +319,10 @@ def quiet_third_party_progress() -> None:
 
 def load_models(
     metrics: Sequence[str],
-    options: Dict[str, Dict[str, Any]],
-    preset: Optional[str],
-    note: Optional[Callable[[str], None]] = None,
-) -> Dict[str, str]:
+    options: dict[str, dict[str, Any]],
+    preset: str | None,
+    note: Callable[[str], None] | None = None,
+) -> dict[str, str]:
     """Load every chosen metric's models before anything is scored, through
     :class:`halluscope.Scorer` (whose constructor loads them into the process's
     registry, where the scoring calls find them), and return each metric's signature: a
@@ -336,7 +336,7 @@ def load_models(
     from ..registry import ModelNotAvailableError
     from ..scorer import Scorer
 
-    signatures: Dict[str, str] = {}
+    signatures: dict[str, str] = {}
     # dlsd_acu's models (NLI, decomposer) are the likeliest to be missing: load them first
     for metric in sorted(metrics, key=lambda name: name != "dlsd_acu"):
         timer = None

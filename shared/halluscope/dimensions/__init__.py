@@ -21,6 +21,6 @@ for _dimension in (ENTITIES, RELATIONS, QUANTITIES):
 
 #: the dimensions halluscope ships (CHI fuses them; a registered toy dimension joins
 #: the registry, not this tuple)
-DIMENSIONS: Tuple[str, ...] = names()
+DIMENSIONS: tuple[str, ...] = names()
 
 __all__ = ["DIMENSIONS", "Dimension", "REGISTRY", "get", "names", "register", "unregister"]

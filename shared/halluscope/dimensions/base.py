@@ -17,22 +17,23 @@ and the call's resources; it holds no default or bound of its own.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..indices import softmax_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..batch import ParsedBatch
-    from ..parsing import ParsedText
     from ..match import MatchJob
+    from ..parsing import ParsedText
     from ..resources import Resources
     from ..scoring_options import ScoringOptions
     from ..units import Match
     from ..venn import VennCounts
 
 #: per row: (job index of G -> I, [(job G -> R_j, job R_j -> I), ...]) (:func:`halluscope.pipeline.score`)
-Plan = List[Tuple[int, List[Tuple[int, int]]]]
-Found = List[List[Optional["Match"]]]
+Plan = list[tuple[int, list[tuple[int, int]]]]
+Found = list[list[Optional["Match"]]]
 
 
 class Dimension:
@@ -54,27 +55,27 @@ class Dimension:
     #: its refine step reads the call's sentence contradictions (:mod:`halluscope.match.polarity`)
     reads_contradictions: bool = False
     #: a line on each of its extra scores (:meth:`extra_scores`), for the Space
-    extra_notes: Dict[str, str] = {}
+    extra_notes: dict[str, str] = {}
 
     # -- units ------------------------------------------------------------------------
 
-    def unit_setting(self, options: "ScoringOptions") -> tuple:
+    def unit_setting(self, options: ScoringOptions) -> tuple:
         """What its units depend on besides the parse: the unit cache's key
         (:class:`halluscope.parsing.UnitCache`). An option that changes extraction
         must be in it."""
         return (self.name,)
 
-    def extractor(self, options: "ScoringOptions") -> Callable[[Any], list]:
+    def extractor(self, options: ScoringOptions) -> Callable[[Any], list]:
         """``Doc -> units`` under ``options``."""
         raise NotImplementedError
 
     # -- matching ---------------------------------------------------------------------
 
-    def matcher(self, options: "ScoringOptions", resources: "Resources"):
+    def matcher(self, options: ScoringOptions, resources: Resources):
         """An object with ``match_batch(jobs) -> one list of Match-or-None per job``."""
         raise NotImplementedError
 
-    def load(self, options: "ScoringOptions", resources: "Resources") -> None:
+    def load(self, options: ScoringOptions, resources: Resources) -> None:
         """Load now the models its matcher loads only when a row asks for one, so that
         a pool of workers forked next shares them (:mod:`halluscope.workers`). None here."""
 
@@ -82,10 +83,10 @@ class Dimension:
         self,
         summary_units: list,
         source_units: Sequence[Any],
-        summary: "ParsedText",
-        source: "ParsedText",
-        options: "ScoringOptions",
-        resources: "Resources",
+        summary: ParsedText,
+        source: ParsedText,
+        options: ScoringOptions,
+        resources: Resources,
     ) -> list:
         """The summary's units after what its own parse missed (a name the source tags,
         or one it never writes, in a lower-case summary); default: as they are."""
@@ -93,13 +94,13 @@ class Dimension:
 
     def refine(
         self,
-        jobs: List["MatchJob"],
+        jobs: list[MatchJob],
         found: Found,
         plan: Plan,
-        parsed: "ParsedBatch",
-        options: "ScoringOptions",
-        contradictions: Optional[List[List[Any]]],
-    ) -> Tuple[List["MatchJob"], Found]:
+        parsed: ParsedBatch,
+        options: ScoringOptions,
+        contradictions: list[list[Any]] | None,
+    ) -> tuple[list[MatchJob], Found]:
         """The matches after what the dimension knows beyond the matcher (a unit in
         another's place, a sentence contradiction), before they are counted. Rows and
         jobs keep their order; a job may gain or lose units, its matches with them."""
@@ -107,21 +108,21 @@ class Dimension:
 
     # -- counts to index --------------------------------------------------------------
 
-    def variant(self, options: "ScoringOptions", fuse: bool) -> Optional[str]:
+    def variant(self, options: ScoringOptions, fuse: bool) -> str | None:
         """The variant of the index scored (None: the dimension has one)."""
         return None
 
-    def extra_scores(self, options: "ScoringOptions", fuse: bool) -> Tuple[str, ...]:
+    def extra_scores(self, options: ScoringOptions, fuse: bool) -> tuple[str, ...]:
         """Per-example scores besides its own that the result carries (e.g. ``rhi_norm``)."""
         return ()
 
-    def factors(self, counts: "VennCounts") -> Dict[str, float]:
+    def factors(self, counts: VennCounts) -> dict[str, float]:
         """Its factors of one Venn count (the papers' equations)."""
         raise NotImplementedError
 
     def index(
-        self, counts: "VennCounts", options: "ScoringOptions", variant: Optional[str]
-    ) -> Tuple[float, Dict[str, float], Dict[str, float]]:
+        self, counts: VennCounts, options: ScoringOptions, variant: str | None
+    ) -> tuple[float, dict[str, float], dict[str, float]]:
         """(index, factors, extra values) for one reference-based Venn count; NaN
         where the count leaves it undefined."""
         if counts.undefined:
@@ -130,15 +131,15 @@ class Dimension:
         return softmax_index(factors, options.normalize), factors, {}
 
     def support_score(
-        self, share: float, options: "ScoringOptions", variant: Optional[str]
-    ) -> Tuple[float, Dict[str, float]]:
+        self, share: float, options: ScoringOptions, variant: str | None
+    ) -> tuple[float, dict[str, float]]:
         """(score, extra values) of a support share (formula="support", and the
         reference-free rows)."""
         return share, {}
 
     # -- explanation --------------------------------------------------------------------
 
-    def nearest(self, unit: Any, pool: Sequence[Any]) -> Optional[Tuple[Any, str]]:
+    def nearest(self, unit: Any, pool: Sequence[Any]) -> tuple[Any, str] | None:
         """For an unsupported unit: the source unit nearest to it and, in words, why it
         was not a match (the details' ``nearest_in_source``); None when no source unit
         is near. For the reader only: no score depends on it."""
@@ -146,13 +147,13 @@ class Dimension:
 
     # -- signature ----------------------------------------------------------------------
 
-    def signature_parts(self, options: "ScoringOptions", fuse: bool, resources: "Resources") -> List[str]:
+    def signature_parts(self, options: ScoringOptions, fuse: bool, resources: Resources) -> list[str]:
         """Its options that change a score, as signature fields."""
         return []
 
     # -- display ------------------------------------------------------------------------
 
-    def note(self, variant: Optional[str]) -> str:
+    def note(self, variant: str | None) -> str:
         """One line on what the score of ``variant`` is (the Space's score table)."""
         return f"{self.units} ({self.equations})"
 
@@ -161,12 +162,12 @@ class Dimension:
 
 
 def swapped_units(
-    jobs: Sequence["MatchJob"],
+    jobs: Sequence[MatchJob],
     found: Found,
     plan: Plan,
-    parsed: "ParsedBatch",
-    swapped: Callable[..., Optional["Match"]],
-    replaced: Optional[Callable[..., Optional["Match"]]] = None,
+    parsed: ParsedBatch,
+    swapped: Callable[..., Match | None],
+    replaced: Callable[..., Match | None] | None = None,
 ) -> Found:
     """A summary unit the source supports but whose place in the aligned source sentence
     another unit of its kind holds is contradicted (:mod:`halluscope.match.swaps`): its
@@ -191,11 +192,11 @@ def swapped_units(
 
 
 def written_units(
-    jobs: Sequence["MatchJob"],
+    jobs: Sequence[MatchJob],
     found: Found,
     plan: Plan,
-    parsed: "ParsedBatch",
-    written: Callable[..., Optional["Match"]],
+    parsed: ParsedBatch,
+    written: Callable[..., Match | None],
 ) -> Found:
     """A summary unit nothing in the source matched may still be written there:
     ``written(unit, summary_index, source_index)`` gives that match or None. Only the
@@ -211,12 +212,12 @@ def written_units(
 
 
 def _revised(
-    jobs: Sequence["MatchJob"],
+    jobs: Sequence[MatchJob],
     found: Found,
     plan: Plan,
-    parsed: "ParsedBatch",
-    revise: Callable[..., Optional["Match"]],
-    reads: Callable[[Optional["Match"]], bool],
+    parsed: ParsedBatch,
+    revise: Callable[..., Match | None],
+    reads: Callable[[Match | None], bool],
 ) -> Found:
     """The matches with each source-job match that ``reads`` accepts replaced by
     ``revise(unit, match, pool, summary_index, source_index)`` where that gives one (None
@@ -237,8 +238,8 @@ def _revised(
 
 
 def drop_units(
-    jobs: List["MatchJob"], found: Found, plan: Plan, keep: Callable[[Any, Optional["Match"]], bool]
-) -> Tuple[List["MatchJob"], Found]:
+    jobs: list[MatchJob], found: Found, plan: Plan, keep: Callable[[Any, Match | None], bool]
+) -> tuple[list[MatchJob], Found]:
     """The jobs and matches without the summary units ``keep(unit, match against the
     source)`` refuses, taken out of every job that queries the summary's units (its
     source job and its reference jobs, which share them)."""

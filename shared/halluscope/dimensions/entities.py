@@ -6,7 +6,8 @@ in a lower-cased summary, also the names its parse missed
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List
+from collections.abc import Callable
+from typing import Any
 
 from ..factors import entity_factors
 from ..signature_text import mapping_digest
@@ -98,10 +99,10 @@ class Entities(Dimension):
             return same_label[0], f"another {unit.label} of the source; no alias or partial name links them"
         return None
 
-    def factors(self, counts) -> Dict[str, float]:
+    def factors(self, counts) -> dict[str, float]:
         return entity_factors(counts)
 
-    def signature_parts(self, options, fuse, resources) -> List[str]:
+    def signature_parts(self, options, fuse, resources) -> list[str]:
         # "+lcnames": the names a lower-cased summary writes that its parse missed (complete)
         return [
             "ent:exact+syn+acr+partial"

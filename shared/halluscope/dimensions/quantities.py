@@ -5,7 +5,8 @@ contradicted (docs/papers.md)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List
+from collections.abc import Callable
+from typing import Any
 
 from ..factors import quantity_factors
 from ..signature_text import number
@@ -63,10 +64,10 @@ class Quantities(Dimension):
             return best, "the same value said of something else in the source"
         return best, f"{apart(best):.0%} apart, and no derivation of it is stated"
 
-    def factors(self, counts) -> Dict[str, float]:
+    def factors(self, counts) -> dict[str, float]:
         return quantity_factors(counts)
 
-    def signature_parts(self, options, fuse, resources) -> List[str]:
+    def signature_parts(self, options, fuse, resources) -> list[str]:
         modes = (
             "exact+eps"
             + ("+derived" if options.derived_quantities else "")

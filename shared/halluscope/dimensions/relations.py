@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
+from typing import Any
 
 from ..factors import relation_linear_factors, relation_softmax_factors
 from ..indices import linear_rhi, normalized_rhi
@@ -42,7 +43,7 @@ def _active_pair(unit) -> bool:
     return not unit.object and unit.source != PASSIVE_PAIR
 
 
-def settled_pairs(units: List[RelationUnit], matches: List[Optional[Any]]) -> List[int]:
+def settled_pairs(units: list[RelationUnit], matches: list[Any | None]) -> list[int]:
     """The positions of ``units`` that count: every unit but an active subject-verb pair,
     and of those pairs the ones the source contradicts ("the team lost" against "won")
     and, when the text states no other relation (every unit is an active pair), the ones
@@ -65,7 +66,7 @@ def keep_settled_pairs(jobs, found, plan):
     the same units, and so does each reference's job against the source (its units are R)."""
     jobs, found = list(jobs), list(found)
 
-    def drop(against_source: int, same_queries: List[int]) -> None:
+    def drop(against_source: int, same_queries: list[int]) -> None:
         row = found[against_source]
         keep = settled_pairs(jobs[against_source].queries, row)
         if len(keep) == len(row):
@@ -91,7 +92,7 @@ def _flip_relation(flip) -> RelationUnit:
     )
 
 
-def contradicted_relations(jobs, found, plan, flips: List[List[Any]]):
+def contradicted_relations(jobs, found, plan, flips: list[list[Any]]):
     """Sentence contradictions (:mod:`halluscope.match.polarity`: a negation added or
     dropped, a word turned into its opposite, against the aligned source sentence) are
     contradicted relations: a flip is a predicate said with the other polarity or
@@ -207,14 +208,14 @@ class Relations(Dimension):
                 return min(found, key=lambda r: r.span), reason
         return None
 
-    def variant(self, options, fuse: bool) -> Optional[str]:
+    def variant(self, options, fuse: bool) -> str | None:
         # CHI always fuses RHI* (CHI paper; docs/papers.md#two-versions-of-lf-and-lh); the rhi metric picks its own
         return "softmax" if fuse else options.rhi_variant
 
-    def extra_scores(self, options, fuse: bool) -> Tuple[str, ...]:
+    def extra_scores(self, options, fuse: bool) -> tuple[str, ...]:
         return ("rhi_norm",) if self.variant(options, fuse) == "linear" else ()
 
-    def factors(self, counts) -> Dict[str, float]:
+    def factors(self, counts) -> dict[str, float]:
         return relation_softmax_factors(counts)
 
     def index(self, counts, options, variant):
@@ -226,7 +227,7 @@ class Relations(Dimension):
         value = linear_rhi(factors, options.normalize)
         return value, factors, {"rhi_norm": normalized_rhi(value)}
 
-    def support_score(self, share: float, options, variant) -> Tuple[float, Dict[str, float]]:
+    def support_score(self, share: float, options, variant) -> tuple[float, dict[str, float]]:
         """The linear RHI keeps its [0, 2] scale under ``formula="paper"`` (rhi = 2 x
         share, rhi_norm = share, so that rhi_norm = rhi/2 on every row); under
         ``"support"`` rhi and rhi_norm are the share."""
@@ -236,12 +237,12 @@ class Relations(Dimension):
 
     extra_notes = {"rhi_norm": "RHI / 2, in [0, 1]"}
 
-    def note(self, variant: Optional[str]) -> str:
+    def note(self, variant: str | None) -> str:
         if variant == "linear":
             return "relations, linear RHI (RHI paper eq. 12)"
         return f"relations, RHI* softmax ({self.equations})"
 
-    def signature_parts(self, options, fuse, resources) -> List[str]:
+    def signature_parts(self, options, fuse, resources) -> list[str]:
         from ..scoring_options import lexicon_of
 
         parts = [
@@ -258,7 +259,7 @@ class Relations(Dimension):
         return parts
 
 
-def _encoder_id(name: Optional[str]) -> str:
+def _encoder_id(name: str | None) -> str:
     from ..registry import SENTENCE_ENCODER, resolve
 
     resolved = resolve(SENTENCE_ENCODER, name)

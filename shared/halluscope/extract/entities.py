@@ -67,14 +67,14 @@ import functools
 import re
 import unicodedata
 from collections import Counter
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Iterable, Sequence
 
 from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 from .quantities.dates import is_written_day, month_before_day
 from .quantities.mentions import score_start
 
-NON_NUMERIC_LABELS: FrozenSet[str] = frozenset(
+NON_NUMERIC_LABELS: frozenset[str] = frozenset(
     {
         "PERSON",
         "NORP",
@@ -91,10 +91,10 @@ NON_NUMERIC_LABELS: FrozenSet[str] = frozenset(
 )
 
 #: Function words skipped when forming an acronym's initials (docs/papers.md#entity-and-quantity-labels).
-ACRONYM_STOPWORDS: FrozenSet[str] = frozenset({"of", "the", "and", "for", "&"})
+ACRONYM_STOPWORDS: frozenset[str] = frozenset({"of", "the", "and", "for", "&"})
 
 #: Leading honorifics dropped from PERSON names ("Ms McLean" is "McLean").
-HONORIFICS: FrozenSet[str] = frozenset(
+HONORIFICS: frozenset[str] = frozenset(
     {
         "mr",
         "mrs",
@@ -163,7 +163,7 @@ def _strip_edges(text: str) -> str:
     return text[start:end]
 
 
-def surface_form(text: str, label: Optional[str] = None) -> str:
+def surface_form(text: str, label: str | None = None) -> str:
     """``text`` normalised like :func:`canonical_entity` but with its case kept
     (used for the capitalisation and all-caps tests of acronym/partial-name rules)."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTE_MAP)
@@ -189,7 +189,7 @@ def surface_form(text: str, label: Optional[str] = None) -> str:
     return text
 
 
-def canonical_entity(text: str, label: Optional[str] = None) -> str:
+def canonical_entity(text: str, label: str | None = None) -> str:
     """Canonical key of an entity mention: NFKC, curly quotes made straight,
     whitespace collapsed, surrounding punctuation/quotes stripped, a leading "the "
     and a possessive 's removed (repeated until stable), casefolded. PTB bracket
@@ -208,7 +208,7 @@ def undotted(key: str) -> str:
     return _WS.sub(" ", key.replace(".", "")).strip()
 
 
-def acronym_form(surface: str) -> Optional[str]:
+def acronym_form(surface: str) -> str | None:
     """The acronym a surface form spells, or None: a single all-caps token of 2-10
     letters once dots and "&" are removed ("WHO", "U.S" -> "US", "AT&T" -> "ATT"),
     or dotted single letters in any case ("u.s." -> "US", as in lowercased corpora)."""
@@ -222,7 +222,7 @@ def acronym_form(surface: str) -> Optional[str]:
     return None
 
 
-def lowercase_acronym(surface: str, longest: int) -> Optional[str]:
+def lowercase_acronym(surface: str, longest: int) -> str | None:
     """An all-lowercase word of 2 to ``longest`` letters read as an acronym, as
     lowercased corpora write them ("fbi" -> "FBI"); None otherwise. Callers decide when
     a lower-case word may be one (an entity label, a source name with those initials)."""
@@ -232,7 +232,7 @@ def lowercase_acronym(surface: str, longest: int) -> Optional[str]:
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a pure function of a name, asked of each name many times a call
-def initials(surface: str) -> FrozenSet[str]:
+def initials(surface: str) -> frozenset[str]:
     """Upper-case initials of the content words of a multi-word name (of/the/and/for/&
     skipped), with and without splitting hyphenated words: "World Health
     Organization" -> {"WHO"}; "Trans-Pacific Partnership" -> {"TP", "TPP"}. Empty
@@ -264,10 +264,10 @@ class _Mention:
         key: str,
         surface: str,
         text: str,
-        span: Tuple[int, int],
+        span: tuple[int, int],
         label: str,
         order: int,
-        alias_of: Optional[int] = None,
+        alias_of: int | None = None,
     ) -> None:
         self.key = key
         self.surface = surface
@@ -338,7 +338,7 @@ _AT_PLACE = re.compile(r"\s+at\s+(?=[A-Z])")
 _PLACED_LABELS = frozenset({"ORG", "PERSON", "GPE", "LOC", "FAC", "NORP"})
 
 
-def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
+def _mentions(doc, labels: frozenset[str]) -> list[_Mention]:
     """Mentions of ``doc.ents`` with ``labels``. An entity holding a parenthesis,
     "Name (ABBR)" (or spaCy's truncated "Name (ABBR"), is cut into the name, the
     parenthesised text and any text after it; a parenthesised acronym becomes an
@@ -349,7 +349,7 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
     :data:`_PLACED_LABELS` with " at " before a capitalised word is two ("Burnley at Turf
     Moor"), and a day of a month is no mention ("Sep 28, 2025",
     :func:`~.quantities.dates.is_written_day`) (docs/papers.md#names-that-run-on)."""
-    out: List[_Mention] = []
+    out: list[_Mention] = []
     lowercased = has_no_upper(doc_text(doc))
     for ent in doc.ents:
         label = ent.label_
@@ -376,7 +376,7 @@ def _mentions(doc, labels: FrozenSet[str]) -> List[_Mention]:
                 (text[open_at + 1 : close], start + open_at + 1, True),
                 (text[close + 1 :], start + close + 1, False),
             ]
-        head_order: Optional[int] = None
+        head_order: int | None = None
         for piece, piece_start, is_paren in pieces:
             stripped = piece.strip()
             if not stripped:
@@ -402,7 +402,7 @@ class _Groups:
     """Union-find over mention groups; the root keeps the representative mention."""
 
     def __init__(self) -> None:
-        self.parent: Dict[int, int] = {}
+        self.parent: dict[int, int] = {}
 
     def add(self, i: int) -> None:
         self.parent.setdefault(i, i)
@@ -419,7 +419,7 @@ class _Groups:
 
 def extract_entities(
     doc, labels: Iterable[str] = NON_NUMERIC_LABELS, merge_acronyms: bool = True, merge_partial_names: bool = True
-) -> List[EntityUnit]:
+) -> list[EntityUnit]:
     """Deduplicated named entities of a spaCy ``doc`` (EHI, CHI paper §3.2).
 
     Same canonical key -> one unit (label-agnostic); then, within this text only,
@@ -431,9 +431,9 @@ def extract_entities(
         return []
 
     # 1. exact canonical key (first mention represents the group)
-    first_by_key: Dict[str, int] = {}
+    first_by_key: dict[str, int] = {}
     groups = _Groups()
-    members: Dict[int, List[_Mention]] = {}
+    members: dict[int, list[_Mention]] = {}
     for m in mentions:
         rep = first_by_key.setdefault(m.key, m.order)
         groups.add(rep)
@@ -441,7 +441,7 @@ def extract_entities(
     reps = [mentions[i] for i in first_by_key.values()]  # in order of first mention
 
     # 2. dotted variants: "u.s" and "us"
-    by_undotted: Dict[str, int] = {}
+    by_undotted: dict[str, int] = {}
     for rep in reps:
         target = by_undotted.setdefault(undotted(rep.key), rep.order)
         if target != rep.order:
@@ -458,7 +458,7 @@ def extract_entities(
         for m in mentions:
             if m.alias_of is not None:
                 groups.union_into(first_by_key[m.key], first_by_key[mentions[m.alias_of].key])
-        expansions: Dict[str, List[_Mention]] = {}
+        expansions: dict[str, list[_Mention]] = {}
         for rep in reps:
             for ini in initials(rep.surface):
                 expansions.setdefault(ini, []).append(rep)
@@ -471,8 +471,8 @@ def extract_entities(
     if merge_partial_names:
         person = [r for r in reps if any(m.label == "PERSON" for m in members[r.order])]
         tokens = {r.order: tuple(r.key.split(" ")) for r in person}
-        by_first: Dict[str, List[_Mention]] = {}
-        by_last: Dict[str, List[_Mention]] = {}
+        by_first: dict[str, list[_Mention]] = {}
+        by_last: dict[str, list[_Mention]] = {}
         for r in person:
             if len(tokens[r.order]) > 1:
                 by_first.setdefault(tokens[r.order][0], []).append(r)
@@ -487,7 +487,7 @@ def extract_entities(
                 merge_into_longest(short, longer)
 
     # 5. assemble: one unit per root, represented by its longest form
-    collected: Dict[int, List[_Mention]] = {}
+    collected: dict[int, list[_Mention]] = {}
     for rep in reps:
         collected.setdefault(groups.find(rep.order), []).extend(members[rep.order])
     units = []
@@ -505,7 +505,7 @@ def extract_entities(
 #: "distinctive word" of :mod:`halluscope.match.entities`' partial names, and what
 #: :func:`_name_part` leaves out): "City" is in Manchester City and Leicester City,
 #: "United" in Manchester United and Leeds United. Casefolded.
-GENERIC_NAME_WORDS: FrozenSet[str] = frozenset(
+GENERIC_NAME_WORDS: frozenset[str] = frozenset(
     {
         # clubs
         "city",
@@ -608,7 +608,7 @@ RECOVERED_MIN_CHARS = 4
 
 def named_in_lowercase(
     summary_text: str, summary_units: Sequence[EntityUnit], source_units: Sequence[EntityUnit]
-) -> List[EntityUnit]:
+) -> list[EntityUnit]:
     """The source's names a lower-cased summary writes where its own parse found no
     entity (docs/papers.md#ehi-names-in-lower-case-summaries): in a summary without an
     upper-case letter spaCy's small model misses many names even after truecasing
@@ -631,10 +631,10 @@ def named_in_lowercase(
     lowered = summary_text.casefold()
     # where each word of the summary starts: a key is looked for only where its first word
     # is written, never by scanning the whole summary once per source name
-    word_starts: Dict[str, List[int]] = {}
+    word_starts: dict[str, list[int]] = {}
     for word in _WORD_RUN.finditer(lowered):
         word_starts.setdefault(word.group(), []).append(word.start())
-    found: List[EntityUnit] = []
+    found: list[EntityUnit] = []
 
     def recover(written: str, key: str, label: str) -> None:
         """The first place ``written`` stands outside every unit, as a unit of ``key``."""
@@ -666,7 +666,7 @@ def named_in_lowercase(
 RECOVERED_MIN_INITIALS = 3
 
 
-def _written_initials(unit: EntityUnit) -> List[str]:
+def _written_initials(unit: EntityUnit) -> list[str]:
     """The lower-cased initials of a source name of two content words or more
     (:func:`initials`), of at least :data:`RECOVERED_MIN_INITIALS` letters, no stop word."""
     return sorted(
@@ -675,13 +675,13 @@ def _written_initials(unit: EntityUnit) -> List[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _stop_words() -> FrozenSet[str]:
+def _stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
 
 
-def _name_part(unit: EntityUnit) -> Optional[str]:
+def _name_part(unit: EntityUnit) -> str | None:
     """The last word of a source name of two words or more that names it alone in a
     lower-cased summary (:func:`named_in_lowercase`): at least :data:`RECOVERED_MIN_CHARS`
     characters, no stop word, and for a name other than a person's not one of
@@ -714,7 +714,7 @@ _WORD_RUN = re.compile(r"\w+")
 _WORD_CHAR = re.compile(r"\w")
 
 
-def _whole_word_places(key: str, lowered: str, word_starts: Dict[str, List[int]]) -> Iterable[Tuple[int, int]]:
+def _whole_word_places(key: str, lowered: str, word_starts: dict[str, list[int]]) -> Iterable[tuple[int, int]]:
     """The spans where ``lowered`` writes ``key`` as whole words, in text order
     (no word character right before or after it), read at the starts of ``key``'s first word (``word_starts``:
     word -> its starts in ``lowered``)."""
@@ -730,7 +730,7 @@ def _whole_word_places(key: str, lowered: str, word_starts: Dict[str, List[int]]
 
 
 @functools.lru_cache(maxsize=256)
-def _source_words(source_text: str) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+def _source_words(source_text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The casefolded words a source writes, and those it writes with a capital: once per
     source, however many summaries of it a call scores."""
     written = _WORD_RUN.findall(source_text)
@@ -756,8 +756,8 @@ def introduced_names(
     summary_doc,
     summary_units: Sequence[EntityUnit],
     source_text: str,
-    name_kind: Callable[[str], Optional[str]],
-) -> List[IntroducedName]:
+    name_kind: Callable[[str], str | None],
+) -> list[IntroducedName]:
     """The names a lower-cased summary introduces that its parse did not tag
     (docs/papers.md#ehi-names-in-lower-case-summaries). In a summary without an
     upper-case letter, a word is a name candidate when it has at least
@@ -785,7 +785,7 @@ def introduced_names(
     def inside_unit(token) -> bool:
         return bool(in_unit[token.idx])
 
-    def kind_of(token) -> Optional[str]:
+    def kind_of(token) -> str | None:
         word = token.text.casefold()
         if (
             not token.is_alpha
@@ -812,7 +812,7 @@ def introduced_names(
             inside_unit(token) or (after and not token.is_stop and token.text.casefold() in capitalised)
         )
 
-    runs: List[List[Tuple[object, str]]] = []
+    runs: list[list[tuple[object, str]]] = []
     for token in summary_doc:
         kind = kind_of(token)
         if kind is None:
@@ -821,7 +821,7 @@ def introduced_names(
             runs[-1].append((token, kind))
         else:
             runs.append([(token, kind)])
-    found: List[IntroducedName] = []
+    found: list[IntroducedName] = []
     for run in runs:
         first, last = run[0][0], run[-1][0]
         if (first.i > 0 and part_of_a_name(summary_doc[first.i - 1], after=False)) or (
@@ -848,7 +848,7 @@ def introduced_organisations(
     summary_units: Sequence[EntityUnit],
     source_text: str,
     is_organisation: Callable[[str], bool],
-) -> List[IntroducedName]:
+) -> list[IntroducedName]:
     """The organisations a lower-cased summary names in common words that its source
     never writes (docs/papers.md#ehi-names-in-lower-case-summaries): a noun whose first
     WordNet sense is an organisation (``is_organisation``,
@@ -866,7 +866,7 @@ def introduced_organisations(
         return []
     source_words, _ = _source_words(source_text)
     covered = _coverage(summary_units, len(summary_text))
-    found: List[IntroducedName] = []
+    found: list[IntroducedName] = []
     for token in summary_doc:
         if token.pos_ not in ("NOUN", "PROPN"):
             continue

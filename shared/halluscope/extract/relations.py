@@ -101,7 +101,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ..token_table import doc_text
 from ..units import APPOSITION, NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
@@ -112,7 +113,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token
 
 #: Reporting / meta-discourse verbs skipped by Algorithm 2 line 8 (lemmas).
-REPORTING_VERBS: FrozenSet[str] = frozenset(
+REPORTING_VERBS: frozenset[str] = frozenset(
     {
         "say",
         "tell",
@@ -143,10 +144,10 @@ REPORTING_VERBS: FrozenSet[str] = frozenset(
 
 #: subject pronouns that stand for whoever says what their clause says
 #: (:meth:`_Extractor.speaker`): "Arsenal said they would appeal"
-REPORTED_PRONOUNS: FrozenSet[str] = frozenset({"he", "she", "they", "it"})
+REPORTED_PRONOUNS: frozenset[str] = frozenset({"he", "she", "they", "it"})
 
 #: Generic subjects replaced by a named entity of the sentence (Algorithm 4, GroundSubject).
-GENERIC_SUBJECTS: FrozenSet[str] = frozenset(
+GENERIC_SUBJECTS: frozenset[str] = frozenset(
     {
         "he",
         "she",
@@ -194,13 +195,13 @@ GENERIC_SUBJECTS: FrozenSet[str] = frozenset(
 
 #: Verbs never paired with their subject alone (``intransitive``): they say
 #: little without an object ("he has", "it does", "they got").
-LIGHT_VERBS: FrozenSet[str] = frozenset({"be", "have", "do", "get"})
+LIGHT_VERBS: frozenset[str] = frozenset({"be", "have", "do", "get"})
 
 #: Which object-less verbs make subject-verb pairs (module docstring).
-INTRANSITIVE_MODES: Tuple[str, ...] = ("none", "passive", "all")
+INTRANSITIVE_MODES: tuple[str, ...] = ("none", "passive", "all")
 
 #: Governors whose ``xcomp`` clause did not happen ("failed to pay" -> not_pay).
-NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "neglect"})
+NEGATIVE_GOVERNORS: frozenset[str] = frozenset({"refuse", "fail", "decline", "neglect"})
 
 #: Verbs whose direct object is the subject of their infinitive ("police told residents
 #: to leave": the residents leave; "ordered Ms Powell to stay", "urged people to vote",
@@ -208,7 +209,7 @@ NEGATIVE_GOVERNORS: FrozenSet[str] = frozenset({"refuse", "fail", "decline", "ne
 #: subject for the infinitive ("used the money to buy", "spent years supporting",
 #: "beat Spain to reach the final", "paid £5m to sign him"), as does a listed verb
 #: with no direct object ("he asked to leave").
-OBJECT_CONTROL_VERBS: FrozenSet[str] = frozenset(
+OBJECT_CONTROL_VERBS: frozenset[str] = frozenset(
     {
         "advise",
         "allow",
@@ -260,15 +261,15 @@ OBJECT_CONTROL_VERBS: FrozenSet[str] = frozenset(
 )
 
 #: Adjectives of a copula whose infinitive did not happen ("was unable to pay" -> not_pay).
-NEGATIVE_ADJECTIVES: FrozenSet[str] = frozenset({"unable"})
+NEGATIVE_ADJECTIVES: frozenset[str] = frozenset({"unable"})
 
 #: Prepositions whose object is a party of a transfer ("lent 400 million euros to
 #: Moldova", "borrowed ... from Germany"): kept as ``RelationUnit.roles``; a ``dative``
 #: noun ("gave the hospital $10 million") counts as "to".
-ROLE_PREPOSITIONS: FrozenSet[str] = frozenset({"to", "from"})
+ROLE_PREPOSITIONS: frozenset[str] = frozenset({"to", "from"})
 
 #: Entity labels that can ground a generic subject (Algorithm 4 line 15).
-GROUNDING_LABELS: FrozenSet[str] = frozenset({"PERSON", "ORG", "GPE", "NORP"})
+GROUNDING_LABELS: frozenset[str] = frozenset({"PERSON", "ORG", "GPE", "NORP"})
 
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 _SUBJECT_POS = frozenset({"NOUN", "PROPN"})
@@ -282,7 +283,7 @@ RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 
 
 #: Penn Treebank bracket tokens of tokenised corpora (CNN/DM summaries): punctuation
-PTB_BRACKETS: FrozenSet[str] = frozenset({"-lrb-", "-rrb-", "-lsb-", "-rsb-", "-lcb-", "-rcb-"})
+PTB_BRACKETS: frozenset[str] = frozenset({"-lrb-", "-rrb-", "-lsb-", "-rsb-", "-lcb-", "-rcb-"})
 
 
 #: dependencies in which a gerund heads a noun phrase ("delayed the Moon landing")
@@ -295,15 +296,15 @@ _NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "obj", "pobj", "attr", 
 #: extracted. Not the stop list's nouns of place or share ("part", "top", "back",
 #: "amount"), which mostly stand in idioms ("take part", "part of", "at the top")
 #: (docs/papers.md#stop-list-nouns)
-CONTENT_STOP_NOUNS: FrozenSet[str] = frozenset({"call", "move", "name", "show", "side"})
+CONTENT_STOP_NOUNS: frozenset[str] = frozenset({"call", "move", "name", "show", "side"})
 
 
-def is_stop_word(token: "Token") -> bool:
+def is_stop_word(token: Token) -> bool:
     """spaCy's ``is_stop``, except a common noun of :data:`CONTENT_STOP_NOUNS`."""
     return token.is_stop and not (token.pos_ == "NOUN" and token.lemma_.lower() in CONTENT_STOP_NOUNS)
 
 
-def normalize(token: "Token") -> Optional[str]:
+def normalize(token: Token) -> str | None:
     """Algorithm 4 Normalize: NULL (``None``) for stopwords (:func:`is_stop_word`),
     punctuation (PTB bracket tokens such as "-rrb-" included) and POS outside
     NOUN/PROPN/VERB/ADJ; else the lowercase lemma. A gerund in a noun's place (tag VBG, a
@@ -320,7 +321,7 @@ def normalize(token: "Token") -> Optional[str]:
 #: verbs that state a quantity change ("doubled its staff to 80"): QHI checks these
 #: claims (extract/quantities.py), as it checks nouns inside spaCy's numeric mentions
 #: (NUMERIC_LABELS), so they make no relation of their own (one claim, one dimension)
-QUANTITY_VERBS: FrozenSet[str] = frozenset(MULTIPLY_VERBS)
+QUANTITY_VERBS: frozenset[str] = frozenset(MULTIPLY_VERBS)
 
 
 #: adverbial particles spaCy may tag as a preposition when "of" follows them ("pulled out
@@ -349,7 +350,7 @@ def verb_lemma(token) -> str:
     return " ".join([token.lemma_.lower()] + particles)
 
 
-def controllers(verb) -> List:
+def controllers(verb) -> list:
     """The subjects ``verb`` gives its infinitive when it is an object-control verb
     (:data:`OBJECT_CONTROL_VERBS`): its direct objects, or in the passive its subject
     ("residents were told by police to leave": the residents); else none."""
@@ -446,7 +447,7 @@ def negative_argument(token) -> bool:
 XCOMP_DEPTH = 8
 
 
-def infinitive_chain(verb) -> List:
+def infinitive_chain(verb) -> list:
     """``verb`` and the verbs up its chain of infinitive complements (``xcomp``), at most
     :data:`XCOMP_DEPTH` above it: the verbs whose polarity :func:`effective_negation`
     reads ("leave" and "wanted" in "Nobody wanted to leave")."""
@@ -493,7 +494,7 @@ def _yet_to(governor) -> bool:
     )
 
 
-def _expand(tokens: List, conjuncts: bool) -> List:
+def _expand(tokens: list, conjuncts: bool) -> list:
     if not conjuncts:
         return tokens
     out = []
@@ -506,7 +507,7 @@ def _expand(tokens: List, conjuncts: bool) -> List:
 _WHOSE = re.compile(r"(?<![^\W_])whose(?![^\W_])", re.IGNORECASE)
 
 
-def _whose_subject(subjects: List, passive_subjects: List) -> Tuple[List, List]:
+def _whose_subject(subjects: list, passive_subjects: list) -> tuple[list, list]:
     """The verb's subjects when the parser hung a "whose" clause on its antecedent: in
     "Samantha Green, whose son was found near the river, was arrested" spaCy's small
     model may make both "Green" and "son" subjects of "found", and in "samantha green,
@@ -547,9 +548,9 @@ class _Extractor:
         copula: bool,
         conjuncts: bool,
         nominal: bool,
-        reporting_verbs: FrozenSet[str],
-        generic_subjects: FrozenSet[str],
-        grounding_labels: FrozenSet[str],
+        reporting_verbs: frozenset[str],
+        generic_subjects: frozenset[str],
+        grounding_labels: frozenset[str],
         intransitive: str = "none",
         claims: bool = False,
     ) -> None:
@@ -568,17 +569,17 @@ class _Extractor:
         self.generic = generic_subjects
         self.labels = grounding_labels
         # the doc's entities of those labels and their starts, read once (sentence_entities)
-        self._entities: Optional[List] = None
-        self._entity_starts: List[int] = []
+        self._entities: list | None = None
+        self._entity_starts: list[int] = []
         # token index -> (subjects, passive objects, source) for predicates seen so far
-        self._args: Dict[int, Tuple[List, List, str]] = {}
-        self._own: Dict[int, Tuple[List, List, List, bool]] = {}
-        self._neg: Dict[int, bool] = {}
+        self._args: dict[int, tuple[list, list, str]] = {}
+        self._own: dict[int, tuple[list, list, list, bool]] = {}
+        self._neg: dict[int, bool] = {}
         # triples restated with an argument's apposition (claims only; RelationUnit.appositive)
-        self._appositive: List[RelationUnit] = []
+        self._appositive: list[RelationUnit] = []
 
     # -- slots ---------------------------------------------------------------
-    def slot(self, token, joined: bool = True) -> Tuple[Optional[str], List]:
+    def slot(self, token, joined: bool = True) -> tuple[str | None, list]:
         """Normalized slot string and the tokens it covers (for the span); with
         ``joined`` (and ``claims``) a name whose words are joined by more than compounds
         is one slot (:meth:`joined_name`)."""
@@ -600,7 +601,7 @@ class _Extractor:
         toks.append(token)
         return " ".join(parts), toks
 
-    def ground(self, token, sent_ents: Sequence, objects: Sequence) -> Tuple[Optional[str], List]:
+    def ground(self, token, sent_ents: Sequence, objects: Sequence) -> tuple[str | None, list]:
         """GroundSubject (Algorithm 4 lines 10-20), grounding before the POS filter."""
         if token.lower_ in REPORTED_PRONOUNS:
             speaker = self.speaker(token, sent_ents)
@@ -630,7 +631,7 @@ class _Extractor:
             return None, []
         return self.slot(token)
 
-    def speaker(self, pronoun, sent_ents: Sequence) -> Optional[str]:
+    def speaker(self, pronoun, sent_ents: Sequence) -> str | None:
         """The key of the name that says what the pronoun's clause says: "Ancelotti ...
         said he was concerned" (the clause a ``ccomp`` of a reporting verb, whose
         subject, its own or its head's, is a name: a proper noun or a PERSON, ORG, GPE or
@@ -654,14 +655,14 @@ class _Extractor:
         return None
 
     # -- arguments -------------------------------------------------------------
-    def own_arguments(self, verb) -> Tuple[List, List, List, bool]:
+    def own_arguments(self, verb) -> tuple[list, list, list, bool]:
         """(subjects, objects, passive objects, is passive) from the verb's own children."""
         cached = self._own.get(verb.i)
         if cached is None:
             cached = self._own[verb.i] = self._own_arguments(verb)
         return cached
 
-    def _own_arguments(self, verb) -> Tuple[List, List, List, bool]:
+    def _own_arguments(self, verb) -> tuple[list, list, list, bool]:
         subjects, objects, passive_subjects, agents = [], [], [], []
         for c in verb.children:
             dep = c.dep_
@@ -688,7 +689,7 @@ class _Extractor:
             )
         return (_expand(subjects + passive_subjects, self.conjuncts), _expand(objects, self.conjuncts), [], False)
 
-    def subjects_of(self, verb, depth: int = 0) -> Tuple[List, List, str]:
+    def subjects_of(self, verb, depth: int = 0) -> tuple[list, list, str]:
         """Effective (subjects, passive objects, source) with clausal/conj inheritance."""
         cached = self._args.get(verb.i)
         if cached is not None:
@@ -725,7 +726,7 @@ class _Extractor:
         return cached
 
     # -- rules -------------------------------------------------------------------
-    def verb_relations(self, verb, sent_ents: Sequence, out: List[RelationUnit]) -> None:
+    def verb_relations(self, verb, sent_ents: Sequence, out: list[RelationUnit]) -> None:
         lemma = verb_lemma(verb) if self.claims else verb.lemma_.lower()
         if (lemma in self.reporting and not (self.claims and directive(verb))) or (
             self.claims and lemma in QUANTITY_VERBS
@@ -767,7 +768,7 @@ class _Extractor:
                 self.restate((s, s_key, s_toks), verb, verb_key, (o, o_key, o_toks), source, roles)
 
     def restate(
-        self, subject: Tuple, verb, verb_key: str, obj: Optional[Tuple], source: str, roles: Tuple[Tuple[str, str], ...]
+        self, subject: tuple, verb, verb_key: str, obj: tuple | None, source: str, roles: tuple[tuple[str, str], ...]
     ) -> None:
         """Under ``claims``, the triple of ``subject`` and ``obj`` ((token, slot key, slot
         tokens); ``obj`` None for a pair) once more for each apposition of either argument
@@ -802,7 +803,7 @@ class _Extractor:
                 self._appositive.append(self.unit(key, "be", a_key, toks + a_toks, APPOSITION, appositive=True))
                 self._appositive.append(self.unit(a_key, "be", key, a_toks + toks, APPOSITION, appositive=True))
 
-    def appositions(self, token) -> List[Tuple[str, List]]:
+    def appositions(self, token) -> list[tuple[str, list]]:
         """(slot key, tokens) of each noun or name in apposition to an argument and set
         off by a comma ("the inmate, 27-year-old Connor Reilly,": connor reilly; "Kyle
         Brandt, the suspect,": suspect; not "Josh Gillies (Gateshead)"), and of the noun
@@ -836,7 +837,7 @@ class _Extractor:
                 found.append((key, toks))
         return found
 
-    def roles(self, verb) -> Tuple[Tuple[str, str], ...]:
+    def roles(self, verb) -> tuple[tuple[str, str], ...]:
         """The verb's :func:`role_arguments` as (preposition, slot key), in text order."""
         keyed = ((name, self.slot(token)[0]) for name, token in role_arguments(verb))
         return tuple((name, key) for name, key in keyed if key is not None)
@@ -868,7 +869,7 @@ class _Extractor:
             and self.agentless_passive(head, depth + 1)
         )
 
-    def argument_keys(self, verb, sent_ents: Sequence) -> Tuple[List[str], List[str]]:
+    def argument_keys(self, verb, sent_ents: Sequence) -> tuple[list[str], list[str]]:
         """(agent keys, patient keys) of a verb: the keys its effective subjects get as
         a triple's subject slot, split by role (an agentless passive's subjects are
         patients), and its objects' (and a passive's ``nsubjpass``) slot keys; each with
@@ -886,7 +887,7 @@ class _Extractor:
             patients = patients + [self.slot(verb.head)[0]]  # "a man arrested outside a bar"
         return ([k for k in agents if k is not None], [k for k in patients if k is not None])
 
-    def sentences(self) -> Iterable[Tuple[object, List]]:
+    def sentences(self) -> Iterable[tuple[object, list]]:
         """(sentence, its grounding entities) of the doc, in order."""
         for sent in self.doc.sents:
             yield sent, self.sentence_entities(sent)
@@ -915,7 +916,7 @@ class _Extractor:
             return None
         return entity
 
-    def grounding_entities(self) -> Tuple[List, List[int]]:
+    def grounding_entities(self) -> tuple[list, list[int]]:
         """The doc's entities of the grounding labels and their start tokens, read once
         (``Doc.ents`` makes its spans anew on every read)."""
         if self._entities is None:
@@ -923,7 +924,7 @@ class _Extractor:
             self._entity_starts = [e.start for e in self._entities]
         return self._entities, self._entity_starts
 
-    def sentence_entities(self, sent) -> List:
+    def sentence_entities(self, sent) -> list:
         """The entities of the extractor's grounding labels inside the sentence ``sent``,
         in order (entities are sorted and do not overlap: those from the first starting in
         it that end by its end)."""
@@ -935,7 +936,7 @@ class _Extractor:
             k += 1
         return inside
 
-    def nominal_relations(self, noun, out: List[RelationUnit]) -> None:
+    def nominal_relations(self, noun, out: list[RelationUnit]) -> None:
         """Algorithm 3: noun -prep-> pobj. A noun inside a numeric mention ("the first
         half of the year", a DATE) makes none: QHI checks that mention."""
         if self.claims and noun.ent_type_ in NUMERIC_LABELS:
@@ -962,7 +963,7 @@ class _Extractor:
         o: str,
         tokens: Iterable,
         source: str,
-        roles: Tuple[Tuple[str, str], ...] = (),
+        roles: tuple[tuple[str, str], ...] = (),
         appositive: bool = False,
         patient_subject: bool = False,
     ) -> RelationUnit:
@@ -980,8 +981,8 @@ class _Extractor:
             patient_subject=patient_subject,
         )
 
-    def run(self) -> List[RelationUnit]:
-        out: List[RelationUnit] = []
+    def run(self) -> list[RelationUnit]:
+        out: list[RelationUnit] = []
         for sent, sent_ents in self.sentences():
             verbs, nouns, apposed = [], [], []
             for token in sent:
@@ -1013,7 +1014,7 @@ def _participle_of(verb) -> bool:
     return verb.dep_ == "acl" and verb.tag_ == "VBN" and head.i != verb.i and head.pos_ in ("NOUN", "PROPN")
 
 
-def role_arguments(verb) -> List[Tuple[str, "Token"]]:
+def role_arguments(verb) -> list[tuple[str, Token]]:
     """The verb's "to" and "from" arguments (:data:`ROLE_PREPOSITIONS`) as (preposition,
     head token), in text order: the object of a "to"/"from" preposition or dative, and a
     ``dative`` noun as "to" ("gave the hospital $10 million")."""
@@ -1068,7 +1069,7 @@ def _entity_key(ent) -> str:
 
 
 def extract_relations(
-    doc: "Doc",
+    doc: Doc,
     *,
     compound: bool = False,
     copula: bool = True,
@@ -1079,7 +1080,7 @@ def extract_relations(
     reporting_verbs: Iterable[str] = REPORTING_VERBS,
     generic_subjects: Iterable[str] = GENERIC_SUBJECTS,
     grounding_labels: Iterable[str] = GROUNDING_LABELS,
-) -> List[RelationUnit]:
+) -> list[RelationUnit]:
     """Grounded relation triples of a parsed ``doc`` (RHI paper, Algorithm 1).
 
     Verb relations (Algorithm 2) then nominal ones (Algorithm 3) per sentence,
@@ -1116,7 +1117,7 @@ def extract_relations(
     ).run()
 
 
-def predicate_arguments(doc: "Doc", *, compound: bool = True) -> Dict[int, Tuple[List[str], List[str]]]:
+def predicate_arguments(doc: Doc, *, compound: bool = True) -> dict[int, tuple[list[str], list[str]]]:
     """For each predicate token (by index) of a parsed ``doc``, its (agent keys,
     patient keys) as the extractor reads them: subjects with clausal and conjunct
     inheritance, passive agents, relative-clause antecedents and subject grounding;
@@ -1134,7 +1135,7 @@ class PredicateArguments:
     patient keys) of the token at index ``i``, or None when it is no predicate; each
     computed once."""
 
-    def __init__(self, doc: "Doc", *, compound: bool = True) -> None:
+    def __init__(self, doc: Doc, *, compound: bool = True) -> None:
         self.doc = doc
         self._extractor = _Extractor(
             doc,
@@ -1146,9 +1147,9 @@ class PredicateArguments:
             frozenset(GENERIC_SUBJECTS),
             frozenset(GROUNDING_LABELS),
         )
-        self._keys: Dict[int, Optional[Tuple[List[str], List[str]]]] = {}
+        self._keys: dict[int, tuple[list[str], list[str]] | None] = {}
 
-    def of(self, i: int) -> Optional[Tuple[List[str], List[str]]]:
+    def of(self, i: int) -> tuple[list[str], list[str]] | None:
         if i not in self._keys:
             token = self.doc[i]
             if not _is_predicate(token, True):

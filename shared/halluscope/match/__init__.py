@@ -10,8 +10,9 @@ one list per job, one entry per query unit, ``None`` when unmatched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
     from .grounding import TextIndex
@@ -29,5 +30,5 @@ class MatchJob:
 
     queries: Sequence[Any]
     pool: Sequence[Any]
-    context: Dict[str, Any] = field(default_factory=dict)
-    pool_index: Optional["TextIndex"] = None
+    context: dict[str, Any] = field(default_factory=dict)
+    pool_index: TextIndex | None = None

@@ -41,7 +41,7 @@ were made: docs/benchmarks.md#attribution.
 
 from __future__ import annotations
 
-from typing import FrozenSet, List, Optional, Sequence
+from collections.abc import Sequence
 
 from ..units import Match
 from .copies import sentence_copied
@@ -50,7 +50,7 @@ from .grounding import TextIndex, idf_weight, is_content, token_forms
 ATTRIBUTION_FLOOR = 0.5
 
 
-def unit_words(unit, summary_doc) -> FrozenSet[str]:
+def unit_words(unit, summary_doc) -> frozenset[str]:
     """The words a source sentence must contain to hold ``unit``: the content words
     of its mention (lower case and lemma)."""
     start, end = unit.span
@@ -62,7 +62,7 @@ def unit_words(unit, summary_doc) -> FrozenSet[str]:
     return frozenset(words)
 
 
-def mention_words(unit, summary_doc) -> FrozenSet[str]:
+def mention_words(unit, summary_doc) -> frozenset[str]:
     """The words a source sentence must contain to hold ``unit`` when its mention has no
     content word ("first", "two"): every word of the mention but punctuation (lower case
     and lemma); the content words (:func:`unit_words`) otherwise."""
@@ -75,7 +75,7 @@ def mention_words(unit, summary_doc) -> FrozenSet[str]:
     return frozenset(form for token in tokens if not (token.is_punct or token.is_space) for form in token_forms(token))
 
 
-def _overlap(context: FrozenSet[str], sentence_content: FrozenSet[str], idf) -> float:
+def _overlap(context: frozenset[str], sentence_content: frozenset[str], idf) -> float:
     """ov(C, t): the idf of the context's words the sentence holds
     (:func:`~halluscope.match.grounding.idf_weight`, exactly rounded)."""
     return idf_weight(context & sentence_content, idf)
@@ -110,14 +110,14 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
 
 
 def attributions(
-    units: Sequence, evidence: Sequence[Optional[Match]], summary: TextIndex, source: TextIndex
-) -> List[Optional[float]]:
+    units: Sequence, evidence: Sequence[Match | None], summary: TextIndex, source: TextIndex
+) -> list[float | None]:
     """a(u) of each unit with evidence (a supported unit), None for the others."""
     return [
         None if match is None else attribution(unit, match, summary, source) for unit, match in zip(units, evidence)
     ]
 
 
-def credit(attributed: Optional[float], floor: float = ATTRIBUTION_FLOOR) -> float:
+def credit(attributed: float | None, floor: float = ATTRIBUTION_FLOOR) -> float:
     """credit(u) = FLOOR + (1 - FLOOR) * a(u); 0 for an unsupported unit (None)."""
     return 0.0 if attributed is None else floor + (1 - floor) * attributed

@@ -22,7 +22,7 @@ in the sentence, so a summary costs time linear in its length (docs/scaling.md#l
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 from .grounding import CANDIDATE_DF, TextIndex
 
@@ -32,22 +32,22 @@ ANCHOR = 3
 _WORD = re.compile(r"\w+")
 
 
-def sentence_words(index: TextIndex, sentence: int) -> Tuple[str, ...]:
+def sentence_words(index: TextIndex, sentence: int) -> tuple[str, ...]:
     """The lower-cased words (runs of word characters) of one sentence of ``index``."""
     found = index.sentences[sentence]
     return tuple(_WORD.findall(index.lowered[found.start : found.end]))
 
 
-def _source_words(source: TextIndex) -> List[str]:
+def _source_words(source: TextIndex) -> list[str]:
     return source.memo("copies:words", lambda: _WORD.findall(source.lowered))
 
 
-def _ngram_places(source: TextIndex, n: int) -> Dict[Tuple[str, ...], List[int]]:
+def _ngram_places(source: TextIndex, n: int) -> dict[tuple[str, ...], list[int]]:
     """n-gram of the source's words -> the word indexes where it starts, ascending."""
 
-    def build() -> Dict[Tuple[str, ...], List[int]]:
+    def build() -> dict[tuple[str, ...], list[int]]:
         words = _source_words(source)
-        places: Dict[Tuple[str, ...], List[int]] = {}
+        places: dict[tuple[str, ...], list[int]] = {}
         for k in range(len(words) - n + 1):
             places.setdefault(tuple(words[k : k + n]), []).append(k)
         return places
@@ -76,7 +76,7 @@ def copied_passage(words: Sequence[str], source: TextIndex) -> bool:
     return known[words]
 
 
-def _find(words: Tuple[str, ...], source: TextIndex) -> bool:
+def _find(words: tuple[str, ...], source: TextIndex) -> bool:
     n = min(ANCHOR, len(words))
     places = _ngram_places(source, n)
     offsets = range(len(words) - n + 1)

@@ -103,7 +103,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left, bisect_right
-from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Callable, Mapping, Sequence
 
 from ..extract.entities import (
     GENERIC_NAME_WORDS,
@@ -133,13 +133,13 @@ class _Profile:
         self.synonym = synonyms.get(unit.key, unit.key)
         self.surface = surface_form(unit.text, unit.label)
         self.acronym = acronym_form(self.surface) or _lowercase_acronym(self.surface, unit.label)
-        self.initials: FrozenSet[str] = initials(self.surface)
+        self.initials: frozenset[str] = initials(self.surface)
         words = self.surface.split()
-        self.tokens: Tuple[str, ...] = tuple(w.casefold() for w in words)
+        self.tokens: tuple[str, ...] = tuple(w.casefold() for w in words)
         self.person = unit.label == "PERSON"
         if self.person and self.surface == self.surface.lower():
             # a lowercased corpus (CNN/DM summaries): NER's PERSON label vouches for it
-            self.caps: Tuple[bool, ...] = tuple(True for _ in words)
+            self.caps: tuple[bool, ...] = tuple(True for _ in words)
         else:
             self.caps = tuple(_capitalised(w) for w in words)
 
@@ -148,7 +148,7 @@ class _Profile:
 LOWERCASE_ACRONYM_LABELS = frozenset({"ORG", "GPE", "LOC", "NORP", "FAC"})
 
 
-def _lowercase_acronym(surface: str, label: str) -> Optional[str]:
+def _lowercase_acronym(surface: str, label: str) -> str | None:
     """In a lowercased corpus "us"/"uk" (tagged GPE/ORG/...) is an acronym: a single
     all-lowercase token of 2-5 letters under :data:`LOWERCASE_ACRONYM_LABELS`."""
     return lowercase_acronym(surface, 5) if label in LOWERCASE_ACRONYM_LABELS else None
@@ -156,7 +156,7 @@ def _lowercase_acronym(surface: str, label: str) -> Optional[str]:
 
 #: words that stand before a name without being one ("Mr Corbyn", "President Obama"):
 #: not "a different name" in the slot of a longer query's extra words. Casefolded.
-TITLE_WORDS: FrozenSet[str] = HONORIFICS | frozenset(
+TITLE_WORDS: frozenset[str] = HONORIFICS | frozenset(
     {
         "president",
         "senator",
@@ -236,7 +236,7 @@ def _shown(p: _Profile) -> str:
     return p.unit.text if p.surface in p.unit.text else p.surface
 
 
-def _find_run(short: Tuple[str, ...], long: Tuple[str, ...]) -> int:
+def _find_run(short: tuple[str, ...], long: tuple[str, ...]) -> int:
     """Start index of ``short`` as a contiguous run of ``long`` (last occurrence), or -1."""
     n = len(short)
     for start in range(len(long) - n, -1, -1):
@@ -245,7 +245,7 @@ def _find_run(short: Tuple[str, ...], long: Tuple[str, ...]) -> int:
     return -1
 
 
-def _partial_name(q: _Profile, p: _Profile, text: Optional[TextIndex]) -> Optional[str]:
+def _partial_name(q: _Profile, p: _Profile, text: TextIndex | None) -> str | None:
     """The partial-name rule (module docstring) for query ``q`` and pool name ``p``,
     ``text`` the pool's text index (or None); returns a detail string or None."""
     if not (q.person or p.person) or len(q.tokens) == len(p.tokens):
@@ -274,17 +274,17 @@ def _partial_name(q: _Profile, p: _Profile, text: Optional[TextIndex]) -> Option
 
 
 @functools.lru_cache(maxsize=4096)
-def _words_pattern(words: Tuple[str, ...]) -> "re.Pattern[str]":
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     """Whole-word, whitespace-tolerant pattern of lower-cased words."""
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
 
 
-def _lowered_words(tokens: Tuple[str, ...]) -> Tuple[str, ...]:
+def _lowered_words(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """Casefolded name tokens as :class:`TextIndex` lowers text (straight quotes, lower())."""
     return tuple(t.translate(QUOTE_MAP).lower() for t in tokens)
 
 
-def _other_name(token, own: FrozenSet[str]) -> bool:
+def _other_name(token, own: frozenset[str]) -> bool:
     """Whether ``token`` is a proper noun that is none of the query's words ``own``
     (lower-cased) and no title: tagged PROPN, or capitalised and not sentence-initial
     ("Real" in "Real Madrid" for "Atletico Madrid"; not "Mr" or "President")."""
@@ -295,8 +295,8 @@ def _other_name(token, own: FrozenSet[str]) -> bool:
 
 
 def _beside_other_name(
-    doc, start: int, end: int, sentence, own: FrozenSet[str], before: bool = True, after: bool = True
-) -> Optional[bool]:
+    doc, start: int, end: int, sentence, own: frozenset[str], before: bool = True, after: bool = True
+) -> bool | None:
     """Whether the characters ``[start, end)`` of ``doc`` stand right after (``before``)
     or right before (``after``) another name (:func:`_other_name`) of their sentence;
     None when they do not align with tokens."""
@@ -318,11 +318,11 @@ def _beside_other_name(
 _WORD = re.compile(r"\w+")
 
 
-def _entity_ranges(text: TextIndex) -> Tuple[List[int], List[int], List[FrozenSet[str]]]:
+def _entity_ranges(text: TextIndex) -> tuple[list[int], list[int], list[frozenset[str]]]:
     """Starts, ends and canonical words of the NER mentions (every label) of the pool's
     ``Doc``, in text order (mentions do not overlap, so both lists are sorted)."""
 
-    def build() -> Tuple[List[int], List[int], List[FrozenSet[str]]]:
+    def build() -> tuple[list[int], list[int], list[frozenset[str]]]:
         ents = list(text.doc.ents)
         return (
             [e.start_char for e in ents],
@@ -333,7 +333,7 @@ def _entity_ranges(text: TextIndex) -> Tuple[List[int], List[int], List[FrozenSe
     return text.memo("entities:mention_ranges", build)
 
 
-def _blanked(lowered: str, start: int, end: int, holes: List[Tuple[int, int]]) -> str:
+def _blanked(lowered: str, start: int, end: int, holes: list[tuple[int, int]]) -> str:
     """``lowered[start:end]`` with each range of ``holes`` turned into spaces."""
     chars = list(lowered[start:end])
     for a, b in holes:
@@ -342,7 +342,7 @@ def _blanked(lowered: str, start: int, end: int, holes: List[Tuple[int, int]]) -
     return "".join(chars)
 
 
-def _alone_spans(word: str, rest: str, doc, sentence, own: FrozenSet[str]) -> List[Tuple[int, int]]:
+def _alone_spans(word: str, rest: str, doc, sentence, own: frozenset[str]) -> list[tuple[int, int]]:
     """Where ``rest`` (the sentence's lowered text, other names blanked) writes ``word``
     not beside another name ("Madrid" of "Real Madrid" is beside one), relative to the
     sentence's start."""
@@ -354,8 +354,8 @@ def _alone_spans(word: str, rest: str, doc, sentence, own: FrozenSet[str]) -> Li
 
 
 def _extra_words_stated(
-    prefix: Tuple[str, ...], shared: Tuple[str, ...], suffix: Tuple[str, ...], text: TextIndex
-) -> Optional[str]:
+    prefix: tuple[str, ...], shared: tuple[str, ...], suffix: tuple[str, ...], text: TextIndex
+) -> str | None:
     """The longer-query test of ``partial_name`` (module docstring): a mention of
     ``shared`` in the pool text whose sentence writes every word of ``prefix`` and
     ``suffix`` outside that mention, outside every named entity holding a word that
@@ -370,7 +370,7 @@ def _extra_words_stated(
     own = frozenset(_WORD.findall(" ".join(prefix + shared + suffix)))
     lowered = text.lowered
     starts, ends, words_of = _entity_ranges(text)
-    said: Dict[int, List[List[Tuple[int, int]]]] = {}  # sentence -> per extra word, where it is said alone
+    said: dict[int, list[list[tuple[int, int]]]] = {}  # sentence -> per extra word, where it is said alone
     for found in _words_pattern(shared).finditer(lowered):
         position = text.sentence_at(found.start())
         if position is None:
@@ -403,11 +403,11 @@ def _extra_words_stated(
 class _PoolIndex:
     def __init__(self, profiles: Sequence[_Profile]) -> None:
         self.profiles = profiles
-        self.by_key: Dict[str, _Profile] = {}
-        self.by_synonym: Dict[str, _Profile] = {}
-        self.by_undotted: Dict[str, _Profile] = {}
-        self.by_acronym: Dict[str, _Profile] = {}
-        self.by_initials: Dict[str, _Profile] = {}
+        self.by_key: dict[str, _Profile] = {}
+        self.by_synonym: dict[str, _Profile] = {}
+        self.by_undotted: dict[str, _Profile] = {}
+        self.by_acronym: dict[str, _Profile] = {}
+        self.by_initials: dict[str, _Profile] = {}
         for p in profiles:
             self.by_key.setdefault(p.key, p)
             self.by_synonym.setdefault(p.synonym, p)
@@ -418,9 +418,9 @@ class _PoolIndex:
                 self.by_initials.setdefault(ini, p)
         # only names that can take part in a partial-name match
         self.names = [p for p in profiles if any(p.caps)]
-        self._by_place: Optional[Dict[str, _Profile]] = None
+        self._by_place: dict[str, _Profile] | None = None
 
-    def by_place(self, places: Callable[[str], FrozenSet[str]]) -> Dict[str, _Profile]:
+    def by_place(self, places: Callable[[str], frozenset[str]]) -> dict[str, _Profile]:
         """The pool's non-person names by each place WordNet ties them to (the first in pool
         order), built on the first query that names a place."""
         if self._by_place is None:
@@ -444,13 +444,13 @@ class EntityMatcher:
 
     def __init__(
         self,
-        synonyms: Optional[Mapping[str, str]] = None,
+        synonyms: Mapping[str, str] | None = None,
         acronyms: bool = True,
         partial_names: bool = True,
         text_grounding: bool = False,
-        places: Optional[Callable[[str], FrozenSet[str]]] = None,
+        places: Callable[[str], frozenset[str]] | None = None,
     ) -> None:
-        self.synonyms: Dict[str, str] = {}
+        self.synonyms: dict[str, str] = {}
         for name, target in (synonyms or {}).items():
             key, value = canonical_entity(name), canonical_entity(target)
             if key and value:
@@ -475,10 +475,10 @@ class EntityMatcher:
             modes.append("text")
         return "+".join(modes)
 
-    def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+    def match_batch(self, jobs: Sequence[MatchJob]) -> list[list[Match | None]]:
         """One list per job, one ``Match`` (or None) per query unit."""
-        profiles: Dict[EntityUnit, _Profile] = {}
-        indexes: Dict[Tuple[EntityUnit, ...], _PoolIndex] = {}
+        profiles: dict[EntityUnit, _Profile] = {}
+        indexes: dict[tuple[EntityUnit, ...], _PoolIndex] = {}
 
         def profile(unit: EntityUnit) -> _Profile:
             p = profiles.get(unit)
@@ -486,7 +486,7 @@ class EntityMatcher:
                 p = profiles[unit] = _Profile(unit, self.synonyms)
             return p
 
-        results: List[List[Optional[Match]]] = []
+        results: list[list[Match | None]] = []
         for job in jobs:
             pool_key = tuple(job.pool)
             index = indexes.get(pool_key)
@@ -498,7 +498,7 @@ class EntityMatcher:
             results.append(row)
         return results
 
-    def _match_one(self, q: _Profile, index: _PoolIndex, text: Optional[TextIndex]) -> Optional[Match]:
+    def _match_one(self, q: _Profile, index: _PoolIndex, text: TextIndex | None) -> Match | None:
         p = index.by_key.get(q.key)
         if p is not None:
             return Match("exact", (p.unit,), 1.0, f"exact {q.key}")

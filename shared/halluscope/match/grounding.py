@@ -57,16 +57,14 @@ import math
 import re
 import threading
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from .. import budget
 from ..extract.entities import QUOTE_MAP
 from ..extract.quantities.lexicon import SCALE_WORDS
-from ..lru import LRU
-from ..token_table import TokenTable, doc_text
 from ..extract.relations import (
     PTB_BRACKETS,
     PredicateArguments,
@@ -75,6 +73,8 @@ from ..extract.relations import (
     role_arguments,
     verb_lemma,
 )
+from ..lru import LRU
+from ..token_table import TokenTable, doc_text
 from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
@@ -90,18 +90,18 @@ class _Predicate:
     token: int
     lemma: str
     negated: bool
-    subject_words: FrozenSet[str]
-    object_words: FrozenSet[str]
-    oblique_words: FrozenSet[str] = frozenset()  # prepositional (not "by") and dative arguments
+    subject_words: frozenset[str]
+    object_words: frozenset[str]
+    oblique_words: frozenset[str] = frozenset()  # prepositional (not "by") and dative arguments
     # the parties of a transfer (docs/lexical.md#transfers): the words of the "to"
     # arguments (datives included) and of the "from" arguments
-    to_words: FrozenSet[str] = frozenset()
-    from_words: FrozenSet[str] = frozenset()
+    to_words: frozenset[str] = frozenset()
+    from_words: frozenset[str] = frozenset()
     # a verb's head phrases on each side: the head noun of each subject (a passive's
     # agent included) or object with its compound and flat words ("world cup winners",
     # not "winners of the world cup"): who it names, not what its phrase mentions
-    subject_heads: FrozenSet[str] = frozenset()
-    object_heads: FrozenSet[str] = frozenset()
+    subject_heads: frozenset[str] = frozenset()
+    object_heads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -109,12 +109,12 @@ class IndexedSentence:
     start: int
     end: int
     text: str
-    words: FrozenSet[str]  # lower-cased texts and lemmas, word_stem()med
-    content: FrozenSet[str]  # the same, of tokens neither stop words nor punctuation
-    predicates: Tuple[_Predicate, ...]
+    words: frozenset[str]  # lower-cased texts and lemmas, word_stem()med
+    content: frozenset[str]  # the same, of tokens neither stop words nor punctuation
+    predicates: tuple[_Predicate, ...]
     # nouns with a prepositional argument ("its acquisition of X"), the words of their
     # prepositional phrases on the object side (:func:`_nominalisation`)
-    nominals: Tuple[_Predicate, ...] = ()
+    nominals: tuple[_Predicate, ...] = ()
 
 
 @dataclass
@@ -125,19 +125,19 @@ class TextIndex:
     of :mod:`halluscope.match.words`)."""
 
     lowered: str
-    sentences: List[IndexedSentence]
+    sentences: list[IndexedSentence]
     doc: object = field(default=None, repr=False)
     #: the text as written (spaCy builds ``Doc.text`` token by token on every access)
     written: str = field(default="", repr=False)
-    _idf: Optional[Dict[str, float]] = None
-    _starts: Optional[List[int]] = None
-    _arguments: Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]] = field(default_factory=dict)
-    _reader: Optional[PredicateArguments] = None
-    _tokens: Optional[FrozenSet[str]] = None
-    _written_words: Optional[Tuple[str, List[Tuple[int, int]]]] = None
-    _content_postings: Optional[Dict[str, Tuple[int, ...]]] = None
-    _word_postings: Optional[Dict[str, Tuple[int, ...]]] = None
-    _memo: Dict[str, object] = field(default_factory=dict)
+    _idf: dict[str, float] | None = None
+    _starts: list[int] | None = None
+    _arguments: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    _reader: PredicateArguments | None = None
+    _tokens: frozenset[str] | None = None
+    _written_words: tuple[str, list[tuple[int, int]]] | None = None
+    _content_postings: dict[str, tuple[int, ...]] | None = None
+    _word_postings: dict[str, tuple[int, ...]] | None = None
+    _memo: dict[str, object] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -151,7 +151,7 @@ class TextIndex:
             self._memo[name] = build()
         return self._memo[name]
 
-    def arguments_of(self, predicate: _Predicate) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    def arguments_of(self, predicate: _Predicate) -> tuple[frozenset[str], frozenset[str]]:
         """The words (:func:`word_stem`med) of the predicate's (agents, patients) as the
         relation extractor reads them (:class:`~halluscope.extract.relations.PredicateArguments`);
         each predicate's read on first use."""
@@ -161,7 +161,7 @@ class TextIndex:
                 self._reader = PredicateArguments(self.doc)
             keys = self._reader.of(predicate.token)
 
-            def words(keys: List[str]) -> FrozenSet[str]:
+            def words(keys: list[str]) -> frozenset[str]:
                 return frozenset(word_stem(w) for key in keys for w in key.split())
 
             found = self._arguments[predicate.token] = (
@@ -170,14 +170,14 @@ class TextIndex:
         return found
 
     @property
-    def tokens(self) -> FrozenSet[str]:
+    def tokens(self) -> frozenset[str]:
         """The lower-cased text of every token (as written: no lemma, no stemming)."""
         if self._tokens is None:
             self._tokens = frozenset(token.lower_ for token in self.doc)
         return self._tokens
 
     @property
-    def idf(self) -> Dict[str, float]:
+    def idf(self) -> dict[str, float]:
         """Content word -> ln(1 + N/df) over the N sentences (df: sentences holding it)."""
         if self._idf is None:
             df: Counter = Counter()
@@ -192,7 +192,7 @@ class TextIndex:
         (sentence alignment and attribution read it)."""
         return idf_weight(words, self.idf)
 
-    def sharing(self, words: FrozenSet[str]) -> List[int]:
+    def sharing(self, words: frozenset[str]) -> list[int]:
         """The sentences (indexes, in text order) that may share content with ``words``:
         those holding one of its content words that at most :data:`CANDIDATE_DF` sentences
         hold. In a text of up to that many sentences, every sentence sharing a content
@@ -222,7 +222,7 @@ class TextIndex:
         sentences = self.sentences
         return [k for k in postings.get(rarest, ()) if all(w in sentences[k].words for w in words)]
 
-    def written_run(self, words: Sequence[str]) -> Optional[Tuple[int, int]]:
+    def written_run(self, words: Sequence[str]) -> tuple[int, int] | None:
         """The character span where the text writes ``words`` (lower case, each a run of
         word characters) one after another, only non-word characters between them; the
         first such place, or None. The text's words are listed once, on first use."""
@@ -236,7 +236,7 @@ class TextIndex:
         first = joined.count(" ", 0, at + 1) - 1  # the index of the run's first word
         return spans[first][0], spans[first + len(words) - 1][1]
 
-    def sentence_at(self, offset: int) -> Optional[int]:
+    def sentence_at(self, offset: int) -> int | None:
         """Index of the sentence holding character ``offset`` (None when outside all)."""
         if self._starts is None:
             self._starts = [s.start for s in self.sentences]
@@ -246,7 +246,7 @@ class TextIndex:
         return None
 
 
-def idf_weight(words, idf: Dict[str, float]) -> float:
+def idf_weight(words, idf: dict[str, float]) -> float:
     """The summed ``idf`` of ``words`` (0 for a word it lacks), exactly rounded
     (``math.fsum``): a set yields its words in an order that follows the process's hash
     seed, and a plain float sum's last bit followed that order."""
@@ -259,9 +259,9 @@ def idf_weight(words, idf: Dict[str, float]) -> float:
 CANDIDATE_DF = 100
 
 
-def _postings(word_sets) -> Dict[str, Tuple[int, ...]]:
+def _postings(word_sets) -> dict[str, tuple[int, ...]]:
     """Word -> the indexes of the sets (sentences) holding it, ascending."""
-    postings: Dict[str, List[int]] = {}
+    postings: dict[str, list[int]] = {}
     for k, words in enumerate(word_sets):
         for word in words:
             postings.setdefault(word, []).append(k)
@@ -307,7 +307,7 @@ def is_content(token) -> bool:
     return not (token.is_stop or token.is_punct or token.is_space or token.lower_ in PTB_BRACKETS)
 
 
-def content_flags(table: TokenTable) -> List[bool]:
+def content_flags(table: TokenTable) -> list[bool]:
     """:func:`is_content` of every token of a :class:`~halluscope.token_table.TokenTable`."""
     return [
         not (stop or punct or space or lower in PTB_BRACKETS)
@@ -315,7 +315,7 @@ def content_flags(table: TokenTable) -> List[bool]:
     ]
 
 
-def _side_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: FrozenSet[str]) -> FrozenSet[str]:
+def _side_words(table: TokenTable, forms: list[tuple[str, str]], i: int, deps: frozenset[str]) -> frozenset[str]:
     """The words (:func:`token_forms`) of the subtrees of token ``i``'s children with a
     dependency in ``deps``; a passive's ``agent`` ("by police") counts on the subject side."""
     words: set = set()
@@ -330,7 +330,7 @@ def _side_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: F
 _NAME_PARTS = frozenset({"compound", "flat"})
 
 
-def _head_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: FrozenSet[str]) -> FrozenSet[str]:
+def _head_words(table: TokenTable, forms: list[tuple[str, str]], i: int, deps: frozenset[str]) -> frozenset[str]:
     """The words (:func:`token_forms`) of the head phrases of token ``i``'s children with a
     dependency in ``deps``: each child and its :data:`_NAME_PARTS` children; the head
     of a passive's ``agent`` ("by police") counts on the subject side."""
@@ -350,10 +350,10 @@ def _head_words(table: TokenTable, forms: List[Tuple[str, str]], i: int, deps: F
     return frozenset(words)
 
 
-def _role_words(token, table: TokenTable, forms: List[Tuple[str, str]]) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+def _role_words(token, table: TokenTable, forms: list[tuple[str, str]]) -> tuple[frozenset[str], frozenset[str]]:
     """The words of a verb's "to" arguments and of its "from" arguments
     (:func:`~halluscope.extract.relations.role_arguments`), whole phrases."""
-    sides: Dict[str, set] = {"to": set(), "from": set()}
+    sides: dict[str, set] = {"to": set(), "from": set()}
     for name, head in role_arguments(token):
         sides[name] |= table.subtree_words(head.i, forms)
     return frozenset(sides["to"]), frozenset(sides["from"])
@@ -418,7 +418,7 @@ def build_text_index(doc) -> TextIndex:
     return TextIndex(_lowered(text), sentences, doc, written=text, _tokens=frozenset(table.lower))
 
 
-def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
+def _swapped(predicate: _Predicate, subject: list[str], obj: list[str]) -> bool:
     """The pool puts the triple's subject on the object side of this predicate or in
     one of its other arguments, or its object on the subject side ("the suspect
     arrested police" against "police arrested the suspect"; "the hospital gave $10
@@ -429,7 +429,7 @@ def _swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
     )
 
 
-def _another_controls(predicate: _Predicate, subject: List[str], index: TextIndex, patient: bool) -> bool:
+def _another_controls(predicate: _Predicate, subject: list[str], index: TextIndex, patient: bool) -> bool:
     """Whether the predicate is an object-controlled infinitive
     (:func:`~halluscope.extract.relations.object_controlled`) whose subject, the object
     of the verb above it, is not the triple's: "police left the area" is not grounded
@@ -439,7 +439,7 @@ def _another_controls(predicate: _Predicate, subject: List[str], index: TextInde
     return not set(subject) <= index.arguments_of(predicate)[0]
 
 
-def _object_acts(predicate: _Predicate, subject: List[str], obj: List[str], index: TextIndex) -> bool:
+def _object_acts(predicate: _Predicate, subject: list[str], obj: list[str], index: TextIndex) -> bool:
     """Whether a directed triple's (:func:`_directed`, which the caller asks once per
     triple) object is the predicate's agent as the relation extractor reads it, its head
     word among the agents and not among the patients, while the subject's head is no
@@ -456,12 +456,12 @@ def _object_acts(predicate: _Predicate, subject: List[str], obj: List[str], inde
     return obj[-1] in agents and obj[-1] not in patients and subject[-1] not in agents
 
 
-def _only_on(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
+def _only_on(words: list[str], side: frozenset[str], other: frozenset[str]) -> bool:
     """Every word on ``side`` and none on ``other``."""
     return all(w in side for w in words) and not any(w in other for w in words)
 
 
-def _patient_swapped(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
+def _patient_swapped(predicate: _Predicate, subject: list[str], obj: list[str]) -> bool:
     """:func:`_swapped` for a triple whose subject is an agentless passive's patient
     (``RelationUnit.patient_subject``: "the defendant was offered a plea deal"): its
     subject, like its object, belongs on the predicate's object side (a passive's
@@ -485,7 +485,7 @@ class TextIndexCache:
 
     def __init__(self, maxsize: int = DEFAULT_INDEX_CACHE_SIZE, budgeted: bool = True) -> None:
         self._lock = threading.Lock()
-        self._entries: "LRU[Tuple[object, TextIndex]]" = LRU(maxsize, weigh=budget.weigh_index)
+        self._entries: LRU[tuple[object, TextIndex]] = LRU(maxsize, weigh=budget.weigh_index)
         if budgeted:
             budget.register("text_indexes", self._entries, self._lock)
         self.built = 0
@@ -505,7 +505,7 @@ class TextIndexCache:
             self._entries.put(id(doc), (doc, index))
         return index
 
-    def docs(self) -> List[object]:
+    def docs(self) -> list[object]:
         """The cached ``Doc`` objects, least recent first."""
         with self._lock:
             return [doc for doc, _ in self._entries.values()]
@@ -515,7 +515,7 @@ class TextIndexCache:
             self._entries.clear()
 
 
-def _pattern(key: str) -> Optional["re.Pattern[str]"]:
+def _pattern(key: str) -> re.Pattern[str] | None:
     """Whole-word, whitespace-tolerant pattern of an entity key (compiled once)."""
     words = key.translate(QUOTE_MAP).lower().split()
     if not words:
@@ -523,7 +523,7 @@ def _pattern(key: str) -> Optional["re.Pattern[str]"]:
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)")
 
 
-def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -> Optional[Match]:
+def quantity_in_text(unit: QuantityUnit, summary: TextIndex, index: TextIndex) -> Match | None:
     """The ``text`` rule for a quantity no pool unit matched: the pool writes it word for
     word together with a content word next to it in the summary ("flight 448" in
     "Alaska Airlines Flight 448", "euro 2016" in "their Euro 2016 qualifier"). A number
@@ -574,7 +574,7 @@ def _says_what(word: str) -> bool:
     return word.isalpha() and word not in STOP_WORDS
 
 
-def entity_in_text(unit: EntityUnit, index: TextIndex) -> Optional[Match]:
+def entity_in_text(unit: EntityUnit, index: TextIndex) -> Match | None:
     """The ``text`` rule for an entity (module docstring) in the indexed pool text, or
     None."""
     pattern = _pattern(unit.key)
@@ -590,7 +590,7 @@ def entity_in_text(unit: EntityUnit, index: TextIndex) -> Optional[Match]:
     )
 
 
-def _slot_words(slot: str) -> List[str]:
+def _slot_words(slot: str) -> list[str]:
     return slot.lower().split()
 
 
@@ -601,7 +601,7 @@ def linkable(lemma: str) -> bool:
     return lemma not in STOP_WORDS
 
 
-def _in_roles(predicate: _Predicate, subject: List[str], obj: List[str], index: TextIndex, patient: bool) -> bool:
+def _in_roles(predicate: _Predicate, subject: list[str], obj: list[str], index: TextIndex, patient: bool) -> bool:
     """The triple's subject on the predicate's subject side and its object on the
     object side (a pair: its subject in its role, as the pair's grounding asks). A
     contradiction needs the arguments placed, not merely not swapped: "Globex bought the
@@ -612,7 +612,7 @@ def _in_roles(predicate: _Predicate, subject: List[str], obj: List[str], index: 
     return set(subject) <= predicate.subject_words and set(obj) <= predicate.object_words
 
 
-def _particle_apart(lemma: str, predicate: _Predicate, sentence: "IndexedSentence") -> bool:
+def _particle_apart(lemma: str, predicate: _Predicate, sentence: IndexedSentence) -> bool:
     """A phrasal verb ("take out", "put aside") whose pool predicate is its bare verb, with
     the particle elsewhere in the sentence: the parser reads a particle away from its
     verb ("took his sailboat out"), or right after it ("putting aside their batons"), as
@@ -665,7 +665,7 @@ def _negation_contradicts(link, unit_negated: bool) -> bool:
     return link.relation in allowed
 
 
-def _converse(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool:
+def _converse(predicate: _Predicate, subject: list[str], obj: list[str]) -> bool:
     """The triple's subject is only in the predicate's prepositional or dative arguments
     and its object on the object side: "DHX bought the warehouse" against "Lakeside sold
     the warehouse to DHX"."""
@@ -676,7 +676,7 @@ def _converse(predicate: _Predicate, subject: List[str], obj: List[str]) -> bool
     )
 
 
-def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> Optional[Match]:
+def relation_in_sentence(unit: RelationUnit, index: TextIndex, lexicon=None) -> Match | None:
     """The ``cooccurrence`` rule for a relation triple or a subject-verb pair (module
     docstring) in the indexed pool text, or None. A triple without a subject is never grounded this way.
     With a ``lexicon`` (:class:`halluscope.lexical.Lexicon`) the predicate may be a
@@ -723,7 +723,7 @@ _WORD_CHARS = re.compile(r"\w+")
 NOMINAL_RUN_MIN_WORDS = 3
 
 
-def _written_nominal(unit: RelationUnit, index: TextIndex) -> Optional[Match]:
+def _written_nominal(unit: RelationUnit, index: TextIndex) -> Match | None:
     """A nominal relation ("approval for the Iran nuclear deal") the pool writes word for
     word (at least :data:`NOMINAL_RUN_MIN_WORDS` words): supported by its wording, which
     a misparse of the pool sentence can leave without a unit or a preposition to ground
@@ -743,11 +743,11 @@ def _written_nominal(unit: RelationUnit, index: TextIndex) -> Optional[Match]:
 _TITLED_LABELS = frozenset({"PERSON"})
 
 
-def _person_name_words(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
+def _person_name_words(index: TextIndex) -> frozenset[tuple[str, ...]]:
     """The words (lower case, :func:`word_stem`med) of each of the pool's person names of
     two words or more, once per index."""
 
-    def build() -> FrozenSet[Tuple[str, ...]]:
+    def build() -> frozenset[tuple[str, ...]]:
         names = set()
         for entity in getattr(index.doc, "ents", ()):
             if entity.label_ in _TITLED_LABELS:
@@ -759,7 +759,7 @@ def _person_name_words(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
     return index.memo("person name words", build)
 
 
-def _person_names(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
+def _person_names(index: TextIndex) -> frozenset[tuple[str, ...]]:
     """The pool's person names (:func:`_person_name_words`) and each of their endings of
     two words or more ("david meadwell" of a name the parser read as "Holidaymaker David
     Meadwell"), once per index."""
@@ -769,7 +769,7 @@ def _person_names(index: TextIndex) -> FrozenSet[Tuple[str, ...]]:
     )
 
 
-def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None:
     """The ``cooccurrence`` rule once more for a subject that is a title or description
     before a person the pool names in full ("tourist David Meadwell recorded the
     manoeuvre" against "Holidaymaker David Meadwell recorded the manoeuvre"), with the
@@ -795,12 +795,12 @@ def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Ma
     return None
 
 
-def _full_names(index: TextIndex) -> Dict[str, FrozenSet[Tuple[str, ...]]]:
+def _full_names(index: TextIndex) -> dict[str, frozenset[tuple[str, ...]]]:
     """Each word of the pool's person names (:func:`_person_name_words`) -> those names,
     once per index."""
 
-    def build() -> Dict[str, FrozenSet[Tuple[str, ...]]]:
-        holding: Dict[str, set] = {}
+    def build() -> dict[str, frozenset[tuple[str, ...]]]:
+        holding: dict[str, set] = {}
         for name in _person_name_words(index):
             for word in name:
                 holding.setdefault(word, set()).add(name)
@@ -809,7 +809,7 @@ def _full_names(index: TextIndex) -> Dict[str, FrozenSet[Tuple[str, ...]]]:
     return index.memo("full_names", build)
 
 
-def _by_name_part(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+def _by_name_part(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None:
     """The ``cooccurrence`` rule once more for a subject or object that is a person the
     pool names in full, with one part of the name in its place, the surname first, then
     the first name: a source names someone in full once and then by one name ("Pat
@@ -851,7 +851,7 @@ def _written_as_name(word: str, sentence: str) -> bool:
     )
 
 
-def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None:
     """The ``cooccurrence`` rule of :func:`relation_in_sentence`, without transfers."""
     subject = [word_stem(w) for w in _slot_words(unit.subject)]
     obj = [word_stem(w) for w in _slot_words(unit.object)]
@@ -861,7 +861,7 @@ def _cooccurrence(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Mat
     patient = unit.subject_is_patient
     derived = _derived_nouns(unit, lemma, obj, lexicon)
     verbal = lexicon is not None and unit.source == NOMINAL and bool(obj) and linkable(subject[-1])
-    contradiction: Optional[Match] = None
+    contradiction: Match | None = None
     particles = " " in lemma  # a phrasal verb (:func:`_particle_apart`)
     directed = _directed(unit, subject, obj)
     for at in index.holding_all(subject[:-1] + obj if verbal else subject + obj):
@@ -973,7 +973,7 @@ SYMMETRIC_VERBS = frozenset(
 )
 
 
-def _directed(unit: RelationUnit, subject: List[str], obj: List[str]) -> bool:
+def _directed(unit: RelationUnit, subject: list[str], obj: list[str]) -> bool:
     """Whether exchanging the unit's subject and object changes its claim, so that a
     source predicate with them the other way round contradicts it: a verb triple with
     an object, not a nominal one ("the loss to Schalke"), whose subject is its agent
@@ -989,8 +989,8 @@ def _directed(unit: RelationUnit, subject: List[str], obj: List[str]) -> bool:
 
 
 def _reversed_roles(
-    unit: RelationUnit, lemma: str, subject: List[str], obj: List[str], index: TextIndex, lexicon
-) -> Optional[Match]:
+    unit: RelationUnit, lemma: str, subject: list[str], obj: list[str], index: TextIndex, lexicon
+) -> Match | None:
     """A ``contradiction`` of a directed triple (:func:`_directed`) that nothing in the
     text supports: a source predicate with the unit's verb or a WordNet synonym of it,
     and its polarity, that has the triple's arguments the other way round
@@ -1045,7 +1045,7 @@ def _reversed_roles(
     return None
 
 
-def _placed(words: List[str], side: FrozenSet[str], other: FrozenSet[str]) -> bool:
+def _placed(words: list[str], side: frozenset[str], other: frozenset[str]) -> bool:
     """Every word on ``side``, and not every word on ``other`` (two parties may share
     words: "the Canadian Space Agency" and "the Japanese space agency JAXA")."""
     return all(w in side for w in words) and not all(w in other for w in words)
@@ -1057,7 +1057,7 @@ def _parties(direction: str, subject, to_side, from_side):
     return (subject, to_side) if direction == "gives" else (from_side, subject)
 
 
-def _same_transfer(unit: RelationUnit, obj: List[str], predicate: _Predicate, lexicon) -> bool:
+def _same_transfer(unit: RelationUnit, obj: list[str], predicate: _Predicate, lexicon) -> bool:
     """Whether a source predicate may state the unit's transfer: the unit's object on
     its object side, whatever the verb ("received a robotic arm" and "shipped a robotic
     arm"); for a unit without an object, the same verb or one WordNet links to it (a
@@ -1074,7 +1074,7 @@ def _same_transfer(unit: RelationUnit, obj: List[str], predicate: _Predicate, le
     )
 
 
-def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[Match]:
+def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None:
     """A transfer of possession checked by its parties (docs/lexical.md#transfers).
 
     A positive unit whose verb gives ("lend", "donate", "sell") or receives ("borrow",
@@ -1097,7 +1097,7 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
         return None
     obj = [word_stem(w) for w in _slot_words(unit.object)]
     giver, receiver = (subject, party) if direction == "gives" else (party, subject)
-    contradiction: Optional[Match] = None
+    contradiction: Match | None = None
     for at in index.holding_all(subject + party):
         sentence = index.sentences[at]
         for p in sentence.predicates:
@@ -1118,7 +1118,7 @@ def transfer_in_text(unit: RelationUnit, index: TextIndex, lexicon) -> Optional[
     return contradiction
 
 
-def _derived_nouns(unit: RelationUnit, lemma: str, obj: List[str], lexicon):
+def _derived_nouns(unit: RelationUnit, lemma: str, obj: list[str], lexicon):
     """The lexicon's supporters of the unit's verb (whose ``derivation`` entries are its
     nominal forms), or None when no nominalisation can ground the unit: a negated
     unit, a pair, no lexicon, or a verb WordNet may not link."""
@@ -1127,7 +1127,7 @@ def _derived_nouns(unit: RelationUnit, lemma: str, obj: List[str], lexicon):
     return lexicon.supporters(lemma, "verb")
 
 
-def _nominalisation(subject: List[str], obj: List[str], sentence: IndexedSentence, derived) -> Optional[Match]:
+def _nominalisation(subject: list[str], obj: list[str], sentence: IndexedSentence, derived) -> Match | None:
     """A positive triple stated as a noun of the same sentence that WordNet derives from
     its verb (``derived``: :func:`_derived_nouns`), with the object in the noun's
     prepositional arguments and the subject not there: "Brenner Group completed its
@@ -1147,7 +1147,7 @@ def _nominalisation(subject: List[str], obj: List[str], sentence: IndexedSentenc
     return None
 
 
-def _verbalisation(unit: RelationUnit, obj: List[str], sentence: IndexedSentence, lexicon) -> Optional[Match]:
+def _verbalisation(unit: RelationUnit, obj: list[str], sentence: IndexedSentence, lexicon) -> Match | None:
     """A nominal triple ("the approval of the reform", "the death of the president")
     whose noun the sentence states as the verb WordNet derives it from, positively,
     with the preposition's object among that verb's arguments: "The Senate approved
@@ -1191,7 +1191,7 @@ def content_word_precision(doc, pool: TextIndex) -> float:
     return sum(token.lower_ in tokens for token in content) / len(content)
 
 
-def ground_unmatched(row: List[Optional[Match]], queries, index: TextIndex, finder) -> None:
+def ground_unmatched(row: list[Match | None], queries, index: TextIndex, finder) -> None:
     """Fill each ``None`` of ``row`` (one entry per query) with ``finder(query, index)``."""
     for position, (match, unit) in enumerate(zip(row, queries)):
         if match is None:

@@ -22,7 +22,6 @@ per-pair patterns on generated texts). Each start costs at most the length of
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
 
 #: how many words a name run holds at most
 MAX_RUN_WORDS = 6
@@ -46,7 +45,7 @@ _LEADING_NON_WORD = re.compile(r"[^\w]*")
 #: the text's last word character, and the non-word characters after it
 _LAST_WORD_CHARACTER = re.compile(r"\w\W*\Z")
 
-Span = Tuple[int, int]
+Span = tuple[int, int]
 
 
 def _is_letter_or_digit(text: str, at: int) -> bool:
@@ -61,7 +60,7 @@ def _words_end(text: str) -> int:
     return 0 if found is None else found.start() + 1
 
 
-def _followed_by(lowered: str, text: str, at: int, gap_end: int, right: str, words_end: int) -> Optional[int]:
+def _followed_by(lowered: str, text: str, at: int, gap_end: int, right: str, words_end: int) -> int | None:
     """Where the match ends when ``right`` follows position ``at`` as a whole word after
     the non-word characters from ``at`` to ``gap_end`` (at least one), or, with ``right``
     "", when only non-word characters run from ``at`` to the end (``words_end``:
@@ -74,7 +73,7 @@ def _followed_by(lowered: str, text: str, at: int, gap_end: int, right: str, wor
     return None
 
 
-def _run_from(text: str, lowered: str, start: int, right: str, words_end: int, words: int = 1) -> Optional[Span]:
+def _run_from(text: str, lowered: str, start: int, right: str, words_end: int, words: int = 1) -> Span | None:
     """(run end, match end) of the shortest name run from ``start`` that ``right``
     follows (:func:`_followed_by`), trying each word longest first and then one more
     word, as a lazy repetition backtracks; None when there is none. Each end tried
@@ -101,8 +100,8 @@ def _run_from(text: str, lowered: str, start: int, right: str, words_end: int, w
 
 
 def _run_after_article(
-    text: str, lowered: str, at: int, right: str, words_end: int, articles: Tuple[str, ...], any_case: bool
-) -> Optional[Tuple[int, Span]]:
+    text: str, lowered: str, at: int, right: str, words_end: int, articles: tuple[str, ...], any_case: bool
+) -> tuple[int, Span] | None:
     """(run start, (run end, match end)) of the run at ``at``, an article and spaces
     skipped first where that finds one (each of ``articles`` in turn), else the bare run."""
     seen = lowered if any_case else text
@@ -117,7 +116,7 @@ def _run_after_article(
     return None if found is None else (at, found)
 
 
-def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
+def names_between(text: str, lowered: str, left: str, right: str) -> list[Span]:
     """The spans of the name runs that ``text`` writes right after the whole word ``left``
     (any case; non-word characters and maybe an article between) and before the word
     ``right`` (:func:`_followed_by`), leftmost first and not overlapping. ``left`` ""
@@ -129,7 +128,7 @@ def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
         at = _LEADING_NON_WORD.match(text).end()
         found = _run_after_article(text, lowered, at, right, words_end, _OPENING_ARTICLES, any_case=False)
         return [] if found is None else [(found[0], found[1][0])]
-    spans: List[Span] = []
+    spans: list[Span] = []
     at = lowered.find(left)
     while at >= 0:
         resume = at + 1
@@ -148,11 +147,11 @@ def names_between(text: str, lowered: str, left: str, right: str) -> List[Span]:
     return spans
 
 
-def names_before(text: str, lowered: str, right: str) -> List[Span]:
+def names_before(text: str, lowered: str, right: str) -> list[Span]:
     """The spans of the name runs that ``text`` writes anywhere before the word ``right``
     (:func:`_followed_by`), each opening a word, leftmost first and not overlapping
     (the arguments as for :func:`names_between`)."""
-    spans: List[Span] = []
+    spans: list[Span] = []
     at, words_end = 0, (0 if right else _words_end(text))  # read only without a right word
     for opening in _RUN_OPENING.finditer(text):
         start = opening.start()

@@ -51,7 +51,6 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -65,7 +64,7 @@ from ..extract.relations import (
     verb_lemma,
 )
 from ..units import Match, TextEvidence
-from .grounding import IndexedSentence, TextIndex, word_stem, token_forms
+from .grounding import IndexedSentence, TextIndex, token_forms, word_stem
 from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
@@ -109,7 +108,7 @@ _PAIRS = (
 #: "returned to London before the international break"), but a summary's "following" is
 #: often the verb ("fans following the team")
 _ONE_WAY_PAIRS = (("before", "following"),)
-OPPOSITE_WORDS: Dict[str, FrozenSet[str]] = {}
+OPPOSITE_WORDS: dict[str, frozenset[str]] = {}
 for _a, _b in _PAIRS + tuple((b, a) for a, b in _PAIRS) + _ONE_WAY_PAIRS:
     OPPOSITE_WORDS[_a] = OPPOSITE_WORDS.get(_a, frozenset()) | {_b}
 
@@ -128,14 +127,12 @@ class Flip:
     token as evidence, ``contradicts=True``)."""
 
     text: str
-    span: Tuple[int, int]
+    span: tuple[int, int]
     lemma: str
     match: Match
 
 
-def aligned_sentence(
-    sentence: IndexedSentence, source: TextIndex, ignore: FrozenSet[str] = frozenset()
-) -> Optional[int]:
+def aligned_sentence(sentence: IndexedSentence, source: TextIndex, ignore: frozenset[str] = frozenset()) -> int | None:
     """The source sentence holding the most of ``sentence``'s content (idf-weighted; ties:
     the first), None when none shares :data:`MIN_SHARED` content words. ``ignore``:
     content words (as indexed) that do not count, such as the words of a name whose
@@ -147,8 +144,8 @@ def aligned_sentence(
 
 
 def aligned_sentences(
-    sentence: IndexedSentence, source: TextIndex, limit: int, ignore: FrozenSet[str] = frozenset()
-) -> List[int]:
+    sentence: IndexedSentence, source: TextIndex, limit: int, ignore: frozenset[str] = frozenset()
+) -> list[int]:
     """The ``limit`` source sentences holding the most of ``sentence``'s content, best
     first (:func:`aligned_sentence` is the first)."""
     content = sentence.content - ignore if ignore else sentence.content
@@ -163,7 +160,7 @@ def aligned_sentences(
     return [k for _, k in heapq.nsmallest(limit, scored)]
 
 
-def _evidence(token) -> Tuple[TextEvidence, ...]:
+def _evidence(token) -> tuple[TextEvidence, ...]:
     return (TextEvidence(token.text, (token.idx, token.idx + len(token.text))),)
 
 
@@ -171,7 +168,7 @@ def _evidence(token) -> Tuple[TextEvidence, ...]:
 _FILLER = frozenset({"the", "a", "an", "of", "to", "in", "on", "at", "and", "or", "for", "by", "with", "'s"})
 
 
-def _arguments(predicate) -> FrozenSet[str]:
+def _arguments(predicate) -> frozenset[str]:
     """The words of a predicate's subject and object sides, fillers left out, and the
     content words of its prepositional arguments ("in fine form", "for more than 80
     years"; prepositions and other stop words left out, a shared "in" ties nothing)."""
@@ -206,7 +203,7 @@ def negated_by_word(token) -> bool:
     return False
 
 
-def _negation_flip(token, mine, predicates, source: TextIndex) -> Optional[Match]:
+def _negation_flip(token, mine, predicates, source: TextIndex) -> Match | None:
     """The summary predicate ``token`` (its indexed predicate ``mine``) against the
     aligned sentence's ``predicates`` of its lemma: a flip when one of them states the
     same claim (:func:`_same_claim`) with the other polarity and none of them states it
@@ -282,12 +279,12 @@ def _denies(token) -> bool:
     )
 
 
-def _negated_lemmas(source: TextIndex) -> Dict[str, List[int]]:
+def _negated_lemmas(source: TextIndex) -> dict[str, list[int]]:
     """Lemma -> the character offsets where the source negates a word of it (once per
     source index, :meth:`~halluscope.match.grounding.TextIndex.memo`)."""
 
-    def build() -> Dict[str, List[int]]:
-        out: Dict[str, List[int]] = {}
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
         for t in source.doc:
             if is_negated(t):
                 out.setdefault(t.lemma_.lower(), []).append(t.idx)
@@ -296,7 +293,7 @@ def _negated_lemmas(source: TextIndex) -> Dict[str, List[int]]:
     return source.memo("negated_lemmas", build)
 
 
-def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) -> Optional[Match]:
+def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) -> Match | None:
     """A negation the source never makes: the summary negates ``token`` ("was not
     arrested", "has not returned") while its aligned source sentence denies nothing
     (:func:`_denies`) and no source sentence negates a word of the token's lemma (a light
@@ -342,7 +339,7 @@ def _same_subject(mine, theirs) -> bool:
 CONTROL_DEPTH = 4
 
 
-def _controller(token, predicates: Dict[int, object]) -> Optional[object]:
+def _controller(token, predicates: dict[int, object]) -> object | None:
     """The predicate whose subject a verb without one of its own shares: up its chain of
     infinitive complements (``xcomp``) to the first verb with a subject ("Tevez is on
     course to win": "win" is Tevez's; "are yet to lose this competition"); the verb's
@@ -366,7 +363,7 @@ def _controller(token, predicates: Dict[int, object]) -> Optional[object]:
 
 
 def _converse_said_of_it(
-    token, mine, there, theirs, summary_predicates: Dict[int, object], source_predicates: Dict[int, object]
+    token, mine, there, theirs, summary_predicates: dict[int, object], source_predicates: dict[int, object]
 ) -> bool:
     """Whether two verbs that may be one transfer seen from its two parties are said of
     the same party: they share a subject word, their own or that of the verb whose
@@ -416,7 +413,7 @@ def _attachment(token):
     return head if head.i != token.i else None
 
 
-def _said_of(token) -> FrozenSet[str]:
+def _said_of(token) -> frozenset[str]:
     """The lemmas of the words a direction word may be said of: its :func:`_attachment`
     and, up a chain of infinitives, the verbs that govern it ("forced to play X after Y":
     the parse hangs "after Y" on "play" or on "forced")."""
@@ -441,7 +438,7 @@ def _same_attachment(token, there) -> bool:
 _OBJECT_DEPS = frozenset({"pobj", "pcomp", "dobj", "obj"})
 
 
-def _objects(token) -> FrozenSet[str]:
+def _objects(token) -> frozenset[str]:
     """The lemmas of a word's objects (:data:`_OBJECT_DEPS`)."""
     return frozenset(child.lemma_.lower() for child in token.children if child.dep_ in _OBJECT_DEPS)
 
@@ -455,11 +452,11 @@ def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
     return any(p.negated == negated and _same_claim(mine, p) for p in _predicates_of(source).get(lemma, ()))
 
 
-def _predicates_of(source: TextIndex) -> Dict[str, Tuple[object, ...]]:
+def _predicates_of(source: TextIndex) -> dict[str, tuple[object, ...]]:
     """Lemma -> the source's predicates of that lemma, in text order (built once per index)."""
 
-    def build() -> Dict[str, Tuple[object, ...]]:
-        by_lemma: Dict[str, List[object]] = {}
+    def build() -> dict[str, tuple[object, ...]]:
+        by_lemma: dict[str, list[object]] = {}
         for sentence in source.sentences:
             for p in sentence.predicates:
                 by_lemma.setdefault(p.lemma, []).append(p)
@@ -475,9 +472,9 @@ def _opposite_flip(
     span,
     source: TextIndex,
     lexicon,
-    summary_predicates: Optional[Dict[int, object]] = None,
+    summary_predicates: dict[int, object] | None = None,
     which: str = "the aligned source sentence",
-) -> Optional[Match]:
+) -> Match | None:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
     indexed predicate) and has its polarity (an opposite under one negation agrees: "did not
@@ -500,7 +497,7 @@ def _opposite_flip(
         return None
     opposites = set(OPPOSITE_WORDS.get(token.lower_, ())) | set(OPPOSITE_WORDS.get(lemma, ()))
     pos = _ANTONYM_POS.get(token.pos_)
-    antonyms: FrozenSet[str] = frozenset()
+    antonyms: frozenset[str] = frozenset()
     if lexicon is not None and pos is not None:
         antonyms = lexicon.opposites(lemma, pos)
         if pos == "verb":
@@ -570,7 +567,7 @@ def _reads_on(token, aligned: IndexedSentence) -> bool:
     return token.pos_ in _READ_ON_POS and not token_forms(token) & aligned.words
 
 
-def _ranked_opposite(token, mine: Dict[int, object], ranked: List[int], source: TextIndex, lexicon) -> Optional[Match]:
+def _ranked_opposite(token, mine: dict[int, object], ranked: list[int], source: TextIndex, lexicon) -> Match | None:
     """:func:`_opposite_flip` of ``token`` in the best-aligned source sentence (``ranked``,
     best first), then, for a word :func:`_reads_on` reads further, in the next ones."""
     aligned = source.sentences[ranked[0]]
@@ -593,10 +590,10 @@ def _ranked_opposite(token, mine: Dict[int, object], ranked: List[int], source: 
     return None
 
 
-def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> List[Flip]:
+def sentence_flips(summary: TextIndex, source: TextIndex, lexicon=None) -> list[Flip]:
     """Every :class:`Flip` of a summary against its source (module docstring), in text
     order; at most one per summary token."""
-    flips: List[Flip] = []
+    flips: list[Flip] = []
     if summary.doc is None or source.doc is None:
         return flips
     for sentence in summary.sentences:

@@ -76,7 +76,7 @@ import datetime as _dt
 import math
 import re
 from bisect import bisect_left, bisect_right
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -98,7 +98,7 @@ SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
 NUMERIC_CLASSES = frozenset({"number", "money", "percent", "measure"})
 
 
-def kind_class(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
+def kind_class(unit: QuantityUnit) -> tuple[tuple[str, str], float]:
     """(compatibility class, factor to that class's base unit) of a quantity; a
     temperature's conversion also has an offset (:func:`base_value`)."""
     if unit.qkind == "money":
@@ -113,7 +113,7 @@ def kind_class(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
     return (unit.qkind, ""), 1.0
 
 
-def base_value(unit: QuantityUnit) -> Tuple[Tuple[str, str], float]:
+def base_value(unit: QuantityUnit) -> tuple[tuple[str, str], float]:
     """(compatibility class, value in that class's base unit): "10 km" -> 10,000 metres,
     "80 °F" -> 26.7 degrees Celsius (a conversion with an offset)."""
     cls, factor = kind_class(unit)
@@ -214,14 +214,14 @@ class _Pool:
     their intervals (relative ones resolved against the publication date), and
     lazily built derived-value tables."""
 
-    def __init__(self, pool: Sequence, publication_date: Optional[_dt.date], cap: int) -> None:
+    def __init__(self, pool: Sequence, publication_date: _dt.date | None, cap: int) -> None:
         self.cap = cap
-        self.groups: Dict[Tuple[str, str], List[Tuple[QuantityUnit, float]]] = {}
-        self.exact: Dict[tuple, List[QuantityUnit]] = {}
-        self.dates: List[Tuple[QuantityUnit, Optional[Tuple[str, str]]]] = []
-        self.overflow: Dict[tuple, List[QuantityUnit]] = {}
+        self.groups: dict[tuple[str, str], list[tuple[QuantityUnit, float]]] = {}
+        self.exact: dict[tuple, list[QuantityUnit]] = {}
+        self.dates: list[tuple[QuantityUnit, tuple[str, str] | None]] = []
+        self.overflow: dict[tuple, list[QuantityUnit]] = {}
         self.publication_date = publication_date
-        self._derived: Dict[Tuple[Tuple[str, str], str], tuple] = {}
+        self._derived: dict[tuple[tuple[str, str], str], tuple] = {}
         for unit in pool:
             if not isinstance(unit, QuantityUnit):
                 continue
@@ -241,14 +241,14 @@ class _Pool:
             self.groups.setdefault(cls, []).append((unit, value))
             self.exact.setdefault((cls, float(f"{value:.12g}")), []).append(unit)
         # value index per kind class: (sorted values, their positions in ``groups[cls]``)
-        self.by_value: Dict[Tuple[str, str], Tuple[List[float], List[int]]] = {}
+        self.by_value: dict[tuple[str, str], tuple[list[float], list[int]]] = {}
         for cls, members in self.groups.items():
             order = sorted(range(len(members)), key=lambda k: members[k][1])
             self.by_value[cls] = ([members[k][1] for k in order], order)
         self._date_index = None
-        self._by_anchor: Optional[Dict[tuple, List[QuantityUnit]]] = None  # (class, anchor) -> units
+        self._by_anchor: dict[tuple, list[QuantityUnit]] | None = None  # (class, anchor) -> units
 
-    def anchored(self, cls: Tuple[str, str], anchor: str) -> List[QuantityUnit]:
+    def anchored(self, cls: tuple[str, str], anchor: str) -> list[QuantityUnit]:
         """The values of ``cls`` anchored to ``anchor``, in pool order (indexed on first use)."""
         if self._by_anchor is None:
             self._by_anchor = {}
@@ -257,7 +257,7 @@ class _Pool:
                     self._by_anchor.setdefault((key, unit.anchor), []).append(unit)
         return self._by_anchor.get((cls, anchor), [])
 
-    def near(self, cls: Tuple[str, str], value: float, epsilon: float) -> List[int]:
+    def near(self, cls: tuple[str, str], value: float, epsilon: float) -> list[int]:
         """Positions in ``groups[cls]`` of the values that can lie within relative
         difference ``epsilon`` of ``value`` (a slightly wider band, by bisection;
         callers test the exact condition), in pool order."""
@@ -275,13 +275,13 @@ class _Pool:
         first, last = bisect_left(values, low - slack), bisect_right(values, high + slack)
         return sorted(order[first:last])
 
-    def dates_around(self, start: str, end: str) -> List[int]:
+    def dates_around(self, start: str, end: str) -> list[int]:
         """Positions in ``dates`` of the intervals that may contain [start, end] or lie
         inside it: starts bisected in a start-sorted list (inside) and, per interval
         length, in a list of that length (containing); callers test the exact condition."""
         if self._date_index is None:
-            inside: List[Tuple[str, int]] = []
-            by_length: Dict[int, List[Tuple[int, int]]] = {}
+            inside: list[tuple[str, int]] = []
+            by_length: dict[int, list[tuple[int, int]]] = {}
             for order, (_, other) in enumerate(self.dates):
                 if other is None:
                     continue
@@ -306,7 +306,7 @@ class _Pool:
 
     # ------------------------------------------------------------ derived tables
 
-    def derived_table(self, cls: Tuple[str, str], family: str):
+    def derived_table(self, cls: tuple[str, str], family: str):
         """(values, operation codes, i, j) of every derivation of one family
         ("value": sums, differences, multiples, ratios; "percent": percent
         changes and shares; "points": sums and differences of percentages) over
@@ -387,11 +387,11 @@ class QuantityMatcher:
         self.exact_below = float(exact_below)
         self.derived_cap = int(derived_cap)
 
-    def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+    def match_batch(self, jobs: Sequence[MatchJob]) -> list[list[Match | None]]:
         """One list per job, one ``Match`` (or ``None``) per query unit. A pool
         shared by several jobs with the same publication date is indexed once."""
-        pools: Dict[tuple, Tuple[Sequence, _Pool]] = {}
-        out: List[List[Optional[Match]]] = []
+        pools: dict[tuple, tuple[Sequence, _Pool]] = {}
+        out: list[list[Match | None]] = []
         for job in jobs:
             publication = (job.context or {}).get("publication_date")
             if isinstance(publication, _dt.datetime):
@@ -406,14 +406,14 @@ class QuantityMatcher:
         return out
 
     def match(
-        self, queries: Sequence[QuantityUnit], pool: Sequence[QuantityUnit], publication_date: Optional[_dt.date] = None
-    ) -> List[Optional[Match]]:
+        self, queries: Sequence[QuantityUnit], pool: Sequence[QuantityUnit], publication_date: _dt.date | None = None
+    ) -> list[Match | None]:
         """Convenience: match one query list against one pool."""
         return self.match_batch([MatchJob(queries, pool, {"publication_date": publication_date})])[0]
 
     # ------------------------------------------------------------------ modes
 
-    def match_one(self, query: QuantityUnit, pool: _Pool) -> Optional[Match]:
+    def match_one(self, query: QuantityUnit, pool: _Pool) -> Match | None:
         exact = pool.exact.get(query.key) if query.qkind == "date" else None
         if query.qkind == "date":
             if exact:
@@ -481,7 +481,7 @@ class QuantityMatcher:
         return match if match is not None else against
 
     @staticmethod
-    def _partial_date(query: QuantityUnit, pool: _Pool) -> Optional[Match]:
+    def _partial_date(query: QuantityUnit, pool: _Pool) -> Match | None:
         """A date the summary gives less fully than the source, with no publication date
         to resolve it: a day of a month without its year ("December 17" for "December 17,
         2014") or a weekday the source's date names ("Friday" for "Friday 27 March")."""
@@ -514,7 +514,7 @@ class QuantityMatcher:
         return None
 
     @staticmethod
-    def _moved(query: QuantityUnit, candidates: Sequence[QuantityUnit], cls, pool: _Pool) -> Optional[QuantityUnit]:
+    def _moved(query: QuantityUnit, candidates: Sequence[QuantityUnit], cls, pool: _Pool) -> QuantityUnit | None:
         """A moved number: the query, a count or rank of its anchor (``QuantityUnit.counted``),
         has its value in the pool only as the count or rank of other things (every
         candidate anchored elsewhere) while the pool counts or ranks the query's own anchor
@@ -549,7 +549,7 @@ class QuantityMatcher:
         design half's human labels call such summaries inconsistent)."""
         return (query.bound == "lower" and pvalue < value) or (query.bound == "upper" and pvalue > value)
 
-    def _epsilon(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
+    def _epsilon(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Match | None:
         if self.epsilon <= 0:
             return None
         best = None
@@ -581,7 +581,7 @@ class QuantityMatcher:
         )
         return Match("epsilon", (unit,), 1.0 - err, detail, contradicts=bool(why))
 
-    def _derived(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Optional[Match]:
+    def _derived(self, query: QuantityUnit, value: float, cls, pool: _Pool) -> Match | None:
         if value == 0 or _is_count(query, value, self.exact_below) or cls == ("measure", "time"):
             return None
         if not query.derivations:
@@ -644,7 +644,7 @@ class QuantityMatcher:
         detail = f"{text} ~ {show(query)} (rel. error {err:.4f}); " + _anchor_note(query, evidence)
         return Match("derived", evidence, 1.0 - err, detail)
 
-    def _temporal(self, query: QuantityUnit, pool: _Pool) -> Optional[Match]:
+    def _temporal(self, query: QuantityUnit, pool: _Pool) -> Match | None:
         interval = query.interval
         if query.relative:
             interval = resolve_relative(query.relative, pool.publication_date)

@@ -53,8 +53,9 @@ rows with references (see benchmarks/speed_chi.py).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -71,7 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _OPTIONS = options_for("rhi")
 
 
-def _kind(unit: RelationUnit) -> Tuple[bool, bool]:
+def _kind(unit: RelationUnit) -> tuple[bool, bool]:
     """(negated, is a subject-verb pair): only units of one kind can match."""
     return unit.negated, not unit.object
 
@@ -89,14 +90,14 @@ class _VerbPlan:
     distinct query and pool verbs, each unit's index into them, and which (query verb,
     pool verb) pairs a MiniLM cosine compares."""
 
-    query_verbs: List[str]
+    query_verbs: list[str]
     query_index: np.ndarray
-    pool_verbs: List[str]
+    pool_verbs: list[str]
     pool_index: np.ndarray
     equal: np.ndarray  # bool, (distinct query verbs, distinct pool verbs): the same verb
     cosine_pairs: np.ndarray  # bool, same shape: two different verbs a cosine compares
 
-    def to_encode(self) -> List[str]:
+    def to_encode(self) -> list[str]:
         """The verbs some cosine pair needs, query verbs first."""
         pairs = self.cosine_pairs
         return [self.query_verbs[a] for a in np.nonzero(pairs.any(axis=1))[0]] + [
@@ -111,7 +112,7 @@ MIN_ACRONYM_LETTERS = 2
 NOT_ACRONYMS = frozenset({"i", "me", "we", "us", "you", "he", "him", "she", "her", "it", "they", "them", "one"})
 
 
-def acronym_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
+def acronym_link(query: list[str], pooled: list[str]) -> Link | None:
     """The link between two argument slots (their words, lower case) when one is a single
     word of :data:`MIN_ACRONYM_LETTERS` or more letters (none of :data:`NOT_ACRONYMS`)
     that spells the initials of the other's content words ("who" and "world health
@@ -143,7 +144,7 @@ _HEAD_BEFORE = ("of", "for")
 _HEAD_AFTER = ("and", "&")
 
 
-def name_head(words: List[str]) -> Optional[List[str]]:
+def name_head(words: list[str]) -> list[str] | None:
     """The head part of a joined-name slot (``extract.relations._Extractor.joined_name``):
     its words before the first "of" or "for" ("bank" of "bank of england", "federal
     bureau" of "federal bureau of investigation"), else its last word after an "and"
@@ -157,7 +158,7 @@ def name_head(words: List[str]) -> Optional[List[str]]:
     return None
 
 
-def name_link(query: List[str], pooled: List[str]) -> Optional["Link"]:
+def name_link(query: list[str], pooled: list[str]) -> Link | None:
     """The link between a joined name and its head part (:func:`name_head`), either way
     round, else None."""
     if len(query) == len(pooled):
@@ -188,7 +189,7 @@ class RelationMatcher:
         mode: str = _OPTIONS["relation_matching"].default,
         threshold: float = _OPTIONS["similarity_threshold"].default,
         embedder=None,
-        verb_threshold: Optional[float] = None,
+        verb_threshold: float | None = None,
         text_grounding: bool = False,
         lexicon=None,
     ) -> None:
@@ -214,7 +215,7 @@ class RelationMatcher:
             self._embedder = Embedder(resolve(SENTENCE_ENCODER, None), default_device())
         return self._embedder
 
-    def match_batch(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+    def match_batch(self, jobs: Sequence[MatchJob]) -> list[list[Match | None]]:
         """One list per job, one ``Match`` or ``None`` per query, in query order.
         With ``text_grounding``, a query left unmatched is tried last against the
         sentences of ``job.pool_index`` (the ``cooccurrence`` rule)."""
@@ -227,15 +228,15 @@ class RelationMatcher:
                     )
         return results
 
-    def _match_units(self, jobs: Sequence[MatchJob]) -> List[List[Optional[Match]]]:
+    def _match_units(self, jobs: Sequence[MatchJob]) -> list[list[Match | None]]:
         """Exact, then semantic matching of query units against pool units."""
-        results: List[List[Optional[Match]]] = []
-        pending: List[Tuple[int, List[int], List[int]]] = []  # (job, query idx, pool idx)
+        results: list[list[Match | None]] = []
+        pending: list[tuple[int, list[int], list[int]]] = []  # (job, query idx, pool idx)
         for j, job in enumerate(jobs):
-            first: Dict[tuple, RelationUnit] = {}
+            first: dict[tuple, RelationUnit] = {}
             for unit in job.pool:
                 first.setdefault(unit.key, unit)
-            row: List[Optional[Match]] = []
+            row: list[Match | None] = []
             unresolved = []
             for q, unit in enumerate(job.queries):
                 hit = first.get(unit.key)
@@ -284,7 +285,7 @@ class RelationMatcher:
             plans.append((j, queries, q_units, p_units, self._verb_plan(q_units, p_units)))
         embedder.prepare(list(dict.fromkeys(lemma for *_, plan in plans for lemma in plan.to_encode())))
         staged = []
-        slot_links: Dict[Tuple[str, str], Optional["Link"]] = {}  # each pair of slots looked up once
+        slot_links: dict[tuple[str, str], Link | None] = {}  # each pair of slots looked up once
         for j, queries, q_units, p_units, plan in plans:
             rows, cols, verb, links = self._verb_candidates(q_units, p_units, embedder, plan)
             staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
@@ -309,13 +310,13 @@ class RelationMatcher:
         staged: Sequence[tuple],
         name: str,
         embedder,
-        slot_links: Dict[Tuple[str, str], Optional["Link"]],
-        passed: Optional[Sequence[np.ndarray]] = None,
+        slot_links: dict[tuple[str, str], Link | None],
+        passed: Sequence[np.ndarray] | None = None,
     ) -> None:
         """Encode, in one batched call, the ``name`` slot ("subject" or "object") strings
         of every candidate pair (of those ``passed`` marks, when given) whose two strings
         differ and have no slot link (:meth:`_slot_link`)."""
-        wanted: Dict[str, None] = {}
+        wanted: dict[str, None] = {}
         for k, (j, queries, q_units, p_units, rows, cols, verb, links) in enumerate(staged):
             for m, (r, c) in enumerate(zip(rows, cols)):
                 if passed is not None and not passed[k][m]:
@@ -329,16 +330,16 @@ class RelationMatcher:
 
     # -- scoring ---------------------------------------------------------------
     @staticmethod
-    def _index(units_strings: Sequence[str]) -> Tuple[List[str], np.ndarray]:
+    def _index(units_strings: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """Distinct strings (first-seen order) and each input's index into them."""
-        position: Dict[str, int] = {}
+        position: dict[str, int] = {}
         idx = np.empty(len(units_strings), dtype=np.int64)
         for k, s in enumerate(units_strings):
             idx[k] = position.setdefault(s, len(position))
         return list(position), idx
 
     @staticmethod
-    def _similarity(a: List[str], b: List[str], embedder) -> np.ndarray:
+    def _similarity(a: list[str], b: list[str], embedder) -> np.ndarray:
         """Cosine matrix between distinct strings; exactly 1.0 for equal strings."""
         va = np.stack([embedder.vector(s) for s in a])
         vb = np.stack([embedder.vector(s) for s in b])
@@ -352,12 +353,12 @@ class RelationMatcher:
 
     def _score_sentence(
         self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder
-    ) -> List[Optional[Match]]:
+    ) -> list[Match | None]:
         qa, qi = self._index([u.as_sentence() for u in queries])
         pa, pi = self._index([u.as_sentence() for u in pool])
         sim = self._similarity(qa, pa, embedder)[np.ix_(qi, pi)]
         sim = np.where(_same_kind(queries, pool) & (sim >= self.threshold), sim, -np.inf)
-        out: List[Optional[Match]] = []
+        out: list[Match | None] = []
         for r in range(len(queries)):
             best = int(np.argmax(sim[r]))  # first maximum: ties go to pool order
             value = sim[r, best]
@@ -369,7 +370,7 @@ class RelationMatcher:
             )
         return out
 
-    def _verb_links(self, qa: Sequence[str], pa: Sequence[str], lexicon=None) -> Dict[Tuple[int, int], object]:
+    def _verb_links(self, qa: Sequence[str], pa: Sequence[str], lexicon=None) -> dict[tuple[int, int], object]:
         """WordNet links (:meth:`halluscope.lexical.Lexicon.link`) between distinct query
         and pool verbs, keyed by their positions; empty without a lexicon. ``lexicon``
         defaults to the matcher's."""
@@ -388,8 +389,8 @@ class RelationMatcher:
         return links
 
     def _wide_links(
-        self, qa: Sequence[str], pa: Sequence[str], known: Dict[Tuple[int, int], object]
-    ) -> Dict[Tuple[int, int], object]:
+        self, qa: Sequence[str], pa: Sequence[str], known: dict[tuple[int, int], object]
+    ) -> dict[tuple[int, int], object]:
         """Supporting links through any WordNet sense (:meth:`Lexicon.widened`) between
         verbs the first senses leave unlinked; for triples, whose matching subject and
         object pick the sense (:func:`~halluscope.match.grounding.wide_link`)."""
@@ -420,7 +421,7 @@ class RelationMatcher:
         known_q, known_p = self._known(qa), self._known(pa)
         return ~known_q[:, None] & ~known_p[None, :]
 
-    def _verb_plan(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> "_VerbPlan":
+    def _verb_plan(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> _VerbPlan:
         """A job's distinct query and pool verbs and the pairs of them a cosine compares:
         :meth:`_cosine_needed` for two different verbs (equal verbs score 1.0 unencoded).
         Computed once per job: it says what to encode and then where to read cosines."""
@@ -429,12 +430,12 @@ class RelationMatcher:
         equal = np.array(qa, dtype=object)[:, None] == np.array(pa, dtype=object)[None, :]
         return _VerbPlan(qa, qi, pa, pi, equal, self._cosine_needed(qa, pa) & ~equal)
 
-    def _verbs_to_encode(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> List[str]:
+    def _verbs_to_encode(self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) -> list[str]:
         """The distinct verbs of a job that a cosine compares (:meth:`_verb_plan`)."""
         return self._verb_plan(queries, pool).to_encode()
 
     @staticmethod
-    def _verb_similarity(plan: "_VerbPlan", embedder) -> np.ndarray:
+    def _verb_similarity(plan: _VerbPlan, embedder) -> np.ndarray:
         """Verb similarity between the plan's distinct query and pool verbs: 1.0 for
         equal verbs, the cosine for the plan's pairs, 0.0 elsewhere (WordNet decides
         those)."""
@@ -450,7 +451,7 @@ class RelationMatcher:
         return verb
 
     def _verb_candidates(
-        self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder, plan: "_VerbPlan"
+        self, queries: Sequence[RelationUnit], pool: Sequence[RelationUnit], embedder, plan: _VerbPlan
     ):
         """(query rows, pool columns, verb similarities, links) of the pairs whose
         polarity and arity agree and whose verb is the same, is linked by WordNet, or,
@@ -487,7 +488,7 @@ class RelationMatcher:
             links.append(wide.get(position) if link is None and widely[r, c] else link)
         return rows, cols, verb[rows, cols], links
 
-    def slot_link(self, query: str, pooled: str) -> Optional["Link"]:
+    def slot_link(self, query: str, pooled: str) -> Link | None:
         """The WordNet synonym link between two argument slots that differ only in their
         head noun, the last word ("sales in its shops" for "sales in its stores": shop ~
         store; "negotiation" for "talk" is no link, WordNet lists that sense under
@@ -508,7 +509,7 @@ class RelationMatcher:
         link = self.lexicon.close_link(q_words[-1], p_words[-1], "noun")
         return link if link is not None and link.relation == "synonym" else None
 
-    def _slot_link(self, query: str, pooled: str, known: Dict[Tuple[str, str], Optional["Link"]]):
+    def _slot_link(self, query: str, pooled: str, known: dict[tuple[str, str], Link | None]):
         """:meth:`slot_link`, looked up once per pair in ``known`` (one batch's)."""
         pair = (query, pooled)
         if pair not in known:
@@ -516,8 +517,8 @@ class RelationMatcher:
         return known[pair]
 
     def _pair_similarity(
-        self, a: Sequence[str], b: Sequence[str], embedder, known: Dict[Tuple[str, str], Optional["Link"]]
-    ) -> Tuple[np.ndarray, List]:
+        self, a: Sequence[str], b: Sequence[str], embedder, known: dict[tuple[str, str], Link | None]
+    ) -> tuple[np.ndarray, list]:
         """Per (a[k], b[k]) pair: its similarity (exactly 1.0 for equal strings and for a
         :meth:`slot_link`, else the cosine) and the slot link or None (``known``: the
         batch's slot links, :meth:`_slot_link`)."""
@@ -537,21 +538,21 @@ class RelationMatcher:
         verb: np.ndarray,
         links: Sequence,
         embedder,
-        slot_links: Dict[Tuple[str, str], Optional["Link"]],
+        slot_links: dict[tuple[str, str], Link | None],
         s: np.ndarray,
         s_links: Sequence,
         passed: np.ndarray,
-    ) -> List[Optional[Match]]:
+    ) -> list[Match | None]:
         """The best pool triple per query among the candidate pairs (``rows``, ``cols``):
         every slot at the threshold (``s``: the subjects' similarities, ``passed``: those at
         the threshold; an object is compared only where the subject passed, which is all
         that a pair needs), the highest minimum of the three slots; an antonym verb whose
         slots match contradicts a query nothing supports."""
-        out: List[Optional[Match]] = [None] * len(queries)
+        out: list[Match | None] = [None] * len(queries)
         if rows.size == 0:
             return out
         o = np.zeros(len(rows), dtype=np.float64)
-        o_links: List[Optional["Link"]] = [None] * len(rows)
+        o_links: list[Link | None] = [None] * len(rows)
         at = np.nonzero(passed)[0]
         if at.size:
             values, found = self._pair_similarity(
@@ -563,8 +564,8 @@ class RelationMatcher:
         v = np.asarray(verb, dtype=np.float64)
         ok = (s >= self.threshold) & (o >= self.threshold)
         total = np.minimum(np.minimum(s, v), o)
-        best: Dict[int, int] = {}  # query row -> candidate k (rows/cols are in pool order per row)
-        against: Dict[int, int] = {}  # query row -> an antonym candidate k
+        best: dict[int, int] = {}  # query row -> candidate k (rows/cols are in pool order per row)
+        against: dict[int, int] = {}  # query row -> an antonym candidate k
         for k in np.nonzero(ok)[0]:
             r = int(rows[k])
             link = links[k]

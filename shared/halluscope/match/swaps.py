@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -61,7 +61,7 @@ from .polarity import aligned_sentence
 
 #: entity labels that may stand in for each other in a slot (spaCy's small model labels
 #: one club ORG in one sentence and GPE in the next); a label not listed is its own kind
-KIND_OF_LABEL: Dict[str, str] = {
+KIND_OF_LABEL: dict[str, str] = {
     "PERSON": "person",
     "ORG": "organisation or place",
     "GPE": "organisation or place",
@@ -77,7 +77,7 @@ def _kind(label: str) -> str:
     return KIND_OF_LABEL.get(label, label)
 
 
-def _words(text: str) -> List[str]:
+def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
@@ -106,7 +106,7 @@ def _run_in(words: Sequence[str], spaced: str) -> bool:
     return bool(words) and f" {' '.join(words)} " in spaced
 
 
-def _evidence_spans(match: Match, source: TextIndex) -> List[Tuple[int, int]]:
+def _evidence_spans(match: Match, source: TextIndex) -> list[tuple[int, int]]:
     """Where the source writes the mention that supports the unit (``match``'s evidence,
     in any form: an acronym, a partial name, a synonym): the evidence itself, and every
     source name with the evidence's key."""
@@ -136,11 +136,11 @@ def _entities_in(source: TextIndex, start: int, end: int) -> list:
     return inside
 
 
-def _name_spans(source: TextIndex) -> Dict[str, List[Tuple[int, int]]]:
+def _name_spans(source: TextIndex) -> dict[str, list[tuple[int, int]]]:
     """A source's names by canonical key -> where it writes them (once per source index)."""
 
-    def build() -> Dict[str, List[Tuple[int, int]]]:
-        out: Dict[str, List[Tuple[int, int]]] = {}
+    def build() -> dict[str, list[tuple[int, int]]]:
+        out: dict[str, list[tuple[int, int]]] = {}
         for e in _entities(source):
             out.setdefault(canonical_entity(e.text, e.label_), []).append((e.start_char, e.end_char))
         return out
@@ -169,7 +169,7 @@ _DATELINE = re.compile(
 )
 
 
-def dateline(text: str) -> Optional[Tuple[int, int]]:
+def dateline(text: str) -> tuple[int, int] | None:
     """Where a text's dateline names its news agency (the characters inside the
     parentheses of "Irbil, Iraq (CNN)ISIS claimed ..."), or None. The agency reports the
     story; it takes no part in the first sentence's events, so it does not make that
@@ -180,7 +180,7 @@ def dateline(text: str) -> Optional[Tuple[int, int]]:
     return found.span("agency") if found else None
 
 
-def _dateline_of(source: TextIndex) -> Optional[Tuple[int, int]]:
+def _dateline_of(source: TextIndex) -> tuple[int, int] | None:
     return source.memo("dateline", lambda: dateline(source.written))
 
 
@@ -216,7 +216,7 @@ def _same_slot(mine, theirs) -> bool:
     return True
 
 
-def _fillers(entity) -> List[object]:
+def _fillers(entity) -> list[object]:
     """The tokens through which a source name fills slots: its head, and the relative
     pronoun of a clause that qualifies it ("Police arrested Mark Smith, who was charged
     with murder": "who", the subject of "charged", stands for Mark Smith)."""
@@ -251,13 +251,13 @@ def _qualifier(entity) -> bool:
     )
 
 
-def _share_a_word(own: List[str], other: List[str]) -> bool:
+def _share_a_word(own: list[str], other: list[str]) -> bool:
     """Whether two names share a word, or one's word ends the other's (a tokenisation
     such as "linkTemperton" for "Temperton"; "Household" is not "House")."""
     return any(a == b or (len(a) > 3 and b.endswith(a)) or (len(b) > 3 and a.endswith(b)) for a in own for b in other)
 
 
-def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: TextIndex) -> Optional[Match]:
+def swapped_entity(unit: EntityUnit, match: Match, summary: TextIndex, source: TextIndex) -> Match | None:
     """The swap of one summary entity that ``match`` finds in the source (module
     docstring), as a contradicting :class:`~halluscope.units.Match` whose evidence is the
     source's entity in its place, or None."""
@@ -313,7 +313,7 @@ _ARTICLE_BEFORE = re.compile(r"(?:^|\W)the\s+$")
 
 
 def _description(
-    unit: EntityUnit, own: List[str], span: Tuple[int, int], summary: TextIndex, match: Match, source: TextIndex
+    unit: EntityUnit, own: list[str], span: tuple[int, int], summary: TextIndex, match: Match, source: TextIndex
 ) -> bool:
     """Whether a person "name" is a description: one word after "the" ("the Briton was
     four-hundredths of a second quicker", "the Dutchman") that the source, too, writes
@@ -337,7 +337,7 @@ def _description(
 _POSSESSIVE = re.compile(r"\s*['’]s$", re.IGNORECASE)
 
 
-def _without_possessive(span: Tuple[int, int], written: str) -> Tuple[int, int]:
+def _without_possessive(span: tuple[int, int], written: str) -> tuple[int, int]:
     """``span`` without the possessive ending spaCy may take into a name ("new york's
     latest offering": the name is "new york", and "latest" comes after it)."""
     found = _POSSESSIVE.search(written[span[0] : span[1]])
@@ -346,15 +346,15 @@ def _without_possessive(span: Tuple[int, int], written: str) -> Tuple[int, int]:
 
 def _swapped_between_same_words(
     unit: EntityUnit,
-    span: Tuple[int, int],
-    own: List[str],
+    span: tuple[int, int],
+    own: list[str],
     match: Match,
     summary: TextIndex,
     sentence,
     source: TextIndex,
     aligned,
     whole_context: bool = False,
-) -> Optional[Match]:
+) -> Match | None:
     """The second reading of a swap, which needs no parse of the slot: the aligned source
     sentence writes another name between the same words as the summary's name
     (:func:`_shared_context`: the nearest word on each side the same, a content word
@@ -426,7 +426,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 #: how many words on each side of a mention make its context
 CONTEXT_WORDS = 2
 
-Around = Tuple[Tuple[str, ...], Tuple[str, ...]]
+Around = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def _around(lowered: str, start: int, end: int, lo: int, hi: int) -> Around:
@@ -438,7 +438,7 @@ def _around(lowered: str, start: int, end: int, lo: int, hi: int) -> Around:
     return tuple(reversed(before[-CONTEXT_WORDS:])), tuple(_words(lowered[end : min(hi, end + 200)])[:CONTEXT_WORDS])
 
 
-def _nearest(around: Around) -> Tuple[Optional[str], Optional[str]]:
+def _nearest(around: Around) -> tuple[str | None, str | None]:
     """The nearest word on each side of a context (:func:`_around`), None at an edge."""
     return (around[0][0] if around[0] else None), (around[1][0] if around[1] else None)
 
@@ -449,7 +449,7 @@ def _is_evidence(match: Match, start: int, end: int, source: TextIndex) -> bool:
     return any(a < end and start < b for a, b in _evidence_spans(match, source))
 
 
-def _shared_context(mine: Around, theirs: Around) -> Optional[str]:
+def _shared_context(mine: Around, theirs: Around) -> str | None:
     """What two mentions' contexts (:func:`_around`) share, as "between 'X' and 'Y'",
     when it places them alike: the nearest word on each side the same (or the sentence's
     edge on both), and a content word (not a stop word, not a possessive's "s") among
@@ -463,7 +463,7 @@ def _shared_context(mine: Around, theirs: Around) -> Optional[str]:
     return f"between {left!r} and {right!r}"
 
 
-def _common(a: Tuple[str, ...], b: Tuple[str, ...]) -> List[str]:
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:
     """The words two context sides share from the mention outward."""
     out = []
     for x, y in zip(a, b):
@@ -473,7 +473,7 @@ def _common(a: Tuple[str, ...], b: Tuple[str, ...]) -> List[str]:
     return out
 
 
-def _written_around(own: List[str], around: Around, lowered: str) -> bool:
+def _written_around(own: list[str], around: Around, lowered: str) -> bool:
     """Whether ``lowered`` writes the name ``own`` between the nearest words of ``around``
     (an article may come before the name): then the source says it there too."""
     left, right = _nearest(around)
@@ -485,7 +485,7 @@ def _written_around(own: List[str], around: Around, lowered: str) -> bool:
     return re.search(pattern, lowered) is not None
 
 
-def _said_beside(own: List[str], around: Around, source: TextIndex, aligned) -> bool:
+def _said_beside(own: list[str], around: Around, source: TextIndex, aligned) -> bool:
     """Whether the source writes ``own`` right before the two words after it in the
     summary, or right after the two words before it, outside the ``aligned`` sentence."""
     before, after = around
@@ -529,7 +529,7 @@ def _mention_root(doc, span):
 
 def swapped_quantity(
     unit: QuantityUnit, match: Match, pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
-) -> Optional[Match]:
+) -> Match | None:
     """A quantity swapped within the source: the summary's number is in the source
     (``match``, exact or within tolerance), and the source sentence aligned to its
     summary sentence (its own words left out of the alignment) has another number
@@ -564,7 +564,7 @@ def _rules_out(unit: QuantityUnit, text: str, other: QuantityUnit) -> bool:
 
 def replaced_quantity(
     unit: QuantityUnit, pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
-) -> Optional[Match]:
+) -> Match | None:
     """A quantity the source does not have, said where the source states another one:
     the source sentence aligned to its summary sentence has a number of the same kind
     and unit in its place, read as :func:`swapped_quantity` reads it (the same
@@ -580,8 +580,8 @@ def replaced_quantity(
 
 
 def _at_any_mention(
-    unit: QuantityUnit, match: Optional[Match], pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
-) -> Optional[Match]:
+    unit: QuantityUnit, match: Match | None, pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex
+) -> Match | None:
     """:func:`_swapped_at` at each mention of the unit, its later ones too, the first found."""
     if summary.doc is None or source.doc is None:
         return None
@@ -596,7 +596,7 @@ def _at_any_mention(
 
 
 #: a source value's mentions by the sentence they start in (:func:`_mentions_by_sentence`)
-_Mentions = Dict[Optional[int], List[Tuple[QuantityUnit, Tuple[int, int]]]]
+_Mentions = dict[int | None, list[tuple[QuantityUnit, tuple[int, int]]]]
 
 
 def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> _Mentions:
@@ -636,7 +636,7 @@ MAX_PLACED_CANDIDATES = 60
 
 def _aligned_candidates(
     pool: Sequence[QuantityUnit], summary: TextIndex, source: TextIndex, at_sentence: int, aligned_at: int, aligned
-) -> Tuple[list, FrozenSet]:
+) -> tuple[list, frozenset]:
     """The mentions ``(unit, span)`` of ``pool``'s values inside the aligned source
     sentence whose words the summary sentence does not write (the candidates for a
     summary value's place, at most :data:`MAX_PLACED_CANDIDATES`), and the keys of every
@@ -663,11 +663,11 @@ def _aligned_candidates(
 def _swapped_at(
     unit: QuantityUnit,
     span,
-    match: Optional[Match],
+    match: Match | None,
     pool: Sequence[QuantityUnit],
     summary: TextIndex,
     source: TextIndex,
-) -> Optional[Match]:
+) -> Match | None:
     """:func:`swapped_quantity` for the mention of ``unit`` at ``span``, or
     :func:`replaced_quantity` when ``match`` is None (the source does not have the value)."""
     text = summary.written[span[0] : span[1]] or unit.text
@@ -698,15 +698,15 @@ def _swapped_at(
     # the words around the number, the second reading of its place (as for names:
     # _swapped_between_same_words), when the source nowhere writes it between them; read
     # once, for the first candidate the slot does not place
-    context: List[Optional[Around]] = []
+    context: list[Around | None] = []
 
-    def around() -> Optional[Around]:
+    def around() -> Around | None:
         if not context:
             mine = _around(summary.lowered, span[0], span[1], sentence.start, sentence.end)
             context.append(None if _written_around(_words(text), mine, source.lowered) else mine)
         return context[0]
 
-    said: List[bool] = []
+    said: list[bool] = []
 
     def said_elsewhere() -> bool:
         """The source writes the summary's value with the same two words after it, or

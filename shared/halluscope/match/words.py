@@ -35,8 +35,8 @@ points at the source token; a contradicted word's match has ``contradicts=True``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..extract.entities import acronym_form, initials, lowercase_acronym, surface_form
 from ..extract.quantities.lexicon import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
@@ -45,7 +45,7 @@ from ..units import Match, TextEvidence
 from .grounding import TextIndex, content_flags, is_content, linkable
 
 #: spaCy coarse tags of content words and the WordNet part of speech each is looked up as
-WORD_POS: Dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
+WORD_POS: dict[str, str] = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class WordUnit:
     key: str
     pos: str
     text: str
-    span: Tuple[int, int]
+    span: tuple[int, int]
     proper: bool = False
     kind: str = field(default="word", init=False)
 
@@ -88,11 +88,11 @@ def _writes_a_number(token) -> bool:
     )
 
 
-def content_words(doc, proper: bool = True) -> List[WordUnit]:
+def content_words(doc, proper: bool = True) -> list[WordUnit]:
     """The summary's content words, one per lemma, in text order (module docstring);
     ``proper=False`` leaves out proper nouns (the entities' business)."""
     seen = set()
-    out: List[WordUnit] = []
+    out: list[WordUnit] = []
     for token in doc:
         if not _is_word(token) or (not proper and token.pos_ == "PROPN"):
             continue
@@ -117,18 +117,18 @@ class SourceWords:
     content forms again per WordNet part of speech (:data:`WORD_POS` of the token's
     spaCy tag): every link but a derivation needs the summary word's own."""
 
-    forms: Dict[str, Tuple[str, Tuple[int, int]]]
-    content: Dict[str, Tuple[str, Tuple[int, int]]]
-    by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = field(default_factory=dict)
+    forms: dict[str, tuple[str, tuple[int, int]]]
+    content: dict[str, tuple[str, tuple[int, int]]]
+    by_pos: dict[str, dict[str, tuple[str, tuple[int, int]]]] = field(default_factory=dict)
     # the initials of the source's multi-word names ("FBI" for "Federal Bureau of
     # Investigation"), each with the first name that has them
-    acronyms: Dict[str, Tuple[str, Tuple[int, int]]] = field(default_factory=dict)
+    acronyms: dict[str, tuple[str, tuple[int, int]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, doc) -> "SourceWords":
-        forms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
-        content: Dict[str, Tuple[str, Tuple[int, int]]] = {}
-        by_pos: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {pos: {} for pos in set(WORD_POS.values())}
+    def of(cls, doc) -> SourceWords:
+        forms: dict[str, tuple[str, tuple[int, int]]] = {}
+        content: dict[str, tuple[str, tuple[int, int]]] = {}
+        by_pos: dict[str, dict[str, tuple[str, tuple[int, int]]]] = {pos: {} for pos in set(WORD_POS.values())}
         table, text = TokenTable(doc), doc_text(doc)  # the columns, not a Token per token
         content_token = content_flags(table)
         for i, lower in enumerate(table.lower):
@@ -143,20 +143,20 @@ class SourceWords:
                     content.setdefault(form, where)
                     if pos is not None:
                         by_pos[pos].setdefault(form, where)
-        acronyms: Dict[str, Tuple[str, Tuple[int, int]]] = {}
+        acronyms: dict[str, tuple[str, tuple[int, int]]] = {}
         for ent in doc.ents:
             for letters in sorted(initials(surface_form(ent.text, ent.label_))):
                 acronyms.setdefault(letters, (ent.text, (ent.start_char, ent.end_char)))
         return cls(forms, content, by_pos, acronyms)
 
 
-def _acronym(text: str) -> Optional[str]:
+def _acronym(text: str) -> str | None:
     """The acronym a summary word spells: an all-caps (or dotted) form (:func:`acronym_form`),
     or a lower-case word of 2-6 letters as written in a lower-cased summary ("fbi")."""
     return acronym_form(text) or lowercase_acronym(text, 6)
 
 
-def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Optional[Match]:
+def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Match | None:
     """How the source supports (or contradicts) one word; None when unsupported."""
     for form in (word.key, word.text.lower()):
         hit = source.forms.get(form)
@@ -215,7 +215,7 @@ def source_words(index: TextIndex) -> SourceWords:
     return index.memo("source_words", lambda: SourceWords.of(index.doc))
 
 
-def support_words(words: Sequence[WordUnit], source: TextIndex, lexicon=None) -> List[Optional[Match]]:
+def support_words(words: Sequence[WordUnit], source: TextIndex, lexicon=None) -> list[Match | None]:
     """:func:`support_word` for each word against one indexed source."""
     source = source_words(source)
     return [support_word(word, source, lexicon) for word in words]

@@ -11,7 +11,8 @@ batches (:mod:`.forward`) and put in engine column order (:mod:`.labels`).
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -49,14 +50,14 @@ class NLIEngine:
 
     def __init__(
         self,
-        model: Optional[str] = None,
+        model: str | None = None,
         *,
-        device: Optional[str] = None,
+        device: str | None = None,
         dtype: str = "float32",
         batch_size: int = 32,
         max_length: int = 512,
-        label_map: Optional[Mapping[str, str]] = None,
-        scorer: Optional[Scorer] = None,
+        label_map: Mapping[str, str] | None = None,
+        scorer: Scorer | None = None,
         cache_size: int = 1_000_000,
     ) -> None:
         _check_settings(batch_size, max_length, cache_size)
@@ -75,7 +76,7 @@ class NLIEngine:
                 raise TypeError(f"scorer must be callable; got {type(scorer).__name__}")
             self.name = scorer_name(scorer)
             self.device = device
-            self._columns: Tuple[int, ...] = (ENTAILMENT, NEUTRAL, CONTRADICTION)
+            self._columns: tuple[int, ...] = (ENTAILMENT, NEUTRAL, CONTRADICTION)
         else:
             self.name = resolve(NLI, model)
             self.device = normalise_device(device)
@@ -83,12 +84,12 @@ class NLIEngine:
             self._columns = label_columns(self._model.config.id2label, self.label_map)
             self.max_length = capped_max_length(self._tokenizer, self.max_length)
         # at most cache_size pairs within the NLI share of the memory budget (halluscope.budget)
-        self._cache: "LRU[np.ndarray]" = LRU(self.cache_size, weigh=budget.weigh_array)
+        self._cache: LRU[np.ndarray] = LRU(self.cache_size, weigh=budget.weigh_array)
         self._lock = threading.RLock()
         budget.register("nli", self._cache, self._lock)
         self._pair_builder: Any = None  # the Rust tokenizer used to build pairs (lazily)
-        self._encodings: Dict[str, Any] = {}  # text -> its tokens without special tokens
-        self._template: Optional[tuple] = None  # the pair template (see features.pair_template)
+        self._encodings: dict[str, Any] = {}  # text -> its tokens without special tokens
+        self._template: tuple | None = None  # the pair template (see features.pair_template)
         self.reset_counters()
 
     def __repr__(self) -> str:
@@ -120,17 +121,17 @@ class NLIEngine:
         with self._lock:
             self._cache.clear()
 
-    def score(self, pairs: Sequence[Tuple[str, str]]) -> np.ndarray:
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """``(n, 3)`` float32 probabilities [ent, neu, con] for (premise, hypothesis) pairs."""
         checked = check_pairs(pairs)
         with self._lock:
-            positions: Dict[Pair, int] = {}
+            positions: dict[Pair, int] = {}
             rows = np.fromiter(
                 (positions.setdefault(pair, len(positions)) for pair in checked), dtype=np.int64, count=len(checked)
             )
             uniques = list(positions)
             results = np.zeros((len(uniques), 3), dtype=np.float32)
-            todo: List[int] = []
+            todo: list[int] = []
             for u, (premise, hypothesis) in enumerate(uniques):
                 key = (self.name, premise, hypothesis)
                 hit = self._cache.get(key)
@@ -150,7 +151,7 @@ class NLIEngine:
 
     # -- the steps of a call -----------------------------------------------------------
 
-    def _run(self, pairs: List[Pair]) -> np.ndarray:
+    def _run(self, pairs: list[Pair]) -> np.ndarray:
         """``(n, 3)`` [ent, neu, con] of uncached unique pairs, from the scorer or the model."""
         if self._scorer is not None:
             return run_scorer(self._scorer, self.name, pairs, self)
@@ -170,7 +171,7 @@ class NLIEngine:
         )
         return to_engine_columns(probs, self._columns)
 
-    def _forward(self, batch: Dict[str, Any]):
+    def _forward(self, batch: dict[str, Any]):
         """Logits for one padded batch (a seam: tests replace it to simulate OOM)."""
         return self._model(**batch).logits
 
@@ -190,7 +191,7 @@ class NLIEngine:
         """Tokenise once per engine every text of ``pairs`` not seen yet (:func:`~.features.encode_texts`)."""
         encode_texts(self._encodings, pairs, builder, ids_only=self._template is not None, limit=self._MAX_ENCODINGS)
 
-    def _batch_features(self, chunk: List[Pair]):
+    def _batch_features(self, chunk: list[Pair]):
         """Padded tensors for one batch: from cached per-text encodings where the
         tokenizer allows and every hypothesis leaves room; else from the tokenizer."""
         builder = self._builder()
@@ -220,12 +221,12 @@ def _check_settings(batch_size: Any, max_length: Any, cache_size: Any) -> None:
         raise ValueError(f"cache_size must be an int >= 0; got {cache_size!r}")
 
 
-def check_pairs(pairs: Sequence[Tuple[str, str]]) -> List[Pair]:
+def check_pairs(pairs: Sequence[tuple[str, str]]) -> list[Pair]:
     """``pairs`` as a list of (str, str) tuples; ``TypeError``/``ValueError`` naming the
     first pair that is not a (premise, hypothesis) of strings."""
     if isinstance(pairs, (str, bytes)):
         raise TypeError("pairs must be a sequence of (premise, hypothesis) tuples, not a string")
-    checked: List[Pair] = []
+    checked: list[Pair] = []
     for i, pair in enumerate(pairs):
         if type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is str:
             checked.append(pair)  # the common case, already a (str, str) tuple

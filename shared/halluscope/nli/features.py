@@ -29,18 +29,19 @@ hypothesis leaves no room for the premise) the tokenizer builds the batch:
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from itertools import chain
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
 LOGGER = logging.getLogger("halluscope")
 
-Pair = Tuple[str, str]
+Pair = tuple[str, str]
 #: ``(prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a, type_b)``
-Template = Tuple[List[int], List[int], List[int], List[int], List[int], List[int], int, int]
+Template = tuple[list[int], list[int], list[int], list[int], list[int], list[int], int, int]
 #: ``(ids, type ids, attention mask)`` of a batch, int64 ``(n, longest)`` arrays
-Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 #: distinct texts kept tokenised per engine; beyond it the store starts again empty
 MAX_ENCODINGS = 200_000
@@ -50,7 +51,7 @@ MAX_ENCODINGS = 200_000
 _PROBES = (("a", "b c"), ("d e f g", "h"), ("i j", "k l m n o"))
 
 
-def pair_backend(tokenizer: Any) -> Optional[Any]:
+def pair_backend(tokenizer: Any) -> Any | None:
     """A copy of the fast tokenizer's Rust backend without truncation or padding, or
     ``None`` where pairs cannot be built from cached encodings (slow tokenizer, left
     padding or truncation, no pad token)."""
@@ -71,7 +72,7 @@ def pair_backend(tokenizer: Any) -> Optional[Any]:
     return backend
 
 
-def pair_template(backend: Any) -> Optional[Template]:
+def pair_template(backend: Any) -> Template | None:
     """The pair template of a Rust tokenizer's post-processor, read off probe pairs:
     ``(prefix, middle, suffix, prefix_types, middle_types, suffix_types, type_a,
     type_b)`` such that the pair (A, B) is ``prefix + A + middle + B + suffix`` with
@@ -117,7 +118,7 @@ def pair_template(backend: Any) -> Optional[Template]:
 
 
 def encode_texts(
-    encodings: Dict[str, Any], pairs: Sequence[Pair], backend: Any, *, ids_only: bool, limit: int = MAX_ENCODINGS
+    encodings: dict[str, Any], pairs: Sequence[Pair], backend: Any, *, ids_only: bool, limit: int = MAX_ENCODINGS
 ) -> None:
     """Tokenise into ``encodings`` (in one batch) every text of ``pairs`` not there
     yet, without special tokens: its token ids (an int64 array) with ``ids_only``
@@ -138,13 +139,13 @@ def encode_texts(
 
 def arrays_from_template(
     chunk: Sequence[Pair],
-    encodings: Dict[str, np.ndarray],
+    encodings: dict[str, np.ndarray],
     template: Template,
     *,
     max_length: int,
     special_tokens: int,
     pad_id: int,
-) -> Optional[Arrays]:
+) -> Arrays | None:
     """(ids, type ids, mask) of a batch, with the pair template, a few array
     operations per batch: prefix, then the premise's tokens (cut to the room the
     hypothesis leaves), middle, the hypothesis's tokens, suffix, then padding.
@@ -186,8 +187,8 @@ def arrays_from_template(
 
 
 def arrays_from_post_processor(
-    chunk: Sequence[Pair], encodings: Dict[str, Any], backend: Any, *, max_length: int, special_tokens: int, pad_id: int
-) -> Optional[Arrays]:
+    chunk: Sequence[Pair], encodings: dict[str, Any], backend: Any, *, max_length: int, special_tokens: int, pad_id: int
+) -> Arrays | None:
     """(ids, type ids, mask) of a batch, each pair from the backend's post-processor.
     ``None`` when a hypothesis leaves no room for the premise."""
     import tokenizers
@@ -217,14 +218,14 @@ def arrays_from_post_processor(
 
 def cached_features(
     chunk: Sequence[Pair],
-    encodings: Dict[str, Any],
+    encodings: dict[str, Any],
     backend: Any,
-    template: Optional[Template],
+    template: Template | None,
     tokenizer: Any,
     *,
     max_length: int,
     special_tokens: int,
-) -> Optional[Dict[str, Any]]:
+) -> dict[str, Any] | None:
     """The tensors of a batch from the cached per-text encodings of its texts (see
     :func:`encode_texts`), with the pair template where there is one, else the
     post-processor. ``None`` when a hypothesis leaves no room for the premise."""
@@ -272,7 +273,7 @@ def tokenizer_features(tokenizer: Any, chunk: Sequence[Pair], max_length: int) -
         return tokenizer.pad(encode_pairs(tokenizer, chunk, max_length), return_tensors="pt")
 
 
-def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> List[Dict[str, List[int]]]:
+def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> list[dict[str, list[int]]]:
     """Token features per pair: premise-only truncation where the hypothesis fits,
     ``"longest_first"`` where it does not."""
     hypotheses = [h for _, h in pairs]
@@ -280,7 +281,7 @@ def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> List
     hyp_lengths = [len(ids) for ids in tokenizer(hypotheses, add_special_tokens=False)["input_ids"]]
     # at least one premise token must survive for "only_first" to succeed
     fits = [length + special + 1 <= max_length for length in hyp_lengths]
-    features: List[Optional[Dict[str, List[int]]]] = [None] * len(pairs)
+    features: list[dict[str, list[int]] | None] = [None] * len(pairs)
     for strategy, wanted in (("only_first", True), ("longest_first", False)):
         chosen = [i for i, fit in enumerate(fits) if fit == wanted]
         if not chosen:
@@ -303,7 +304,7 @@ def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> List
     return features  # type: ignore[return-value]
 
 
-def encode_pair(tokenizer: Any, premise: str, hypothesis: str, max_length: int) -> Dict[str, List[int]]:
+def encode_pair(tokenizer: Any, premise: str, hypothesis: str, max_length: int) -> dict[str, list[int]]:
     """One pair's token features: ``"only_first"`` truncation, else ``"longest_first"``."""
     try:
         return dict(tokenizer(premise, hypothesis, truncation="only_first", max_length=max_length))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import Any, Callable, Dict, List, Protocol, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -44,8 +45,8 @@ def is_out_of_memory(error: BaseException) -> bool:
 def run_batches(
     pairs: Sequence[Pair],
     *,
-    build: Callable[[List[Pair]], Dict[str, Any]],
-    forward: Callable[[Dict[str, Any]], Any],
+    build: Callable[[list[Pair]], dict[str, Any]],
+    forward: Callable[[dict[str, Any]], Any],
     batch_size: int,
     width: int,
     device: str,
@@ -65,7 +66,7 @@ def run_batches(
     order = sorted(range(len(pairs)), key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
     probs = np.zeros((len(pairs), width), dtype=np.float32)
     start = 0
-    ready: "deque[Tuple[List[int], Dict[str, Any]]]" = deque()
+    ready: deque[tuple[list[int], dict[str, Any]]] = deque()
     while start < len(order):
         if not ready:
             # the next batches' tensors, built back to back: between forward passes

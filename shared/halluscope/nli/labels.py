@@ -8,7 +8,8 @@ model's own order; a model's outputs are matched to them by the names in its
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ ENTAILMENT, NEUTRAL, CONTRADICTION = 0, 1, 2
 CLASSES = ("entailment", "neutral", "contradiction")
 
 # Normalised label names (lower case, runs of space/_/- as one space) -> column.
-_LABEL_SYNONYMS: Dict[str, int] = {
+_LABEL_SYNONYMS: dict[str, int] = {
     **dict.fromkeys(("entailment", "entail", "entails", "entailed", "supports", "support", "supported"), ENTAILMENT),
     **dict.fromkeys(("neutral", "not enough info", "not enough information", "nei", "notenoughinfo"), NEUTRAL),
     **dict.fromkeys(
@@ -31,7 +32,7 @@ def normalise_label(name: Any) -> str:
     return re.sub(r"[\s_\-]+", " ", str(name).strip().lower())
 
 
-def label_columns(id2label: Mapping[Any, str], label_map: Optional[Mapping[str, str]] = None) -> Tuple[int, ...]:
+def label_columns(id2label: Mapping[Any, str], label_map: Mapping[str, str] | None = None) -> tuple[int, ...]:
     """For each model output index (in order), the engine column it feeds.
 
     Names come from ``id2label`` (entailment/neutral/contradiction, VitaminC's
@@ -41,7 +42,7 @@ def label_columns(id2label: Mapping[Any, str], label_map: Optional[Mapping[str, 
     """
     labels = [id2label[key] for key in sorted(id2label, key=int)]
     described = ", ".join(f"{i}: {name!r}" for i, name in enumerate(labels))
-    overrides: Dict[str, int] = {}
+    overrides: dict[str, int] = {}
     for key, value in (label_map or {}).items():
         target = normalise_label(value)
         if target not in CLASSES:
@@ -60,7 +61,7 @@ def label_columns(id2label: Mapping[Any, str], label_map: Optional[Mapping[str, 
             f"two-label model {{{described}}}: pass label_map (model label -> "
             "entailment/neutral/contradiction); the missing class gets probability 0"
         )
-    columns: List[int] = []
+    columns: list[int] = []
     unknown = []
     for name in labels:
         key = normalise_label(name)

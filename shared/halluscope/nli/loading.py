@@ -11,7 +11,7 @@ half kernels).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any
 
 from ..registry import NLI, REGISTRY, default_device
 
@@ -26,7 +26,7 @@ def check_dtype(dtype: Any) -> str:
     return name
 
 
-def normalise_device(device: Optional[str]) -> str:
+def normalise_device(device: str | None) -> str:
     """``"cpu"``, ``"cuda:<i>"`` (``"cuda"`` = the current device) or torch's name for others."""
     if device is None:
         return default_device()
@@ -53,7 +53,7 @@ def torch_dtype(name: str) -> Any:
     return {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[name]
 
 
-def load(name: str, device: str, dtype: str) -> Tuple[Any, Any]:
+def load(name: str, device: str, dtype: str) -> tuple[Any, Any]:
     """(tokenizer, model) of ``name``, the model on ``device`` in ``dtype``, in eval mode."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
@@ -64,7 +64,7 @@ def load(name: str, device: str, dtype: str) -> Tuple[Any, Any]:
     return tokenizer, model
 
 
-def load_registered(name: str, device: str, dtype: str) -> Tuple[Any, Any]:
+def load_registered(name: str, device: str, dtype: str) -> tuple[Any, Any]:
     """:func:`load` once per process for (name, device, dtype): the registry keeps it."""
     return REGISTRY.get(NLI, name, f"{device}|{dtype}", lambda name, _key: load(name, device, dtype))
 

@@ -7,14 +7,15 @@ and checked to return ``(n, 3)`` probabilities [ent, neu, con].
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, List, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .features import Pair
 from .forward import Counters
 
-Scorer = Callable[[List[str], List[str]], Any]
+Scorer = Callable[[list[str], list[str]], Any]
 
 
 def scorer_name(scorer: Callable) -> str:

@@ -20,7 +20,8 @@ Ray is imported when :func:`score_dataset` is called: neither ``import halluscop
 from __future__ import annotations
 
 import functools
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, Dict, Optional, Tuple, Union
 
 from ..errors import OptionError
 from .batches import RESULT_COLUMNS, BatchScorer, Columns, record
@@ -32,7 +33,7 @@ DEFAULT_BATCH_SIZE = 256
 #: the run fails (Ray Data's default, -1, retries for ever)
 DEFAULT_RETRIES = 3
 
-Actors = Union[None, int, Tuple[int, int]]
+Actors = Union[None, int, tuple[int, int]]
 
 
 def _ray() -> Any:
@@ -46,21 +47,21 @@ def _ray() -> Any:
 
 def score_dataset(
     ds: Any,
-    metrics: Union[str, Sequence[str]] = ("chi",),
+    metrics: str | Sequence[str] = ("chi",),
     *,
     prediction_column: str = "prediction",
     source_column: str = "source",
-    reference_column: Optional[str] = None,
-    publication_date_column: Optional[str] = None,
-    id_column: Optional[str] = None,
-    options: Optional[Mapping[str, Mapping[str, Any]]] = None,
-    preset: Optional[str] = None,
+    reference_column: str | None = None,
+    publication_date_column: str | None = None,
+    id_column: str | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    preset: str | None = None,
     return_details: bool = False,
     actors: Actors = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     num_cpus: float = 1,
     num_gpus: float = 0,
-    resources: Optional[Dict[str, float]] = None,
+    resources: dict[str, float] | None = None,
     group_by_source: bool = False,
     max_restarts: int = DEFAULT_RETRIES,
     max_task_retries: int = DEFAULT_RETRIES,
@@ -114,8 +115,8 @@ def score_dataset(
 
 
 def _checked_options(
-    metrics: Tuple[str, ...], options: Optional[Mapping[str, Mapping[str, Any]]], preset: Optional[str]
-) -> Dict[str, Dict[str, Any]]:
+    metrics: tuple[str, ...], options: Mapping[str, Mapping[str, Any]] | None, preset: str | None
+) -> dict[str, dict[str, Any]]:
     """Each metric's options, resolved now (an unknown name or bad value is an
     :class:`OptionError` here, not in an actor)."""
     from ..scorer import Scorer

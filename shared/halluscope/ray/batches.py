@@ -9,8 +9,9 @@ process, which is how the tests check its records without a cluster.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any
 
 from ..errors import InputError
 from ..options import METRIC_SPECS
@@ -28,11 +29,11 @@ class Columns:
 
     prediction: str = "prediction"
     source: str = "source"
-    reference: Optional[str] = None
-    publication_date: Optional[str] = None
-    id: Optional[str] = None
+    reference: str | None = None
+    publication_date: str | None = None
+    id: str | None = None
 
-    def needed(self) -> List[str]:
+    def needed(self) -> list[str]:
         """The columns every batch must have."""
         named = (self.prediction, self.source, self.reference, self.publication_date, self.id)
         return [name for name in named if name is not None]
@@ -51,7 +52,7 @@ class BatchScorer:
         options: Mapping[str, Mapping[str, Any]],
         columns: Columns,
         return_details: bool = False,
-        preset: Optional[str] = None,
+        preset: str | None = None,
     ) -> None:
         from ..scorer import Scorer
 
@@ -76,7 +77,7 @@ class BatchScorer:
             table = table.append_column(name, pa.array([record[name] for record in records], type=pa.string()))
         return table
 
-    def _score(self, table: Any) -> Dict[str, Any]:
+    def _score(self, table: Any) -> dict[str, Any]:
         """Each metric's :class:`halluscope.ScoreResult` for the rows of ``table``; a bad
         row is an :class:`InputError` naming it by the id column (or its place in the
         batch) and its field."""
@@ -84,7 +85,7 @@ class BatchScorer:
 
         columns = self.columns
 
-        def column(name: Optional[str]) -> Optional[list]:
+        def column(name: str | None) -> list | None:
             return None if name is None else table.column(name).to_pylist()
 
         predictions, sources, references, dates = present_columns(
@@ -107,7 +108,7 @@ class BatchScorer:
                 raise InputError(f"{self._row_name(table, error.row)}: {error.message}", field=error.field) from None
         return results
 
-    def _row_name(self, table: Any, row: Optional[int]) -> str:
+    def _row_name(self, table: Any, row: int | None) -> str:
         if row is None:
             return f"a batch of {table.num_rows} rows"
         if self.columns.id is not None:
@@ -115,7 +116,7 @@ class BatchScorer:
         return f"row {row} of a batch of {table.num_rows} rows (pass id_column= to name rows by an id)"
 
 
-def batch_records(results: Mapping[str, Any], n_rows: int) -> List[Dict[str, str]]:
+def batch_records(results: Mapping[str, Any], n_rows: int) -> list[dict[str, str]]:
     """Per row, its ``scores``, ``labels`` and ``details`` as JSON strings, built as
     ``halluscope score`` builds them (:func:`halluscope.records.row_parts`): ``labels``
     holds the metrics that label (``{}`` when none does)."""
@@ -129,7 +130,7 @@ def batch_records(results: Mapping[str, Any], n_rows: int) -> List[Dict[str, str
     ]
 
 
-def record(row: Mapping[str, Any]) -> Dict[str, Any]:
+def record(row: Mapping[str, Any]) -> dict[str, Any]:
     """A scored row with its JSON columns decoded: ``scores``, ``labels`` and
     ``details`` as ``halluscope score`` writes them (``labels`` left out when no metric
     labels, as the command leaves it out); the other columns as they are."""

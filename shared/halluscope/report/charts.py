@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import math
-from typing import List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
 
 from ..ranges import within
 from .stats import reliability_bins
@@ -33,7 +33,7 @@ def _escape(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def histogram(values: Sequence[float], low: float, high: float, bins: int = 20) -> List[int]:
+def histogram(values: Sequence[float], low: float, high: float, bins: int = 20) -> list[int]:
     """Counts of the defined values in ``bins`` equal bins over [low, high] (the last bin
     closed); values outside are clipped into the end bins."""
     counts = [0] * bins
@@ -46,7 +46,7 @@ def histogram(values: Sequence[float], low: float, high: float, bins: int = 20) 
     return counts
 
 
-def roc_points(scores: Sequence[float], labels: Sequence[int]) -> List[Tuple[float, float]]:
+def roc_points(scores: Sequence[float], labels: Sequence[int]) -> list[tuple[float, float]]:
     """(false positive rate, true positive rate) of "consistent when score >= t" for every
     distinct t from the highest down, from (0, 0) to (1, 1); an undefined score counts as
     consistent (+inf), as in the agreement table. 1 = consistent is the positive class."""
@@ -72,10 +72,10 @@ def _frame(
     title: str,
     x_label: str,
     y_label: str,
-    x_range: Tuple[float, float],
-    y_range: Tuple[float, float],
-    body: List[str],
-    legend: Sequence[Tuple[str, str]] = (),
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    body: list[str],
+    legend: Sequence[tuple[str, str]] = (),
     chart_id: str = "",
     x_ticks: bool = True,
 ) -> str:
@@ -119,7 +119,7 @@ def _frame(
     return "".join(out)
 
 
-def _xy(x: float, y: float, x_range: Tuple[float, float], y_range: Tuple[float, float]) -> Tuple[float, float]:
+def _xy(x: float, y: float, x_range: tuple[float, float], y_range: tuple[float, float]) -> tuple[float, float]:
     (x0, x1), (y0, y1) = x_range, y_range
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     fx = (x - x0) / (x1 - x0) if x1 > x0 else 0.0
@@ -128,7 +128,7 @@ def _xy(x: float, y: float, x_range: Tuple[float, float], y_range: Tuple[float, 
 
 
 def histogram_svg(
-    title: str, series: Mapping[str, Sequence[float]], bins: int = 20, span: Tuple[float, float] = (0.0, 1.0)
+    title: str, series: Mapping[str, Sequence[float]], bins: int = 20, span: tuple[float, float] = (0.0, 1.0)
 ) -> str:
     """A step outline per series (share of its defined values per bin) over ``span``, the
     score's declared range (:func:`halluscope.ranges.declared_range`); a value outside it
@@ -160,7 +160,7 @@ def histogram_svg(
     return _frame(title, "score", "share of rows", (low, high), (0, top), body, legend, chart_id="histogram")
 
 
-def roc_svg(curves: Mapping[str, Tuple[List[Tuple[float, float]], float]]) -> str:
+def roc_svg(curves: Mapping[str, tuple[list[tuple[float, float]], float]]) -> str:
     """The ROC curve of each score ({name: (points, auc)}), the chance diagonal dashed."""
     body = [
         f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{TOP}" stroke="#d1d5db" '
@@ -187,7 +187,7 @@ def roc_svg(curves: Mapping[str, Tuple[List[Tuple[float, float]], float]]) -> st
     )
 
 
-def reliability_svg(bins: Sequence[Tuple[float, float, int]], ece: Optional[float] = None) -> str:
+def reliability_svg(bins: Sequence[tuple[float, float, int]], ece: float | None = None) -> str:
     """Mean p against the share consistent per bin (a dot sized by its rows), and the
     diagonal a calibrated p lies on."""
     body = [

@@ -6,11 +6,14 @@ from __future__ import annotations
 import html
 import json
 import math
-from typing import Any, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..dimensions import names
 from ..highlight import (
     CSS as HIGHLIGHT_CSS,
+)
+from ..highlight import (
     acu_evidence_highlights,
     contradicted_units,
     reasons_html,
@@ -24,6 +27,7 @@ from .stats import (
     Column,
     agreement,
     binary_label,
+    calibration_error,
     column_label,
     column_stats,
     column_values,
@@ -39,22 +43,21 @@ from .stats import (
     score_columns,
     score_range,
     shown_indices,
-    calibration_error,
 )
 
 
-def _contradicted_words(record: Mapping[str, Any]) -> List[str]:
+def _contradicted_words(record: Mapping[str, Any]) -> list[str]:
     """The summary's content words the source contradicts (``details.chi.words``,
     CHI's word-level support under formula="support")."""
     words = (record.get("details", {}).get("chi") or {}).get("words") or {}
     return [u["text"] for u in words.get("units", []) if u.get("status") == "contradicted"]
 
 
-def _position(record: Mapping[str, Any]) -> Tuple[str, Any]:
+def _position(record: Mapping[str, Any]) -> tuple[str, Any]:
     return ("line", record["line"]) if "line" in record else ("row", record.get("row"))
 
 
-def _number(value: Optional[float], digits: int = 4) -> str:
+def _number(value: float | None, digits: int = 4) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
@@ -202,14 +205,14 @@ _TABLE_JS = """\
 """
 
 
-def _labels(records: Sequence[Mapping[str, Any]], field: str) -> List[Optional[int]]:
+def _labels(records: Sequence[Mapping[str, Any]], field: str) -> list[int | None]:
     """Each record's binary label (None: no label; :func:`.stats.is_no_label`); the
     records are checked first (:func:`check_records`)."""
     return [binary_label(record_label(record, field)) for record in records]
 
 
 def check_records(
-    records: Sequence[Mapping[str, Any]], summary: Optional[Mapping[str, Any]] = None, label_field: str = "label"
+    records: Sequence[Mapping[str, Any]], summary: Mapping[str, Any] | None = None, label_field: str = "label"
 ) -> None:
     """Refuse records the report would show a meaningless number for, naming the first
     (1-based, with its input position): a score that is not one its metric returns, is
@@ -238,8 +241,8 @@ def _measure(value: float) -> str:
 
 
 def _agreement_section(
-    columns: Sequence[Column], values: Mapping[Column, List[float]], labels: Sequence[Optional[int]], field: str
-) -> List[str]:
+    columns: Sequence[Column], values: Mapping[Column, list[float]], labels: Sequence[int | None], field: str
+) -> list[str]:
     labelled = [k for k, label in enumerate(labels) if label is not None]
     y = [labels[k] for k in labelled]
     positives = sum(y)
@@ -297,7 +300,7 @@ def _agreement_section(
     return out
 
 
-def _dimension_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
+def _dimension_section(records: Sequence[Mapping[str, Any]]) -> list[str]:
     breakdown = dimension_breakdown(records)
     if not breakdown:
         return []
@@ -324,10 +327,10 @@ def _dimension_section(records: Sequence[Mapping[str, Any]]) -> List[str]:
 def _charts_section(
     records: Sequence[Mapping[str, Any]],
     columns: Sequence[Column],
-    values: Mapping[Column, List[float]],
-    labels: Optional[Sequence[Optional[int]]],
+    values: Mapping[Column, list[float]],
+    labels: Sequence[int | None] | None,
     options: Mapping[str, Mapping[str, str]],
-) -> List[str]:
+) -> list[str]:
     """Inline SVG charts (:mod:`.charts`): with labels, each score's distribution by label,
     the ROC curves and the reliability of chi's p_consistent; without, each score's
     distribution and the per-dimension means. Each distribution spans its score's
@@ -379,9 +382,9 @@ def _charts_section(
 
 def build_report(
     records: Sequence[Mapping[str, Any]],
-    summary: Optional[Mapping[str, Any]] = None,
+    summary: Mapping[str, Any] | None = None,
     cut: float = 0.5,
-    title: Optional[str] = None,
+    title: str | None = None,
     label_field: str = "label",
     page_size: int = 50,
     max_examples: int = 1000,
@@ -514,13 +517,13 @@ def build_report(
 def write_report(
     input_path: str,
     output_path: str,
-    summary_path: Optional[str] = None,
+    summary_path: str | None = None,
     cut: float = 0.5,
-    title: Optional[str] = None,
+    title: str | None = None,
     label_field: str = "label",
     page_size: int = 50,
     max_examples: int = 1000,
-    summary: Optional[Mapping[str, Any]] = None,
+    summary: Mapping[str, Any] | None = None,
 ) -> int:
     """Write the report of ``input_path`` to ``output_path``; return the number of
     examples. The run's summary is ``summary``, or read from ``summary_path``."""

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -17,16 +18,16 @@ from ..options import CHI_FAMILY, METRIC_SPECS
 from ..ranges import Range, declared_range, options_in_signature, score_names, within
 
 #: a score column: (metric, score name), e.g. ("chi", "ehi") for ``scores.chi.ehi``
-Column = Tuple[str, str]
+Column = tuple[str, str]
 
 
-def load_records(path: str) -> List[Dict[str, Any]]:
+def load_records(path: str) -> list[dict[str, Any]]:
     """The records of a scores JSONL file (blank lines ignored)."""
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def run_options(summary: Optional[Mapping[str, Any]]) -> Dict[str, Dict[str, str]]:
+def run_options(summary: Mapping[str, Any] | None) -> dict[str, dict[str, str]]:
     """Per metric, the options its signature in the run's summary records that decide
     its scores' ranges (:func:`halluscope.ranges.options_in_signature`); empty without a
     summary, where each score gets the widest range it has (docs/cli.md#scores-the-report-refuses)."""
@@ -46,7 +47,7 @@ def score_range(column: Column, options: Mapping[str, Mapping[str, str]]) -> Ran
     return declared_range(metric, name, options.get(metric))
 
 
-def _score_problem(metric: str, name: str, value: Any, options: Mapping[str, Mapping[str, str]]) -> Optional[str]:
+def _score_problem(metric: str, name: str, value: Any, options: Mapping[str, Mapping[str, str]]) -> str | None:
     """What makes ``value`` no score of ``scores.<metric>.<name>`` (None: nothing): not a
     number, infinite, or outside the score's declared range. NaN is undefined, as null."""
     where = f"scores.{metric}.{name}"
@@ -64,7 +65,7 @@ def _score_problem(metric: str, name: str, value: Any, options: Mapping[str, Map
     return None
 
 
-def record_problem(record: Any, options: Optional[Mapping[str, Mapping[str, str]]] = None) -> Optional[str]:
+def record_problem(record: Any, options: Mapping[str, Mapping[str, str]] | None = None) -> str | None:
     """What makes ``record`` unreadable as a scores record (None: nothing): the shapes
     ``halluscope score`` writes, checked before the report reads any of them, so that a
     hand-edited file is refused with its line instead of failing half-way. Each score
@@ -120,9 +121,9 @@ def record_problem(record: Any, options: Optional[Mapping[str, Mapping[str, str]
     return None
 
 
-def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> List[Tuple[float, float, int]]:
+def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> list[tuple[float, float, int]]:
     """(mean p, share consistent, rows) of each non-empty bin of ``bins`` equal bins of p."""
-    grouped: Dict[int, List[Tuple[float, int]]] = {}
+    grouped: dict[int, list[tuple[float, int]]] = {}
     for value, label in zip(p, labels):
         if math.isnan(value):
             continue
@@ -146,9 +147,9 @@ def column_label(metric: str, name: str) -> str:
     return metric if name == metric else f"{metric}.{name}"
 
 
-def score_columns(records: Sequence[Mapping[str, Any]]) -> List[Column]:
+def score_columns(records: Sequence[Mapping[str, Any]]) -> list[Column]:
     """Every (metric, score) in the records, in order of first appearance."""
-    seen: Dict[Column, None] = {}
+    seen: dict[Column, None] = {}
     for record in records:
         for metric, scores in record.get("scores", {}).items():
             for name in scores:
@@ -156,7 +157,7 @@ def score_columns(records: Sequence[Mapping[str, Any]]) -> List[Column]:
     return list(seen)
 
 
-def column_values(records: Sequence[Mapping[str, Any]], column: Column) -> List[float]:
+def column_values(records: Sequence[Mapping[str, Any]], column: Column) -> list[float]:
     """One float per record; NaN where the score is undefined (``null``) or absent."""
     metric, name = column
     values = []
@@ -172,10 +173,10 @@ class ColumnStats:
 
     total: int
     defined: int
-    mean: Optional[float]
-    median: Optional[float]
+    mean: float | None
+    median: float | None
     cut: float
-    share_below_cut: Optional[float]
+    share_below_cut: float | None
 
 
 def column_stats(values: Sequence[float], cut: float = 0.5) -> ColumnStats:
@@ -211,7 +212,7 @@ _BINARY = {0: 0, 1: 1, False: 0, True: 1, "0": 0, "1": 1, "false": 0, "true": 1,
 LABEL_FORMS = '0/1, 0.0/1.0, true/false, or those as text ("0"/"1", "0.0"/"1.0", "true"/"false", any case)'
 
 
-def binary_label(value: Any) -> Optional[int]:
+def binary_label(value: Any) -> int | None:
     """0 or 1 for a binary label (0/1, booleans, "0"/"1", "true"/"false"); None otherwise."""
     if isinstance(value, str):
         value = value.strip().lower()
@@ -229,7 +230,7 @@ def is_no_label(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def label_problem(value: Any, field: str = "label") -> Optional[str]:
+def label_problem(value: Any, field: str = "label") -> str | None:
     """What makes ``value`` neither a label (:data:`LABEL_FORMS`) nor no label
     (:func:`is_no_label`); None when it is one of them."""
     if is_no_label(value) or binary_label(value) is not None:
@@ -280,10 +281,10 @@ class Agreement:
     tn: int
     undefined: int
     #: why ROC-AUC, balanced accuracy and the threshold are undefined (NaN), None when they are not
-    undefined_because: Optional[str] = None
+    undefined_because: str | None = None
 
 
-def one_class_reason(positives: int, negatives: int) -> Optional[str]:
+def one_class_reason(positives: int, negatives: int) -> str | None:
     """Why the agreement is undefined with these label counts (None: both classes are there)."""
     if positives and negatives:
         return None
@@ -338,11 +339,11 @@ def agreement(scores: Sequence[float], labels: Sequence[int]) -> Agreement:
 # ------------------------------------------------------------------- units per dimension
 
 
-def highlight_details(record: Mapping[str, Any]) -> Dict[str, Any]:
+def highlight_details(record: Mapping[str, Any]) -> dict[str, Any]:
     """One details row with each CHI-family dimension, taken from the first metric of
     the record that has it (``chi`` before ``ehi``/``rhi``/``qhi``: same units)."""
     details = record.get("details", {})
-    merged: Dict[str, Any] = {}
+    merged: dict[str, Any] = {}
     for metric in CHI_FAMILY:
         row = details.get(metric) or {}
         for dimension in names():
@@ -368,10 +369,10 @@ class DimensionCounts:
     flagged: int
 
 
-def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionCounts]:
+def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> list[DimensionCounts]:
     """Per dimension (ehi, rhi, qhi) present in the records' details, the units counted
     by status (from :func:`highlight_details`: chi's units before those of ehi/rhi/qhi)."""
-    counts: Dict[str, Dict[str, int]] = {}
+    counts: dict[str, dict[str, int]] = {}
     for record in records:
         merged = highlight_details(record)
         for dimension in names():
@@ -390,7 +391,7 @@ def dimension_breakdown(records: Sequence[Mapping[str, Any]]) -> List[DimensionC
     return [DimensionCounts(d, **counts[d]) for d in names() if d in counts]
 
 
-def shown_indices(total: int, limit: int) -> List[int]:
+def shown_indices(total: int, limit: int) -> list[int]:
     """The records the page shows: all when ``total <= limit``, else ``limit`` evenly
     spaced ones (the first included)."""
     if total <= limit:

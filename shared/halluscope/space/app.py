@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import logging
 import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from .. import highlight
 from ..examples import load_examples
@@ -22,7 +23,6 @@ from .display import (
     score_for_display,
     score_table_html,
 )
-from .metric_module import MetricModule
 from .limits import (
     CONCURRENCY_ENV,
     DEFAULT_CONCURRENCY,
@@ -34,6 +34,7 @@ from .limits import (
     _env_number,
     markdown_text,
 )
+from .metric_module import MetricModule
 
 LOGGER = logging.getLogger("halluscope.space")
 
@@ -75,12 +76,12 @@ class OptionControl:
     label: str
     kind: str
     default: Any
-    choices: Tuple[Any, ...] = ()
-    bounds: Tuple[float, float, float] = (0.0, 1.0, 0.01)
-    meanings: Tuple[Tuple[Any, Any], ...] = ()
+    choices: tuple[Any, ...] = ()
+    bounds: tuple[float, float, float] = (0.0, 1.0, 0.01)
+    meanings: tuple[tuple[Any, Any], ...] = ()
 
     @classmethod
-    def of(cls, option: Option) -> "OptionControl":
+    def of(cls, option: Option) -> OptionControl:
         control = option.control
         choices = control.shown or option.choices
         shown_default = next(
@@ -100,13 +101,13 @@ class OptionControl:
         return dict(self.meanings).get(shown, shown)
 
 
-def app_options(name: str, shown: Sequence[Any]) -> Dict[str, Any]:
+def app_options(name: str, shown: Sequence[Any]) -> dict[str, Any]:
     """The API keywords of metric app ``name`` from its controls' values, in
     :data:`METRIC_OPTIONS` order."""
     return {option.name: option.api_value(value) for option, value in zip(METRIC_OPTIONS[name], shown)}
 
 
-def space_options(chosen: Sequence[str], shown: Sequence[Any]) -> Dict[str, Any]:
+def space_options(chosen: Sequence[str], shown: Sequence[Any]) -> dict[str, Any]:
     """The API keywords of the combined Space's options panel (the chi app's
     controls, values ``shown``) for the metrics ``chosen``: all of them when one
     ``score_chi`` call covers the choice, else those of the single metric's app."""
@@ -120,7 +121,7 @@ def space_options(chosen: Sequence[str], shown: Sequence[Any]) -> Dict[str, Any]
 
 #: the main options each CHI-family app offers, from their declarations (the metric
 #: cards list them all)
-METRIC_OPTIONS: Dict[str, Tuple[OptionControl, ...]] = {
+METRIC_OPTIONS: dict[str, tuple[OptionControl, ...]] = {
     app: tuple(OptionControl.of(option) for option in space_controls(app)) for app in CHI_FAMILY
 }
 
@@ -339,8 +340,8 @@ def _wire_acu(
     host,
     dl_acu,
     decomposer,
-    module: Optional[MetricModule] = None,
-    api_name: Optional[str] = None,
+    module: MetricModule | None = None,
+    api_name: str | None = None,
 ) -> None:
     outputs = _acu_outputs(gr)
 
@@ -417,7 +418,7 @@ def build_space():
     return queued(demo)
 
 
-def build_metric_app(name: str, module_folder: Optional[str] = None):
+def build_metric_app(name: str, module_folder: str | None = None):
     """A small app for one metric (chi, ehi, rhi, qhi or dlsd_acu): its text boxes,
     its main options, the score and the highlighted summary (or units, for dlsd_acu).
 

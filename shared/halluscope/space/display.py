@@ -7,7 +7,8 @@ import html
 import logging
 import math
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .. import highlight
 from ..dimensions import get as get_dimension
@@ -52,7 +53,7 @@ _CHI_NOTES = {
 }
 
 
-def _number(value: Any) -> Optional[float]:
+def _number(value: Any) -> float | None:
     """``value`` as a float, None when missing or NaN."""
     if value is None:
         return None
@@ -60,7 +61,7 @@ def _number(value: Any) -> Optional[float]:
     return None if math.isnan(value) else value
 
 
-def format_score(value: Optional[float]) -> str:
+def format_score(value: float | None) -> str:
     """A score with four decimals, ``"undefined"`` for None/NaN."""
     value = None if value is None else _number(value)
     return "undefined" if value is None else f"{value:.4f}"
@@ -69,7 +70,7 @@ def format_score(value: Optional[float]) -> str:
 # ------------------------------------------------------------------ CHI family
 
 
-def _chosen_metrics(metrics: Sequence[str]) -> List[str]:
+def _chosen_metrics(metrics: Sequence[str]) -> list[str]:
     """The chosen CHI-family metrics, deduplicated, in :data:`CHI_FAMILY` order."""
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -87,9 +88,9 @@ def _run_chi_family(
     source: str,
     reference: str,
     summary: str,
-    publication_date: Optional[str],
+    publication_date: str | None,
     options: Mapping[str, Any],
-    module: Optional[MetricModule] = None,
+    module: MetricModule | None = None,
 ) -> Mapping[str, Any]:
     """One scoring call covering ``chosen``: chi for chi or several dimensions, else the
     single metric; the publication date only for a metric that takes dates
@@ -112,7 +113,7 @@ def _run_chi_family(
 
 def _score_rows(
     chosen: Sequence[str], result: Mapping[str, Any], row: Mapping[str, Any], rhi_variant: str
-) -> List[Dict[str, Any]]:
+) -> list[dict[str, Any]]:
     """One row per chosen dimension, every dimension when chi is chosen (then
     rhi_norm for linear RHI, then chi)."""
     rows = []
@@ -183,7 +184,7 @@ def _verdict_note(result: Mapping[str, Any]) -> str:
     return said + "probability consistent, calibrated at even odds (XSum-style summaries score low)"
 
 
-def undefined_note(dimension: str, detail: Optional[Mapping[str, Any]], reference_free: bool) -> str:
+def undefined_note(dimension: str, detail: Mapping[str, Any] | None, reference_free: bool) -> str:
     """The note of an undefined dimension: which of the texts have none of its units,
     from the dimension's unit counts (``details[k][dimension]["counts"]``: ``g``
     summary, ``i`` source, ``r`` reference), e.g. "undefined: no relations in the
@@ -227,11 +228,11 @@ def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
     return note
 
 
-def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dict[str, Any]], str]:
+def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> tuple[list[dict[str, Any]], str]:
     """Bars of each chosen dimension's factor profile, or of its supported/unsupported
     unit counts (and contradicted ones, when it has any) when it has no factors (the
     default support formula, and reference-free rows); and a note saying which."""
-    bars: List[Dict[str, Any]] = []
+    bars: list[dict[str, Any]] = []
     profiled, counted = [], []
     for dimension in names():
         detail = row.get(dimension)
@@ -267,7 +268,7 @@ def _chart_rows(chosen: Sequence[str], row: Mapping[str, Any]) -> Tuple[List[Dic
     return bars, " ".join(notes)
 
 
-def _empty_display(message: str) -> Dict[str, Any]:
+def _empty_display(message: str) -> dict[str, Any]:
     return {
         "ok": False,
         "message": message,
@@ -287,11 +288,11 @@ def score_for_display(
     summary: str,
     metrics: Sequence[str] = ("chi",),
     *,
-    publication_date: Optional[str] = None,
-    options: Optional[Mapping[str, Any]] = None,
-    time_budget_s: Optional[float] = None,
-    module: Optional[MetricModule] = None,
-) -> Dict[str, Any]:
+    publication_date: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    time_budget_s: float | None = None,
+    module: MetricModule | None = None,
+) -> dict[str, Any]:
     """Score one summary with the chosen CHI-family ``metrics`` and return what the
     page shows: ``scores`` (rows of :data:`SCORE_COLUMNS`, raw floats, None when
     undefined), ``chart`` (rows ``dimension, bar, value``) and ``chart_note``,
@@ -347,12 +348,12 @@ def headline_markdown(display: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------- dlsd_acu
 
 
-def allowed_nli_models() -> List[str]:
+def allowed_nli_models() -> list[str]:
     """The NLI models a user may choose: the registry's choice (``HALLUSCOPE_NLI_MODEL``
     or the paper's default), the paper's default, then the Space owner's list in
     ``HALLUSCOPE_SPACE_NLI_MODELS`` (comma-separated); duplicates dropped."""
     extra = [name.strip() for name in os.environ.get(SPACE_NLI_MODELS_ENV, "").split(",") if name.strip()]
-    names: List[str] = []
+    names: list[str] = []
     for name in (resolve(NLI), NLI.paper_default, *extra):
         if name not in names:
             names.append(name)
@@ -377,14 +378,14 @@ def acu_for_display(
     source: str,
     summary: str,
     *,
-    nli_model: Optional[str] = None,
+    nli_model: str | None = None,
     host: str = "fizz",
     dl_acu: str = "auto",
     decomposer: str = SPACE_DECOMPOSER,
     nli_scorer=None,
-    time_budget_s: Optional[float] = None,
-    module: Optional[MetricModule] = None,
-) -> Dict[str, Any]:
+    time_budget_s: float | None = None,
+    module: MetricModule | None = None,
+) -> dict[str, Any]:
     """Score one summary with dlsd_acu and return what the page shows: ``score``,
     ``units`` (rows of :data:`ACU_COLUMNS`; ``score`` is the unit's entailment
     probability), ``dropped`` (units the filter removed, with the reason),

@@ -10,7 +10,8 @@ import os
 import re
 import threading
 import time
-from typing import Any, Callable, Dict, Optional
+from collections.abc import Callable
+from typing import Any
 
 from ..registry import ModelNotAvailableError
 from ..validation import validate_inputs
@@ -98,7 +99,7 @@ def _stop_thread(thread: threading.Thread) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stop))
 
 
-def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[float] = None, **kwargs: Any) -> Any:
+def run_with_budget(function: Callable[..., Any], *args: Any, budget: float | None = None, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)`` in a scoring thread, waiting at most ``budget``
     seconds (default :func:`time_budget`), counted from the call, so a wait for an
     earlier stopped request counts too. Past the budget the thread is stopped and
@@ -111,7 +112,7 @@ def run_with_budget(function: Callable[..., Any], *args: Any, budget: Optional[f
             f"The app is still stopping an earlier request that ran past its time budget "
             f"({budget:g} s); try again in a moment."
         )
-    outcome: Dict[str, Any] = {}
+    outcome: dict[str, Any] = {}
 
     def work() -> None:
         try:

@@ -4,7 +4,8 @@ instance of the folder's ``<name>.py``, kept in memory (docs/space.md#through-th
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 
 class MetricModule:
@@ -38,11 +39,11 @@ class MetricModule:
         self,
         predictions: Sequence[str],
         sources: Sequence[str],
-        references: Optional[Sequence[Any]] = None,
+        references: Sequence[Any] | None = None,
         *,
-        model_options: Optional[Mapping[str, Any]] = None,
+        model_options: Mapping[str, Any] | None = None,
         **options: Any,
-    ) -> Dict[str, Any]:
+    ) -> dict[str, Any]:
         """``compute`` of a fresh instance: the plain dict the module returns."""
         module = self.load(**dict(model_options or {}))
         return module.compute(predictions=list(predictions), references=references, sources=list(sources), **options)

@@ -48,7 +48,8 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Dict, List, Tuple
 
 from ...token_table import doc_text
 from ...units import QuantityUnit, dedupe
@@ -87,24 +88,23 @@ from .lexicon import (
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal, is_year_token
 from .numbers import (
     _HAS_DIGIT,
-    _Reading,
     _bound_and_approx,
     _currency,
     _is_percent,
     _money_or_number,
     _ordinal_value,
+    _Reading,
     uses_decimal_comma,
     words_to_number,
     written_value,
 )
 from .units import _measure_readings, race_time, unit_lexicon
 
-
 #: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
 _TEMPERATURE_UNIT_START = re.compile(rf"\s?(?:°|º|˚|\bdeg)|(?<=\d){GLUED_SCALE}\.?\s*$", re.I)
 
 
-def _readings(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:
+def _readings(surface: str, label: str, decimal_comma: bool = False) -> list[_Reading]:
     if label in ("CARDINAL", "TIME"):
         raced = race_time(surface)
         if raced is not None:
@@ -136,7 +136,7 @@ def _ranks_a_noun(token) -> bool:
     return token.dep_ in ("amod", "compound") and token.head.pos_ in ("NOUN", "PROPN") and token.head.i > token.i
 
 
-def date_parts(span, readings: Sequence[_Reading]) -> List[Tuple[int, int, str]]:
+def date_parts(span, readings: Sequence[_Reading]) -> list[tuple[int, int, str]]:
     """The parts of a DATE mention (``span``, read as ``readings``) that are quantities of
     their own (docs/papers.md#qhi-what-the-words-around-a-number-say): the ordinals that
     rank a period noun of the mention ("the *first* weekend of April", "the *second* half
@@ -177,13 +177,13 @@ def _names_a_share(span, surface: str) -> bool:
     )
 
 
-def extract_quantities(doc) -> List[QuantityUnit]:
+def extract_quantities(doc) -> list[QuantityUnit]:
     """The distinct quantities of a parsed text (CHI paper §3.4.1, docs/papers.md#qhi), in text order; the
     same quantity mentioned twice is one unit (first mention kept)."""
-    units: List[QuantityUnit] = []
+    units: list[QuantityUnit] = []
     text = doc_text(doc)
-    subjects: Dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
-    particles: Dict[int, str] = {}  # verb index -> the direction its particle gives (context.direction_of)
+    subjects: dict[int, str] = {}  # verb index -> its subject (anchors.anchor_of)
+    particles: dict[int, str] = {}  # verb index -> the direction its particle gives (context.direction_of)
     decimal_comma = uses_decimal_comma(text)
     pending = deque(_candidates(doc, text))  # a DATE mention's own quantities join it (date_parts)
     while pending:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional
-
-from .lexicon import CURRENCY_WORDS, SCALE_WORDS, _TIME_UNIT_FORMS
+from .lexicon import _TIME_UNIT_FORMS, CURRENCY_WORDS, SCALE_WORDS
 from .numbers import _HAS_DIGIT
 from .units import _lookup_unit
 
@@ -23,7 +21,7 @@ def _is_quantity_token(token) -> bool:
     )
 
 
-def _subject_of(verb, memo: Optional[Dict[int, str]] = None) -> str:
+def _subject_of(verb, memo: dict[int, str] | None = None) -> str:
     """Lemma of the verb's nominal subject, "" when none. ``memo`` (token index ->
     subject, for one Doc) keeps a verb that governs many quantities from being
     searched once per quantity: its children span its whole subtree."""
@@ -39,7 +37,7 @@ def _subject_of(verb, memo: Optional[Dict[int, str]] = None) -> str:
     return subject
 
 
-def anchor_of(span, inside: bool = False, memo: Optional[Dict[int, str]] = None) -> str:
+def anchor_of(span, inside: bool = False, memo: dict[int, str] | None = None) -> str:
     """Lemma of the head of the noun phrase a quantity belongs to (CHI paper §3.4.1, docs/papers.md#qhi):
     the noun it modifies ("5 million people" -> people; "$4.2 billion acquisition
     price" -> price), the noun after "of" ("five of the players" -> player), the

@@ -19,8 +19,6 @@ elsewhere in the sentence does not lend its direction to an unrelated number.
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Optional, Tuple
-
 #: tokens on each side of a mention searched for derivation words
 WINDOW = 4
 #: heads climbed from a mention's root looking for its governing verb or noun
@@ -159,7 +157,7 @@ def _governors(span):
         yield token
 
 
-def _particle_direction(verb, memo: Optional[Dict[int, str]]) -> str:
+def _particle_direction(verb, memo: dict[int, str] | None) -> str:
     """The direction a verb's particle or adverb gives it ("went up", "came down"), ""
     when none. ``memo`` (token index -> direction, one dict per Doc) keeps a verb that
     governs many quantities from having its children read once per quantity."""
@@ -178,7 +176,7 @@ def _particle_direction(verb, memo: Optional[Dict[int, str]]) -> str:
     return found
 
 
-def direction_of(span, memo: Optional[Dict[int, str]] = None) -> str:
+def direction_of(span, memo: dict[int, str] | None = None) -> str:
     """``"up"`` / ``"down"`` / ``""`` for one quantity mention (module docstring);
     ``memo``: see :func:`_particle_direction`."""
     doc = span.doc
@@ -201,7 +199,7 @@ def direction_of(span, memo: Optional[Dict[int, str]] = None) -> str:
     return ""
 
 
-def _window(span) -> Tuple[int, int]:
+def _window(span) -> tuple[int, int]:
     """Token bounds of up to :data:`WINDOW` tokens on each side of the mention, inside
     its sentence: found by stepping at most WINDOW tokens (``Span.sent`` would walk the
     whole sentence, and ``Doc.has_annotation`` the whole text, once per mention)."""
@@ -215,7 +213,7 @@ def _window(span) -> Tuple[int, int]:
     return first, last
 
 
-def derivations_of(span, direction: str = "") -> FrozenSet[str]:
+def derivations_of(span, direction: str = "") -> frozenset[str]:
     """The derivation families the words around a mention state (module docstring)."""
     doc = span.doc
     first, last = _window(span)
@@ -241,7 +239,7 @@ def derivations_of(span, direction: str = "") -> FrozenSet[str]:
     return frozenset(found)
 
 
-def _follows(doc, span, words: Tuple[str, ...]) -> bool:
+def _follows(doc, span, words: tuple[str, ...]) -> bool:
     """Whether ``words`` stand right before the mention or right after it."""
     n = len(words)
     before = tuple(t.lower_ for t in doc[max(0, span.start - n) : span.start])

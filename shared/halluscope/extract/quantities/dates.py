@@ -7,10 +7,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from functools import lru_cache
-from typing import List, Optional, Tuple
 
 from .lexicon import ORDINAL_WORDS, YEAR_DIGITS
-from .numbers import _HAS_DIGIT, _Reading, _literals, _ordinal_value
+from .numbers import _HAS_DIGIT, _literals, _ordinal_value, _Reading
 from .units import _duration
 
 _YEAR = re.compile(r"^(?:the\s+)?(?:year\s+)?(1\d{3}|20\d{2})$", re.I)
@@ -143,7 +142,7 @@ def names_no_day(expression: str) -> bool:
     return False
 
 
-def _interval(day: _dt.date, period: str) -> Tuple[str, str]:
+def _interval(day: _dt.date, period: str) -> tuple[str, str]:
     """Inclusive ISO interval of the calendar ``period`` containing ``day``."""
     if period == "year":
         start, end = _dt.date(day.year, 1, 1), _dt.date(day.year, 12, 31)
@@ -160,12 +159,12 @@ def _interval(day: _dt.date, period: str) -> Tuple[str, str]:
     return start.isoformat(), end.isoformat()
 
 
-def year_interval(first: int, last: Optional[int] = None) -> Tuple[str, str]:
+def year_interval(first: int, last: int | None = None) -> tuple[str, str]:
     return f"{first:04d}-01-01", f"{(last or first):04d}-12-31"
 
 
 @lru_cache(maxsize=16384)
-def parse_date(expression: str, base: Optional[_dt.date] = None) -> Optional[Tuple[Tuple[str, str], str]]:
+def parse_date(expression: str, base: _dt.date | None = None) -> tuple[tuple[str, str], str] | None:
     """(interval, granularity) of a date expression via dateparser, relative parts
     resolved against ``base`` (a fixed placeholder when ``None``); cached per
     (expression, base). ``None`` when dateparser cannot read it as a day, week,
@@ -185,7 +184,7 @@ def parse_date(expression: str, base: Optional[_dt.date] = None) -> Optional[Tup
     return _interval(data.date_obj.date(), data.period), data.period
 
 
-def resolve_relative(expression: str, publication_date: Optional[_dt.date]) -> Optional[Tuple[str, str]]:
+def resolve_relative(expression: str, publication_date: _dt.date | None) -> tuple[str, str] | None:
     """The calendar interval of a relative date expression given the publication
     date (CHI paper §3.4.2, temporal mode; docs/papers.md#qhi); ``None`` without a publication date."""
     if publication_date is None:
@@ -194,7 +193,7 @@ def resolve_relative(expression: str, publication_date: Optional[_dt.date]) -> O
     return parsed[0] if parsed else None
 
 
-def _date_readings(surface: str) -> List[_Reading]:
+def _date_readings(surface: str) -> list[_Reading]:
     """Rules for a DATE mention, in order: bare year, season range, decade;
     duration or age; a day no calendar has (:func:`names_no_day`), kept as written;
     dateparser (absolute when a year is written, else relative); a year inside an
@@ -273,7 +272,7 @@ def canonical_date_expression(text: str) -> str:
     return re.sub(r"\s*,\s*", " ", low).strip(" ,.")
 
 
-def _time_readings(surface: str) -> List[_Reading]:
+def _time_readings(surface: str) -> list[_Reading]:
     """TIME mentions: ordinal minutes ("the 83rd minute"), clock times ("5pm" ->
     17.0), durations ("half an hour" -> 0.5 hour); others ("night") are dropped."""
     low = surface.lower()

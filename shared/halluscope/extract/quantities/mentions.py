@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from collections.abc import Iterable, Iterator
 
 from ...token_table import doc_text, has_no_upper
 from ...units import QuantityUnit
@@ -61,7 +61,7 @@ _RIGHT_EXTEND = frozenset(
 )
 
 
-def supplement_matches(text: str) -> Iterator["re.Match[str]"]:
+def supplement_matches(text: str) -> Iterator[re.Match[str]]:
     """``_SUPPLEMENT.finditer(text)``, without trying every position of the text: each of
     its matches holds a number, and starts at most :data:`_SUPPLEMENT_REACH` characters
     before the number's first digit, never inside a run of digits (a number starts where
@@ -105,7 +105,7 @@ def score_start(span) -> int:
     return end
 
 
-def _joined_durations(text: str, first: Tuple[int, int, str], second: Tuple[int, int, str]) -> bool:
+def _joined_durations(text: str, first: tuple[int, int, str], second: tuple[int, int, str]) -> bool:
     """Whether two mentions are the parts of one compound duration: both durations
     (TIME, DATE or QUANTITY spans that read as one, :func:`~.units._duration`), nothing but
     a comma or "and" between them, and :func:`~.units.compound_duration` of their units
@@ -126,7 +126,7 @@ def _joined_durations(text: str, first: Tuple[int, int, str], second: Tuple[int,
     return compound_duration([reading.unit for reading in readings], [text[first[1] : second[0]] + closing])
 
 
-def _widen_month_days(doc, spans: List[List]) -> None:
+def _widen_month_days(doc, spans: list[list]) -> None:
     """A day number that spaCy sm read as a bare CARDINAL after a month written short
     ("Aug 3", "Apr 12": it tags "3" and "12" alone, while "Aug. 3" and "Mar 3, 2024" are
     DATEs) becomes the DATE "Aug 3", in place: a day of a month, not the number 3
@@ -150,16 +150,16 @@ def _widen_month_days(doc, spans: List[List]) -> None:
         item[0], item[2] = month.idx, "DATE"
 
 
-def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
+def _candidates(doc, text: str) -> list[tuple[int, int, str]]:
     """Character spans and labels of the numeric mentions: spaCy's numeric
     entities widened by the regex supplement, plus what only the regex (or a
     stray digit token) finds. ``text`` is ``doc.text`` (built token by token by
     spaCy on every access, so it is computed once)."""
-    spans: List[List] = []
+    spans: list[list] = []
     ents = doc.ents  # spaCy makes the entity spans anew on every access: read them once
     # dates that spaCy sm swallowed into a name ("Glamorgan on April 19", tagged FAC),
     # added after the widening below, which leaves dates alone
-    swallowed: List[List] = []
+    swallowed: list[list] = []
     for ent in ents:
         if ent.label_ not in NUMERIC_LABELS:
             if any(t.like_num for t in ent):
@@ -277,7 +277,7 @@ def _candidates(doc, text: str) -> List[Tuple[int, int, str]]:
     _widen_month_days(doc, spans)
     # merge overlaps produced by the widening, keep text order
     spans.sort(key=lambda s: (s[0], -s[1]))
-    out: List[Tuple[int, int, str]] = []
+    out: list[tuple[int, int, str]] = []
     for start, end, label in spans:
         if out and start < out[-1][1]:
             last = out[-1]
@@ -341,7 +341,7 @@ def _modifiers_before(span) -> str:
     return doc[first : span.start].text
 
 
-def _multiplication_verbs(doc, text: str, subjects: Optional[Dict[int, str]] = None) -> Iterable[QuantityUnit]:
+def _multiplication_verbs(doc, text: str, subjects: dict[int, str] | None = None) -> Iterable[QuantityUnit]:
     """ "doubled" / "tripled" / "halved" as percent changes (100 / 200 / 50)."""
     for match in _MULTIPLY_RE.finditer(text):
         found = doc.char_span(match.start(), match.end(), alignment_mode="expand")

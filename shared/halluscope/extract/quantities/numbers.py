@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import re
 from decimal import Context, Decimal
-from typing import List, Optional, Tuple
 
 from .lexicon import (
     APPROXIMATE,
@@ -41,7 +40,7 @@ _EXPONENT = (
 _SCALE = r"(?:\s?-?(?P<scale>hundred|thousand|million|billion|trillion|bn|mn|mln|bln|tn|k|m|b)\b)?"
 
 
-def _literal_pattern(decimal_comma: bool) -> "re.Pattern[str]":
+def _literal_pattern(decimal_comma: bool) -> re.Pattern[str]:
     """Digit literals with sign, exponent, ordinal suffix and multiplier; with
     ``decimal_comma``, "7,5" and "3,1415" are decimals while "7,500" stays 7500."""
     number = rf"{_NUM}|\.\d+"
@@ -69,7 +68,7 @@ _ORDINAL_SUFFIX = re.compile(r"\s?(?:st|nd|rd|th)\b", re.I)
 _WORD = re.compile(r"[a-z]+", re.I)
 
 
-def words_to_number(text: str) -> Optional[float]:
+def words_to_number(text: str) -> float | None:
     """Value of plain English number words: "two", "twenty-five", "a dozen",
     "two million", "one point five", fractions ("a fifth", "three quarters",
     "one and a half million"); ``None`` for anything else, including ill-formed
@@ -113,7 +112,7 @@ def words_to_number(text: str) -> Optional[float]:
     return total + current if seen else None
 
 
-def _ordinal_value(text: str) -> Optional[float]:
+def _ordinal_value(text: str) -> float | None:
     """ "83rd" -> 83, "third" -> 3, "twenty-first" -> 21."""
     # the leftmost "\d[\d,]*" followed by an ordinal suffix, found in linear time: every
     # start inside one run of digits and commas ends where the run ends
@@ -140,7 +139,7 @@ def uses_decimal_comma(text: str) -> bool:
     )
 
 
-def _exponent(match: "re.Match[str]") -> Tuple[str, str]:
+def _exponent(match: re.Match[str]) -> tuple[str, str]:
     """(kind, exponent digits) of a literal: kind "" (none), "10" (times a power of
     ten) or "^" (a power of the number itself)."""
     for group, kind in (("e", "10"), ("t", "10"), ("ts", "10"), ("s", "^"), ("p", "^")):
@@ -150,7 +149,7 @@ def _exponent(match: "re.Match[str]") -> Tuple[str, str]:
     return "", ""
 
 
-def _literal_value(match: "re.Match[str]") -> float:
+def _literal_value(match: re.Match[str]) -> float:
     """The value of one literal as written: sign, decimal comma, exponent. A value
     beyond floating point ("1e309", "10^400") is +-inf, never a part of it."""
     if match.group("dc") if "dc" in match.re.groupindex else None:
@@ -181,7 +180,7 @@ def _literal_value(match: "re.Match[str]") -> float:
     return -value if match.group("sign") else value
 
 
-def written_value(text: str) -> Optional[str]:
+def written_value(text: str) -> str | None:
     """A canonical exact form of the first literal in ``text`` whose value is beyond
     floating point ("1e309" and "10^309" give "1E+309"), so that two such values
     can still be compared as written; ``None`` when there is none."""
@@ -203,7 +202,7 @@ def written_value(text: str) -> Optional[str]:
     return None
 
 
-def _literals(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[Tuple[float, Tuple[int, int]]]:
+def _literals(surface: str, scale_m: bool, decimal_comma: bool = False) -> list[tuple[float, tuple[int, int]]]:
     """Numeric literals in ``surface`` with their multiplier ("2.5K" -> 2500,
     "3bn" -> 3e9; "m" counts as million only when ``scale_m``), sign ("-40") and
     exponent ("1e9", "3×10⁹"); with ``decimal_comma`` "7,5" is 7.5."""
@@ -235,7 +234,7 @@ class _Reading:
         self.precise = precise
 
 
-def _bound_and_approx(text: str) -> Tuple[str, bool]:
+def _bound_and_approx(text: str) -> tuple[str, bool]:
     low = " " + re.sub(r"\s+", " ", text.lower()) + " "
     for phrase in LOWER_BOUND:
         if f" {phrase} " in low:
@@ -251,7 +250,7 @@ def _bound_and_approx(text: str) -> Tuple[str, bool]:
 _HASH_POUND = re.compile(r"(?:^|\s)#\s?\d")
 
 
-def _currency(surface: str, label: str) -> Tuple[str, float]:
+def _currency(surface: str, label: str) -> tuple[str, float]:
     """(ISO code, factor) named in a money mention, ("", 1) when none."""
     stripped = surface.strip()
     # CNN/DailyMail's "#" for "£" (see _SUPPLEMENT), also inside a mention that starts with
@@ -345,7 +344,7 @@ _NOT_NUMBER_WORDS = frozenset(
 )
 
 
-def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -> List[float]:
+def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -> list[float]:
     """Values of the numbers in a mention: digit literals (with multipliers), else
     number words (quantulum3's words, read by ``words_to_number``)."""
     values = [value for value, _ in _literals(surface, scale_m, decimal_comma)]
@@ -367,7 +366,7 @@ def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -
     return [value for value in values if value is not None]
 
 
-def _money_or_number(surface: str, label: str, decimal_comma: bool = False) -> List[_Reading]:
+def _money_or_number(surface: str, label: str, decimal_comma: bool = False) -> list[_Reading]:
     if _is_percent(surface):
         return [_Reading("percent", "", v) for v in _number_readings(surface, False, decimal_comma)]
     code, factor = _currency(surface, label)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import List, Optional, Tuple
 
-from .lexicon import TIME_UNITS, _TIME_UNIT_FORMS
-from .numbers import _HAS_DIGIT, _SIGN_BEFORE, _Reading, _money_or_number, _number_readings, words_to_number
+from .lexicon import _TIME_UNIT_FORMS, TIME_UNITS
+from .numbers import _HAS_DIGIT, _SIGN_BEFORE, _money_or_number, _number_readings, _Reading, words_to_number
 
 # Linear time: a number or word starts only where a run of digits / letters starts
 # (a start inside a run finds nothing its run's start would not find first), and the
@@ -61,7 +60,7 @@ def _plural(surface: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def unit_lexicon() -> Tuple[dict, dict]:
+def unit_lexicon() -> tuple[dict, dict]:
     """quantulum3's unit lexicon (its ``units.json``: names, surfaces, symbols,
     SI prefixes, entity = dimension), read directly: ``(surfaces, symbols)``
     mapping a lower-cased surface (singular and plural) or an exact symbol to
@@ -104,7 +103,7 @@ def unit_lexicon() -> Tuple[dict, dict]:
     return surfaces, symbols
 
 
-def _lookup_unit(phrase: str) -> Optional[str]:
+def _lookup_unit(phrase: str) -> str | None:
     surfaces, symbols = unit_lexicon()
     found = symbols.get(phrase) or surfaces.get(phrase.lower())
     if not found and len(phrase) > 2:
@@ -123,14 +122,14 @@ _NUMBER_UNIT_GLUE = re.compile(
 _HYPHEN = re.compile(rf"(?P<keep>{_SIGN_BEFORE}-(?=\d)|(?<=\d[eE^])-(?=\d))|-")
 
 
-def _measure_readings(surface: str, decimal_comma: bool = False) -> List[_Reading]:
+def _measure_readings(surface: str, decimal_comma: bool = False) -> list[_Reading]:
     """Number + physical unit pairs in a QUANTITY mention ("10 km", "6ft 2in",
     "more than 4,300 pounds" -> pound-mass); units from quantulum3's lexicon.
     A mention without a known unit counts things ("400 migrants"): a number
     anchored to its own noun."""
     glued = _NUMBER_UNIT_GLUE.sub(" ", surface)
     tokens = _HYPHEN.sub(lambda m: m.group() if m.group("keep") else " ", glued).split()
-    out: List[_Reading] = []
+    out: list[_Reading] = []
     i = last = 0
     while i < len(tokens):
         found = None
@@ -163,7 +162,7 @@ def _measure_readings(surface: str, decimal_comma: bool = False) -> List[_Readin
 _DURATION_JOIN = re.compile(r"\s*,?\s*(?:and\s+)?")
 
 
-def _duration(surface: str) -> Optional[_Reading]:
+def _duration(surface: str) -> _Reading | None:
     """ "22-year-old" / "five-year" / "90 minutes" -> measure in a time unit. A compound
     duration, parts joined by nothing but commas and "and" ("eight minutes and 44
     seconds", "5 years and 3 months"), is their sum in its smallest unit (524 seconds,
@@ -189,7 +188,7 @@ def _duration(surface: str) -> Optional[_Reading]:
     return _Reading("measure", smallest, seconds / TIME_UNITS[smallest], precise=True)
 
 
-def compound_duration(units: List[str], joins: List[str]) -> bool:
+def compound_duration(units: list[str], joins: list[str]) -> bool:
     """Whether duration parts in these time ``units`` (in text order), with these texts
     between them, are one duration: units from the largest to the smallest, and commas
     only in a list that "and" ends ("two hours, eight minutes and 44 seconds"; not "four
@@ -205,7 +204,7 @@ def compound_duration(units: List[str], joins: List[str]) -> bool:
 _RACE_TIME = re.compile(r"(?:(\d{1,2}):)?([0-5]?\d):([0-5]\d(?:\.\d+)?)")
 
 
-def race_time(surface: str) -> Optional[_Reading]:
+def race_time(surface: str) -> _Reading | None:
     """A race time written with colons as a duration in seconds ("2:08:44" = 7,724 s, the
     source's "two hours, eight minutes and 44 seconds"), else None. Two parts only with
     a decimal ("3:45.6"): "10:30" is a clock time."""
@@ -216,7 +215,7 @@ def race_time(surface: str) -> Optional[_Reading]:
     return _Reading("measure", "second", hours * 3600 + int(match.group(2)) * 60 + float(match.group(3)), precise=True)
 
 
-def _duration_value(match) -> Optional[float]:
+def _duration_value(match) -> float | None:
     """The number of one :data:`_DURATION` match ("a" and "an" are 1, "half" 0.5)."""
     raw = match.group("num").lower()
     if raw in ("a", "an"):
