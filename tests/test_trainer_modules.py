@@ -18,6 +18,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import evaluate
 import numpy as np
 import pytest
+import test_trainer
 from halluscope import api
 from halluscope.trainer import make_compute_metrics
 from test_trainer import (
@@ -27,6 +28,12 @@ from test_trainer import (
     SOURCES,  # noqa: F401
 )
 from tiny_models import tiny_nli_model
+
+# test_trainer's fixtures, shared by assignment: pyflakes reads an import of them as unused
+# (the test arguments "redefine" it) and `ruff check --fix` deletes it
+tiny_seq2seq = test_trainer.tiny_seq2seq
+eval_dataset = test_trainer.eval_dataset
+generated = test_trainer.generated
 
 pytestmark = pytest.mark.slow
 
