@@ -16,6 +16,7 @@ from halluscope.fusion import check_weights
 from halluscope.options import METRIC_SPECS
 from halluscope.pipeline import score
 from halluscope.scoring_options import ScoringOptions
+from halluscope.signature_text import Field
 from halluscope.units import Match
 
 
@@ -86,8 +87,7 @@ class Capitals(Dimension):
 
         return entity_factors(counts)
 
-    def signature_parts(self, options, fuse, resources):
-        return ["toy:capitals"]
+    signature_fields = (Field("toy", (), lambda call: "capitals"),)
 
 
 @pytest.fixture

@@ -181,7 +181,7 @@ def test_compute_returns_a_plain_dict_with_the_api_values(metrics):
 def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
     from halluscope.resources import get_lexicon
 
-    default_id = get_lexicon().signature_id  # wn:3.0 with WordNet installed, wn:none without
+    default_id = "wn:" + get_lexicon().wordnet_version  # wn:3.0 with WordNet installed, wn:none without
     for name in ("chi", "rhi"):
         on = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
         off = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, wordnet=False)

@@ -296,7 +296,7 @@ def _score_dlsd_acu(
     import math
 
     from .acu.components import coreference_step, get_decomposer
-    from .acu.pipeline import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
+    from .acu.scoring import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
     from .nli import NLIEngine
     from .validation import validate_inputs
 

@@ -31,10 +31,6 @@ from .lru import LRU
 from .options import ENCODER_DTYPES
 from .registry import REGISTRY, SENTENCE_ENCODER, ModelRegistry, default_device, load_sentence_encoder, resolve
 
-#: the signature's short names of the precisions other than float32
-DTYPE_ABBREVIATIONS = {"bfloat16": "bf16", "float16": "fp16"}
-
-
 #: torch's CPU capability probes for native bfloat16 (private names: a torch without
 #: them gets float32 under "auto")
 _CPU_BFLOAT16_PROBES = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
