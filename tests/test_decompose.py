@@ -22,7 +22,7 @@ from halluscope.acu.decompose import (
     dedupe_units,
     split_claims,
 )
-from halluscope.registry import DECOMPOSER, REGISTRY, ModelNotAvailableError
+from halluscope.registry import DECOMPOSER, MODELS, ModelNotAvailableError
 from tiny_models import tiny_t5 as build_tiny_t5
 
 WORDS = (
@@ -79,7 +79,7 @@ def test_seq2seq_loads_by_path_and_batching_does_not_change_outputs(tiny_t5):
     assert len({len(o.split()) for o in outputs}) > 1  # outputs of different lengths in one batch
     assert all(word in WORDS for o in outputs for word in o.split())
     # both instances share one loaded model: one load per (model, device, dtype)
-    assert REGISTRY.load_counts[(DECOMPOSER.name, tiny_t5, "cpu|float32")] == 1
+    assert MODELS.load_counts[(DECOMPOSER.name, tiny_t5, "cpu|float32")] == 1
 
 
 def test_seq2seq_cache_and_call_counter(tiny_t5):

@@ -107,7 +107,7 @@ def _score_in_workers(
     visible), the workers are spawned, not forked, and each loads its own."""
     import functools
 
-    from .dates import validate_publication_dates
+    from .publication_dates import validate_publication_dates
     from .registry import default_device
     from .validation import validate_inputs
     from .workers import score_in_workers, worker_count
