@@ -1,4 +1,4 @@
-"""AMR discourse links, link subgraphs (seed 000 §3.1.1) and the amrlib extractor plumbing."""
+"""AMR discourse links, link subgraphs (Mind the Link §3.1.1, docs/papers.md#dl-acu) and the amrlib extractor plumbing."""
 
 from __future__ import annotations
 

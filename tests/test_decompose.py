@@ -1,4 +1,4 @@
-"""ACU decomposers (seed 000 §2.2/§3.2, seed 002 FIZZ): the seq2seq claim extractor
+"""ACU decomposers (Mind the Link §2.2/§3.2, FIZZ; docs/papers.md#sd-acu): the seq2seq claim extractor
 (a tiny randomly initialised T5 built here, never "the default"), the claim
 splitter, and the rule-based proposition splitter.
 
@@ -190,7 +190,7 @@ CASES = {
         "Tim Cook is the CEO of Apple.",
         "Tim Cook lives in California.",
     ],
-    # seed 000 §5.2's SD-ACU example and seed 002's atomic-fact example
+    # Mind the Link §5.2's SD-ACU example and FIZZ's atomic-fact example
     "Action News Jax spoke to Professor Tiri Fellows, who is deaf and teaches American Sign Language.": [
         "Action News Jax spoke to Professor Tiri Fellows.",
         "Professor Tiri Fellows is deaf.",

