@@ -20,7 +20,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from halluscope.dimensions import names as dimension_names
+
 #: FRANK's error types (``has_<T>`` flags in frank_val.jsonl)
+#: the CHI family's dimensions, in the order of scores and fusion: read from the dimension
+#: registry (halluscope.dimensions), never written out here
+DIMENSIONS: tuple[str, ...] = dimension_names()
+#: chi's score, then the dimensions it fuses
+CHI_SCORES: tuple[str, ...] = ("chi",) + DIMENSIONS
 ERROR_TYPES = ("RelE", "EntE", "CircE", "OutE", "GramE", "CorefE", "LinkE", "Other")
 #: columns that name the system that wrote a summary, first found wins
 SYSTEM_COLUMNS = ("model_name", "system", "model_id")

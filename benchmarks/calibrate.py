@@ -204,17 +204,12 @@ def check(by: dict[str, list], labels: dict[str, list[int]], path: str) -> None:
 
 def default_signature() -> str:
     """The signature of chi's scores under the default options, without the package
-    version and the verdict's own fields: what the calibration holds for."""
+    version and the verdict's own fields, at float32: what the calibration holds for
+    (:func:`halluscope.verdict.calibrated_signature`)."""
     from halluscope import score_chi
-    from halluscope.verdict import SAME_SCORES_AT, scored_signature, unversioned
+    from halluscope.verdict import calibrated_signature
 
-    fields = scored_signature(unversioned(score_chi(["A."], ["A."], threshold=None)["signature"])).split("|")
-    # stored at float32, the precision the other one(s) of SAME_SCORES_AT stand for
-    for k, field in enumerate(fields):
-        for suffix in SAME_SCORES_AT:
-            if field.startswith("enc:") and field.endswith(suffix):
-                fields[k] = field[: -len(suffix)]
-    return "|".join(fields)
+    return calibrated_signature(score_chi(["A."], ["A."], threshold=None)["signature"])
 
 
 def new_version(path: str) -> str:

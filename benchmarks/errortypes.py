@@ -38,14 +38,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, percent
+from benchmarks._common import CHI_SCORES, HALVES, alnum_precision, alnum_tokens, load_dataset, percent
 from benchmarks.harness import json_safe
 from benchmarks.measures import roc_auc
 
 #: the FRANK error types compared (``has_<T>``); ``any`` = every inconsistent summary
 TYPES = ("EntE", "CircE", "RelE", "OutE")
 ANY = "any"
-INDICES = ("chi", "ehi", "rhi", "qhi")
+INDICES = CHI_SCORES
 #: the own-kind overlap of an index
 OWN_KIND = {"ehi": "entity_overlap", "qhi": "number_overlap"}
 #: spaCy entity labels that are numbers, dates or amounts (not counted as entities)

@@ -33,11 +33,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from benchmarks._common import alnum_precision
+from benchmarks._common import CHI_SCORES, alnum_precision
 
 DEFAULT_SUITE = os.path.join(HERE, "paraphrase_suite.jsonl")
 #: chi first, then the dimensions it fuses
-METRICS = ("chi", "ehi", "rhi", "qhi")
+METRICS = CHI_SCORES
 #: the metric whose pair shares count every case (an undefined score fails)
 PRIMARY = "chi"
 BASELINE = "base"

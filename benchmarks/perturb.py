@@ -52,7 +52,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_dataset, normalise_text, percent
+from benchmarks._common import (
+    CHI_SCORES,
+    DIMENSIONS,
+    HALVES,
+    alnum_precision,
+    alnum_tokens,
+    load_dataset,
+    normalise_text,
+    percent,
+)
 from benchmarks.harness import json_safe
 
 # ------------------------------------------------------------------------- reading numbers
@@ -892,7 +901,7 @@ def _lower_from_top(edited, original) -> bool:
 
 def _scores(result, i: int) -> dict[str, float]:
     detail = result["details"][i]
-    return {"chi": float(result["chi_scores"][i]), **{d: float(detail[d]["score"]) for d in ("ehi", "rhi", "qhi")}}
+    return {"chi": float(result["chi_scores"][i]), **{d: float(detail[d]["score"]) for d in DIMENSIONS}}
 
 
 def summarise(cases: Sequence[dict[str, Any]], edit: str) -> dict[str, Any]:
@@ -1034,7 +1043,7 @@ def print_misses(cases: Sequence[dict[str, Any]], edit: str, count: int) -> None
         print(f"    edited:   {_around(case['edited'], case['span_edited'])}")
         print(
             "    "
-            + "  ".join(f"{k} {_num(o[k])} -> {_num(e[k])}" for k in ("chi", "ehi", "rhi", "qhi"))
+            + "  ".join(f"{k} {_num(o[k])} -> {_num(e[k])}" for k in CHI_SCORES)
             + f"  alnum {_num(o[BASELINE])} -> {_num(e[BASELINE])}"
         )
         print(f"    {index} units of the edited summary:")
@@ -1106,8 +1115,7 @@ def run_suite(
             case["scores_original"] = {**_scores(original, p), BASELINE: alnum_precision(row.summary, row.source)}
             case["scores_edited"] = {**_scores(result, k), BASELINE: alnum_precision(case["edited"], row.source)}
             case["caught"] = {
-                m: _lower(case["scores_edited"][m], case["scores_original"][m])
-                for m in ("chi", "ehi", "rhi", "qhi", BASELINE)
+                m: _lower(case["scores_edited"][m], case["scores_original"][m]) for m in (*CHI_SCORES, BASELINE)
             }
             case["caught"][index + "_from_top"] = _lower_from_top(
                 case["scores_edited"][index], case["scores_original"][index]

@@ -18,7 +18,7 @@ import time
 
 from halluscope import score_chi
 
-from benchmarks._common import read_jsonl, triples
+from benchmarks._common import CHI_SCORES, read_jsonl, triples
 from benchmarks.speed_chi import cold_caches
 
 _SENTENCE_END = re.compile(r"(?<=\S)[.!?]+(?=\s|$)")
@@ -56,7 +56,7 @@ def main() -> None:
         result = score_chi([copy], [source])
         seconds.append(time.perf_counter() - start)
         ratio = f"{seconds[-1] / seconds[-2]:.2f}" if len(seconds) > 1 else "-"
-        scores = {name: round(result.per_example[name][0], 4) for name in ("chi", "ehi", "rhi", "qhi")}
+        scores = {name: round(result.per_example[name][0], 4) for name in CHI_SCORES}
         print(f"{factor}x {len(copy):6d} chars  {seconds[-1]:6.2f} s  ratio {ratio}  {scores}", flush=True)
 
 

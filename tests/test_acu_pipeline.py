@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from halluscope.acu.pipeline import AcuOptions, aggregate, alignment_scores, score_batch
+from halluscope.acu.scoring import AcuOptions, aggregate, alignment_scores, score_batch
 from halluscope.nli import NLIEngine
 
 
@@ -250,7 +250,7 @@ def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
     its document (``Span.text``, also for a document parsed in chunks) and is listed
     once per document object; the in-context parses lent to the decomposer are
     ``Span.as_doc()`` byte for byte and never enter the shared parse cache."""
-    from halluscope.acu.pipeline import _context_builders, _sentences
+    from halluscope.acu.scoring import _context_builders, _sentences
     from halluscope.parsing import ParseCache
     from halluscope.resources import get_parse_cache
 

@@ -9,8 +9,8 @@ import datetime
 import pytest
 from halluscope.extract.quantities import _readings, extract_quantities
 from halluscope.extract.quantities.dates import _DATE_RANGE_SPLIT, _date_readings
+from halluscope.extract.quantities.measures import _duration, _measure_readings
 from halluscope.extract.quantities.numbers import _ordinal_value
-from halluscope.extract.quantities.units import _duration, _measure_readings
 from halluscope.match.quantities import QuantityMatcher
 from halluscope.parsing import GUARD_CHUNK, GUARD_RUN, guarded_doc
 from halluscope.resources import get_parse_cache

@@ -1,4 +1,4 @@
-"""AMR discourse links, link subgraphs (seed 000 §3.1.1) and the amrlib extractor plumbing."""
+"""AMR discourse links, link subgraphs (Mind the Link §3.1.1, docs/papers.md#dl-acu) and the amrlib extractor plumbing."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ class FakeGtos:
 @pytest.fixture
 def fakes(monkeypatch, tmp_path):
     registry = ModelRegistry()
-    monkeypatch.setattr(amr_links, "REGISTRY", registry)
+    monkeypatch.setattr(amr_links, "MODELS", registry)
     stog = FakeStog(
         ["# ::snt Pfizer ships before the FDA approves.\n" + PFIZER, None, "(g / go-02 :ARG0 (b / boy))", "(x / broken"]
     )
@@ -349,7 +349,7 @@ def _tiny_amrlib_model(folder: str, task_key: str) -> None:
 def test_real_amrlib_inference_on_tiny_bart(tmp_path, monkeypatch) -> None:
     pytest.importorskip("transformers")
     pytest.importorskip("tokenizers")
-    monkeypatch.setattr(amr_links, "REGISTRY", ModelRegistry())
+    monkeypatch.setattr(amr_links, "MODELS", ModelRegistry())
     stog_dir, gtos_dir = str(tmp_path / "stog"), str(tmp_path / "gtos")
     _tiny_amrlib_model(stog_dir, "parse_amr")
     _tiny_amrlib_model(gtos_dir, "translation_amr_to_text")

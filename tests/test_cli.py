@@ -416,7 +416,7 @@ def _score_flags_naming_options():
 
 def test_every_option_with_its_own_flag_is_refused_by_option_naming_the_flag(data_jsonl, workdir, capsys):
     """One setting, one spelling: --option workers=2 beside --workers could disagree."""
-    from halluscope.cli.errors import CommandError
+    from halluscope.cli.command_errors import CommandError
     from halluscope.cli.scoring import OWN_FLAGS, api_options
 
     flags = _score_flags_naming_options()

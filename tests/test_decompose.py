@@ -1,4 +1,4 @@
-"""ACU decomposers (seed 000 §2.2/§3.2, seed 002 FIZZ): the seq2seq claim extractor
+"""ACU decomposers (Mind the Link §2.2/§3.2, FIZZ; docs/papers.md#sd-acu): the seq2seq claim extractor
 (a tiny randomly initialised T5 built here, never "the default"), the claim
 splitter, and the rule-based proposition splitter.
 
@@ -22,7 +22,7 @@ from halluscope.acu.decompose import (
     dedupe_units,
     split_claims,
 )
-from halluscope.registry import DECOMPOSER, REGISTRY, ModelNotAvailableError
+from halluscope.registry import DECOMPOSER, MODELS, ModelNotAvailableError
 from tiny_models import tiny_t5 as build_tiny_t5
 
 WORDS = (
@@ -79,7 +79,7 @@ def test_seq2seq_loads_by_path_and_batching_does_not_change_outputs(tiny_t5):
     assert len({len(o.split()) for o in outputs}) > 1  # outputs of different lengths in one batch
     assert all(word in WORDS for o in outputs for word in o.split())
     # both instances share one loaded model: one load per (model, device, dtype)
-    assert REGISTRY.load_counts[(DECOMPOSER.name, tiny_t5, "cpu|float32")] == 1
+    assert MODELS.load_counts[(DECOMPOSER.name, tiny_t5, "cpu|float32")] == 1
 
 
 def test_seq2seq_cache_and_call_counter(tiny_t5):
@@ -190,7 +190,7 @@ CASES = {
         "Tim Cook is the CEO of Apple.",
         "Tim Cook lives in California.",
     ],
-    # seed 000 §5.2's SD-ACU example and seed 002's atomic-fact example
+    # Mind the Link §5.2's SD-ACU example and FIZZ's atomic-fact example
     "Action News Jax spoke to Professor Tiri Fellows, who is deaf and teaches American Sign Language.": [
         "Action News Jax spoke to Professor Tiri Fellows.",
         "Professor Tiri Fellows is deaf.",

@@ -1,4 +1,4 @@
-"""Dependency-parse discourse links (seed 000 §3.1, Table 6; offline DL-ACU backend)."""
+"""Dependency-parse discourse links (Mind the Link §3.1, Table 6; offline DL-ACU backend; docs/papers.md#dl-acu)."""
 
 import pytest
 from halluscope.acu.dep_links import find_dependency_links
@@ -13,7 +13,7 @@ def triples(text):
     return [(l["relation"], l["marker"], l["text"]) for l in links(text)]
 
 
-# Table 6 of seed 000 (FRANK summaries) and the unit this backend builds for each.
+# Table 6 of Mind the Link (FRANK summaries) and the unit this backend builds for each.
 TABLE6 = [
     (
         "However, the shooter tried to ram the gates before firing at the guard at least once.",

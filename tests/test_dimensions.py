@@ -16,19 +16,20 @@ from halluscope.fusion import check_weights
 from halluscope.options import METRIC_SPECS
 from halluscope.pipeline import score
 from halluscope.scoring_options import ScoringOptions
+from halluscope.signature_text import Field
 from halluscope.units import Match
 
 
 def test_the_registry_holds_the_three_indices_in_order():
-    assert dimensions.DIMENSIONS == ("ehi", "rhi", "qhi")
-    assert [d.units for d in dimensions.REGISTRY.values()] == ["entities", "relations", "quantities"]
-    assert [name for name, d in dimensions.REGISTRY.items() if d.attributed] == ["ehi", "qhi"]
+    assert dimensions.SHIPPED_DIMENSIONS == ("ehi", "rhi", "qhi")
+    assert [d.units for d in dimensions.DIMENSIONS.values()] == ["entities", "relations", "quantities"]
+    assert [name for name, d in dimensions.DIMENSIONS.items() if d.attributed] == ["ehi", "qhi"]
     # each shipped dimension's metric spec agrees with it: it scores that dimension and
     # outputs its score and the extra scores it can carry; CHI fuses every one of them
-    for name, dimension in dimensions.REGISTRY.items():
+    for name, dimension in dimensions.DIMENSIONS.items():
         assert METRIC_SPECS[name].dimensions == (name,)
         assert METRIC_SPECS[name].outputs == (name,) + tuple(dimension.extra_notes)
-    assert METRIC_SPECS["chi"].dimensions == dimensions.DIMENSIONS
+    assert METRIC_SPECS["chi"].dimensions == dimensions.SHIPPED_DIMENSIONS
     with pytest.raises(ValueError, match="unknown dimension 'nope'"):
         dimensions.get("nope")
     with pytest.raises(ValueError, match="new name"):
@@ -86,8 +87,7 @@ class Capitals(Dimension):
 
         return entity_factors(counts)
 
-    def signature_parts(self, options, fuse, resources):
-        return ["toy:capitals"]
+    signature_fields = (Field("toy", (), lambda call: "capitals"),)
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def toy():
     added = dimensions.register(Capitals())  # step 2: one register call
     yield added
     dimensions.unregister("toy")
-    assert "toy" not in dimensions.REGISTRY
+    assert "toy" not in dimensions.DIMENSIONS
 
 
 def test_a_toy_dimension_scores_through_the_registry(toy):

@@ -1,4 +1,4 @@
-"""DL-ACU post-processing filters (seed 000 Algorithm 1 lines 18 and 22)."""
+"""DL-ACU post-processing filters (Mind the Link, Algorithm 1 lines 18 and 22; docs/papers.md#dl-acu)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""Hand-computed factors and indices (DESIGN §4.1–4.3), both normalisations and RHI variants."""
+"""Hand-computed factors and indices (docs/papers.md#venn-counts, docs/papers.md#softmax-index and
+docs/papers.md#linear-rhi), both normalisations and RHI variants."""
 
 import math
 from types import SimpleNamespace
@@ -30,7 +31,7 @@ def test_empty_sets_are_undefined_and_all_zero_ratios():
 
 def test_entity_factors_identical_sets():
     assert entity_factors(SAME) == {"EF": 1.0, "PH": 1.0, "OF": 1.0, "NH": 0.0, "LF": 0.5}
-    # 2e / (3e + 1 + e^0.5): a perfect summary scores about 0.50, not 1 (DESIGN §4.3)
+    # 2e / (3e + 1 + e^0.5): a perfect summary scores about 0.50, not 1 (docs/papers.md#softmax-range)
     assert softmax_index(entity_factors(SAME)) == pytest.approx(0.5032193, abs=1e-7)
 
 

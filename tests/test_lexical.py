@@ -55,7 +55,7 @@ def own_nltk_path(monkeypatch):
 
 
 def test_signature_and_version(lex):
-    assert lex.available and lex.signature_id == "wn:3.0"
+    assert lex.available and lex.wordnet_version == "3.0"
     assert lex.reader.get_version() == "3.0"
     assert lex.senses == 3 and lex.up_depth == 2 and lex.down_depth == 1
 
@@ -256,7 +256,7 @@ def test_the_older_half_of_each_part_of_speech_is_dropped(monkeypatch):
 
 def test_lexicon_without_wordnet_answers_same_lemma_only():
     lexicon = Lexicon()
-    assert not lexicon.available and lexicon.signature_id == "wn:none" and lexicon.root is None
+    assert not lexicon.available and lexicon.wordnet_version == "none" and lexicon.root is None
     assert lexicon.link("buy", "Buy", "verb") == Link("same", "buy", "buy", "buy = buy (same lemma)")
     assert lexicon.link("buy", "purchase", "verb") is None
     assert dict(lexicon.supporters("Take_over", "verb")) == {
@@ -273,7 +273,7 @@ def test_nothing_found_logs_one_warning(monkeypatch, own_nltk_path, caplog, tmp_
     assert find_wordnet() is None
     with caplog.at_level(logging.WARNING, logger="halluscope"):
         lexicon = Lexicon.load()
-    assert not lexicon.available and lexicon.signature_id == "wn:none"
+    assert not lexicon.available and lexicon.wordnet_version == "none"
     warnings = [r for r in caplog.records if r.name == "halluscope"]
     assert len(warnings) == 1
     assert "apt-get install wordnet-base wordnet-sense-index" in warnings[0].getMessage()

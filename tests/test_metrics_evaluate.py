@@ -7,7 +7,7 @@ import evaluate
 import halluscope.options
 import pytest
 from halluscope import score_chi, score_ehi
-from halluscope.registry import REGISTRY
+from halluscope.registry import MODELS
 
 SOURCES = [
     "Microsoft acquired the startup GitHub in 2018. The deal was worth $7.5 billion.",
@@ -73,8 +73,8 @@ def test_loading_twice_and_computing_twice_loads_models_once(repo_root):
     for _ in range(2):
         metric = evaluate.load(os.path.join(repo_root, "metrics", "chi"))
         metric.compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
-    assert all(n == 1 for n in REGISTRY.load_counts.values())
-    roles = {role for role, _, _ in REGISTRY.load_counts}
+    assert all(n == 1 for n in MODELS.load_counts.values())
+    roles = {role for role, _, _ in MODELS.load_counts}
     assert {"spacy", "sentence encoder"} <= roles  # other tests may have loaded other roles
 
 
@@ -181,7 +181,7 @@ def test_compute_returns_a_plain_dict_with_the_api_values(metrics):
 def test_wordnet_option_reaches_the_backend_and_the_signature(metrics):
     from halluscope.resources import get_lexicon
 
-    default_id = get_lexicon().signature_id  # wn:3.0 with WordNet installed, wn:none without
+    default_id = "wn:" + get_lexicon().wordnet_version  # wn:3.0 with WordNet installed, wn:none without
     for name in ("chi", "rhi"):
         on = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
         off = metrics[name].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, wordnet=False)

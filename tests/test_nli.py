@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 from halluscope.nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine, label_columns
-from halluscope.registry import NLI, REGISTRY, ModelNotAvailableError
+from halluscope.registry import MODELS, NLI, ModelNotAvailableError
 from halluscope.resources import get_nli_engine
 from transformers import (
     AutoModelForSequenceClassification,
@@ -425,7 +425,7 @@ def test_injected_scorer_goes_through_dedup_cache_and_validation():
             rows.append([shared, 0.0, 1.0 - shared])
         return rows
 
-    loads_before = sum(REGISTRY.load_counts.values())
+    loads_before = sum(MODELS.load_counts.values())
     engine = NLIEngine(scorer=overlap)
     assert engine.name.startswith("scorer:") and engine.name.endswith("overlap")
     pairs = [("a b c", "a b"), ("a b c", "a d"), ("a b c", "a b")]
@@ -434,7 +434,7 @@ def test_injected_scorer_goes_through_dedup_cache_and_validation():
     engine.score([("a b c", "a d"), ("x", "y")])
     assert calls == [[("a b c", "a b"), ("a b c", "a d")], [("x", "y")]]
     assert (engine.requested, engine.scored, engine.cached) == (5, 3, 2)
-    assert sum(REGISTRY.load_counts.values()) == loads_before
+    assert sum(MODELS.load_counts.values()) == loads_before
 
     with pytest.raises(ValueError, match=r"must return shape \(1, 3\).*got \(1, 2\)"):
         NLIEngine(scorer=lambda p, h: [[0.5, 0.5]]).score([("a", "b")])
@@ -463,9 +463,9 @@ def test_registry_loads_each_model_device_dtype_once(models, tmp_path, monkeypat
     assert get_nli_engine(folder, device="cpu") is first
     other = get_nli_engine(folder, device="cpu", max_length=64)
     assert other is not first and other.model is first.model
-    assert REGISTRY.load_counts[(NLI.name, folder, "cpu|float32")] == 1
+    assert MODELS.load_counts[(NLI.name, folder, "cpu|float32")] == 1
     get_nli_engine(folder, device="cpu", dtype="bfloat16")
-    assert REGISTRY.load_counts[(NLI.name, folder, "cpu|bfloat16")] == 1
+    assert MODELS.load_counts[(NLI.name, folder, "cpu|bfloat16")] == 1
     monkeypatch.setenv("HALLUSCOPE_NLI_MODEL", folder)
     assert get_nli_engine(device="cpu") is first
 

@@ -11,7 +11,7 @@ import evaluate
 import pytest
 from halluscope import api, options
 from halluscope.acu.discourse import DiscourseLinkUnits
-from halluscope.acu.pipeline import ACU_FIELDS, AcuOptions, dlsd_signature
+from halluscope.acu.scoring import ACU_FIELDS, AcuOptions, dlsd_signature
 from halluscope.errors import OptionError
 from halluscope.scoring_options import ScoringOptions
 from halluscope.signature import signature

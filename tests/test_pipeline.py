@@ -7,7 +7,7 @@ import pytest
 from halluscope import score_chi, score_ehi, score_qhi, score_rhi
 from halluscope.examples import load_examples
 from halluscope.parsing import ParseCache, split_for_parsing
-from halluscope.registry import REGISTRY
+from halluscope.registry import MODELS
 from halluscope.resources import get_parse_cache
 
 SOURCE = (
@@ -124,7 +124,7 @@ def test_long_document_is_chunked_with_exact_offsets():
 def test_models_loaded_once_per_process():
     score_chi(["Obama met Merkel."], [SOURCE], None)
     score_chi(["Obama met Merkel in Berlin."], [SOURCE], ["Obama and Merkel met."])
-    assert REGISTRY.load_counts and all(n == 1 for n in REGISTRY.load_counts.values())
+    assert MODELS.load_counts and all(n == 1 for n in MODELS.load_counts.values())
 
 
 def test_scores_do_not_depend_on_order_or_batching():

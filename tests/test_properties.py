@@ -46,7 +46,7 @@ def test_rhi_variants_ranges(c):
 @given(st.lists(st.booleans(), min_size=1, max_size=20), st.integers(1, 5))
 def test_support_share_monotonicity(supported, extra):
     """Adding unsupported units lowers the supported share; adding supported ones never
-    lowers it (DESIGN §4.6, and every row under formula="support")."""
+    lowers it (docs/papers.md#the-support-formula, and every row under formula="support")."""
     base = support_share(supported)
     worse = support_share(supported + [False] * extra)
     better = support_share(supported + [True] * extra)

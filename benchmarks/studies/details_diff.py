@@ -19,9 +19,9 @@ import json
 import math
 from collections.abc import Iterator
 
-from benchmarks._common import load_dataset
+from benchmarks._common import CHI_SCORES, load_dataset
 
-INDICES = ("chi", "ehi", "rhi", "qhi")
+INDICES = CHI_SCORES
 
 
 def _plain(value):

@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from benchmarks._common import DIMENSIONS
 from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc
 from benchmarks.studies.fusion_lodo import FOLDS, Study, exclusions
 
-DIMS = ("ehi", "rhi", "qhi")
+DIMS = DIMENSIONS
 
 
 def logit(p: float, eps: float = 0.02) -> float:

@@ -22,9 +22,10 @@ from __future__ import annotations
 import math
 import sys
 
+from benchmarks._common import DIMENSIONS
 from benchmarks.studies.fusion_lodo import Study
 
-DIMS = ("ehi", "rhi", "qhi")
+DIMS = DIMENSIONS
 CONTRADICTION_FACTOR = 0.5
 
 

@@ -24,7 +24,7 @@ from collections import defaultdict
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from benchmarks._common import fold_exclusions
+from benchmarks._common import DIMENSIONS, fold_exclusions
 from benchmarks.measures import lodo_evaluate, roc_auc
 
 FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc")
@@ -105,7 +105,7 @@ def _scored(path) -> Study:
     study = Study(path)
     study.report("alnum", study.col(lambda r: r["alnum"]))
     study.report("chi", study.col(lambda r: r["chi"]))
-    for d in ("ehi", "rhi", "qhi"):
+    for d in DIMENSIONS:
         study.report(d, study.col(lambda r, d=d: dimension_or_top(r, d)))
     return study
 

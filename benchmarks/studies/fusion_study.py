@@ -14,7 +14,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_folds
+from benchmarks._common import DIMENSIONS, HALVES, alnum_precision, alnum_tokens, load_folds
 from benchmarks.studies.parse_store import DATA
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
@@ -98,7 +98,7 @@ def dump(parses: str, out: str, options: dict, limit=None, half=None) -> None:
                 row["w"] = words_detail.get("score")
                 row["flips"] = len(words_detail.get("flips") or ())
                 row["n_alnum"] = len(set(alnum_tokens(predictions[i])))
-                for d in ("ehi", "rhi", "qhi"):
+                for d in DIMENSIONS:
                     row[d] = dim_features(detail[d])
                 row["words"] = words[i]
                 handle.write(json.dumps(row) + "\n")

@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from benchmarks._common import DIMENSIONS
 from benchmarks.measures import balanced_accuracy, lodo_threshold, tune_threshold, undefined_as_top
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load
 
@@ -32,7 +33,7 @@ def main(path: str) -> None:
     labels = {f: [r["label"] for r in by[f]] for f in FOLDS}
     print("| score | " + " | ".join(FOLDS) + " | mean | mean of fold bests | worst gap | cut on all folds |")
     print("|" + "---|" * (len(FOLDS) + 5))
-    for name in ("ehi", "rhi", "qhi", "chi"):
+    for name in (*DIMENSIONS, "chi"):
         scores = {f: undefined_as_top([score(r, name) for r in by[f]]) for f in FOLDS}
         at_cut, best = [], []
         for held in FOLDS:

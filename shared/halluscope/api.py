@@ -107,7 +107,7 @@ def _score_in_workers(
     visible), the workers are spawned, not forked, and each loads its own."""
     import functools
 
-    from .dates import validate_publication_dates
+    from .publication_dates import validate_publication_dates
     from .registry import default_device
     from .validation import validate_inputs
     from .workers import score_in_workers, worker_count
@@ -296,7 +296,7 @@ def _score_dlsd_acu(
     import math
 
     from .acu.components import coreference_step, get_decomposer
-    from .acu.pipeline import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
+    from .acu.scoring import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
     from .nli import NLIEngine
     from .validation import validate_inputs
 

@@ -11,7 +11,7 @@ import math
 import os
 from typing import Any
 
-from .dimensions import DIMENSIONS
+from .dimensions import SHIPPED_DIMENSIONS
 from .examples import load_examples
 from .highlight import attribution_note
 
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     example, details = examples[worst], result["details"][worst]
     print(f"\nworst example: {example['id']} (CHI {_fmt(result['chi_scores'][worst])})")
     print(f"  summary: {example['prediction']}")
-    for dimension in DIMENSIONS:
+    for dimension in SHIPPED_DIMENSIONS:
         d = details[dimension]
         print(f"  {dimension}: {_fmt(d['score'])}  counts {d['counts']}")
         for unit in d["units"]:

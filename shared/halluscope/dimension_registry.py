@@ -10,31 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 #: name -> dimension (a :class:`~halluscope.dimensions.base.Dimension`)
-REGISTRY: dict[str, Any] = {}
+DIMENSIONS: dict[str, Any] = {}
 
 
 def register(dimension: Any) -> Any:
     """Add a dimension (its name must be new); returns it."""
     name = getattr(dimension, "name", "")
-    if not name or name in REGISTRY:
+    if not name or name in DIMENSIONS:
         raise ValueError(f"a dimension needs a new name, got {name!r}")
-    REGISTRY[name] = dimension
+    DIMENSIONS[name] = dimension
     return dimension
 
 
 def unregister(name: str) -> None:
     """Remove a registered dimension (a toy one added by a test)."""
-    REGISTRY.pop(name, None)
+    DIMENSIONS.pop(name, None)
 
 
 def names() -> tuple[str, ...]:
     """The registered dimensions' names, in registry order."""
-    return tuple(REGISTRY)
+    return tuple(DIMENSIONS)
 
 
 def get(name: str) -> Any:
     """The registered dimension ``name`` (a ValueError naming the known ones otherwise)."""
     try:
-        return REGISTRY[name]
+        return DIMENSIONS[name]
     except KeyError:
         raise ValueError(f"unknown dimension {name!r}; known: {names()}") from None

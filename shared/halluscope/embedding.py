@@ -29,11 +29,7 @@ import numpy as np
 from . import budget
 from .lru import LRU
 from .options import ENCODER_DTYPES
-from .registry import REGISTRY, SENTENCE_ENCODER, ModelRegistry, default_device, load_sentence_encoder, resolve
-
-#: the signature's short names of the precisions other than float32
-DTYPE_ABBREVIATIONS = {"bfloat16": "bf16", "float16": "fp16"}
-
+from .registry import MODELS, SENTENCE_ENCODER, ModelRegistry, default_device, load_sentence_encoder, resolve
 
 #: torch's CPU capability probes for native bfloat16 (private names: a torch without
 #: them gets float32 under "auto")
@@ -73,7 +69,7 @@ class Embedder:
     :mod:`halluscope.budget`: a MiniLM vector weighs 1,536 bytes plus its key).
 
     ``registry``: where the model is loaded (default: the process's
-    :data:`halluscope.registry.REGISTRY`, so embedders of several resources share it).
+    :data:`halluscope.registry.MODELS`, so embedders of several resources share it).
 
     ``dtype``: the ``encoder_dtype`` option's value; :attr:`dtype` holds the precision it
     resolves to on ``device`` (:func:`encoder_dtype`), under which the model's matrix
@@ -96,7 +92,7 @@ class Embedder:
         self.device = device or default_device()
         self.dtype = encoder_dtype(dtype, self.device)
         self.batch_size = batch_size
-        self.registry = REGISTRY if registry is None else registry
+        self.registry = MODELS if registry is None else registry
         self._vectors: LRU[np.ndarray] = LRU(maxsize, weigh=budget.weigh_array)
         self._lock = threading.Lock()
         budget.register("embeddings", self._vectors, self._lock)

@@ -205,9 +205,10 @@ class Lexicon:
         return self.reader is not None
 
     @property
-    def signature_id(self) -> str:
-        """ "wn:3.0" with WordNet, "wn:none" without: what callers put in signatures."""
-        return f"wn:{WORDNET_VERSION}" if self.available else "wn:none"
+    def wordnet_version(self) -> str:
+        """ "3.0" with WordNet, "none" without: the value of the signature's ``wn`` field
+        (docs/architecture.md#the-signature-table)."""
+        return WORDNET_VERSION if self.available else "none"
 
     @property
     def root(self) -> str | None:
@@ -220,7 +221,7 @@ class Lexicon:
     def __repr__(self) -> str:
         where = f", root={self.root!r}" if self.available else ""
         return (
-            f"Lexicon({self.signature_id}{where}, senses={self.senses}, "
+            f"Lexicon(wn:{self.wordnet_version}{where}, senses={self.senses}, "
             f"up_depth={self.up_depth}, down_depth={self.down_depth})"
         )
 

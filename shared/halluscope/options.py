@@ -15,7 +15,7 @@ the Space shows it. From :data:`OPTIONS` come
 * the presets :data:`PRESETS`, which ``evaluate.load(path, config_name)`` selects.
 
 Adding an option is one declaration here plus its logic where it acts (a field of
-:class:`halluscope.pipeline.ScoringOptions` or :class:`halluscope.acu.pipeline.AcuOptions`
+:class:`halluscope.pipeline.ScoringOptions` or :class:`halluscope.acu.scoring.AcuOptions`
 of the same name, or of the name in ``Option.field``).
 """
 
@@ -154,6 +154,10 @@ class Option:
     #: without any is refused up front, not when the model is first needed)
     model_files: tuple[str, ...] = ()
     control: Control | None = None
+    #: whether a value of it can change a score or a label: then a field of the metric's
+    #: signature table records it (docs/architecture.md#the-signature-table; a test
+    #: checks); False for where and how fast the models run and for memory
+    changes_scores: bool = True
 
     @property
     def target(self) -> str:
@@ -525,7 +529,15 @@ OPTIONS: tuple[Option, ...] = (
         metrics=("chi", "ehi"),
         doc=("alias -> canonical entity name, added to the built-in aliases."),
     ),
-    Option("batch_size", 64, "int", bounds=(1, math.inf), metrics=_REL, doc=("sentence-encoder batch size.")),
+    Option(
+        "batch_size",
+        64,
+        "int",
+        bounds=(1, math.inf),
+        metrics=_REL,
+        changes_scores=False,
+        doc="sentence-encoder batch size.",
+    ),
     Option(
         "spacy_model",
         None,
@@ -550,6 +562,8 @@ OPTIONS: tuple[Option, ...] = (
         "name",
         metrics=_REL,
         model=True,
+        # the signature names the precision the device leads "auto" to (enc's @bf16), not the device
+        changes_scores=False,
         doc=('torch device of the sentence encoder ("cpu", "cuda", "cuda:1"; default: CUDA when available).'),
     ),
     Option(
@@ -719,10 +733,11 @@ OPTIONS: tuple[Option, ...] = (
         "name",
         metrics=_DL,
         model=True,
+        changes_scores=False,
         doc=('torch device ("cpu", "cuda"; default: CUDA when available).'),
     ),
     Option("dtype", "float32", "choice", choices=DTYPES, metrics=_DL, model=True, doc=("model weights' dtype.")),
-    Option("batch_size", 32, "int", bounds=(1, math.inf), metrics=_DL, doc="NLI batch size."),
+    Option("batch_size", 32, "int", bounds=(1, math.inf), metrics=_DL, changes_scores=False, doc="NLI batch size."),
     Option("max_length", 512, "int", bounds=(8, math.inf), metrics=_DL, doc=("premise truncation in tokens.")),
     Option(
         "workers",
@@ -730,6 +745,7 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         bounds=(0, MAX_WORKERS),
         metrics=_ALL,
+        changes_scores=False,
         doc=(
             "processes that score the call's rows: 1 this one; N > 1 a pool of N forked "
             "processes, each scoring consecutive rows with the caller's models (about 0.4 GB "
@@ -746,6 +762,7 @@ OPTIONS: tuple[Option, ...] = (
         allow_none=True,
         metrics=METRICS,
         model=True,
+        changes_scores=False,
         doc=(
             "memory budget of the process's caches (parses, units, text indexes, embeddings, NLI "
             f"scores, WordNet answers) in MB; None: the budget in force, ${budget.ENV} or {budget.DEFAULT_MB}. "

@@ -27,15 +27,15 @@ from typing import Any
 
 from .batch import ParsedBatch, parse_batch
 from .collector import fewer_collections
-from .dates import validate_publication_dates
 from .details import dimension_details
-from .dimensions import REGISTRY
+from .dimensions import DIMENSIONS
 from .dimensions.base import Dimension
 from .fusion import fused_chi
 from .indices import support_share
 from .match import MatchJob
 from .match.attribution import attributions, credit
 from .parsing import ParsedText
+from .publication_dates import validate_publication_dates
 from .resources import Resources
 from .results import ScoreResult
 from .scoring_options import ScoringOptions
@@ -288,7 +288,7 @@ def score(
     fuse: bool = False,
     metric_name: str | None = None,
 ) -> ScoreResult:
-    """Score a batch on ``dimensions`` (names in :data:`halluscope.dimensions.REGISTRY`);
+    """Score a batch on ``dimensions`` (names in :data:`halluscope.dimensions.DIMENSIONS`);
     ``fuse`` adds CHI. ``resources``: the models and caches to score with (None: the
     process's default, :meth:`halluscope.resources.Resources.default`); everything below
     takes them from this call.
@@ -301,10 +301,10 @@ def score(
     """
     options = options or ScoringOptions()
     resources = Resources.default() if resources is None else resources
-    unknown = set(dimensions) - set(REGISTRY)
+    unknown = set(dimensions) - set(DIMENSIONS)
     if unknown:
         raise ValueError(f"unknown dimensions {sorted(unknown)}")
-    chosen = [REGISTRY[name] for name in dimensions]
+    chosen = [DIMENSIONS[name] for name in dimensions]
     batch = validate_inputs(predictions, sources, references)
     dates = validate_publication_dates(publication_dates, len(batch))
     # Unicode digits, full-width forms, soft hyphens and zero-width characters are read

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .options import METRIC_SPECS
+from .signature import recorded_option
 
 #: (lowest, highest) value of a score
 Range = tuple[float, float]
@@ -48,7 +49,7 @@ def _alignment(options: Mapping[str, Any]) -> str | None:
     if options.get("alignment"):
         return options["alignment"]
     if options.get("host"):
-        from .acu.pipeline import HOSTS
+        from .acu.scoring import HOSTS
 
         return HOSTS[options["host"]].alignment
     return None
@@ -82,11 +83,5 @@ def options_in_signature(signature: str | None) -> dict[str, str]:
     (``formula:paper``), the RHI ``variant`` (``rhi:linear``) and dlsd_acu's
     ``alignment`` (``align:ent``); those it does not name are left out (so
     :func:`declared_range` takes the widest range)."""
-    if not isinstance(signature, str):
-        return {}
-    parts: dict[str, str] = {}
-    for part in signature.split("|"):
-        key, _, value = part.partition(":")
-        parts.setdefault(key, value)
-    found = {"formula": parts.get("formula"), "variant": parts.get("rhi"), "alignment": parts.get("align")}
+    found = {option: recorded_option(signature, option) for option in ("formula", "variant", "alignment")}
     return {option: value for option, value in found.items() if value}

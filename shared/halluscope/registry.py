@@ -182,7 +182,7 @@ class ModelRegistry:
             self._models.clear()
 
 
-REGISTRY = ModelRegistry()
+MODELS = ModelRegistry()
 
 
 def load_spacy(name: str, device: str):
@@ -227,10 +227,10 @@ def get_spacy(name: str | None = None):
     GPU speed-up does not pay for the transfer; the encoder uses ``device``.
     """
     resolved = resolve(SPACY, name)
-    return REGISTRY.get(SPACY, resolved, "cpu", load_spacy)
+    return MODELS.get(SPACY, resolved, "cpu", load_spacy)
 
 
 def get_sentence_encoder(name: str | None = None, device: str | None = None):
     """The sentence-transformers encoder for ``name`` (resolved), loaded once per device."""
     resolved = resolve(SENTENCE_ENCODER, name)
-    return REGISTRY.get(SENTENCE_ENCODER, resolved, device or default_device(), load_sentence_encoder)
+    return MODELS.get(SENTENCE_ENCODER, resolved, device or default_device(), load_sentence_encoder)

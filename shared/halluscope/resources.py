@@ -20,7 +20,7 @@ process's default (:meth:`Resources.default`, :func:`get_resources`);
 ``bert_score.BERTScorer`` holds its model. Two Resources share no cache.
 
 Models are the process's: spaCy pipelines and sentence encoders are loaded once per
-(name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry`` (default :data:`halluscope.registry.REGISTRY`; pass a
+(name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry`` (default :data:`halluscope.registry.MODELS`; pass a
 fresh :class:`~halluscope.registry.ModelRegistry` for private copies) and WordNet's
 reader once per folder (:func:`halluscope.wordnet.shared_wordnet`); none of their
 settings is changed by a Resources. Every cache registers with
@@ -39,7 +39,7 @@ import threading
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING
 
-from .registry import REGISTRY, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
+from .registry import MODELS, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
 
 if TYPE_CHECKING:  # pragma: no cover
     from .embedding import Embedder
@@ -69,7 +69,7 @@ class Resources:
         from .match.grounding import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
         from .parsing import DEFAULT_CACHE_SIZE, DEFAULT_UNIT_CACHE_SIZE, UnitCache
 
-        self.registry = REGISTRY if registry is None else registry
+        self.registry = MODELS if registry is None else registry
         self._parse_cache_size = DEFAULT_CACHE_SIZE if parse_cache_size is None else parse_cache_size
         self._lock = threading.Lock()
         self._parse_caches: dict[str, ParseCache] = {}

@@ -18,6 +18,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .signature_text import read_fields
+
 #: how each field merges over consecutive shards of one input: "concat" (per-example
 #: lists, in row order), "sum" (counters of work done), "equal" (must agree: else the
 #: shards were scored differently), "derived" (recomputed from the merged rows)
@@ -184,13 +186,7 @@ def differing_signatures(signatures: Sequence[Any]) -> str | None:
 
 def _fields_between(first: Any, second: Any) -> str:
     """The names of the signature fields two signatures disagree on (``w, cut``)."""
-
-    def fields(signature: Any) -> dict[str, str]:
-        if not isinstance(signature, str):
-            return {}
-        return dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
-
-    a, b = fields(first), fields(second)
+    a, b = read_fields(first), read_fields(second)
     names = [name for name in dict.fromkeys([*a, *b]) if a.get(name) != b.get(name)]
     return ", ".join(names) if names else "their form"
 

@@ -1,25 +1,28 @@
-"""The signature of a CHI-family score, as sacrebleu's: two scores are comparable only
-when their signatures agree. Every option value that changes a score or a label is in
-it, numbers in full (:mod:`halluscope.signature_text`), so that two different values
-never share one; each dimension writes its own fields
-(:meth:`halluscope.dimensions.base.Dimension.signature_parts`; docs/api.md#signatures)."""
+"""The signature of a score, as sacrebleu's: two scores are comparable only when their
+signatures agree. Every option value that changes a score or a label is in it, numbers
+in full (:mod:`halluscope.signature_text`), so that two different values never share
+one. It is written from one table of fields (docs/architecture.md#the-signature-table):
+the CHI family's (:func:`chi_table`: the call's and the fusion's fields of
+:mod:`halluscope.signature_table`, each dimension's, the verdict's) and dlsd_acu's
+(:data:`halluscope.acu.scoring.DLSD_FIELDS`); docs/api.md#signatures."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from .dimensions import get as get_dimension
-from .fusion import INDEX_SHARE, check_weights
+from .dimension_registry import names as dimension_names
+from .options import METRIC_SPECS
 from .resources import Resources
 from .scoring_options import ScoringOptions
-from .signature_text import number
-from .verdict import signature_parts as verdict_parts
-from .version import __version__
+from .signature_table import ScoringCall, chi_family_table, field_of
+from .signature_text import Field, read_fields, write_fields
+from .verdict import VERDICT_FIELDS
 
 
-def _spacy_id(name: str | None, resources: Resources) -> str:
-    nlp = resources.nlp(name)
-    return f"{nlp.meta.get('lang', 'xx')}_{nlp.meta.get('name', '?')}-{nlp.meta.get('version', '?')}"
+def chi_table(dimensions: Sequence[str], fuse: bool) -> tuple[Field, ...]:
+    """The signature table of a CHI-family call scoring ``dimensions`` (and fusing them
+    into CHI where ``fuse``)."""
+    return chi_family_table(dimensions, fuse, VERDICT_FIELDS)
 
 
 def signature(
@@ -29,36 +32,28 @@ def signature(
     ``resources``: where the spaCy model and the lexicon it names are (None: the
     process's default)."""
     resources = Resources.default() if resources is None else resources
-    parts = [
-        f"halluscope:{__version__}",
-        f"metric:{metric}",
-        f"spacy:{_spacy_id(options.spacy_model, resources)}",
-        f"case:{'source' if options.truecase else 'as-is'}",
-        f"formula:{options.formula}",
-        f"norm:{options.normalize}",
-        f"ground:{options.grounding}",
-        f"attr:{'sentence' if options.attribution else 'none'}",
-        "refs:max",
-    ]
-    for name in dimensions:
-        parts += get_dimension(name).signature_parts(options, fuse, resources)
-    if fuse:
-        parts.append("fusion:harmonic-adaptive")
-        parts += weight_parts(options.weights, dimensions)
-        if options.lexical_weight:
-            parts.append(f"lex:{number(options.lexical_weight)}")
-            parts.append(f"lexidx:{number(INDEX_SHARE)}")
-        parts += verdict_parts(options.threshold)
-    return "|".join(parts)
+    call = ScoringCall(metric, tuple(dimensions), options, fuse, resources)
+    return write_fields(chi_table(dimensions, fuse), call)
 
 
-def weight_parts(weights: Mapping[str, float] | None, dimensions: Sequence[str]) -> list[str]:
-    """The ``w:`` field of the fusion's ``weights``, each as given in full
-    (``w:ehi=1,rhi=1,qhi=2``), or none when they fuse exactly as the default does: every
-    weight 1 once :func:`halluscope.fusion.check_weights` has scaled them, such as
-    ``{"qhi": 1}`` or 2 for every dimension (same scores, bit for bit, so the same
-    signature and chi's verdict; docs/api.md#signatures)."""
-    scaled = check_weights(weights)
-    if weights is None or all(scaled[d] == 1.0 for d in dimensions):
-        return []
-    return ["w:" + ",".join(f"{d}={number(weights.get(d, 1))}" for d in dimensions)]
+def metric_table(metric: str) -> tuple[Field, ...]:
+    """The signature table of ``metric``'s calls (a shipped metric of
+    :data:`halluscope.options.METRIC_SPECS`)."""
+    if metric == "dlsd_acu":
+        from .acu.scoring import DLSD_FIELDS  # dlsd_acu's modules load on first use
+
+        return DLSD_FIELDS
+    return chi_table(METRIC_SPECS[metric].dimensions, metric == "chi")
+
+
+def every_field() -> tuple[Field, ...]:
+    """Every field any signature may hold: the CHI family's (every registered
+    dimension's, fused) and dlsd_acu's."""
+    return chi_table(dimension_names(), True) + metric_table("dlsd_acu")
+
+
+def recorded_option(signature: object, option: str) -> str | None:
+    """The value of the field of ``signature`` that records ``option`` (``formula`` ->
+    ``"paper"`` from ``formula:paper``), None where it holds no such field."""
+    field = field_of(option, every_field())
+    return None if field is None else read_fields(signature).get(field.abbreviation)

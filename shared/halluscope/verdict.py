@@ -41,7 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .signature_text import number
+from .dimension_registry import names as dimension_names
+from .signature_table import chi_family_table
+from .signature_text import PRECISION_ABBREVIATIONS, Field, number, read_fields
 
 LOGGER = logging.getLogger("halluscope")
 
@@ -120,8 +122,18 @@ def p_consistent(chi: float, calibration: Calibration | None = None) -> float:
     return p_consistent_of([chi], calibration)[0]
 
 
-#: the signature fields the verdict adds to chi's: the calibration's version, the cut
-VERDICT_FIELDS = ("cal", "cut")
+#: the verdict's rows of chi's signature table (docs/architecture.md#the-signature-table):
+#: the calibration's version, and the cut of the labels in full (``cut:0.5``;
+#: ``cut:none`` without labels): two cuts that label any summary differently never
+#: share a signature (docs/api.md#signatures)
+VERDICT_FIELDS: tuple[Field, ...] = (
+    Field("cal", (), lambda call: _shipped().version),
+    Field(
+        "cut",
+        ("threshold",),
+        lambda call: "none" if call.options.threshold is None else number(call.options.threshold),
+    ),
+)
 
 
 def unversioned(signature: str) -> str:
@@ -132,15 +144,8 @@ def unversioned(signature: str) -> str:
 def scored_signature(signature: str) -> str:
     """A signature without the verdict's own fields (:data:`VERDICT_FIELDS`): that of the
     scores the verdict is computed from."""
-    return "|".join(part for part in signature.split("|") if part.split(":", 1)[0] not in VERDICT_FIELDS)
-
-
-def signature_parts(threshold: float | None, calibration: Calibration | None = None) -> list[str]:
-    """The verdict's signature fields: the calibration's version, and the cut of the labels
-    in full (``cut:0.5``; ``cut:none`` without labels): two cuts that label any
-    summary differently never share a signature (docs/api.md#signatures)."""
-    calibration = _shipped() if calibration is None else calibration
-    return [f"cal:{calibration.version}", "cut:none" if threshold is None else f"cut:{number(threshold)}"]
+    own = {field.abbreviation for field in VERDICT_FIELDS}
+    return "|".join(part for part in signature.split("|") if part.split(":", 1)[0] not in own)
 
 
 def differing_fields(signature: str, calibration: Calibration | None = None) -> list[str]:
@@ -154,46 +159,33 @@ def differing_fields(signature: str, calibration: Calibration | None = None) -> 
 #: encoder precisions (the ``enc`` field's suffix) at which a calibration fitted on
 #: float32 scores still holds: in bfloat16 no chi score of the design half of the
 #: validation folds changed (0 of 3,147; docs/scaling.md#encoder-precision)
-SAME_SCORES_AT = ("@bf16",)
+SAME_SCORES_AT = ("@" + PRECISION_ABBREVIATIONS["bfloat16"],)
 
 
 def _fields(signature: str) -> dict[str, str]:
     """A signature's fields by name ("formula:support" -> {"formula": "support"}), the
     ``enc`` field without a precision of :data:`SAME_SCORES_AT`."""
-    fields = dict(part.split(":", 1) for part in signature.split("|") if ":" in part)
+    fields = read_fields(signature)
     for suffix in SAME_SCORES_AT:
         if fields.get("enc", "").endswith(suffix):
             fields["enc"] = fields["enc"][: -len(suffix)]
     return fields
 
 
-#: the options each signature field of chi spells (what a user changes to change it)
-FIELD_OPTIONS: dict[str, str] = {
-    "spacy": "spacy_model",
-    "case": "truecase",
-    "formula": "formula",
-    "norm": "normalize",
-    "ground": "grounding",
-    "attr": "attribution",
-    "ent": "entity_synonyms, or formula",
-    "rhi": "variant",
-    "rel": "relation_matching",
-    "slots": "relation_slots",
-    "pairs": "intransitive",
-    "wn": "wordnet, or formula",
-    "sim": "similarity_threshold",
-    "enc": "sentence_model, encoder_dtype",
-    "qty": "epsilon, derived, temporal",
-    "fusion": "weights",
-    "w": "weights",
-    "lex": "lexical_weight, or formula",
-    "lexidx": "lexical_weight, or formula",
-}
+def calibrated_signature(signature: str) -> str:
+    """A chi ``signature`` as a calibration stores the one it holds for: without the
+    package version and the verdict's own fields, and the ``enc`` field at float32 when
+    its precision is one of :data:`SAME_SCORES_AT` (``benchmarks/calibrate.py``)."""
+    fields = _fields(scored_signature(unversioned(signature)))
+    return "|".join(f"{name}:{value}" for name, value in fields.items())
 
 
 def _named(fields: Sequence[str]) -> str:
-    """Signature fields with the options that set them: ``w (weights), sim (similarity_threshold)``."""
-    return ", ".join(f"{name} ({FIELD_OPTIONS[name]})" if name in FIELD_OPTIONS else name for name in fields)
+    """Signature fields with the options that set them, as chi's signature table names
+    them (:mod:`halluscope.signature_table`): ``w (weights), sim (similarity_threshold)``."""
+    table = chi_family_table(dimension_names(), True, VERDICT_FIELDS)
+    named = {field.abbreviation: field.named for field in table if field.named}
+    return ", ".join(f"{name} ({named[name]})" if name in named else name for name in fields)
 
 
 def absent_reason(fields: Sequence[str]) -> str:

@@ -21,8 +21,8 @@ version is a ``ValueError``, an automatic one is skipped with a warning. When no
 found (or NLTK is not installed) :func:`load_wordnet` returns None and logs one warning on
 the ``"halluscope"`` logger saying how to install WordNet; nothing raises at import.
 A :class:`Lexicon` without WordNet still answers, only ever with "same lemma", and says so
-in its :attr:`Lexicon.signature_id` (``"wn:none"``, against ``"wn:3.0"``), which callers
-put in their signatures.
+in its :attr:`Lexicon.wordnet_version` (``"none"``, against ``"3.0"``), which the
+signature's ``wn`` field writes.
 
 A folder is read in place when NLTK can read it in place: it holds the ``lexnames`` table
 and its files are plain files. Debian's folder has no ``lexnames`` (NLTK needs it) and may

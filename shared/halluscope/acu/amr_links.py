@@ -32,7 +32,7 @@ from typing import Any
 import penman
 from penman.model import Model
 
-from ..registry import AMR_GTOS, AMR_STOG, REGISTRY, ModelRole, default_device, resolve
+from ..registry import AMR_GTOS, AMR_STOG, MODELS, ModelRole, default_device, resolve
 
 #: Discourse-link roles ``L_dl`` of the paper (forward direction).
 LINK_ROLES: tuple[str, ...] = (":cause", ":purpose", ":time")
@@ -292,7 +292,7 @@ class AmrLinkExtractor:
 
     def _model(self, role: ModelRole, name: str) -> Any:
         device = self.device or default_device()
-        return REGISTRY.get(role, name, device, _loader(role, self.batch_size))
+        return MODELS.get(role, name, device, _loader(role, self.batch_size))
 
     @property
     def stog(self) -> Any:

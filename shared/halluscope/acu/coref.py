@@ -32,7 +32,7 @@ import threading
 from collections.abc import Sequence
 
 from ..lru import LRU
-from ..registry import COREF, REGISTRY, ModelNotAvailableError, default_device, resolve
+from ..registry import COREF, MODELS, ModelNotAvailableError, default_device, resolve
 from .coref_rules import PRONOUNS, _apply_edits, _fit_case, _pleonastic, _possessive, pronoun_edits
 
 BACKENDS: tuple[str, ...] = ("none", "rules", "maverick", "fastcoref")
@@ -198,7 +198,7 @@ def _edits(
     else:  # the registry lock is held while loading: fetch spaCy first
         nlp = get_parse_cache(spacy_model).nlp
         loader = lambda model_name, dev: _load_fastcoref(model_name, dev, nlp)  # noqa: E731
-    engine = REGISTRY.get(COREF, f"{backend}:{name}", device, lambda _key, dev: loader(name, dev))
+    engine = MODELS.get(COREF, f"{backend}:{name}", device, lambda _key, dev: loader(name, dev))
     clusters = _model_clusters(backend, engine, texts)
     return [cluster_edits(t, c, p.doc) for t, c, p in zip(texts, clusters, parsed)]
 

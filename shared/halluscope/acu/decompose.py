@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from ..lru import LRU
-from ..registry import DECOMPOSER, REGISTRY, default_device, resolve
+from ..registry import DECOMPOSER, MODELS, default_device, resolve
 
 DEFAULT_CACHE_SIZE = 16384
 
@@ -318,7 +318,7 @@ class Seq2SeqDecomposer(_CachedDecomposer):
         """(tokenizer, model), loaded on first use through the registry."""
         if self._loaded is None:
             device, dtype = self.device, self.dtype
-            self._loaded = REGISTRY.get(
+            self._loaded = MODELS.get(
                 DECOMPOSER, self.model_name, f"{device}|{dtype}", lambda name, _key: _load_seq2seq(name, device, dtype)
             )
         return self._loaded

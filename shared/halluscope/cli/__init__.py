@@ -39,7 +39,7 @@ device, models, the chunked API calls), :mod:`.runs` (output, partial file, summ
 :mod:`.resume` (what ``--resume`` keeps), :mod:`.ray_run` (``--engine ray``,
 docs/cli.md#scoring-on-ray), :mod:`.report_run` (the report command),
 :mod:`.parser` (the command line and :func:`main`);
-:mod:`.errors` holds the command's own errors (a bad line, a bad command).
+:mod:`.command_errors` holds the command's own errors (a bad line, a bad command).
 
 No data is lost (docs/cli.md, "Interrupted runs"): records go to ``<output>.partial``
 (flushed after every chunk), which replaces ``--output`` only when the run ends, so

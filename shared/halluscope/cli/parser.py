@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from .. import budget
 from ..options import MAX_WORKERS
-from .errors import CommandError, LineError
+from .command_errors import CommandError, LineError
 from .ray_run import run_score_command
 from .report_run import run_report
 from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from ..records import json_safe
-from .errors import CommandError, FileError, LineError
+from .command_errors import CommandError, FileError, LineError
 from .readers import STDIO, Example, FieldNames, field_names, read_examples
 from .resume import record_digest
 from .scoring import MetricTotals, api_options, load_models, metric_options, parse_keep_fields, parse_metrics

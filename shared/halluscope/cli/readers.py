@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from .errors import CommandError, FileError, LineError
+from .command_errors import CommandError, FileError, LineError
 
 #: ``--input -`` / ``--output -``: standard input (JSONL) / standard output
 STDIO = "-"
@@ -418,7 +418,7 @@ def collect_examples(
     :class:`CommandError` whatever ``on_error`` says (every row would be bad). Each
     example keeps the row's other fields (``keep=None``: all; else those named).
     """
-    from ..dates import validate_publication_dates
+    from ..publication_dates import validate_publication_dates
     from ..validation import validate_inputs
 
     required = [fields.source, fields.prediction] + [

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import CommandError, FileError
+from .command_errors import CommandError, FileError
 from .runs import _check_writable, _same_path, summary_path_for
 
 #: the field ``--label-field`` reads when it is not given

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from ..records import json_safe
 from ..workers import available_cores, keep_from_workers
-from .errors import CommandError, FileError
+from .command_errors import CommandError, FileError
 from .readers import STDIO, Example, FieldNames, InputSource, field_names, read_examples
 from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
 from .scoring import (

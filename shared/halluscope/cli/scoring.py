@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from .. import options as _options
 from ..errors import HalluscopeError
 from ..records import per_example_scores, row_parts, to_json
-from .errors import CommandError, LineError
+from .command_errors import CommandError, LineError
 from .readers import Example, FieldNames, InputSource, _located_api_error
 
 METRICS = _options.METRICS

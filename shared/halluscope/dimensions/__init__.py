@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Tuple
 
-from ..dimension_registry import REGISTRY, get, names, register, unregister
+from ..dimension_registry import DIMENSIONS, get, names, register, unregister
 from .base import Dimension
 from .entities import ENTITIES
 from .quantities import QUANTITIES
@@ -21,6 +21,6 @@ for _dimension in (ENTITIES, RELATIONS, QUANTITIES):
 
 #: the dimensions halluscope ships (CHI fuses them; a registered toy dimension joins
 #: the registry, not this tuple)
-DIMENSIONS: tuple[str, ...] = names()
+SHIPPED_DIMENSIONS: tuple[str, ...] = names()
 
-__all__ = ["DIMENSIONS", "Dimension", "REGISTRY", "get", "names", "register", "unregister"]
+__all__ = ["DIMENSIONS", "SHIPPED_DIMENSIONS", "Dimension", "get", "names", "register", "unregister"]

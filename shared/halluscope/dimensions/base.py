@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..parsing import ParsedText
     from ..resources import Resources
     from ..scoring_options import ScoringOptions
+    from ..signature_text import Field
     from ..units import Match
     from ..venn import VennCounts
 
@@ -147,9 +148,12 @@ class Dimension:
 
     # -- signature ----------------------------------------------------------------------
 
-    def signature_parts(self, options: ScoringOptions, fuse: bool, resources: Resources) -> list[str]:
-        """Its options that change a score, as signature fields."""
-        return []
+    @property
+    def signature_fields(self) -> tuple[Field, ...]:
+        """Its rows of the signature table: each option that changes its scores, as the
+        signature writes it (docs/architecture.md#the-signature-table). Each row's value
+        reads a :class:`halluscope.signature_table.ScoringCall`."""
+        return ()
 
     # -- display ------------------------------------------------------------------------
 

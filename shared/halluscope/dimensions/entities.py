@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..factors import entity_factors
-from ..signature_text import mapping_digest
+from ..signature_text import Field, mapping_digest
 from .base import Dimension, drop_units, swapped_units
 
 
@@ -102,14 +102,20 @@ class Entities(Dimension):
     def factors(self, counts) -> dict[str, float]:
         return entity_factors(counts)
 
-    def signature_parts(self, options, fuse, resources) -> list[str]:
-        # "+lcnames": the names a lower-cased summary writes that its parse missed (complete)
-        return [
-            "ent:exact+syn+acr+partial"
+    @property
+    def signature_fields(self) -> tuple[Field, ...]:
+        return (Field("ent", ("entity_synonyms",), self._modes, also=("formula",)),)
+
+    def _modes(self, call) -> str:
+        """The ``ent`` field: the matching modes on in ``call``; "+lcnames": the names a
+        lower-cased summary writes that its parse missed (:meth:`complete`)."""
+        options = call.options
+        return (
+            "exact+syn+acr+partial"
             + ("+lcnames" if options.formula == "support" else "")
-            + ("+place" if self._places(options, resources) is not None else "")
+            + ("+place" if self._places(options, call.resources) is not None else "")
             + (f"+userdict@{mapping_digest(options.entity_synonyms)}" if options.entity_synonyms else "")
-        ]
+        )
 
 
 ENTITIES = Entities()

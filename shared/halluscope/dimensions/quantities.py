@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..factors import quantity_factors
-from ..signature_text import number
+from ..signature_text import Field, number
 from .base import Dimension, swapped_units, written_units
 
 
@@ -67,13 +67,20 @@ class Quantities(Dimension):
     def factors(self, counts) -> dict[str, float]:
         return quantity_factors(counts)
 
-    def signature_parts(self, options, fuse, resources) -> list[str]:
-        modes = (
-            "exact+eps"
-            + ("+derived" if options.derived_quantities else "")
-            + ("+temporal" if options.temporal_quantities else "")
-        )
-        return [f"qty:{modes}@{number(options.epsilon)}"]
+    @property
+    def signature_fields(self) -> tuple[Field, ...]:
+        return (Field("qty", ("epsilon", "derived", "temporal"), _quantity_modes),)
+
+
+def _quantity_modes(call) -> str:
+    """The ``qty`` field: the matching modes on in ``call``, then the tolerance."""
+    options = call.options
+    modes = (
+        "exact+eps"
+        + ("+derived" if options.derived_quantities else "")
+        + ("+temporal" if options.temporal_quantities else "")
+    )
+    return f"{modes}@{number(options.epsilon)}"
 
 
 QUANTITIES = Quantities()

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..factors import relation_linear_factors, relation_softmax_factors
 from ..indices import linear_rhi, normalized_rhi
-from ..signature_text import number
+from ..signature_text import PRECISION_ABBREVIATIONS, Field, number
 from ..units import PASSIVE_PAIR, RelationUnit
 from .base import Dimension, drop_units
 
@@ -242,21 +242,41 @@ class Relations(Dimension):
             return "relations, linear RHI (RHI paper eq. 12)"
         return f"relations, RHI* softmax ({self.equations})"
 
-    def signature_parts(self, options, fuse, resources) -> list[str]:
-        from ..scoring_options import lexicon_of
+    @property
+    def signature_fields(self) -> tuple[Field, ...]:
+        return (
+            Field("rhi", ("variant",), lambda call: self.variant(call.options, call.fuse)),
+            Field("rel", ("relation_matching",), lambda call: call.options.relation_matching),
+            Field("slots", ("relation_slots",), lambda call: call.options.relation_slots),
+            Field("pairs", ("intransitive",), lambda call: call.options.intransitive),
+            Field("wn", ("wordnet",), _wordnet_version, also=("formula",)),
+            Field("sim", ("similarity_threshold",), _similarity_threshold),
+            Field("enc", ("sentence_model", "encoder_dtype"), _encoder),
+        )
 
-        parts = [
-            f"rhi:{self.variant(options, fuse)}",
-            f"rel:{options.relation_matching}",
-            f"slots:{options.relation_slots}",
-            f"pairs:{options.intransitive}",
-        ]
-        lexicon = lexicon_of(options, resources)
-        parts.append(lexicon.signature_id if lexicon is not None else "wn:none")
-        if options.relation_matching != "exact":
-            parts.append(f"sim:{number(options.similarity_threshold)}")
-            parts.append(f"enc:{_encoder_id(options.sentence_model)}{_precision_id(options)}")
-        return parts
+
+def _wordnet_version(call) -> str:
+    """The ``wn`` field: the WordNet the call's lexicon reads, or "none" (off, or WordNet
+    is not installed)."""
+    from ..scoring_options import lexicon_of
+
+    lexicon = lexicon_of(call.options, call.resources)
+    return lexicon.wordnet_version if lexicon is not None else "none"
+
+
+def _similarity_threshold(call) -> str | None:
+    """The ``sim`` field: the cosine threshold, where relations are matched by cosine."""
+    options = call.options
+    return None if options.relation_matching == "exact" else number(options.similarity_threshold)
+
+
+def _encoder(call) -> str | None:
+    """The ``enc`` field, where relations are matched by cosine: the sentence encoder
+    and, when it is not float32, its precision on the call's device (``@bf16``)."""
+    options = call.options
+    if options.relation_matching == "exact":
+        return None
+    return _encoder_id(options.sentence_model) + _precision_id(options)
 
 
 def _encoder_id(name: str | None) -> str:
@@ -271,10 +291,10 @@ def _encoder_id(name: str | None) -> str:
 def _precision_id(options) -> str:
     """ "@bf16" or "@fp16" when the encoder runs at that precision on the call's device
     (:func:`halluscope.embedding.encoder_dtype`); "" for float32, as before the option."""
-    from ..embedding import DTYPE_ABBREVIATIONS, encoder_dtype
+    from ..embedding import encoder_dtype
 
     dtype = encoder_dtype(options.encoder_dtype, options.device)
-    return f"@{DTYPE_ABBREVIATIONS[dtype]}" if dtype in DTYPE_ABBREVIATIONS else ""
+    return f"@{PRECISION_ABBREVIATIONS[dtype]}" if dtype in PRECISION_ABBREVIATIONS else ""
 
 
 RELATIONS = Relations()

@@ -460,21 +460,6 @@ class EntityMatcher:
         self.text_grounding = text_grounding
         self.places = places
 
-    def signature(self) -> str:
-        """Short description of the matching options, for the metric signature."""
-        modes = ["exact"]
-        if self.synonyms:
-            modes.append(f"synonym({len(self.synonyms)})")
-        if self.acronyms:
-            modes.append("acronym")
-        if self.places is not None:
-            modes.append("place")
-        if self.partial_names:
-            modes.append("partial_name")
-        if self.text_grounding:
-            modes.append("text")
-        return "+".join(modes)
-
     def match_batch(self, jobs: Sequence[MatchJob]) -> list[list[Match | None]]:
         """One list per job, one ``Match`` (or None) per query unit."""
         profiles: dict[EntityUnit, _Profile] = {}

@@ -24,7 +24,7 @@ One module per step (docs/architecture.md#dlsd_acu-acu-nli):
 - :mod:`.features`: tokenisation (cached encodings, the pair template, the
   post-processor, the tokenizer), premise-only truncation;
 - :mod:`.forward`: the batched forward pass and its out-of-memory back-off;
-- :mod:`.scorer`: the injected-scorer path.
+- :mod:`.injected_scorer`: the injected-scorer path.
 
 Truncation: only the premise is truncated (``truncation="only_first"``) so the
 hypothesis is kept whole. When the hypothesis alone leaves no room for a
@@ -48,9 +48,9 @@ from . import features, labels
 from .engine import NLIEngine, check_pairs
 from .features import Pair, pair_template
 from .forward import is_out_of_memory
+from .injected_scorer import scorer_name
 from .labels import CLASSES, CONTRADICTION, ENTAILMENT, NEUTRAL, label_columns, normalise_label
 from .loading import DTYPES, check_dtype, load, normalise_device, torch_dtype
-from .scorer import scorer_name
 
 LOGGER = logging.getLogger("halluscope")
 

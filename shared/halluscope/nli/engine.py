@@ -4,7 +4,7 @@ is its own module of :mod:`halluscope.nli` (docs/architecture.md#dlsd_acu-acu-nl
 ``NLIEngine.score(pairs)``: pairs are checked (:func:`check_pairs`),
 deduplicated, looked up in an LRU cache (:class:`halluscope.lru.LRU`, bounded by
 the NLI share of :mod:`halluscope.budget`), and the rest scored by an injected
-scorer (:mod:`.scorer`) or the model: tokenised (:mod:`.features`), run in
+scorer (:mod:`.injected_scorer`) or the model: tokenised (:mod:`.features`), run in
 batches (:mod:`.forward`) and put in engine column order (:mod:`.labels`).
 """
 
@@ -29,9 +29,9 @@ from .features import (
     tokenizer_features,
 )
 from .forward import BATCHES_AHEAD, run_batches
+from .injected_scorer import Scorer, run_scorer, scorer_name
 from .labels import CONTRADICTION, ENTAILMENT, NEUTRAL, label_columns, to_engine_columns
 from .loading import capped_max_length, check_dtype, load_registered, normalise_device
-from .scorer import Scorer, run_scorer, scorer_name
 
 
 class NLIEngine:

@@ -1,6 +1,6 @@
 """Model loading: dtype and device names, and the tokenizer and model of a
 transformers sequence-classification NLI model, loaded once per (model, device,
-dtype) through :data:`halluscope.registry.REGISTRY` (which logs each load).
+dtype) through :data:`halluscope.registry.MODELS` (which logs each load).
 
 Any such model loads (hub name or local folder, never ``trust_remote_code``);
 which one is resolved explicit > ``HALLUSCOPE_NLI_MODEL`` > the paper's default
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..registry import NLI, REGISTRY, default_device
+from ..registry import MODELS, NLI, default_device
 
 DTYPES = ("float32", "float16", "bfloat16")
 
@@ -66,7 +66,7 @@ def load(name: str, device: str, dtype: str) -> tuple[Any, Any]:
 
 def load_registered(name: str, device: str, dtype: str) -> tuple[Any, Any]:
     """:func:`load` once per process for (name, device, dtype): the registry keeps it."""
-    return REGISTRY.get(NLI, name, f"{device}|{dtype}", lambda name, _key: load(name, device, dtype))
+    return MODELS.get(NLI, name, f"{device}|{dtype}", lambda name, _key: load(name, device, dtype))
 
 
 def capped_max_length(tokenizer: Any, max_length: int) -> int:

@@ -15,6 +15,7 @@ from ..dimensions import get as get_dimension
 from ..dimensions import names
 from ..options import CHI_FAMILY, METRIC_SPECS
 from ..registry import NLI, ModelNotAvailableError, resolve
+from ..signature import recorded_option
 from .limits import InputProblem, _problem_message, check_texts, run_with_budget
 from .metric_module import MetricModule
 
@@ -206,7 +207,7 @@ def undefined_note(dimension: str, detail: Mapping[str, Any] | None, reference_f
 def _chi_note(result: Mapping[str, Any], row: Mapping[str, Any]) -> str:
     """The chi row's note: the fusion, and the word-level support w it is mixed with
     (``details["words"]``, under formula="support"), naming the contradicted words."""
-    formula = "paper" if "|formula:paper|" in str(result.get("signature", "")) else "support"
+    formula = "paper" if recorded_option(result.get("signature"), "formula") == "paper" else "support"
     note = _CHI_NOTES[formula]
     words = row.get("words") or {}
     share = words.get("score")

@@ -85,6 +85,7 @@ from .lexicon import (
     VAGUE_PLURALS,
     temperature_scale,
 )
+from .measures import _measure_readings, race_time, unit_lexicon
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal, is_year_token
 from .numbers import (
     _HAS_DIGIT,
@@ -98,7 +99,6 @@ from .numbers import (
     words_to_number,
     written_value,
 )
-from .units import _measure_readings, race_time, unit_lexicon
 
 #: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
 _TEMPERATURE_UNIT_START = re.compile(rf"\s?(?:°|º|˚|\bdeg)|(?<=\d){GLUED_SCALE}\.?\s*$", re.I)

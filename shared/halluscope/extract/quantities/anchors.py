@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .lexicon import _TIME_UNIT_FORMS, CURRENCY_WORDS, SCALE_WORDS
+from .measures import _lookup_unit
 from .numbers import _HAS_DIGIT
-from .units import _lookup_unit
 
 
 def _is_quantity_token(token) -> bool:

@@ -9,8 +9,8 @@ import re
 from functools import lru_cache
 
 from .lexicon import ORDINAL_WORDS, YEAR_DIGITS
+from .measures import _duration
 from .numbers import _HAS_DIGIT, _literals, _ordinal_value, _Reading
-from .units import _duration
 
 _YEAR = re.compile(r"^(?:the\s+)?(?:year\s+)?(1\d{3}|20\d{2})$", re.I)
 _YEAR_IN = re.compile(rf"(?<![\d,.])({YEAR_DIGITS})(?![\d,])")

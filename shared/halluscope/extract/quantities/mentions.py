@@ -23,8 +23,8 @@ from .lexicon import (
     TEMPERATURE_PATTERN,
     YEAR_DIGITS,
 )
+from .measures import _DURATION_JOIN, _duration, _lookup_unit, compound_duration
 from .numbers import _EXPONENT, _NUM, _SIGN, _SIGN_BEFORE
-from .units import _DURATION_JOIN, _duration, _lookup_unit, compound_duration
 
 # where a number (or its minus sign) may start
 _START = rf"(?:{_SIGN_BEFORE}{_SIGN}|(?<![\w.,]))"
