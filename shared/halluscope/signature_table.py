@@ -14,15 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .dimension_registry import get as get_dimension
 from .fusion import INDEX_SHARE, check_weights
 from .signature_text import METRIC_FIELD, VERSION_FIELD, Field, number
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .resources import Resources
-    from .scoring_options import ScoringOptions
+
+class PipelineSource(Protocol):
+    """What the table reads of :class:`halluscope.resources.Resources` (typed by what it
+    does, so that this low module names no module above it): the spaCy pipeline a name
+    loads as."""
+
+    def nlp(self, name: str | None = None) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -33,12 +37,13 @@ class ScoringCall:
 
     metric: str
     dimensions: tuple[str, ...]
-    options: ScoringOptions
+    #: a :class:`halluscope.scoring_options.ScoringOptions` (its fields are read by name)
+    options: Any
     fuse: bool
-    resources: Resources
+    resources: PipelineSource
 
 
-def spacy_id(name: str | None, resources: Resources) -> str:
+def spacy_id(name: str | None, resources: PipelineSource) -> str:
     """``en_core_web_sm-3.8.0``: the spaCy pipeline ``name`` (None: the default) loads as."""
     nlp = resources.nlp(name)
     return f"{nlp.meta.get('lang', 'xx')}_{nlp.meta.get('name', '?')}-{nlp.meta.get('version', '?')}"
