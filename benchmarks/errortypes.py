@@ -143,7 +143,7 @@ def compare(
             folds = [per_scope[f] for f in FOLDS if f in per_scope]
             if len(folds) == len(FOLDS):
 
-                def mean(key):
+                def mean(key, folds=folds):
                     values = [f.get(key) for f in folds]
                     return math.nan if any(_nan(v) for v in values) else sum(values) / len(values)
 

@@ -271,7 +271,7 @@ def pseudo_rows(
             references_of.setdefault(document, Counter())[references[row]] += 1
     rows = []
     for name, summary in pseudo_summaries.items():
-        for document, row in first_row.items():
+        for document in first_row:
             reference = references_of[document].most_common(1)[0][0] if references is not None else None
             rows.append((name, document, summary, reference))
     return rows

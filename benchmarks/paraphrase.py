@@ -32,8 +32,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import alnum_precision
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 DEFAULT_SUITE = os.path.join(HERE, "paraphrase_suite.jsonl")
 #: chi first, then the dimensions it fuses

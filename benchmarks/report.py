@@ -471,7 +471,7 @@ def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] 
             auc_body.append([config, dimension] + ["–"] * (len(folds) + 1))
             continue
 
-        def cell(fold: str, attribute: str) -> str:
+        def cell(fold: str, attribute: str, result=result) -> str:
             entry = result.folds.get(fold)
             return fmt(None if entry is None else 100 * getattr(entry, attribute))
 

@@ -468,7 +468,10 @@ def test_derived_small_multiple():
 
 
 def test_derived_prefers_operands_with_the_query_anchor():
-    source = "Costs were $2 billion in March and $3 billion in April. Revenue was $1 billion in March and $4 billion in April."
+    source = (
+        "Costs were $2 billion in March and $3 billion in April. "
+        "Revenue was $1 billion in March and $4 billion in April."
+    )
     assert [(u.value, u.anchor) for u in quantities(source) if u.qkind == "money"] == [
         (2e9, "cost"),
         (3e9, "cost"),

@@ -486,7 +486,7 @@ def test_word_details_count_supported_words(scored):
 
 def test_word_statuses_and_scores_of_every_row(scored):
     statuses = {"supported", "unsupported", "contradicted"}
-    for row, detail in enumerate(scored["details"]):
+    for detail in scored["details"]:
         units = detail["words"]["units"]
         assert {u["status"] for u in units} <= statuses
         supported = sum(u["status"] == "supported" for u in units)

@@ -169,8 +169,8 @@ def run(path: str, show: str = "", balanced: bool = False) -> None:
         )
         if name == show:
             print("\ncoefficients (mean over held-out folds):", np.round(np.mean(betas, axis=0), 3))
-            for row in reliability(pooled_p, pooled_y):
-                print("  bin %s: %d rows, mean p %.3f, consistent %.3f" % row)
+            for bin_range, rows, mean_p, share in reliability(pooled_p, pooled_y):
+                print(f"  bin {bin_range}: {rows:d} rows, mean p {mean_p:.3f}, consistent {share:.3f}")
             print()
 
 

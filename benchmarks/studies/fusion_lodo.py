@@ -23,9 +23,10 @@ from collections import defaultdict
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import fold_exclusions
 from benchmarks.measures import lodo_evaluate, roc_auc
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc")
 

@@ -13,9 +13,10 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import HALVES, alnum_precision, alnum_tokens, load_folds
 from benchmarks.studies.parse_store import DATA
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
 

@@ -17,8 +17,9 @@ import json
 import os
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import load_folds
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data")
 

@@ -55,7 +55,7 @@ GUARD_RUN = 100
 #: a whitespace-free stretch of this many characters is one token
 GUARD_CHUNK = 1000
 # each alternative starts only where its run starts, so finding them takes linear time
-_GUARDED = re.compile(r"(?<!\S)\S{%d,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){%d,}" % (GUARD_CHUNK, GUARD_RUN))
+_GUARDED = re.compile(rf"(?<!\S)\S{{{GUARD_CHUNK},}}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){{{GUARD_RUN},}}")
 
 
 #: a closing parenthesis glued to the capitalised word after it: "(CNN)Craig" is

@@ -20,7 +20,8 @@ process's default (:meth:`Resources.default`, :func:`get_resources`);
 ``bert_score.BERTScorer`` holds its model. Two Resources share no cache.
 
 Models are the process's: spaCy pipelines and sentence encoders are loaded once per
-(name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry`` (default :data:`halluscope.registry.REGISTRY`; pass a
+(name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry``
+(default :data:`halluscope.registry.REGISTRY`; pass a
 fresh :class:`~halluscope.registry.ModelRegistry` for private copies) and WordNet's
 reader once per folder (:func:`halluscope.wordnet.shared_wordnet`); none of their
 settings is changed by a Resources. Every cache registers with

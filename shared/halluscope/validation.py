@@ -28,11 +28,11 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from .errors import InputError
 
-References = Optional[Sequence[str | Sequence[str] | None]]
+References = Sequence[str | Sequence[str] | None] | None
 
 
 @dataclass(frozen=True)

@@ -179,7 +179,7 @@ class Relations(Dimension):
     def load(self, options, resources) -> None:
         # the sentence encoder loads on the first pair of slots that differ
         if options.relation_matching != "exact":
-            resources.embedder(options.sentence_model, options.device, options.encoder_dtype).model
+            _ = resources.embedder(options.sentence_model, options.device, options.encoder_dtype).model  # loads it
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         # a summary's appositive restatements are not claims: they only support, in a pool

@@ -491,7 +491,7 @@ def extract_entities(
     for rep in reps:
         collected.setdefault(groups.find(rep.order), []).extend(members[rep.order])
     units = []
-    for root, ms in collected.items():
+    for ms in collected.values():
         ms.sort(key=lambda m: m.order)
         longest = max(ms, key=lambda m: (len(m.key.split(" ")), len(m.key), -m.order))
         counts = Counter(m.label for m in ms)  # insertion order = first-mention order

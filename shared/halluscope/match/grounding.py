@@ -443,7 +443,8 @@ def _object_acts(predicate: _Predicate, subject: list[str], obj: list[str], inde
     """Whether a directed triple's (:func:`_directed`, which the caller asks once per
     triple) object is the predicate's agent as the relation extractor reads it, its head
     word among the agents and not among the patients, while the subject's head is no
-    agent: the source does what the triple says is done to it. :func:`_swapped` asks for every word of an argument on the parser's
+    agent: the source does what the triple says is done to it.
+    :func:`_swapped` asks for every word of an argument on the parser's
     own subject side, which misses the controller of an infinitive ("Arsenal joined
     Sanchez" against "Arsenal boss Arsene Wenger is delighted that Sanchez decided to
     join the north London club", where "join" has no subject of its own) and a name

@@ -291,7 +291,7 @@ class RelationMatcher:
             staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
         self._prepare_slots(staged, "subject", embedder, slot_links)
         subjects = []
-        for j, queries, q_units, p_units, rows, cols, verb, links in staged:
+        for _j, _queries, q_units, p_units, rows, cols, _verb, _links in staged:
             s, s_links = self._pair_similarity(
                 [q_units[r].subject for r in rows], [p_units[c].subject for c in cols], embedder, slot_links
             )
@@ -317,7 +317,7 @@ class RelationMatcher:
         of every candidate pair (of those ``passed`` marks, when given) whose two strings
         differ and have no slot link (:meth:`_slot_link`)."""
         wanted: dict[str, None] = {}
-        for k, (j, queries, q_units, p_units, rows, cols, verb, links) in enumerate(staged):
+        for k, (_j, _queries, q_units, p_units, rows, cols, _verb, _links) in enumerate(staged):
             for m, (r, c) in enumerate(zip(rows, cols)):
                 if passed is not None and not passed[k][m]:
                     continue

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any
 
 from ..errors import OptionError
 from .batches import RESULT_COLUMNS, BatchScorer, Columns, record
@@ -33,7 +33,7 @@ DEFAULT_BATCH_SIZE = 256
 #: the run fails (Ray Data's default, -1, retries for ever)
 DEFAULT_RETRIES = 3
 
-Actors = Union[None, int, tuple[int, int]]
+Actors = int | tuple[int, int] | None
 
 
 def _ray() -> Any:
