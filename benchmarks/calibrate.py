@@ -109,7 +109,7 @@ def centred_isotonic(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray
         xs.append(1.0)
         ys.append(ys[-1] + (END_SLOPE if ys[-1] >= CUT else min(END_SLOPE, (CUT - ys[-1]) / 2)))  # same side of the cut
     if not (np.all(np.diff(xs) > 0) and np.all(np.diff(ys) > 0)):
-        raise ValueError(f"the centred isotonic fit is not strictly increasing: knots {list(zip(xs, ys))}")
+        raise ValueError(f"the centred isotonic fit is not strictly increasing: knots {list(zip(xs, ys, strict=True))}")
     return xs, ys
 
 

@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  {failure['id']:<22} faithful {_num(failure['faithful'])}  unfaithful "
             f"{_num(failure['unfaithful'])}  {failure['note']}"
         )
-    low = [(c.id, f) for c, f in zip(cases, faithful[PRIMARY]) if not (_defined(f) and f >= 0.5)]
+    low = [(c.id, f) for c, f in zip(cases, faithful[PRIMARY], strict=True) if not (_defined(f) and f >= 0.5)]
     print(f"\nfaithful chi below 0.5 ({len(low)}): " + ", ".join(f"{i} {_num(f)}" for i, f in low))
 
     if args.json:

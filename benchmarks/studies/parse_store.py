@@ -35,7 +35,7 @@ def analysed_texts(datasets) -> list:
 
     texts = []
     for d in datasets:
-        for i, (p, s) in enumerate(zip(d.predictions, d.sources)):
+        for i, (p, s) in enumerate(zip(d.predictions, d.sources, strict=True)):
             texts.append(truecase(p, s))
             texts.append(s)
             if d.references is not None:
@@ -72,7 +72,7 @@ def seed_cache(folder: str) -> int:
     cache = get_parse_cache()
     cache.maxsize = max(cache.maxsize, len(keys) + 20000)
     docs = list(DocBin().from_disk(os.path.join(folder, "docs.spacy")).get_docs(cache.nlp.vocab))
-    return cache.seed(dict(zip(keys, docs)))
+    return cache.seed(dict(zip(keys, docs, strict=True)))
 
 
 if __name__ == "__main__":

@@ -145,7 +145,7 @@ class Embedder:
                         convert_to_numpy=True,
                         show_progress_bar=False,
                     )
-                for text, vector in zip(todo, vectors):
+                for text, vector in zip(todo, vectors, strict=True):
                     pinned[text] = self._vectors.put(text, np.asarray(vector, dtype=np.float32))
                 self.encoded += len(todo)
                 self.encode_calls += 1

@@ -277,7 +277,7 @@ class ParseCache:
                     missing.append(text)
                 else:
                     self.hits += 1
-            parsed = dict(zip(missing, self._parse(missing)))
+            parsed = dict(zip(missing, self._parse(missing), strict=True))
             fresh = {text: ParsedText(text=text, doc=doc) for text, doc in parsed.items()}
             # every text of the call is returned, even when the call holds more
             # distinct texts than the cache keeps
@@ -296,7 +296,7 @@ class ParseCache:
             raise ValueError("one shown text per analysed text")
         parses = self.get_many(analysed)
         result = []
-        for text, view, parse in zip(analysed, shown, parses):
+        for text, view, parse in zip(analysed, shown, parses, strict=True):
             if text == view:
                 result.append(parse)
                 continue
@@ -338,7 +338,7 @@ class ParseCache:
         short = sorted((t for t in texts if len(t) <= self.chunk_chars), key=len, reverse=True)
         docs: dict[str, object] = {}
         tokenised = (guarded_doc(self.nlp, t) for t in short)
-        for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size)):
+        for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size), strict=True):
             docs[text] = doc
         for text in texts:
             if text in docs:

@@ -176,7 +176,8 @@ def _csv_rows(handle: BinaryIO) -> tuple[list[str], Iterator[tuple[int, Any]]]:
             lines_before += len(consumed)
             consumed.clear()
             if cells:  # the reader yields [] for a blank line
-                yield start, dict(zip(header, cells))
+                # strict=False: a row with fewer or more cells than the header keeps the named cells it has
+                yield start, dict(zip(header, cells, strict=False))
         handle.close()
 
     return header, records()

@@ -103,7 +103,7 @@ def contradicted_relations(jobs, found, plan, flips: list[list[Any]]):
     reference jobs find nothing for it. So RHI sees what the word-level check sees
     (docs/lexical.md#sentence-contradictions)."""
     jobs, found = list(jobs), [list(row) for row in found]
-    for (gi, per_ref), row_flips in zip(plan, flips):
+    for (gi, per_ref), row_flips in zip(plan, flips, strict=True):
         if not row_flips:
             continue
         queries = list(jobs[gi].queries)

@@ -311,7 +311,7 @@ def content_flags(table: TokenTable) -> list[bool]:
     """:func:`is_content` of every token of a :class:`~halluscope.token_table.TokenTable`."""
     return [
         not (stop or punct or space or lower in PTB_BRACKETS)
-        for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower)
+        for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower, strict=True)
     ]
 
 
@@ -368,7 +368,9 @@ def build_text_index(doc) -> TextIndex:
     verb, copula and preposition)."""
     table = TokenTable(doc)
     # tuples, not sets: a tuple of strings is not tracked by the garbage collector
-    forms = [(word_stem(lower), word_stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
+    forms = [
+        (word_stem(lower), word_stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma, strict=True)
+    ]
     content_token = content_flags(table)
     text = doc_text(doc)
     sentences = []
@@ -1194,6 +1196,6 @@ def content_word_precision(doc, pool: TextIndex) -> float:
 
 def ground_unmatched(row: list[Match | None], queries, index: TextIndex, finder) -> None:
     """Fill each ``None`` of ``row`` (one entry per query) with ``finder(query, index)``."""
-    for position, (match, unit) in enumerate(zip(row, queries)):
+    for position, (match, unit) in enumerate(zip(row, queries, strict=True)):
         if match is None:
             row[position] = finder(unit, index)

@@ -124,7 +124,7 @@ def record_problem(record: Any, options: Mapping[str, Mapping[str, str]] | None 
 def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> list[tuple[float, float, int]]:
     """(mean p, share consistent, rows) of each non-empty bin of ``bins`` equal bins of p."""
     grouped: dict[int, list[tuple[float, int]]] = {}
-    for value, label in zip(p, labels):
+    for value, label in zip(p, labels, strict=True):
         if math.isnan(value):
             continue
         grouped.setdefault(min(int(value * bins), bins - 1), []).append((value, int(label)))
