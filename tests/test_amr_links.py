@@ -147,7 +147,7 @@ class FakeStog:
 
     def parse_sents(self, sents, add_metadata=True, disable_progress=True):
         self.calls.append(list(sents))
-        return list(self.outputs)
+        return list(self.outputs[: len(sents)])  # one output per sentence, as amrlib's
 
 
 class FakeGtos:
