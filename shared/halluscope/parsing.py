@@ -284,7 +284,8 @@ class ParseCache:
             result = [fresh[text] if text in fresh else self._entries.get(text) for text in texts]
             for text, entry in fresh.items():
                 self._entries.put(text, entry)
-            return result
+            # under the lock, every text not parsed here is one the cache holds: no None
+            return result  # type: ignore[return-value]
 
     def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> list[ParsedText]:
         """Parses of ``analysed`` texts presented as the ``shown`` texts (same length,
@@ -346,7 +347,8 @@ class ParseCache:
             chunks = split_for_parsing(text, self.chunk_chars)
             chunk_docs = list(self.nlp.pipe((guarded_doc(self.nlp, c) for c in chunks), batch_size=1))
             # the chunks' tensors are dropped anyway (:func:`without_tensor`): not concatenated
-            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False, exclude=["tensor"])
+            # spaCy 3.8 takes exclude=; its doc.pyi does not declare it
+            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False, exclude=["tensor"])  # type: ignore[call-arg]
         self.parsed += len(texts)
         return [without_tensor(docs[t]) for t in texts]
 
@@ -382,7 +384,8 @@ def with_text(doc, text: str):
     if "HEAD" not in attributes and doc.has_annotation("SENT_START"):
         attributes.append("SENT_START")
     if len(doc) and attributes:
-        view.from_array(attributes, doc.to_array(attributes))
+        # doc.pyi types the list as list[int | str], which a list[str] is not (list is invariant)
+        view.from_array(attributes, doc.to_array(attributes))  # type: ignore[arg-type]
     return view
 
 

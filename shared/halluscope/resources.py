@@ -74,7 +74,7 @@ class Resources:
         self._parse_cache_size = DEFAULT_CACHE_SIZE if parse_cache_size is None else parse_cache_size
         self._lock = threading.Lock()
         self._parse_caches: dict[str, ParseCache] = {}
-        self._embedders: dict[tuple[str, str], Embedder] = {}
+        self._embedders: dict[tuple[str, str, str], Embedder] = {}
         self._lexicons: dict[str | None, Lexicon] = {}
         self._nli_engines: dict[tuple, NLIEngine] = {}
         #: the units of each parse per extractor setting

@@ -117,7 +117,7 @@ def shard_bounds(rows: int, workers: int, sources: Sequence[Any] | None = None) 
     size = math.ceil(rows / min(rows, workers * SHARDS_PER_WORKER))
     cuts = list(range(size, rows, size))
     if sources is not None:
-        moved = []
+        moved: list[int] = []
         for index, cut in enumerate(cuts):
             limit = cuts[index + 1] if index + 1 < len(cuts) else rows
             while cut < limit and sources[cut] == sources[cut - 1]:

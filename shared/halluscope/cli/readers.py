@@ -512,7 +512,7 @@ def read_examples(
     check_source_field(lengths, fields, explicit=args.source_field is not None)
     if keep and examples:
         written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
-        absent = [name for name in keep if name not in written and not any(name in e.kept for e in examples)]
+        absent = [name for name in keep if name not in written and not any(name in (e.kept or {}) for e in examples)]
         if absent:
             raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
     return source, examples, skipped

@@ -92,7 +92,7 @@ def plan_resume(
 
 def _complete_lines(path: str, count: int) -> list[bytes]:
     """The first ``count`` lines of ``path`` (the complete records :func:`read_partial` read)."""
-    lines = []
+    lines: list[bytes] = []
     with open(path, "rb") as handle:
         for raw in handle:
             if len(lines) == count:

@@ -56,7 +56,7 @@ def settled_pairs(units: list[RelationUnit], matches: list[Any | None]) -> list[
     return [
         k
         for k, unit in enumerate(units)
-        if not _active_pair(unit) or (matches[k] is not None and (matches[k].contradicts or alone))
+        if not _active_pair(unit) or ((match := matches[k]) is not None and (match.contradicts or alone))
     ]
 
 

@@ -59,6 +59,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -78,6 +79,8 @@ from ..token_table import TokenTable, doc_text
 from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
+
+Built = TypeVar("Built")
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,8 @@ class TextIndex:
 
     lowered: str
     sentences: list[IndexedSentence]
-    doc: object = field(default=None, repr=False)
+    #: the spaCy ``Doc`` (Any: spaCy's token API is read untyped here); None for an index of no parse
+    doc: Any = field(default=None, repr=False)
     #: the text as written (spaCy builds ``Doc.text`` token by token on every access)
     written: str = field(default="", repr=False)
     _idf: dict[str, float] | None = None
@@ -137,14 +141,14 @@ class TextIndex:
     _written_words: tuple[str, list[tuple[int, int]]] | None = None
     _content_postings: dict[str, tuple[int, ...]] | None = None
     _word_postings: dict[str, tuple[int, ...]] | None = None
-    _memo: dict[str, object] = field(default_factory=dict)
+    _memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
         """The indexed text as written."""
         return self.written
 
-    def memo(self, name: str, build: Callable[[], object]) -> object:
+    def memo(self, name: str, build: Callable[[], Built]) -> Built:
         """``build()`` once per index under ``name``: what other stages derive from this
         text (:func:`halluscope.match.words.source_words`) lives as long as its index."""
         if name not in self._memo:
@@ -202,7 +206,7 @@ class TextIndex:
         if self._content_postings is None:
             self._content_postings = _postings(s.content for s in self.sentences)
         postings = self._content_postings
-        found = set()
+        found: set[int] = set()
         for word in words:
             holding = postings.get(word, ())
             if len(holding) <= CANDIDATE_DF:
@@ -1166,6 +1170,7 @@ def _verbalisation(unit: RelationUnit, obj: list[str], sentence: IndexedSentence
         link = lexicon.close_link(noun, p.lemma, "noun")
         if link is None or link.relation != "derivation":
             continue
+        sides: tuple[frozenset[str], ...]
         if preposition == "of":
             sides = (p.object_words, p.subject_words)
         elif preposition == "by":

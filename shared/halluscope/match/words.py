@@ -218,5 +218,5 @@ def source_words(index: TextIndex) -> SourceWords:
 
 def support_words(words: Sequence[WordUnit], source: TextIndex, lexicon=None) -> list[Match | None]:
     """:func:`support_word` for each word against one indexed source."""
-    source = source_words(source)
-    return [support_word(word, source, lexicon) for word in words]
+    indexed = source_words(source)
+    return [support_word(word, indexed, lexicon) for word in words]

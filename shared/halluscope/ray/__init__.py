@@ -99,7 +99,9 @@ def score_dataset(
         ds = ds.sort(source_column)
     # Ray Data 2.60 sets max_restarts=max_task_retries=-1 after the remote args it is
     # given; ray_remote_args_fn's dict is applied over them, for every actor it starts
-    retries = functools.partial(dict, max_restarts=max_restarts, max_task_retries=max_task_retries)
+    retries: functools.partial[dict[str, int]] = functools.partial(
+        dict, max_restarts=max_restarts, max_task_retries=max_task_retries
+    )
     return ds.map_batches(
         BatchScorer,
         fn_constructor_args=(metrics, per_metric, columns, return_details, preset),

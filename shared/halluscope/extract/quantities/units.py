@@ -168,7 +168,8 @@ def _duration(surface: str) -> _Reading | None:
     seconds", "5 years and 3 months"), is their sum in its smallest unit (524 seconds,
     63 months): its first part alone let any other seconds pass
     (docs/papers.md#qhi-compound-durations)."""
-    parts, joins = [], []
+    parts: list[tuple[re.Match[str], float]] = []
+    joins: list[str] = []
     for match in _DURATION.finditer(surface):
         if parts and _DURATION_JOIN.fullmatch(surface, parts[-1][0].end(), match.start()) is None:
             break
