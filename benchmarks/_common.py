@@ -116,7 +116,7 @@ class Dataset:
     def pairs(self) -> set[tuple[str, str]]:
         """The distinct (source, summary) pairs, whitespace-normalised
         (:func:`normalise_text`): what :func:`fold_exclusions` compares."""
-        return {(normalise_text(s), normalise_text(p)) for s, p in zip(self.sources, self.predictions)}
+        return {(normalise_text(s), normalise_text(p)) for s, p in zip(self.sources, self.predictions, strict=True)}
 
 
 def dataset_name(path: str) -> str:
@@ -166,7 +166,7 @@ def load_dataset(
     else:
         rows = read_jsonl(path)
         flags = lockbox_half([r.get("document", r.get("article")) for r in rows])
-        rows = _first_rows([r for r, boxed in zip(rows, flags) if boxed == side], limit, limit_per_group)
+        rows = _first_rows([r for r, boxed in zip(rows, flags, strict=True) if boxed == side], limit, limit_per_group)
     if not rows:
         raise ValueError(f"{path}: no rows" + (f" in the {half} half" if side is not None else ""))
     groups = [str(r[GROUP_COLUMN]) for r in rows] if all(GROUP_COLUMN in r for r in rows) else None

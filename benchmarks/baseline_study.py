@@ -96,7 +96,8 @@ def study(summac: Sequence[str], frank: str | None, seeds: int = 100) -> list[di
     records: list[dict[str, object]] = []
     for reading, distinct in (("all tokens", False), ("distinct tokens", True)):
         scores = {
-            d.name: [unigram_precision(p, s, distinct) for p, s in zip(d.predictions, d.sources)] for d in datasets
+            d.name: [unigram_precision(p, s, distinct) for p, s in zip(d.predictions, d.sources, strict=True)]
+            for d in datasets
         }
         for name, function in protocols().items():
             per_set = {d.name: function(scores[d.name], d.labels) for d in datasets}

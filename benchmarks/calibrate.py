@@ -109,7 +109,7 @@ def centred_isotonic(chi: np.ndarray, consistent: np.ndarray, weight: np.ndarray
         xs.append(1.0)
         ys.append(ys[-1] + (END_SLOPE if ys[-1] >= CUT else min(END_SLOPE, (CUT - ys[-1]) / 2)))  # same side of the cut
     if not (np.all(np.diff(xs) > 0) and np.all(np.diff(ys) > 0)):
-        raise ValueError(f"the centred isotonic fit is not strictly increasing: knots {list(zip(xs, ys))}")
+        raise ValueError(f"the centred isotonic fit is not strictly increasing: knots {list(zip(xs, ys, strict=True))}")
     return xs, ys
 
 
@@ -198,8 +198,8 @@ def check(by: dict[str, list], labels: dict[str, list[int]], path: str) -> None:
         f"| mean | | {100 * np.mean(bas):.1f} | {100 * np.mean(bests):.1f} | | pooled {ece(pooled_p, pooled_y):.3f} |"
     )
     print("\nreliability (pooled rows): bin | rows | mean p | share consistent")
-    for row in reliability(pooled_p, pooled_y):
-        print("  %s | %d | %.3f | %.3f" % row)
+    for bin_range, rows, mean_p, share in reliability(pooled_p, pooled_y):
+        print(f"  {bin_range} | {rows:d} | {mean_p:.3f} | {share:.3f}")
 
 
 def default_signature() -> str:
@@ -282,8 +282,8 @@ def print_lodo(result: dict) -> None:
         f"{max(abs(r['auc'] - r['auc_chi']) for r in folds.values()):.4f}"
     )
     print("\nreliability (pooled held-out rows): bin | rows | mean p | share consistent")
-    for row in result["reliability"]:
-        print("  %s | %d | %.3f | %.3f" % row)
+    for bin_range, rows, mean_p, share in result["reliability"]:
+        print(f"  {bin_range} | {rows:d} | {mean_p:.3f} | {share:.3f}")
 
 
 def main() -> None:

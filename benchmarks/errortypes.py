@@ -84,11 +84,13 @@ def own_kind_overlaps(predictions: Sequence[str], sources: Sequence[str]) -> dic
     from halluscope.resources import get_resources
 
     cache = get_resources().parse_cache()
-    shown = [truecase(p, s) if not any(c.isupper() for c in p) else p for p, s in zip(predictions, sources)]
+    shown = [
+        truecase(p, s) if not any(c.isupper() for c in p) else p for p, s in zip(predictions, sources, strict=True)
+    ]
     summary_docs = [parsed.doc for parsed in cache.get_many(shown)]
     source_docs = [parsed.doc for parsed in cache.get_many(list(sources))]
     entities, numbers = [], []
-    for summary_doc, source_doc, source in zip(summary_docs, source_docs, sources):
+    for summary_doc, source_doc, source in zip(summary_docs, source_docs, sources, strict=True):
         entities.append(entity_overlap(summary_doc, set(alnum_tokens(source))))
         numbers.append(number_overlap(summary_doc, source_doc))
     return {"entity_overlap": entities, "number_overlap": numbers}
@@ -143,7 +145,7 @@ def compare(
             folds = [per_scope[f] for f in FOLDS if f in per_scope]
             if len(folds) == len(FOLDS):
 
-                def mean(key):
+                def mean(key, folds=folds):
                     values = [f.get(key) for f in folds]
                     return math.nan if any(_nan(v) for v in values) else sum(values) / len(values)
 
@@ -243,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     scores = {"chi": [float(s) for s in result["chi_scores"]]}
     for index in INDICES[1:]:
         scores[index] = [float(detail[index]["score"]) for detail in result["details"]]
-    alnum = [alnum_precision(p, s) for p, s in zip(data.predictions, data.sources)]
+    alnum = [alnum_precision(p, s) for p, s in zip(data.predictions, data.sources, strict=True)]
     own = own_kind_overlaps(data.predictions, data.sources)
     scopes: dict[str, list[int]] = {POOLED: list(range(len(data)))}
     for fold in FOLDS:

@@ -55,11 +55,11 @@ def shipped_rows_chi() -> dict[str, float]:
         [e["reference"] for e in examples],
         [e.get("publication_date") for e in examples],
     )
-    out = {f"examples/{e['id']}": value for e, value in zip(examples, chi)}
+    out = {f"examples/{e['id']}": value for e, value in zip(examples, chi, strict=True)}
     cases = load_suite()
     summaries = [(case, side) for case in cases for side in ("faithful", "unfaithful")]
     chi = _chi([getattr(case, side) for case, side in summaries], [case.source for case, _ in summaries])
-    out.update({f"paraphrase/{case.id}/{side}": value for (case, side), value in zip(summaries, chi)})
+    out.update({f"paraphrase/{case.id}/{side}": value for (case, side), value in zip(summaries, chi, strict=True)})
     return out
 
 

@@ -249,7 +249,8 @@ def tiny_nli_folder() -> str:
 def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> dict[str, list[float]]:
     """Every baseline reading (:data:`BASELINE_READINGS`) per example."""
     return {
-        name: [scorer(p, s) for p, s in zip(predictions, sources)] for name, (scorer, _) in BASELINE_READINGS.items()
+        name: [scorer(p, s) for p, s in zip(predictions, sources, strict=True)]
+        for name, (scorer, _) in BASELINE_READINGS.items()
     }
 
 
@@ -271,7 +272,7 @@ def pseudo_rows(
             references_of.setdefault(document, Counter())[references[row]] += 1
     rows = []
     for name, summary in pseudo_summaries.items():
-        for document, row in first_row.items():
+        for document in first_row:
             reference = references_of[document].most_common(1)[0][0] if references is not None else None
             rows.append((name, document, summary, reference))
     return rows
@@ -301,7 +302,7 @@ def empty_summary_check(
     pseudo = pseudo_rows(sources, references, pseudo_summaries)
     all_predictions = list(predictions) + [summary for _, _, summary, _ in pseudo]
     documents = document_ids(sources)
-    first_source = {d: s for d, s in zip(documents, sources)}
+    first_source = {d: s for d, s in zip(documents, sources, strict=True)}
     all_sources = list(sources) + [first_source[document] for _, document, _, _ in pseudo]
     all_references = None if references is None else list(references) + [r for _, _, _, r in pseudo]
     scores = list(scorer(all_predictions, all_sources, all_references))
@@ -317,7 +318,7 @@ def rank_pseudo_scores(
 ) -> dict[str, dict[str, Any]]:
     """:func:`measures.rank_pseudo_systems` on scores laid out as :func:`pseudo_rows`."""
     per_pseudo: dict[str, dict[int, float]] = {}
-    for (name, document, _, _), value in zip(pseudo, pseudo_scores):
+    for (name, document, _, _), value in zip(pseudo, pseudo_scores, strict=True):
         per_pseudo.setdefault(name, {})[document] = value
     return rank_pseudo_systems(real_scores, systems, documents, per_pseudo)
 
@@ -487,7 +488,7 @@ def run_job(
     parts = [data] + ([test] if test is not None else [])
     use_references = job.with_references and all(p.references is not None for p in parts)
     pseudo = pseudo_rows(evaluated.sources, evaluated.references if use_references else None) if job.pseudo else []
-    first_source = dict(zip(document_ids(evaluated.sources), evaluated.sources))
+    first_source = dict(zip(document_ids(evaluated.sources), evaluated.sources, strict=True))
     predictions = [p for part in parts for p in part.predictions] + [summary for _, _, summary, _ in pseudo]
     sources = [s for part in parts for s in part.sources] + [first_source[d] for _, d, _, _ in pseudo]
     references = (

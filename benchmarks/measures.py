@@ -46,7 +46,7 @@ def balanced_accuracy(scores: Sequence[float], labels: Sequence[int], threshold:
     filled = undefined_as_top(scores)
     recalls = []
     for cls in (1, 0):
-        members = [s for s, y in zip(filled, labels) if int(y) == cls]
+        members = [s for s, y in zip(filled, labels, strict=True) if int(y) == cls]
         if members:
             hits = sum((s >= threshold) == (cls == 1) for s in members)
             recalls.append(hits / len(members))
@@ -62,7 +62,7 @@ def tune_threshold(scores: Sequence[float], labels: Sequence[int]) -> float:
     filled = undefined_as_top(scores)
     positives = sum(1 for y in labels if int(y) == 1)
     negatives = len(filled) - positives
-    pairs = sorted(zip(filled, (int(y) for y in labels)))
+    pairs = sorted(zip(filled, (int(y) for y in labels), strict=True))
     # below threshold t (predicted inconsistent): rows with score < t
     best_value, best_threshold = -1.0, math.inf
     below_pos = below_neg = 0
@@ -152,7 +152,7 @@ def error_type_rates(
     NaN when N_T = 0."""
     rates: dict[str, dict[str, float]] = {}
     for error, flags in error_flags.items():
-        having = [p for p, flag in zip(predicted_consistent, flags) if int(flag) == 1]
+        having = [p for p, flag in zip(predicted_consistent, flags, strict=True) if int(flag) == 1]
         false_positives = sum(bool(p) for p in having)
         rates[error] = {
             "n": len(having),
@@ -181,7 +181,7 @@ def _rank_correlations(xs: Sequence[float], ys: Sequence[float]) -> tuple[float,
 def system_means(values: Sequence[float], systems: Sequence[Hashable]) -> dict[Hashable, float]:
     """Per system, the mean of its rows' values (in first-seen system order)."""
     sums: dict[Hashable, list[float]] = {}
-    for value, system in zip(values, systems):
+    for value, system in zip(values, systems, strict=True):
         sums.setdefault(system, [0.0, 0])
         sums[system][0] += value
         sums[system][1] += 1
@@ -218,7 +218,7 @@ def system_level_correlation(
     metric_sum = np.zeros((n_docs, n_sys))
     human_sum = np.zeros((n_docs, n_sys))
     count = np.zeros((n_docs, n_sys))
-    for value, human, system, document in zip(filled, human_scores, systems, documents):
+    for value, human, system, document in zip(filled, human_scores, systems, documents, strict=True):
         d, s = document_index[document], system_index[system]
         metric_sum[d, s] += value
         human_sum[d, s] += float(human)
@@ -291,7 +291,7 @@ def rank_pseudo_systems(
 
     real_means = system_means([fill(v) for v in real_scores], systems) if systems is not None else {}
     by_document: dict[Hashable, list[float]] = {}
-    for value, document in zip(undefined_as_top(real_scores), documents):
+    for value, document in zip(undefined_as_top(real_scores), documents, strict=True):
         by_document.setdefault(document, []).append(value)
 
     report: dict[str, dict[str, object]] = {}
@@ -370,7 +370,7 @@ def _fold_items(scores_by_fold, labels_by_fold) -> list[tuple[Sequence[float], S
         return [(scores_by_fold[fold], labels_by_fold[fold]) for fold in scores_by_fold]
     if len(scores_by_fold) != len(labels_by_fold):
         raise ValueError(f"{len(scores_by_fold)} score folds but {len(labels_by_fold)} label folds")
-    return list(zip(scores_by_fold, labels_by_fold))
+    return list(zip(scores_by_fold, labels_by_fold, strict=True))
 
 
 def _best_threshold(curves: Sequence[_FoldCurve]) -> tuple[float, float]:

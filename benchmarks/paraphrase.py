@@ -32,8 +32,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import CHI_SCORES, alnum_precision
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 DEFAULT_SUITE = os.path.join(HERE, "paraphrase_suite.jsonl")
 #: chi first, then the dimensions it fuses
@@ -257,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  {failure['id']:<22} faithful {_num(failure['faithful'])}  unfaithful "
             f"{_num(failure['unfaithful'])}  {failure['note']}"
         )
-    low = [(c.id, f) for c, f in zip(cases, faithful[PRIMARY]) if not (_defined(f) and f >= 0.5)]
+    low = [(c.id, f) for c, f in zip(cases, faithful[PRIMARY], strict=True) if not (_defined(f) and f >= 0.5)]
     print(f"\nfaithful chi below 0.5 ({len(low)}): " + ", ".join(f"{i} {_num(f)}" for i, f in low))
 
     if args.json:

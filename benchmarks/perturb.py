@@ -813,7 +813,7 @@ def load_pool(data: str, half: str | None) -> tuple[list[Row], dict[str, int]]:
     for path, name in named:
         dataset = load_dataset(path, name=name, half=half)
         counts[dataset.name] = sum(dataset.labels)
-        for source, summary, label in zip(dataset.sources, dataset.predictions, dataset.labels):
+        for source, summary, label in zip(dataset.sources, dataset.predictions, dataset.labels, strict=True):
             key = (normalise_text(source), normalise_text(summary))
             entry = pairs.setdefault(key, {"files": [], "source": source, "summary": summary, "bad": False})
             entry["bad"] |= label != 1
@@ -838,7 +838,7 @@ def parse_pool(rows: Sequence[Row]):
     shown = [r.summary if any(c.isupper() for c in r.summary) else truecase(r.summary, r.source) for r in rows]
     summary_docs = [p.doc for p in cache.get_many(shown)]
     distinct = list(dict.fromkeys(r.source for r in rows))
-    parsed = dict(zip(distinct, (p.doc for p in cache.get_many(distinct))))
+    parsed = dict(zip(distinct, (p.doc for p in cache.get_many(distinct)), strict=True))
     return summary_docs, [parsed[r.source] for r in rows], [parsed[s] for s in distinct]
 
 
@@ -1066,7 +1066,7 @@ def paraphrase_false_alarms() -> dict[str, Any]:
         "cases": len(cases),
         "faithful_chi_ge_half": overall["half"],
         "pair": overall["pair"],
-        "below_half": [c.id for c, f in zip(cases, faithful["chi"]) if not (_defined(f) and f >= 0.5)],
+        "below_half": [c.id for c, f in zip(cases, faithful["chi"], strict=True) if not (_defined(f) and f >= 0.5)],
     }
 
 

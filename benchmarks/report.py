@@ -471,7 +471,7 @@ def lodo_tables(rows: Sequence[Row], tag: str, choices: Sequence[Sequence[str]] 
             auc_body.append([config, dimension] + ["–"] * (len(folds) + 1))
             continue
 
-        def cell(fold: str, attribute: str) -> str:
+        def cell(fold: str, attribute: str, result=result) -> str:
             entry = result.folds.get(fold)
             return fmt(None if entry is None else 100 * getattr(entry, attribute))
 
@@ -657,7 +657,7 @@ def plot_balanced_accuracy(rows: Sequence[Row], tag: str, path: str) -> str | No
     figure, axes = plt.subplots(
         len(configs), 1, figsize=(max(8, 1.6 * len(datasets)), 3.2 * len(configs)), squeeze=False
     )
-    for axis, config in zip(axes[:, 0], configs):
+    for axis, config in zip(axes[:, 0], configs, strict=True):
         series = [(BASELINE, b) for b in BASELINE_DIMENSIONS] + [(config, d) for d in dimensions_of(rows, config)]
         width = 0.8 / len(series)
         for k, (name, dimension) in enumerate(series):
@@ -692,7 +692,7 @@ def plot_error_rates(rows: Sequence[Row], tag: str, path: str) -> str | None:
     plt = _pyplot()
     errors = list(chosen[0]["error_rates"])
     figure, axes = plt.subplots(len(configs), 1, figsize=(10, 3.2 * len(configs)), squeeze=False)
-    for axis, config in zip(axes[:, 0], configs):
+    for axis, config in zip(axes[:, 0], configs, strict=True):
         series = [r for r in chosen if r["config"] == BASELINE] + [r for r in chosen if r["config"] == config]
         width = 0.8 / len(series)
         for k, row in enumerate(series):
@@ -730,13 +730,14 @@ def plot_system_level(rows: Sequence[Row], tag: str, dataset: str, path: str) ->
     figure, axes = plt.subplots(lines, columns, figsize=(3.6 * columns, 3.2 * lines), squeeze=False)
     for axis in axes.flat[len(panels) :]:
         axis.set_visible(False)
-    for axis, row in zip(axes.flat, panels):
+    # strict=False: the grid may have more axes than panels (the rest are hidden above)
+    for axis, row in zip(axes.flat, panels, strict=False):
         system = row["system_level"]
         names = list(system["system_human_means"])
         xs = [system["system_human_means"][n] for n in names]
         ys = [system["system_metric_means"][n] for n in names]
         axis.scatter(xs, ys, s=14)
-        for name, x, y in zip(names, xs, ys):
+        for name, x, y in zip(names, xs, ys, strict=True):
             axis.annotate(name, (x, y), fontsize=6)
         axis.set_xlabel(f"mean {system.get('human_column') or 'human'}")
         axis.set_ylabel(f"mean {row['dimension']}")
@@ -756,7 +757,7 @@ def plot_tags(rows: Sequence[Row], tags: Sequence[str], path: str) -> str | None
     index = index_rows(rows)
     datasets = datasets_in(rows)
     figure, axes = plt.subplots(len(configs), 1, figsize=(max(8, 1.4 * len(datasets)), 3 * len(configs)), squeeze=False)
-    for axis, config in zip(axes[:, 0], configs):
+    for axis, config in zip(axes[:, 0], configs, strict=True):
         dimension = dimensions_of(rows, config)[0]
         width = 0.8 / (len(tags) + 1)
         baseline = [

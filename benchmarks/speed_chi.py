@@ -91,8 +91,8 @@ def measure(
         "characters": sum(map(len, distinct)),
         "counters": counters,
         "scores": result["scores"],
-        "paired": sorted(c / f for c, f in zip(chi_times, floor_times)),
-        "rounds": list(zip(floor_times, chi_times)),
+        "paired": sorted(c / f for c, f in zip(chi_times, floor_times, strict=True)),
+        "rounds": list(zip(floor_times, chi_times, strict=True)),
     }
 
 

@@ -70,7 +70,7 @@ def main() -> None:
 
     sources, predictions, _, _ = triples(read_jsonl(args.data, 100_000))
     first: dict[str, str] = {}
-    for source, summary in zip(sources, predictions):
+    for source, summary in zip(sources, predictions, strict=True):
         first.setdefault(source, summary)  # each distinct source with its first summary
     documents = list(first.items())
     # warm-up: the models, and a first long call (whose fixed costs would go to the first size)

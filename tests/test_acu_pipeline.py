@@ -16,7 +16,7 @@ def words(text):
 def overlap_scorer(premises, hypotheses):
     """P(ent) = share of the hypothesis' words found in the premise; P(con) = 0."""
     rows = []
-    for premise, hypothesis in zip(premises, hypotheses):
+    for premise, hypothesis in zip(premises, hypotheses, strict=True):
         h = words(hypothesis)
         share = len(h & words(premise)) / len(h) if h else 0.0
         rows.append([share, 1.0 - share, 0.0])

@@ -1,4 +1,5 @@
-"""AMR discourse links, link subgraphs (Mind the Link §3.1.1, docs/papers.md#dl-acu) and the amrlib extractor plumbing."""
+"""AMR discourse links, link subgraphs (Mind the Link §3.1.1, docs/papers.md#dl-acu) and the amrlib
+extractor plumbing."""
 
 from __future__ import annotations
 
@@ -147,7 +148,7 @@ class FakeStog:
 
     def parse_sents(self, sents, add_metadata=True, disable_progress=True):
         self.calls.append(list(sents))
-        return list(self.outputs)
+        return list(self.outputs[: len(sents)])  # one output per sentence, as amrlib's
 
 
 class FakeGtos:

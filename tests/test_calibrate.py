@@ -54,8 +54,8 @@ def test_label_at_one_half_is_the_cut_of_the_best_mean_balanced_accuracy(rows_by
     every fold), in (0, 1), and labelling p >= 0.5 reaches the largest mean balanced
     accuracy over the folds any cut on chi reaches (lodo_threshold's)."""
     folds = [f"f{k}" for k in range(len(rows_by_fold))]
-    chi = {f: np.array([c for c, _ in rows]) for f, rows in zip(folds, rows_by_fold)}
-    labels = {f: [int(y) for _, y in rows] for f, rows in zip(folds, rows_by_fold)}
+    chi = {f: np.array([c for c, _ in rows]) for f, rows in zip(folds, rows_by_fold, strict=True)}
+    labels = {f: [int(y) for _, y in rows] for f, rows in zip(folds, rows_by_fold, strict=True)}
     assert len(balanced_weights(folds, labels)) == sum(len(v) for v in labels.values())
     xs, ys = fit_knots(chi, labels, folds)
     assert xs[0] == 0.0 and xs[-1] == 1.0 and np.all(np.diff(xs) > 0) and np.all(np.diff(ys) > 0)

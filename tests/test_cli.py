@@ -124,7 +124,7 @@ def test_command_scores_equal_the_api(subprocess_run):
     records, direct = subprocess_run["records"], subprocess_run["direct"]
     assert [r["line"] for r in records] == JSONL_LINES
     assert [r["id"] for r in records] == [e["id"] for e in EXAMPLES]
-    for row, (record, example) in enumerate(zip(records, EXAMPLES)):
+    for row, (record, example) in enumerate(zip(records, EXAMPLES, strict=True)):
         assert {key: record[key] for key in ("source", "prediction", "reference")} == {
             key: example[key] for key in ("source", "prediction", "reference")
         }

@@ -10,7 +10,7 @@ def links(text):
 
 
 def triples(text):
-    return [(l["relation"], l["marker"], l["text"]) for l in links(text)]
+    return [(link["relation"], link["marker"], link["text"]) for link in links(text)]
 
 
 # Table 6 of Mind the Link (FRANK summaries) and the unit this backend builds for each.

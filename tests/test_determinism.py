@@ -38,7 +38,7 @@ def _overlap_nli(premises, hypotheses):
     """A deterministic stand-in for an NLI model: entailment = share of the
     hypothesis's words found in the premise (so SD-ACU picks the matching sentence)."""
     rows = []
-    for premise, hypothesis in zip(premises, hypotheses):
+    for premise, hypothesis in zip(premises, hypotheses, strict=True):
         words = set(hypothesis.lower().split())
         entailed = len(words & set(premise.lower().split())) / max(1, len(words))
         rows.append([entailed, (1 - entailed) / 2, (1 - entailed) / 2])

@@ -159,7 +159,7 @@ def launched(tmp_path_factory):
     data_path.write_text(
         "".join(
             json.dumps({"prediction": p, "source": s, "reference": r}) + "\n"
-            for p, s, r in zip(predictions, sources, references)
+            for p, s, r in zip(predictions, sources, references, strict=True)
         ),
         encoding="utf-8",
     )

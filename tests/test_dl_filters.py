@@ -40,7 +40,7 @@ def test_overlap_filter_max_over_hosts_exact():
 
     def scorer(cands, refs):
         seen.append((list(cands), list(refs)))
-        return [f1[(c, r)] for c, r in zip(cands, refs)]
+        return [f1[(c, r)] for c, r in zip(cands, refs, strict=True)]
 
     out = overlap_filter(["a", "b", "c"], ["x", "y"], scorer=scorer)
     assert out == [("a", 0.69, True), ("b", 0.7, False), ("c", 0.95, False)]

@@ -32,7 +32,7 @@ def test_backend_offline_end_to_end_with_threshold_and_counters():
     assert result["decomposer_calls"] >= 2
     assert result["signature"].startswith("halluscope:0.1.0|metric:dlsd_acu|host:fizz|align:ent|agg:min")
     assert "dec:" in result["signature"] and "nli:scorer:" in result["signature"]
-    for details, source in zip(result["details"], SOURCES):
+    for details, source in zip(result["details"], SOURCES, strict=True):
         for unit in details["units"]:
             start, end = unit["evidence"]["char_span"]
             assert unit["evidence"]["text"] in source[start:end] or unit["evidence"]["kind"] == "document_acu"

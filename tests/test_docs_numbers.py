@@ -83,7 +83,7 @@ def _benchmark_row(text: str, measure: str, tag: str, configuration: str, dimens
     for line in lines[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         if cells[:2] == [configuration, dimension]:
-            return dict(zip(header, cells))
+            return dict(zip(header, cells, strict=True))
     raise AssertionError(f"no row {configuration} / {dimension} in tag {tag}")
 
 
@@ -121,7 +121,7 @@ def test_the_chi_cards_lodo_table_is_the_generated_benchmark_tables():
         tag, configuration, dimension = CARD_ROWS[label]
         accuracy = _benchmark_row(benchmarks, "balanced accuracy", tag, configuration, dimension)
         auc = _benchmark_row(benchmarks, "ROC-AUC", tag, configuration, dimension)
-        for fold, cell in zip(folds, cells[1:]):
+        for fold, cell in zip(folds, cells[1:], strict=True):
             said = re.fullmatch(r"(\d+\.\d)(?: \((\d+\.\d)\))?", cell)
             assert said is not None, cell
             assert said.group(1) == accuracy[fold], (label, fold)

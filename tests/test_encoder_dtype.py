@@ -74,7 +74,7 @@ def test_the_cast_model_gives_the_vectors_of_the_float32_model_under_autocast_bi
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-    for text, vector in zip(STRINGS, expected):
+    for text, vector in zip(STRINGS, expected, strict=True):
         assert np.array_equal(half.vector(text), vector)
 
 

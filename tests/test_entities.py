@@ -36,7 +36,9 @@ def match(summary, source, matcher=None, text=False):
     queries, pool = ents(summary), ents(source)
     index = build_text_index(parse(source)) if text else None
     result = (matcher or EntityMatcher()).match_batch([MatchJob(queries, pool, {}, index)])[0]
-    return [(q.key, m.mode if m else None, m.evidence[0].key if m else None) for q, m in zip(queries, result)]
+    return [
+        (q.key, m.mode if m else None, m.evidence[0].key if m else None) for q, m in zip(queries, result, strict=True)
+    ]
 
 
 def ehi_units(summary, source):

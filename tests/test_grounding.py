@@ -391,13 +391,13 @@ def test_empty_and_content_free_summaries_never_outscore_real_ones(references):
     # (0: no source writes "discusses")
     assert sorted(set(content_free)) == [0.0, pytest.approx(0.01 / 6 * 0.9)]
     assert content_free.count(0.0) == 14
-    assert all(not math.isnan(score) and score >= free for score, free in zip(real, content_free))
+    assert all(not math.isnan(score) and score >= free for score, free in zip(real, content_free, strict=True))
     assert sum(real) / len(real) > 0.25
     if references:
         seeds = dict(formula="paper", intransitive="none")  # the seeds' formula and triples
         paper_empty = score_chi([""] * len(examples), sources, refs, **seeds)["chi_scores"]
         paper_real = score_chi([e["prediction"] for e in examples], sources, refs, **seeds)["chi_scores"]
-        defined = [e for e, r in zip(paper_empty, paper_real) if not math.isnan(e)]
+        defined = [e for e, r in zip(paper_empty, paper_real, strict=True) if not math.isnan(e)]
         assert min(defined) > 0.25  # an empty summary earns ~1/3 under the seeds' softmax
         assert sum(defined) / len(defined) > 0.25
 

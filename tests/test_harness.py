@@ -364,7 +364,10 @@ def test_lodo_threshold_agrees_with_brute_force():
         folds = [[rng.choice([0.1, 0.2, 0.3, 0.5, NAN]) for _ in range(rng.randint(1, 7))] for _ in range(3)]
         labels = [[rng.randint(0, 1) for _ in fold] for fold in folds]
         candidates = sorted({math.inf if math.isnan(s) else s for fold in folds for s in fold} | {math.inf})
-        mean = {t: sum(measures.balanced_accuracy(f, y, t) for f, y in zip(folds, labels)) / 3 for t in candidates}
+        mean = {
+            t: sum(measures.balanced_accuracy(f, y, t) for f, y in zip(folds, labels, strict=True)) / 3
+            for t in candidates
+        }
         best = max(mean.values())
         assert measures.lodo_threshold(folds, labels) == next(t for t in candidates if mean[t] >= best - 1e-12)
 

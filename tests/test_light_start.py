@@ -58,7 +58,7 @@ def test_the_entry_points_load_on_first_use():
     assert halluscope.score_chi is api.score_chi and halluscope.Scorer is scorer.Scorer
     assert {"score_chi", "Scorer", "Resources", "ScoreResult"} <= set(dir(halluscope))
     try:
-        halluscope.no_such_name
+        _ = halluscope.no_such_name
     except AttributeError as error:
         assert str(error) == "module 'halluscope' has no attribute 'no_such_name'"
     else:  # pragma: no cover

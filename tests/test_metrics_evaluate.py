@@ -27,7 +27,9 @@ def test_all_four_modules_compute_offline_and_match_the_backend(metrics):
     direct = score_chi(PREDICTIONS, SOURCES, REFERENCES)
     chi = metrics["chi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
     for key in ("chi_scores", "ehi_scores", "rhi_scores", "qhi_scores"):
-        assert chi[key] == direct[key] or all(math.isnan(a) and math.isnan(b) for a, b in zip(chi[key], direct[key]))
+        assert chi[key] == direct[key] or all(
+            math.isnan(a) and math.isnan(b) for a, b in zip(chi[key], direct[key], strict=True)
+        )
     ehi = metrics["ehi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)
     assert ehi["ehi_scores"] == chi["ehi_scores"]
     rhi = metrics["rhi"].compute(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES, variant="softmax")
@@ -229,7 +231,7 @@ def test_references_can_be_left_out_and_add_takes_one_source(metrics, repo_root)
         free["chi_scores"]
         == metric.compute(predictions=PREDICTIONS, references=["", ""], sources=SOURCES)["chi_scores"]
     )
-    for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES):
+    for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES, strict=True):
         metric.add(prediction=prediction, reference=reference, source=source)
     assert metric.compute()["chi_scores"] == score_chi(PREDICTIONS, SOURCES, REFERENCES)["chi_scores"]
     from test_acu_pipeline import overlap_scorer
@@ -249,7 +251,7 @@ def test_combine_prefixes_names_that_collide(repo_root):
 
 def same_value(a, b) -> bool:
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
 
 
@@ -269,7 +271,7 @@ def test_combine_add_add_batch_compute_and_force_prefix(metrics):
         expected.update({(f"{name}_{key}" if key in shared else key): value for key, value in result.items()})
 
     combined = evaluate.combine([chi, rhi])
-    for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES):
+    for prediction, reference, source in zip(PREDICTIONS, REFERENCES, SOURCES, strict=True):
         combined.add(prediction=prediction, reference=reference, sources=source)
     added = combined.compute()
     combined.add_batch(predictions=PREDICTIONS, references=REFERENCES, sources=SOURCES)

@@ -251,7 +251,7 @@ def test_pairs_built_from_cached_encodings_equal_the_tokenizer_path(models):
     for name in ("processed", "plain"):
         assert np.array_equal(scores["fast"], scores[name])  # identical, not just close
         assert len(seen["fast"]) == len(seen[name])
-        for mine, theirs in zip(seen["fast"], seen[name]):  # same ids, types, mask and padding
+        for mine, theirs in zip(seen["fast"], seen[name], strict=True):  # same ids, types, mask and padding
             assert set(mine) == set(theirs) == {"input_ids", "attention_mask", "token_type_ids"}
             for key in mine:
                 assert torch.equal(mine[key], theirs[key]), key
@@ -338,7 +338,7 @@ def test_batches_from_the_template_equal_the_tokenizer_for_other_post_processors
                 assert engine._template is not None
         built[path] = [engine._batch_features(pairs[start : start + 4]) for start in range(0, len(pairs), 4)]
     for path in ("post-processor", "tokenizer"):
-        for mine, theirs in zip(built["template"], built[path]):
+        for mine, theirs in zip(built["template"], built[path], strict=True):
             assert set(mine) == set(theirs)
             for key in mine:
                 assert torch.equal(mine[key], theirs[key]), (path, key)
@@ -418,9 +418,9 @@ def test_injected_scorer_goes_through_dedup_cache_and_validation():
     calls = []
 
     def overlap(premises, hypotheses):
-        calls.append(list(zip(premises, hypotheses)))
+        calls.append(list(zip(premises, hypotheses, strict=True)))
         rows = []
-        for premise, hypothesis in zip(premises, hypotheses):
+        for premise, hypothesis in zip(premises, hypotheses, strict=True):
             shared = len(set(hypothesis.split()) & set(premise.split())) / len(hypothesis.split())
             rows.append([shared, 0.0, 1.0 - shared])
         return rows

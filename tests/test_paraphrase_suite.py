@@ -157,7 +157,7 @@ FAITHFUL_HALF_FLOOR = 60 / 72
 def scored(suite):
     result = paraphrase.score_suite(suite)
     faithful, unfaithful = paraphrase.split_scores(result, len(suite))
-    return {case.id: (f, u) for case, f, u in zip(suite, faithful["chi"], unfaithful["chi"])}
+    return {case.id: (f, u) for case, f, u in zip(suite, faithful["chi"], unfaithful["chi"], strict=True)}
 
 
 def _suite_ids():

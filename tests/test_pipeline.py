@@ -150,7 +150,7 @@ def test_scores_do_not_depend_on_order_or_batching():
         reordered = [None] * len(order)
         for position, i in enumerate(order):
             reordered[i] = shuffled[key][position]
-        for a, b, c in zip(expected, reordered, first[key] + second[key]):
+        for a, b, c in zip(expected, reordered, first[key] + second[key], strict=True):
             assert (math.isnan(a) and math.isnan(b) and math.isnan(c)) or (a == b == c)
 
 
@@ -200,7 +200,7 @@ def test_details_spans_point_into_the_texts():
         publication_dates=[e["publication_date"] for e in examples],
         return_details=True,
     )
-    for example, details in zip(examples, result["details"]):
+    for example, details in zip(examples, result["details"], strict=True):
         for dimension in ("ehi", "rhi", "qhi"):
             for unit in details[dimension]["units"]:
                 start, end = unit["span"]
@@ -232,7 +232,7 @@ def test_example_set_faithful_outscore_unfaithful_pairs():
         publication_dates=[r["publication_date"] for r in rows],
     )
     for good, bad, dimension in pairs:
-        scores = dict(zip(ids, result[f"{dimension}_scores"]))
+        scores = dict(zip(ids, result[f"{dimension}_scores"], strict=True))
         assert scores[good] > scores[bad], (good, bad, dimension, scores[good], scores[bad])
 
 

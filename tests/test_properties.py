@@ -57,7 +57,8 @@ def test_support_share_monotonicity(supported, extra):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(0.01, 1.0), min_size=1, max_size=3))
 def test_harmonic_fusion_between_min_and_max(values):
-    scores = dict(zip(("ehi", "rhi", "qhi"), values))
+    # strict=False: one to three values, the first dimensions' scores
+    scores = dict(zip(("ehi", "rhi", "qhi"), values, strict=False))
     fused = harmonic_fusion(scores)
     assert min(values) - 1e-12 <= fused <= max(values) + 1e-12
     assert not math.isnan(fused)

@@ -167,7 +167,10 @@ def test_an_ordinal_in_a_date_that_ranks_a_period_is_its_own_quantity():
         ("ordinal", "first"),
     ]
     queries, found = match("Sales fell in the second half of 2019.", "Sales fell in the first half of 2019.")
-    assert [(q.qkind, m is not None) for q, m in zip(queries, found)] == [("date", True), ("ordinal", False)]
+    assert [(q.qkind, m is not None) for q, m in zip(queries, found, strict=True)] == [
+        ("date", True),
+        ("ordinal", False),
+    ]
     # a day of a month ranks no noun: the date's own
     assert triples("He died on April 3rd.") == [("date", "day", None)]
     # a mention read as its number keeps it there
@@ -190,9 +193,15 @@ def test_a_date_that_names_no_day_is_kept_as_written():
     ]
     # a source date of that year supports the year, never the day; the same words support it
     queries, found = match("It happened on 31 February 2020.", "It happened on 1 March 2020.")
-    assert [(q.text, m is None) for q, m in zip(queries, found)] == [("31 February 2020", True), ("2020", False)]
+    assert [(q.text, m is None) for q, m in zip(queries, found, strict=True)] == [
+        ("31 February 2020", True),
+        ("2020", False),
+    ]
     queries, found = match("It happened on 31 February 2020.", "The letter is dated 31 February 2020.")
-    assert [(q.text, m.mode) for q, m in zip(queries, found)] == [("31 February 2020", "exact"), ("2020", "exact")]
+    assert [(q.text, m.mode) for q, m in zip(queries, found, strict=True)] == [
+        ("31 February 2020", "exact"),
+        ("2020", "exact"),
+    ]
     # the rule: written days, numeric days year-first, slashed days read either way
     assert [
         names_no_day(e)
@@ -229,7 +238,7 @@ def test_a_year_in_a_name_or_in_a_duration_is_a_date():
     queries, found = match(
         "The bomb went off at the 2012 Boston Marathon.", "A bomb went off at the 2013 Boston Marathon, police said."
     )
-    assert [(q.text, m is None) for q, m in zip(queries, found)] == [("2012", True)]
+    assert [(q.text, m is None) for q, m in zip(queries, found, strict=True)] == [("2012", True)]
     # a date mention read as a duration keeps its year as a date of its own
     duration = quantities("Italy registered 10,000 migrants in the first three months of 2015.")
     assert [(u.qkind, u.text) for u in duration] == [
@@ -468,7 +477,10 @@ def test_derived_small_multiple():
 
 
 def test_derived_prefers_operands_with_the_query_anchor():
-    source = "Costs were $2 billion in March and $3 billion in April. Revenue was $1 billion in March and $4 billion in April."
+    source = (
+        "Costs were $2 billion in March and $3 billion in April. "
+        "Revenue was $1 billion in March and $4 billion in April."
+    )
     assert [(u.value, u.anchor) for u in quantities(source) if u.qkind == "money"] == [
         (2e9, "cost"),
         (3e9, "cost"),

@@ -108,7 +108,7 @@ def test_batch_scorer_writes_one_process_scores_bit_for_bit():
     assert scored.column_names == [*rows[0], "scores", "labels", "details"]
     got = [record(row) for row in scored.to_pylist()]
     expected = one_process_records(rows, details=True)
-    for row, (mine, theirs) in enumerate(zip(got, expected)):
+    for row, (mine, theirs) in enumerate(zip(got, expected, strict=True)):
         assert {k: mine[k] for k in rows[0]} == rows[row]  # the input columns pass through
         assert same_floats({k: mine[k] for k in ("scores", "labels", "details")}, theirs), row
     qhi = [r["scores"]["chi"]["qhi"] for r in got]

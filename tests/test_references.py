@@ -270,7 +270,7 @@ def test_cli_reads_null_and_blank_as_no_reference(tmp_path, free):
     assert code == 0
     records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert [r["reference"] for r in records] == NO_REFERENCE + [REFERENCE]  # kept as given
-    for record, expected in zip(records, [free[0]] * 3 + [free[1]]):
+    for record, expected in zip(records, [free[0]] * 3 + [free[1]], strict=True):
         assert record["details"]["qhi"] == json.loads(json.dumps(json_safe(expected["details"][0])))
         assert record["scores"]["qhi"]["qhi"] == expected["qhi_scores"][0]
 

@@ -626,7 +626,7 @@ def test_slots_pruning_equals_brute_force(embedder):
         return 1.0 if a == b else embedder.cosine(a, b)
 
     assert sum(m is not None and m.mode == "slots" for m in got) >= 5  # not vacuous
-    for q, match in zip(queries, got):
+    for q, match in zip(queries, got, strict=True):
         if q.key in {p.key for p in pool}:
             assert match.mode == "exact"
             continue

@@ -347,7 +347,7 @@ def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
         # the label menu: the two inconsistent examples, one page
         page.select_option("#label-filter", "0")
         assert page.eval_on_selector_all("#examples tbody tr", visible) == [
-            line for line, label in zip(lines, LABELS) if label == 0
+            line for line, label in zip(lines, LABELS, strict=True) if label == 0
         ]
         assert page.inner_text("#page-info") == "page 1 of 1 (2 of 5 examples match)"
         page.select_option("#label-filter", "")
@@ -360,7 +360,7 @@ def test_filter_label_menu_and_pages_in_chromium(report, chromium_browser):
         # sorting by label goes back to the first page: 0, 0 first
         page.click("#examples th:text-is('label')")
         assert page.eval_on_selector_all("#examples tbody tr", visible) == [
-            line for line, label in zip(lines, LABELS) if label == 0
+            line for line, label in zip(lines, LABELS, strict=True) if label == 0
         ]
         assert page.is_visible("#agreement") and page.is_visible(".confusion")
         page.screenshot(path=str(page_path.with_name("paged.png")), full_page=True)

@@ -155,7 +155,11 @@ def test_a_run_with_workers_ends_cleanly_and_resumes_to_the_same_records(ending,
     partial = _read(output + ".partial")
     assert CHUNK <= len(partial) < ROWS and partial == corpus["records"][: len(partial)]
     if ending == "SIGINT to the parent alone":  # workers change no score: a resume may change them
-        command = [("1" if previous == "--workers" else part) for previous, part in zip([""] + command, command)]
+        command = [
+            # strict=False: each part with the one before it
+            ("1" if previous == "--workers" else part)
+            for previous, part in zip([""] + command, command, strict=False)
+        ]
     resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stderr
     took_over = [line for line in resumed.stderr.splitlines() if line.startswith("note: taking over")]

@@ -39,7 +39,7 @@ def test_score_batches_yields_one_result_per_batch_that_merge_into_one_run():
     scorer = Scorer("qhi")
     rows = [
         {"prediction": p, "source": s, "publication_date": "2020-05-04" if k == 2 else None}
-        for k, (s, p) in enumerate(zip(SOURCES, SUMMARIES))
+        for k, (s, p) in enumerate(zip(SOURCES, SUMMARIES, strict=True))
     ]
     results = list(scorer.score_batches(rows, batch_size=3, progress=False))
     assert [r.num_rows for r in results] == [3, 1]

@@ -112,7 +112,8 @@ def test_space_scores_and_highlights_in_the_browser(page, tmp_path, monkeypatch)
             "undefined: no quantities in the summary or the reference (2 in the source)",
         ]
         assert notes[3].startswith(
-            "harmonic mean of the defined dimensions' supported shares (halluscope's support scores, not the papers' factor formulas), mixed with w = 40%"
+            "harmonic mean of the defined dimensions' supported shares (halluscope's support scores, "
+            "not the papers' factor formulas), mixed with w = 40%"
         )
         _assert_readable_table(page, "#hs-scores", SCORE_COLUMNS)
         assert _marked(page, "#hs-summary-html mark.hs-unsupported") == ["Emmanuel Macron", "UNESCO", "Paris"]

@@ -89,7 +89,7 @@ def the_same(a, b) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return a == b or (math.isnan(a) and math.isnan(b))
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(the_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(the_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(the_same(a[k], b[k]) for k in a)
     return a == b
@@ -238,7 +238,7 @@ def test_trainer_writes_trainer_state_json_that_reads_back(
     assert state["best_metric"] == max(entry["eval_chi"] for entry in evaluations)
     if through == "module":
         assert len(seen) == 2
-        for entry, texts in zip(evaluations, seen):
+        for entry, texts in zip(evaluations, seen, strict=True):
             expected = direct("chi", texts, nli_folder, return_details=True)
             # JSON has no tuples: the details' spans read back as lists
             expected = json.loads(json.dumps(expected))

@@ -288,7 +288,7 @@ def test_a_disguised_row_scores_exactly_as_its_ascii_form(metric, data, row):
     pairs = list(_pairs(disguised_details, texts))
     ascii_pairs = list(_pairs(plain, ascii_texts))
     assert len(pairs) == len(ascii_pairs)
-    for (entry, text), (ascii_entry, ascii_text) in zip(pairs, ascii_pairs):
+    for (entry, text), (ascii_entry, ascii_text) in zip(pairs, ascii_pairs, strict=True):
         start, end = entry["span"]
         assert text[start:end] == entry["text"]  # the unit as the caller wrote it
         assert read_text(entry["text"]).read == ascii_entry["text"]

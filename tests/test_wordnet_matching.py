@@ -60,13 +60,13 @@ def lex():
 
 @pytest.fixture(scope="module")
 def scored(lex):
-    summaries, sources = zip(*ROWS)
+    summaries, sources = zip(*ROWS, strict=True)
     return score_chi(list(summaries), list(sources), None, return_details=True)
 
 
 @pytest.fixture(scope="module")
 def scored_plain():
-    summaries, sources = zip(*ROWS)
+    summaries, sources = zip(*ROWS, strict=True)
     return score_chi(list(summaries), list(sources), None, return_details=True, wordnet=False)
 
 
@@ -173,7 +173,7 @@ def test_support_words_names_the_relation(lex, case):
         (w.key, None, None, None, None)
         if m is None
         else (w.key, m.mode, m.detail, m.evidence[0].text, m.evidence[0].span)
-        for w, m in zip(words, matches)
+        for w, m in zip(words, matches, strict=True)
     ]
     assert found == expected
     assert all(m is None or (m.score == 1.0 and not m.contradicts) for m in matches)
@@ -486,7 +486,7 @@ def test_word_details_count_supported_words(scored):
 
 def test_word_statuses_and_scores_of_every_row(scored):
     statuses = {"supported", "unsupported", "contradicted"}
-    for row, detail in enumerate(scored["details"]):
+    for detail in scored["details"]:
         units = detail["words"]["units"]
         assert {u["status"] for u in units} <= statuses
         supported = sum(u["status"] == "supported" for u in units)
@@ -808,7 +808,7 @@ def test_wordnet_links_within_one_part_of_speech(lex):
     words = content_words(parse("Unemployment climbed after the acquisition."))
     found = [
         (w.key, m.mode, m.detail, m.evidence[0].text)
-        for w, m in zip(words, support_words(words, text_index(verbs), lex))
+        for w, m in zip(words, support_words(words, text_index(verbs), lex), strict=True)
     ]
     assert found == [
         ("unemployment", "same", "'Unemployment' in the source", "Unemployment"),
@@ -927,7 +927,7 @@ def test_negation_contradicts_only_when_the_positive_verb_implies_the_other(lex,
 def test_an_acronym_is_supported_by_its_expansion_in_the_source(lex):
     source = parse("The Federal Bureau of Investigation arrested a man in Austin.")
     words = content_words(parse("The FBI and the CIA arrested him."))
-    matches = dict(zip([w.key for w in words], support_words(words, text_index(source), lex)))
+    matches = dict(zip([w.key for w in words], support_words(words, text_index(source), lex), strict=True))
     assert (matches["fbi"].mode, matches["fbi"].detail) == (
         "acronym",
         "FBI = The Federal Bureau of Investigation (acronym)",

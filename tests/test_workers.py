@@ -193,7 +193,10 @@ def test_a_forked_worker_reads_wordnet_through_files_of_its_own():
 
 def test_the_command_scores_with_workers_into_the_same_records(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    rows = [{"id": k, "source": s, "prediction": p} for k, (s, p) in enumerate(zip(SOURCES * 2, PREDICTIONS * 2))]
+    rows = [
+        {"id": k, "source": s, "prediction": p}
+        for k, (s, p) in enumerate(zip(SOURCES * 2, PREDICTIONS * 2, strict=True))
+    ]
     (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     assert main(["score", "--input", "in.jsonl", "--output", "one.jsonl", "--no-progress"]) == 0
     assert main(["score", "--input", "in.jsonl", "--output", "two.jsonl", "--no-progress", "--workers", "2"]) == 0

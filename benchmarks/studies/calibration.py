@@ -163,15 +163,15 @@ def run(path: str, show: str = "", balanced: bool = False) -> None:
             pooled_p += list(p[held])
             pooled_y += list(labels[held])
             cells.append(f"{100 * ba:.1f} / {100 * best:.1f} ({cut:.2f})")
-        gap = max(100 * (o - b) for o, b in zip(optima, bas))
+        gap = max(100 * (o - b) for o, b in zip(optima, bas, strict=True))
         print(
             f"| {name} | " + " | ".join(cells) + f" | {100 * np.mean(bas):.1f} | {100 * np.mean(optima):.1f} | "
             f"{gap:.1f} | {100 * np.mean(aucs):.1f} | {ece(pooled_p, pooled_y):.3f} |"
         )
         if name == show:
             print("\ncoefficients (mean over held-out folds):", np.round(np.mean(betas, axis=0), 3))
-            for row in reliability(pooled_p, pooled_y):
-                print("  bin %s: %d rows, mean p %.3f, consistent %.3f" % row)
+            for bin_range, rows, mean_p, share in reliability(pooled_p, pooled_y):
+                print(f"  bin {bin_range}: {rows:d} rows, mean p {mean_p:.3f}, consistent {share:.3f}")
             print()
 
 

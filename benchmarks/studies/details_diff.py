@@ -56,7 +56,11 @@ def diff(before_path: str, after_path: str, show: int) -> None:
     with open(before_path) as b, open(after_path) as a:
         before, after = [json.loads(x) for x in b], [json.loads(x) for x in a]
     assert [(r["file"], r["row"]) for r in before] == [(r["file"], r["row"]) for r in after], "different rows"
-    changed = [(x, y) for x, y in zip(before, after) if json.dumps(x, sort_keys=True) != json.dumps(y, sort_keys=True)]
+    changed = [
+        (x, y)
+        for x, y in zip(before, after, strict=True)
+        if json.dumps(x, sort_keys=True) != json.dumps(y, sort_keys=True)
+    ]
     files = sorted({r["file"] for r in before})
     print(f"{len(before)} rows ({', '.join(files)}); {len(changed)} changed")
     for x, y in changed[:show]:
@@ -67,7 +71,8 @@ def diff(before_path: str, after_path: str, show: int) -> None:
             )
         )
         for name in INDICES[1:]:
-            for u, v in zip(_units(x["details"], name), _units(y["details"], name)):
+            # strict=False: a changed row may have gained or lost units; compare those both have
+            for u, v in zip(_units(x["details"], name), _units(y["details"], name), strict=False):
                 if u != v:
                     keys = sorted(k for k in {*u, *v} if u.get(k) != v.get(k))
                     print(f"    {name} {u['text']!r}: " + "; ".join(f"{k} {u.get(k)} -> {v.get(k)}" for k in keys))

@@ -23,9 +23,10 @@ from collections import defaultdict
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import DIMENSIONS, fold_exclusions
 from benchmarks.measures import lodo_evaluate, roc_auc
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 FOLDS = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "summac-frank", "frank-cnndm", "frank-bbc")
 
@@ -86,7 +87,7 @@ class Study:
             wins_auc = sum(auc[f] > base_auc[f] + 1e-9 for f in FOLDS)
             print(
                 f"| {name} | "
-                + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aucs))
+                + " | ".join(f"{x:.1f} ({y:.0f})" for x, y in zip(bas, aucs, strict=True))
                 + f" | {np.mean(bas):.1f} | {min(bas):.1f} | {wins_ba} | {np.mean(aucs):.1f} | {wins_auc} |"
             )
 

@@ -13,9 +13,10 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import DIMENSIONS, HALVES, alnum_precision, alnum_tokens, load_folds
 from benchmarks.studies.parse_store import DATA
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SUMMAC = ("cogensumm", "xsumfaith", "polytope", "factcc", "summeval", "frank")
 
@@ -65,10 +66,10 @@ def word_rows(predictions, sources, references):
         lexicon = None
     parsed = parse_batch(validate_inputs(predictions, sources, references), ScoringOptions(), resources)
     out = []
-    for summary, source in zip(parsed.predictions, parsed.sources):
+    for summary, source in zip(parsed.predictions, parsed.sources, strict=True):
         units = content_words(summary.doc)
         matches = support_words(units, resources.text_index(source.doc), lexicon)
-        out.append([[u.pos, u.proper, None if m is None else m.mode] for u, m in zip(units, matches)])
+        out.append([[u.pos, u.proper, None if m is None else m.mode] for u, m in zip(units, matches, strict=True)])
     return out
 
 

@@ -41,10 +41,10 @@ def main(path: str) -> None:
             cut = lodo_threshold({f: scores[f] for f in tune}, {f: labels[f] for f in tune})
             at_cut.append(100 * balanced_accuracy(scores[held], labels[held], cut))
             best.append(100 * balanced_accuracy(scores[held], labels[held], tune_threshold(scores[held], labels[held])))
-        gaps = [b - a for a, b in zip(at_cut, best)]
+        gaps = [b - a for a, b in zip(at_cut, best, strict=True)]
         print(
             f"| {name} | "
-            + " | ".join(f"{a:.1f} ({b:.1f})" for a, b in zip(at_cut, best))
+            + " | ".join(f"{a:.1f} ({b:.1f})" for a, b in zip(at_cut, best, strict=True))
             + f" | {np.mean(at_cut):.1f} | {np.mean(best):.1f} | {max(gaps):.1f} ({FOLDS[int(np.argmax(gaps))]}) "
             f"| {lodo_threshold(scores, labels):.3f} |"
         )

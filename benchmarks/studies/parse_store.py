@@ -17,8 +17,9 @@ import json
 import os
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 from benchmarks._common import load_folds
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data")
 
@@ -34,7 +35,7 @@ def analysed_texts(datasets) -> list:
 
     texts = []
     for d in datasets:
-        for i, (p, s) in enumerate(zip(d.predictions, d.sources)):
+        for i, (p, s) in enumerate(zip(d.predictions, d.sources, strict=True)):
             texts.append(truecase(p, s))
             texts.append(s)
             if d.references is not None:
@@ -71,7 +72,7 @@ def seed_cache(folder: str) -> int:
     cache = get_parse_cache()
     cache.maxsize = max(cache.maxsize, len(keys) + 20000)
     docs = list(DocBin().from_disk(os.path.join(folder, "docs.spacy")).get_docs(cache.nlp.vocab))
-    return cache.seed(dict(zip(keys, docs)))
+    return cache.seed(dict(zip(keys, docs, strict=True)))
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def run(path: str) -> None:
             other_cut = int(np.argmax(sum(parts[f][1] for f in tune)))
             scores.append(0.5 * (parts[held][0][style_cut] + parts[held][1][other_cut]))
             optima.append(0.5 * parts[held][2].max())
-        gap = max(o - s for o, s in zip(optima, scores))
+        gap = max(o - s for o, s in zip(optima, scores, strict=True))
         print(
             f"| {name} | "
             + " | ".join(f"{100 * s:.1f}" for s in scores)

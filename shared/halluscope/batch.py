@@ -66,8 +66,10 @@ def parse_batch(batch: ValidatedBatch, options: ScoringOptions, resources: Resou
     summaries = list(batch.predictions) + [r for refs in batch.references for r in refs]
     analysed = summaries
     if options.truecase:
-        source_of = list(batch.sources) + [s for refs, s in zip(batch.references, batch.sources) for _ in refs]
-        analysed = [truecase(text, source) for text, source in zip(summaries, source_of)]
+        source_of = list(batch.sources) + [
+            s for refs, s in zip(batch.references, batch.sources, strict=True) for _ in refs
+        ]
+        analysed = [truecase(text, source) for text, source in zip(summaries, source_of, strict=True)]
     shown = summaries + list(batch.sources)
     parses = resources.parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
     flat_references = iter(parses[n_rows : len(parses) - n_rows])

@@ -189,7 +189,7 @@ def _bound(plan: list[tuple[Any, Any, int]]) -> None:
 
 
 def _plan(kinds: Any, total_mb: int) -> list[tuple[Any, Any, int]]:
-    plan = []
+    plan: list[tuple[Any, Any, int]] = []
     for kind in kinds:
         live = _live(kind)
         bound = shares(total_mb, {kind: len(live)})[kind]

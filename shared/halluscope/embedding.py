@@ -22,7 +22,8 @@ import contextlib
 import functools
 import threading
 from collections.abc import Iterable
-from typing import Any, ContextManager
+from contextlib import AbstractContextManager
+from typing import Any
 
 import numpy as np
 
@@ -140,13 +141,13 @@ class Embedder:
                         convert_to_numpy=True,
                         show_progress_bar=False,
                     )
-                for text, vector in zip(todo, vectors):
+                for text, vector in zip(todo, vectors, strict=True):
                     pinned[text] = self._vectors.put(text, np.asarray(vector, dtype=np.float32))
                 self.encoded += len(todo)
                 self.encode_calls += 1
             self._local.pinned = pinned
 
-    def _precision(self) -> ContextManager:
+    def _precision(self) -> AbstractContextManager:
         """The context the model encodes in: none for float32, else torch's autocast to
         :attr:`dtype` on the device's type."""
         if self.dtype == "float32":

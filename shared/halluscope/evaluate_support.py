@@ -135,7 +135,7 @@ def validate_module_rows(
     from .errors import InputError
     from .validation import validate_inputs
 
-    for name, column in zip(_COLUMNS, (predictions, references, sources)):
+    for name, column in zip(_COLUMNS, (predictions, references, sources), strict=True):
         if column is not None and not isinstance(column, (str, bytes, dict)):
             try:
                 len(column)

@@ -138,7 +138,8 @@ def fused_chi(
     undefined. When the source contradicts a unit of any dimension or one of the
     summary's verbs (a WordNet antonym, or the same verb under the other polarity), or its
     aligned source sentence negates a word of it or has its opposite
-    (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`: a contradiction is evidence against
+    (:mod:`halluscope.match.polarity`), CHI is multiplied by :data:`CONTRADICTION_FACTOR`:
+    a contradiction is evidence against
     the summary, not a missing match (adjective antonyms do not count: "old" against
     "new" fires on faithful summaries, "the 72-year-old")."""
     defined = _defined({dimension: r.score for dimension, r in results.items()})

@@ -119,7 +119,8 @@ def acu_evidence_highlights(row_details: Mapping[str, Any]) -> list[Highlight]:
 def _pieces(length: int, marks: Sequence[Highlight]) -> Iterable[tuple]:
     """Cut ``[0, length)`` at every span boundary; yield (start, end, covering marks)."""
     cuts = sorted({0, length, *(max(0, min(length, p)) for m in marks for p in (m.start, m.end))})
-    for start, end in zip(cuts, cuts[1:]):
+    # strict=False: each cut with the next
+    for start, end in zip(cuts, cuts[1:], strict=False):
         covering = [m for m in marks if m.start <= start and end <= m.end]
         yield start, end, covering
 

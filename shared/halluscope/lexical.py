@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,7 +121,7 @@ class Supporters(Mapping[str, Link]):
     def __len__(self) -> int:
         return len(self._relations)
 
-    def keys(self):  # type: ignore[override]
+    def keys(self) -> KeysView[str]:
         """The lemmas, as a dict keys view: ``supporters.keys() & source_lemmas`` runs in C."""
         return self._relations.keys()
 
@@ -176,7 +176,7 @@ class Lexicon:
         # demand, where three split it equally and the supporter maps, the largest answers,
         # were evicted and recomputed within a call (1,200 hierarchy walks in a warm call
         # over 200 FRANK rows)
-        self._answers = LRU(cache_size, weigh=budget.weigh_container)
+        self._answers: LRU[Any] = LRU(cache_size, weigh=budget.weigh_container)
         budget.register("lexicon", self._answers, self._lock)
         self._entailed_by: dict[Any, tuple[Any, ...]] | None = None
         self._wide: Lexicon | None = None
@@ -555,7 +555,7 @@ class Lexicon:
             hit = self._answers.get(key)
             if hit is not None:
                 return hit
-            found = set()
+            found: set[str] = set()
             for synset in self._considered(summary, tag):
                 for antonym in _antonym_synsets(synset):
                     found.update(self._lemmas_considering(antonym, tag))

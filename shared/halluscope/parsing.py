@@ -55,7 +55,7 @@ GUARD_RUN = 100
 #: a whitespace-free stretch of this many characters is one token
 GUARD_CHUNK = 1000
 # each alternative starts only where its run starts, so finding them takes linear time
-_GUARDED = re.compile(r"(?<!\S)\S{%d,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){%d,}" % (GUARD_CHUNK, GUARD_RUN))
+_GUARDED = re.compile(rf"(?<!\S)\S{{{GUARD_CHUNK},}}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){{{GUARD_RUN},}}")
 
 
 #: a closing parenthesis glued to the capitalised word after it: "(CNN)Craig" is
@@ -277,14 +277,15 @@ class ParseCache:
                     missing.append(text)
                 else:
                     self.hits += 1
-            parsed = dict(zip(missing, self._parse(missing)))
+            parsed = dict(zip(missing, self._parse(missing), strict=True))
             fresh = {text: ParsedText(text=text, doc=doc) for text, doc in parsed.items()}
             # every text of the call is returned, even when the call holds more
             # distinct texts than the cache keeps
             result = [fresh[text] if text in fresh else self._entries.get(text) for text in texts]
             for text, entry in fresh.items():
                 self._entries.put(text, entry)
-            return result
+            # under the lock, every text not parsed here is one the cache holds: no None
+            return result  # type: ignore[return-value]
 
     def get_shown_as(self, analysed: Sequence[str], shown: Sequence[str]) -> list[ParsedText]:
         """Parses of ``analysed`` texts presented as the ``shown`` texts (same length,
@@ -296,7 +297,7 @@ class ParseCache:
             raise ValueError("one shown text per analysed text")
         parses = self.get_many(analysed)
         result = []
-        for text, view, parse in zip(analysed, shown, parses):
+        for text, view, parse in zip(analysed, shown, parses, strict=True):
             if text == view:
                 result.append(parse)
                 continue
@@ -338,7 +339,7 @@ class ParseCache:
         short = sorted((t for t in texts if len(t) <= self.chunk_chars), key=len, reverse=True)
         docs: dict[str, object] = {}
         tokenised = (guarded_doc(self.nlp, t) for t in short)
-        for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size)):
+        for text, doc in zip(short, self.nlp.pipe(tokenised, batch_size=self.batch_size), strict=True):
             docs[text] = doc
         for text in texts:
             if text in docs:
@@ -346,7 +347,8 @@ class ParseCache:
             chunks = split_for_parsing(text, self.chunk_chars)
             chunk_docs = list(self.nlp.pipe((guarded_doc(self.nlp, c) for c in chunks), batch_size=1))
             # the chunks' tensors are dropped anyway (:func:`without_tensor`): not concatenated
-            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False, exclude=["tensor"])
+            # spaCy 3.8 takes exclude=; its doc.pyi does not declare it
+            docs[text] = Doc.from_docs(chunk_docs, ensure_whitespace=False, exclude=["tensor"])  # type: ignore[call-arg]
         self.parsed += len(texts)
         return [without_tensor(docs[t]) for t in texts]
 
@@ -382,7 +384,8 @@ def with_text(doc, text: str):
     if "HEAD" not in attributes and doc.has_annotation("SENT_START"):
         attributes.append("SENT_START")
     if len(doc) and attributes:
-        view.from_array(attributes, doc.to_array(attributes))
+        # doc.pyi types the list as list[int | str], which a list[str] is not (list is invariant)
+        view.from_array(attributes, doc.to_array(attributes))  # type: ignore[arg-type]
     return view
 
 

@@ -108,7 +108,7 @@ def source_support(
     of what the source says."""
     position = {id(unit): p for p, unit in enumerate(r_units)}
     support: list[Match | None] = []
-    for direct, via in zip(g_in_i, g_in_r):
+    for direct, via in zip(g_in_i, g_in_r, strict=True):
         bridge = None
         if direct is None and via is not None and not _is_text_grounded(via):
             p = position.get(id(via.evidence[0]))
@@ -138,7 +138,10 @@ def _support_result(
     "won" weighs more than a verb the source does not mention. The dimension turns the
     share into its score (:meth:`~halluscope.dimensions.base.Dimension.support_score`)."""
     flags = [match is not None for match in support]
-    n_against = sum(bool(c) and not f for c, f in zip(contradicted, flags)) if options.formula == "support" else 0
+    # strict=False: contradicted is () (the default) when no unit is contradicted
+    n_against = (
+        sum(bool(c) and not f for c, f in zip(contradicted, flags, strict=False)) if options.formula == "support" else 0
+    )
     attributed = None
     if options.attribution and dimension.attributed:
         if any(flags):  # only a supported unit is attributed: its texts' indexes are needed
@@ -367,7 +370,8 @@ def score(
             absent["p_consistent"] = judged.reason
         else:
             per_example["p_consistent"] = judged.p
-            for row, p in zip(details or (), judged.p):
+            # strict=False: without details there is no row to fill
+            for row, p in zip(details or (), judged.p, strict=False):
                 row["p_consistent"] = p
     if details is not None and forms is not None:
         details = forms.given_details(details)

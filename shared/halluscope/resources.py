@@ -20,7 +20,8 @@ process's default (:meth:`Resources.default`, :func:`get_resources`);
 ``bert_score.BERTScorer`` holds its model. Two Resources share no cache.
 
 Models are the process's: spaCy pipelines and sentence encoders are loaded once per
-(name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry`` (default :data:`halluscope.registry.MODELS`; pass a
+(name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry``
+(default :data:`halluscope.registry.MODELS`; pass a
 fresh :class:`~halluscope.registry.ModelRegistry` for private copies) and WordNet's
 reader once per folder (:func:`halluscope.wordnet.shared_wordnet`); none of their
 settings is changed by a Resources. Every cache registers with
@@ -73,7 +74,7 @@ class Resources:
         self._parse_cache_size = DEFAULT_CACHE_SIZE if parse_cache_size is None else parse_cache_size
         self._lock = threading.Lock()
         self._parse_caches: dict[str, ParseCache] = {}
-        self._embedders: dict[tuple[str, str], Embedder] = {}
+        self._embedders: dict[tuple[str, str, str], Embedder] = {}
         self._lexicons: dict[str | None, Lexicon] = {}
         self._nli_engines: dict[tuple, NLIEngine] = {}
         #: the units of each parse per extractor setting

@@ -171,7 +171,7 @@ class BatchForms:
         texts were read as given is returned as it is."""
         return [
             _given(row, forms.prediction, forms, None) if forms.changed else row
-            for row, forms in zip(details, self.rows)
+            for row, forms in zip(details, self.rows, strict=True)
         ]
 
 
@@ -189,7 +189,7 @@ def read_batch(batch: ValidatedBatch) -> tuple[ValidatedBatch, BatchForms | None
 
     rows = [
         RowForms(form(p), form(s), tuple(form(r) for r in refs))
-        for p, s, refs in zip(batch.predictions, batch.sources, batch.references)
+        for p, s, refs in zip(batch.predictions, batch.sources, batch.references, strict=True)
     ]
     if not any(f.changed for f in memo.values()):
         return batch, None

@@ -103,8 +103,9 @@ class TokenTable:
         if start != n:
             yield start, n
 
-    def _edges(self) -> None:
-        """Each token's subtree bounds and size, by walking up from every token once."""
+    def _edges(self) -> list[int]:
+        """Each token's subtree bounds and size, by walking up from every token once; the
+        left bounds returned."""
         n = len(self)
         left, right, size = list(range(n)), list(range(n)), [1] * n
         for i in range(n):
@@ -117,6 +118,7 @@ class TokenTable:
                 elif i > right[node]:
                     right[node] = i
         self._left, self._right, self._size = left, right, size
+        return left
 
     def subtree_words(self, i: int, forms: Sequence[tuple[str, ...]]) -> frozenset[str]:
         """The union of ``forms[t]`` over the tokens ``t`` of ``Token.subtree`` of token ``i``,
@@ -126,9 +128,8 @@ class TokenTable:
         found = self._subtree.get(i)
         if found is not None:
             return found
-        if self._left is None:
-            self._edges()
-        left, right = self._left[i], self._right[i]
+        left_edges = self._left if self._left is not None else self._edges()
+        left, right = left_edges[i], self._right[i]
         if right - left + 1 == self._size[i]:
             found = frozenset().union(*forms[left : right + 1])
         else:

@@ -202,7 +202,7 @@ def dedupe(units: Sequence) -> list:
     """Keep the first mention of each key, in text order (RHI Algorithm 1, line 14); a
     unit with ``repeats`` (a quantity) records the spans of the later mentions there."""
     first: dict[Hashable, int] = {}
-    out = []
+    out: list = []
     repeats: dict[int, list[Span]] = {}
     for unit in units:
         at = first.get(unit.key)

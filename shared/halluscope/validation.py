@@ -28,11 +28,11 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from .errors import InputError
 
-References = Optional[Sequence[str | Sequence[str] | None]]
+References = Sequence[str | Sequence[str] | None] | None
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,8 @@ def warn_if_swapped(predictions, sources) -> bool:
     :func:`validate_inputs`. Linear in the texts' count."""
     import warnings
 
-    pairs = [(p, s) for p, s in zip(predictions, sources) if isinstance(p, str) and isinstance(s, str)]
+    # strict=False: this runs before validate_inputs, which reports unequal lengths
+    pairs = [(p, s) for p, s in zip(predictions, sources, strict=False) if isinstance(p, str) and isinstance(s, str)]
     if not pairs or any(len(p) <= len(s) for p, s in pairs):
         return False
     predicted, source = sum(len(p) for p, _ in pairs), sum(len(s) for _, s in pairs)

@@ -50,6 +50,6 @@ def venn_counts(
         g=len(g_in_source),
         ig=sum(map(bool, g_in_source)),
         rg=sum(map(bool, g_in_reference)),
-        irg=sum(bool(a) and bool(b) for a, b in zip(g_in_source, g_in_reference)),
+        irg=sum(bool(a) and bool(b) for a, b in zip(g_in_source, g_in_reference, strict=True)),
         ir=sum(map(bool, r_in_source)),
     )

@@ -24,7 +24,7 @@ def sentence_contradictions(parsed: ParsedBatch, options: ScoringOptions, resour
     lexicon = lexicon_of(options, resources)
     return [
         sentence_flips(parsed.index(summary), parsed.index(source), lexicon)
-        for summary, source in zip(parsed.predictions, parsed.sources)
+        for summary, source in zip(parsed.predictions, parsed.sources, strict=True)
     ]
 
 
@@ -62,7 +62,8 @@ class WordResult:
         """Whether the source contradicts one of the summary's verbs (a WordNet antonym
         anywhere in the source) or any word in its aligned sentence (a flip)."""
         return bool(self.flips) or any(
-            m is not None and m.contradicts and unit.pos == "verb" for unit, m in zip(self.units, self.matches)
+            m is not None and m.contradicts and unit.pos == "verb"
+            for unit, m in zip(self.units, self.matches, strict=True)
         )
 
     @property
@@ -71,7 +72,7 @@ class WordResult:
 
     def as_details(self) -> dict[str, Any]:
         units = []
-        for unit, match in zip(self.units, self.matches):
+        for unit, match in zip(self.units, self.matches, strict=True):
             entry = {
                 "text": unit.text,
                 "span": list(unit.span),
@@ -107,7 +108,7 @@ def word_support(
     if contradictions is None:
         contradictions = sentence_contradictions(parsed, options, resources)
     out = []
-    for summary, source, flips in zip(parsed.predictions, parsed.sources, contradictions):
+    for summary, source, flips in zip(parsed.predictions, parsed.sources, contradictions, strict=True):
         units = content_words(summary.doc)
         index = parsed.index(source)
         matches = support_words(units, index, lexicon)
@@ -115,7 +116,7 @@ def word_support(
         # a word the whole source already contradicts keeps that reason (a WordNet antonym)
         matches = [
             match if match is not None and match.contradicts else flipped.get(unit.key, match)
-            for unit, match in zip(units, matches)
+            for unit, match in zip(units, matches, strict=True)
         ]
         out.append(WordResult(units, matches, content_word_precision(summary.doc, index), flips))
     return out

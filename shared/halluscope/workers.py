@@ -117,7 +117,7 @@ def shard_bounds(rows: int, workers: int, sources: Sequence[Any] | None = None) 
     size = math.ceil(rows / min(rows, workers * SHARDS_PER_WORKER))
     cuts = list(range(size, rows, size))
     if sources is not None:
-        moved = []
+        moved: list[int] = []
         for index, cut in enumerate(cuts):
             limit = cuts[index + 1] if index + 1 < len(cuts) else rows
             while cut < limit and sources[cut] == sources[cut - 1]:
@@ -126,7 +126,7 @@ def shard_bounds(rows: int, workers: int, sources: Sequence[Any] | None = None) 
                 moved.append(cut)
         cuts = moved
     starts = [0] + cuts
-    return list(zip(starts, cuts + [rows]))
+    return list(zip(starts, cuts + [rows], strict=True))
 
 
 def _end_with_parent(parent: int) -> None:
@@ -222,7 +222,7 @@ def score_in_workers(
     try:
         pool, futures = _start_pool(workers, fork, [(score, shard, dict(options)) for shard in shards])
         try:
-            for (start, end), future in zip(bounds, futures):
+            for (start, end), future in zip(bounds, futures, strict=True):
                 status, value = future.result()
                 if status == "error":
                     raise RuntimeError(f"scoring failed in a worker (rows {start}-{end - 1}): {value}")

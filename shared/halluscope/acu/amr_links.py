@@ -345,7 +345,7 @@ class AmrLinkExtractor:
         """
         results: list[list[dict[str, str]]] = [[] for _ in sentences]
         pending: list[tuple[int, str, str, str]] = []
-        for index, (sentence, graph) in enumerate(zip(sentences, self.parse(sentences))):
+        for index, (sentence, graph) in enumerate(zip(sentences, self.parse(sentences), strict=True)):
             if graph is None:
                 continue
             for link in find_links(graph):
@@ -354,6 +354,6 @@ class AmrLinkExtractor:
                 with_meta = penman.encode(penman.Graph(sub.triples, top=sub.top, metadata={"snt": sentence}))
                 pending.append((index, link[1].lstrip(":"), plain, with_meta))
         texts = self.generate([p[3] for p in pending])
-        for (index, relation, plain, _), text in zip(pending, texts):
+        for (index, relation, plain, _), text in zip(pending, texts, strict=True):
             results[index].append({"text": text, "relation": relation, "graph": plain})
         return results

@@ -200,7 +200,7 @@ def _edits(
         loader = lambda model_name, dev: _load_fastcoref(model_name, dev, nlp)  # noqa: E731
     engine = MODELS.get(COREF, f"{backend}:{name}", device, lambda _key, dev: loader(name, dev))
     clusters = _model_clusters(backend, engine, texts)
-    return [cluster_edits(t, c, p.doc) for t, c, p in zip(texts, clusters, parsed)]
+    return [cluster_edits(t, c, p.doc) for t, c, p in zip(texts, clusters, parsed, strict=True)]
 
 
 CACHE_SIZE = 8192
@@ -237,9 +237,12 @@ def resolve_coreference(
         done = {t: _CACHE.get(k) for t, k in key_of.items() if k in _CACHE}
     missing = [t for t in dict.fromkeys(texts) if t not in done]
     if missing:
-        resolved = [_apply_edits(t, e) for t, e in zip(missing, _edits(missing, backend, model, device, spacy_model))]
+        resolved = [
+            _apply_edits(t, e)
+            for t, e in zip(missing, _edits(missing, backend, model, device, spacy_model), strict=True)
+        ]
         with _CACHE_LOCK:
-            for text, out in zip(missing, resolved):
+            for text, out in zip(missing, resolved, strict=True):
                 done[text] = out
                 _CACHE.put(key_of[text], out)
     return [done[t] for t in texts]
@@ -267,15 +270,15 @@ def resolve_in_context(
     if backend == "none" or not texts:
         return texts
     joined = {}
-    for text, context in zip(texts, contexts):
+    for text, context in zip(texts, contexts, strict=True):
         context = context.rstrip()
         prefix = context + "\n\n" if context else ""
         joined[(text, context)] = (prefix + text, len(prefix))
     pairs = list(joined)
     edits = _edits([joined[p][0] for p in pairs], backend, model, device, spacy_model)
     out = {}
-    for pair, pair_edits in zip(pairs, edits):
+    for pair, pair_edits in zip(pairs, edits, strict=True):
         offset = joined[pair][1]
         own = [(s - offset, e - offset, r) for s, e, r in pair_edits if s >= offset]
         out[pair] = _apply_edits(pair[0], own)
-    return [out[(t, c.rstrip())] for t, c in zip(texts, contexts)]
+    return [out[(t, c.rstrip())] for t, c in zip(texts, contexts, strict=True)]

@@ -8,6 +8,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Token
 
 #: Third-person pronouns that are resolved: pronoun -> (gender, number, possessive).
 #: gender: "m", "f", "n" (it) or None (they); number "sg" / "pl". ``her`` is
@@ -289,7 +293,7 @@ class _Referent:
 class _Mention:
     start: int  # token index of the first token
     end: int  # token index after the last token
-    root: object  # the token carrying the syntactic role
+    root: Token  # the token carrying the syntactic role
     sentence: int
     subject: bool
     referent: _Referent

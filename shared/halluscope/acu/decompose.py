@@ -128,7 +128,7 @@ class _CachedDecomposer:
         if missing:
             produced = self._decompose_uncached(missing)
             with self._cache.lock:
-                for text, units in zip(missing, produced):
+                for text, units in zip(missing, produced, strict=True):
                     found[text] = tuple(dedupe_units(units))
                     self._cache.put(text, found[text])
             self.calls += len(missing)
@@ -344,7 +344,7 @@ class Seq2SeqDecomposer(_CachedDecomposer):
                 generated = model.generate(
                     **encoded, max_new_tokens=self.max_new_tokens, num_beams=self.num_beams, do_sample=False
                 )
-            for i, out in zip(chunk, tokenizer.batch_decode(generated, skip_special_tokens=True)):
+            for i, out in zip(chunk, tokenizer.batch_decode(generated, skip_special_tokens=True), strict=True):
                 outputs[i] = out
         return outputs
 
@@ -703,5 +703,5 @@ class RuleDecomposer(_CachedDecomposer):
 
         builders = getattr(_CONTEXT, "builders", None) or {}
         alone = [text for text in texts if text not in builders]
-        parsed = dict(zip(alone, get_parse_cache(self.spacy_model).get_many(alone))) if alone else {}
+        parsed = dict(zip(alone, get_parse_cache(self.spacy_model).get_many(alone), strict=True)) if alone else {}
         return [split_propositions(builders[text]() if text in builders else parsed[text].doc) for text in texts]

@@ -476,7 +476,7 @@ def find_dependency_links(doc) -> list[dict[str, object]]:
             continue
         seen.add(key)
         links.append(link)
-    links.sort(key=lambda l: l.marker[0].i)
+    links.sort(key=lambda link: link.marker[0].i)
     out: list[dict[str, object]] = []
     for link in links:
         text = _unit(doc, link)

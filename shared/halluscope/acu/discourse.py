@@ -127,7 +127,7 @@ class DiscourseLinkUnits:
             texts = resolve_in_context(texts, contexts, backend=self.coref)
         survivors = []
         for k, decision, text, (_, probability, keep) in zip(
-            owners, decisions, texts, nli_filter(texts, contexts, engine, tau=self.tau)
+            owners, decisions, texts, nli_filter(texts, contexts, engine, tau=self.tau), strict=True
         ):
             decision.update(text=text, entailment=probability)
             if keep:
@@ -141,7 +141,7 @@ class DiscourseLinkUnits:
             scorer=self.overlap_scorer,
         )
         kept_all: list[list[str]] = [[] for _ in summaries]
-        for (k, decision), (_, f1, keep) in zip(survivors, overlaps):
+        for (k, decision), (_, f1, keep) in zip(survivors, overlaps, strict=True):
             decision["max_bertscore_f1"] = f1
             if keep:
                 decision.update(kept=True, reason="entailed by the summary and new")

@@ -61,9 +61,9 @@ def nli_filter(units: Sequence[str], summary, engine, tau: float = DEFAULT_TAU) 
     tau = _check_threshold(tau, "tau")
     if not units:
         return []
-    probs = np.asarray(engine.score(list(zip(summaries, units))))
+    probs = np.asarray(engine.score(list(zip(summaries, units, strict=True))))
     entail = probs[:, _nli.ENTAILMENT]
-    return [(unit, float(p), bool(p >= tau)) for unit, p in zip(units, entail)]
+    return [(unit, float(p), bool(p >= tau)) for unit, p in zip(units, entail, strict=True)]
 
 
 def _default_model_type() -> str:
@@ -162,7 +162,7 @@ def overlap_filter(
     delta = _check_threshold(delta, "delta")
     if not candidates:
         return []
-    cands = [c for c, group in zip(candidates, hosts) for _ in group]
+    cands = [c for c, group in zip(candidates, hosts, strict=True) for _ in group]
     refs = [h for group in hosts for h in group]
     if not cands:
         f1: Sequence[float] = []
@@ -176,7 +176,7 @@ def overlap_filter(
     if not np.all(np.isfinite(scores)):
         raise ValueError("scorer returned a non-finite F1")
     out, start = [], 0
-    for candidate, group in zip(candidates, hosts):
+    for candidate, group in zip(candidates, hosts, strict=True):
         best = float(scores[start : start + len(group)].max()) if group else 0.0
         start += len(group)
         out.append((candidate, best, bool(best < delta)))

@@ -334,7 +334,7 @@ def _parse_examples(
     spans: dict[str, object] = {}
     memo: dict[int, list[Premise]] = {}
     examples = []
-    for k, (document, summary) in enumerate(zip(documents, summaries)):
+    for k, (document, summary) in enumerate(zip(documents, summaries, strict=True)):
         ex = _Example(document, summary)
         ex.sentences = _sentences(parsed[k].doc, spans, memo)
         ex.summary_sentences = [p.text for p in _sentences(parsed[len(documents) + k].doc, spans, memo)]
@@ -350,12 +350,14 @@ def _summary_units(
     itself when nothing is left)."""
     distinct_sentences = list(dict.fromkeys(s for ex in examples for s in ex.summary_sentences))
     with context_parses(_context_builders(spans, distinct_sentences)):
-        acus_of = dict(zip(distinct_sentences, decomposer.decompose(distinct_sentences) if distinct_sentences else []))
+        acus_of = dict(
+            zip(distinct_sentences, decomposer.decompose(distinct_sentences) if distinct_sentences else [], strict=True)
+        )
     filter_pairs = [(s, a) for ex in examples for s in ex.summary_sentences for a in acus_of[s]]
     entailed = {}
     if options.filter_acus and filter_pairs:
         probs = engine.score(filter_pairs)
-        entailed = {pair: bool(p[ENTAILMENT] >= p.max()) for pair, p in zip(filter_pairs, probs)}
+        entailed = {pair: bool(p[ENTAILMENT] >= p.max()) for pair, p in zip(filter_pairs, probs, strict=True)}
     for ex in examples:
         for index, sentence in enumerate(ex.summary_sentences):
             kept = []
@@ -376,13 +378,13 @@ def _add_dl_units(examples: list[_Example], dl_units, engine: NLIEngine) -> None
     extra, decisions = dl_units(
         [ex.summary for ex in examples], [[u.text for u in ex.units] for ex in examples], engine
     )
-    for ex, texts, decided in zip(examples, extra, decisions):
+    for ex, texts, decided in zip(examples, extra, decisions, strict=True):
         ex.units.extend(Unit(text, "dl_acu", -1) for text in texts)
         ex.dl_candidates = list(decided)
 
 
 def _scored(engine: NLIEngine, pairs: list[tuple[str, str]]) -> Probabilities:
-    return dict(zip(pairs, engine.score(pairs))) if pairs else {}
+    return dict(zip(pairs, engine.score(pairs), strict=True)) if pairs else {}
 
 
 def _document_acu_premises(
@@ -398,7 +400,7 @@ def _document_acu_premises(
             wanted[(e, u)] = [int(j) for j in (order if options.top_k is None else order[: options.top_k])]
     to_decompose = list(dict.fromkeys(examples[e].sentences[j].text for (e, _), js in wanted.items() for j in js))
     with context_parses(_context_builders(spans, to_decompose)):
-        doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else []))
+        doc_acus = dict(zip(to_decompose, decomposer.decompose(to_decompose) if to_decompose else [], strict=True))
     premises_of: dict[UnitKey, list[Premise]] = {}
     for (e, u), js in wanted.items():
         ex = examples[e]

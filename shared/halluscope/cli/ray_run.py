@@ -231,6 +231,7 @@ def _write_shards(
                 if shard is not None:
                     shard.close()
                 shard = open(os.path.join(folder, f"part-{count // SHARD_ROWS:05d}.jsonl"), "w", encoding="utf-8")
+            assert shard is not None  # opened at row 0
             record = output_record(row, fields)
             if record[label] in written:
                 raise LineError(f"Ray returned {label} {record[label]} twice; the output in {folder} is not to be used")

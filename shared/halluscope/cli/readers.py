@@ -176,7 +176,8 @@ def _csv_rows(handle: BinaryIO) -> tuple[list[str], Iterator[tuple[int, Any]]]:
             lines_before += len(consumed)
             consumed.clear()
             if cells:  # the reader yields [] for a blank line
-                yield start, dict(zip(header, cells))
+                # strict=False: a row with fewer or more cells than the header keeps the named cells it has
+                yield start, dict(zip(header, cells, strict=False))
         handle.close()
 
     return header, records()
@@ -511,7 +512,7 @@ def read_examples(
     check_source_field(lengths, fields, explicit=args.source_field is not None)
     if keep and examples:
         written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
-        absent = [name for name in keep if name not in written and not any(name in e.kept for e in examples)]
+        absent = [name for name in keep if name not in written and not any(name in (e.kept or {}) for e in examples)]
         if absent:
             raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
     return source, examples, skipped

@@ -92,7 +92,7 @@ def plan_resume(
 
 def _complete_lines(path: str, count: int) -> list[bytes]:
     """The first ``count`` lines of ``path`` (the complete records :func:`read_partial` read)."""
-    lines = []
+    lines: list[bytes] = []
     with open(path, "rb") as handle:
         for raw in handle:
             if len(lines) == count:
@@ -158,7 +158,8 @@ def finish_in_input_order(partial: str, output: str, label: str) -> None:
             index.append((json.loads(raw)[label], offset, len(raw)))
             offset += len(raw)
     positions = [position for position, _, _ in index]
-    if all(a < b for a, b in zip(positions, positions[1:])):
+    # strict=False: each position with the next
+    if all(a < b for a, b in zip(positions, positions[1:], strict=False)):
         os.replace(partial, output)
         return
     index.sort()

@@ -64,7 +64,9 @@ def format_summary(summary: dict[str, Any]) -> str:
             rows.append((column_label(metric, name), mean, f"{stats['defined']}/{n}", signature))
     widths = [max(len(row[k]) for row in rows) for k in range(3)]
     lines = [
-        ("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]).rstrip() for row in rows
+        # strict=False: widths of the first three cells; the fourth (the signature) is not padded
+        ("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[3]).rstrip()
+        for row in rows
     ]
     for metric, entry in summary["metrics"].items():
         if entry.get("counters"):

@@ -218,7 +218,7 @@ def score_examples(
                 except (TypeError, ValueError) as error:
                     raise _api_error(error, metric, chunk, fields, source) from error
             lines = []
-            for example, part in zip(chunk, row_parts(results, len(chunk))):
+            for example, part in zip(chunk, row_parts(results, len(chunk)), strict=True):
                 record: dict[str, Any] = {source.label: example.position, "id": example.id}
                 if digest is not None:
                     record["digest"] = digest(example)

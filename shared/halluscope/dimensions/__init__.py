@@ -8,8 +8,6 @@ A new index is a :class:`~.base.Dimension` subclass in a module of its own, one
 
 from __future__ import annotations
 
-from typing import Tuple
-
 from ..dimension_registry import DIMENSIONS, get, names, register, unregister
 from .base import Dimension
 from .entities import ENTITIES

@@ -56,7 +56,7 @@ def settled_pairs(units: list[RelationUnit], matches: list[Any | None]) -> list[
     return [
         k
         for k, unit in enumerate(units)
-        if not _active_pair(unit) or (matches[k] is not None and (matches[k].contradicts or alone))
+        if not _active_pair(unit) or ((match := matches[k]) is not None and (match.contradicts or alone))
     ]
 
 
@@ -103,7 +103,7 @@ def contradicted_relations(jobs, found, plan, flips: list[list[Any]]):
     reference jobs find nothing for it. So RHI sees what the word-level check sees
     (docs/lexical.md#sentence-contradictions)."""
     jobs, found = list(jobs), [list(row) for row in found]
-    for (gi, per_ref), row_flips in zip(plan, flips):
+    for (gi, per_ref), row_flips in zip(plan, flips, strict=True):
         if not row_flips:
             continue
         queries = list(jobs[gi].queries)
@@ -179,7 +179,7 @@ class Relations(Dimension):
     def load(self, options, resources) -> None:
         # the sentence encoder loads on the first pair of slots that differ
         if options.relation_matching != "exact":
-            resources.embedder(options.sentence_model, options.device, options.encoder_dtype).model
+            _ = resources.embedder(options.sentence_model, options.device, options.encoder_dtype).model  # loads it
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         # a summary's appositive restatements are not claims: they only support, in a pool

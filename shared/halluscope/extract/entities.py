@@ -68,11 +68,15 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ..token_table import doc_text, has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 from .quantities.dates import is_written_day, month_before_day
 from .quantities.mentions import score_start
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Token
 
 NON_NUMERIC_LABELS: frozenset[str] = frozenset(
     {
@@ -435,9 +439,9 @@ def extract_entities(
     groups = _Groups()
     members: dict[int, list[_Mention]] = {}
     for m in mentions:
-        rep = first_by_key.setdefault(m.key, m.order)
-        groups.add(rep)
-        members.setdefault(rep, []).append(m)
+        first_order = first_by_key.setdefault(m.key, m.order)
+        groups.add(first_order)
+        members.setdefault(first_order, []).append(m)
     reps = [mentions[i] for i in first_by_key.values()]  # in order of first mention
 
     # 2. dotted variants: "u.s" and "us"
@@ -491,7 +495,7 @@ def extract_entities(
     for rep in reps:
         collected.setdefault(groups.find(rep.order), []).extend(members[rep.order])
     units = []
-    for root, ms in collected.items():
+    for ms in collected.values():
         ms.sort(key=lambda m: m.order)
         longest = max(ms, key=lambda m: (len(m.key.split(" ")), len(m.key), -m.order))
         counts = Counter(m.label for m in ms)  # insertion order = first-mention order
@@ -812,7 +816,7 @@ def introduced_names(
             inside_unit(token) or (after and not token.is_stop and token.text.casefold() in capitalised)
         )
 
-    runs: list[list[tuple[object, str]]] = []
+    runs: list[list[tuple[Token, str]]] = []
     for token in summary_doc:
         kind = kind_of(token)
         if kind is None:

@@ -110,7 +110,7 @@ from .quantities import MULTIPLY_VERBS, NUMERIC_LABELS
 from .quantities.lexicon import CURRENCY_WORDS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 #: Reporting / meta-discourse verbs skipped by Algorithm 2 line 8 (lemmas).
 REPORTING_VERBS: frozenset[str] = frozenset(
@@ -663,7 +663,8 @@ class _Extractor:
         return cached
 
     def _own_arguments(self, verb) -> tuple[list, list, list, bool]:
-        subjects, objects, passive_subjects, agents = [], [], [], []
+        subjects, objects, passive_subjects = [], [], []
+        agents: list[Token] = []
         for c in verb.children:
             dep = c.dep_
             if dep == "nsubj":
@@ -887,7 +888,7 @@ class _Extractor:
             patients = patients + [self.slot(verb.head)[0]]  # "a man arrested outside a bar"
         return ([k for k in agents if k is not None], [k for k in patients if k is not None])
 
-    def sentences(self) -> Iterable[tuple[object, list]]:
+    def sentences(self) -> Iterable[tuple[Span, list]]:
         """(sentence, its grounding entities) of the doc, in order."""
         for sent in self.doc.sents:
             yield sent, self.sentence_entities(sent)
@@ -1126,7 +1127,10 @@ def predicate_arguments(doc: Doc, *, compound: bool = True) -> dict[int, tuple[l
     grounding uses it to check that a summary's subject-verb pair has its subject in
     the same role in the source (:func:`halluscope.match.grounding.relation_in_sentence`)."""
     arguments = PredicateArguments(doc, compound=compound)
-    return {token.i: arguments.of(token.i) for token in doc if _is_predicate(token, True)}
+    # of(i) is None only for a token that is no predicate
+    return {
+        token.i: keys for token in doc if _is_predicate(token, True) and (keys := arguments.of(token.i)) is not None
+    }
 
 
 class PredicateArguments:

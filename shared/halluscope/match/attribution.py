@@ -114,7 +114,8 @@ def attributions(
 ) -> list[float | None]:
     """a(u) of each unit with evidence (a supported unit), None for the others."""
     return [
-        None if match is None else attribution(unit, match, summary, source) for unit, match in zip(units, evidence)
+        None if match is None else attribution(unit, match, summary, source)
+        for unit, match in zip(units, evidence, strict=True)
     ]
 
 

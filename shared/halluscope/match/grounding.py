@@ -59,6 +59,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -78,6 +79,8 @@ from ..token_table import TokenTable, doc_text
 from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, TextEvidence
 
 GROUNDINGS = ("text", "units")
+
+Built = TypeVar("Built")
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,8 @@ class TextIndex:
 
     lowered: str
     sentences: list[IndexedSentence]
-    doc: object = field(default=None, repr=False)
+    #: the spaCy ``Doc`` (Any: spaCy's token API is read untyped here); None for an index of no parse
+    doc: Any = field(default=None, repr=False)
     #: the text as written (spaCy builds ``Doc.text`` token by token on every access)
     written: str = field(default="", repr=False)
     _idf: dict[str, float] | None = None
@@ -137,14 +141,14 @@ class TextIndex:
     _written_words: tuple[str, list[tuple[int, int]]] | None = None
     _content_postings: dict[str, tuple[int, ...]] | None = None
     _word_postings: dict[str, tuple[int, ...]] | None = None
-    _memo: dict[str, object] = field(default_factory=dict)
+    _memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
         """The indexed text as written."""
         return self.written
 
-    def memo(self, name: str, build: Callable[[], object]) -> object:
+    def memo(self, name: str, build: Callable[[], Built]) -> Built:
         """``build()`` once per index under ``name``: what other stages derive from this
         text (:func:`halluscope.match.words.source_words`) lives as long as its index."""
         if name not in self._memo:
@@ -202,7 +206,7 @@ class TextIndex:
         if self._content_postings is None:
             self._content_postings = _postings(s.content for s in self.sentences)
         postings = self._content_postings
-        found = set()
+        found: set[int] = set()
         for word in words:
             holding = postings.get(word, ())
             if len(holding) <= CANDIDATE_DF:
@@ -311,7 +315,7 @@ def content_flags(table: TokenTable) -> list[bool]:
     """:func:`is_content` of every token of a :class:`~halluscope.token_table.TokenTable`."""
     return [
         not (stop or punct or space or lower in PTB_BRACKETS)
-        for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower)
+        for stop, punct, space, lower in zip(table.is_stop, table.is_punct, table.is_space, table.lower, strict=True)
     ]
 
 
@@ -368,7 +372,9 @@ def build_text_index(doc) -> TextIndex:
     verb, copula and preposition)."""
     table = TokenTable(doc)
     # tuples, not sets: a tuple of strings is not tracked by the garbage collector
-    forms = [(word_stem(lower), word_stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma)]
+    forms = [
+        (word_stem(lower), word_stem(lemma.lower())) for lower, lemma in zip(table.lower, table.lemma, strict=True)
+    ]
     content_token = content_flags(table)
     text = doc_text(doc)
     sentences = []
@@ -443,7 +449,8 @@ def _object_acts(predicate: _Predicate, subject: list[str], obj: list[str], inde
     """Whether a directed triple's (:func:`_directed`, which the caller asks once per
     triple) object is the predicate's agent as the relation extractor reads it, its head
     word among the agents and not among the patients, while the subject's head is no
-    agent: the source does what the triple says is done to it. :func:`_swapped` asks for every word of an argument on the parser's
+    agent: the source does what the triple says is done to it.
+    :func:`_swapped` asks for every word of an argument on the parser's
     own subject side, which misses the controller of an infinitive ("Arsenal joined
     Sanchez" against "Arsenal boss Arsene Wenger is delighted that Sanchez decided to
     join the north London club", where "join" has no subject of its own) and a name
@@ -1163,6 +1170,7 @@ def _verbalisation(unit: RelationUnit, obj: list[str], sentence: IndexedSentence
         link = lexicon.close_link(noun, p.lemma, "noun")
         if link is None or link.relation != "derivation":
             continue
+        sides: tuple[frozenset[str], ...]
         if preposition == "of":
             sides = (p.object_words, p.subject_words)
         elif preposition == "by":
@@ -1193,6 +1201,6 @@ def content_word_precision(doc, pool: TextIndex) -> float:
 
 def ground_unmatched(row: list[Match | None], queries, index: TextIndex, finder) -> None:
     """Fill each ``None`` of ``row`` (one entry per query) with ``finder(query, index)``."""
-    for position, (match, unit) in enumerate(zip(row, queries)):
+    for position, (match, unit) in enumerate(zip(row, queries, strict=True)):
         if match is None:
             row[position] = finder(unit, index)

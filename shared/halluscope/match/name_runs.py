@@ -125,7 +125,8 @@ def names_between(text: str, lowered: str, left: str, right: str) -> list[Span]:
     ``left`` and ``right``: lower-case words of letters and digits."""
     words_end = 0 if right else _words_end(text)  # read only without a right word
     if not left:
-        at = _LEADING_NON_WORD.match(text).end()
+        leading = _LEADING_NON_WORD.match(text)  # [^\w]* matches every text, if only its empty start
+        at = leading.end() if leading is not None else 0
         found = _run_after_article(text, lowered, at, right, words_end, _OPENING_ARTICLES, any_case=False)
         return [] if found is None else [(found[0], found[1][0])]
     spans: list[Span] = []

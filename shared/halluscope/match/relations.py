@@ -221,7 +221,7 @@ class RelationMatcher:
         sentences of ``job.pool_index`` (the ``cooccurrence`` rule)."""
         results = self._match_units(jobs)
         if self.text_grounding:
-            for job, row in zip(jobs, results):
+            for job, row in zip(jobs, results, strict=True):
                 if job.pool_index is not None:
                     ground_unmatched(
                         row, job.queries, job.pool_index, functools.partial(relation_in_sentence, lexicon=self.lexicon)
@@ -269,7 +269,7 @@ class RelationMatcher:
             for j, queries, pool in pending:
                 job = jobs[j]
                 matches = self._score_sentence([job.queries[i] for i in queries], [job.pool[i] for i in pool], embedder)
-                for q, match in zip(queries, matches):
+                for q, match in zip(queries, matches, strict=True):
                     results[j][q] = match
             return results
 
@@ -291,16 +291,19 @@ class RelationMatcher:
             staged.append((j, queries, q_units, p_units, rows, cols, verb, links))
         self._prepare_slots(staged, "subject", embedder, slot_links)
         subjects = []
-        for j, queries, q_units, p_units, rows, cols, verb, links in staged:
+        for _j, _queries, q_units, p_units, rows, cols, _verb, _links in staged:
             s, s_links = self._pair_similarity(
                 [q_units[r].subject for r in rows], [p_units[c].subject for c in cols], embedder, slot_links
             )
             subjects.append((s, s_links, s >= self.threshold))
         self._prepare_slots(staged, "object", embedder, slot_links, [passed for *_, passed in subjects])
-        for (j, queries, q_units, p_units, rows, cols, verb, links), (s, s_links, passed) in zip(staged, subjects):
+        for (j, queries, q_units, p_units, rows, cols, verb, links), (s, s_links, passed) in zip(
+            staged, subjects, strict=True
+        ):
             for q, match in zip(
                 queries,
                 self._score_slots(q_units, p_units, rows, cols, verb, links, embedder, slot_links, s, s_links, passed),
+                strict=True,
             ):
                 results[j][q] = match
         return results
@@ -317,8 +320,8 @@ class RelationMatcher:
         of every candidate pair (of those ``passed`` marks, when given) whose two strings
         differ and have no slot link (:meth:`_slot_link`)."""
         wanted: dict[str, None] = {}
-        for k, (j, queries, q_units, p_units, rows, cols, verb, links) in enumerate(staged):
-            for m, (r, c) in enumerate(zip(rows, cols)):
+        for k, (_j, _queries, q_units, p_units, rows, cols, _verb, _links) in enumerate(staged):
+            for m, (r, c) in enumerate(zip(rows, cols, strict=True)):
                 if passed is not None and not passed[k][m]:
                     continue
                 a, b = getattr(q_units[r], name), getattr(p_units[c], name)
@@ -383,7 +386,7 @@ class RelationMatcher:
             if not linkable(query):
                 continue
             others = [(b, verb) for b, verb in pooled if verb != query]
-            for (b, _), link in zip(others, lexicon.links(query, [verb for _, verb in others], "verb")):
+            for (b, _), link in zip(others, lexicon.links(query, [verb for _, verb in others], "verb"), strict=True):
                 if link is not None:
                     links[a, b] = link
         return links
@@ -482,7 +485,7 @@ class RelationMatcher:
         passing = ((verb >= self.verb_threshold) & ~antonym) | linked | antonym | widely
         rows, cols = np.nonzero(_same_kind(queries, pool) & passing)
         links = []
-        for r, c in zip(rows, cols):
+        for r, c in zip(rows, cols, strict=True):
             position = (int(qi[r]), int(pi[c]))
             link = by_position.get(position)
             links.append(wide.get(position) if link is None and widely[r, c] else link)
@@ -522,10 +525,10 @@ class RelationMatcher:
         """Per (a[k], b[k]) pair: its similarity (exactly 1.0 for equal strings and for a
         :meth:`slot_link`, else the cosine) and the slot link or None (``known``: the
         batch's slot links, :meth:`_slot_link`)."""
-        links = [None if x == y else self._slot_link(x, y, known) for x, y in zip(a, b)]
+        links = [None if x == y else self._slot_link(x, y, known) for x, y in zip(a, b, strict=True)]
         values = [
             1.0 if x == y or link is not None else float(np.dot(embedder.vector(x), embedder.vector(y)))
-            for x, y, link in zip(a, b, links)
+            for x, y, link in zip(a, b, links, strict=True)
         ]
         return np.array(values, dtype=np.float64), links
 
@@ -559,7 +562,7 @@ class RelationMatcher:
                 [queries[rows[k]].object for k in at], [pool[cols[k]].object for k in at], embedder, slot_links
             )
             o[at] = values
-            for k, link in zip(at, found):
+            for k, link in zip(at, found, strict=True):
                 o_links[k] = link
         v = np.asarray(verb, dtype=np.float64)
         ok = (s >= self.threshold) & (o >= self.threshold)

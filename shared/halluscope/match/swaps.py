@@ -466,7 +466,8 @@ def _shared_context(mine: Around, theirs: Around) -> str | None:
 def _common(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:
     """The words two context sides share from the mention outward."""
     out = []
-    for x, y in zip(a, b):
+    # strict=False: the sides may differ in length; the shared words end with the shorter
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         out.append(x)
@@ -622,7 +623,7 @@ def _held_for(index: TextIndex, name: str, owners: tuple, build):
     summary unit of a row asks about the same ones, and the next row about new ones."""
     slot = index.memo(name, lambda: [None])
     held = slot[0]
-    if held is None or len(held[0]) != len(owners) or any(a is not b for a, b in zip(held[0], owners)):
+    if held is None or len(held[0]) != len(owners) or any(a is not b for a, b in zip(held[0], owners, strict=True)):
         held = slot[0] = (owners, build())
     return held[1]
 

@@ -23,7 +23,8 @@ checks every content word of the summary against the source (docs/lexical.md):
   WordNet antonyms in the same part of speech ("fell" against "rose"), except for two
   verbs that may be the two sides of one transfer (buy/sell, lend/borrow with opposite
   :meth:`~halluscope.lexical.Lexicon.transfer_direction`, and win/lose; not
-  accept/reject), where a word without its arguments cannot tell a converse ("Moldova will borrow from Germany" for "Germany
+  accept/reject), where a word without its arguments cannot tell a converse
+  ("Moldova will borrow from Germany" for "Germany
   will lend to Moldova") from a contradiction: the relation units, which have roles,
   decide those;
 * else it is **unsupported**.
@@ -217,5 +218,5 @@ def source_words(index: TextIndex) -> SourceWords:
 
 def support_words(words: Sequence[WordUnit], source: TextIndex, lexicon=None) -> list[Match | None]:
     """:func:`support_word` for each word against one indexed source."""
-    source = source_words(source)
-    return [support_word(word, source, lexicon) for word in words]
+    indexed = source_words(source)
+    return [support_word(word, indexed, lexicon) for word in words]

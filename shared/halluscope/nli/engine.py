@@ -142,7 +142,7 @@ class NLIEngine:
             if todo:
                 fresh = self._run([uniques[u] for u in todo])
                 results[todo] = fresh
-                for u, row in zip(todo, fresh):
+                for u, row in zip(todo, fresh, strict=True):
                     self._cache.put((self.name,) + uniques[u], row.copy())
             self.requested += len(checked)
             self.scored += len(todo)

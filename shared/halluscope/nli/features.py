@@ -132,9 +132,11 @@ def encode_texts(
     if ids_only:  # ids only: the batch call that skips offsets, where there is one
         encode = getattr(backend, "encode_batch_fast", backend.encode_batch)
         encoded = encode(missing, add_special_tokens=False)
-        encodings.update((text, np.array(encoding.ids, dtype=np.int64)) for text, encoding in zip(missing, encoded))
+        encodings.update(
+            (text, np.array(encoding.ids, dtype=np.int64)) for text, encoding in zip(missing, encoded, strict=True)
+        )
     else:
-        encodings.update(zip(missing, backend.encode_batch(missing, add_special_tokens=False)))
+        encodings.update(zip(missing, backend.encode_batch(missing, add_special_tokens=False), strict=True))
 
 
 def arrays_from_template(
@@ -173,12 +175,12 @@ def arrays_from_template(
         (a_end, middle, middle_types),
         (b_end, suffix, suffix_types),
     ):
-        for j, (token, token_type) in enumerate(zip(tokens, token_types)):
+        for j, (token, token_type) in enumerate(zip(tokens, token_types, strict=True)):
             ids[rows, starts + j] = token
             types[rows, starts + j] = token_type
     in_a = (columns >= a_start) & (columns < a_end[:, None])  # row-major: row by row, in order
     in_b = (columns >= b_start[:, None]) & (columns < b_end[:, None])
-    ids[in_a] = np.concatenate([p[:m] for p, m in zip(premises, premise_lengths.tolist())])
+    ids[in_a] = np.concatenate([p[:m] for p, m in zip(premises, premise_lengths.tolist(), strict=True)])
     ids[in_b] = np.concatenate(hypotheses)
     types[in_a] = type_a
     types[in_b] = type_b
@@ -298,8 +300,10 @@ def encode_pairs(tokenizer: Any, pairs: Sequence[Pair], max_length: int) -> list
                 type(error).__name__,
                 error,
             )
-            flat = [encode_pair(tokenizer, premise, hyp, max_length) for premise, hyp in zip(premises, hyps)]
-        for i, feature in zip(chosen, flat):
+            flat = [
+                encode_pair(tokenizer, premise, hyp, max_length) for premise, hyp in zip(premises, hyps, strict=True)
+            ]
+        for i, feature in zip(chosen, flat, strict=True):
             features[i] = feature
     return features  # type: ignore[return-value]
 

@@ -68,7 +68,8 @@ def label_columns(id2label: Mapping[Any, str], label_map: Mapping[str, str] | No
         column = overrides.get(key, _LABEL_SYNONYMS.get(key))
         if column is None:
             unknown.append(name)
-        columns.append(column)
+        else:
+            columns.append(column)
     if unknown:
         raise ValueError(
             f"cannot tell which NLI class the labels {unknown} are (model labels "

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any
 
 from ..errors import OptionError
 from .batches import RESULT_COLUMNS, BatchScorer, Columns, record
@@ -33,7 +33,7 @@ DEFAULT_BATCH_SIZE = 256
 #: the run fails (Ray Data's default, -1, retries for ever)
 DEFAULT_RETRIES = 3
 
-Actors = Union[None, int, tuple[int, int]]
+Actors = int | tuple[int, int] | None
 
 
 def _ray() -> Any:
@@ -99,7 +99,9 @@ def score_dataset(
         ds = ds.sort(source_column)
     # Ray Data 2.60 sets max_restarts=max_task_retries=-1 after the remote args it is
     # given; ray_remote_args_fn's dict is applied over them, for every actor it starts
-    retries = functools.partial(dict, max_restarts=max_restarts, max_task_retries=max_task_retries)
+    retries: functools.partial[dict[str, int]] = functools.partial(
+        dict, max_restarts=max_restarts, max_task_retries=max_task_retries
+    )
     return ds.map_batches(
         BatchScorer,
         fn_constructor_args=(metrics, per_metric, columns, return_details, preset),

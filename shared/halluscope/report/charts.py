@@ -50,7 +50,7 @@ def roc_points(scores: Sequence[float], labels: Sequence[int]) -> list[tuple[flo
     """(false positive rate, true positive rate) of "consistent when score >= t" for every
     distinct t from the highest down, from (0, 0) to (1, 1); an undefined score counts as
     consistent (+inf), as in the agreement table. 1 = consistent is the positive class."""
-    pairs = [(math.inf if math.isnan(s) else s, int(y)) for s, y in zip(scores, labels)]
+    pairs = [(math.inf if math.isnan(s) else s, int(y)) for s, y in zip(scores, labels, strict=True)]
     positives = sum(y for _, y in pairs)
     negatives = len(pairs) - positives
     if not positives or not negatives:

@@ -345,8 +345,8 @@ def _charts_section(
                 histogram_svg(
                     column_label(*column),
                     {
-                        "consistent (1)": [s for s, label in zip(scores, y) if label == 1],
-                        "inconsistent (0)": [s for s, label in zip(scores, y) if label == 0],
+                        "consistent (1)": [s for s, label in zip(scores, y, strict=True) if label == 1],
+                        "inconsistent (0)": [s for s, label in zip(scores, y, strict=True) if label == 0],
                     },
                     span=score_range(column, options),
                 )

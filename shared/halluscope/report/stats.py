@@ -124,7 +124,7 @@ def record_problem(record: Any, options: Mapping[str, Mapping[str, str]] | None 
 def reliability_bins(p: Sequence[float], labels: Sequence[int], bins: int = 10) -> list[tuple[float, float, int]]:
     """(mean p, share consistent, rows) of each non-empty bin of ``bins`` equal bins of p."""
     grouped: dict[int, list[tuple[float, int]]] = {}
-    for value, label in zip(p, labels):
+    for value, label in zip(p, labels, strict=True):
         if math.isnan(value):
             continue
         grouped.setdefault(min(int(value * bins), bins - 1), []).append((value, int(label)))
@@ -207,7 +207,8 @@ def record_label(record: Mapping[str, Any], field: str = "label") -> Any:
     return record.get(field)
 
 
-_BINARY = {0: 0, 1: 1, False: 0, True: 1, "0": 0, "1": 1, "false": 0, "true": 1, "0.0": 0, "1.0": 1}
+# False and True are the keys 0 and 1 (equal and of equal hash), so they need no entry of their own
+_BINARY = {0: 0, 1: 1, "0": 0, "1": 1, "false": 0, "true": 1, "0.0": 0, "1.0": 1}
 #: the label forms the report accepts (docs/cli.md#labels-the-report-accepts): 1 = consistent
 LABEL_FORMS = '0/1, 0.0/1.0, true/false, or those as text ("0"/"1", "0.0"/"1.0", "true"/"false", any case)'
 

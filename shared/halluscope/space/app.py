@@ -104,7 +104,7 @@ class OptionControl:
 def app_options(name: str, shown: Sequence[Any]) -> dict[str, Any]:
     """The API keywords of metric app ``name`` from its controls' values, in
     :data:`METRIC_OPTIONS` order."""
-    return {option.name: option.api_value(value) for option, value in zip(METRIC_OPTIONS[name], shown)}
+    return {option.name: option.api_value(value) for option, value in zip(METRIC_OPTIONS[name], shown, strict=True)}
 
 
 def space_options(chosen: Sequence[str], shown: Sequence[Any]) -> dict[str, Any]:
@@ -205,7 +205,9 @@ def _examples(gr, source, reference, summary, date) -> None:
         rows.append(
             [
                 values[key]
-                for key, box in zip(("source", "reference", "summary", "date"), (source, reference, summary, date))
+                for key, box in zip(
+                    ("source", "reference", "summary", "date"), (source, reference, summary, date), strict=True
+                )
                 if box is not None
             ]
         )

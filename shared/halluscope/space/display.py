@@ -467,7 +467,7 @@ def table_html(
         "<tr>"
         + "".join(
             (f'<td class="{kind}">' if kind else "<td>") + ("" if cell is None else html.escape(str(cell))) + "</td>"
-            for kind, cell in zip(kinds, row)
+            for kind, cell in zip(kinds, row, strict=True)
         )
         + "</tr>"
         for row in rows

@@ -96,6 +96,8 @@ _WORKER_GATE = threading.Lock()
 def _stop_thread(thread: threading.Thread) -> None:
     """Raise :class:`_Stop` in ``thread`` at its next Python instruction (CPython's
     ``PyThreadState_SetAsyncExc``; work inside one long C call stops when it returns)."""
+    if thread.ident is None:  # never started: nothing runs to stop
+        return
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stop))
 
 

@@ -24,7 +24,8 @@ Normalisation (``qkind``, ``unit``, ``value``): ``number`` (unit ""), ``money``
 (ISO currency code, value in whole currency units with the scale kept: "$5
 million" -> USD 5e6), ``percent`` (value in percent: "4.5 per cent" -> 4.5),
 ``measure`` (quantulum's unit name, or a time unit for durations: "five-year
-deal" -> year 5; ages are numbers: "the 19-year-old" -> 19 = "Ella, 19"), ``ordinal``, ``date`` (``interval`` = ISO start/end,
+deal" -> year 5; ages are numbers: "the 19-year-old" -> 19 = "Ella, 19"), ``ordinal``,
+``date`` (``interval`` = ISO start/end,
 ``unit`` = granularity) and ``time`` (clock time, value in hours: "5pm" -> 17.0).
 Approximation words set ``approximate`` ("About 5 million" -> 5e6, approximate)
 and bounds set ``bound`` ("more than 150" -> 150, bound "lower"). Verbs of
@@ -49,7 +50,6 @@ import math
 import re
 from collections import deque
 from collections.abc import Sequence
-from typing import Dict, List, Tuple
 
 from ...token_table import doc_text
 from ...units import QuantityUnit, dedupe

@@ -168,7 +168,8 @@ def _duration(surface: str) -> _Reading | None:
     seconds", "5 years and 3 months"), is their sum in its smallest unit (524 seconds,
     63 months): its first part alone let any other seconds pass
     (docs/papers.md#qhi-compound-durations)."""
-    parts, joins = [], []
+    parts: list[tuple[re.Match[str], float]] = []
+    joins: list[str] = []
     for match in _DURATION.finditer(surface):
         if parts and _DURATION_JOIN.fullmatch(surface, parts[-1][0].end(), match.start()) is None:
             break
@@ -184,7 +185,7 @@ def _duration(surface: str) -> _Reading | None:
     if len(parts) == 1 or not compound_duration(units, joins):
         return _Reading("measure", units[0], parts[0][1])
     smallest = min(units, key=TIME_UNITS.__getitem__)
-    seconds = math.fsum(value * TIME_UNITS[unit] for (_, value), unit in zip(parts, units))
+    seconds = math.fsum(value * TIME_UNITS[unit] for (_, value), unit in zip(parts, units, strict=True))
     return _Reading("measure", smallest, seconds / TIME_UNITS[smallest], precise=True)
 
 
@@ -194,7 +195,8 @@ def compound_duration(units: list[str], joins: list[str]) -> bool:
     only in a list that "and" ends ("two hours, eight minutes and 44 seconds"; not "four
     weeks, a day after the race", two facts)."""
     scales = [TIME_UNITS[unit] for unit in units]
-    if any(later >= earlier for earlier, later in zip(scales, scales[1:])):
+    # strict=False: each scale with the next
+    if any(later >= earlier for earlier, later in zip(scales, scales[1:], strict=False)):
         return False
     return not any("," in join for join in joins) or "and" in joins[-1].split()
 

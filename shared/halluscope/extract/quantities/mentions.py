@@ -123,7 +123,9 @@ def _joined_durations(text: str, first: tuple[int, int, str], second: tuple[int,
     # a comma counts when the second mention's own list ends in "and" ("two hours, eight
     # minutes and 44 seconds")
     closing = " and" if "and" in text[second[0] : second[1]].split() else ""
-    return compound_duration([reading.unit for reading in readings], [text[first[1] : second[0]] + closing])
+    return compound_duration(
+        [reading.unit for reading in readings if reading is not None], [text[first[1] : second[0]] + closing]
+    )
 
 
 def _widen_month_days(doc, spans: list[list]) -> None:
@@ -233,7 +235,7 @@ def _candidates(doc, text: str) -> list[tuple[int, int, str]]:
         if i > span.end:
             item[1] = doc[i - 1].idx + len(doc[i - 1].text)
     spans.extend(swallowed)
-    covered = set()
+    covered: set[int] = set()
     for start, end, _ in spans:
         covered.update(range(start, end))
     done = set()

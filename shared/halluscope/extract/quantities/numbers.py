@@ -354,7 +354,8 @@ def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -
     if any(w in VAGUE_PLURALS for w in words):
         return []
     # the number words in order, one group per alternative ("two or three", "five to ten")
-    groups, current = [], []
+    groups: list[list[str]] = []
+    current: list[str] = []
     for word in words:
         if word in ("or", "to"):
             groups.append(current)
@@ -362,8 +363,8 @@ def _number_readings(surface: str, scale_m: bool, decimal_comma: bool = False) -
         elif word not in _NOT_NUMBER_WORDS:
             current.append(word)
     groups.append(current)
-    values = [words_to_number(" ".join(group)) for group in groups if group]
-    return [value for value in values if value is not None]
+    read = [words_to_number(" ".join(group)) for group in groups if group]
+    return [value for value in read if value is not None]
 
 
 def _money_or_number(surface: str, label: str, decimal_comma: bool = False) -> list[_Reading]:
