@@ -140,7 +140,8 @@ class ShardWriter:
             return
         if (self.count - 1) % self.shard_rows == 0:
             self._close_text()
-            self._text = open(os.path.join(self.folder, shard_name(index, "jsonl")), "w", encoding="utf-8")
+            # line-buffered: each record is on disk as soon as it is written
+            self._text = open(os.path.join(self.folder, shard_name(index, "jsonl")), "w", encoding="utf-8", buffering=1)
         self._text.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
 
     def _flush_parquet(self, index: int) -> None:

@@ -46,6 +46,8 @@ REFUSED_ON_RAY: dict[str, str] = {
 CARRIED = "_halluscope_record"
 #: the column naming each row's file and line, by which errors and the batch ledger name it
 WHERE = "_halluscope_where"
+#: the most blocks the input rows are cut into (:func:`input_blocks`)
+MAX_INPUT_BLOCKS = 200
 #: rows of a batch Ray gave up on that its error names
 NAMED_ROWS = 20
 #: the options only a Ray run takes (a local run refuses them)
@@ -234,7 +236,7 @@ def _score_on_ray(
             return {}
         ledger = start_ledger(ray)
         scored = score_dataset(
-            ray.data.from_items(items),
+            ray.data.from_items(items, override_num_blocks=input_blocks(len(items), args.chunk_size)),
             metrics,
             reference_column="reference" if fields.reference is not None else None,
             publication_date_column="publication_date" if fields.publication_date is not None else None,
@@ -261,6 +263,13 @@ def _score_on_ray(
             raise LineError(lost_batch_message(dead[0], error)) from None
     finally:
         ray.shutdown()
+
+
+def input_blocks(rows: int, batch_size: int) -> int:
+    """Blocks the rows are cut into for Ray: one per batch, at most :data:`MAX_INPUT_BLOCKS`
+    (Ray's default for a list is up to 200 blocks however few the rows, and every block
+    costs a task in each stage)."""
+    return max(1, min(MAX_INPUT_BLOCKS, -(-rows // batch_size)))
 
 
 def lost_batch_message(batch: tuple[int, list[str]], error: BaseException) -> str:
