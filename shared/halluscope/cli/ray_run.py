@@ -231,12 +231,15 @@ def _score_on_ray(
             _temp_dir=os.path.abspath(args.ray_temp_dir) if args.ray_temp_dir else None,
         )
     try:
-        items = ray_rows(examples, fields, source, signatures, not args.no_sources_in_output)
-        if not items:
+        if not examples:
             return {}
         ledger = start_ledger(ray)
+        # the items are held only until Ray has put them in its object store
+        rows = ray_rows(examples, fields, source, signatures, not args.no_sources_in_output)
+        dataset = ray.data.from_items(rows, override_num_blocks=input_blocks(len(rows), args.chunk_size))
+        del rows
         scored = score_dataset(
-            ray.data.from_items(items, override_num_blocks=input_blocks(len(items), args.chunk_size)),
+            dataset,
             metrics,
             reference_column="reference" if fields.reference is not None else None,
             publication_date_column="publication_date" if fields.publication_date is not None else None,
