@@ -282,14 +282,18 @@ def lost_batch_message(batch: tuple[int, list[str]], error: BaseException) -> st
     said = next((line.strip() for line in str(error).splitlines() if line.strip()), type(error).__name__)
     if begun > 1:
         return (
-            f"Ray gave up on a batch of {len(names)} rows after its actor died on each of {begun} tries "
+            f"Ray gave up on a batch of {_rows(len(names))} after its actor died on each of {begun} tries "
             f"(a row of it ends the process scoring it: out of memory, a crash in a native library): {shown}; "
             f"score these rows apart, or leave them out. Ray said: {type(error).__name__}: {said[:300]}"
         )
     return (
-        f"the run failed while scoring a batch of {len(names)} rows: {shown}. "
+        f"the run failed while scoring a batch of {_rows(len(names))}: {shown}. "
         f"Ray said: {type(error).__name__}: {said[:300]}"
     )
+
+
+def _rows(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"
 
 
 def _write_shards(
