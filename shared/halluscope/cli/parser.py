@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -50,6 +51,30 @@ def _number(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
     return value
+
+
+def _share(text: str) -> float:
+    """``--actor-cpus``/``--actor-gpus``: a finite number >= 0."""
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+    return value
+
+
+def _resources(text: str) -> dict[str, float]:
+    """``--actor-resources``: a JSON object of resource names to numbers >= 0."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict) or not all(
+        isinstance(amount, (int, float)) and not isinstance(amount, bool) and 0 <= amount < math.inf
+        for amount in value.values()
+    ):
+        raise argparse.ArgumentTypeError(
+            f'must be a JSON object of resource names to numbers, e.g. {{"scorer": 1}}, got {text!r}'
+        )
+    return {str(name): float(amount) for name, amount in value.items()}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -123,7 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--output-dir",
         default=None,
         metavar="DIR",
-        help="--engine ray: a new or empty folder for the JSONL shards (part-*.jsonl) and summary.json",
+        help="--engine ray: a new or empty folder for the shards (part-*.jsonl or part-*.parquet) and summary.json",
+    )
+    score.add_argument(
+        "--output-format",
+        choices=("jsonl", "parquet"),
+        default=None,
+        help="--engine ray: the shards' format (default: jsonl; Parquet's columns: docs/cli.md#scoring-on-ray)",
     )
     score.add_argument(
         "--ray-address",
@@ -136,7 +167,29 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=None,
         metavar="N",
-        help="--engine ray: scoring actors (default: from 1 up to the cluster's CPUs less one)",
+        help="--engine ray: scoring actors (default: from 1 up to the cluster's CPUs over --actor-cpus, less one)",
+    )
+    score.add_argument(
+        "--actor-cpus",
+        type=_share,
+        default=None,
+        metavar="N",
+        help="--engine ray: CPUs each actor reserves (default: 1; e.g. 0.5 leaves room for reading and writing)",
+    )
+    score.add_argument(
+        "--actor-gpus",
+        type=_share,
+        default=None,
+        metavar="N",
+        help="--engine ray: GPUs each actor reserves (default: 0)",
+    )
+    score.add_argument(
+        "--actor-resources",
+        type=_resources,
+        default=None,
+        metavar="JSON",
+        help="--engine ray: custom Ray resources each actor reserves, e.g. '{\"scorer\": 1}' "
+        "(actors go to the nodes that have them)",
     )
     score.add_argument(
         "--ray-temp-dir",
@@ -269,7 +322,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="One HTML file: statistics, distributions, agreement with labels, every example (docs/cli.md).",
         formatter_class=_HelpFormatter,
     )
-    report.add_argument("--input", required=True, help="scores JSONL written by `halluscope score`")
+    report.add_argument(
+        "--input",
+        required=True,
+        help="scores JSONL written by `halluscope score`, or the --output-dir of `halluscope score --engine ray`",
+    )
     report.add_argument("--output", required=True, help="HTML file to write")
     report.add_argument(
         "--summary", default=None, help="summary JSON of the run (default: the input's .summary.json when present)"

@@ -50,12 +50,14 @@ class Example:
     reference: Any = None  # a string or a list of strings; None when the run has no references
     publication_date: Any = None  # an ISO date string, "" or None
     kept: dict[str, Any] | None = None  # the input's other fields kept in the record (--keep-fields)
+    file: str | None = None  # the file it came from, where the input is several files (docs/cli.md#scoring-on-ray)
 
 
 @dataclass(frozen=True)
 class Skipped:
     position: int
     reason: str
+    file: str | None = None
 
 
 # ------------------------------------------------------------------------- reading
@@ -212,13 +214,18 @@ def open_input(path: str, split: str | None = None) -> InputSource:
     if split is not None:
         raise CommandError(f"--split {split}: only a datasets folder has splits, and --input {path} is not one")
     extension = os.path.splitext(path)[1].lower()
+    if extension == ".parquet":
+        from .input_files import parquet_rows
+
+        columns, records = parquet_rows(path)
+        return InputSource(path, "line", columns, records)
     if extension == ".csv":
         header, records = _csv_rows(open(path, "rb"))
         return InputSource(path, "line", header, records)
     if extension in (".jsonl", ".json", ".ndjson"):
         return InputSource(path, "line", None, _jsonl_rows(path))
     raise CommandError(
-        f"--input {path}: expected a .jsonl or .csv file, a datasets folder or - (JSONL on standard input)"
+        f"--input {path}: expected a .jsonl, .csv or .parquet file, a datasets folder or - (JSONL on standard input)"
     )
 
 
@@ -409,6 +416,7 @@ def collect_examples(
     report: Callable[[str], None],
     keep: Sequence[str] | None = None,
     limit: int | None = None,
+    file: str | None = None,
 ) -> tuple[list[Example], list[Skipped], TextLengths]:
     """Every valid row, checked by the backend's validation one row at a time (the
     first ``limit`` valid rows when ``limit`` is given: the rest is not read).
@@ -417,7 +425,8 @@ def collect_examples(
     :class:`LineError` (``on_error="stop"``) or is skipped and reported. A field
     missing from a CSV header, a datasets folder or the first row of a JSONL file is a
     :class:`CommandError` whatever ``on_error`` says (every row would be bad). Each
-    example keeps the row's other fields (``keep=None``: all; else those named).
+    example keeps the row's other fields (``keep=None``: all; else those named) and,
+    with ``file``, the name of the file it came from (one of several input files).
     """
     from ..publication_dates import validate_publication_dates
     from ..validation import validate_inputs
@@ -475,6 +484,7 @@ def collect_examples(
                     reference,
                     None if fields.publication_date is None else row[fields.publication_date],
                     kept,
+                    file,
                 )
             )
             lengths.add(row, fields.source)
@@ -484,7 +494,7 @@ def collect_examples(
         message = f"{source.path} {source.label} {position}: {problem}"
         if on_error == "stop":
             raise LineError(message)
-        skipped.append(Skipped(position, problem))
+        skipped.append(Skipped(position, problem, file))
         report(f"skipped {message}")
     return examples, skipped, lengths
 
@@ -501,15 +511,27 @@ def field_names(args: Any) -> FieldNames:
 
 
 def read_examples(
-    args: Any, fields: FieldNames, keep: Sequence[str] | None, log: Callable[[str], None]
+    args: Any,
+    fields: FieldNames,
+    keep: Sequence[str] | None,
+    log: Callable[[str], None],
+    several_files: bool = False,
 ) -> tuple[InputSource, list[Example], list[Skipped]]:
     """``halluscope score``'s input, read and checked as every engine reads it
     (docs/cli.md#input-rows-and-bad-input): each row by :func:`collect_examples` under
     ``--on-error`` and ``--limit`` (``log`` reports a skipped row), the source field by
-    :func:`check_source_field`, and each ``--keep-fields`` name held by some row."""
-    source = open_input(args.input, args.split)
-    examples, skipped, lengths = collect_examples(source, fields, args.on_error, log, keep=keep, limit=args.limit)
-    check_source_field(lengths, fields, explicit=args.source_field is not None)
+    :func:`check_source_field`, and each ``--keep-fields`` name held by some row.
+    ``several_files``: a folder or glob of files may be read (each example names its
+    file; :mod:`halluscope.cli.input_files`)."""
+    from .input_files import input_files, read_input_files
+
+    files = input_files(args.input) if several_files else None
+    if files is not None:
+        source, examples, skipped = read_input_files(args, files, fields, keep, log)
+    else:
+        source = open_input(args.input, args.split)
+        examples, skipped, lengths = collect_examples(source, fields, args.on_error, log, keep=keep, limit=args.limit)
+        check_source_field(lengths, fields, explicit=args.source_field is not None)
     if keep and examples:
         written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
         absent = [name for name in keep if name not in written and not any(name in (e.kept or {}) for e in examples)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,15 +43,13 @@ def check_scores_file(
 ) -> ScoresFileCheck:
     """Refuse a scores file ``report`` cannot read whole, naming the line: a missing file,
     text that is not UTF-8, a line that is not a JSON object (a run still going or
-    interrupted), a record of another shape, a score that is not one, infinite or
-    outside its declared range under the run's ``options``
-    (:func:`halluscope.report.stats.record_problem`), a value of ``label_field`` that is
-    not a label (:func:`halluscope.report.stats.label_problem`; ``""``: no labels read)."""
-    from ..report.stats import is_no_label, label_problem, record_label, record_problem
-
+    interrupted), and what :func:`check_records` refuses."""
     if not os.path.isfile(path):
         raise FileError(f"--input {path}: no such file")
-    seen = ScoresFileCheck()
+    return check_records(_file_records(path), options, label_field)
+
+
+def _file_records(path: str) -> Iterator[tuple[str, Any]]:
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if not raw.strip():
@@ -63,20 +61,37 @@ def check_scores_file(
                     f"{path} line {number}: not a complete scores record ({type(error).__name__}); "
                     "an interrupted `halluscope score` run finishes with --resume"
                 ) from None
-            problem = record_problem(record, options)
-            if problem is not None:
-                raise FileError(f"{path} line {number}: {problem}")
-            seen.records += 1
-            if isinstance(record.get("fields"), Mapping):
-                seen.kept_fields.update(map(str, record["fields"]))
-            if not label_field or not _has_field(record, label_field):
-                continue
-            value = record_label(record, label_field)
-            problem = label_problem(value, label_field)
-            if problem is not None:
-                raise FileError(f"{path} line {number}: {problem}{_LABEL_HINT}")
-            seen.with_field += 1
-            seen.labelled += not is_no_label(value)
+            yield f"{path} line {number}", record
+
+
+def check_records(
+    records: Iterable[tuple[str, Any]],
+    options: Mapping[str, Mapping[str, str]] | None = None,
+    label_field: str = DEFAULT_LABEL_FIELD,
+) -> ScoresFileCheck:
+    """Refuse records ``report`` cannot show, each given as (where, record) and named by
+    its where: a record of another shape (a str says what is wrong), a score that is
+    not one, infinite or outside its declared range under the run's ``options``
+    (:func:`halluscope.report.stats.record_problem`), a value of ``label_field`` that is
+    not a label (:func:`halluscope.report.stats.label_problem`; ``""``: no labels read)."""
+    from ..report.stats import is_no_label, label_problem, record_label, record_problem
+
+    seen = ScoresFileCheck()
+    for where, record in records:
+        problem = record if isinstance(record, str) else record_problem(record, options)
+        if problem is not None:
+            raise FileError(f"{where}: {problem}")
+        seen.records += 1
+        if isinstance(record.get("fields"), Mapping):
+            seen.kept_fields.update(map(str, record["fields"]))
+        if not label_field or not _has_field(record, label_field):
+            continue
+        value = record_label(record, label_field)
+        problem = label_problem(value, label_field)
+        if problem is not None:
+            raise FileError(f"{where}: {problem}{_LABEL_HINT}")
+        seen.with_field += 1
+        seen.labelled += not is_no_label(value)
     return seen
 
 
@@ -114,38 +129,49 @@ def read_summary(path: str | None) -> dict[str, Any] | None:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """``halluscope report``: check the scores file whole against the run's summary
-    (the ranges its signatures imply) and the label field, then write the page."""
-    from ..report import write_report
-    from ..report.stats import run_options
+    """``halluscope report``: check the scores file (or every record of a Ray run's output
+    folder, in (file, line) order) whole against the run's summary (the ranges its
+    signatures imply) and the label field, then write the page."""
+    from ..report import build_report
+    from ..report.stats import load_records, run_options
+    from .output_dir import output_dir_records, record_key
 
+    folder = os.path.isdir(args.input)
     summary_path = args.summary
-    if summary_path is None and os.path.isfile(summary_path_for(args.input)):
-        summary_path = summary_path_for(args.input)
-    summary = read_summary(summary_path) if os.path.isfile(args.input) else None
+    beside = os.path.join(args.input, "summary.json") if folder else summary_path_for(args.input)
+    if summary_path is None and os.path.isfile(beside):
+        summary_path = beside
+    summary = read_summary(summary_path) if os.path.exists(args.input) else None
     named = args.label_field is not None
     label_field = args.label_field if named else DEFAULT_LABEL_FIELD
-    check = check_scores_file(args.input, run_options(summary), label_field)
+    if folder:
+        located = list(output_dir_records(args.input))
+        check = check_records(located, run_options(summary), label_field)
+        records = sorted((record for _, record in located), key=record_key)
+    else:
+        check = check_scores_file(args.input, run_options(summary), label_field)
+        records = load_records(args.input)
     if named and label_field:
         check_named_label_field(check, label_field, args.input)
     _check_writable(args.output, "--output")
     if _same_path(args.output, args.input):
         raise FileError(f"--output {args.output} is the --input file; choose another name")
+    document = build_report(
+        records,
+        summary,
+        cut=args.cut,
+        title=args.title,
+        label_field=label_field,
+        page_size=args.page_size,
+        max_examples=args.max_examples,
+    )
     temporary = f"{args.output}.tmp-{os.getpid()}"
     try:
-        count = write_report(
-            args.input,
-            temporary,
-            summary=summary,
-            cut=args.cut,
-            title=args.title,
-            label_field=label_field,
-            page_size=args.page_size,
-            max_examples=args.max_examples,
-        )
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(document)
         os.replace(temporary, args.output)
     finally:
         if os.path.exists(temporary):
             os.remove(temporary)
-    print(f"wrote {args.output} ({count} examples)")
+    print(f"wrote {args.output} ({len(records)} examples)")
     return 0

@@ -77,7 +77,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     if skipped:
         lines.append(
             f"skipped {len(skipped)} {label}{'s' if len(skipped) > 1 else ''}: "
-            + ", ".join(str(s[label]) for s in skipped)
+            + ", ".join(f"{s['file']} {s[label]}" if s.get("file") else str(s[label]) for s in skipped)
         )
     return "\n".join(lines)
 

@@ -65,6 +65,7 @@ def score_dataset(
     group_by_source: bool = False,
     max_restarts: int = DEFAULT_RETRIES,
     max_task_retries: int = DEFAULT_RETRIES,
+    ledger: Any = None,
 ) -> Any:
     """``ds`` (a ``ray.data.Dataset``) with ``scores``, ``labels`` and, with
     ``return_details``, ``details`` added to every row, each a JSON string
@@ -79,7 +80,9 @@ def score_dataset(
     shuffle), so that the rows of one source share batches. ``max_restarts`` and
     ``max_task_retries``: finite, so a row that kills its actor every time ends the run
     with an error instead of retrying for ever. The output's order is Ray's: carry an id
-    column (every input column is kept) and name it ``id_column`` to have errors name it.
+    column (every input column is kept) and name it ``id_column`` to have errors name it;
+    with ``ledger`` (:func:`halluscope.ray.ledger.start_ledger`) too, the rows of a batch
+    whose actor died can be named (:func:`halluscope.ray.ledger.dead_batches`).
     """
     metrics = (metrics,) if isinstance(metrics, str) else tuple(dict.fromkeys(metrics))
     per_metric = _checked_options(metrics, options, preset)
@@ -104,7 +107,7 @@ def score_dataset(
     )
     return ds.map_batches(
         BatchScorer,
-        fn_constructor_args=(metrics, per_metric, columns, return_details, preset),
+        fn_constructor_args=(metrics, per_metric, columns, return_details, preset, ledger),
         batch_size=batch_size,
         batch_format="pyarrow",
         compute=_pool(ray, actors, num_cpus),

@@ -2,8 +2,9 @@
 :class:`halluscope.Scorer` per metric, loaded once when the actor starts, scoring Arrow
 batches into the record shape ``halluscope score`` writes (docs/scaling.md#ray-data).
 
-Nothing here imports Ray: a :class:`BatchScorer` scores a ``pyarrow.Table`` in any
-process, which is how the tests check its records without a cluster.
+Nothing here imports Ray unless a :mod:`~halluscope.ray.ledger` is given: a
+:class:`BatchScorer` scores a ``pyarrow.Table`` in any process, which is how the tests
+check its records without a cluster.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class BatchScorer:
     loads one :class:`halluscope.Scorer` per metric (``options[metric]``: its keyword
     options; ``preset``: every metric's preset) and ``scorer(table)`` returns the
     Arrow table with :data:`RESULT_COLUMNS` appended (``details`` only with
-    ``return_details``)."""
+    ``return_details``). ``ledger``: a :class:`halluscope.ray.ledger.BatchLedger` actor
+    told the ``columns.id`` of each batch's rows before and after they are scored."""
 
     def __init__(
         self,
@@ -53,11 +55,13 @@ class BatchScorer:
         columns: Columns,
         return_details: bool = False,
         preset: str | None = None,
+        ledger: Any = None,
     ) -> None:
         from ..scorer import Scorer
 
         self.columns = columns
         self.return_details = return_details
+        self.ledger = ledger if columns.id is not None else None
         self.scorers = {metric: Scorer(metric, preset=preset, **dict(options.get(metric, {}))) for metric in metrics}
 
     def __call__(self, table: Any) -> Any:
@@ -69,7 +73,15 @@ class BatchScorer:
                 f"the dataset has no column {missing[0]!r} (its columns: {', '.join(table.column_names)})",
                 field=missing[0],
             )
+        names = None
+        if self.ledger is not None:
+            import ray
+
+            names = [str(name) for name in table.column(self.columns.id).to_pylist()]
+            ray.get(self.ledger.started.remote(names))
         results = self._score(table)
+        if names is not None:
+            ray.get(self.ledger.finished.remote(names))
         records = batch_records(results, table.num_rows)
         for name in RESULT_COLUMNS:
             if name == "details" and not self.return_details:

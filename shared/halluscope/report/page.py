@@ -411,7 +411,9 @@ def build_report(
         label = summary.get("position_label", "line")
         skipped = summary.get("skipped") or []
         if skipped:
-            meta += f"; skipped {label}s " + ", ".join(_text(s.get(label)) for s in skipped)
+            meta += f"; skipped {label}s " + ", ".join(
+                _text(f"{s['file']} {s.get(label)}" if s.get("file") else s.get(label)) for s in skipped
+            )
     out.append(f"<p>{meta}</p>")
 
     out.append(
