@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from halluscope.cli import main
-from halluscope.cli.errors import CommandError, FileError, LineError
+from halluscope.cli.command_errors import CommandError, FileError, LineError
 from halluscope.cli.input_files import input_files
 from halluscope.cli.output_dir import ShardWriter, output_dir_records, parquet_table, record_key
 from halluscope.cli.parser import build_parser
