@@ -173,7 +173,7 @@ class QuantityUnit:
     kind: str = field(default="quantity", init=False)
 
     @property
-    def key(self) -> Hashable:
+    def key(self) -> tuple[Hashable, ...]:
         if self.relative:
             return (self.qkind, "relative", self.relative)
         if self.interval is not None:
