@@ -384,7 +384,8 @@ def _declare_signatures() -> None:
             inspect.Parameter("return_details", keyword, default=False),
             inspect.Parameter("preset", keyword, default=None),
         ]
-        function.__signature__ = api_signature(metric, leading)
+        # inspect.signature reads __signature__, which typeshed does not declare on functions
+        function.__signature__ = api_signature(metric, leading)  # type: ignore[attr-defined]
 
 
 _declare_signatures()

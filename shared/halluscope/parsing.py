@@ -34,11 +34,15 @@ import threading
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy
 
 from . import budget
 from .lru import LRU
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
 
 DEFAULT_CACHE_SIZE = 4096
 DEFAULT_CHUNK_CHARS = 20_000
@@ -140,7 +144,7 @@ class ParsedText:
     extracted from it are memoised in a :class:`UnitCache` beside the parse cache."""
 
     text: str
-    doc: object
+    doc: Doc
 
 
 def split_for_parsing(text: str, chunk_chars: int) -> list[str]:

@@ -204,8 +204,8 @@ def _score_dimension(
     for row in range(len(parsed)):
         date = dates[row]
         source = parsed.sources[row]
-        i_units = units(source)
-        g_units = dimension.complete(
+        i_units: Sequence[Any] = units(source)
+        g_units: Sequence[Any] = dimension.complete(
             units(parsed.predictions[row]), i_units, parsed.predictions[row], source, options, resources
         )
         in_source = {"publication_date": date}
@@ -262,6 +262,7 @@ def _score_dimension(
                 value = candidate.score
                 if best is None or (math.isnan(best.score) and not math.isnan(value)) or value > best.score:
                     best, best_ref_matches = candidate, (matches[gr], jobs[gr].pool)
+        assert best is not None, "per_ref, when not empty, sets best at its first reference"
         results.append(best)
         if want_details:
             details.append(
@@ -336,12 +337,14 @@ def score(
         )
 
     per_example: dict[str, list[float]] = {}
-    words: list[WordResult | None] = [None] * len(batch)
+    words: Sequence[WordResult | None] = [None] * len(batch)
     if fuse:
         if options.formula == "support":
             words = word_support(parsed, options, resources, contradictions)
+        lexical_weight = options.lexical_weight
+        assert lexical_weight is not None, "ScoringOptions.__post_init__ sets it"
         per_example["chi"] = [
-            fused_chi({d: per_dim[d][row] for d in dimensions}, words[row], options.weights, options.lexical_weight)
+            fused_chi({d: per_dim[d][row] for d in dimensions}, words[row], options.weights, lexical_weight)
             for row in range(len(batch))
         ]
     for dimension in chosen:
@@ -355,18 +358,20 @@ def score(
             {
                 "reference_free": not batch.references[row],
                 **({"chi": per_example["chi"][row]} if fuse else {}),
-                **({"words": words[row].as_details()} if words[row] is not None else {}),
+                **({"words": word.as_details()} if (word := words[row]) is not None else {}),
                 **{d: per_dim_details[d][row] for d in dimensions},
             }
             for row in range(len(batch))
         ]
     metric = metric_name or ("chi" if fuse else "+".join(dimensions))
     signed = signature(metric, dimensions, options, fuse, resources)
-    labels, absent = None, {}
+    labels: list[int | None] | None = None
+    absent: dict[str, str] = {}
     if fuse:  # chi's verdict: p_consistent and the labels at the cut, or why they are absent (halluscope.verdict)
         judged = verdict(per_example["chi"], signed, options.threshold)
-        labels = judged.labels
+        labels = None if judged.labels is None else list(judged.labels)  # a copy typed as ScoreResult's
         if judged.p is None:
+            assert judged.reason is not None, "a verdict without p says why (Verdict)"
             absent["p_consistent"] = judged.reason
         else:
             per_example["p_consistent"] = judged.p

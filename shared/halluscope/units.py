@@ -10,8 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 Span = tuple[int, int]
+
+
+class Evidence(Protocol):
+    """What a :class:`Match` holds as evidence: a unit of the pool, or a
+    :class:`TextEvidence` piece of its text; each has its surface text and span."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def span(self) -> Span: ...
 
 
 @dataclass(frozen=True)
@@ -161,7 +173,7 @@ class QuantityUnit:
     kind: str = field(default="quantity", init=False)
 
     @property
-    def key(self) -> Hashable:
+    def key(self) -> tuple[Hashable, ...]:
         if self.relative:
             return (self.qkind, "relative", self.relative)
         if self.interval is not None:
@@ -183,7 +195,7 @@ class Match:
     (status ``contradicted``)."""
 
     mode: str
-    evidence: tuple[object, ...]
+    evidence: tuple[Evidence, ...]
     score: float = 1.0
     detail: str = ""
     contradicts: bool = False

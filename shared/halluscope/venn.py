@@ -35,11 +35,12 @@ class VennCounts:
 def venn_counts(
     n_source: int,
     n_reference: int,
-    g_in_source: Sequence[bool],
-    g_in_reference: Sequence[bool],
-    r_in_source: Sequence[bool],
+    g_in_source: Sequence[object],
+    g_in_reference: Sequence[object],
+    r_in_source: Sequence[object],
 ) -> VennCounts:
-    """Count from per-unit match flags (one flag per G unit, one per R unit)."""
+    """Count from per-unit match flags (one flag per G unit, one per R unit), each read
+    by its truth: a bool, or a match that is None where the unit is unmatched."""
     if len(g_in_source) != len(g_in_reference):
         raise ValueError("one source flag and one reference flag per generated unit")
     if len(r_in_source) != n_reference:

@@ -204,7 +204,10 @@ def score_in_workers(
     before), so no row is scored here first and every row goes to the workers.
     ``fork=False``: the workers are spawned (a process holding CUDA cannot be forked
     into workers that use it) and load their own models; pass ``loaded=True`` with it."""
-    rows = len(columns["predictions"])
+    predictions, sources = columns["predictions"], columns["sources"]
+    if predictions is None or sources is None:  # the two columns every call has
+        raise TypeError("score_in_workers needs the predictions and sources columns")
+    rows = len(predictions)
 
     def rows_of(start: int, end: int) -> dict[str, Any]:
         return {name: None if values is None else list(values[start:end]) for name, values in columns.items()}
@@ -214,9 +217,7 @@ def score_in_workers(
     # loading its own (a serial step: the other cores wait for it)
     head = 0 if loaded else 1
     results = [] if loaded else [score(**rows_of(0, 1), **options, resources=resources)]
-    bounds = [
-        (start + head, end + head) for start, end in shard_bounds(rows - head, workers, columns["sources"][head:])
-    ]
+    bounds = [(start + head, end + head) for start, end in shard_bounds(rows - head, workers, sources[head:])]
     shards = [rows_of(start, end) for start, end in bounds]
     _INHERITED["resources"] = resources
     try:

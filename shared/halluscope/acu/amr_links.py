@@ -243,7 +243,7 @@ def tolerant_generate(generate: Callable[..., Any]) -> Callable[..., Any]:
 
 def _patch_generate(inference: Any) -> Any:
     """Install :func:`tolerant_generate` on the HF model inside an amrlib Inference."""
-    model = getattr(inference, "model", None)
+    model: Any = getattr(inference, "model", None)  # amrlib's Inference is untyped
     generate = getattr(model, "generate", None)
     if generate is not None and not hasattr(generate, "__wrapped__"):
         model.generate = tolerant_generate(generate)

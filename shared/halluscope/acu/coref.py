@@ -29,11 +29,15 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..lru import LRU
 from ..registry import COREF, MODELS, ModelNotAvailableError, default_device, resolve
 from .coref_rules import PRONOUNS, _apply_edits, _fit_case, _pleonastic, _possessive, pronoun_edits
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Token
 
 BACKENDS: tuple[str, ...] = ("none", "rules", "maverick", "fastcoref")
 
@@ -130,7 +134,7 @@ def replace_cluster_pronouns(text: str, clusters: Sequence[Sequence[tuple[int, i
 
 def cluster_edits(text: str, clusters: Sequence[Sequence[tuple[int, int]]], doc=None) -> list[tuple[int, int, str]]:
     """(start, end, replacement) character edits of :func:`replace_cluster_pronouns`."""
-    tags: dict[int, object] = {}
+    tags: dict[int, Token] = {}
     if doc is not None:
         tags = {t.idx: t for t in doc}
     edits = []
@@ -152,7 +156,7 @@ def cluster_edits(text: str, clusters: Sequence[Sequence[tuple[int, int]]], doc=
                 continue
             possessive = features[2] or (token is not None and token.tag_ == "PRP$")
             sentence_start = (
-                token.is_sent_start if token is not None else (start == 0 or text[:start].rstrip()[-1:] in ".!?")
+                bool(token.is_sent_start) if token is not None else (start == 0 or text[:start].rstrip()[-1:] in ".!?")
             )
             replacement = _fit_case(name, sentence_start)
             if possessive:  # the pronoun's number stands for the cluster's
@@ -193,6 +197,7 @@ def _edits(
         return [pronoun_edits(p.doc) for p in parsed]
     name = _model_name(backend, model)
     device = device or default_device()
+    loader: Callable[[str, str], Any]
     if backend == "maverick":
         loader = _load_maverick
     else:  # the registry lock is held while loading: fetch spaCy first
@@ -234,7 +239,7 @@ def resolve_coreference(
         return texts
     key_of = {t: (backend, _model_name(backend, model), spacy_model, t) for t in texts}
     with _CACHE_LOCK:
-        done = {t: _CACHE.get(k) for t, k in key_of.items() if k in _CACHE}
+        done = {t: value for t, k in key_of.items() if (value := _CACHE.get(k)) is not None}
     missing = [t for t in dict.fromkeys(texts) if t not in done]
     if missing:
         resolved = [

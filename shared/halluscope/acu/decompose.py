@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..lru import LRU
 from ..registry import DECOMPOSER, MODELS, default_device, resolve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc, Token
 
 DEFAULT_CACHE_SIZE = 16384
 
@@ -49,7 +52,7 @@ class Decomposer(Protocol):
 # -- cache ---------------------------------------------------------------------
 
 
-class _LRU(LRU):
+class _LRU(LRU[tuple[str, ...]]):
     """A text -> units map with the lock its users take (halluscope.lru.LRU)."""
 
     __slots__ = ("lock",)
@@ -58,7 +61,7 @@ class _LRU(LRU):
         super().__init__(maxsize)
         self.lock = threading.Lock()
 
-    def put(self, text: str, units: Sequence[str]) -> tuple[str, ...]:
+    def put(self, text: Hashable, units: Sequence[str]) -> tuple[str, ...]:
         return super().put(text, tuple(units))
 
 
@@ -87,7 +90,7 @@ class context_parses:
     parse cache, where another metric would read a sentence's in-context parse as the
     parse of the same text on its own."""
 
-    def __init__(self, builders: dict[str, object]) -> None:
+    def __init__(self, builders: Mapping[str, Callable[[], Doc]]) -> None:
         self.builders = builders
 
     def __enter__(self) -> context_parses:
@@ -123,8 +126,9 @@ class _CachedDecomposer:
             if not isinstance(text, str):
                 raise TypeError(f"texts[{i}] must be a string, got {type(text).__name__}")
         with self._cache.lock:
-            found = {t: self._cache.get(t) for t in dict.fromkeys(texts)}
-        missing = [t for t, units in found.items() if units is None]
+            cached = {t: self._cache.get(t) for t in dict.fromkeys(texts)}
+        found = {t: units for t, units in cached.items() if units is not None}
+        missing = [t for t, units in cached.items() if units is None]
         if missing:
             produced = self._decompose_uncached(missing)
             with self._cache.lock:
@@ -417,7 +421,7 @@ def _negated(token) -> bool:
     return any(c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ == "never") for c in token.children)
 
 
-def _relative_pronoun(clause) -> tuple[object, str] | None:
+def _relative_pronoun(clause) -> tuple[Token, str] | None:
     """(relative word, role) of a relative clause: subject, object or ``whose``."""
     for c in clause.children:
         if c.lower_ in _RELATIVE_WORDS and c.tag_ in ("WDT", "WP") and c.dep_ in ("nsubj", "nsubjpass", "dobj"):
@@ -612,7 +616,9 @@ class _SentenceSplitter:
             self.collect(c, indices)
         extra: list[_Piece] = []
         if p.dep_ == "relcl":
-            word, role = _relative_pronoun(p)
+            relative = _relative_pronoun(p)
+            assert relative is not None, "stands() splits off a relative clause only with its relative word"
+            word, role = relative
             indices.discard(word.i)
             antecedent = self.phrase(p.head)
             if role == "poss":

@@ -22,10 +22,13 @@ Every candidate's fate is reported (kept, or why it was dropped).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..resources import get_parse_cache
 from ..signature_text import number
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .amr_links import AmrLinkExtractor
 
 BACKENDS = ("dep", "amr")
 #: dlsd_acu's overlap threshold on the offline MiniLM raw-F1 scale (see the module docstring)
@@ -79,8 +82,8 @@ class DiscourseLinkUnits:
         self.delta = float(delta)
         self.coref = coref
         self.overlap_scorer = overlap_scorer
-        self._amr = None
-        self._amr_options = dict(stog_model=amr_stog_model, gtos_model=amr_gtos_model, device=device)
+        self._amr: AmrLinkExtractor | None = None
+        self._amr_stog_model, self._amr_gtos_model, self._amr_device = amr_stog_model, amr_gtos_model, device
 
     @property
     def name(self) -> str:
@@ -95,11 +98,13 @@ class DiscourseLinkUnits:
         if self._amr is None:
             from .amr_links import AmrLinkExtractor
 
-            self._amr = AmrLinkExtractor(**self._amr_options)
+            self._amr = AmrLinkExtractor(
+                stog_model=self._amr_stog_model, gtos_model=self._amr_gtos_model, device=self._amr_device
+            )
         out = []
         for parsed in get_parse_cache().get_many(list(summaries)):
             sentences = [s.text.strip() for s in parsed.doc.sents if s.text.strip()]
-            found = []
+            found: list[dict[str, Any]] = []
             for index, links in enumerate(self._amr.extract(sentences) if sentences else []):
                 found.extend({**link, "sentence_index": index} for link in links)
             out.append(found)
@@ -113,7 +118,9 @@ class DiscourseLinkUnits:
         from .coref import resolve_in_context
         from .dl_filters import nli_filter, overlap_filter
 
-        owners, texts, decisions_all = [], [], [[] for _ in summaries]
+        owners: list[int] = []
+        texts: list[str] = []
+        decisions_all: list[list[dict[str, Any]]] = [[] for _ in summaries]
         for k, candidates in enumerate(self.candidates(summaries)):
             for candidate in candidates:
                 owners.append(k)

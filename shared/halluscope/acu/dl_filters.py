@@ -27,17 +27,18 @@ DEFAULT_NUM_LAYERS = 6
 
 F1Scorer = Callable[[list[str], list[str]], Sequence[float]]
 
-_SCORERS: dict[tuple[str, int, str | None], Any] = {}
+_SCORERS: dict[tuple[str, int | None, str | None], Any] = {}
 _LOCK = threading.Lock()
 
 
-def _check_units(units: Sequence[str], what: str) -> list[str]:
+def _check_units(units: Sequence[object], what: str) -> list[str]:
     if isinstance(units, str):
         raise TypeError(f"{what} must be a sequence of strings, not a single string")
-    out = list(units)
-    for unit in out:
+    out: list[str] = []
+    for unit in units:
         if not isinstance(unit, str):
             raise TypeError(f"{what} must hold strings; got {type(unit).__name__}")
+        out.append(unit)
     return out
 
 
@@ -125,7 +126,7 @@ def bertscore_f1(
 
 def overlap_filter(
     candidates: Sequence[str],
-    host_units: Sequence[str],
+    host_units: Sequence[str] | Sequence[Sequence[str]],
     delta: float = DEFAULT_DELTA,
     scorer: F1Scorer | None = None,
     *,

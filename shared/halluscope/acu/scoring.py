@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from ..parsing import ParseCache
 from ..resources import get_parse_cache
 from ..signature_text import METRIC_FIELD, VERSION_FIELD, Field, number, write_fields
 from .decompose import context_parses
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
 
 EXPANSION_WINDOW = 3
 
@@ -265,7 +268,7 @@ def _sentences(doc, spans: dict[str, object], memo: dict[int, list[Premise]] | N
     return out
 
 
-def _context_builders(spans: dict[str, object], texts: Sequence[str]) -> dict[str, Callable[[], object]]:
+def _context_builders(spans: dict[str, object], texts: Sequence[str]) -> dict[str, Callable[[], Doc]]:
     """For each of ``texts`` with a recorded sentence span, a function building its
     in-context parse (``Span.as_doc``), handed to the decomposer through
     :class:`halluscope.acu.decompose.context_parses` so that a decomposer parsing
@@ -280,7 +283,7 @@ def _context_builders(spans: dict[str, object], texts: Sequence[str]) -> dict[st
     ``span.as_doc()``."""
     arrays: dict[int, tuple[Any, Any]] = {}
 
-    def builder(span) -> Callable[[], object]:
+    def builder(span) -> Callable[[], Doc]:
         def build():
             doc = span.doc
             array_attrs = getattr(doc, "_get_array_attrs", None)

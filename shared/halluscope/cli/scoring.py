@@ -203,7 +203,7 @@ def score_examples(
             predictions = [e.prediction for e in chunk]
             sources = [e.source for e in chunk]
             references = None if fields.reference is None else [e.reference for e in chunk]
-            dated = (
+            dated: dict[str, Any] = (
                 {} if fields.publication_date is None else {"publication_dates": [e.publication_date for e in chunk]}
             )
             if preset is not None:

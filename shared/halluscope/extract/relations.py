@@ -743,8 +743,8 @@ class _Extractor:
             return  # "the profit was 1.2bn kroner" states an amount: QHI's claim
         roles = self.roles(verb)
         # a sum of money is QHI's claim ("pay 750m dollars"), as the copula's amount above
-        slotted = [(o, *self.slot(o)) for o in objects if not (self.claims and _is_money(o))]
-        slotted = [(o, key, toks) for o, key, toks in slotted if key is not None]
+        slots = [(o, *self.slot(o)) for o in objects if not (self.claims and _is_money(o))]
+        slotted = [(o, key, toks) for o, key, toks in slots if key is not None]
         # a verb whose objects are all quantities ("lent €400 million"; under claims also
         # "lent 400 million euros", whose "euro" is no slot) is paired when it names a
         # party of a transfer

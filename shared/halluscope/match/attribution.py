@@ -97,11 +97,11 @@ def attribution(unit, evidence: Match, summary: TextIndex, source: TextIndex) ->
     # most of its sentences hold would propose are left out: TextIndex.sharing); the
     # others score 0
     proposed = source.sharing(context)
-    holding = {source.sentence_at(e.span[0]) for e in evidence.evidence if hasattr(e, "span")}
+    located = {source.sentence_at(e.span[0]) for e in evidence.evidence if hasattr(e, "span")}
+    holding = {k for k in located if k is not None}  # evidence outside every sentence left out
     held_by = mention_words(unit, summary.doc)
     if held_by:
         holding.update(k for k in proposed if held_by <= sentences[k].words)
-    holding.discard(None)
     scores = {k: _overlap(context, sentences[k].content, source.idf) for k in {*proposed, *holding}}
     best = max(scores.values(), default=0.0)
     if best <= 0:

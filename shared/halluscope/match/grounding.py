@@ -836,7 +836,8 @@ def _by_name_part(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None
         for part, written in ((stems[-1], words[-1]), (stems[0], words[0])):
             if len(part) < 3 or not all(set(name) >= set(stems) for name in holding[part]):
                 continue  # another person of the pool has this name part
-            found = _cooccurrence(dataclasses.replace(unit, **{slot: written}), index, lexicon)
+            renamed: dict[str, Any] = {slot: written}  # the subject or the object
+            found = _cooccurrence(dataclasses.replace(unit, **renamed), index, lexicon)
             if found is None or not _written_as_name(written, found.evidence[0].text):
                 continue
             if found.contradicts:

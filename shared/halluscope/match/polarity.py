@@ -64,7 +64,7 @@ from ..extract.relations import (
     verb_lemma,
 )
 from ..units import Match, TextEvidence
-from .grounding import IndexedSentence, TextIndex, token_forms, word_stem
+from .grounding import IndexedSentence, TextIndex, _Predicate, token_forms, word_stem
 from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
@@ -339,7 +339,7 @@ def _same_subject(mine, theirs) -> bool:
 CONTROL_DEPTH = 4
 
 
-def _controller(token, predicates: dict[int, object]) -> object | None:
+def _controller(token, predicates: dict[int, _Predicate]) -> _Predicate | None:
     """The predicate whose subject a verb without one of its own shares: up its chain of
     infinitive complements (``xcomp``) to the first verb with a subject ("Tevez is on
     course to win": "win" is Tevez's; "are yet to lose this competition"); the verb's
@@ -363,7 +363,7 @@ def _controller(token, predicates: dict[int, object]) -> object | None:
 
 
 def _converse_said_of_it(
-    token, mine, there, theirs, summary_predicates: dict[int, object], source_predicates: dict[int, object]
+    token, mine, there, theirs, summary_predicates: dict[int, _Predicate], source_predicates: dict[int, _Predicate]
 ) -> bool:
     """Whether two verbs that may be one transfer seen from its two parties are said of
     the same party: they share a subject word, their own or that of the verb whose
@@ -452,11 +452,11 @@ def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
     return any(p.negated == negated and _same_claim(mine, p) for p in _predicates_of(source).get(lemma, ()))
 
 
-def _predicates_of(source: TextIndex) -> dict[str, tuple[object, ...]]:
+def _predicates_of(source: TextIndex) -> dict[str, tuple[_Predicate, ...]]:
     """Lemma -> the source's predicates of that lemma, in text order (built once per index)."""
 
-    def build() -> dict[str, tuple[object, ...]]:
-        by_lemma: dict[str, list[object]] = {}
+    def build() -> dict[str, tuple[_Predicate, ...]]:
+        by_lemma: dict[str, list[_Predicate]] = {}
         for sentence in source.sentences:
             for p in sentence.predicates:
                 by_lemma.setdefault(p.lemma, []).append(p)
@@ -472,7 +472,7 @@ def _opposite_flip(
     span,
     source: TextIndex,
     lexicon,
-    summary_predicates: dict[int, object] | None = None,
+    summary_predicates: dict[int, _Predicate] | None = None,
     which: str = "the aligned source sentence",
 ) -> Match | None:
     """A word whose opposite the aligned ``sentence`` has while it lacks the word, said of
@@ -567,7 +567,7 @@ def _reads_on(token, aligned: IndexedSentence) -> bool:
     return token.pos_ in _READ_ON_POS and not token_forms(token) & aligned.words
 
 
-def _ranked_opposite(token, mine: dict[int, object], ranked: list[int], source: TextIndex, lexicon) -> Match | None:
+def _ranked_opposite(token, mine: dict[int, _Predicate], ranked: list[int], source: TextIndex, lexicon) -> Match | None:
     """:func:`_opposite_flip` of ``token`` in the best-aligned source sentence (``ranked``,
     best first), then, for a word :func:`_reads_on` reads further, in the next ones."""
     aligned = source.sentences[ranked[0]]

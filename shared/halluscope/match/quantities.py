@@ -118,6 +118,7 @@ def base_value(unit: QuantityUnit) -> tuple[tuple[str, str], float]:
     "80 °F" -> 26.7 degrees Celsius (a conversion with an offset)."""
     cls, factor = kind_class(unit)
     offset = TEMPERATURE_SCALES[unit.unit][1] if cls == ("measure", "temperature") else 0.0
+    assert unit.value is not None, "an amount's value (callers leave out units without one)"
     return cls, unit.value * factor + offset
 
 
@@ -167,6 +168,7 @@ def fmt(value: float) -> str:
 
 def show(unit: QuantityUnit) -> str:
     """A quantity as written in diagnostics: "USD 2.5e9", "4.5%", "10 kilometre"."""
+    assert unit.value is not None, "an amount's value (fmt could not write None)"
     if unit.qkind == "money":
         return f"{unit.unit} {fmt(unit.value)}"
     if unit.qkind == "percent":
@@ -245,7 +247,7 @@ class _Pool:
         for cls, members in self.groups.items():
             order = sorted(range(len(members)), key=lambda k: members[k][1])
             self.by_value[cls] = ([members[k][1] for k in order], order)
-        self._date_index = None
+        self._date_index: tuple[list[tuple[str, int]], dict[int, list[tuple[int, int]]]] | None = None
         self._by_anchor: dict[tuple, list[QuantityUnit]] | None = None  # (class, anchor) -> units
 
     def anchored(self, cls: tuple[str, str], anchor: str) -> list[QuantityUnit]:
@@ -328,8 +330,7 @@ class _Pool:
             parts_j.append(jj[keep])
 
         if n:
-            ii, jj = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-            ii, jj = ii.ravel(), jj.ravel()
+            ii, jj = (grid.ravel() for grid in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
             a, b = values[ii], values[jj]
             upper = ii < jj
             distinct = ii != jj
@@ -419,8 +420,8 @@ class QuantityMatcher:
             if exact:
                 best = self._pick(query, exact)
                 return Match("exact", (best,), 1.0, f"same date {query.key[1:]!r}; " + _anchor_note(query, [best]))
-            found = self._temporal(query, pool) if self.temporal else None
-            return found if found is not None else self._partial_date(query, pool)
+            temporal = self._temporal(query, pool) if self.temporal else None
+            return temporal if temporal is not None else self._partial_date(query, pool)
         if query.value is None or math.isnan(query.value):
             return None
         cls, value = base_value(query)
@@ -464,13 +465,14 @@ class QuantityMatcher:
         if cls[0] not in NUMERIC_CLASSES:
             return against
         match = self._epsilon(query, value, cls, pool)
-        moved = self._moved(query, match.evidence, cls, pool) if match is not None else None
+        near = [unit for unit in match.evidence if isinstance(unit, QuantityUnit)] if match is not None else []
+        moved = self._moved(query, near, cls, pool) if match is not None else None  # near: all of the pool's
         if moved is not None:
             return Match(
                 "epsilon",
                 (moved,),
                 1.0,
-                f"{show(query)} is near {show(match.evidence[0])} of the source, "
+                f"{show(query)} is near {show(near[0])} of the source, "
                 f"but not as {query.anchor!r}: the source's {query.anchor!r} is {show(moved)}",
                 contradicts=True,
             )
@@ -627,7 +629,7 @@ class QuantityMatcher:
                     best = (rank, str(ops[k]), members[i], members[j], float(values[k]), float(err[k]))
         if best is None:
             return None
-        _, op, (a_unit, a), (b_unit, b), result, err = best
+        _, op, (a_unit, a), (b_unit, b), result, relative_error = best
         x, y = _operand(a_unit), _operand(b_unit)
         if op in ("+", "-"):
             x, y = (x, y) if op == "+" or a >= b else (y, x)
@@ -641,8 +643,8 @@ class QuantityMatcher:
         else:
             text = f"{x} {op} = {_result(query, result)}"
         evidence = (a_unit,) if a_unit is b_unit else (a_unit, b_unit)
-        detail = f"{text} ~ {show(query)} (rel. error {err:.4f}); " + _anchor_note(query, evidence)
-        return Match("derived", evidence, 1.0 - err, detail)
+        detail = f"{text} ~ {show(query)} (rel. error {relative_error:.4f}); " + _anchor_note(query, evidence)
+        return Match("derived", evidence, 1.0 - relative_error, detail)
 
     def _temporal(self, query: QuantityUnit, pool: _Pool) -> Match | None:
         interval = query.interval
@@ -654,6 +656,7 @@ class QuantityMatcher:
         best = None
         for order in pool.dates_around(q_start, q_end):
             unit, other = pool.dates[order]
+            assert other is not None, "dates_around() finds dated entries only"
             p_start, p_end = other
             if p_start <= q_start and q_end <= p_end:
                 relation = "equal to" if (p_start, p_end) == (q_start, q_end) else "inside"
@@ -670,6 +673,7 @@ class QuantityMatcher:
         _, unit, other, relation = best
         resolved = ""
         if query.relative or unit.relative:
+            assert pool.publication_date is not None, "a relative date is resolved (found here) only against one"
             resolved = f" (relative dates resolved against {pool.publication_date.isoformat()})"
         detail = f"{interval[0]}..{interval[1]} {relation} {other[0]}..{other[1]}{resolved}; " + _anchor_note(
             query, [unit]
@@ -679,6 +683,7 @@ class QuantityMatcher:
 
 def _operand(unit: QuantityUnit) -> str:
     """An operand in a derivation: with its unit when it is a measure."""
+    assert unit.value is not None, "an operand's value (derived_table holds amounts only)"
     return show(unit) if unit.qkind in ("measure", "percent") else fmt(unit.value)
 
 

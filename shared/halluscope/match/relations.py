@@ -373,7 +373,7 @@ class RelationMatcher:
             )
         return out
 
-    def _verb_links(self, qa: Sequence[str], pa: Sequence[str], lexicon=None) -> dict[tuple[int, int], object]:
+    def _verb_links(self, qa: Sequence[str], pa: Sequence[str], lexicon=None) -> dict[tuple[int, int], Link]:
         """WordNet links (:meth:`halluscope.lexical.Lexicon.link`) between distinct query
         and pool verbs, keyed by their positions; empty without a lexicon. ``lexicon``
         defaults to the matcher's."""
@@ -392,8 +392,8 @@ class RelationMatcher:
         return links
 
     def _wide_links(
-        self, qa: Sequence[str], pa: Sequence[str], known: dict[tuple[int, int], object]
-    ) -> dict[tuple[int, int], object]:
+        self, qa: Sequence[str], pa: Sequence[str], known: dict[tuple[int, int], Link]
+    ) -> dict[tuple[int, int], Link]:
         """Supporting links through any WordNet sense (:meth:`Lexicon.widened`) between
         verbs the first senses leave unlinked; for triples, whose matching subject and
         object pick the sense (:func:`~halluscope.match.grounding.wide_link`)."""
@@ -487,8 +487,8 @@ class RelationMatcher:
         links = []
         for r, c in zip(rows, cols, strict=True):
             position = (int(qi[r]), int(pi[c]))
-            link = by_position.get(position)
-            links.append(wide.get(position) if link is None and widely[r, c] else link)
+            direct = by_position.get(position)
+            links.append(wide.get(position) if direct is None and widely[r, c] else direct)
         return rows, cols, verb[rows, cols], links
 
     def slot_link(self, query: str, pooled: str) -> Link | None:
@@ -562,14 +562,14 @@ class RelationMatcher:
                 [queries[rows[k]].object for k in at], [pool[cols[k]].object for k in at], embedder, slot_links
             )
             o[at] = values
-            for k, link in zip(at, found, strict=True):
+            for k, link in zip(map(int, at), found, strict=True):
                 o_links[k] = link
         v = np.asarray(verb, dtype=np.float64)
         ok = (s >= self.threshold) & (o >= self.threshold)
         total = np.minimum(np.minimum(s, v), o)
         best: dict[int, int] = {}  # query row -> candidate k (rows/cols are in pool order per row)
         against: dict[int, int] = {}  # query row -> an antonym candidate k
-        for k in np.nonzero(ok)[0]:
+        for k in map(int, np.nonzero(ok)[0]):
             r = int(rows[k])
             link = links[k]
             if link is not None and link.relation == "antonym":

@@ -114,7 +114,8 @@ def _evidence_spans(match: Match, source: TextIndex) -> list[tuple[int, int]]:
     if isinstance(evidence, TextEvidence):
         return [evidence.span]
     spans = [evidence.span] if getattr(evidence, "span", None) is not None else []
-    return spans + _name_spans(source).get(getattr(evidence, "key", None), [])
+    names, key = _name_spans(source), getattr(evidence, "key", None)  # an entity's key is a str; not every evidence's
+    return spans + (names.get(key, []) if isinstance(key, str) else [])
 
 
 def _entities(source: TextIndex) -> list:
@@ -388,9 +389,9 @@ def _swapped_between_same_words(
     )
     text = source.written[aligned.start : aligned.end]
     summary_sentence = summary.lowered[sentence.start : sentence.end]
-    founds = names_between(text, lowered, left, right)
+    founds = names_between(text, lowered, left or "", right or "")  # None and "" both an edge there
     if not founds and opening:
-        founds = names_before(text, lowered, right)
+        founds = names_before(text, lowered, right or "")
     for begin, end in founds:
         written = text[begin:end]
         begin, end = aligned.start + begin, aligned.start + end
@@ -621,7 +622,7 @@ def _held_for(index: TextIndex, name: str, owners: tuple, build):
     """``build()`` kept on ``index`` under ``name`` for the ``owners`` last asked about
     (compared by identity: the pool, the source), built anew when other owners ask: every
     summary unit of a row asks about the same ones, and the next row about new ones."""
-    slot = index.memo(name, lambda: [None])
+    slot: list = index.memo(name, lambda: [None])  # (owners, what build() made) once held
     held = slot[0]
     if held is None or len(held[0]) != len(owners) or any(a is not b for a, b in zip(held[0], owners, strict=True)):
         held = slot[0] = (owners, build())
@@ -735,11 +736,9 @@ def _swapped_at(
         theirs = None if stated else _mention_root(source.doc, at)
         if theirs is not None and _same_place(root, theirs) and (root.head.pos_ == "PROPN" or not said_elsewhere()):
             place = f"{root.dep_} of {root.head.text!r}"
-        elif (
-            around() is not None
-            and (shared := _shared_context(around(), _around(source.lowered, at[0], at[1], aligned.start, aligned.end)))
-            is not None
-        ):
+        elif (my_context := around()) is not None and (
+            shared := _shared_context(my_context, _around(source.lowered, at[0], at[1], aligned.start, aligned.end))
+        ) is not None:
             place = shared
         else:
             continue

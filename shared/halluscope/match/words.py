@@ -181,7 +181,8 @@ def support_word(word: WordUnit, source: SourceWords, lexicon=None) -> Match | N
     if shared:
         lemma = min(shared)  # deterministic whatever the set order
         link = supporters[lemma]
-        where = same_pos.get(lemma) if link.relation != "derivation" else source.content[lemma]
+        # not a derivation: shared above holds it only when same_pos does
+        where = same_pos[lemma] if link.relation != "derivation" else source.content[lemma]
         return Match(link.relation, (TextEvidence(*where),), 1.0, link.text)
     for lemma in sorted(lexicon.antonyms(word.key, word.pos) & same_pos.keys()):
         if word.pos == "verb" and may_be_converse(word.key, lemma, lexicon):

@@ -67,8 +67,8 @@ class NLIEngine:
         self.cache_size = cache_size
         self.label_map = dict(label_map) if label_map else None
         self._scorer = scorer
-        self._tokenizer = None
-        self._model = None
+        self._tokenizer: Any = None  # transformers' tokenizer and model, loaded below unless a scorer is given
+        self._model: Any = None
         if scorer is not None:
             if model is not None:
                 raise ValueError("pass either model or scorer, not both")
@@ -158,6 +158,7 @@ class NLIEngine:
         builder = self._builder()
         if builder is not None:  # every new text of the call in one tokenizer batch
             self._encode_texts(pairs, builder)
+        assert self.device is not None, "an engine without a scorer has its device from normalise_device"
         probs = run_batches(
             pairs,
             build=self._batch_features,

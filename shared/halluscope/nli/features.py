@@ -57,7 +57,7 @@ def pair_backend(tokenizer: Any) -> Any | None:
     padding or truncation, no pad token)."""
     import copy
 
-    backend = getattr(tokenizer, "backend_tokenizer", None)
+    backend: Any = getattr(tokenizer, "backend_tokenizer", None)  # the tokenizers package's Tokenizer
     usable = (
         backend is not None
         and getattr(tokenizer, "padding_side", "right") == "right"

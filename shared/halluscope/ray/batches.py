@@ -101,8 +101,8 @@ class BatchScorer:
             return None if name is None else table.column(name).to_pylist()
 
         predictions, sources, references, dates = present_columns(
-            column(columns.prediction),
-            column(columns.source),
+            table.column(columns.prediction).to_pylist(),  # named by every Columns
+            table.column(columns.source).to_pylist(),
             column(columns.reference),
             column(columns.publication_date),
         )

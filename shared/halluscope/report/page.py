@@ -104,12 +104,12 @@ def _example_cell(record: Mapping[str, Any]) -> str:
             f"<details><summary>reference{f' {k + 1}' if len(references) > 1 else ''}</summary>"
             f'<div class="hs-text">{_text(text)}</div></details>'
         )
-    units = acu_details.get("units") or []
-    if units:
+    acu_units = acu_details.get("units") or []
+    if acu_units:
         items = "".join(
-            f'<li>{_text(u["text"])} <span class="num">{_number(u.get("score"), 3)}</span></li>' for u in units
+            f'<li>{_text(u["text"])} <span class="num">{_number(u.get("score"), 3)}</span></li>' for u in acu_units
         )
-        parts.append(f"<details><summary>dlsd_acu units ({len(units)})</summary><ul>{items}</ul></details>")
+        parts.append(f"<details><summary>dlsd_acu units ({len(acu_units)})</summary><ul>{items}</ul></details>")
     return "".join(parts)
 
 
@@ -244,7 +244,7 @@ def _agreement_section(
     columns: Sequence[Column], values: Mapping[Column, list[float]], labels: Sequence[int | None], field: str
 ) -> list[str]:
     labelled = [k for k, label in enumerate(labels) if label is not None]
-    y = [labels[k] for k in labelled]
+    y = [label for label in labels if label is not None]  # labels[k] for k in labelled
     positives = sum(y)
     out = [
         f"<h2>Agreement with labels</h2><p>Labels from the field <code>{_text(field)}</code> (1 = consistent): "
@@ -338,7 +338,7 @@ def _charts_section(
     out = ['<h2>Charts</h2><div class="plots">']
     if labels is not None:
         labelled = [k for k, label in enumerate(labels) if label is not None]
-        y = [labels[k] for k in labelled]
+        y = [label for label in labels if label is not None]  # labels[k] for k in labelled
         for column in columns:
             scores = [values[column][k] for k in labelled]
             out.append(

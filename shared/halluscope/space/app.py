@@ -83,6 +83,8 @@ class OptionControl:
     @classmethod
     def of(cls, option: Option) -> OptionControl:
         control = option.control
+        if control is None:  # space_controls() hands over only options with a control
+            raise ValueError(f"option {option.name!r} has no Space control")
         choices = control.shown or option.choices
         shown_default = next(
             (

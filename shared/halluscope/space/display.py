@@ -104,7 +104,9 @@ def _run_chi_family(
     metric = "chi" if "chi" in chosen or len(chosen) > 1 else chosen[0]
     if metric == "rhi":  # the Space shows RHI* (the softmax RHI that CHI fuses) unless asked
         call_options.setdefault("variant", "softmax")
-    dated = {"publication_dates": [publication_date]} if publication_date and METRIC_SPECS[metric].takes_dates else {}
+    dated: dict[str, Any] = (
+        {"publication_dates": [publication_date]} if publication_date and METRIC_SPECS[metric].takes_dates else {}
+    )
     if module is not None:
         if module.name != metric:
             raise ValueError(f"the {module.name} app's module cannot score {metric}")
@@ -397,7 +399,15 @@ def acu_for_display(
     :func:`halluscope.api.score_dlsd_acu`); scoring stops after ``time_budget_s``
     seconds (default :func:`time_budget`). Never raises."""
     model = nli_model or allowed_nli_models()[0]
-    empty = {"ok": False, "score": None, "units": [], "dropped": [], "source_html": "", "model": model, "signature": ""}
+    empty: dict[str, Any] = {
+        "ok": False,
+        "score": None,
+        "units": [],
+        "dropped": [],
+        "source_html": "",
+        "model": model,
+        "signature": "",
+    }
     try:
         check_texts(source, summary)
         if nli_scorer is None and model not in allowed_nli_models():
