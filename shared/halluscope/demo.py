@@ -17,20 +17,23 @@ from .highlight import attribution_note
 
 
 def _compute(examples: list[dict[str, Any]], metric_path: str) -> dict[str, Any]:
-    kwargs = dict(
-        predictions=[e["prediction"] for e in examples],
-        references=[e["reference"] for e in examples],
-        sources=[e["source"] for e in examples],
-        publication_dates=[e.get("publication_date") for e in examples],
-        return_details=True,
-    )
+    predictions = [e["prediction"] for e in examples]
+    references = [e["reference"] for e in examples]
+    sources = [e["source"] for e in examples]
+    publication_dates = [e.get("publication_date") for e in examples]
     if os.path.isfile(os.path.join(metric_path, "chi.py")):
         import evaluate
 
-        return evaluate.load(metric_path).compute(**kwargs)
+        return evaluate.load(metric_path).compute(
+            predictions=predictions,
+            references=references,
+            sources=sources,
+            publication_dates=publication_dates,
+            return_details=True,
+        )
     from .api import score_chi
 
-    return score_chi(kwargs.pop("predictions"), kwargs.pop("sources"), kwargs.pop("references"), **kwargs)
+    return score_chi(predictions, sources, references, publication_dates=publication_dates, return_details=True)
 
 
 def _fmt(value: float) -> str:

@@ -103,8 +103,9 @@ def merge_results(shard_results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     merge shard results saved to disk (JSON keeps NaN as ``NaN``)."""
     if not shard_results:
         raise ValueError("merge_results needs at least one shard result")
-    if all(isinstance(result, ScoreResult) for result in shard_results):
-        return ScoreResult.merge(shard_results)
+    typed = [result for result in shard_results if isinstance(result, ScoreResult)]
+    if len(typed) == len(shard_results):
+        return ScoreResult.merge(typed)
     first = shard_results[0]
     for index, result in enumerate(shard_results[1:], start=1):
         if set(result) != set(first):

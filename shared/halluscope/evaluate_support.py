@@ -239,7 +239,7 @@ class HalluscopeMetric(evaluate.Metric):
         def _compute(self, predictions, references, sources, **options: Any) -> dict[str, Any]:
             return self._score(predictions, references, sources, options)
 
-        _compute.__signature__ = compute_signature(cls.metric_id)
+        _compute.__signature__ = compute_signature(cls.metric_id)  # type: ignore[attr-defined]  # typeshed declares no __signature__ on functions
         _compute.__doc__ = (
             f"Score with ``halluscope.api.score_{cls.metric_id}``; the keywords are "
             f"``halluscope.options.options_for({cls.metric_id!r})``."

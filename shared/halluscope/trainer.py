@@ -253,6 +253,7 @@ class HalluscopeComputeMetrics:
                 result = score_distributed(score_fn, predictions, self.sources, references, all_ranks=True, **per_row)
             else:
                 result = score_fn(predictions, self.sources, references, **per_row)
+            assert result is not None  # all_ranks=True: every rank receives the merged result
             self.signatures[name] = result.get("signature", "")
             results[name] = result
         return scalar_metrics(results, prefix=self.prefix, undefined_value=self.undefined_value)

@@ -142,6 +142,7 @@ class ShardWriter:
             self._close_text()
             # line-buffered: each record is on disk as soon as it is written
             self._text = open(os.path.join(self.folder, shard_name(index, "jsonl")), "w", encoding="utf-8", buffering=1)
+        assert self._text is not None  # opened at the first record of each shard
         self._text.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
 
     def _flush_parquet(self, index: int) -> None:

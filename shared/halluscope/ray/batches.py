@@ -73,15 +73,15 @@ class BatchScorer:
                 f"the dataset has no column {missing[0]!r} (its columns: {', '.join(table.column_names)})",
                 field=missing[0],
             )
-        names = None
-        if self.ledger is not None:
+        ledger, names = self.ledger, None
+        if ledger is not None:
             import ray
 
             names = [str(name) for name in table.column(self.columns.id).to_pylist()]
-            ray.get(self.ledger.started.remote(names))
+            ray.get(ledger.started.remote(names))
         results = self._score(table)
-        if names is not None:
-            ray.get(self.ledger.finished.remote(names))
+        if ledger is not None:
+            ray.get(ledger.finished.remote(names))
         records = batch_records(results, table.num_rows)
         for name in RESULT_COLUMNS:
             if name == "details" and not self.return_details:
