@@ -12,14 +12,16 @@ Each configuration runs in a fresh process, from cold caches:
   of its own (benchmarks/ray_namespace.py), ``score_dataset(..., batch_stats=True)``.
   Start-up = the cluster's start plus an actor's model loading. Steady state = the
   actors' own rows/s (each actor's rows over its seconds, its first batch left out,
-  summed over the actors), read from the batch statistics each actor writes.
+  summed over the actors), read from the batch statistics each actor writes. The rows
+  are grouped by source (``group_by_source=True``), and once more, with 2 actors, not
+  (``ray=2/ungrouped``), to show what grouping is worth.
 
 Every configuration's scores and labels must equal ``workers=1``'s, bit for bit (the
 script fails otherwise). Peak RSS per process; for Ray, also the CPU seconds and memory
 of Ray's own processes (raylet, GCS, driver, Ray Data's helpers) beside the actors'.
 
     python -m benchmarks.scale_ray                      # 2,000 rows, the Markdown table
-    python -m benchmarks.scale_ray --rows 300 --runs workers=2,ray=2
+    python -m benchmarks.scale_ray --rows 300 --runs workers=2,ray=2,ray=2/ungrouped
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from benchmarks.ray_namespace import communicate_or_kill, namespace_problem, sho
 #: the SummaC validation files the rows come from, a third of the rows each
 FILES = ("cogensumm", "xsumfaith", "summeval")
 #: what a run with no --runs measures
-DEFAULT_RUNS = ("workers=1", "workers=2", "ray=1", "ray=2")
+DEFAULT_RUNS = ("workers=1", "workers=2", "ray=1", "ray=2", "ray=2/ungrouped")
 #: CPUs of the local Ray (this machine's two cores)
 RAY_CPUS = 2
 #: CPUs each actor reserves: two 1-CPU actors on 2 CPUs would leave none for Ray Data's
@@ -248,7 +250,7 @@ def measure(name: str, job: Path, folder: Path) -> dict[str, Any]:
         code = process.returncode
     if code != 0:
         raise SystemExit(f"{name} failed (exit {code}):\n{output[-4000:]}")
-    return json.loads(out.read_text(encoding="utf-8"))
+    return {**json.loads(out.read_text(encoding="utf-8")), "load_after": os.getloadavg()[0]}
 
 
 def run_part(name: str, job_path: str, out_path: str) -> None:
@@ -289,8 +291,9 @@ def main() -> None:
     load_before = os.getloadavg()
     results = {}
     for name in runs:
-        print(f"{name} ... (load average {os.getloadavg()[0]:.2f})", file=sys.stderr, flush=True)
-        results[name] = measure(name, job, folder)
+        load = os.getloadavg()[0]
+        print(f"{name} ... (load average {load:.2f})", file=sys.stderr, flush=True)
+        results[name] = {**measure(name, job, folder), "load_before": load}
     load_after = os.getloadavg()
     reference_name = runs[0]
     differing = {
@@ -304,6 +307,10 @@ def main() -> None:
         f"Ray: {RAY_CPUS} CPUs, {ACTOR_CPUS} CPU per actor, batch_size {batch_size}, {args.blocks} blocks; "
         f"load average (1, 5, 15 min) before {', '.join(f'{v:.2f}' for v in load_before)}, "
         f"after {', '.join(f'{v:.2f}' for v in load_after)}; cores {os.cpu_count()}"
+    )
+    print(
+        "load average (1 min) at each run's start and end: "
+        + "; ".join(f"{name} {r['load_before']:.2f} -> {r['load_after']:.2f}" for name, r in results.items())
     )
     print("\n".join(ray_notes(results)))
     print(f"rows whose scores or labels differ from {reference_name}'s: {differing}")
