@@ -1,5 +1,5 @@
 """Ray Data against the process pool, on the same rows in one run (issue 58; the table
-and how to read it: docs/benchmarks.md, "Ray against the process pool").
+and how to read it: docs/benchmarks.md#ray-against-the-process-pool-issue-58).
 
 The rows: the first third of each of SummaC's cogensumm, xsumfaith and summeval
 validation files, in file order (cogensumm's summaries of one document partly
@@ -73,20 +73,26 @@ def peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
 # ------------------------------------------------------------------ one configuration, in its own process
 
 
-def run_pool(rows: list[dict[str, Any]], workers: int) -> dict[str, Any]:
-    """``workers=N`` on ``rows``: the models' loading and the one call, timed apart."""
+def run_pool(rows: list[dict[str, Any]], workers: int, call_rows: int | None = None) -> dict[str, Any]:
+    """``workers=N`` on ``rows``: the models' loading, then one call (``call_rows``: calls
+    of that many rows, one after another), timed apart."""
     from halluscope import Scorer
     from halluscope.records import row_parts, to_json
 
     started = time.perf_counter()
     scorer = Scorer("chi", workers=workers)
     loaded = time.perf_counter()
-    result = scorer.score([row["prediction"] for row in rows], [row["source"] for row in rows])
+    step = call_rows or len(rows)
+    parts = []
+    for start in range(0, len(rows), step):
+        chunk = rows[start : start + step]
+        result = scorer.score([row["prediction"] for row in chunk], [row["source"] for row in chunk])
+        parts.extend(row_parts({"chi": result}, len(chunk)))
     scored = time.perf_counter()
-    parts = row_parts({"chi": result}, len(rows))
     return {
         "load_seconds": loaded - started,
         "call_seconds": scored - loaded,
+        "calls": -(-len(rows) // step),
         "rows_per_second": len(rows) / (scored - loaded),
         "peak_rss_mb": peak_rss_mb(),
         "worker_peak_rss_mb": peak_rss_mb(resource.RUSAGE_CHILDREN) if workers > 1 else None,
@@ -198,7 +204,8 @@ def table(results: dict[str, dict[str, Any]], n_rows: int) -> str:
             rss = f"{result['peak_rss_mb']:.0f}" + (
                 f" (+ workers: {result['worker_peak_rss_mb']:.0f} each)" if result["worker_peak_rss_mb"] else ""
             )
-            how = f"{n_rows} rows in one call, {result['call_seconds']:.1f} s"
+            calls = "one call" if result["calls"] == 1 else f"{result['calls']} calls"
+            how = f"{n_rows} rows in {calls}, {result['call_seconds']:.1f} s"
         else:
             rate, counted = steady_state(result["batches"])
             load = max(batch["load_seconds"] for batch in result["batches"])
@@ -207,7 +214,7 @@ def table(results: dict[str, dict[str, Any]], n_rows: int) -> str:
             actors = sorted({batch["actor"] for batch in result["batches"]})
             peaks = [max(b["peak_rss_mb"] for b in result["batches"] if b["actor"] == actor) for actor in actors]
             rss = f"{', '.join(f'{peak:.0f}' for peak in peaks)} (+ Ray's processes: {result['ray_rss_mb']:.0f})"
-            how = f"{counted} batches after each actor's first"
+            how = f"{counted} batches, each actor's first left out"
         ratio = f"{rate / baseline:.2f}" if rate and baseline else "-"
         rate_text = f"{rate:.1f} ({how})" if rate else "-"
         lines.append(f"| {name} | {startup} | {rate_text} | {ratio} | {wall:.1f} | {rss} |")
@@ -237,7 +244,8 @@ def ray_notes(results: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def measure(name: str, job: Path, folder: Path) -> dict[str, Any]:
-    """One configuration (``workers=N`` or ``ray=N``/``ray=N,ungrouped``) in a fresh process."""
+    """One configuration in a fresh process: ``workers=N`` (``workers=N,K``: calls of K
+    rows), ``ray=N`` (``ray=N,ungrouped``: without ``group_by_source``)."""
     out = folder / f"{name.replace('=', '').replace(',', '-')}.json"
     command = [sys.executable, "-m", "benchmarks.scale_ray", "--part", name, "--job", str(job), "--out", str(out)]
     if name.startswith("workers="):
@@ -258,7 +266,7 @@ def run_part(name: str, job_path: str, out_path: str) -> None:
     kind, _, setting = name.partition("=")
     count, _, flag = setting.partition(",")
     if kind == "workers":
-        result = run_pool(job["rows"], int(count))
+        result = run_pool(job["rows"], int(count), int(flag) if flag else None)
     else:
         result = run_ray(job["rows"], int(count), job["batch_size"], job["blocks"], group=flag != "ungrouped")
     Path(out_path).write_text(json.dumps(result), encoding="utf-8")
@@ -268,7 +276,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", default=os.path.join("..", "shared", "data", "summac"))
     parser.add_argument("--rows", type=int, default=2000)
-    parser.add_argument("--runs", default=",".join(DEFAULT_RUNS), help="e.g. workers=1,workers=2,ray=2,ray=2/ungrouped")
+    parser.add_argument(
+        "--runs",
+        default=",".join(DEFAULT_RUNS),
+        help="e.g. workers=1,workers=1/256,ray=2,ray=2/ungrouped (workers=N/K: calls of K rows)",
+    )
     parser.add_argument("--batch-size", type=int, default=None, help="rows per Ray batch (score_dataset's default)")
     parser.add_argument("--blocks", type=int, default=8, help="blocks of the Ray dataset (from_items)")
     parser.add_argument("--part", help=argparse.SUPPRESS)
