@@ -7,15 +7,13 @@ is killed mid-run. The test process itself never starts Ray, and nothing here ru
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
-import secrets
 import signal
+import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -24,12 +22,19 @@ import pytest
 from halluscope import score_chi, score_ehi
 from halluscope.errors import InputError, OptionError
 from halluscope.examples import load_examples
+from halluscope.ray.batches import BATCH_STATS_COLUMN, GROUP_COLUMN
 from halluscope.records import json_safe
 
+from benchmarks.ray_namespace import (  # NAMESPACE and ray_environment: for test_ray_cli
+    NAMESPACE,  # noqa: F401
+    communicate_or_kill,
+    namespace_problem,
+    ray_environment,  # noqa: F401
+    short_folder,
+    start_in_namespace,
+)
+
 DRIVER = Path(__file__).with_name("ray_driver.py")
-#: the namespace: its own network (loopback only, up), PIDs (every process in it ends
-#: when its first process does; --kill-child: when unshare is killed) and /proc
-NAMESPACE = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--map-root-user"]
 
 
 def example_rows(copies: int = 1) -> list[dict[str, Any]]:
@@ -153,63 +158,77 @@ def test_options_are_checked_before_ray_is_touched(kwargs, option, says):
     assert caught.value.option == option
 
 
+def test_source_groups_are_one_hash_in_every_process_and_boundaries_cut_the_range_evenly():
+    import pyarrow as pa
+    from halluscope.ray.batches import GROUP_COLUMN, GROUP_RANGE, add_source_groups, group_boundaries, source_group
+
+    assert GROUP_RANGE == 2**63
+    assert group_boundaries(4) == [2**61, 2**62, 3 * 2**61]
+    assert group_boundaries(1) == []
+    texts = ["Police arrested Thomas in Leeds.", "Police arrested Thomas in York.", ""]
+    # Python's own hash() is salted per process; the groups must not be
+    elsewhere = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"from halluscope.ray.batches import source_group; print([source_group(t) for t in {texts!r}])",
+        ],
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    groups = [source_group(text) for text in texts]
+    assert elsewhere.stdout.strip() == str(groups)
+    assert len(set(groups)) == 3 and all(0 <= group < GROUP_RANGE for group in groups)
+    assert source_group(None) == source_group("")
+    table = add_source_groups(pa.table({"source": [texts[1], texts[0], texts[1]], "line": [0, 1, 2]}), "source")
+    assert table.column_names == ["source", "line", GROUP_COLUMN]
+    assert table.schema.field(GROUP_COLUMN).type == pa.int64()
+    assert table.column(GROUP_COLUMN).to_pylist() == [groups[1], groups[0], groups[1]]
+
+
+def test_the_actor_drops_the_group_column_and_reports_its_batches():
+    import pyarrow as pa
+    from halluscope.ray.batches import BATCH_STATS_COLUMN, GROUP_COLUMN, BatchScorer, Columns, add_source_groups
+
+    rows = example_rows()[:5]
+    table = add_source_groups(pa.Table.from_pylist(rows), "source")
+    scorer = BatchScorer(("ehi",), {}, Columns(id="line", group=GROUP_COLUMN), batch_stats=True)
+    first, second = scorer(table.slice(0, 3)), scorer(table.slice(3))
+    assert first.column_names == [*rows[0], "scores", "labels", BATCH_STATS_COLUMN]
+    stats = [json.loads(batch.column(BATCH_STATS_COLUMN)[0].as_py()) for batch in (first, second)]
+    assert [(s["index"], s["rows"], s["sources"]) for s in stats] == [
+        (0, 3, len({r["source"] for r in rows[:3]})),
+        (1, 2, len({r["source"] for r in rows[3:]})),
+    ]
+    assert stats[0]["actor"] == stats[1]["actor"] == f"{socket.gethostname()}:{os.getpid()}"
+    assert stats[0]["load_seconds"] == stats[1]["load_seconds"] > 0 and all(s["seconds"] > 0 for s in stats)
+    assert stats[1]["peak_rss_mb"] >= stats[0]["peak_rss_mb"] > 0
+    for batch in (first, second):  # every row of a batch carries the same statistics
+        assert len(set(batch.column(BATCH_STATS_COLUMN).to_pylist())) == 1
+
+
 # ------------------------------------------------------------------ real Ray
 
 
-def _namespace_problem() -> str:
-    """Why Ray cannot be run here in a namespace of its own ('' when it can)."""
-    if importlib.util.find_spec("ray") is None:
-        return "ray is not installed (pip install 'halluscope[ray]')"
-    try:
-        probe = subprocess.run(
-            [*NAMESPACE, "sh", "-c", "ip link set lo up"], capture_output=True, text=True, timeout=30
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"unshare could not run: {error}"
-    if probe.returncode != 0:
-        return f"unshare is not permitted here: {probe.stderr.strip()}"
-    return ""
-
-
-needs_namespace = pytest.mark.skipif(bool(_namespace_problem()), reason=_namespace_problem() or "-")
-
-
-def ray_environment() -> dict[str, str]:
-    """This process's environment (PYTHONPATH: this checkout) with what Ray 2.60 needs
-    here: a token of its own, no 30 s drain on shutdown, no usage report."""
-    return {
-        **os.environ,
-        "RAY_AUTH_MODE": "token",
-        "RAY_AUTH_TOKEN": secrets.token_hex(16),
-        "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0",
-        "RAY_USAGE_STATS_ENABLED": "0",
-    }
+needs_namespace = pytest.mark.skipif(bool(namespace_problem()), reason=namespace_problem() or "-")
 
 
 def start_driver(job: dict[str, Any], folder: Path) -> subprocess.Popen:
     """``tests/ray_driver.py`` on ``job``, in a new network and PID namespace."""
     job = {"temp_dir": str(folder / "r"), "output": str(folder / "out.jsonl"), **job}
     (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    script = f"ip link set lo up && {sys.executable} {DRIVER} {folder / 'job.json'}; exit $?"
-    return subprocess.Popen(
-        [*NAMESPACE, "sh", "-c", script],
-        env=ray_environment(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    return start_in_namespace([sys.executable, str(DRIVER), str(folder / "job.json")])
 
 
 def communicate_within(process: subprocess.Popen, timeout: float, what: str) -> tuple[str, str | None]:
     """A namespaced process's stdout and stderr once it ends; after ``timeout`` seconds it
     is killed with everything in its namespace and the test fails, quoting ``what``."""
     try:
-        return process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)  # unshare --kill-child takes the namespace down
-        out, err = process.communicate()
-        pytest.fail(f"{what} did not end in {timeout} s:\n{(err or out)[-3000:]}")
+        return communicate_or_kill(process, timeout)
+    except subprocess.TimeoutExpired as expired:
+        pytest.fail(f"{what} did not end in {timeout} s:\n{(expired.stderr or expired.output)[-3000:]}")
 
 
 def finish(process: subprocess.Popen, timeout: float) -> str:
@@ -221,11 +240,6 @@ def finish(process: subprocess.Popen, timeout: float) -> str:
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def short_folder() -> Path:
-    """A folder with a short path: Ray's Unix sockets live under it (~107 characters)."""
-    return Path(tempfile.mkdtemp(prefix="hr", dir="/tmp"))
 
 
 def check_every_line_once(got: list[dict[str, Any]], rows: list[dict[str, Any]], details: bool) -> None:
@@ -355,3 +369,48 @@ def test_a_row_that_kills_its_actor_every_time_ends_the_run_with_an_error(monkey
     assert 2 <= len(kills) <= 4, kills  # first try, then the retry (on the restarted actor)
     said = [line for line in out.splitlines() if "Error" in line][-1:]
     print(f"run failed after {time.monotonic() - started:.0f} s and {len(kills)} actor deaths: {said}")
+
+
+def interleaved_rows(sources: int = 6, per_source: int = 4) -> list[dict[str, Any]]:
+    """``sources * per_source`` rows whose sources take turns (row i holds source
+    i % sources), so that no two neighbours share one: the shipped examples' distinct
+    sources, each with ``per_source`` of the examples' predictions."""
+    examples = load_examples()
+    distinct = list(dict.fromkeys(example["source"] for example in examples))[:sources]
+    assert len(distinct) == sources
+    return [
+        {"line": line, "prediction": examples[line % len(examples)]["prediction"], "source": distinct[line % sources]}
+        for line in range(sources * per_source)
+    ]
+
+
+@pytest.mark.slow
+@needs_namespace
+def test_grouping_by_source_puts_each_source_in_one_batch_of_one_actor():
+    """Rows whose sources take turns, 3 to a block, batches of 4: ungrouped, a batch
+    would hold 4 sources. ``group_by_source`` sorts them by a hash of their source into
+    8 blocks, a source's 4 rows in one block, side by side; Ray bundles blocks up to the
+    batch size, so each batch the actors report holds exactly one source's 4 rows. The
+    records still equal one process's."""
+    folder = short_folder()
+    rows = interleaved_rows()
+    kwargs = {"metrics": ["ehi"], "id_column": "line", "actors": 2, "num_cpus": 0.5, "batch_size": 4}
+    kwargs.update(batch_stats=True, group_by_source=True)
+    driver = start_driver({"rows": rows, "num_cpus": 2, "blocks": 8, "kwargs": kwargs}, folder)
+    finish(driver, timeout=150)
+    got = read_records(folder / "out.jsonl")
+    assert sorted(record["line"] for record in got) == list(range(len(rows)))
+    assert all(GROUP_COLUMN not in record for record in got)
+    batches: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for record in got:
+        stats = json.loads(record[BATCH_STATS_COLUMN])
+        batches.setdefault((stats["actor"], stats["index"]), []).append(record)
+        assert (stats["rows"], stats["sources"]) == (4, 1), stats
+    assert len(batches) == 6
+    assert sorted(sorted(record["line"] for record in batch) for batch in batches.values()) == [
+        [source, source + 6, source + 12, source + 18] for source in range(6)
+    ]
+    predictions, sources = [row["prediction"] for row in rows], [row["source"] for row in rows]
+    alone = score_ehi(predictions, sources)["ehi_scores"]
+    for record in got:
+        assert same_floats(record["scores"], {"ehi": {"ehi": json_safe(alone[record["line"]])}}), record["line"]
