@@ -218,7 +218,7 @@ def dump_fusion(half: str) -> Callable[[str, argparse.Namespace], None]:
 
     def dump(out: str, args: argparse.Namespace) -> None:
         command = [sys.executable, "-m", "benchmarks.studies.fusion_study", "dump", "--half", half, "--out", out]
-        subprocess.run(command + ["--parses", args.parse_store], check=True)
+        subprocess.run(command + (["--parses", args.parse_store] if args.parse_store else []), check=True)
 
     return dump
 
