@@ -49,6 +49,13 @@ seed the parse cache from a parse store (``benchmarks/studies/parse_store.py``: 
 same parses without parsing), built by this run in ``--out``/``.parses`` from the
 tree under test unless ``--parse-store`` names one; the fusion study and the parse
 store read the repository's ``../shared/data``, whatever ``--data`` says.
+
+Cost with the default limits: about 23 minutes of CPU, one single-threaded process
+at a time (CPU seconds at the start commit 8f66974: parse store 147, harness-chi 52,
+harness-dlsd 17, fusion-design 149, fusion-lockbox 147, perturb 66, paraphrase 13,
+dlsd-acu 8, chi-cold-workers1 with chi-warm-workers1 16, chi-cold-workers2 16;
+repr-seed0 374 after the formatting commit, repr-seed1 as much); the wall time is
+about that on a quiet machine, two to three times it on a shared one.
 """
 
 from __future__ import annotations
