@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE ?= 1
 export TRANSFORMERS_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: demo test lint setup clean bench
+.PHONY: demo test lint setup clean bench identity
 
 $(VENV)/.torch:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ lint: setup
 
 bench: setup
 	$(PY) -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 200
+
+# issue 59's safety net: scores, details and signatures bit-identical to the refactor's
+# start commit (benchmarks/identity.py; about 23 minutes of CPU)
+identity: setup
+	$(PY) -m benchmarks.identity --data ../shared/data --out /tmp/halluscope-identity --check benchmarks/identity.sha256
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
