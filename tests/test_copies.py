@@ -6,6 +6,7 @@ docs/papers.md#attribution). Real spaCy parses of a long source the test writes 
 import bisect
 import math
 import random
+import re
 
 import pytest
 from halluscope.api import score_chi, score_qhi
@@ -67,33 +68,62 @@ def news_text(sentences: int, punctuated: bool, seed: int = 7):
     return separator.join(out) + ("." if punctuated else ""), frozenset(starts)
 
 
-# a copy starts where one of the writer's sentences starts: a copy that starts inside a
-# clause may read otherwise ("Sarah Mensah, Cardiff received 61 complaints" without its
-# "According to" has a new subject, so its relation is rightly not grounded)
+# sentences of other shapes, written once each: appositions, relative clauses, quotes,
+# passives, pronouns, amounts, percentages, dates and ages
+VARIED = (
+    "Sarah Mensah, who runs the clinic in Cardiff, said the trust had cut waiting times by 12% since March 2021. "
+    "The board's chairman, Peter Novak, was arrested by police in Leeds on Monday after a two-year inquiry. "
+    "Shares of Globex rose 3.5% to $41.20 on Tuesday, while Acme's stock fell after it sold its stake to Initech. "
+    '"We will not close the library," Hannah Schmidt told the BBC, adding that 40 jobs were safe. '
+    "In 2019 the company paid $3 billion for the rail operator, which had lost money for five years. "
+    "Police said the man, 34, was taken to hospital in Bristol where he died of his injuries on Friday. "
+    "The second phase of the plan will cost about £250 million and create 1,200 jobs in Norwich. "
+    "David Okafor scored twice as Exeter beat Glasgow 3-1, their first win since the club was sold in January. "
+    "According to Maria Lopez, the council received 61 complaints about the buses last year. "
+    "He got pulled over by officers near Belfast, and they found a knife in his car. "
+    "Tom Baker, the club's manager, told reporters he would not resign despite three defeats in a row. "
+    "The hospital trust has hired 25 nurses and plans to open a third ward by the end of 2022. "
+    "Elena Petrova won the race in 2 hours 14 minutes, beating the world champion by seven seconds. "
+    "Li Wei, 61, who founded the firm in 1988, stepped down as chief executive on Wednesday. "
+    "The minister denied that the government had misled parliament over the £4.5 billion deal. "
+    "Two men were charged with murder after the body of a woman was found in a flat in Manchester. "
+    "Aisha Khan, a teacher from Leeds, said her pupils had raised £3,000 for the charity. "
+    "It was the first time the bridge had been closed since it opened in 1966, officials said."
+)
+_SENTENCE_END = re.compile(r"(?<=\S)[.!?]+(?=\s|$)")
+
 UNPUNCTUATED, UNPUNCTUATED_STARTS = news_text(260, punctuated=False)
 PUNCTUATED, PUNCTUATED_STARTS = news_text(260, punctuated=True)
 
 
-def _cut_points(text: str, openings):
-    """(starts, ends): the character offsets where a copy may start (``openings``) and end
-    (token boundaries), none strictly inside an entity (spaCy's or halluscope's) or a
-    quantity."""
+def _cut_points(text: str, openings=None):
+    """(starts, ends): the character offsets where a copy may start (any word's start, or
+    only ``openings`` when given) and end (any word's end), none strictly inside an entity
+    (spaCy's or halluscope's) or a quantity of the text's parse."""
     doc = parse(text)
     units = [*doc.ents, *extract_entities(doc), *extract_quantities(doc)]
     spans = [(u.start_char, u.end_char) if hasattr(u, "start_char") else tuple(u.span) for u in units]
     inside = {offset for start, end in spans for offset in range(start + 1, end)}
     words = [t for t in doc if not (t.is_space or t.is_punct)]
-    starts = [t.idx for t in words if t.idx not in inside and t.idx in openings]
+    starts = [t.idx for t in words if t.idx not in inside and (openings is None or t.idx in openings)]
     ends = [t.idx + len(t.text) for t in words if t.idx + len(t.text) not in inside]
     return starts, ends
 
 
-def _points(text, openings):
+def _points(text, openings=None):
     starts, ends = _cut_points(text, openings)
     return text, starts, ends
 
 
-SOURCES = {"unpunctuated": (UNPUNCTUATED, UNPUNCTUATED_STARTS), "punctuated": (PUNCTUATED, PUNCTUATED_STARTS)}
+# copies start at sentence starts (the first three) or at any word (the others: inside a
+# clause, "Sarah Mensah, the council received ..." without its "According to")
+SOURCES = {
+    "unpunctuated": (UNPUNCTUATED, UNPUNCTUATED_STARTS),
+    "punctuated": (PUNCTUATED, PUNCTUATED_STARTS),
+    "unpunctuated, any word": (UNPUNCTUATED, None),
+    "varied, any word": (VARIED, None),
+    "varied unpunctuated, any word": (_SENTENCE_END.sub("", VARIED), None),
+}
 
 
 _POINTS = {}
@@ -125,7 +155,7 @@ def _assert_consistent(copy: str, text: str) -> None:
         assert math.isnan(values[name]) or values[name] == 1.0, (name, copy, result.details[0][name])
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(first=st.integers(min_value=0, max_value=10**6), length=st.integers(min_value=20, max_value=4000))
 def test_a_contiguous_copy_that_cuts_no_unit_scores_one(source, first, length):
     text, starts, ends = points(source)

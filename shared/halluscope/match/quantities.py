@@ -85,6 +85,8 @@ from ..extract.quantities.dates import MONTH_NAMES
 from ..options import options_for
 from ..units import Match, QuantityUnit
 from . import MatchJob
+from .copies import copied_match
+from .grounding import TextIndex
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("qhi")
@@ -696,3 +698,14 @@ def _days(start: str, end: str) -> int:
 
 
 __all__ = ["QuantityMatcher", "kind_class", "fmt", "DERIVED_CAP"]
+
+
+def quantity_copied(unit: QuantityUnit, summary: TextIndex, source: TextIndex) -> Match | None:
+    """A quantity of a summary sentence the source writes word for word, supported by that
+    passage (:func:`~halluscope.match.copies.copied_match`) where no source match
+    supports it: a copy's parse may read the number with another direction or anchor
+    ("3.5% to $41.20 on Tuesday, while Acme's stock fell" of a copy that starts after
+    "Shares of Globex rose", read as a fall) or not at all. A passage cut inside a source
+    amount or date ("spend $3" of "spend $3 billion") supports nothing: None then
+    (docs/papers.md#attribution)."""
+    return copied_match(unit.span, summary, source)

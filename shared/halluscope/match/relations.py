@@ -53,6 +53,7 @@ rows with references (see benchmarks/speed_chi.py).
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -63,7 +64,8 @@ from ..extract.entities import initials
 from ..options import options_for
 from ..units import Match, RelationUnit
 from . import MatchJob
-from .grounding import ground_unmatched, linkable, relation_in_sentence, widen
+from .copies import copied_match
+from .grounding import TextIndex, ground_unmatched, linkable, relation_in_sentence, widen, word_stem
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexical import Link
@@ -593,3 +595,27 @@ class RelationMatcher:
                     contradicts=True,
                 )
         return out
+
+
+#: the words of a slot as :func:`relation_copied` looks them up ("3" and "1" of "glasgow 3-1")
+_SLOT_WORDS = re.compile(r"\w+")
+
+
+def relation_copied(unit: RelationUnit, summary: TextIndex, source: TextIndex) -> Match | None:
+    """A triple of a summary sentence the source writes word for word, supported by that
+    passage (:func:`~halluscope.match.copies.copied_match`) when its subject's and
+    object's words are words of the sentence (as written or as lemmas): the copy's parse
+    may read the passage's arguments otherwise than the source's parse does ("the club
+    was sold" whose subject the source's parse resolved to a player; a copy that starts
+    inside "According to Maria Lopez, the council received ..."), and what the copy
+    states is what the source writes there. A slot that coreference filled from another
+    sentence is not written in this one, and a passage cut inside a source entity ("paid
+    $3" of "paid $3 billion") supports nothing: None then (docs/papers.md#attribution)."""
+    at = summary.sentence_at(unit.span[0])
+    if at is None:
+        return None
+    written = summary.sentences[at].words  # as written and as lemmas
+    slots = _SLOT_WORDS.findall(f"{unit.subject} {unit.object}".lower())
+    if not slots or any(word_stem(word) not in written for word in slots):
+        return None
+    return copied_match(unit.span, summary, source)
