@@ -12,7 +12,7 @@ import pytest
 from halluscope.api import score_chi, score_qhi
 from halluscope.extract.entities import extract_entities
 from halluscope.extract.quantities import extract_quantities
-from halluscope.match.copies import copied_passage, sentence_words
+from halluscope.match.copies import copied_passage, copied_span, sentence_words
 from halluscope.resources import get_resources
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -204,3 +204,74 @@ def test_a_unit_without_content_words_is_attributed_to_its_best_occurrence():
     [first] = [u for u in result.details[0]["qhi"]["units"] if u["text"] == "first"]
     assert first["attribution"] == 1.0
     assert result["qhi_scores"] == [1.0]
+
+
+def _units(result, name: str) -> dict[str, dict]:
+    return {u["text"]: u for u in result.details[0][name]["units"]}
+
+
+def test_a_relation_the_copy_parses_otherwise_is_supported_by_the_passage():
+    # the source's parse resolves "the club" to the player (its triple: david okafor,
+    # sell); the copy's parse reads the club, as the text does
+    source = "David Okafor scored twice as Exeter beat Glasgow 3-1, their first win since the club was sold in January."
+    copy = "the club was sold in January"
+    result = score_chi([copy], [source], return_details=True)
+    sold = _units(result, "rhi")["club was sold"]
+    assert sold["key"] == ["club", "sell", ""]
+    assert sold["status"] == "supported" and sold["in_source"]["mode"] == "text"
+    assert sold["in_source"]["evidence"] == [{"text": "club was sold", "span": [80, 93]}]
+    assert [result.per_example[name][0] for name in ("chi", "rhi", "qhi")] == [1.0, 1.0, 1.0]
+
+
+def test_a_copy_that_starts_inside_a_clause_scores_one():
+    # without "According to", the copy's parse reads another subject for "received"
+    text, starts, ends = points("varied, any word")
+    copy = text[text.index("Maria Lopez, the council") : text.index(" He got pulled")]
+    _assert_consistent(copy, text)
+    _assert_consistent(copy.rstrip("."), _SENTENCE_END.sub("", text))
+
+
+def test_a_quantity_the_copy_reads_with_another_direction_is_supported_by_the_passage():
+    # the copy starts after "Shares of Globex rose": its parse hangs 3.5% on "fell"
+    copy = "3.5% to $41.20 on Tuesday, while Acme's stock fell after it sold its stake to Initech."
+    result = score_qhi([copy], [VARIED], return_details=True)
+    units = _units(result, "qhi")
+    assert units["3.5%"]["in_source"]["mode"] == "text" and units["3.5%"]["status"] == "supported"
+    assert units["$41.20"]["status"] == "supported"
+    assert result["qhi_scores"] == [1.0]
+
+
+def test_a_copy_that_cuts_an_amount_inside_a_relation_is_not_forced_to_one():
+    copy = VARIED[: VARIED.index(" billion for the rail")]  # "... In 2019 the company paid $3"
+    result = score_chi([copy], [VARIED], return_details=True)
+    assert _units(result, "qhi")["$3"]["status"] != "supported"
+    assert result.per_example["qhi"][0] < 1.0 and result.per_example["chi"][0] < 1.0
+
+
+def test_copied_span_maps_a_unit_into_the_passage_and_refuses_a_cut_entity():
+    resources = get_resources()
+    source = resources.text_index(parse("Talks with the Bank of England ended on Friday. Prices fell."))
+    whole = resources.text_index(parse("Talks with the Bank of England ended"))
+    cut = resources.text_index(parse("Talks with the Bank"))
+    assert source.entity_at(source.text.index("England")) == (11, 30)  # "the Bank of England"
+    assert source.entity_at(0) is None
+    assert copied_span((11, 30), whole, source) == (11, 30)
+    assert copied_span((0, 5), whole, source) == (0, 5)  # "Talks", no entity around it
+    assert copied_span((15, 19), cut, source) is None  # "Bank" of a passage cut inside the name
+    assert copied_span((0, 5), cut, source) == (0, 5)  # a word outside the cut name
+
+
+def test_a_copy_that_cuts_a_verbs_argument_is_not_supported_by_the_passage():
+    # the copy drops the head of the subject: it says the EU is forced, which the source
+    # does not; the same words with the whole subject are supported
+    source = (
+        "Foreigners from outside the EU will be forced to provide a criminal records certificate "
+        "from their home country before being given a visa."
+    )
+    cut = "EU will be forced to provide a criminal records certificate from their home country."
+    whole = "Foreigners from outside the EU will be forced to provide a criminal records certificate."
+    result = score_chi([cut, whole], [source, source], return_details=True)
+    [provided] = [u for u in result.details[0]["rhi"]["units"] if u["key"][1] == "provide"]
+    assert provided["key"][0] == "eu" and provided["status"] == "unsupported"
+    assert result.per_example["rhi"][0] < 1.0 and result.per_example["chi"][0] < 1.0
+    assert result.per_example["rhi"][1] == 1.0 and result.per_example["chi"][1] == 1.0

@@ -91,6 +91,15 @@ def copied_span(span: tuple[int, int], summary: TextIndex, source: TextIndex) ->
     the source's parse (:meth:`~halluscope.match.grounding.TextIndex.entity_at`) that
     holds one of those words: "spend $3" of a copy that ends inside "spend $3 billion"
     has no such place. None where there is no such place (docs/papers.md#attribution)."""
+    found = copied_place(span, summary, source)
+    return None if found is None else found[0]
+
+
+def copied_place(
+    span: tuple[int, int], summary: TextIndex, source: TextIndex
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """:func:`copied_span` and the character span of the whole passage there (the words of
+    the unit's sentence), or None."""
     at = summary.sentence_at(span[0])
     if at is None:
         return None
@@ -105,7 +114,7 @@ def copied_span(span: tuple[int, int], summary: TextIndex, source: TextIndex) ->
         passage = (spans[place][0], spans[place + len(found) - 1][1])
         held = (source.entity_at(spans[place + k][0]) for k in (first, last))
         if all(entity is None or passage[0] <= entity[0] and entity[1] <= passage[1] for entity in held):
-            return spans[place + first][0], spans[place + last][1]
+            return (spans[place + first][0], spans[place + last][1]), passage
     return None
 
 
