@@ -123,8 +123,12 @@ def copied_match(span: tuple[int, int], summary: TextIndex, source: TextIndex) -
     (:func:`copied_span`): mode ``text``, the source's words at that place as evidence;
     None where the sentence is not copied or its passage cuts an entity."""
     found = copied_span(span, summary, source)
-    if found is None:
-        return None
+    return None if found is None else passage_match(found, source)
+
+
+def passage_match(found: tuple[int, int], source: TextIndex) -> Match:
+    """The match of a unit whose words the source writes at ``found`` in a passage the
+    unit's sentence copies: mode ``text``, those words as evidence."""
     return Match(
         "text",
         (TextEvidence(source.written[found[0] : found[1]], found),),

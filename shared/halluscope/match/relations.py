@@ -64,7 +64,7 @@ from ..extract.entities import initials
 from ..options import options_for
 from ..units import Match, RelationUnit
 from . import MatchJob
-from .copies import copied_match, copied_place
+from .copies import copied_place, passage_match
 from .grounding import TextIndex, ground_unmatched, linkable, relation_in_sentence, widen, word_stem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -609,7 +609,7 @@ _CONTROLLED = frozenset({"xcomp", "conj"})
 
 def relation_copied(unit: RelationUnit, summary: TextIndex, source: TextIndex) -> Match | None:
     """A triple of a summary sentence the source writes word for word, supported by that
-    passage (:func:`~halluscope.match.copies.copied_match`) when its subject's and
+    passage (:func:`~halluscope.match.copies.copied_place`) when its subject's and
     object's words are words of the sentence (as written or as lemmas) and the passage
     cuts none of its verb's arguments in the source's parse (:func:`cut_argument`): the
     copy's parse may read the passage's arguments otherwise than the source's parse does
@@ -630,7 +630,7 @@ def relation_copied(unit: RelationUnit, summary: TextIndex, source: TextIndex) -
     found = copied_place(unit.span, summary, source)
     if found is None or cut_argument(unit, found[0], found[1], source):
         return None
-    return copied_match(unit.span, summary, source)
+    return passage_match(found[0], source)
 
 
 def cut_argument(unit: RelationUnit, span: tuple[int, int], passage: tuple[int, int], source: TextIndex) -> bool:
@@ -640,8 +640,7 @@ def cut_argument(unit: RelationUnit, span: tuple[int, int], passage: tuple[int, 
     word is outside ``passage`` (:func:`_runs_out`: "Foreigners from outside the EU" of a
     copy that starts at "EU"). False where the span holds no such token (the source's
     parse has no such verb)."""
-    doc = source.doc
-    words = source.doc.char_span(span[0], span[1], alignment_mode="expand") if doc is not None else None
+    words = source.doc.char_span(span[0], span[1], alignment_mode="expand") if source.doc is not None else None
     lemma = unit.lemma.split()[0] if unit.lemma else ""
     verbs = [token for token in words or () if token.lemma_.lower() == lemma]
     for verb in verbs:
