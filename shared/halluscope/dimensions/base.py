@@ -215,6 +215,28 @@ def written_units(
     )
 
 
+def copied_units(
+    jobs: Sequence[MatchJob],
+    found: Found,
+    plan: Plan,
+    parsed: ParsedBatch,
+    copied: Callable[..., Match | None],
+) -> Found:
+    """A summary unit nothing in the source matched, or that a match contradicts, may be
+    written in a passage its sentence copies word for word, which the copy's parse read
+    otherwise than the source's (:mod:`halluscope.match.copies`): ``copied(unit,
+    summary_index, source_index)`` gives the passage's support or None. Only the source
+    job's units are read."""
+    return _revised(
+        jobs,
+        found,
+        plan,
+        parsed,
+        lambda unit, match, pool, summary, source: copied(unit, summary, source),
+        lambda match: match is None or match.contradicts,
+    )
+
+
 def _revised(
     jobs: Sequence[MatchJob],
     found: Found,

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..factors import quantity_factors
 from ..signature_text import Field, number
-from .base import Dimension, swapped_units, written_units
+from .base import Dimension, copied_units, swapped_units, written_units
 
 
 class Quantities(Dimension):
@@ -33,16 +33,22 @@ class Quantities(Dimension):
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         """Under formula="support", the swaps (:mod:`halluscope.match.swaps`); then, under
-        grounding="text" (as for entities and relations), the numbers the source writes
-        with the summary's word next to them (:func:`~halluscope.match.grounding.quantity_in_text`)."""
+        grounding="text" (as for entities and relations), the numbers the source writes with
+        the summary's word next to them (:func:`~halluscope.match.grounding.quantity_in_text`)
+        and then those of the passages the summary copies
+        (:func:`~halluscope.match.quantities.quantity_copied`)."""
         if options.formula == "support":
             from ..match.swaps import replaced_quantity, swapped_quantity
 
             found = swapped_units(jobs, found, plan, parsed, swapped_quantity, replaced_quantity)
         if options.grounding == "text":
             from ..match.grounding import quantity_in_text
+            from ..match.quantities import quantity_copied
 
             found = written_units(jobs, found, plan, parsed, quantity_in_text)
+            # then a quantity of a sentence the source writes word for word, which the
+            # copy's parse reads otherwise (another direction: docs/papers.md#attribution)
+            found = copied_units(jobs, found, plan, parsed, quantity_copied)
         return jobs, found
 
     def nearest(self, unit, pool):

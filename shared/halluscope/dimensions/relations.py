@@ -18,7 +18,7 @@ from ..factors import relation_linear_factors, relation_softmax_factors
 from ..indices import linear_rhi, normalized_rhi
 from ..signature_text import PRECISION_ABBREVIATIONS, Field, number
 from ..units import PASSIVE_PAIR, RelationUnit
-from .base import Dimension, drop_units
+from .base import Dimension, copied_units, drop_units
 
 #: ``RelationUnit.source`` of a relation that is a sentence contradiction no extracted
 #: triple covers (:func:`contradicted_relations`)
@@ -186,6 +186,12 @@ class Relations(Dimension):
         jobs, found = drop_units(jobs, found, plan, lambda unit, match: not unit.appositive)
         if settles_active_pairs(options):
             jobs, found = keep_settled_pairs(jobs, found, plan)
+        if options.grounding == "text":
+            from ..match.relations import relation_copied
+
+            # a triple of a sentence the source writes word for word, which the copy's
+            # parse reads otherwise than the source's (docs/papers.md#attribution)
+            found = copied_units(jobs, found, plan, parsed, relation_copied)
         if contradictions is not None:
             jobs, found = contradicted_relations(jobs, found, plan, contradictions)
         return jobs, found

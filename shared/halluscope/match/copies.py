@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..units import Match, TextEvidence
 from .grounding import CANDIDATE_DF, TextIndex
 
 #: the n of the n-grams a sentence is anchored by (fewer for a shorter sentence)
@@ -67,8 +68,15 @@ def copied_passage(words: Sequence[str], source: TextIndex) -> bool:
     """Whether ``source`` writes ``words`` one after another (see the module docstring);
     False for no words, and when the sentence's rarest n-gram starts at more than
     ``CANDIDATE_DF`` places (nothing is searched beyond them)."""
+    return bool(copied_places(words, source))
+
+
+def copied_places(words: Sequence[str], source: TextIndex) -> tuple[int, ...]:
+    """The indexes of the source's words (:meth:`~halluscope.match.grounding.TextIndex.word_spans`)
+    where ``source`` writes ``words`` one after another, ascending; none for no words and
+    when the rarest n-gram starts at more than ``CANDIDATE_DF`` places."""
     if not words:
-        return False
+        return ()
     words = tuple(words)
     known = source.memo("copies:sentences", dict)
     if words not in known:
@@ -76,17 +84,70 @@ def copied_passage(words: Sequence[str], source: TextIndex) -> bool:
     return known[words]
 
 
-def _find(words: tuple[str, ...], source: TextIndex) -> bool:
+def copied_span(span: tuple[int, int], summary: TextIndex, source: TextIndex) -> tuple[int, int] | None:
+    """The source's character span of the words of summary span ``span`` (a unit's) where
+    the source writes the unit's whole summary sentence word for word
+    (:func:`sentence_copied`), at the first such place whose passage cuts no named entity of
+    the source's parse (:meth:`~halluscope.match.grounding.TextIndex.entity_at`) that
+    holds one of those words: "spend $3" of a copy that ends inside "spend $3 billion"
+    has no such place. None where there is no such place (docs/papers.md#attribution)."""
+    found = copied_place(span, summary, source)
+    return None if found is None else found[0]
+
+
+def copied_place(
+    span: tuple[int, int], summary: TextIndex, source: TextIndex
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """:func:`copied_span` and the character span of the whole passage there (the words of
+    the unit's sentence), or None."""
+    at = summary.sentence_at(span[0])
+    if at is None:
+        return None
+    sentence = summary.sentences[at]
+    found = list(_WORD.finditer(summary.lowered, sentence.start, sentence.end))
+    inside = [k for k, word in enumerate(found) if word.start() < span[1] and word.end() > span[0]]
+    if not inside:
+        return None
+    first, last = inside[0], inside[-1]
+    spans = source.word_spans()
+    for place in copied_places(tuple(word.group() for word in found), source):
+        passage = (spans[place][0], spans[place + len(found) - 1][1])
+        held = (source.entity_at(spans[place + k][0]) for k in (first, last))
+        if all(entity is None or passage[0] <= entity[0] and entity[1] <= passage[1] for entity in held):
+            return (spans[place + first][0], spans[place + last][1]), passage
+    return None
+
+
+def copied_match(span: tuple[int, int], summary: TextIndex, source: TextIndex) -> Match | None:
+    """A unit of summary span ``span`` supported by the passage its sentence copies
+    (:func:`copied_span`): mode ``text``, the source's words at that place as evidence;
+    None where the sentence is not copied or its passage cuts an entity."""
+    found = copied_span(span, summary, source)
+    return None if found is None else passage_match(found, source)
+
+
+def passage_match(found: tuple[int, int], source: TextIndex) -> Match:
+    """The match of a unit whose words the source writes at ``found`` in a passage the
+    unit's sentence copies: mode ``text``, those words as evidence."""
+    return Match(
+        "text",
+        (TextEvidence(source.written[found[0] : found[1]], found),),
+        1.0,
+        "written word for word in the passage the sentence copies",
+    )
+
+
+def _find(words: tuple[str, ...], source: TextIndex) -> tuple[int, ...]:
     n = min(ANCHOR, len(words))
     places = _ngram_places(source, n)
     offsets = range(len(words) - n + 1)
     anchor = min(offsets, key=lambda i: len(places.get(words[i : i + n], ())))
     starts = places.get(words[anchor : anchor + n], [])
     if len(starts) > CANDIDATE_DF:
-        return False
+        return ()
     text = _source_words(source)
-    for start in starts:
-        first = start - anchor
-        if first >= 0 and tuple(text[first : first + len(words)]) == words:
-            return True
-    return False
+    return tuple(
+        start - anchor
+        for start in starts
+        if start - anchor >= 0 and tuple(text[start - anchor : start - anchor + len(words)]) == words
+    )

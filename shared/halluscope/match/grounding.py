@@ -141,6 +141,7 @@ class TextIndex:
     _written_words: tuple[str, list[tuple[int, int]]] | None = None
     _content_postings: dict[str, tuple[int, ...]] | None = None
     _word_postings: dict[str, tuple[int, ...]] | None = None
+    _entity_spans: list[tuple[int, int]] | None = None
     _memo: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -226,14 +227,34 @@ class TextIndex:
         sentences = self.sentences
         return [k for k in postings.get(rarest, ()) if all(w in sentences[k].words for w in words)]
 
+    def _words_written(self) -> tuple[str, list[tuple[int, int]]]:
+        """The text's words (runs of word characters, lower case) joined by spaces, with a
+        space at each end, and each word's character span; listed once, on first use."""
+        if self._written_words is None:
+            found = list(_WORD_CHARS.finditer(self.lowered))
+            self._written_words = (" " + " ".join(m.group() for m in found) + " ", [m.span() for m in found])
+        return self._written_words
+
+    def word_spans(self) -> list[tuple[int, int]]:
+        """The character span of each word of the text (a run of word characters), in
+        text order: the words :meth:`written_run` and :mod:`halluscope.match.copies` read."""
+        return self._words_written()[1]
+
+    def entity_at(self, offset: int) -> tuple[int, int] | None:
+        """The character span of the named entity of the parse (spaCy's ``Doc.ents``:
+        names, amounts, dates) holding character ``offset``, or None."""
+        if self._entity_spans is None:
+            self._entity_spans = [(entity.start_char, entity.end_char) for entity in getattr(self.doc, "ents", ())]
+        position = bisect.bisect_right(self._entity_spans, (offset, math.inf)) - 1
+        if position < 0 or offset >= self._entity_spans[position][1]:
+            return None
+        return self._entity_spans[position]
+
     def written_run(self, words: Sequence[str]) -> tuple[int, int] | None:
         """The character span where the text writes ``words`` (lower case, each a run of
         word characters) one after another, only non-word characters between them; the
         first such place, or None. The text's words are listed once, on first use."""
-        if self._written_words is None:
-            found = list(_WORD_CHARS.finditer(self.lowered))
-            self._written_words = (" " + " ".join(m.group() for m in found) + " ", [m.span() for m in found])
-        joined, spans = self._written_words
+        joined, spans = self._words_written()
         at = joined.find(" " + " ".join(words) + " ") if words else -1
         if at < 0:
             return None

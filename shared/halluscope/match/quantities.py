@@ -85,6 +85,8 @@ from ..extract.quantities.dates import MONTH_NAMES
 from ..options import options_for
 from ..units import Match, QuantityUnit
 from . import MatchJob
+from .copies import copied_match, copied_span
+from .grounding import TextIndex
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("qhi")
@@ -701,3 +703,19 @@ def _days(start: str, end: str) -> int:
 
 
 __all__ = ["QuantityMatcher", "kind_class", "fmt", "DERIVED_CAP"]
+
+
+def quantity_copied(unit: QuantityUnit, summary: TextIndex, source: TextIndex) -> Match | None:
+    """A quantity of a summary sentence the source writes word for word, supported by that
+    passage (:func:`~halluscope.match.copies.copied_match`) where no source match
+    supports it: a copy's parse may read the number with another direction or anchor
+    ("3.5% to $41.20 on Tuesday, while Acme's stock fell" of a copy that starts after
+    "Shares of Globex rose", read as a fall) or not at all. Every mention of the unit (its
+    ``repeats`` too) must be in such a passage: a number the summary also writes in an
+    edited sentence ("to air in 1977" for "in 2016") is that sentence's claim as well. A
+    passage cut inside a source amount or date ("spend $3" of "spend $3 billion") supports
+    nothing: None then (docs/papers.md#attribution)."""
+    found = copied_match(unit.span, summary, source)
+    if found is None or any(copied_span(span, summary, source) is None for span in getattr(unit, "repeats", ())):
+        return None
+    return found
