@@ -19,39 +19,25 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 
 from halluscope import score_chi
+from halluscope.memos import clear_memos
 from halluscope.resources import get_embedder, get_parse_cache, get_resources
 
 from benchmarks._common import read_jsonl, triples
 
 
-def memo_functions() -> list[object]:
-    """The package's functions memoised by ``functools.lru_cache`` on their inputs
-    (names, words, dates): every one whose bound is neither 1 (a table loaded once, like a
-    model) nor None (a probe of the hardware)."""
-    found = {}
-    for name, module in list(sys.modules.items()):
-        if name == "halluscope" or name.startswith("halluscope."):
-            for value in vars(module).values():
-                info = getattr(value, "cache_info", None)
-                if callable(info) and info().maxsize not in (1, None):
-                    found[id(value)] = value
-    return list(found.values())
-
-
 def cold_caches() -> None:
     """Empty every cache of the default resources (parses, encoder, WordNet: NLTK keeps
-    the synsets it has read, units and text indexes) and every memoised function of the
-    package (:func:`memo_functions`). Until session 34 the unit and text-index caches
+    the synsets it has read, units, text indexes and the tables derived from texts) and
+    every memo of small keys (:func:`halluscope.memos.clear_memos`; the tables read once
+    stay, like the models). Until session 34 the unit and text-index caches
     were kept, and the index cache's entries keep their ``Doc`` alive: each repeat of chi
     ran beside every earlier repeat's parses, which a first call in a process never does;
     until session 35 the memoised functions were kept."""
     get_resources().clear()
-    for function in memo_functions():
-        function.cache_clear()
+    clear_memos()
 
 
 def measure(

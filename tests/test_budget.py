@@ -14,16 +14,17 @@ MB = 1 << 20
 
 def test_shares_split_the_budget_by_kind_then_by_cache():
     assert budget.shares(100) == {
-        "parses": 45 * MB,
+        "parses": 43 * MB,
         "units": 5 * MB,
         "text_indexes": 20 * MB,
         "embeddings": 15 * MB,
         "nli": 5 * MB,
         "lexicon": 10 * MB,
+        "derived": 2 * MB,
     }
     # a Lexicon and its widened twin: one cache each
     split = budget.shares(512, {"parses": 2, "lexicon": 2})
-    assert split["parses"] == int(512 * MB * 0.45) // 2 == 120_795_955
+    assert split["parses"] == int(512 * MB * 0.43) // 2 == 115_427_246
     assert split["lexicon"] == int(512 * MB * 0.10) // 2 == 26_843_545
     assert split["embeddings"] == int(512 * MB * 0.15) == 80_530_636
     assert sum(budget.SHARES.values()) == pytest.approx(1.0)
@@ -49,6 +50,14 @@ def test_entry_weights():
     assert budget.weigh_container(("buy", "v"), frozenset({"purchase", "acquire"})) == (
         sys.getsizeof(frozenset({"purchase", "acquire"})) + 200 + 56 + sys.getsizeof("buy") + sys.getsizeof("v")
     )
+    # a text table: its key's text and its value, a tuple weighed part by part
+    words = (frozenset({"ada", "wrote"}), frozenset({"ada"}))
+    assert budget.weigh_derived((len, "Ada wrote."), words) == 56 + 64 + sys.getsizeof("Ada wrote.") + (
+        sys.getsizeof(words) + sys.getsizeof(words[0]) + 200 + sys.getsizeof(words[1]) + 100
+    )
+    assert budget.weigh_derived((len, "b", "he ran"), "Bo ran") == 56 + 64 + sys.getsizeof("b") + sys.getsizeof(
+        "he ran"
+    ) + sys.getsizeof("Bo ran")
 
 
 def test_registered_caches_follow_the_budget(restore_budget):
@@ -109,13 +118,14 @@ def test_a_tiny_budget_evicts_and_leaves_every_score_unchanged(restore_budget):
     cache = resources.get_parse_cache()
     assert len(cache) >= 6  # three sources and three summaries cached
     tiny = api.score_chi(SUMMARIES, SOURCES, cache_mb=1)
-    # 1 MB: 45% of it for parses; a source parse of about 40 tokens weighs about 22 kB
-    assert cache._entries.max_weight == int(MB * 0.45) // budget.usage()["parses"]["caches"]
+    # 1 MB: 43% of it for parses; a source parse of about 40 tokens weighs about 22 kB
+    assert cache._entries.max_weight == int(MB * 0.43) // budget.usage()["parses"]["caches"]
     assert cache._entries.weight <= cache._entries.max_weight
     zero = api.score_chi(SUMMARIES, SOURCES, cache_mb=0)
     assert len(cache) == 0 and budget.usage()["text_indexes"]["entries"] == 0
     assert budget.usage()["units"]["entries"] == 0
     assert budget.usage()["embeddings"]["entries"] == 0
+    assert budget.usage()["derived"]["entries"] == 0
     for result in (tiny, zero):
         assert result["chi_scores"] == default["chi_scores"]
         for dimension in ("ehi", "rhi", "qhi"):

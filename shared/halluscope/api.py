@@ -333,7 +333,7 @@ def _score_dlsd_acu(
             engine=engine,
             decomposer=unit_decomposer,
             options=acu_options,
-            coref=coreference_step(coref),
+            coref=coreference_step(coref, resources.text_tables),
             dl_units=dl_units,
             return_details=return_details,
             parse_cache=resources.parse_cache(),

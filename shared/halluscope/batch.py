@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from . import budget
-from .casing import truecase
+from .casing import casing_table, truecase
 from .match.grounding import TextIndex
 from .parsing import ParsedText
 from .resources import Resources
@@ -69,7 +70,8 @@ def parse_batch(batch: ValidatedBatch, options: ScoringOptions, resources: Resou
         source_of = list(batch.sources) + [
             s for refs, s in zip(batch.references, batch.sources, strict=True) for _ in refs
         ]
-        analysed = [truecase(text, source) for text, source in zip(summaries, source_of, strict=True)]
+        table_of = functools.partial(resources.text_table, casing_table)
+        analysed = [truecase(text, source, table_of) for text, source in zip(summaries, source_of, strict=True)]
     shown = summaries + list(batch.sources)
     parses = resources.parse_cache(options.spacy_model).get_shown_as(analysed + list(batch.sources), shown)
     flat_references = iter(parses[n_rows : len(parses) - n_rows])

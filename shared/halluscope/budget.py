@@ -6,8 +6,9 @@ scores) weigh their entries in estimated bytes and register here under a *kind*.
 ``cache_mb`` option (``HALLUSCOPE_CACHE_MB`` in the environment, ``--cache-mb`` on
 the command line; default :data:`DEFAULT_MB`), bounds them all:
 
-* each kind gets a fixed share of the budget, :data:`SHARES` (parses 45%, units 5%,
-  text indexes 20%, embeddings 15%, NLI scores 5%, WordNet answers 10%);
+* each kind gets a fixed share of the budget, :data:`SHARES` (parses 43%, units 5%,
+  text indexes 20%, embeddings 15%, NLI scores 5%, WordNet answers 10%, tables derived
+  from whole texts 2%: :mod:`halluscope.text_tables`);
 * a kind's share is split equally among its live caches (two spaCy models: two parse
   caches with half the parse share each; a Lexicon and its widened twin, one cache each, half each;
   two :class:`halluscope.resources.Resources`: two text-index caches);
@@ -49,12 +50,13 @@ ENV = "HALLUSCOPE_CACHE_MB"
 #: idle; at 10% the call walks each answer once (cold 19.4-20.3 -> 18.8-19.3 s, a warm second
 #: call 5.4-5.6 -> 3.3-3.4 s; docs/scaling.md#memory)
 SHARES: dict[str, float] = {
-    "parses": 0.45,
+    "parses": 0.43,
     "units": 0.05,
     "text_indexes": 0.20,
     "embeddings": 0.15,
     "nli": 0.05,
     "lexicon": 0.10,
+    "derived": 0.02,
 }
 MB = 1 << 20
 
@@ -111,6 +113,28 @@ def weigh_array(key: Hashable, array: Any) -> int:
     and its key (a string, or a tuple of strings)."""
     keys = key if isinstance(key, tuple) else (key,)
     return int(array.nbytes) + ARRAY_OVERHEAD + 56 + sum(_text_bytes(k) for k in keys)
+
+
+def _value_bytes(value: Any) -> int:
+    """A derived table's estimated bytes: a string its size; a tuple its parts; a
+    container its size plus :data:`ELEMENT_BYTES` per element."""
+    if isinstance(value, str):
+        return sys.getsizeof(value)
+    if isinstance(value, tuple):
+        return sys.getsizeof(value) + sum(_value_bytes(part) for part in value)
+    try:
+        count = len(value)
+    except TypeError:
+        count = 1
+    return sys.getsizeof(value) + ELEMENT_BYTES * count
+
+
+def weigh_derived(key: Hashable, value: Any) -> int:
+    """Bytes of a text-table entry (:class:`halluscope.text_tables.TextTables`): its key's
+    texts (a (build, text) pair, or a tuple naming a text) and its value
+    (:func:`_value_bytes`)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    return 56 + sum(_text_bytes(k) for k in keys) + _value_bytes(value)
 
 
 def weigh_container(key: Hashable, value: Any) -> int:

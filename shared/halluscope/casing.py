@@ -28,9 +28,9 @@ Words the source never writes (a hallucinated name, say) stay lower case.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 _WORD = re.compile(r"\w+")
 _AFTER_BOUNDARY = re.compile(r"(?:^|[.!?:\n])[\s\"'\u201c\u2018(\[]*$")
@@ -41,11 +41,11 @@ def _after_boundary(text: str, start: int) -> bool:
     return _AFTER_BOUNDARY.search(text[max(0, start - 6) : start]) is not None
 
 
-@functools.lru_cache(maxsize=1024)
 def casing_table(source: str) -> dict[str, str]:
     """lower-case word -> the form the source writes it in, for words whose most
     frequent form (sentence-initial capitals not counted) is not lower case and
-    outnumbers the lower-case form."""
+    outnumbers the lower-case form. A scoring call reads it through its resources'
+    text tables, once per source while cached (:meth:`halluscope.resources.Resources.text_table`)."""
     forms: dict[str, Counter] = defaultdict(Counter)
     for match in _WORD.finditer(source):
         word = match.group()
@@ -60,11 +60,13 @@ def casing_table(source: str) -> dict[str, str]:
     return table
 
 
-def truecase(text: str, source: str) -> str:
-    """``text`` with the source's casing restored (module docstring), same length."""
+def truecase(text: str, source: str, table_of: Callable[[str], dict[str, str]] = casing_table) -> str:
+    """``text`` with the source's casing restored (module docstring), same length;
+    ``table_of(source)``: the source's :func:`casing_table`, asked only when ``text`` is
+    truecased (a scoring call's reads it from its resources' text tables)."""
     if any(c.isupper() for c in text) or not any(c.isupper() for c in source):
         return text
-    table = casing_table(source)
+    table = table_of(source)
     chars = list(text)
     for match in _WORD.finditer(text):
         form = table.get(match.group())

@@ -6,7 +6,10 @@ A :class:`Resources` owns, each made on first use:
 * a :class:`~halluscope.parsing.UnitCache` (the units extracted from each parse, per
   extractor setting; the parses themselves stay read-only),
 * a :class:`~halluscope.match.grounding.TextIndexCache` (the text indexes that
-  grounding, attribution and word support read),
+  grounding, attribution and word support read; what other modules derive from an
+  index lives on it, :meth:`~halluscope.match.grounding.TextIndex.derived`),
+* a :class:`~halluscope.text_tables.TextTables` (tables derived from whole texts: a
+  source's casing table and written words, coreference resolutions),
 * an :class:`~halluscope.embedding.Embedder` per (sentence model, device),
 * a :class:`~halluscope.lexical.Lexicon` per WordNet folder,
 * an :class:`~halluscope.nli.NLIEngine` per (NLI model, device, dtype, max length,
@@ -28,19 +31,20 @@ settings is changed by a Resources. Every cache registers with
 :mod:`halluscope.budget`, so the ``cache_mb`` budget bounds them all: a kind's share is
 split among the live caches of that kind, those of every Resources together.
 
-dlsd_acu (:mod:`halluscope.acu`) takes its NLI engine and the parses of its
-documents and summaries from the Resources it is given; its decomposers, coreference
-and discourse-link components stay process-wide and parse through the default
-Resources.
+dlsd_acu (:mod:`halluscope.acu`) takes its NLI engine, the parses of its documents and
+summaries and its coreference resolutions from the Resources it is given; its
+decomposers and discourse-link components stay process-wide and parse through the
+default Resources. Every cache and memo, with its owner: docs/architecture.md#caches-and-their-owners.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .registry import MODELS, SENTENCE_ENCODER, SPACY, ModelRegistry, default_device, load_spacy, resolve
+from .text_tables import DEFAULT_TEXT_TABLES_SIZE, TextTables
 
 if TYPE_CHECKING:  # pragma: no cover
     from .embedding import Embedder
@@ -48,6 +52,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .match.grounding import TextIndex
     from .nli import NLIEngine
     from .parsing import ParseCache, ParsedText
+
+Table = TypeVar("Table")
 
 
 class Resources:
@@ -66,6 +72,7 @@ class Resources:
         parse_cache_size: int | None = None,
         unit_cache_size: int | None = None,
         index_cache_size: int | None = None,
+        text_tables_size: int | None = None,
     ) -> None:
         from .match.grounding import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
         from .parsing import DEFAULT_CACHE_SIZE, DEFAULT_UNIT_CACHE_SIZE, UnitCache
@@ -82,6 +89,10 @@ class Resources:
         #: the text index of each parsed Doc
         self.index_cache: TextIndexCache = TextIndexCache(
             DEFAULT_INDEX_CACHE_SIZE if index_cache_size is None else index_cache_size
+        )
+        #: tables derived from whole texts (casing tables, written words, coreference)
+        self.text_tables: TextTables = TextTables(
+            DEFAULT_TEXT_TABLES_SIZE if text_tables_size is None else text_tables_size
         )
         #: the calls (a metric and its options, :func:`halluscope.api.call_key`) scored to
         #: their end with these Resources in this process: every model such a call loads is
@@ -104,7 +115,7 @@ class Resources:
             f"Resources(parse caches {sorted(self._parse_caches)}, embedders {sorted(self._embedders)}, "
             f"lexicons {len(self._lexicons)}, NLI engines {len(self._nli_engines)}, "
             f"{len(self.unit_cache)} unit entries, "
-            f"{len(self.index_cache)} text indexes)"
+            f"{len(self.index_cache)} text indexes, {len(self.text_tables)} text tables)"
         )
 
     # -- models and their caches ------------------------------------------------------
@@ -200,6 +211,11 @@ class Resources:
         once while cached."""
         return self.index_cache.get(doc)
 
+    def text_table(self, build: Callable[[str], Table], text: str) -> Table:
+        """``build(text)`` (a table derived from a whole text: :mod:`halluscope.text_tables`),
+        built once while cached."""
+        return self.text_tables.of_text(build, text)
+
     def units(self, parsed: ParsedText, setting: Hashable, extract: Callable[[object], list]) -> list:
         """The units of ``parsed`` under an extractor ``setting`` (a hashable naming the
         extractor and its options), ``extract(parsed.doc)`` once while cached."""
@@ -224,6 +240,7 @@ class Resources:
             engine.clear_cache()
         self.unit_cache.clear()
         self.index_cache.clear()
+        self.text_tables.clear()
 
 
 # -- the process's default, for callers outside a scoring call --------------------------

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..text_tables import TextTables
 
 _DECOMPOSERS: dict[tuple, object] = {}
 _LOCK = threading.Lock()
@@ -41,12 +45,14 @@ def get_decomposer(
         return _DECOMPOSERS[key]
 
 
-def coreference_step(backend: str) -> Callable[[Sequence[str]], list[str]]:
-    """A function resolving pronouns in a list of texts with ``backend``."""
+def coreference_step(backend: str, tables: TextTables | None = None) -> Callable[[Sequence[str]], list[str]]:
+    """A function resolving pronouns in a list of texts with ``backend``, its results
+    cached in ``tables`` (a :class:`halluscope.resources.Resources`' text tables; None:
+    the default resources')."""
     from .coref import resolve_coreference
 
     def resolve(texts: Sequence[str]) -> list[str]:
-        return resolve_coreference(texts, backend=backend)
+        return resolve_coreference(texts, backend=backend, tables=tables)
 
     resolve_coreference([], backend=backend)  # unknown backends and missing packages fail here, early
     return resolve

@@ -22,18 +22,18 @@ The model backends are used only when their package is installed; otherwise a
 backend every cluster's pronoun mentions (he/him/his/she/her/hers/it/its/they/
 them/their/theirs) are replaced by the cluster's first non-pronoun mention,
 possessives as "X's" (the shared parse tells possessive "her" from object "her");
-other mentions are left as written. Results are cached per (backend, model, text).
+other mentions are left as written. Results are cached per (backend, model, text) in the
+resources' text tables (:class:`halluscope.text_tables.TextTables`).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..lru import LRU
 from ..registry import COREF, MODELS, ModelNotAvailableError, default_device, resolve
+from ..text_tables import TextTables
 from .coref_rules import PRONOUNS, _apply_edits, _fit_case, _pleonastic, _possessive, pronoun_edits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -208,11 +208,6 @@ def _edits(
     return [cluster_edits(t, c, p.doc) for t, c, p in zip(texts, clusters, parsed, strict=True)]
 
 
-CACHE_SIZE = 8192
-_CACHE: LRU[str] = LRU(CACHE_SIZE)
-_CACHE_LOCK = threading.Lock()
-
-
 def resolve_coreference(
     texts: Sequence[str],
     backend: str = "rules",
@@ -220,6 +215,7 @@ def resolve_coreference(
     model: str | None = None,
     device: str | None = None,
     spacy_model: str | None = None,
+    tables: TextTables | None = None,
 ) -> list[str]:
     """Each text with its third-person pronouns replaced by their antecedents.
 
@@ -231,25 +227,29 @@ def resolve_coreference(
     ``spacy_model`` is the parse used by the rules and to tag possessives.
     Unknown backends raise ``ValueError``; a model backend whose package is missing
     raises :class:`CorefBackendNotAvailable` (even for an empty ``texts``, so a
-    pipeline can fail early). Results are cached per (backend, model, text).
+    pipeline can fail early). Results are cached per (backend, model, spaCy model, text)
+    in ``tables`` (default: the default resources' text tables,
+    :class:`halluscope.text_tables.TextTables`).
     """
     _check_backend(backend)
     texts = _checked(texts, "texts")
     if backend == "none" or not texts:
         return texts
-    key_of = {t: (backend, _model_name(backend, model), spacy_model, t) for t in texts}
-    with _CACHE_LOCK:
-        done = {t: value for t, k in key_of.items() if (value := _CACHE.get(k)) is not None}
+    if tables is None:
+        from ..resources import get_resources
+
+        tables = get_resources().text_tables
+    key_of = {t: (resolve_coreference, backend, _model_name(backend, model), spacy_model, t) for t in texts}
+    found = tables.found(key_of.values())
+    done = {t: found[k] for t, k in key_of.items() if k in found}
     missing = [t for t in dict.fromkeys(texts) if t not in done]
     if missing:
         resolved = [
             _apply_edits(t, e)
             for t, e in zip(missing, _edits(missing, backend, model, device, spacy_model), strict=True)
         ]
-        with _CACHE_LOCK:
-            for text, out in zip(missing, resolved, strict=True):
-                done[text] = out
-                _CACHE.put(key_of[text], out)
+        done.update(zip(missing, resolved, strict=True))
+        tables.store((key_of[text], out) for text, out in zip(missing, resolved, strict=True))
     return [done[t] for t in texts]
 
 

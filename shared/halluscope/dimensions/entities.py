@@ -6,6 +6,7 @@ in a lower-cased summary, also the names its parse missed
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -54,15 +55,18 @@ class Entities(Dimension):
         docs/papers.md#ehi-names-in-lower-case-summaries."""
         if options.formula != "support":
             return summary_units
-        from ..extract.entities import introduced_names, introduced_organisations, named_in_lowercase
+        from ..extract.entities import introduced_names, introduced_organisations, named_in_lowercase, written_words
         from ..scoring_options import lexicon_of
 
         units = summary_units + named_in_lowercase(summary.text, summary_units, source_units)
         lexicon = lexicon_of(options, resources)
         if lexicon is None or not lexicon.available:
             return units
-        units = units + introduced_names(summary.text, summary.doc, units, source.text, lexicon.name_kind)
-        return units + introduced_organisations(summary.text, summary.doc, units, source.text, lexicon.is_organisation)
+        words_of = functools.partial(resources.text_table, written_words)
+        units = units + introduced_names(summary.text, summary.doc, units, source.text, lexicon.name_kind, words_of)
+        return units + introduced_organisations(
+            summary.text, summary.doc, units, source.text, lexicon.is_organisation, words_of
+        )
 
     def refine(self, jobs, found, plan, parsed, options, contradictions):
         if options.formula != "support":

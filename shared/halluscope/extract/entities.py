@@ -733,10 +733,10 @@ def _whole_word_places(key: str, lowered: str, word_starts: dict[str, list[int]]
             yield start, end
 
 
-@functools.lru_cache(maxsize=256)
-def _source_words(source_text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The casefolded words a source writes, and those it writes with a capital: once per
-    source, however many summaries of it a call scores."""
+def written_words(source_text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The casefolded words a source writes, and those it writes with a capital. A scoring
+    call reads them through its resources' text tables, once per source while cached,
+    however many summaries of it it scores (:meth:`halluscope.resources.Resources.text_table`)."""
     written = _WORD_RUN.findall(source_text)
     return (
         frozenset(word.casefold() for word in written),
@@ -761,6 +761,7 @@ def introduced_names(
     summary_units: Sequence[EntityUnit],
     source_text: str,
     name_kind: Callable[[str], str | None],
+    words_of: Callable[[str], tuple[frozenset[str], frozenset[str]]] = written_words,
 ) -> list[IntroducedName]:
     """The names a lower-cased summary introduces that its parse did not tag
     (docs/papers.md#ehi-names-in-lower-case-summaries). In a summary without an
@@ -780,10 +781,12 @@ def introduced_names(
     match would support; "holmes" after a unit "eamonn", which is counted already). After
     such a word it is a new surname and counts ("klinge" after the source's "Thomas").
     Each name is an :class:`IntroducedName` labelled with its first known kind (else
-    ``"UNKNOWN"``); EHI finds no support for it. Cased summaries are left as parsed."""
+    ``"UNKNOWN"``); EHI finds no support for it. Cased summaries are left as parsed.
+    ``words_of(source_text)``: the source's :func:`written_words` (a scoring call passes
+    its resources' cached tables)."""
     if not _all_lower_case(summary_text):
         return []
-    source_words, capitalised = _source_words(source_text)
+    source_words, capitalised = words_of(source_text)
     in_unit = _coverage(summary_units, len(summary_text))
 
     def inside_unit(token) -> bool:
@@ -852,6 +855,7 @@ def introduced_organisations(
     summary_units: Sequence[EntityUnit],
     source_text: str,
     is_organisation: Callable[[str], bool],
+    words_of: Callable[[str], tuple[frozenset[str], frozenset[str]]] = written_words,
 ) -> list[IntroducedName]:
     """The organisations a lower-cased summary names in common words that its source
     never writes (docs/papers.md#ehi-names-in-lower-case-summaries): a noun whose first
@@ -865,10 +869,10 @@ def introduced_organisations(
     :class:`IntroducedName` labelled ``"ORG"``: EHI finds no support for it. An adjective
     is no such modifier ("the main party"), nor is a word the source writes ("the oil
     company" against a source about oil workers). Cased summaries are left as parsed
-    (spaCy tags their names)."""
+    (spaCy tags their names). ``words_of``: as for :func:`introduced_names`."""
     if not _all_lower_case(summary_text):
         return []
-    source_words, _ = _source_words(source_text)
+    source_words, _ = words_of(source_text)
     covered = _coverage(summary_units, len(summary_text))
     found: list[IntroducedName] = []
     for token in summary_doc:

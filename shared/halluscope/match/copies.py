@@ -39,8 +39,38 @@ def sentence_words(index: TextIndex, sentence: int) -> tuple[str, ...]:
     return tuple(_WORD.findall(index.lowered[found.start : found.end]))
 
 
+class _SourceWordList(list[str]):
+    """The source's lower-cased words (runs of word characters), in text order."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _SourceWordList:
+        return cls(_WORD.findall(index.lowered))
+
+
+class _NgramPlaces(dict[int, dict[tuple[str, ...], list[int]]]):
+    """n -> the source's :func:`_ngram_places` of that n, each listed on first use."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _NgramPlaces:
+        return cls()
+
+
+class _CopiedSentences(dict[tuple[str, ...], tuple[int, ...]]):
+    """A sentence's words -> where the source writes them (:func:`copied_places`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _CopiedSentences:
+        return cls()
+
+
 def _source_words(source: TextIndex) -> list[str]:
-    return source.memo("copies:words", lambda: _WORD.findall(source.lowered))
+    return source.derived(_SourceWordList)
 
 
 def _ngram_places(source: TextIndex, n: int) -> dict[tuple[str, ...], list[int]]:
@@ -53,7 +83,10 @@ def _ngram_places(source: TextIndex, n: int) -> dict[tuple[str, ...], list[int]]
             places.setdefault(tuple(words[k : k + n]), []).append(k)
         return places
 
-    return source.memo(f"copies:{n}-grams", build)
+    by_n = source.derived(_NgramPlaces)
+    if n not in by_n:
+        by_n[n] = build()
+    return by_n[n]
 
 
 def sentence_copied(summary: TextIndex, sentence: int, source: TextIndex) -> bool:
@@ -78,7 +111,7 @@ def copied_places(words: Sequence[str], source: TextIndex) -> tuple[int, ...]:
     if not words:
         return ()
     words = tuple(words)
-    known = source.memo("copies:sentences", dict)
+    known = source.derived(_CopiedSentences)
     if words not in known:
         known[words] = _find(words, source)
     return known[words]

@@ -104,6 +104,7 @@ import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 from ..extract.entities import (
     GENERIC_NAME_WORDS,
@@ -318,19 +319,27 @@ def _beside_other_name(
 _WORD = re.compile(r"\w+")
 
 
-def _entity_ranges(text: TextIndex) -> tuple[list[int], list[int], list[frozenset[str]]]:
-    """Starts, ends and canonical words of the NER mentions (every label) of the pool's
-    ``Doc``, in text order (mentions do not overlap, so both lists are sorted)."""
+class _MentionRanges(NamedTuple):
+    """Starts, ends and canonical words of the NER mentions of a pool's ``Doc``."""
 
-    def build() -> tuple[list[int], list[int], list[frozenset[str]]]:
-        ents = list(text.doc.ents)
-        return (
+    starts: list[int]
+    ends: list[int]
+    words: list[frozenset[str]]
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _MentionRanges:
+        ents = list(index.doc.ents)
+        return cls(
             [e.start_char for e in ents],
             [e.end_char for e in ents],
             [frozenset(_WORD.findall(canonical_entity(e.text))) for e in ents],
         )
 
-    return text.memo("entities:mention_ranges", build)
+
+def _entity_ranges(text: TextIndex) -> tuple[list[int], list[int], list[frozenset[str]]]:
+    """Starts, ends and canonical words of the NER mentions (every label) of the pool's
+    ``Doc``, in text order (mentions do not overlap, so both lists are sorted)."""
+    return text.derived(_MentionRanges)
 
 
 def _blanked(lowered: str, start: int, end: int, holes: list[tuple[int, int]]) -> str:

@@ -57,9 +57,9 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -80,7 +80,17 @@ from ..units import NOMINAL, EntityUnit, Match, QuantityUnit, RelationUnit, Text
 
 GROUNDINGS = ("text", "units")
 
-Built = TypeVar("Built")
+#: what a text index holds beside its own fields: a type with a ``build(index)`` classmethod
+#: (:meth:`TextIndex.derived`)
+Derived = TypeVar("Derived", bound="BuiltFromIndex")
+
+
+class BuiltFromIndex(Protocol):
+    """A table derived from one text index, declared by the module that reads it: the
+    type is its key in :meth:`TextIndex.derived` (docs/architecture.md#caches-and-their-owners)."""
+
+    @classmethod
+    def build(cls: type[Derived], index: TextIndex) -> Derived: ...
 
 
 @dataclass(frozen=True)
@@ -142,19 +152,22 @@ class TextIndex:
     _content_postings: dict[str, tuple[int, ...]] | None = None
     _word_postings: dict[str, tuple[int, ...]] | None = None
     _entity_spans: list[tuple[int, int]] | None = None
-    _memo: dict[str, Any] = field(default_factory=dict)
+    #: what other modules derive from this text (:meth:`derived`), by the type that holds it
+    _derived: dict[type, Any] = field(default_factory=dict, repr=False)
 
     @property
     def text(self) -> str:
         """The indexed text as written."""
         return self.written
 
-    def memo(self, name: str, build: Callable[[], Built]) -> Built:
-        """``build()`` once per index under ``name``: what other stages derive from this
-        text (:func:`halluscope.match.words.source_words`) lives as long as its index."""
-        if name not in self._memo:
-            self._memo[name] = build()
-        return self._memo[name]
+    def derived(self, kind: type[Derived]) -> Derived:
+        """``kind.build(self)`` once per index: a table another module derives from this
+        text (:func:`halluscope.match.words.source_words`), keyed by the type that holds
+        it, which that module declares; it lives as long as its index
+        (docs/architecture.md#caches-and-their-owners)."""
+        if kind not in self._derived:
+            self._derived[kind] = kind.build(self)
+        return self._derived[kind]
 
     def arguments_of(self, predicate: _Predicate) -> tuple[frozenset[str], frozenset[str]]:
         """The words (:func:`word_stem`med) of the predicate's (agents, patients) as the
@@ -771,30 +784,44 @@ def _written_nominal(unit: RelationUnit, index: TextIndex) -> Match | None:
 _TITLED_LABELS = frozenset({"PERSON"})
 
 
-def _person_name_words(index: TextIndex) -> frozenset[tuple[str, ...]]:
-    """The words (lower case, :func:`word_stem`med) of each of the pool's person names of
-    two words or more, once per index."""
+class _PersonNameWords(frozenset[tuple[str, ...]]):
+    """The words (lower case, :func:`word_stem`med) of each of a pool's person names of two
+    words or more."""
 
-    def build() -> frozenset[tuple[str, ...]]:
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _PersonNameWords:
         names = set()
         for entity in getattr(index.doc, "ents", ()):
             if entity.label_ in _TITLED_LABELS:
                 words = tuple(word_stem(t.lower_) for t in entity if not t.is_punct)
                 if len(words) > 1:
                     names.add(words)
-        return frozenset(names)
+        return cls(names)
 
-    return index.memo("person name words", build)
+
+def _person_name_words(index: TextIndex) -> frozenset[tuple[str, ...]]:
+    """The words (lower case, :func:`word_stem`med) of each of the pool's person names of
+    two words or more, once per index."""
+    return index.derived(_PersonNameWords)
+
+
+class _PersonNames(frozenset[tuple[str, ...]]):
+    """A pool's person names and each of their endings of two words or more."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _PersonNames:
+        return cls(name[start:] for name in _person_name_words(index) for start in range(len(name) - 1))
 
 
 def _person_names(index: TextIndex) -> frozenset[tuple[str, ...]]:
     """The pool's person names (:func:`_person_name_words`) and each of their endings of
     two words or more ("david meadwell" of a name the parser read as "Holidaymaker David
     Meadwell"), once per index."""
-    return index.memo(
-        "person names",
-        lambda: frozenset(name[start:] for name in _person_name_words(index) for start in range(len(name) - 1)),
-    )
+    return index.derived(_PersonNames)
 
 
 def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None:
@@ -823,18 +850,24 @@ def _without_title(unit: RelationUnit, index: TextIndex, lexicon) -> Match | Non
     return None
 
 
-def _full_names(index: TextIndex) -> dict[str, frozenset[tuple[str, ...]]]:
-    """Each word of the pool's person names (:func:`_person_name_words`) -> those names,
-    once per index."""
+class _FullNames(dict[str, frozenset[tuple[str, ...]]]):
+    """Each word of a pool's person names -> those names."""
 
-    def build() -> dict[str, frozenset[tuple[str, ...]]]:
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _FullNames:
         holding: dict[str, set] = {}
         for name in _person_name_words(index):
             for word in name:
                 holding.setdefault(word, set()).add(name)
-        return {word: frozenset(names) for word, names in holding.items()}
+        return cls((word, frozenset(names)) for word, names in holding.items())
 
-    return index.memo("full_names", build)
+
+def _full_names(index: TextIndex) -> dict[str, frozenset[tuple[str, ...]]]:
+    """Each word of the pool's person names (:func:`_person_name_words`) -> those names,
+    once per index."""
+    return index.derived(_FullNames)
 
 
 def _by_name_part(unit: RelationUnit, index: TextIndex, lexicon) -> Match | None:

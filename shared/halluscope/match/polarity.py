@@ -51,6 +51,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from dataclasses import dataclass
+from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -279,18 +280,24 @@ def _denies(token) -> bool:
     )
 
 
-def _negated_lemmas(source: TextIndex) -> dict[str, list[int]]:
-    """Lemma -> the character offsets where the source negates a word of it (once per
-    source index, :meth:`~halluscope.match.grounding.TextIndex.memo`)."""
+class _NegatedLemmas(dict[str, list[int]]):
+    """Lemma -> the character offsets where a source negates a word of it."""
 
-    def build() -> dict[str, list[int]]:
-        out: dict[str, list[int]] = {}
-        for t in source.doc:
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _NegatedLemmas:
+        out = cls()
+        for t in index.doc:
             if is_negated(t):
                 out.setdefault(t.lemma_.lower(), []).append(t.idx)
         return out
 
-    return source.memo("negated_lemmas", build)
+
+def _negated_lemmas(source: TextIndex) -> dict[str, list[int]]:
+    """Lemma -> the character offsets where the source negates a word of it (once per
+    source index, :meth:`~halluscope.match.grounding.TextIndex.derived`)."""
+    return source.derived(_NegatedLemmas)
 
 
 def _negation_unsaid(token, sentence: IndexedSentence, span, source: TextIndex) -> Match | None:
@@ -452,17 +459,23 @@ def _affirmed_elsewhere(token, mine, source: TextIndex) -> bool:
     return any(p.negated == negated and _same_claim(mine, p) for p in _predicates_of(source).get(lemma, ()))
 
 
-def _predicates_of(source: TextIndex) -> dict[str, tuple[_Predicate, ...]]:
-    """Lemma -> the source's predicates of that lemma, in text order (built once per index)."""
+class _PredicatesByLemma(dict[str, tuple[_Predicate, ...]]):
+    """Lemma -> a source's predicates of that lemma, in text order."""
 
-    def build() -> dict[str, tuple[_Predicate, ...]]:
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _PredicatesByLemma:
         by_lemma: dict[str, list[_Predicate]] = {}
-        for sentence in source.sentences:
+        for sentence in index.sentences:
             for p in sentence.predicates:
                 by_lemma.setdefault(p.lemma, []).append(p)
-        return {lemma: tuple(found) for lemma, found in by_lemma.items()}
+        return cls((lemma, tuple(found)) for lemma, found in by_lemma.items())
 
-    return source.memo("predicates by lemma", build)
+
+def _predicates_of(source: TextIndex) -> dict[str, tuple[_Predicate, ...]]:
+    """Lemma -> the source's predicates of that lemma, in text order (built once per index)."""
+    return source.derived(_PredicatesByLemma)
 
 
 def _opposite_flip(
@@ -546,10 +559,20 @@ _READ_ON_POS = frozenset({"ADJ", "ADV", "ADP", "SCONJ"})
 _ORDINALS = ("first", "second", "third", "fourth")
 
 
+class _SentenceTokens(dict[int, Any]):
+    """Sentence index -> its tokens (a ``Span``), each made on first use."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _SentenceTokens:
+        return cls()
+
+
 def sentence_tokens(index: TextIndex, k: int):
     """The tokens (a ``Span``) of ``index``'s sentence ``k``, made once per index: each
     summary scored against a source reads the tokens of its aligned sentences."""
-    spans = index.memo("sentence tokens", dict)
+    spans = index.derived(_SentenceTokens)
     if k not in spans:
         sentence = index.sentences[k]
         spans[k] = index.doc.char_span(sentence.start, sentence.end, alignment_mode="expand")

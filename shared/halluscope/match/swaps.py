@@ -48,6 +48,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -118,16 +120,85 @@ def _evidence_spans(match: Match, source: TextIndex) -> list[tuple[int, int]]:
     return spans + (names.get(key, []) if isinstance(key, str) else [])
 
 
+class _SourceEntities(list[Any]):
+    """A source's entity spans (``Doc.ents``), in text order."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _SourceEntities:
+        return cls(index.doc.ents)
+
+
+class _EntityStarts(list[int]):
+    """Where each of a source's entity spans (:func:`_entities`) starts."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _EntityStarts:
+        return cls(e.start_char for e in _entities(index))
+
+
+class _NameSpans(dict[str, list[tuple[int, int]]]):
+    """A source's names by canonical key -> where it writes them."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _NameSpans:
+        out = cls()
+        for e in _entities(index):
+            out.setdefault(canonical_entity(e.text, e.label_), []).append((e.start_char, e.end_char))
+        return out
+
+
+@dataclass(frozen=True)
+class _Dateline:
+    """Where a source's dateline names its agency (:func:`dateline`), or None."""
+
+    span: tuple[int, int] | None
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _Dateline:
+        return cls(dateline(index.written))
+
+
+class _HeldSlot:
+    """What :func:`_held_for` keeps on an index: (its owners, the value built for them)."""
+
+    __slots__ = ("held",)
+
+    def __init__(self) -> None:
+        self.held: tuple[tuple, Any] | None = None
+
+    @classmethod
+    def build(cls, index: TextIndex) -> _HeldSlot:
+        return cls()
+
+
+class _QuantityMentions(_HeldSlot):
+    """:func:`_mentions_by_sentence` of the pool last asked about."""
+
+    __slots__ = ()
+
+
+class _AlignedCandidates(_HeldSlot):
+    """The aligned candidates (:func:`_aligned_candidates`) of the (pool, source) last asked about."""
+
+    __slots__ = ()
+
+
 def _entities(source: TextIndex) -> list:
     """The source's entity spans, in text order (``Doc.ents`` makes its spans anew on
     every access: read once per source index)."""
-    return source.memo("entities", lambda: list(source.doc.ents))
+    return source.derived(_SourceEntities)
 
 
 def _entities_in(source: TextIndex, start: int, end: int) -> list:
     """The source's entity spans (:func:`_entities`) between ``start`` and ``end``."""
     entities = _entities(source)
-    starts = source.memo("entity_starts", lambda: [e.start_char for e in entities])
+    starts = source.derived(_EntityStarts)
     inside = []
     for entity in entities[bisect.bisect_left(starts, start) :]:
         if entity.start_char >= end:
@@ -139,14 +210,7 @@ def _entities_in(source: TextIndex, start: int, end: int) -> list:
 
 def _name_spans(source: TextIndex) -> dict[str, list[tuple[int, int]]]:
     """A source's names by canonical key -> where it writes them (once per source index)."""
-
-    def build() -> dict[str, list[tuple[int, int]]]:
-        out: dict[str, list[tuple[int, int]]] = {}
-        for e in _entities(source):
-            out.setdefault(canonical_entity(e.text, e.label_), []).append((e.start_char, e.end_char))
-        return out
-
-    return source.memo("name_spans", build)
+    return source.derived(_NameSpans)
 
 
 def _stated_in(match: Match, start: int, end: int, source: TextIndex) -> bool:
@@ -182,7 +246,7 @@ def dateline(text: str) -> tuple[int, int] | None:
 
 
 def _dateline_of(source: TextIndex) -> tuple[int, int] | None:
-    return source.memo("dateline", lambda: dateline(source.written))
+    return source.derived(_Dateline).span
 
 
 def _without_dateline(source: TextIndex, start: int, end: int) -> str:
@@ -615,17 +679,17 @@ def _mentions_by_sentence(pool: Sequence[QuantityUnit], source: TextIndex) -> _M
                 by_sentence.setdefault(source.sentence_at(at[0]), []).append((p, at))
         return by_sentence
 
-    return _held_for(source, "quantity mentions", (pool,), build)
+    return _held_for(source, _QuantityMentions, (pool,), build)
 
 
-def _held_for(index: TextIndex, name: str, owners: tuple, build):
-    """``build()`` kept on ``index`` under ``name`` for the ``owners`` last asked about
+def _held_for(index: TextIndex, slot_kind: type[_HeldSlot], owners: tuple, build):
+    """``build()`` kept on ``index`` in its ``slot_kind`` for the ``owners`` last asked about
     (compared by identity: the pool, the source), built anew when other owners ask: every
     summary unit of a row asks about the same ones, and the next row about new ones."""
-    slot: list = index.memo(name, lambda: [None])  # (owners, what build() made) once held
-    held = slot[0]
+    slot = index.derived(slot_kind)
+    held = slot.held
     if held is None or len(held[0]) != len(owners) or any(a is not b for a, b in zip(held[0], owners, strict=True)):
-        held = slot[0] = (owners, build())
+        held = slot.held = (owners, build())
     return held[1]
 
 
@@ -646,7 +710,7 @@ def _aligned_candidates(
     sentence) for the pool and kept on the summary's index: every summary value of the
     sentence asks the same, and reading the summary sentence once per summary value and
     source value made a sentence of n numbers cost n² readings of it."""
-    by_pair = _held_for(summary, "aligned quantity candidates", (pool, source), dict)
+    by_pair = _held_for(summary, _AlignedCandidates, (pool, source), dict)
     key = (at_sentence, aligned_at)
     found = by_pair.get(key)
     if found is None:

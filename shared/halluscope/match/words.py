@@ -126,6 +126,11 @@ class SourceWords:
     acronyms: dict[str, tuple[str, tuple[int, int]]] = field(default_factory=dict)
 
     @classmethod
+    def build(cls, index: TextIndex) -> SourceWords:
+        """:meth:`of` the index's ``Doc`` (what :meth:`TextIndex.derived` calls)."""
+        return cls.of(index.doc)
+
+    @classmethod
     def of(cls, doc) -> SourceWords:
         forms: dict[str, tuple[str, tuple[int, int]]] = {}
         content: dict[str, tuple[str, tuple[int, int]]] = {}
@@ -214,7 +219,7 @@ def source_words(index: TextIndex) -> SourceWords:
     """:meth:`SourceWords.of` the indexed source, built once per source and kept with
     its text index (:class:`halluscope.match.grounding.TextIndex`): a source shared by
     16 summaries is read once."""
-    return index.memo("source_words", lambda: SourceWords.of(index.doc))
+    return index.derived(SourceWords)
 
 
 def support_words(words: Sequence[WordUnit], source: TextIndex, lexicon=None) -> list[Match | None]:
