@@ -100,8 +100,12 @@ def test_a_call_holds_text_indexes_up_to_the_budget(restore_budget):
     # replaced value): both summaries in ehi and in qhi (2 x 4); attribution where the
     # summary has a supported unit: both summaries in ehi, the first alone in qhi (2 x 3);
     # the text rule for quantities (match.grounding.quantity_in_text) where a quantity is
-    # left unmatched: "2019" and "21", each summary and its source (2 x 2)
-    assert bare.index_cache.built == 2 * 4 + (2 + 2) + 2 + 2 * 4 + 2 * 3 + 2 * 2 and len(bare.index_cache) == 0
+    # left unmatched: "2019" and "21", each summary and its source (2 x 2); the copied-passage
+    # check (match.copies, dimensions.base.copied_units) reads a summary and its source where
+    # a unit is unmatched or contradicted: "2019" and "21" in qhi, (flood, kill, people) in
+    # rhi (2 x 3)
+    assert bare.index_cache.built == 2 * 4 + (2 + 2) + 2 + 2 * 4 + 2 * 3 + 2 * 2 + 2 * 3
+    assert len(bare.index_cache) == 0
     assert result == score_chi(SUMMARIES, SOURCES, REFERENCES)
 
 
