@@ -43,7 +43,7 @@ bench: setup
 	$(PY) -m benchmarks.speed_chi --data ../shared/data/summac/summeval_val.jsonl -n 200
 
 # issue 59's safety net: scores, details and signatures bit-identical to the refactor's
-# start commit (benchmarks/identity.py; about 23 minutes of CPU)
+# baseline (benchmarks/identity.py; about 25 minutes of CPU)
 identity: setup
 	$(PY) -m benchmarks.identity --data ../shared/data --out /tmp/halluscope-identity --check benchmarks/identity.sha256
 

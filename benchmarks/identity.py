@@ -6,7 +6,8 @@ refactor can prove it changed none of them (issue 59, "Done when").
 
 Each dump is a file in ``--out``; ``--out``/``SHA256SUMS`` lists their SHA-256 in
 ``sha256sum`` format. ``--check MANIFEST`` compares them with a committed manifest
-(``benchmarks/identity.sha256``, made at the refactor's start commit) and exits 1
+(``benchmarks/identity.sha256``: made at the refactor's start commit, 8f66974, and made
+again after a commit that changes scores on purpose, which CHANGELOG names) and exits 1
 naming each dump that differs. Every dump runs in a fresh process (cold caches) with
 ``PYTHONHASHSEED=0`` (``repr-seed1`` with 1) and ``OMP_NUM_THREADS=1`` (one torch and
 BLAS thread, so that a float reduction is summed in one order on any machine).
