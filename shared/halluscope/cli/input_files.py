@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .command_errors import CommandError, FileError
+from .command_errors import CommandError
 from .readers import (
     STDIO,
     Example,
@@ -31,29 +31,6 @@ from .readers import (
 INPUT_EXTENSIONS = (".jsonl", ".json", ".ndjson", ".csv", ".parquet")
 #: files only a folder written by ``datasets``' ``save_to_disk`` holds
 SAVE_TO_DISK_MARKERS = ("dataset_info.json", "state.json", "dataset_dict.json")
-#: Parquet rows read at a time
-PARQUET_BATCH_ROWS = 1024
-
-
-def parquet_rows(path: str) -> tuple[list[str], Iterator[tuple[int, Any]]]:
-    """The column names of a Parquet file and its rows as dicts, each with its number in
-    the file (from 1, as a JSONL file's lines)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        handle = pq.ParquetFile(path)
-    except (pa.ArrowInvalid, OSError) as error:
-        raise FileError(f"{path}: not a Parquet file ({error})") from None
-
-    def rows() -> Iterator[tuple[int, Any]]:
-        number = 0
-        for batch in handle.iter_batches(batch_size=PARQUET_BATCH_ROWS):
-            for row in batch.to_pylist():
-                number += 1
-                yield number, row
-
-    return list(handle.schema_arrow.names), rows()
 
 
 def _is_glob(path: str) -> bool:
@@ -120,3 +97,31 @@ def read_input_files(
         examples.extend(found)
         skipped.extend(bad)
     return InputSource(args.input, "line", None, iter(())), examples, skipped
+
+
+def read_examples(
+    args: Any,
+    fields: FieldNames,
+    keep: Sequence[str] | None,
+    log: Callable[[str], None],
+    several_files: bool = False,
+) -> tuple[InputSource, list[Example], list[Skipped]]:
+    """``halluscope score``'s input, read and checked as every engine reads it
+    (docs/cli.md#input-rows-and-bad-input): each row by :func:`collect_examples` under
+    ``--on-error`` and ``--limit`` (``log`` reports a skipped row), the source field by
+    :func:`check_source_field`, and each ``--keep-fields`` name held by some row.
+    ``several_files``: a folder or glob of files may be read (each example names its
+    file; :mod:`halluscope.cli.input_files`)."""
+    files = input_files(args.input) if several_files else None
+    if files is not None:
+        source, examples, skipped = read_input_files(args, files, fields, keep, log)
+    else:
+        source = open_input(args.input, args.split)
+        examples, skipped, lengths = collect_examples(source, fields, args.on_error, log, keep=keep, limit=args.limit)
+        check_source_field(lengths, fields, explicit=args.source_field is not None)
+    if keep and examples:
+        written = {fields.source, fields.prediction, fields.reference, fields.id, fields.publication_date}
+        absent = [name for name in keep if name not in written and not any(name in (e.kept or {}) for e in examples)]
+        if absent:
+            raise CommandError(f"--keep-fields: no row has the field {absent[0]!r}")
+    return source, examples, skipped

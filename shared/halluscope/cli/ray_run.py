@@ -29,8 +29,9 @@ from typing import Any
 from ..errors import HalluscopeError
 from ..records import json_safe
 from .command_errors import CommandError, FileError, LineError
+from .input_files import read_examples
 from .output_dir import ShardWriter, record_key
-from .readers import STDIO, Example, FieldNames, InputSource, field_names, read_examples
+from .readers import STDIO, Example, FieldNames, InputSource, field_names
 from .resume import record_digest
 from .scoring import MetricTotals, api_options, load_models, metric_options, parse_keep_fields, parse_metrics
 

@@ -20,7 +20,8 @@ from typing import Any, TextIO
 from ..records import json_safe
 from ..workers import available_cores, keep_from_workers
 from .command_errors import CommandError, FileError
-from .readers import STDIO, Example, FieldNames, InputSource, field_names, read_examples
+from .input_files import read_examples
+from .readers import STDIO, Example, FieldNames, InputSource, field_names
 from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
 from .scoring import (
     MetricTotals,
