@@ -17,7 +17,7 @@ other inconsistent rows are left out. Printed per type and index, ROC-AUC (%,
   tokens; for qhi the share of the summary's number tokens (spaCy tokens with a digit)
   found among the source's tokens (both over distinct tokens; spaCy is the model
   halluscope loads; an all-lower-case summary, as FRANK's CNN/DM ones are, is truecased
-  against its source with ``halluscope.casing.truecase`` first, as chi does).
+  against its source with ``halluscope.text.casing.truecase`` first, as chi does).
 
 Pooled over the rows read, then per fold (``frank-cnndm``, ``frank-bbc``) and the mean
 of the two folds.
@@ -80,8 +80,8 @@ def number_overlap(summary_doc, source_doc) -> float | None:
 def own_kind_overlaps(predictions: Sequence[str], sources: Sequence[str]) -> dict[str, list[float | None]]:
     """Per row, :func:`entity_overlap` and :func:`number_overlap`, parsed with the
     spaCy model of halluscope's default resources (its parse cache)."""
-    from halluscope.casing import truecase
     from halluscope.resources import get_resources
+    from halluscope.text.casing import truecase
 
     cache = get_resources().parse_cache()
     shown = [

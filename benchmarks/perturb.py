@@ -830,8 +830,8 @@ def load_pool(data: str, half: str | None) -> tuple[list[Row], dict[str, int]]:
 def parse_pool(rows: Sequence[Row]):
     """(summary docs, source docs, distinct source docs) with halluscope's spaCy model
     and parse cache; an all-lower-case summary parsed truecased against its source."""
-    from halluscope.casing import truecase
     from halluscope.resources import get_resources
+    from halluscope.text.casing import truecase
 
     cache = get_resources().parse_cache()
     cache.maxsize = max(cache.maxsize, 4 * len(rows) + 4096)

@@ -7,12 +7,12 @@ per-call deadline in the property test."""
 import datetime
 
 import pytest
-from halluscope.extract.quantities import _readings, extract_quantities
-from halluscope.extract.quantities.dates import _DATE_RANGE_SPLIT, _date_readings
-from halluscope.extract.quantities.measures import _duration, _measure_readings
-from halluscope.extract.quantities.numbers import _ordinal_value
-from halluscope.match.quantities import QuantityMatcher
 from halluscope.parsing import GUARD_CHUNK, GUARD_RUN, guarded_doc
+from halluscope.qhi.dates import _DATE_RANGE_SPLIT, _date_readings
+from halluscope.qhi.extract import _readings, extract_quantities
+from halluscope.qhi.match import QuantityMatcher
+from halluscope.qhi.measures import _duration, _measure_readings
+from halluscope.qhi.numbers import _ordinal_value
 from halluscope.resources import get_parse_cache
 from halluscope.units import QuantityUnit
 from hypothesis import HealthCheck, given, settings

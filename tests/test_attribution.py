@@ -11,7 +11,7 @@ SOURCE = "Bueno played for Villa. Smith played for Derby. Bueno scored 3 goals o
 
 
 def _units(doc):
-    from halluscope.extract.entities import extract_entities
+    from halluscope.ehi.extract import extract_entities
 
     return extract_entities(doc)
 
@@ -33,7 +33,7 @@ def test_a_recombined_fact_is_credited_by_hand_computed_attribution():
     derby = 2 / 3
     # the default (formula="support") also reads Derby in its place: the aligned sentence
     # "Bueno played for Villa" has Villa where the summary has Derby, a swap
-    # (halluscope.match.swaps): contradicted, no credit, counted twice
+    # (halluscope.ehi.swaps): contradicted, no credit, counted twice
     assert _attributions(result) == [("Bueno", pytest.approx(bueno)), ("Derby", None)]
     derby_unit = result["details"][0]["ehi"]["units"][1]
     assert (derby_unit["status"], derby_unit["in_source"]["mode"]) == ("contradicted", "swapped")
@@ -46,8 +46,8 @@ def test_a_recombined_fact_is_credited_by_hand_computed_attribution():
     resources = get_resources()
     nlp = resources.nlp(None)
     summary, source = nlp("Bueno played for Derby."), nlp(SOURCE)
+    from halluscope.ehi.match import EntityMatcher
     from halluscope.match import MatchJob
-    from halluscope.match.entities import EntityMatcher
 
     units = _units(summary)
     [found] = EntityMatcher().match_batch([MatchJob(units, _units(source), {}, None)])

@@ -41,7 +41,7 @@ def test_entry_weights():
     assert budget.weigh_doc("Ada wrote notes in 1843.", doc) == 2000 + 180 * 6 + sys.getsizeof(
         "Ada wrote notes in 1843."
     )
-    from halluscope.match.grounding import build_text_index
+    from halluscope.text.index import build_text_index
 
     parsed = resources.get_parse_cache().get_many(["Ada wrote notes in 1843."])[0].doc
     # the index by its text's 24 characters, plus the Doc of 6 tokens it keeps alive

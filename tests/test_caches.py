@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from halluscope import budget, memos, score_chi
-from halluscope.casing import casing_table
-from halluscope.extract.entities import written_words
-from halluscope.match.grounding import TextIndex
+from halluscope.ehi.recovered_names import written_words
 from halluscope.resources import Resources
 from halluscope.scorer import Scorer
+from halluscope.text.casing import casing_table
+from halluscope.text.index import TextIndex
 from halluscope.text_tables import TextTables
 
 PACKAGE = Path(memos.__file__).parent
@@ -49,7 +49,7 @@ def test_every_memoised_function_is_listed_once():
 
 
 def test_the_source_scan_sees_both_spellings(tmp_path):
-    assert ("halluscope.match.grounding", "word_stem") in memoised_in_source()  # @functools.lru_cache(...)
+    assert ("halluscope.text.index", "word_stem") in memoised_in_source()  # @functools.lru_cache(...)
     assert ("halluscope.cli.scoring", "takes_dates") in memoised_in_source()  # @functools.cache
 
 
@@ -59,8 +59,8 @@ def test_every_listed_memo_is_a_memoised_function():
 
 
 def test_clear_memos_empties_the_memos_of_small_keys_and_keeps_the_tables():
-    from halluscope.extract.quantities.measures import unit_lexicon
-    from halluscope.match.grounding import word_stem
+    from halluscope.qhi.measures import unit_lexicon
+    from halluscope.text.index import word_stem
 
     word_stem("richards")
     unit_lexicon()

@@ -1,9 +1,9 @@
-"""Source-informed truecasing (halluscope.casing) and parses shown as the caller's text."""
+"""Source-informed truecasing (halluscope.text.casing) and parses shown as the caller's text."""
 
 from halluscope.api import score_chi
-from halluscope.casing import casing_table, truecase
 from halluscope.parsing import with_text
 from halluscope.resources import get_parse_cache
+from halluscope.text.casing import casing_table, truecase
 
 SOURCE = "Leon Yeaman, 55, was killed by a single punch from Phillip Pama in Brisbane on Friday. Pama was granted bail."
 

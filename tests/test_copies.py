@@ -10,9 +10,9 @@ import re
 
 import pytest
 from halluscope.api import score_chi, score_qhi
-from halluscope.extract.entities import extract_entities
-from halluscope.extract.quantities import extract_quantities
+from halluscope.ehi.extract import extract_entities
 from halluscope.match.copies import copied_passage, copied_span, sentence_words
+from halluscope.qhi.extract import extract_quantities
 from halluscope.resources import get_resources
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

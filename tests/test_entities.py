@@ -13,11 +13,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 from halluscope.api import score_ehi, score_rhi
-from halluscope.extract.entities import NON_NUMERIC_LABELS, acronym_form, canonical_entity, extract_entities, initials
+from halluscope.ehi.extract import extract_entities
+from halluscope.ehi.match import EntityMatcher
 from halluscope.match import MatchJob
-from halluscope.match.entities import EntityMatcher
-from halluscope.match.grounding import build_text_index
 from halluscope.parsing import with_text
+from halluscope.text.index import build_text_index
+from halluscope.text.names import NON_NUMERIC_LABELS, acronym_form, canonical_entity, initials
 from halluscope.units import EntityUnit
 from parsed import parse
 
@@ -560,7 +561,7 @@ def test_lowercased_known_misses():
 
 
 def test_a_source_name_a_lowercased_summary_writes_is_recovered_as_a_candidate():
-    from halluscope.extract.entities import named_in_lowercase
+    from halluscope.ehi.recovered_names import named_in_lowercase
     from halluscope.units import RecoveredEntity
 
     source_units = [
@@ -585,7 +586,7 @@ def test_a_source_name_a_lowercased_summary_writes_is_recovered_as_a_candidate()
 
 
 def test_a_lowercased_summary_writing_part_of_a_source_name_recovers_that_part():
-    from halluscope.extract.entities import named_in_lowercase
+    from halluscope.ehi.recovered_names import named_in_lowercase
     from halluscope.units import RecoveredEntity
 
     source_units = [
@@ -632,7 +633,7 @@ def test_a_surname_in_another_names_place_is_contradicted():
 
 
 def test_a_lowercased_summary_writing_a_source_names_initials_recovers_the_name():
-    from halluscope.extract.entities import named_in_lowercase
+    from halluscope.ehi.recovered_names import named_in_lowercase
     from halluscope.units import RecoveredEntity
 
     source_units = [
@@ -728,7 +729,7 @@ def test_a_recovered_name_counts_only_in_another_names_place():
 
 
 def test_what_wordnet_says_a_lower_case_word_names():
-    from halluscope.lexical import Lexicon
+    from halluscope.lexicon.lexical import Lexicon
     from halluscope.resources import get_lexicon
     from halluscope.units import UNKNOWN_NAME
 
@@ -750,7 +751,7 @@ def test_what_wordnet_says_a_lower_case_word_names():
 def introduced(summary, source, rule="names"):
     """(text, span, label) of the names ``introduced_names`` (or, with ``rule="organisations"``,
     ``introduced_organisations``) finds in ``summary`` against ``source``."""
-    from halluscope.extract import entities
+    from halluscope.ehi import extract as entities
     from halluscope.resources import get_lexicon
 
     lexicon = get_lexicon()
@@ -812,7 +813,7 @@ def test_a_common_word_the_parse_reads_as_a_proper_noun_is_an_introduced_name():
 
 
 def test_an_introduced_name_after_a_known_first_name_is_a_new_surname():
-    from halluscope.extract.entities import introduced_names
+    from halluscope.ehi.recovered_names import introduced_names
     from halluscope.resources import get_lexicon
 
     source = "Thomas Smith wrote the report. Smith said so."
@@ -829,7 +830,7 @@ def test_an_introduced_name_after_a_known_first_name_is_a_new_surname():
 
 
 def test_a_stop_word_the_source_capitalises_does_not_join_an_introduced_name():
-    from halluscope.extract.entities import introduced_names
+    from halluscope.ehi.recovered_names import introduced_names
     from halluscope.resources import get_lexicon
 
     # the source starts a sentence with "In": a capital that says nothing of "in"
@@ -846,7 +847,7 @@ def test_a_stop_word_the_source_capitalises_does_not_join_an_introduced_name():
 
 
 def test_an_organisation_named_in_common_words_the_source_never_writes_is_a_unit():
-    from halluscope.lexical import Lexicon
+    from halluscope.lexicon.lexical import Lexicon
     from halluscope.resources import get_lexicon
 
     lexicon = get_lexicon()
@@ -886,7 +887,7 @@ def test_an_organisations_name_is_read_at_most_six_words_back():
     # a hand-built parse: "zorb" a compound of "league" five and six words before it; a
     # modifier further away is not read, so each name's span is bounded (a linear search)
     import spacy
-    from halluscope.extract.entities import ORGANISATION_MAX_WORDS, introduced_organisations
+    from halluscope.ehi.recovered_names import ORGANISATION_MAX_WORDS, introduced_organisations
     from spacy.tokens import Doc
 
     def organisations(gap):
@@ -929,7 +930,7 @@ def test_an_introduced_name_lowers_ehi():
     )
 
 
-# -- entities swapped within the source (halluscope.match.swaps) ------------------------
+# -- entities swapped within the source (halluscope.ehi.swaps) ------------------------
 
 
 def test_an_entity_in_another_entitys_place_is_contradicted():
@@ -1004,7 +1005,7 @@ def test_a_person_described_by_one_word_after_the_is_no_swap():
 
 
 def test_a_one_word_description_needs_the_sources_article_too():
-    from halluscope.match.swaps import _description
+    from halluscope.ehi.swaps import _description
     from halluscope.units import Match, TextEvidence
 
     summary = build_text_index(parse("the briton was quicker than rosberg."))
@@ -1123,7 +1124,7 @@ def test_a_relative_pronoun_fills_the_slot_of_its_name():
 
 
 def test_a_dateline_agency_is_not_stated_by_the_first_sentence():
-    from halluscope.match.swaps import dateline
+    from halluscope.ehi.swaps import dateline
 
     text = "Irbil, Iraq (CNN)ISIS claimed it controlled part of Iraq's largest oil refinery on Sunday."
     assert dateline(text) == (13, 16) and text[13:16] == "CNN"
@@ -1159,7 +1160,7 @@ def test_a_dateline_agency_is_not_stated_by_the_first_sentence():
 
 
 def test_a_possessive_a_lowercased_name_takes_in_is_not_its_context():
-    from halluscope.match.swaps import _without_possessive
+    from halluscope.ehi.swaps import _without_possessive
 
     assert _without_possessive((4, 14), "and new york's latest") == (4, 12)
     assert _without_possessive((4, 12), "and new york's latest") == (4, 12)
@@ -1192,7 +1193,7 @@ def test_the_words_around_a_name_need_content_and_spare_its_own_expansion():
 def test_whole_word_places_are_the_regex_places(key):
     import re
 
-    from halluscope.extract.entities import _WORD_RUN, _whole_word_places
+    from halluscope.ehi.recovered_names import _WORD_RUN, _whole_word_places
 
     lowered = "the premier league's al-qaeda o'neill abc ab. premier leagues st. louis -x ab us-us premier league"
     starts = {}
@@ -1310,7 +1311,7 @@ def test_a_tokenised_summary_name_is_found_as_the_source_writes_it():
 
 
 def test_a_written_day_is_never_a_name():
-    from halluscope.extract.quantities.dates import is_written_day
+    from halluscope.text.number_spans import is_written_day
 
     doc = parse("The marathon will take place on Sep 28, 2025.")
     assert [(e.text, e.label_) for e in doc.ents] == [("Sep 28, 2025", "LAW")]  # sm's reading
@@ -1324,7 +1325,7 @@ def test_a_written_day_is_never_a_name():
 def test_a_name_run_on_over_a_score_or_a_ground_is_cut():
     # docs/papers.md#names-that-run-on: sm tags "Montserrat 4-3" a LAW and "Burnley at
     # Turf Moor" one ORG; the score is two numbers QHI checks, the ground a name of its own
-    from halluscope.extract.quantities import extract_quantities
+    from halluscope.qhi.extract import extract_quantities
 
     doc = parse("Curacao beat Montserrat 4-3 on aggregate to progress.")
     assert [(e.text, e.label_) for e in doc.ents] == [("Curacao", "PERSON"), ("Montserrat 4-3", "LAW")]

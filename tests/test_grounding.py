@@ -170,7 +170,7 @@ def test_a_person_named_in_full_is_grounded_by_one_part_of_the_name():
     assert _rhi_units(["Pat Ingles lost her husband."], shared)[1] == [
         [(["pat ingles", "lose", "husband"], "unsupported", None)]
     ]
-    from halluscope.match.grounding import _written_as_name
+    from halluscope.rhi.grounding import _written_as_name
 
     # the sentence must write the part as a name: "the prison" is no "Chelmsford Prison"
     assert _written_as_name("pat", "Grandmother-of-three Pat lost her husband.")
@@ -483,7 +483,7 @@ def test_entity_offsets_survive_odd_unicode_and_curly_quotes():
 
 
 def test_a_text_index_holds_its_text_as_written():
-    from halluscope.match.grounding import build_text_index
+    from halluscope.text.index import build_text_index
     from parsed import parse
 
     index = build_text_index(parse("Ada Lovelace wrote NOTES in 1843."))

@@ -1,4 +1,4 @@
-"""halluscope.lexical against the real Princeton WordNet 3.0 (Debian's wordnet-base).
+"""halluscope.lexicon.lexical against the real Princeton WordNet 3.0 (Debian's wordnet-base).
 
 Every expected relation below was checked against WordNet 3.0 first. The tests that need
 WordNet skip, with the reason, where it is not installed; the rest (no-WordNet behaviour,
@@ -15,10 +15,10 @@ import threading
 import zipfile
 
 import pytest
-from halluscope import lexical, wordnet
-from halluscope.lexical import Lexicon, Link, normalise_lemma
+from halluscope.lexicon import lexical, wordnet
+from halluscope.lexicon.lexical import Lexicon, Link, normalise_lemma
+from halluscope.lexicon.wordnet import LEXNAMES, WordNetSource, find_wordnet
 from halluscope.resources import get_lexicon
-from halluscope.wordnet import LEXNAMES, WordNetSource, find_wordnet
 
 NO_WORDNET = (
     "WordNet 3.0 is not installed: apt-get install wordnet-base wordnet-sense-index, "

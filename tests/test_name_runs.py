@@ -1,12 +1,12 @@
-"""The name runs between two words (halluscope.match.name_runs), found without a pattern
+"""The name runs between two words (halluscope.text.name_runs), found without a pattern
 per pair of words: hand-read cases, and the same spans as the per-pair regular
 expression they replace (docs/scaling.md#where-the-time-goes) on seeded generated texts."""
 
 import random
 import re
 
-from halluscope.match.grounding import _lowered
-from halluscope.match.name_runs import MAX_RUN_WORDS, SMALL_WORDS, names_before, names_between
+from halluscope.text.index import _lowered
+from halluscope.text.name_runs import MAX_RUN_WORDS, SMALL_WORDS, names_before, names_between
 
 
 def between(text, left, right):

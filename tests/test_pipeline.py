@@ -298,7 +298,7 @@ def test_a_reference_and_its_source_are_matched_once_for_all_their_summaries(mon
     """Two summaries of one document with one reference: the reference's job against the
     source is matched once, not per row (pipeline._match_distinct), and each row scores
     as it does alone."""
-    from halluscope.match.quantities import QuantityMatcher
+    from halluscope.qhi.match import QuantityMatcher
 
     seen = []
     original = QuantityMatcher.match_batch

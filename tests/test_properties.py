@@ -93,7 +93,7 @@ def renderings(value: int) -> list:
 
 
 def written_numbers(text: str) -> list:
-    from halluscope.extract.quantities import extract_quantities
+    from halluscope.qhi.extract import extract_quantities
 
     return [u for u in extract_quantities(parse(text)) if u.qkind == "number"]
 
@@ -115,7 +115,7 @@ values = st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(values, st.data())
 def test_same_value_in_two_renderings_matches_exactly(value, data):
-    from halluscope.match.quantities import QuantityMatcher
+    from halluscope.qhi.match import QuantityMatcher
 
     first, second = (data.draw(st.sampled_from(renderings(value))) for _ in range(2))
     summary, source = (
@@ -132,7 +132,7 @@ def test_same_value_in_two_renderings_matches_exactly(value, data):
 def test_different_values_in_any_renderings_do_not_match(value, other, data):
     """Values more than 5% apart (and of different sign) never match; derivation is off
     (a pool of one number derives its own multiples)."""
-    from halluscope.match.quantities import QuantityMatcher
+    from halluscope.qhi.match import QuantityMatcher
 
     if abs(value - other) <= 0.05 * max(abs(value), abs(other)):
         other = -value

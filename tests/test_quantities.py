@@ -5,9 +5,9 @@ import datetime
 import sys
 
 import pytest
-from halluscope.extract.quantities import extract_quantities, parse_date, resolve_relative, words_to_number
 from halluscope.match import MatchJob
-from halluscope.match.quantities import QuantityMatcher
+from halluscope.qhi.extract import extract_quantities, parse_date, resolve_relative, words_to_number
+from halluscope.qhi.match import QuantityMatcher
 from halluscope.units import QuantityUnit
 from parsed import parse
 
@@ -178,7 +178,7 @@ def test_an_ordinal_in_a_date_that_ranks_a_period_is_its_own_quantity():
 
 
 def test_a_date_that_names_no_day_is_kept_as_written():
-    from halluscope.extract.quantities.dates import names_no_day
+    from halluscope.qhi.dates import names_no_day
 
     # before (session 26): dateparser reads no such day, so "31 February 2020" fell back to
     # the year 2020, which any source date of 2020 "supported"; without a year the day was
@@ -928,7 +928,7 @@ def test_the_supplement_tries_only_the_places_before_a_number():
     hand-read spans, then seeded generated texts of symbols, signs and numbers."""
     import random
 
-    from halluscope.extract.quantities.mentions import _SUPPLEMENT, _SUPPLEMENT_REACH, supplement_matches
+    from halluscope.qhi.mentions import _SUPPLEMENT, _SUPPLEMENT_REACH, supplement_matches
 
     text = "It cost US$ 5bn, # 200million and -40 °F; 12% (−5) rose 1,000."
     spans = [text[m.start() : m.end()] for m in supplement_matches(text)]
@@ -1120,8 +1120,8 @@ def test_the_candidates_for_a_values_place_are_read_once_per_sentence_pair():
     # candidates for a summary value's place; found once per (summary sentence, aligned
     # sentence) and capped, so that a sentence of n numbers costs n readings, not n²
     # (benchmarks/adversarial.py "numbers": 384 s at the Space's caps before, 1.8 s after)
-    from halluscope.match.grounding import build_text_index
-    from halluscope.match.swaps import MAX_PLACED_CANDIDATES, _aligned_candidates
+    from halluscope.qhi.swaps import MAX_PLACED_CANDIDATES, _aligned_candidates
+    from halluscope.text.index import build_text_index
 
     source_doc = parse("The club sold 12 shirts, 40 caps and 7 scarves on Monday.")
     summary_doc = parse("The club sold 12 shirts and 9 caps on Monday.")

@@ -12,10 +12,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 from halluscope.embedding import Embedder
-from halluscope.extract.relations import extract_relations, predicate_arguments
 from halluscope.match import MatchJob
-from halluscope.match.relations import RelationMatcher
 from halluscope.resources import get_embedder
+from halluscope.rhi.extract import extract_relations
+from halluscope.rhi.match import RelationMatcher
+from halluscope.text.predicates import predicate_arguments
 from halluscope.units import RelationUnit
 from parsed import parse
 
@@ -113,7 +114,7 @@ def test_negation_prefix():
 
 
 def test_a_subject_or_object_that_says_none_negates_its_verb():
-    from halluscope.extract.relations import negative_argument
+    from halluscope.text.syntax import negative_argument
 
     # session 26: "found no weapons" was "find weapon", which "found two weapons" supported
     assert triples("Police found no weapons in the house.") == [("police", "not_find", "weapon")]
@@ -326,7 +327,7 @@ def test_joined_name_is_one_slot_under_claims():
 
 
 def test_name_head_and_name_link():
-    from halluscope.match.relations import name_head, name_link
+    from halluscope.rhi.match import name_head, name_link
 
     assert name_head("bank of england".split()) == ["bank"]
     assert name_head("federal bureau of investigation".split()) == ["federal", "bureau"]
@@ -656,7 +657,7 @@ def test_rejects_bad_options_as_the_options_declare_them():
 
 
 def test_ptb_bracket_tokens_are_punctuation_for_normalize():
-    from halluscope.extract.relations import normalize
+    from halluscope.text.syntax import normalize
 
     doc = parse("-rrb- 6-3 against the dogged italian")
     assert doc[0].lower_ == "-rrb-"
@@ -858,7 +859,7 @@ def test_a_nominal_relation_the_source_writes_word_for_word_is_supported():
     deal announced this month"), so no nominal unit or preposition grounds the summary's
     (approval, for, deal); its wording, three words or more, is in the source as written."""
     from halluscope.api import score_rhi
-    from halluscope.match.grounding import build_text_index
+    from halluscope.text.index import build_text_index
 
     source = (
         "(CNN)The White House insists it doesn't need congressional approval for the Iran "

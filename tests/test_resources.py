@@ -6,11 +6,11 @@ import gc
 
 import pytest
 from halluscope import Scorer, budget, score_chi
+from halluscope.ehi.match import EntityMatcher
 from halluscope.match import MatchJob
-from halluscope.match.entities import EntityMatcher
-from halluscope.match.grounding import build_text_index
 from halluscope.parsing import ParsedText, UnitCache
 from halluscope.resources import Resources, get_embedder, get_lexicon, get_parse_cache, get_resources, text_index
+from halluscope.text.index import build_text_index
 from halluscope.units import EntityUnit
 
 MB = 1 << 20

@@ -18,13 +18,13 @@ import pytest
 from halluscope.acu.discourse import DiscourseLinkUnits
 from halluscope.acu.scoring import AcuOptions, dlsd_signature
 from halluscope.embedding import encoder_dtype
+from halluscope.lexicon.wordnet import find_wordnet
 from halluscope.options import METRIC_SPECS
 from halluscope.resources import get_resources
 from halluscope.scoring_options import ScoringOptions
 from halluscope.signature import signature
 from halluscope.verdict import load_calibration
 from halluscope.version import __version__
-from halluscope.wordnet import find_wordnet
 
 
 def machine_parts() -> dict[str, str]:

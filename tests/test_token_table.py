@@ -1,11 +1,11 @@
-"""halluscope.token_table: the columns read with one Doc.to_array call equal what the
+"""halluscope.text.token_table: the columns read with one Doc.to_array call equal what the
 Token API gives, on real spaCy parses; subtrees, projective or not."""
 
 import gc
 
 import pytest
 from halluscope.collector import GEN0_THRESHOLD, fewer_collections
-from halluscope.token_table import TokenTable
+from halluscope.text.token_table import TokenTable
 from parsed import parse
 
 TEXT = (
@@ -107,7 +107,7 @@ def test_the_pipeline_scores_under_it(default_thresholds, monkeypatch):
 
 
 def test_doc_text_is_the_docs_text_joined_once():
-    from halluscope.token_table import doc_text
+    from halluscope.text.token_table import doc_text
 
     doc = parse(TEXT)
     assert doc_text(doc) == doc.text == TEXT
@@ -135,7 +135,7 @@ def test_doc_text_is_the_docs_text_joined_once():
     ],
 )
 def test_has_no_upper_is_the_per_character_test(text, expected):
-    from halluscope.token_table import has_no_upper
+    from halluscope.text.token_table import has_no_upper
 
     assert has_no_upper(text) is expected
     assert has_no_upper(text) is (not any(c.isupper() for c in text))

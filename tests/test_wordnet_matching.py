@@ -12,13 +12,14 @@ import math
 
 import pytest
 from halluscope.api import score_chi
-from halluscope.extract.relations import extract_relations, verb_lemma
-from halluscope.match.grounding import relation_in_sentence
-from halluscope.match.words import content_words, support_words
 from halluscope.resources import get_lexicon, text_index
+from halluscope.rhi.extract import extract_relations
+from halluscope.rhi.grounding import relation_in_sentence
 from halluscope.scoring_options import ScoringOptions
 from halluscope.signature import signature
+from halluscope.text.syntax import verb_lemma
 from halluscope.units import RelationUnit
+from halluscope.words.matching import content_words, support_words
 from parsed import parse
 
 NO_WORDNET = (
@@ -955,7 +956,7 @@ def test_a_head_noun_synonym_matches_a_slot(lex):
 
 
 def test_slot_link_needs_the_same_modifiers_and_a_synonym_head(lex):
-    from halluscope.match.relations import RelationMatcher
+    from halluscope.rhi.match import RelationMatcher
 
     matcher = RelationMatcher(lexicon=lex)
     assert matcher.slot_link("physical shop", "physical store").text == "shop ~ store (WordNet synonym)"
@@ -967,7 +968,7 @@ def test_slot_link_needs_the_same_modifiers_and_a_synonym_head(lex):
 
 
 def test_an_acronym_matches_the_slot_of_the_name_it_abbreviates(lex):
-    from halluscope.match.relations import RelationMatcher, acronym_link
+    from halluscope.rhi.match import RelationMatcher, acronym_link
 
     source = "The World Health Organization criticised the ministry on Friday."
     rows = _relation_units(["The WHO criticised the ministry.", "The WTO criticised the ministry."], source)

@@ -171,7 +171,7 @@ def test_a_failure_in_a_worker_names_the_rows_of_its_shard(monkeypatch):
 
 
 def test_a_forked_worker_reads_wordnet_through_files_of_its_own():
-    from halluscope.wordnet import reopen_files_after_fork, shared_wordnet
+    from halluscope.lexicon.wordnet import reopen_files_after_fork, shared_wordnet
 
     shared = shared_wordnet()
     if shared is None:

@@ -54,10 +54,10 @@ def dim_features(detail) -> dict:
 def word_rows(predictions, sources, references):
     """Per row, per content word of the summary: [pos, proper, relation or None]."""
     from halluscope.batch import parse_batch
-    from halluscope.match.words import content_words, support_words
     from halluscope.resources import get_resources
     from halluscope.scoring_options import ScoringOptions
     from halluscope.validation import validate_inputs
+    from halluscope.words.matching import content_words, support_words
 
     resources = get_resources()
     try:

@@ -31,7 +31,7 @@ def all_datasets(data: str = DATA):
 
 
 def analysed_texts(datasets) -> list:
-    from halluscope.casing import truecase
+    from halluscope.text.casing import truecase
 
     texts = []
     for d in datasets:

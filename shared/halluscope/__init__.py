@@ -8,12 +8,12 @@ models and caches they score with, :class:`halluscope.Resources`.
 
 ``import halluscope`` is light: the entry points load on first use (PEP 562), so that
 ``import halluscope`` and ``halluscope --version`` need neither spaCy nor torch. The
-shipped dimensions are registered at import (:mod:`halluscope.dimensions`, itself light).
+shipped dimensions are registered at import (:mod:`halluscope.shipped`, itself light).
 """
 
 from typing import Any
 
-from . import dimensions  # noqa: E402,F401  (registers ehi, rhi, qhi in dimension_registry)
+from . import shipped  # noqa: E402,F401  (registers ehi, rhi, qhi in dimension_registry)
 from .version import __version__  # noqa: F401  (written once, in version.py)
 
 #: public name -> the module that defines it, imported on first use

@@ -252,7 +252,7 @@ def score_chi(
     """Composite Hallucination Index (CHI paper eq. 21–22): harmonic mean of EHI, RHI*
     and QHI over the dimensions defined for each example; under ``formula="support"``
     mixed with the summary's word-level support w (the share of its content words the
-    source supports by lemma or WordNet, :mod:`halluscope.match.words`),
+    source supports by lemma or WordNet, :mod:`halluscope.words.matching`),
     (1 - ``lexical_weight``) x the fusion + ``lexical_weight`` x w x (0.9 + 0.1 x the
     dimensions' mean) (:func:`halluscope.fusion.fused_chi`). ``options``: those of
     :func:`halluscope.options.options_for` ``("chi")``."""

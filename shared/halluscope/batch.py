@@ -7,11 +7,11 @@ import functools
 from dataclasses import dataclass, field
 
 from . import budget
-from .casing import casing_table, truecase
-from .match.grounding import TextIndex
 from .parsing import ParsedText
 from .resources import Resources
 from .scoring_options import ScoringOptions
+from .text.casing import casing_table, truecase
+from .text.index import TextIndex
 from .validation import ValidatedBatch
 
 
@@ -61,7 +61,7 @@ def parse_batch(batch: ValidatedBatch, options: ScoringOptions, resources: Resou
     """Parse every distinct text of the batch once, in one call of the resources' parse
     cache.
     With ``options.truecase``, lower-cased predictions and references are parsed
-    truecased against their row's source (:mod:`halluscope.casing`) but keep the
+    truecased against their row's source (:mod:`halluscope.text.casing`) but keep the
     caller's text, so units, spans and evidence show what the caller wrote."""
     n_rows = len(batch)
     summaries = list(batch.predictions) + [r for refs in batch.references for r in refs]

@@ -67,7 +67,7 @@ MB = 1 << 20
 DOC_BYTES_PER_TOKEN = 180
 #: a parsed text's fixed part (Doc, ParsedText, dicts)
 DOC_BYTES_FIXED = 2_000
-#: a text index (halluscope.match.grounding.TextIndex) per character of its text:
+#: a text index (halluscope.text.index.TextIndex) per character of its text:
 #: 126 measured, and 14 more once its word-to-sentence lists are built (TextIndex.sharing
 #: and holding_all, session 27: 60 SummEval sources); an index entry also keeps its Doc
 #: alive, which is counted with it

@@ -11,9 +11,9 @@ import math
 import os
 from typing import Any
 
-from .dimensions import SHIPPED_DIMENSIONS
 from .examples import load_examples
 from .highlight import attribution_note
+from .shipped import SHIPPED_DIMENSIONS
 
 
 def _compute(examples: list[dict[str, Any]], metric_path: str) -> dict[str, Any]:

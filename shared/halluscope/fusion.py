@@ -120,7 +120,7 @@ def fused_chi(
 ) -> float:
     """CHI of one row from its dimensions' results (:class:`halluscope.pipeline.DimensionResult`)
     and, under ``formula="support"``, its word-level support w
-    (:class:`halluscope.word_support.WordResult`; None under ``formula="paper"``,
+    (:class:`halluscope.words.support.WordResult`; None under ``formula="paper"``,
     which fuses the papers' indices as they are, CHI paper eq. 21-22).
 
     Under ``formula="support"``: CHI = (1 - λ) H + λ w (1 - δ + δ M), H the harmonic

@@ -39,12 +39,12 @@ class Memo:
 
 #: every memoised function of the package
 MEMOS: tuple[Memo, ...] = (
-    Memo("halluscope.extract.entities", "initials"),
-    Memo("halluscope.extract.entities", "_stop_words", loaded_once=True),
-    Memo("halluscope.extract.quantities.dates", "parse_date"),
-    Memo("halluscope.extract.quantities.measures", "unit_lexicon", loaded_once=True),
-    Memo("halluscope.match.grounding", "word_stem"),
-    Memo("halluscope.match.entities", "_words_pattern"),
+    Memo("halluscope.text.names", "initials"),
+    Memo("halluscope.ehi.recovered_names", "_stop_words", loaded_once=True),
+    Memo("halluscope.qhi.dates", "parse_date"),
+    Memo("halluscope.qhi.measures", "unit_lexicon", loaded_once=True),
+    Memo("halluscope.text.index", "word_stem"),
+    Memo("halluscope.ehi.match", "_words_pattern"),
     Memo("halluscope.verdict", "_shipped", loaded_once=True),
     Memo("halluscope.verdict", "_warn_once"),
     Memo("halluscope.cli.scoring", "takes_dates"),

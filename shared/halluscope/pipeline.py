@@ -45,7 +45,7 @@ from .units import Match, TextEvidence
 from .validation import validate_inputs
 from .venn import VennCounts, venn_counts
 from .verdict import verdict
-from .word_support import WordResult, sentence_contradictions, word_support
+from .words.support import WordResult, sentence_contradictions, word_support
 
 # --------------------------------------------------------------------------- units
 
@@ -196,7 +196,7 @@ def _score_dimension(
 ):
     """Results (and unit diagnostics) of one dimension for every example.
     ``contradictions``: per row, the summary's sentence contradictions
-    (:func:`~halluscope.word_support.sentence_contradictions`) for a dimension that
+    (:func:`~halluscope.words.support.sentence_contradictions`) for a dimension that
     reads them in its refine step; None: none looked for."""
     units = _units_reader(dimension, options, resources)
     jobs: list[MatchJob] = []

@@ -5,13 +5,13 @@ A :class:`Resources` owns, each made on first use:
 * a :class:`~halluscope.parsing.ParseCache` per spaCy model (texts -> ``ParsedText``),
 * a :class:`~halluscope.parsing.UnitCache` (the units extracted from each parse, per
   extractor setting; the parses themselves stay read-only),
-* a :class:`~halluscope.match.grounding.TextIndexCache` (the text indexes that
+* a :class:`~halluscope.text.index_cache.TextIndexCache` (the text indexes that
   grounding, attribution and word support read; what other modules derive from an
-  index lives on it, :meth:`~halluscope.match.grounding.TextIndex.derived`),
+  index lives on it, :meth:`~halluscope.text.index.TextIndex.derived`),
 * a :class:`~halluscope.text_tables.TextTables` (tables derived from whole texts: a
   source's casing table and written words, coreference resolutions),
 * an :class:`~halluscope.embedding.Embedder` per (sentence model, device),
-* a :class:`~halluscope.lexical.Lexicon` per WordNet folder,
+* a :class:`~halluscope.lexicon.lexical.Lexicon` per WordNet folder,
 * an :class:`~halluscope.nli.NLIEngine` per (NLI model, device, dtype, max length,
   label map), with its cache of scored pairs (dlsd_acu).
 
@@ -26,7 +26,7 @@ Models are the process's: spaCy pipelines and sentence encoders are loaded once 
 (name, device; an encoder also per precision, docs/scaling.md#encoder-precision) by ``registry``
 (default :data:`halluscope.registry.MODELS`; pass a
 fresh :class:`~halluscope.registry.ModelRegistry` for private copies) and WordNet's
-reader once per folder (:func:`halluscope.wordnet.shared_wordnet`); none of their
+reader once per folder (:func:`halluscope.lexicon.wordnet.shared_wordnet`); none of their
 settings is changed by a Resources. Every cache registers with
 :mod:`halluscope.budget`, so the ``cache_mb`` budget bounds them all: a kind's share is
 split among the live caches of that kind, those of every Resources together.
@@ -48,10 +48,10 @@ from .text_tables import DEFAULT_TEXT_TABLES_SIZE, TextTables
 
 if TYPE_CHECKING:  # pragma: no cover
     from .embedding import Embedder
-    from .lexical import Lexicon
-    from .match.grounding import TextIndex
+    from .lexicon.lexical import Lexicon
     from .nli import NLIEngine
     from .parsing import ParseCache, ParsedText
+    from .text.index import TextIndex
 
 Table = TypeVar("Table")
 
@@ -74,8 +74,8 @@ class Resources:
         index_cache_size: int | None = None,
         text_tables_size: int | None = None,
     ) -> None:
-        from .match.grounding import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
         from .parsing import DEFAULT_CACHE_SIZE, DEFAULT_UNIT_CACHE_SIZE, UnitCache
+        from .text.index_cache import DEFAULT_INDEX_CACHE_SIZE, TextIndexCache
 
         self.registry = MODELS if registry is None else registry
         self._parse_cache_size = DEFAULT_CACHE_SIZE if parse_cache_size is None else parse_cache_size
@@ -156,12 +156,12 @@ class Resources:
             return embedder
 
     def lexicon(self, path: str | None = None) -> Lexicon:
-        """This Resources' WordNet :class:`~halluscope.lexical.Lexicon` (default options)
+        """This Resources' WordNet :class:`~halluscope.lexicon.lexical.Lexicon` (default options)
         for ``path`` (None: the resolution order, docs/lexical.md): its own query caches
-        over the process's reader (:func:`halluscope.wordnet.shared_wordnet`); one per
+        over the process's reader (:func:`halluscope.lexicon.wordnet.shared_wordnet`); one per
         resolved folder. Without WordNet, a Lexicon that answers "same lemma" only."""
-        from .lexical import Lexicon
-        from .wordnet import shared_wordnet
+        from .lexicon.lexical import Lexicon
+        from .lexicon.wordnet import shared_wordnet
 
         shared = shared_wordnet(path)
         key = None if shared is None else shared.source.location
@@ -207,7 +207,7 @@ class Resources:
     # -- derived data -----------------------------------------------------------------
 
     def text_index(self, doc) -> TextIndex:
-        """The :class:`~halluscope.match.grounding.TextIndex` of a parsed ``Doc``, built
+        """The :class:`~halluscope.text.index.TextIndex` of a parsed ``Doc``, built
         once while cached."""
         return self.index_cache.get(doc)
 
@@ -269,7 +269,7 @@ def get_embedder(model: str | None = None, device: str | None = None, dtype: str
 
 
 def get_lexicon(path: str | None = None) -> Lexicon:
-    """The default Resources' WordNet :class:`~halluscope.lexical.Lexicon` for ``path``
+    """The default Resources' WordNet :class:`~halluscope.lexicon.lexical.Lexicon` for ``path``
     (None: the resolution order, docs/lexical.md); without WordNet, a Lexicon that
     answers "same lemma" only (one warning when it is made)."""
     return Resources.default().lexicon(path)

@@ -102,7 +102,7 @@ class ScoringOptions:
 
 
 def lexicon_of(options: ScoringOptions, resources: Resources):
-    """The :class:`halluscope.lexical.Lexicon` the options ask for, from ``resources``,
+    """The :class:`halluscope.lexicon.lexical.Lexicon` the options ask for, from ``resources``,
     or None when ``wordnet`` is off. A Lexicon without WordNet (not installed) answers
     "same lemma" only; the signature then says ``wn:none``."""
     if options.wordnet is False:

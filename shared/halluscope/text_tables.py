@@ -1,8 +1,8 @@
 """Tables derived from whole texts, each built once while cached (docs/architecture.md#caches-and-their-owners).
 
 A :class:`TextTables` maps (a build function, a text) to ``build(text)``: the casing
-table of a source (:func:`halluscope.casing.casing_table`), the words a source writes
-(:func:`halluscope.extract.entities.written_words`), a text with its pronouns resolved
+table of a source (:func:`halluscope.text.casing.casing_table`), the words a source writes
+(:func:`halluscope.ehi.recovered_names.written_words`), a text with its pronouns resolved
 (:mod:`halluscope.acu.coref`). One lives in each :class:`halluscope.resources.Resources`,
 which empties it in ``clear()``; its entries weigh in the ``derived`` share of the memory
 budget (:mod:`halluscope.budget`, docs/scaling.md#memory). It knows no index and no metric:

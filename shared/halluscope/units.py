@@ -40,20 +40,20 @@ class EntityUnit:
 @dataclass(frozen=True)
 class RecoveredEntity(EntityUnit):
     """A source's name that a lower-cased summary writes but its parse did not tag
-    (:func:`halluscope.extract.entities.named_in_lowercase`): looked for in another
+    (:func:`halluscope.ehi.recovered_names.named_in_lowercase`): looked for in another
     name's place only, and counted only when found there."""
 
 
 #: the label of an :class:`IntroducedName` WordNet does not have, and what
-#: :meth:`halluscope.lexical.Lexicon.name_kind` answers for such a word
+#: :meth:`halluscope.lexicon.lexical.Lexicon.name_kind` answers for such a word
 UNKNOWN_NAME = "UNKNOWN"
 
 
 @dataclass(frozen=True)
 class IntroducedName(EntityUnit):
     """A word a lower-cased summary writes as a name that its source never writes and its
-    parse did not tag (:func:`halluscope.extract.entities.introduced_names`,
-    :func:`halluscope.extract.entities.introduced_organisations`): WordNet knows it only
+    parse did not tag (:func:`halluscope.ehi.recovered_names.introduced_names`,
+    :func:`halluscope.ehi.recovered_names.introduced_organisations`): WordNet knows it only
     as a proper noun or not at all, the parse reads it as a proper noun, or it is an
     organisation noun with a modifier the source never writes. Its ``label`` is WordNet's
     kind of name (PERSON, GPE, ORG, LOC), ORG for an organisation, or ``"UNKNOWN"``."""
@@ -95,7 +95,7 @@ class RelationUnit:
     appositive: bool = False
     #: the subject is an agentless passive's patient and the triple has an object ("the
     #: defendant was offered a plea deal"): not the verb's agent, so its place in a
-    #: source predicate says nothing of reversed roles (:mod:`halluscope.match.grounding`)
+    #: source predicate says nothing of reversed roles (:mod:`halluscope.text.index`)
     patient_subject: bool = field(default=False, compare=False)
 
     def role(self, preposition: str) -> str:
@@ -136,7 +136,7 @@ class QuantityUnit:
     dimensionless); ``value`` a float. Dates carry ``interval`` (ISO start, ISO end,
     both inclusive) instead of relying on ``value``. ``anchor`` is the lemma of the
     governing noun phrase head (CHI paper §3.4.1, docs/papers.md#qhi): it breaks ties,
-    tells a moved number (:mod:`halluscope.match.quantities`) and, with ``direction``,
+    tells a moved number (:mod:`halluscope.qhi.match`) and, with ``direction``,
     is part of a number's key (5 people and 5 cars are two units).
     """
 
@@ -188,7 +188,7 @@ class Match:
     """How one unit was found in a pool: ``mode`` (exact, acronym, partial_name,
     synonym, text, slots, cooccurrence, sentence, epsilon, derived, temporal, or a
     WordNet relation such as hypernym or antonym; swapped and replaced for a unit whose
-    place the source gives another, :mod:`halluscope.match.swaps`), the ``evidence`` units of
+    place the source gives another, :mod:`halluscope.ehi.swaps`), the ``evidence`` units of
     the pool it matched, a ``score`` (1.0 for exact; cosine or relative error
     otherwise) and a human-readable ``detail``. ``contradicts``: the evidence
     contradicts the unit (a WordNet antonym, a swap): the unit is found, but not supported
@@ -204,7 +204,7 @@ class Match:
 @dataclass(frozen=True)
 class TextEvidence:
     """A piece of a pool's text (not one of its units) that grounds a unit:
-    ``text`` is ``pool_text[span[0]:span[1]]`` (see :mod:`halluscope.match.grounding`)."""
+    ``text`` is ``pool_text[span[0]:span[1]]`` (see :mod:`halluscope.text.index`)."""
 
     text: str
     span: Span

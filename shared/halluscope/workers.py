@@ -156,7 +156,7 @@ def _start_worker(parent: int, callers_fds: tuple[int, ...]) -> None:
     (:func:`keep_from_workers`); files of its own for the WordNet reader (a fork shares
     open files' offsets with the caller); torch on one thread (the workers are the
     parallelism; more threads per worker would fight over the same cores)."""
-    from .wordnet import reopen_files_after_fork
+    from .lexicon.wordnet import reopen_files_after_fork
 
     _end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)

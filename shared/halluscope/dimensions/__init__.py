@@ -1,8 +1,10 @@
-"""The dimensions of the CHI family, one module each, registered in
-:mod:`halluscope.dimension_registry`, which the engine, fusion, the report, the Space, the demo and the
-metric specs read (docs/architecture.md#dimensions).
+"""The dimensions of the CHI family: what a dimension declares (:class:`~.base.Dimension`)
+and the registry of them (:mod:`halluscope.dimension_registry`), which the engine, fusion,
+the report, the Space, the demo and the metric specs read (docs/architecture.md#dimensions).
+The shipped three live in their index's package (``ehi/``, ``rhi/``, ``qhi/``) and are
+registered by :mod:`halluscope.shipped`.
 
-A new index is a :class:`~.base.Dimension` subclass in a module of its own, one
+A new index is a :class:`~.base.Dimension` subclass in a package of its own, one
 :func:`register` call and a ``metrics/`` folder; nothing else names it.
 """
 
@@ -10,15 +12,5 @@ from __future__ import annotations
 
 from ..dimension_registry import DIMENSIONS, get, names, register, unregister
 from .base import Dimension
-from .entities import ENTITIES
-from .quantities import QUANTITIES
-from .relations import RELATIONS
 
-for _dimension in (ENTITIES, RELATIONS, QUANTITIES):
-    register(_dimension)
-
-#: the dimensions halluscope ships (CHI fuses them; a registered toy dimension joins
-#: the registry, not this tuple)
-SHIPPED_DIMENSIONS: tuple[str, ...] = names()
-
-__all__ = ["DIMENSIONS", "SHIPPED_DIMENSIONS", "Dimension", "get", "names", "register", "unregister"]
+__all__ = ["DIMENSIONS", "Dimension", "get", "names", "register", "unregister"]

@@ -174,7 +174,7 @@ def swapped_units(
     replaced: Callable[..., Match | None] | None = None,
 ) -> Found:
     """A summary unit the source supports but whose place in the aligned source sentence
-    another unit of its kind holds is contradicted (:mod:`halluscope.match.swaps`): its
+    another unit of its kind holds is contradicted (:mod:`halluscope.ehi.swaps`): its
     source match becomes the swap. ``swapped(unit, match, pool, summary_index,
     source_index)``: the swap or None. ``replaced(unit, pool, summary_index,
     source_index)``, when given, reads the units the source does not support the same

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .grounding import TextIndex
+    from ..text.index import TextIndex
 
 
 @dataclass(frozen=True)
 class MatchJob:
     """Match each of ``queries`` against ``pool``. ``context`` holds per-example
     information a matcher may use (e.g. ``publication_date`` for relative dates).
-    ``pool_index``: the :class:`~halluscope.match.grounding.TextIndex` of the pool's
+    ``pool_index``: the :class:`~halluscope.text.index.TextIndex` of the pool's
     text, which the pipeline builds (from its resources) when the matcher grounds
     units in the text (``grounding="text"``); None: no text grounding for this job.
     Data flows one way: a matcher reads its jobs and returns matches, and never

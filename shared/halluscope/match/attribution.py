@@ -24,12 +24,12 @@ rest of the sentence shares no content word with the source at all (nothing to
 attribute against). A source sentence holds ``u`` when the unit's match evidence
 starts in it, or when it contains all the content words of the unit's mention, so a
 unit mentioned several times is judged by its best mention. Words are compared in
-the forms :mod:`halluscope.match.grounding` indexes (lower case and lemma, a plural
+the forms :mod:`halluscope.text.index` indexes (lower case and lemma, a plural
 "s" dropped). An unsupported unit has credit 0; the dimension's score is the mean
 credit (:func:`halluscope.indices.support_share`).
 
 Relation triples are not weighted (``Dimension.attributed`` is off for RHI,
-:mod:`halluscope.dimensions.relations`): a triple states
+:mod:`halluscope.rhi.dimension`): a triple states
 its own combination (subject, verb and object), and its grounding already asks for
 them in one source sentence; weighting it as well would only penalise faithful
 sentence fusion ("Police arrested the suspect who had robbed a bank" from two source
@@ -43,9 +43,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..text.index import TextIndex, idf_weight, is_content, token_forms
 from ..units import Match
 from .copies import sentence_copied
-from .grounding import TextIndex, idf_weight, is_content, token_forms
 
 ATTRIBUTION_FLOOR = 0.5
 
@@ -77,7 +77,7 @@ def mention_words(unit, summary_doc) -> frozenset[str]:
 
 def _overlap(context: frozenset[str], sentence_content: frozenset[str], idf) -> float:
     """ov(C, t): the idf of the context's words the sentence holds
-    (:func:`~halluscope.match.grounding.idf_weight`, exactly rounded)."""
+    (:func:`~halluscope.text.index.idf_weight`, exactly rounded)."""
     return idf_weight(context & sentence_content, idf)
 
 

@@ -9,13 +9,13 @@ by the neighbour of the unit's sentence (docs/papers.md#attribution).
 
 :func:`copied_passage` says whether the source writes a summary sentence as one run of
 its words (lower case, each a run of word characters, only non-word characters
-between them: :meth:`~halluscope.match.grounding.TextIndex.written_run`'s reading).
+between them: :meth:`~halluscope.text.index.TextIndex.written_run`'s reading).
 Such a run is a passage of the source that holds every unit of the sentence with the
 rest of the sentence around it, whatever the splitter made of either text.
 
 Cost: the source's word n-grams (n up to :data:`ANCHOR`) are listed once per source
 index; a sentence is looked for at the places of its rarest n-gram only, at most
-:data:`~halluscope.match.grounding.CANDIDATE_DF` of them, each compared in time linear
+:data:`~halluscope.text.index.CANDIDATE_DF` of them, each compared in time linear
 in the sentence, so a summary costs time linear in its length (docs/scaling.md#long-texts).
 """
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.index import CANDIDATE_DF, TextIndex
 from ..units import Match, TextEvidence
-from .grounding import CANDIDATE_DF, TextIndex
 
 #: the n of the n-grams a sentence is anchored by (fewer for a shorter sentence)
 ANCHOR = 3
@@ -105,7 +105,7 @@ def copied_passage(words: Sequence[str], source: TextIndex) -> bool:
 
 
 def copied_places(words: Sequence[str], source: TextIndex) -> tuple[int, ...]:
-    """The indexes of the source's words (:meth:`~halluscope.match.grounding.TextIndex.word_spans`)
+    """The indexes of the source's words (:meth:`~halluscope.text.index.TextIndex.word_spans`)
     where ``source`` writes ``words`` one after another, ascending; none for no words and
     when the rarest n-gram starts at more than ``CANDIDATE_DF`` places."""
     if not words:
@@ -121,7 +121,7 @@ def copied_span(span: tuple[int, int], summary: TextIndex, source: TextIndex) ->
     """The source's character span of the words of summary span ``span`` (a unit's) where
     the source writes the unit's whole summary sentence word for word
     (:func:`sentence_copied`), at the first such place whose passage cuts no named entity of
-    the source's parse (:meth:`~halluscope.match.grounding.TextIndex.entity_at`) that
+    the source's parse (:meth:`~halluscope.text.index.TextIndex.entity_at`) that
     holds one of those words: "spend $3" of a copy that ends inside "spend $3 billion"
     has no such place. None where there is no such place (docs/papers.md#attribution)."""
     found = copied_place(span, summary, source)

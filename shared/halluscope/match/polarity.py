@@ -1,7 +1,7 @@
 """Contradictions inside aligned sentences: a negation added or dropped, a word turned
 into its opposite (docs/lexical.md#sentence-contradictions).
 
-Word support (:mod:`halluscope.match.words`) asks whether the source has a word
+Word support (:mod:`halluscope.words.matching`) asks whether the source has a word
 anywhere; a summary that writes "before" where its source sentence says "after", or
 "was not" where it says "was", keeps every word the source has. This module compares
 each summary sentence with the source sentence that holds the most of its content
@@ -13,7 +13,7 @@ each summary sentence with the source sentence that holds the most of its conten
   prepositional argument, in common (the same claim), with the other polarity and never
   with the summary's of the same claim ("has not used" against "has used", "was not in
   fine form" against "was in fine form"; polarity as the relation extractor reads it,
-  :func:`halluscope.extract.relations.effective_negation`), unless a negative word
+  :func:`halluscope.text.syntax.effective_negation`), unless a negative word
   negates either predicate in a way that reading misses (:data:`NEGATIVE_WORDS`,
   :func:`negated_by_word`: "has no plans to close" is "does not plan to close");
 * ``negation`` too, when the source never makes it (:func:`_negation_unsaid`): a negated
@@ -31,7 +31,7 @@ each summary sentence with the source sentence that holds the most of its conten
   "following" against a summary's "before") and, with WordNet, the antonyms of verbs,
   adjectives, adverbs and nouns ("accepted" against "rejected", "lower" against
   "higher", "victory" against "defeat"). Two verbs that may be one transfer seen from
-  its two parties ("sold"/"bought", :func:`halluscope.match.words.may_be_converse`) are opposites only
+  its two parties ("sold"/"bought", :func:`halluscope.match.polarity.may_be_converse`) are opposites only
   said of the same subject ("Huber has bought copies" against "Huber has sold copies"),
   an infinitive's being the subject of the verb above it (:func:`_controller`), or, with
   no subject on either side, when they share an object.
@@ -55,8 +55,9 @@ from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..extract.relations import (
-    NEGATIVE_GOVERNORS,
+from ..text.clause_words import NEGATIVE_GOVERNORS
+from ..text.index import IndexedSentence, TextIndex, _Predicate, token_forms, word_stem
+from ..text.syntax import (
     effective_negation,
     infinitive_chain,
     is_negated,
@@ -65,8 +66,6 @@ from ..extract.relations import (
     verb_lemma,
 )
 from ..units import Match, TextEvidence
-from .grounding import IndexedSentence, TextIndex, _Predicate, token_forms, word_stem
-from .words import may_be_converse
 
 #: content words a summary sentence and its aligned source sentence must share
 MIN_SHARED = 2
@@ -121,6 +120,24 @@ NEGATIVE_WORDS = frozenset({"no", "none", "nothing", "nobody", "neither", "nor",
 _ANTONYM_POS = {"VERB": "verb", "ADJ": "adj", "ADV": "adv", "NOUN": "noun"}
 
 
+#: a transfer pair WordNet gives no opposite directions to ("lose" has none) that is still
+#: one event seen from either party: "Chelsea lost to Arsenal" = "Arsenal won"
+_CONVERSE_PAIRS = frozenset({frozenset({"win", "lose"})})
+
+
+def may_be_converse(a: str, b: str, lexicon) -> bool:
+    """Whether two antonym verbs may state one transfer from its two parties: both in
+    WordNet's possession verbs with opposite directions (sell gives, buy receives;
+    :meth:`~halluscope.lexicon.lexical.Lexicon.transfer_direction`), or a pair of
+    :data:`_CONVERSE_PAIRS`. "accept" (receives) against "reject" (no direction) is a
+    contradiction: the starlet who rejected a move did not accept it."""
+    if frozenset({a, b}) in _CONVERSE_PAIRS:
+        return True
+    if not (lexicon.transfers_possession(a) and lexicon.transfers_possession(b)):
+        return False
+    return {lexicon.transfer_direction(a), lexicon.transfer_direction(b)} == {"gives", "receives"}
+
+
 @dataclass(frozen=True)
 class Flip:
     """One contradicted word of a summary: its ``text`` and character ``span`` in the
@@ -137,7 +154,7 @@ def aligned_sentence(sentence: IndexedSentence, source: TextIndex, ignore: froze
     """The source sentence holding the most of ``sentence``'s content (idf-weighted; ties:
     the first), None when none shares :data:`MIN_SHARED` content words. ``ignore``:
     content words (as indexed) that do not count, such as the words of a name whose
-    place is in question (:mod:`halluscope.match.swaps`). Only the sentences
+    place is in question (:mod:`halluscope.ehi.swaps`). Only the sentences
     :meth:`TextIndex.sharing` proposes are read (in a long text, a word most sentences
     hold proposes none)."""
     ranked = aligned_sentences(sentence, source, 1, ignore)
@@ -193,7 +210,7 @@ def negated_by_word(token) -> bool:
     players") says nothing of the token's polarity. A subject or object that says none,
     of the token or of a verb up its chain of infinitives, is not such a word: the
     relation extractor reads it as the token's negation ("Nobody was arrested", "Nobody
-    wanted to leave": :func:`~halluscope.extract.relations.effective_negation`)."""
+    wanted to leave": :func:`~halluscope.text.syntax.effective_negation`)."""
     read = {node.i for node in infinitive_chain(token)}
     for governor in (token, *token.ancestors):
         if any(
@@ -296,7 +313,7 @@ class _NegatedLemmas(dict[str, list[int]]):
 
 def _negated_lemmas(source: TextIndex) -> dict[str, list[int]]:
     """Lemma -> the character offsets where the source negates a word of it (once per
-    source index, :meth:`~halluscope.match.grounding.TextIndex.derived`)."""
+    source index, :meth:`~halluscope.text.index.TextIndex.derived`)."""
     return source.derived(_NegatedLemmas)
 
 
@@ -351,7 +368,7 @@ def _controller(token, predicates: dict[int, _Predicate]) -> _Predicate | None:
     infinitive complements (``xcomp``) to the first verb with a subject ("Tevez is on
     course to win": "win" is Tevez's; "are yet to lose this competition"); the verb's
     own predicate when it has a subject, or when nothing above it has one. Under an
-    object-control verb (:func:`~halluscope.extract.relations.object_controlled`: "told
+    object-control verb (:func:`~halluscope.text.syntax.object_controlled`: "told
     Smith to sell the car") the subject is that verb's object: the predicate returned
     then has the object's words on its subject side."""
     own = predicates.get(token.i)
@@ -492,7 +509,7 @@ def _opposite_flip(
     the same thing: a verb's opposite shares an argument with it (``mine``, the verb's
     indexed predicate) and has its polarity (an opposite under one negation agrees: "did not
     approve" and "rejected"); two verbs that may be one transfer seen from its two parties
-    ("sold"/"bought", "won"/"lost": :func:`halluscope.match.words.may_be_converse`) share
+    ("sold"/"bought", "won"/"lost": :func:`halluscope.match.polarity.may_be_converse`) share
     a subject word (the same party cannot both sell and buy: "Huber has bought copies"
     against "Huber has sold copies"; "Globex bought from Acme" against "Acme sold to
     Globex" is no flip); any other word's opposite has the same head ("first race"

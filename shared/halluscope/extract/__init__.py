@@ -1,1 +1,0 @@
-"""Extractors: spaCy ``Doc`` -> deduplicated unit lists (entities, relations, quantities)."""

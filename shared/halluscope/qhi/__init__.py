@@ -1,0 +1,2 @@
+"""QHI, the quantity hallucination index: its extraction, matching, swap checks, grounding rules
+and dimension (docs/architecture.md#layers)."""
