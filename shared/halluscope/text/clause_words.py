@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..qhi.extract import MULTIPLY_VERBS, NUMERIC_LABELS
+from .number_words import MULTIPLY_VERBS, NUMERIC_LABELS
 
 if TYPE_CHECKING:
     pass

@@ -9,7 +9,7 @@ import bisect
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..qhi.extract import NUMERIC_LABELS
+from .number_words import NUMERIC_LABELS
 from ..units import APPOSITION, NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
 from .token_table import doc_text
 

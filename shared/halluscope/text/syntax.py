@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..qhi.extract import NUMERIC_LABELS
+from .number_words import NUMERIC_LABELS
 from .number_words import CURRENCY_WORDS
 
 if TYPE_CHECKING:
