@@ -5,7 +5,7 @@ sentence, so a call's work after parsing grows linearly with the texts. Real spa
 import pytest
 from halluscope.api import score_ehi
 from halluscope.match import attribution as attribution_module
-from halluscope.match.polarity import aligned_sentence
+from halluscope.match.claims import aligned_sentence
 from halluscope.resources import get_resources
 from halluscope.text.index import CANDIDATE_DF
 

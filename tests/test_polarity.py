@@ -2,7 +2,9 @@
 WordNet where a rule needs it."""
 
 import pytest
-from halluscope.match.polarity import OPPOSITE_WORDS, aligned_sentence, sentence_flips
+from halluscope.match.claims import aligned_sentence
+from halluscope.match.opposites import OPPOSITE_WORDS
+from halluscope.match.polarity import sentence_flips
 from halluscope.resources import get_resources
 
 

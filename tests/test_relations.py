@@ -327,7 +327,7 @@ def test_joined_name_is_one_slot_under_claims():
 
 
 def test_name_head_and_name_link():
-    from halluscope.rhi.match import name_head, name_link
+    from halluscope.rhi.slot_links import name_head, name_link
 
     assert name_head("bank of england".split()) == ["bank"]
     assert name_head("federal bureau of investigation".split()) == ["federal", "bureau"]

@@ -968,7 +968,8 @@ def test_slot_link_needs_the_same_modifiers_and_a_synonym_head(lex):
 
 
 def test_an_acronym_matches_the_slot_of_the_name_it_abbreviates(lex):
-    from halluscope.rhi.match import RelationMatcher, acronym_link
+    from halluscope.rhi.match import RelationMatcher
+    from halluscope.rhi.slot_links import acronym_link
 
     source = "The World Health Organization criticised the ministry on Friday."
     rows = _relation_units(["The WHO criticised the ministry.", "The WTO criticised the ministry."], source)

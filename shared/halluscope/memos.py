@@ -44,7 +44,7 @@ MEMOS: tuple[Memo, ...] = (
     Memo("halluscope.qhi.dates", "parse_date"),
     Memo("halluscope.qhi.measures", "unit_lexicon", loaded_once=True),
     Memo("halluscope.text.index", "word_stem"),
-    Memo("halluscope.ehi.match", "_words_pattern"),
+    Memo("halluscope.ehi.name_mentions", "_words_pattern"),
     Memo("halluscope.verdict", "_shipped", loaded_once=True),
     Memo("halluscope.verdict", "_warn_once"),
     Memo("halluscope.cli.scoring", "takes_dates"),

@@ -5,7 +5,7 @@ numbers: :func:`swapped_quantity`, docs/papers.md#qhi-what-the-words-around-a-nu
 Word overlap cannot see "Clarence House" replaced by "the Royal Household" when the
 source names both, and name matching finds the summary's name in the source and calls
 it supported. This module reads the name in its place: the summary sentence's aligned
-source sentence (:func:`halluscope.match.polarity.aligned_sentence`, the one holding
+source sentence (:func:`halluscope.match.claims.aligned_sentence`, the one holding
 most of the summary sentence's content, the name's own words left out) is the source's
 account of that sentence. A
 supported summary entity ``E`` is **swapped** when
@@ -53,6 +53,7 @@ from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from ..match.claims import aligned_sentence
 from ..match.context_words import (
     _ARTICLES,
     _WORD,
@@ -66,7 +67,6 @@ from ..match.context_words import (
     _written_around,
 )
 from ..match.copies import sentence_copied
-from ..match.polarity import aligned_sentence
 from ..text.clause_words import RELATIVE_PRONOUNS
 from ..text.index import TextIndex, word_stem
 from ..text.name_runs import names_before, names_between

@@ -75,10 +75,26 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 import numpy as np
+
+from halluscope.qhi.quantity_pool import _Pool
+from halluscope.qhi.values import (
+    NUMERIC_CLASSES,
+    OPERATION_FAMILY,
+    _days,
+    _is_count,
+    _operand,
+    _rel,
+    _result,
+    base_value,
+    fmt,
+    kind_class,
+    opposed,
+    show,
+    stated,
+)
 
 from ..match import MatchJob
 from ..match.copies import copied_match, copied_span
@@ -86,7 +102,7 @@ from ..options import options_for
 from ..text.index import TextIndex
 from ..units import Match, QuantityUnit
 from .dates import MONTH_NAMES
-from .extract import TEMPERATURE_SCALES, UNIT_SCALE, resolve_relative, written_value
+from .extract import resolve_relative, written_value
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("qhi")
@@ -105,106 +121,6 @@ _MONTH_DAY = re.compile(r"(" + "|".join(MONTH_NAMES) + r") (\d{1,2})")
 _WORD = re.compile(r"[a-z]+")
 
 
-SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
-
-
-NUMERIC_CLASSES = frozenset({"number", "money", "percent", "measure"})
-
-
-def kind_class(unit: QuantityUnit) -> tuple[tuple[str, str], float]:
-    """(compatibility class, factor to that class's base unit) of a quantity; a
-    temperature's conversion also has an offset (:func:`base_value`)."""
-    if unit.qkind == "money":
-        return ("money", unit.unit), 1.0
-    if unit.qkind == "measure" and unit.unit in TEMPERATURE_SCALES:
-        return ("measure", "temperature"), TEMPERATURE_SCALES[unit.unit][0]
-    if unit.qkind == "measure":
-        scale = UNIT_SCALE.get(unit.unit)
-        if scale is not None:
-            return ("measure", scale[0]), scale[1]
-        return ("measure", "unit:" + unit.unit), 1.0
-    return (unit.qkind, ""), 1.0
-
-
-def base_value(unit: QuantityUnit) -> tuple[tuple[str, str], float]:
-    """(compatibility class, value in that class's base unit): "10 km" -> 10,000 metres,
-    "80 °F" -> 26.7 degrees Celsius (a conversion with an offset)."""
-    cls, factor = kind_class(unit)
-    offset = TEMPERATURE_SCALES[unit.unit][1] if cls == ("measure", "temperature") else 0.0
-    assert unit.value is not None, "an amount's value (callers leave out units without one)"
-    return cls, unit.value * factor + offset
-
-
-def opposed(query: QuantityUnit, other: QuantityUnit) -> str:
-    """Why two mentions of one amount contradict each other ("" when they do not): opposite
-    directions ("rose 5%" against "fell 5%") or opposite bounds ("more than 150" against
-    "fewer than 150"), each side stating its own (extract.quantities.context)."""
-    if query.direction and other.direction and query.direction != other.direction:
-        return f"direction {query.direction} vs {other.direction}"
-    if query.bound and other.bound and query.bound != other.bound:
-        return f"bound {query.bound} vs {other.bound}"
-    return ""
-
-
-#: the derivation family (extract.quantities.context.FAMILIES) each operation needs the
-#: query's own words to state; a sum or difference of percentages also counts as "points"
-OPERATION_FAMILY = {
-    "+": "sum",
-    "-": "difference",
-    "x2": "multiple",
-    "x3": "multiple",
-    "x4": "multiple",
-    "x0.5": "multiple",
-    "/": "ratio",
-    "change": "change",
-    "share": "share",
-}
-
-
-def stated(query: QuantityUnit, operation: str, family: str) -> bool:
-    """Whether the query's words state ``operation`` (of the derived table ``family``)."""
-    if family == "points" and "points" in query.derivations:
-        return True
-    return OPERATION_FAMILY[operation] in query.derivations
-
-
-def fmt(value: float) -> str:
-    """Compact number: 2500 -> "2500", 1.2e9 -> "1.2e9", 0.5 -> "0.5"; a value
-    beyond floating point: "inf" / "-inf"."""
-    if not math.isfinite(value):
-        return str(value)
-    if value == int(value) and abs(value) < 1e6:
-        return str(int(value))
-    text = f"{value:.6g}"
-    return text.replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
-
-
-def show(unit: QuantityUnit) -> str:
-    """A quantity as written in diagnostics: "USD 2.5e9", "4.5%", "10 kilometre"."""
-    assert unit.value is not None, "an amount's value (fmt could not write None)"
-    if unit.qkind == "money":
-        return f"{unit.unit} {fmt(unit.value)}"
-    if unit.qkind == "percent":
-        return f"{fmt(unit.value)}%"
-    if unit.qkind == "measure":
-        return f"{fmt(unit.value)} {unit.unit}"
-    if (
-        unit.qkind == "ordinal"
-        and unit.value is not None
-        and math.isfinite(unit.value)
-        and unit.value == int(unit.value)
-    ):
-        number = int(unit.value)
-        suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-        return f"{number}{suffix}"
-    return fmt(unit.value)
-
-
-def _rel(a: float, b: float) -> float:
-    scale = max(abs(a), abs(b))
-    return 0.0 if scale == 0 else abs(a - b) / scale
-
-
 def _anchor_note(query: QuantityUnit, evidence: Sequence[QuantityUnit]) -> str:
     anchors = [p.anchor for p in evidence]
     if query.anchor and all(a == query.anchor for a in anchors):
@@ -218,164 +134,6 @@ def _anchor_hits(query: QuantityUnit, evidence: Sequence[QuantityUnit]) -> int:
     if not query.anchor:
         return 0
     return sum(1 for p in evidence if p.anchor == query.anchor)
-
-
-def _is_count(unit: QuantityUnit, value: float, exact_below: float) -> bool:
-    return unit.qkind == "number" and value == int(value) and abs(value) < exact_below
-
-
-class _Pool:
-    """One pool indexed for matching: numeric values by kind class, dates with
-    their intervals (relative ones resolved against the publication date), and
-    lazily built derived-value tables."""
-
-    def __init__(self, pool: Sequence, publication_date: _dt.date | None, cap: int) -> None:
-        self.cap = cap
-        self.groups: dict[tuple[str, str], list[tuple[QuantityUnit, float]]] = {}
-        self.exact: dict[tuple, list[QuantityUnit]] = {}
-        self.dates: list[tuple[QuantityUnit, tuple[str, str] | None]] = []
-        self.overflow: dict[tuple, list[QuantityUnit]] = {}
-        self.publication_date = publication_date
-        self._derived: dict[tuple[tuple[str, str], str], tuple] = {}
-        for unit in pool:
-            if not isinstance(unit, QuantityUnit):
-                continue
-            if unit.qkind == "date":
-                interval = unit.interval
-                if unit.relative:
-                    interval = resolve_relative(unit.relative, publication_date)
-                self.dates.append((unit, interval))
-                self.exact.setdefault(unit.key, []).append(unit)
-                continue
-            if unit.value is None or math.isnan(unit.value):
-                continue
-            cls, value = base_value(unit)
-            if math.isinf(unit.value):  # beyond floating point: compared as written only
-                self.overflow.setdefault((cls, written_value(unit.text)), []).append(unit)
-                continue
-            self.groups.setdefault(cls, []).append((unit, value))
-            self.exact.setdefault((cls, float(f"{value:.12g}")), []).append(unit)
-        # value index per kind class: (sorted values, their positions in ``groups[cls]``)
-        self.by_value: dict[tuple[str, str], tuple[list[float], list[int]]] = {}
-        for cls, members in self.groups.items():
-            order = sorted(range(len(members)), key=lambda k: members[k][1])
-            self.by_value[cls] = ([members[k][1] for k in order], order)
-        self._date_index: tuple[list[tuple[str, int]], dict[int, list[tuple[int, int]]]] | None = None
-        self._by_anchor: dict[tuple, list[QuantityUnit]] | None = None  # (class, anchor) -> units
-
-    def anchored(self, cls: tuple[str, str], anchor: str) -> list[QuantityUnit]:
-        """The values of ``cls`` anchored to ``anchor``, in pool order (indexed on first use)."""
-        if self._by_anchor is None:
-            self._by_anchor = {}
-            for key, members in self.groups.items():
-                for unit, _ in members:
-                    self._by_anchor.setdefault((key, unit.anchor), []).append(unit)
-        return self._by_anchor.get((cls, anchor), [])
-
-    def near(self, cls: tuple[str, str], value: float, epsilon: float) -> list[int]:
-        """Positions in ``groups[cls]`` of the values that can lie within relative
-        difference ``epsilon`` of ``value`` (a slightly wider band, by bisection;
-        callers test the exact condition), in pool order."""
-        index = self.by_value.get(cls)
-        if index is None:
-            return []
-        values, order = index
-        if value > 0:
-            low, high = value * (1 - epsilon), value / (1 - epsilon)
-        elif value < 0:
-            low, high = value / (1 - epsilon), value * (1 - epsilon)
-        else:
-            low = high = 0.0
-        slack = 1e-9 * max(abs(low), abs(high))
-        first, last = bisect_left(values, low - slack), bisect_right(values, high + slack)
-        return sorted(order[first:last])
-
-    def dates_around(self, start: str, end: str) -> list[int]:
-        """Positions in ``dates`` of the intervals that may contain [start, end] or lie
-        inside it: starts bisected in a start-sorted list (inside) and, per interval
-        length, in a list of that length (containing); callers test the exact condition."""
-        if self._date_index is None:
-            inside: list[tuple[str, int]] = []
-            by_length: dict[int, list[tuple[int, int]]] = {}
-            for order, (_, other) in enumerate(self.dates):
-                if other is None:
-                    continue
-                inside.append((other[0], order))
-                first = _dt.date.fromisoformat(other[0]).toordinal()
-                length = _dt.date.fromisoformat(other[1]).toordinal() - first
-                by_length.setdefault(length, []).append((first, order))
-            inside.sort()
-            for group in by_length.values():
-                group.sort()
-            self._date_index = (inside, by_length)
-        inside, by_length = self._date_index
-        first, last = bisect_left(inside, (start, -1)), bisect_right(inside, (end, len(self.dates)))
-        found = {order for _, order in inside[first:last]}
-        q_first = _dt.date.fromisoformat(start).toordinal()
-        q_last = _dt.date.fromisoformat(end).toordinal()
-        for length, group in by_length.items():  # p_first <= q_first and p_first + length >= q_last
-            lo = bisect_left(group, (q_last - length, -1))
-            hi = bisect_right(group, (q_first, len(self.dates)))
-            found.update(order for _, order in group[lo:hi])
-        return sorted(found)
-
-    # ------------------------------------------------------------ derived tables
-
-    def derived_table(self, cls: tuple[str, str], family: str):
-        """(values, operation codes, i, j) of every derivation of one family
-        ("value": sums, differences, multiples, ratios; "percent": percent
-        changes and shares; "points": sums and differences of percentages) over
-        the first ``cap`` values of ``cls``."""
-        key = (cls, family)
-        table = self._derived.get(key)
-        if table is not None:
-            return table
-        members = self.groups.get(cls, [])[: self.cap]
-        values = np.array([v for _, v in members], dtype=float)
-        n = len(values)
-        parts_v, parts_op, parts_i, parts_j = [], [], [], []
-
-        def add(vals, op, ii, jj):
-            keep = np.isfinite(vals)
-            parts_v.append(vals[keep])
-            parts_op.append(np.full(int(keep.sum()), op, dtype=object))
-            parts_i.append(ii[keep])
-            parts_j.append(jj[keep])
-
-        if n:
-            ii, jj = (grid.ravel() for grid in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
-            a, b = values[ii], values[jj]
-            upper = ii < jj
-            distinct = ii != jj
-            with np.errstate(divide="ignore", invalid="ignore"):
-                if family in ("value", "points"):
-                    add(a[upper] + b[upper], "+", ii[upper], jj[upper])
-                    add(np.abs(a[upper] - b[upper]), "-", ii[upper], jj[upper])
-                if family == "value":
-                    single = np.arange(n)
-                    for k, name in SMALL_MULTIPLES:
-                        add(values * k, name, single, single)
-                    nonzero = distinct & (b != 0)
-                    add(a[nonzero] / b[nonzero], "/", ii[nonzero], jj[nonzero])
-                if family == "percent":
-                    nonzero = distinct & (a != 0)
-                    add(
-                        np.abs(b[nonzero] - a[nonzero]) / np.abs(a[nonzero]) * 100.0, "change", ii[nonzero], jj[nonzero]
-                    )
-                    share = distinct & (b != 0) & (np.abs(a) < np.abs(b))
-                    add(a[share] / b[share] * 100.0, "share", ii[share], jj[share])
-        if parts_v:
-            table = (
-                np.concatenate(parts_v),
-                np.concatenate(parts_op),
-                np.concatenate(parts_i),
-                np.concatenate(parts_j),
-                members,
-            )
-        else:
-            table = (np.zeros(0), np.zeros(0, dtype=object), np.zeros(0, dtype=int), np.zeros(0, dtype=int), members)
-        self._derived[key] = table
-        return table
 
 
 class QuantityMatcher:
@@ -692,25 +450,6 @@ class QuantityMatcher:
             query, [unit]
         )
         return Match("temporal", (unit,), 1.0, detail)
-
-
-def _operand(unit: QuantityUnit) -> str:
-    """An operand in a derivation: with its unit when it is a measure."""
-    assert unit.value is not None, "an operand's value (derived_table holds amounts only)"
-    return show(unit) if unit.qkind in ("measure", "percent") else fmt(unit.value)
-
-
-def _result(query: QuantityUnit, base_value: float) -> str:
-    """A derived value (in the class's base unit) in the query's own unit."""
-    if query.qkind == "measure":
-        return show(QuantityUnit("measure", query.unit, base_value / kind_class(query)[1], "", (0, 0)))
-    if query.qkind == "percent":
-        return f"{fmt(base_value)}%"
-    return fmt(base_value)
-
-
-def _days(start: str, end: str) -> int:
-    return (_dt.date.fromisoformat(end) - _dt.date.fromisoformat(start)).days
 
 
 __all__ = ["QuantityMatcher", "kind_class", "fmt", "DERIVED_CAP"]

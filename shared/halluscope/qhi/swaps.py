@@ -8,9 +8,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..match.claims import aligned_sentence
 from ..match.context_words import Around, _around, _run_in, _shared_context, _spaced, _word_run, _words, _written_around
 from ..match.copies import sentence_copied
-from ..match.polarity import aligned_sentence
 from ..text.index import TextIndex, word_stem
 from ..units import Match, QuantityUnit
 

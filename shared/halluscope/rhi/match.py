@@ -37,23 +37,12 @@ For each query triple, in order:
    of (the prepositions of two nominal triples, "rebrand" and "rebranding"), and only
    those are encoded. Without a lexicon every verb pair is compared by its cosine.
 
-Performance: exact matching runs first; only what it leaves unresolved, in *all*
-jobs of a ``match_batch``, is embedded. Sentence mode encodes every needed string
-in one ``Embedder.prepare`` call. Slots mode makes up to three batched calls: first the
-verbs WordNet cannot compare, then only the subjects of the pairs whose verb passed
-and whose strings differ (equal strings score 1.0 without encoding), then only the
-objects of the pairs whose subject passed too (a pair needs every slot at the
-threshold). The result is the same as comparing all three slots of every pair, for a
-fraction of the encoding: on 200 SummEval summaries, 757 strings became 582, and 354
-once WordNet decided the verbs it knows (1,512 -> 1,085 on 200 FRANK rows with
-references); objects after subjects (session 17): 1,941 -> 1,405 strings on 400 FRANK
-rows with references (see benchmarks/speed_chi.py).
+How few strings it encodes: docs/architecture.md#relation-matching-what-is-encoded.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -61,18 +50,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..match import MatchJob
-from ..match.copies import copied_place, passage_match
 from ..match.text_search import ground_unmatched
 from ..options import options_for
-from ..text.index import TextIndex, linkable, word_stem
-from ..text.names import initials
+from ..text.index import linkable
 from ..units import Match, RelationUnit
 from .grounding import relation_in_sentence
 from .roles import widen
 
 if TYPE_CHECKING:
     from ..lexicon.lexical import Link
-
+from halluscope.rhi.slot_links import acronym_link, name_link
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("rhi")
@@ -109,77 +96,6 @@ class _VerbPlan:
         return [self.query_verbs[a] for a in np.nonzero(pairs.any(axis=1))[0]] + [
             self.pool_verbs[b] for b in np.nonzero(pairs.any(axis=0))[0]
         ]
-
-
-#: the fewest letters of a one-word slot read as an acronym of another slot ("UN")
-MIN_ACRONYM_LETTERS = 2
-
-
-#: one-word slots never read as acronyms: relation slots are lower case, and these are
-#: pronouns far more often than "US" or "IT"
-NOT_ACRONYMS = frozenset({"i", "me", "we", "us", "you", "he", "him", "she", "her", "it", "they", "them", "one"})
-
-
-def acronym_link(query: list[str], pooled: list[str]) -> Link | None:
-    """The link between two argument slots (their words, lower case) when one is a single
-    word of :data:`MIN_ACRONYM_LETTERS` or more letters (none of :data:`NOT_ACRONYMS`)
-    that spells the initials of the other's content words ("who" and "world health
-    organization", :func:`halluscope.text.names.initials`, which reads a
-    lower-case name's words as capitalised), else None."""
-    if len(query) == 1 and len(pooled) > 1:
-        short, long = query[0], pooled
-    elif len(pooled) == 1 and len(query) > 1:
-        short, long = pooled[0], query
-    else:
-        return None
-    if (
-        len(short) < MIN_ACRONYM_LETTERS
-        or not short.isalpha()
-        or short in NOT_ACRONYMS
-        or short.upper() not in initials(" ".join(long))
-    ):
-        return None
-    from ..lexicon.lexical import Link
-
-    q, p = " ".join(query), " ".join(pooled)
-    return Link("acronym", q, p, f"{q} = {p} (acronym)")
-
-
-#: words that join a name's parts, before which its head stands ("Bank of England")
-_HEAD_BEFORE = ("of", "for")
-
-
-#: words that join a name's conjuncts, after which its head stands ("National Aeronautics
-#: and Space Administration")
-_HEAD_AFTER = ("and", "&")
-
-
-def name_head(words: list[str]) -> list[str] | None:
-    """The head part of a joined-name slot (``extract.relations._Extractor.joined_name``):
-    its words before the first "of" or "for" ("bank" of "bank of england", "federal
-    bureau" of "federal bureau of investigation"), else its last word after an "and"
-    ("administration"); None for a slot with no joining word. It is the slot that the
-    compound rule gives the same name written in lower case (docs/papers.md#joined-names)."""
-    for k, word in enumerate(words):
-        if word in _HEAD_BEFORE:
-            return words[:k] or None
-    if any(word in _HEAD_AFTER for word in words):
-        return words[-1:]
-    return None
-
-
-def name_link(query: list[str], pooled: list[str]) -> Link | None:
-    """The link between a joined name and its head part (:func:`name_head`), either way
-    round, else None."""
-    if len(query) == len(pooled):
-        return None
-    short, long = (query, pooled) if len(query) < len(pooled) else (pooled, query)
-    if name_head(long) != short:
-        return None
-    from ..lexicon.lexical import Link
-
-    q, p = " ".join(query), " ".join(pooled)
-    return Link("name", q, p, f"{q} ~ {p} (a name and its head)")
 
 
 class RelationMatcher:
@@ -606,76 +522,3 @@ class RelationMatcher:
                     contradicts=True,
                 )
         return out
-
-
-#: the words of a slot as :func:`relation_copied` looks them up ("3" and "1" of "glasgow 3-1")
-_SLOT_WORDS = re.compile(r"\w+")
-
-
-#: the dependencies of a verb's arguments in the source's parse that a copy must not cut
-#: (:func:`cut_argument`): subjects (a passive's and its agent too) and objects
-ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "agent", "dobj", "dative", "attr", "oprd"})
-
-
-#: the dependencies through which a verb takes its subject from the verb above it
-#: ("forced to provide", "was arrested and charged")
-_CONTROLLED = frozenset({"xcomp", "conj"})
-
-
-def relation_copied(unit: RelationUnit, summary: TextIndex, source: TextIndex) -> Match | None:
-    """A triple of a summary sentence the source writes word for word, supported by that
-    passage (:func:`~halluscope.match.copies.copied_place`) when its subject's and
-    object's words are words of the sentence (as written or as lemmas) and the passage
-    cuts none of its verb's arguments in the source's parse (:func:`cut_argument`): the
-    copy's parse may read the passage's arguments otherwise than the source's parse does
-    ("the club was sold" whose subject the source's parse resolved to a player; a copy
-    that starts inside "According to Maria Lopez, the council received ..."), and what
-    the copy states is what the source writes there. A slot that coreference filled from
-    another sentence is not written in this one; a passage cut inside a source entity
-    ("paid $3" of "paid $3 billion") or inside an argument ("EU will be forced to provide"
-    of "Foreigners from outside the EU will be forced to provide") states another claim:
-    None then (docs/papers.md#attribution)."""
-    at = summary.sentence_at(unit.span[0])
-    if at is None:
-        return None
-    written = summary.sentences[at].words  # as written and as lemmas
-    slots = _SLOT_WORDS.findall(f"{unit.subject} {unit.object}".lower())
-    if not slots or any(word_stem(word) not in written for word in slots):
-        return None
-    found = copied_place(unit.span, summary, source)
-    if found is None or cut_argument(unit, found[0], found[1], source):
-        return None
-    return passage_match(found[0], source)
-
-
-def cut_argument(unit: RelationUnit, span: tuple[int, int], passage: tuple[int, int], source: TextIndex) -> bool:
-    """Whether the source's parse gives the verb of ``unit`` (a token of its lemma in
-    ``span``, the source's words of the unit) an argument (:data:`ARGUMENT_DEPS`, its own
-    or, for a verb that takes its subject from the verb above it, that verb's) whose head
-    word is outside ``passage`` (:func:`_runs_out`: "Foreigners from outside the EU" of a
-    copy that starts at "EU"). False where the span holds no such token (the source's
-    parse has no such verb)."""
-    words = source.doc.char_span(span[0], span[1], alignment_mode="expand") if source.doc is not None else None
-    lemma = unit.lemma.split()[0] if unit.lemma else ""
-    verbs = [token for token in words or () if token.lemma_.lower() == lemma]
-    for verb in verbs:
-        arguments = [child for child in verb.children if child.dep_ in ARGUMENT_DEPS]
-        above = verb
-        while (
-            above.dep_ in _CONTROLLED
-            and above.head.i != above.i
-            and not any("subj" in child.dep_ for child in above.children)
-        ):
-            above = above.head
-            arguments.extend(child for child in above.children if "subj" in child.dep_ or child.dep_ == "agent")
-        if any(_runs_out(argument, passage) for argument in arguments):
-            return True
-    return False
-
-
-def _runs_out(argument, passage: tuple[int, int]) -> bool:
-    """Whether the head word of ``argument`` (the word the parse hangs the phrase on:
-    "Foreigners" of "Foreigners from outside the EU") is outside ``passage``. The rest of
-    its phrase may run out: an unpunctuated source's parse may hang the next sentence on
-    an object ("complaints about the buses last year He got pulled over ...")."""
-    return not passage[0] <= argument.idx < passage[1]

@@ -9,8 +9,8 @@ import bisect
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .number_words import NUMERIC_LABELS
 from ..units import APPOSITION, NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
+from .number_words import NUMERIC_LABELS
 from .token_table import doc_text
 
 if TYPE_CHECKING:

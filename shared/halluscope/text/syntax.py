@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .number_words import NUMERIC_LABELS
-from .number_words import CURRENCY_WORDS
+from .number_words import CURRENCY_WORDS, NUMERIC_LABELS
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

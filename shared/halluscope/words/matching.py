@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..match.polarity import may_be_converse
+from ..match.opposites import may_be_converse
 from ..text.index import TextIndex, content_flags, is_content, linkable
 from ..text.names import acronym_form, initials, lowercase_acronym, surface_form
 from ..text.number_words import CURRENCY_WORDS, SCALE_WORDS, SCALED_NUMBER
