@@ -151,7 +151,7 @@ def test_a_directive_reporting_verb_keeps_who_asked_whom_under_claims():
 
 
 def test_a_pronoun_in_reported_speech_is_its_speaker():
-    """extract.relations._Extractor.speaker: GroundSubject takes the sentence's first name,
+    """halluscope.text.clauses.ClauseReader.speaker: GroundSubject takes the sentence's first name,
     "Levante"; the pronoun of a clause that a reporting verb reports is its speaker,
     whose subject the verb inherits from the verb it is conjoined to. A generic speaker
     ("the coach") leaves GroundSubject's reading; a speaker no entity covers is read as

@@ -68,13 +68,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from ..text.names import _WORDLIKE, NON_NUMERIC_LABELS, acronym_form, initials, surface_form, undotted
 from ..text.number_spans import is_written_day, score_start
 from ..text.token_table import doc_text, has_no_upper
 from ..units import EntityUnit
 
 if TYPE_CHECKING:
     pass
-from ..text.names import _WORDLIKE, NON_NUMERIC_LABELS, acronym_form, initials, surface_form, undotted
 
 
 class _Mention:

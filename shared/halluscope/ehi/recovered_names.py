@@ -9,13 +9,13 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from ..text.names import canonical_entity, initials
 from ..text.number_spans import month_before_day
 from ..text.token_table import has_no_upper
 from ..units import UNKNOWN_NAME, EntityUnit, IntroducedName, RecoveredEntity
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
-from ..text.names import canonical_entity, initials
 
 #: words many organisation and place names share, which alone never identify one (the
 #: "distinctive word" of :mod:`halluscope.ehi.match`' partial names, and what

@@ -99,18 +99,173 @@ modifiers) in ``doc.text``; ``text`` is that slice; ``source`` names the rule:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..units import RelationUnit
+from ..text.clause_words import GENERIC_SUBJECTS, GROUNDING_LABELS, QUANTITY_VERBS, REPORTING_VERBS
+from ..text.clauses import ClauseReader
+from ..text.number_words import NUMERIC_LABELS
+from ..text.syntax import _is_amount, _is_money, _is_predicate, _is_quantity, directive, verb_lemma
+from ..units import APPOSITION, NOMINAL, PASSIVE_PAIR, RelationUnit, dedupe
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
-from ..text.clause_words import GENERIC_SUBJECTS, GROUNDING_LABELS, REPORTING_VERBS
-from ..text.clauses import _Extractor
 
 #: Which object-less verbs make subject-verb pairs (module docstring).
 INTRANSITIVE_MODES: tuple[str, ...] = ("none", "passive", "all")
+
+
+class TripleExtractor(ClauseReader):
+    """The clause reader that writes RHI's triples: verb relations (Algorithm 2), nominal
+    relations (Algorithm 3) and appositions, in one pass over the Doc (:meth:`run`)."""
+
+    # -- rules -------------------------------------------------------------------
+    def verb_relations(self, verb, sent_ents: Sequence, out: list[RelationUnit]) -> None:
+        lemma = verb_lemma(verb) if self.claims else verb.lemma_.lower()
+        if (lemma in self.reporting and not (self.claims and directive(verb))) or (
+            self.claims and lemma in QUANTITY_VERBS
+        ):
+            return
+        verb_key = ("not_" + lemma) if self.negated(verb) else lemma
+        subjects, passive_objects, source = self.subjects_of(verb)
+        if not subjects:
+            return
+        _, objects, _, _ = self.own_arguments(verb)
+        objects = passive_objects + objects
+        if self.claims and lemma == "be" and objects and all(_is_amount(o) for o in objects):
+            return  # "the profit was 1.2bn kroner" states an amount: QHI's claim
+        roles = self.roles(verb)
+        # a sum of money is QHI's claim ("pay 750m dollars"), as the copula's amount above
+        slots = [(o, *self.slot(o)) for o in objects if not (self.claims and _is_money(o))]
+        slotted = [(o, key, toks) for o, key, toks in slots if key is not None]
+        # a verb whose objects are all quantities ("lent €400 million"; under claims also
+        # "lent 400 million euros", whose "euro" is no slot) is paired when it names a
+        # party of a transfer
+        if not objects or (roles and not slotted and all(_is_quantity(o) for o in objects)):
+            if self.pairs_alone(verb, lemma):
+                source = PASSIVE_PAIR if self.agentless_passive(verb) else "intransitive"
+                for s in subjects:
+                    s_key, s_toks = self.ground(s, sent_ents, ())
+                    if s_key is not None:
+                        out.append(self.unit(s_key, verb_key, "", s_toks + [verb], source, roles))
+                        self.restate((s, s_key, s_toks), verb, verb_key, None, source, roles)
+            return
+        patient = self.agentless_passive(verb)
+        for s in subjects:
+            for o, o_key, o_toks in slotted:
+                s_key, s_toks = self.ground(s, sent_ents, (o,))
+                if s_key is None:
+                    continue
+                out.append(
+                    self.unit(s_key, verb_key, o_key, s_toks + [verb] + o_toks, source, roles, patient_subject=patient)
+                )
+                self.restate((s, s_key, s_toks), verb, verb_key, (o, o_key, o_toks), source, roles)
+
+    def restate(
+        self, subject: tuple, verb, verb_key: str, obj: tuple | None, source: str, roles: tuple[tuple[str, str], ...]
+    ) -> None:
+        """Under ``claims``, the triple of ``subject`` and ``obj`` ((token, slot key, slot
+        tokens); ``obj`` None for a pair) once more for each apposition of either argument
+        (:meth:`appositions`), in that argument's place: ``RelationUnit.appositive``
+        restatements, kept apart until :meth:`run` appends them."""
+        if not self.claims:
+            return
+        s, s_key, s_toks = subject
+        o, o_key, o_toks = obj if obj is not None else (None, "", [])
+        for a_key, a_toks in self.appositions(s):
+            self._appositive.append(
+                self.unit(a_key, verb_key, o_key, a_toks + [verb] + o_toks, source, roles, appositive=True)
+            )
+        for a_key, a_toks in self.appositions(o) if o is not None else ():
+            self._appositive.append(
+                self.unit(s_key, verb_key, a_key, s_toks + [verb] + a_toks, source, roles, appositive=True)
+            )
+
+    def apposition_copulas(self, noun) -> None:
+        """Under ``claims``, the copula each apposition of ``noun`` states, both ways:
+        "Smith, the opposition leader, welcomed the news" says (smith, be, opposition
+        leader) and (opposition leader, be, smith), as "Smith is the opposition leader"
+        does. Evidence only (``RelationUnit.appositive``), so a summary that says it with
+        a copula is supported, and a summary's own appositions claim nothing."""
+        if noun.pos_ not in ("NOUN", "PROPN"):
+            return
+        key, toks = self.slot(noun)
+        if key is None:
+            return
+        for a_key, a_toks in self.appositions(noun):
+            if a_key != key:
+                self._appositive.append(self.unit(key, "be", a_key, toks + a_toks, APPOSITION, appositive=True))
+                self._appositive.append(self.unit(a_key, "be", key, a_toks + toks, APPOSITION, appositive=True))
+
+    def nominal_relations(self, noun, out: list[RelationUnit]) -> None:
+        """Algorithm 3: noun -prep-> pobj. A noun inside a numeric mention ("the first
+        half of the year", a DATE) makes none: QHI checks that mention."""
+        if self.claims and noun.ent_type_ in NUMERIC_LABELS:
+            return
+        name = self.joined_name(noun) if self.claims and self.compound else None
+        for prep in noun.children:
+            if prep.dep_ != "prep":
+                continue
+            for pobj in prep.children:
+                if pobj.dep_ != "pobj":
+                    continue
+                # "of England" inside "the Bank of England": the name's own words, read
+                # as the paper reads them, (bank, of, england) on both sides of a match
+                s_key, s_toks = self.slot(noun, joined=name is None or not name.start <= pobj.i < name.end)
+                o_key, o_toks = self.slot(pobj)
+                if s_key is None or o_key is None:
+                    continue
+                out.append(self.unit(s_key, prep.lemma_.lower(), o_key, s_toks + [prep] + o_toks, NOMINAL))
+
+    def unit(
+        self,
+        s: str,
+        v: str,
+        o: str,
+        tokens: Iterable,
+        source: str,
+        roles: tuple[tuple[str, str], ...] = (),
+        appositive: bool = False,
+        patient_subject: bool = False,
+    ) -> RelationUnit:
+        start = min(t.idx for t in tokens)
+        end = max(t.idx + len(t) for t in tokens)
+        return RelationUnit(
+            subject=s,
+            verb=v,
+            object=o,
+            text=self.text[start:end],
+            span=(start, end),
+            source=source,
+            roles=roles,
+            appositive=appositive,
+            patient_subject=patient_subject,
+        )
+
+    def run(self) -> list[RelationUnit]:
+        out: list[RelationUnit] = []
+        for sent, sent_ents in self.sentences():
+            verbs, nouns, apposed = [], [], []
+            for token in sent:
+                pos = token.pos_
+                if pos == "NOUN" or pos == "PROPN":
+                    nouns.append(token)
+                    if token.dep_ == "appos":
+                        apposed.append(token.head)
+                elif _is_predicate(token, self.copula):
+                    verbs.append(token)
+            for verb in verbs:
+                self.verb_relations(verb, sent_ents, out)
+            if self.nominal:
+                for noun in nouns:
+                    self.nominal_relations(noun, out)
+            if self.claims:
+                for i in sorted({head.i for head in apposed}):  # each noun with an apposition, once
+                    self.apposition_copulas(self.doc[i])
+        units = dedupe(out)
+        stated = {u.key for u in units}
+        # restatements after every stated triple, and never in place of one
+        return units + [u for u in dedupe(self._appositive) if u.key not in stated]
 
 
 def extract_relations(
@@ -148,7 +303,7 @@ def extract_relations(
         raise ValueError(
             "extract_relations needs a dependency parse: the spaCy pipeline that made this Doc has no parser"
         )
-    return _Extractor(
+    return TripleExtractor(
         doc,
         compound,
         copula,

@@ -55,7 +55,7 @@ _HEAD_AFTER = ("and", "&")
 
 
 def name_head(words: list[str]) -> list[str] | None:
-    """The head part of a joined-name slot (``extract.relations._Extractor.joined_name``):
+    """The head part of a joined-name slot (``halluscope.text.clauses.ClauseReader.joined_name``):
     its words before the first "of" or "for" ("bank" of "bank of england", "federal
     bureau" of "federal bureau of investigation"), else its last word after an "and"
     ("administration"); None for a slot with no joining word. It is the slot that the

@@ -45,7 +45,7 @@ REPORTING_VERBS: frozenset[str] = frozenset(
 
 
 #: subject pronouns that stand for whoever says what their clause says
-#: (:meth:`_Extractor.speaker`): "Arsenal said they would appeal"
+#: (:meth:`ClauseReader.speaker`): "Arsenal said they would appeal"
 REPORTED_PRONOUNS: frozenset[str] = frozenset({"he", "she", "they", "it"})
 
 
@@ -191,7 +191,7 @@ _CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
 
 
 #: dependencies that join a name's words other than as compounds ("Bank of England",
-#: "Aeronautics and Space"): such a name is one slot (:meth:`_Extractor.joined_name`)
+#: "Aeronautics and Space"): such a name is one slot (:meth:`ClauseReader.joined_name`)
 _JOINING_DEPS = frozenset({"prep", "pobj", "cc", "conj"})
 
 

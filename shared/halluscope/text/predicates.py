@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .clause_words import GENERIC_SUBJECTS, GROUNDING_LABELS, REPORTING_VERBS
+from .clauses import ClauseReader
+from .syntax import _is_predicate
+
 if TYPE_CHECKING:
     from spacy.tokens import Doc
-from .clause_words import GENERIC_SUBJECTS, GROUNDING_LABELS, REPORTING_VERBS
-from .clauses import _Extractor
-from .syntax import _is_predicate
 
 
 def predicate_arguments(doc: Doc, *, compound: bool = True) -> dict[int, tuple[list[str], list[str]]]:
@@ -35,7 +36,7 @@ class PredicateArguments:
 
     def __init__(self, doc: Doc, *, compound: bool = True) -> None:
         self.doc = doc
-        self._extractor = _Extractor(
+        self._extractor = ClauseReader(
             doc,
             compound,
             True,

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .number_words import CURRENCY_WORDS, NUMERIC_LABELS
-
-if TYPE_CHECKING:
-    from spacy.tokens import Token
 from .clause_words import (
     _COMPARED,
     _CONTENT_POS,
@@ -26,6 +22,10 @@ from .clause_words import (
     ROLE_PREPOSITIONS,
     XCOMP_DEPTH,
 )
+from .number_words import CURRENCY_WORDS, NUMERIC_LABELS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 
 def is_stop_word(token: Token) -> bool:
