@@ -1153,7 +1153,7 @@ Session 30's run met the target with references only. Its changes left chi's own
 where it was: the session's start (79a930f) and end timed alternately on the reference-free
 rows took 9.45 and 9.30 s against 9.78 and 9.27 s (ratios 1.355 and 1.347 against 1.384 and
 1.304), the work after parsing 2.1-2.4 s for both in alternating rounds. A Doc's text joined
-once (`token_table.doc_text`) saved about 5% of that work and the session's new rules spent
+once (`text/token_table.doc_text`) saved about 5% of that work and the session's new rules spent
 it. Of the 2.2 s, encoding 608 slot and verb strings with MiniLM takes about 0.48 s, nearly
 all of it in the model's matrix products (bfloat16; float32 takes 0.65 s on the same strings;
 batch sizes from 64 to 256 change it by less than the noise), building the text indexes

@@ -1,4 +1,4 @@
-"""WordNet in matching: word-level support (match/words.py), WordNet verbs and antonyms
+"""WordNet in matching: word-level support (words/matching.py), WordNet verbs and antonyms
 in relation matching and text grounding, phrasal verbs, quantity claims left to QHI, and
 the ``wordnet`` option's signature, on real spaCy ``en_core_web_sm`` parses and the real
 Princeton WordNet 3.0 (Debian's wordnet-base).

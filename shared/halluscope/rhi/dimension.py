@@ -187,7 +187,7 @@ class Relations(Dimension):
         if settles_active_pairs(options):
             jobs, found = keep_settled_pairs(jobs, found, plan)
         if options.grounding == "text":
-            from .copies import relation_copied
+            from .copied_triples import relation_copied
 
             # a triple of a sentence the source writes word for word, which the copy's
             # parse reads otherwise than the source's (docs/papers.md#attribution)

@@ -217,7 +217,7 @@ CONTENT_STOP_NOUNS: frozenset[str] = frozenset({"call", "move", "name", "show", 
 
 
 #: verbs that state a quantity change ("doubled its staff to 80"): QHI checks these
-#: claims (extract/quantities.py), as it checks nouns inside spaCy's numeric mentions
+#: claims (qhi/extract.py), as it checks nouns inside spaCy's numeric mentions
 #: (NUMERIC_LABELS), so they make no relation of their own (one claim, one dimension)
 QUANTITY_VERBS: frozenset[str] = frozenset(MULTIPLY_VERBS)
 
