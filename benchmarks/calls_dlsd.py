@@ -33,7 +33,8 @@ from benchmarks._common import read_jsonl, resolve_nli_model, triples
 
 
 def fresh_decomposer(kind: str, model):
-    from halluscope.acu.decompose import RuleDecomposer, Seq2SeqDecomposer
+    from halluscope.acu.rule_decomposer import RuleDecomposer
+    from halluscope.acu.seq2seq_decomposer import Seq2SeqDecomposer
 
     return RuleDecomposer() if kind == "rules" else Seq2SeqDecomposer(model)
 

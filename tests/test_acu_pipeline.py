@@ -5,7 +5,8 @@ import re
 
 import numpy as np
 import pytest
-from halluscope.acu.scoring import AcuOptions, aggregate, alignment_scores, score_batch
+from halluscope.acu.dlsd_options import AcuOptions
+from halluscope.acu.scoring import aggregate, alignment_scores, score_batch
 from halluscope.nli import NLIEngine
 
 
@@ -281,7 +282,8 @@ def test_sentence_texts_and_seeded_parses_equal_spacy_s_own():
         assert builders[text]().to_bytes() == span.as_doc().to_bytes(), text
     # the rule decomposer reads the in-context parses inside the block and leaves the
     # shared parse cache alone
-    from halluscope.acu.decompose import RuleDecomposer, clear_decomposer_caches, context_parses
+    from halluscope.acu.decompose import clear_decomposer_caches, context_parses
+    from halluscope.acu.rule_decomposer import RuleDecomposer
 
     clear_decomposer_caches()
     shared = get_parse_cache()

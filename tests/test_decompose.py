@@ -14,14 +14,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 import torch
-from halluscope.acu.decompose import (
-    Decomposer,
-    RuleDecomposer,
-    Seq2SeqDecomposer,
-    clear_decomposer_caches,
-    dedupe_units,
-    split_claims,
-)
+from halluscope.acu.decompose import Decomposer, clear_decomposer_caches, dedupe_units
+from halluscope.acu.rule_decomposer import RuleDecomposer
+from halluscope.acu.seq2seq_decomposer import Seq2SeqDecomposer, split_claims
 from halluscope.registry import DECOMPOSER, MODELS, ModelNotAvailableError
 from tiny_models import tiny_t5 as build_tiny_t5
 

@@ -11,7 +11,8 @@ import evaluate
 import pytest
 from halluscope import api, options
 from halluscope.acu.discourse import DiscourseLinkUnits
-from halluscope.acu.scoring import ACU_FIELDS, AcuOptions, dlsd_signature
+from halluscope.acu.dlsd_options import ACU_FIELDS, AcuOptions
+from halluscope.acu.dlsd_signature import dlsd_signature
 from halluscope.errors import OptionError
 from halluscope.scoring_options import ScoringOptions
 from halluscope.signature import signature

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import pytest
 from halluscope.acu.discourse import DiscourseLinkUnits
-from halluscope.acu.scoring import AcuOptions, dlsd_signature
+from halluscope.acu.dlsd_options import AcuOptions
+from halluscope.acu.dlsd_signature import dlsd_signature
 from halluscope.embedding import encoder_dtype
 from halluscope.lexicon.wordnet import find_wordnet
 from halluscope.options import METRIC_SPECS

@@ -296,7 +296,9 @@ def _score_dlsd_acu(
     import math
 
     from .acu.components import coreference_step, get_decomposer
-    from .acu.scoring import ACU_FIELDS, AcuOptions, dlsd_signature, score_batch
+    from .acu.dlsd_options import ACU_FIELDS, AcuOptions
+    from .acu.dlsd_signature import dlsd_signature
+    from .acu.scoring import score_batch
     from .nli import NLIEngine
     from .validation import validate_inputs
 

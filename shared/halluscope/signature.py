@@ -4,7 +4,7 @@ in full (:mod:`halluscope.signature_text`), so that two different values never s
 one. It is written from one table of fields (docs/architecture.md#the-signature-table):
 the CHI family's (:func:`chi_table`: the call's and the fusion's fields of
 :mod:`halluscope.signature_table`, each dimension's, the verdict's) and dlsd_acu's
-(:data:`halluscope.acu.scoring.DLSD_FIELDS`); docs/api.md#signatures."""
+(:data:`halluscope.acu.dlsd_signature.DLSD_FIELDS`); docs/api.md#signatures."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def metric_table(metric: str) -> tuple[Field, ...]:
     """The signature table of ``metric``'s calls (a shipped metric of
     :data:`halluscope.options.METRIC_SPECS`)."""
     if metric == "dlsd_acu":
-        from .acu.scoring import DLSD_FIELDS  # dlsd_acu's modules load on first use
+        from .acu.dlsd_signature import DLSD_FIELDS  # dlsd_acu's modules load on first use
 
         return DLSD_FIELDS
     return chi_table(METRIC_SPECS[metric].dimensions, metric == "chi")

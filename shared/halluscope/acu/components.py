@@ -36,7 +36,8 @@ def get_decomposer(
     key = (decomposer, model, device, dtype)
     with _LOCK:
         if key not in _DECOMPOSERS:
-            from .decompose import RuleDecomposer, Seq2SeqDecomposer
+            from .rule_decomposer import RuleDecomposer
+            from .seq2seq_decomposer import Seq2SeqDecomposer
 
             if decomposer == "rules":
                 _DECOMPOSERS[key] = RuleDecomposer()

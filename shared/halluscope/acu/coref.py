@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..registry import COREF, MODELS, ModelNotAvailableError, default_device, resolve
 from ..text_tables import TextTables
-from .coref_rules import PRONOUNS, _apply_edits, _fit_case, _pleonastic, _possessive, pronoun_edits
+from .coref_rules import _apply_edits, _fit_case, _pleonastic, _possessive, pronoun_edits
+from .coref_words import PRONOUNS
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Token

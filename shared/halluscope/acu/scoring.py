@@ -42,148 +42,16 @@ import numpy as np
 
 from ..collector import fewer_collections
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
-from ..options import AGGREGATIONS, ALIGNMENTS, options_for  # noqa: F401 (declared in halluscope.options)
+from ..options import ALIGNMENTS
 from ..parsing import ParseCache
 from ..resources import get_parse_cache
-from ..signature_text import METRIC_FIELD, VERSION_FIELD, Field, number, write_fields
 from .decompose import context_parses
+from .dlsd_options import AcuOptions, HostPreset
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
 EXPANSION_WINDOW = 3
-
-
-@dataclass(frozen=True)
-class HostPreset:
-    """What a host system fixes: aggregation, alignment and granularity expansion."""
-
-    aggregation: str
-    alignment: str
-    expansion: bool
-
-
-HOSTS: dict[str, HostPreset] = {
-    "fizz": HostPreset(aggregation="min", alignment="ent", expansion=True),
-    "fenice": HostPreset(aggregation="mean", alignment="ent-neutral", expansion=False),
-}
-
-
-_DECLARED = options_for("dlsd_acu")
-#: the AcuOptions fields (the other dlsd_acu options choose models and batching)
-ACU_FIELDS = (
-    "host",
-    "sd_acu",
-    "top_k",
-    "aggregation",
-    "alignment",
-    "expansion",
-    "expansion_threshold",
-    "mix_weight",
-    "filter_acus",
-    "coref",
-)
-
-
-@dataclass(frozen=True)
-class AcuOptions:
-    """Every option that changes a dlsd_acu score (all of them go into the signature);
-    each is declared, with its default and allowed values, in
-    :data:`halluscope.options.OPTIONS`."""
-
-    host: str = _DECLARED["host"].default
-    sd_acu: bool = _DECLARED["sd_acu"].default
-    top_k: int | None = _DECLARED["top_k"].default
-    aggregation: str | None = _DECLARED["aggregation"].default  # None: the host's
-    alignment: str | None = _DECLARED["alignment"].default  # None: the host's
-    expansion: bool | None = _DECLARED["expansion"].default  # None: the host's
-    expansion_threshold: float = _DECLARED["expansion_threshold"].default
-    mix_weight: float = _DECLARED["mix_weight"].default
-    filter_acus: bool = _DECLARED["filter_acus"].default
-    coref: str = _DECLARED["coref"].default
-
-    def __post_init__(self) -> None:
-        for name in ACU_FIELDS:
-            _DECLARED[name].check(getattr(self, name))
-
-    @property
-    def resolved(self) -> HostPreset:
-        preset = HOSTS[self.host]
-        return HostPreset(
-            aggregation=self.aggregation or preset.aggregation,
-            alignment=self.alignment or preset.alignment,
-            expansion=preset.expansion if self.expansion is None else self.expansion,
-        )
-
-
-@dataclass(frozen=True)
-class DlsdCall:
-    """What dlsd_acu's signature fields read of one call: its ``options`` and the names
-    of the components it ran with (the decomposer's, the NLI engine's, the
-    discourse-link units' or None), the NLI model's ``dtype`` and ``max_length``, and the
-    labels' ``threshold`` (None: no labels)."""
-
-    options: AcuOptions
-    decomposer: str
-    nli: str
-    dtype: str
-    max_length: int
-    dl: str | None
-    threshold: float | None = None
-    metric: str = "dlsd_acu"
-
-
-def _aggregation(call: DlsdCall) -> str:
-    aggregation = call.options.resolved.aggregation
-    return aggregation + (f"@{number(call.options.mix_weight)}" if aggregation == "mix" else "")
-
-
-def _premises(call: DlsdCall) -> str:
-    options = call.options
-    return "no" if not options.sd_acu else ("all" if options.top_k is None else f"top{options.top_k}")
-
-
-#: dlsd_acu's signature table (docs/architecture.md#the-signature-table): every option
-#: that changes a score or a label, ``cut:<threshold>`` last when the call gives labels
-DLSD_FIELDS: tuple[Field, ...] = (
-    VERSION_FIELD,
-    METRIC_FIELD,
-    Field("host", ("host",), lambda call: call.options.host),
-    Field("align", ("alignment",), lambda call: call.options.resolved.alignment, also=("host",)),
-    Field("agg", ("aggregation", "mix_weight"), _aggregation, also=("host",)),
-    Field(
-        "expand",
-        ("expansion", "expansion_threshold"),
-        lambda call: f"yes@{number(call.options.expansion_threshold)}" if call.options.resolved.expansion else "no",
-        also=("host",),
-    ),
-    Field("sd", ("sd_acu", "top_k"), _premises),
-    Field("filter", ("filter_acus",), lambda call: "yes" if call.options.filter_acus else "no"),
-    Field("coref", ("coref",), lambda call: call.options.coref),
-    Field("dec", ("decomposer", "decomposer_model"), lambda call: call.decomposer),
-    Field("nli", ("nli_model", "nli_scorer", "nli_engine"), lambda call: call.nli),
-    Field("dtype", ("dtype",), lambda call: call.dtype),
-    Field("maxlen", ("max_length",), lambda call: str(call.max_length)),
-    Field("dl", ("dl_acu", "dl_units", "tau", "delta"), lambda call: call.dl or "none"),
-    Field("cut", ("threshold",), lambda call: None if call.threshold is None else number(call.threshold)),
-)
-
-
-def dlsd_signature(
-    options: AcuOptions,
-    *,
-    decomposer: str,
-    nli: str,
-    dtype: str,
-    max_length: int,
-    dl: str | None,
-    threshold: float | None = None,
-) -> str:
-    """A sacrebleu-style string of everything that changes a dlsd_acu score or its labels,
-    written from :data:`DLSD_FIELDS`: numbers in full (:mod:`halluscope.signature_text`),
-    and ``cut:<threshold>`` last when ``threshold`` gives labels (docs/api.md#signatures)."""
-    call = DlsdCall(options, decomposer, nli, dtype, max_length, dl, threshold)
-    return write_fields(DLSD_FIELDS, call)
 
 
 def alignment_scores(probabilities: np.ndarray, alignment: str) -> np.ndarray:
