@@ -13,7 +13,7 @@ import sys
 import pytest
 from halluscope import score_chi
 from halluscope.cli import main
-from halluscope.cli.runs import OutputLock
+from halluscope.cli.output_paths import OutputLock
 from halluscope.errors import OptionError
 
 ROWS = [

@@ -316,6 +316,6 @@ def test_space_messages(source, summary, date, said):
 def test_space_acu_refuses_bad_text():
     from halluscope import space
 
-    display = space.display.acu_for_display(SOURCE, "Broken \ud83d emoji.", nli_scorer=lambda p, h: None)
+    display = space.acu_display.acu_for_display(SOURCE, "Broken \ud83d emoji.", nli_scorer=lambda p, h: None)
     assert display["ok"] is False
     assert display["message"].startswith("The input was refused: row 0: `predictions` holds a lone surrogate")

@@ -139,6 +139,7 @@ def _check_wheel(wheel, repo_root):
     assert on_disk - names == set()
     assert "halluscope/data/examples.jsonl" in names
     assert "halluscope/data/p_consistent.json" in names  # chi's calibration, read when options load
+    assert {"halluscope/report/page.css", "halluscope/report/examples_table.js"} <= names  # the report's page
     assert f"halluscope-{version}.dist-info/licenses/LICENSE" in names
     assert metadata["Version"] == version
     assert metadata["License-Expression"] == "Apache-2.0"

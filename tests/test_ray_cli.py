@@ -227,8 +227,8 @@ def test_a_line_written_twice_or_missing_is_an_error_not_a_warning(tmp_path):
     """What Ray returns is checked: a line twice stops the writing, a line missing
     (rows_in != rows_out) is a LineError (exit code 1) naming it."""
     from halluscope.cli.command_errors import LineError
+    from halluscope.cli.input_examples import Example, FieldNames
     from halluscope.cli.ray_run import CARRIED, _check_every_line_once, _write_shards
-    from halluscope.cli.readers import Example, FieldNames
 
     def scored(line: int) -> dict[str, Any]:
         return {

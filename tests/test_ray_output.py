@@ -15,10 +15,10 @@ import pyarrow.parquet as pq
 import pytest
 from halluscope.cli import main
 from halluscope.cli.command_errors import CommandError, FileError, LineError
+from halluscope.cli.input_examples import FieldNames
 from halluscope.cli.input_files import input_files, read_examples
 from halluscope.cli.output_dir import ShardWriter, output_dir_records, parquet_table, record_key
 from halluscope.cli.parser import build_parser
-from halluscope.cli.readers import FieldNames
 from test_ray import example_rows, same_floats
 
 

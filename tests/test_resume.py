@@ -12,7 +12,7 @@ import os
 
 import pytest
 from halluscope.cli import main
-from halluscope.cli.readers import Example
+from halluscope.cli.input_examples import Example
 from halluscope.cli.resume import DIGEST_HEX_DIGITS, finish_in_input_order, plan_resume, record_digest
 
 GITHUB = "Microsoft acquired the startup GitHub in 2018.\nThe deal was worth $7.5 billion."

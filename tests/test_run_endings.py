@@ -17,7 +17,7 @@ import threading
 import time
 
 import pytest
-from halluscope.cli.runs import OutputLock
+from halluscope.cli.output_paths import OutputLock
 from halluscope.results import ScoreResult
 from halluscope.workers import score_in_workers
 

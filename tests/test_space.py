@@ -7,17 +7,13 @@ import re
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-import halluscope.space.app  # noqa: E402,F401  (space.app, space.display, space.limits below)
+import halluscope.space.app  # noqa: E402,F401  (space.app, space.display, space.acu_display, space.limits below)
 import halluscope.space.metric_module  # noqa: E402,F401
 import pytest  # noqa: E402
 from halluscope import api, space  # noqa: E402
 from halluscope.examples import load_examples  # noqa: E402
-from halluscope.space.display import (
-    acu_for_display,
-    allowed_nli_models,
-    headline_markdown,  # noqa: E402
-    score_for_display,
-)
+from halluscope.space.acu_display import acu_for_display, allowed_nli_models  # noqa: E402
+from halluscope.space.display import headline_markdown, score_for_display  # noqa: E402
 from halluscope.space.limits import (
     MAX_REFERENCE_CHARS,
     MAX_REFERENCE_TOKENS,
@@ -357,16 +353,16 @@ def test_errors_inside_scoring_become_messages(monkeypatch):
 
 def test_allowed_nli_models_come_from_the_registry_and_the_owner(monkeypatch):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
+    monkeypatch.delenv(space.acu_display.SPACE_NLI_MODELS_ENV, raising=False)
     assert allowed_nli_models() == [NLI_DEFAULT]
-    monkeypatch.setenv(space.display.SPACE_NLI_MODELS_ENV, " /models/a ,org/b,, /models/a")
+    monkeypatch.setenv(space.acu_display.SPACE_NLI_MODELS_ENV, " /models/a ,org/b,, /models/a")
     monkeypatch.setenv("HALLUSCOPE_NLI_MODEL", "/models/main")
     assert allowed_nli_models() == ["/models/main", NLI_DEFAULT, "/models/a", "org/b"]
 
 
 def test_dlsd_without_a_model_says_so_in_plain_words(monkeypatch, caplog):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
+    monkeypatch.delenv(space.acu_display.SPACE_NLI_MODELS_ENV, raising=False)
     source, _, summary, _ = _example("entity-swap")
     with caplog.at_level("WARNING", logger="halluscope.space"):
         display = acu_for_display(source, summary)
@@ -405,7 +401,7 @@ def test_score_table_is_escaped_html_with_one_row_per_dimension():
 
 def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.delenv(space.display.SPACE_NLI_MODELS_ENV, raising=False)
+    monkeypatch.delenv(space.acu_display.SPACE_NLI_MODELS_ENV, raising=False)
     display = acu_for_display("The cat sat.", "The cat sat.", nli_model="/etc")
     assert display["message"] == (
         f"The NLI model '/etc' is not one this app offers: choose among {NLI_DEFAULT} "
@@ -419,7 +415,7 @@ def test_dlsd_refuses_models_the_owner_did_not_offer(monkeypatch):
 def test_dlsd_with_an_offered_model_lists_units_with_scores(tmp_path, monkeypatch):
     model = tiny_nli_model(tmp_path / "tiny-nli")
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.setenv(space.display.SPACE_NLI_MODELS_ENV, model)
+    monkeypatch.setenv(space.acu_display.SPACE_NLI_MODELS_ENV, model)
     source, _, summary, _ = _example("acquisition-faithful")
     display = acu_for_display(source, summary, nli_model=model)
     direct = api.score_dlsd_acu([summary], [source], nli_model=model, decomposer="rules", return_details=True)
@@ -599,7 +595,7 @@ def test_dlsd_app_scores_through_its_module(repo_root, tmp_path, monkeypatch):
 
     model = tiny_nli_model(tmp_path / "tiny-nli")
     monkeypatch.delenv("HALLUSCOPE_NLI_MODEL", raising=False)
-    monkeypatch.setenv(space.display.SPACE_NLI_MODELS_ENV, model)
+    monkeypatch.setenv(space.acu_display.SPACE_NLI_MODELS_ENV, model)
     app = _metric_app(repo_root, "dlsd_acu")
     source, _, summary, _ = _example("acquisition-faithful")
     status, headline, units, _, signature = _score_callback(app)(source, summary, model, "fizz", "dep", "rules")

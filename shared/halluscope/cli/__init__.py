@@ -34,8 +34,10 @@ to stderr).
 ``--option NAME=VALUE`` passes any other keyword of the metrics' API functions
 (:func:`halluscope.cli.scoring.api_options`).
 
-One module per job: :mod:`.readers` (input rows to examples), :mod:`.scoring` (options,
-device, models, the chunked API calls), :mod:`.runs` (output, partial file, summary),
+One module per job: :mod:`.readers` (the rows of a file, a folder or stdin),
+:mod:`.input_examples` (input rows to examples), :mod:`.scoring` (options, device, models,
+the chunked API calls), :mod:`.output_paths` (the output paths and their lock),
+:mod:`.runs` (partial file, summary),
 :mod:`.resume` (what ``--resume`` keeps), :mod:`.ray_run` (``--engine ray``,
 docs/cli.md#scoring-on-ray), :mod:`.report_run` (the report command),
 :mod:`.parser` (the command line and :func:`main`);

@@ -3,7 +3,7 @@
 Parquet reader every engine uses for a ``.parquet`` file (docs/cli.md#scoring-on-ray).
 
 Each file is read and checked as the local command reads one file
-(:func:`halluscope.cli.readers.collect_examples`), its rows numbered by ``line`` from 1
+(:func:`halluscope.cli.input_examples.collect_examples`), its rows numbered by ``line`` from 1
 within the file (for Parquet: the row's number in the file), and each example names its
 file: the path relative to the folder, or the path the glob matched.
 """
@@ -16,16 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .command_errors import CommandError
-from .readers import (
-    STDIO,
-    Example,
-    FieldNames,
-    InputSource,
-    Skipped,
-    check_source_field,
-    collect_examples,
-    open_input,
-)
+from .input_examples import Example, FieldNames, Skipped, check_source_field, collect_examples
+from .readers import STDIO, InputSource, open_input
 
 #: the files of a folder or glob that are read (others, such as a ``_SUCCESS`` marker, are not)
 INPUT_EXTENSIONS = (".jsonl", ".json", ".ndjson", ".csv", ".parquet")

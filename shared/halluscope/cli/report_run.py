@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .command_errors import CommandError, FileError
-from .runs import _check_writable, _same_path, summary_path_for
+from .output_paths import _check_writable, _same_path, summary_path_for
 
 #: the field ``--label-field`` reads when it is not given
 DEFAULT_LABEL_FIELD = "label"

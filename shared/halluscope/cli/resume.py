@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ..records import json_safe
-from .readers import Example
+from .input_examples import Example
 
 #: hex digits of the SHA-256 kept in each record's ``digest`` (64 bits: two different rows
 #: share a digest with a chance of about 1 in 10^19)

@@ -1,5 +1,6 @@
-"""One run of ``halluscope score`` or ``halluscope report``: output paths, the partial
-file and its resume state, the summary (docs/cli.md, "Interrupted runs")."""
+"""One run of ``halluscope score``: the partial file and its resume state, the scoring
+into it or to standard output, the summary (docs/cli.md, "Interrupted runs"); the output
+paths and the lock on them are checked and taken by :mod:`.output_paths`."""
 
 from __future__ import annotations
 
@@ -10,18 +11,18 @@ import json
 import math
 import os
 import signal
-import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from ..records import json_safe
 from ..workers import available_cores, keep_from_workers
-from .command_errors import CommandError, FileError
+from .command_errors import FileError
+from .input_examples import Example, FieldNames, field_names
 from .input_files import read_examples
-from .readers import STDIO, Example, FieldNames, InputSource, field_names
+from .output_paths import OutputLock, check_output_paths, is_stream
+from .readers import STDIO, InputSource
 from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
 from .scoring import (
     MetricTotals,
@@ -42,14 +43,6 @@ REPORT_MAX_EXAMPLES = 1000
 PARTIAL_SUFFIX = ".partial"
 #: beside it: the run's settings, signatures and counters, rewritten after each chunk
 STATE_SUFFIX = ".partial.json"
-#: the advisory lock a run holds on its output (:class:`OutputLock`)
-LOCK_SUFFIX = ".lock"
-
-
-def summary_path_for(output: str) -> str:
-    """``scores.jsonl`` -> ``scores.summary.json``."""
-    stem, extension = os.path.splitext(output)
-    return (stem if extension.lower() in (".jsonl", ".json", ".ndjson") else output) + ".summary.json"
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -83,99 +76,6 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _same_path(first: str, second: str) -> bool:
-    """Whether two paths name one file (compared resolved, and by inode when both exist)."""
-    if os.path.realpath(first) == os.path.realpath(second):
-        return True
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return False
-
-
-def is_stream(path: str) -> bool:
-    """An existing output that is not a regular file (a character device such as
-    /dev/null, a FIFO): written through, never replaced by a file of the same name."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
-
-
-def _check_writable(path: str, flag: str) -> None:
-    """``path`` can be written: its folder exists and takes a new file (a file is made
-    there and removed: a read-only or pseudo filesystem such as /proc is refused before
-    anything is scored), and it is not a folder itself; a device or FIFO is written
-    through."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileError(f"{flag} {path}: the folder {folder} does not exist")
-    if os.path.isdir(path):
-        raise FileError(f"{flag} {path}: is a folder, not a file")
-    if is_stream(path):
-        return
-    try:
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=".halluscope-probe-")
-        os.close(handle)
-        os.remove(probe)
-    except OSError as error:
-        raise FileError(f"{flag} {path}: cannot write in {folder} ({error.strerror or error})") from None
-
-
-class OutputLock:
-    """An advisory lock on ``<output>.lock`` held while a run writes ``output``: a second
-    run on the same output fails at once (exit 2) instead of interleaving its records.
-    The file holds the run's PID; a run ends by removing it, so a lock file found free
-    was left by a run that ended without releasing it (``kill -9``): it is taken over,
-    with a line saying so. Workers close their copy of the descriptor
-    (:func:`halluscope.workers.keep_from_workers`), so the lock ends with the run.
-    Where ``fcntl`` does not exist (Windows) there is no lock."""
-
-    def __init__(self, output: str, log: TextIO | None = None) -> None:
-        self.path = output + LOCK_SUFFIX
-        self.log = log or sys.stderr
-        self._fd: int | None = None
-        self._kept = contextlib.ExitStack()
-
-    def __enter__(self) -> OutputLock:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not on POSIX
-            return self
-        if os.path.islink(self.path):
-            raise FileError(f"{self.path} is a symbolic link; halluscope does not follow it: remove it")
-        left_behind = os.path.exists(self.path)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise CommandError(
-                f"--output {self.path[: -len(LOCK_SUFFIX)]}: another halluscope run is writing it "
-                f"(it holds {self.path}); wait for it to end or choose another output"
-            ) from None
-        self._fd = fd
-        self._kept.enter_context(keep_from_workers(fd))
-        if left_behind:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip()
-            said = f" (pid {holder})" if holder.isdigit() else ""
-            print(f"note: taking over {self.path}, left by a run that ended without releasing it{said}", file=self.log)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._kept.close()
-        if self._fd is not None:
-            try:
-                os.remove(self.path)
-            except OSError:
-                pass
-            os.close(self._fd)  # closing releases the lock
-            self._fd = None
-
-
 def _open_partial(partial: str, append: bool):
     """The partial file, opened without following a symbolic link: a link planted at
     ``<output>.partial`` is refused, never written through. A new run makes the file
@@ -190,35 +90,6 @@ def _open_partial(partial: str, append: bool):
             os.remove(partial)
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o644)
     return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
-
-
-def check_output_paths(args: argparse.Namespace) -> str | None:
-    """Refuse outputs that would overwrite each other or the input, or that cannot be
-    created; return the summary path (None: no summary file, with ``--output -`` and
-    no ``--summary-output``)."""
-    if args.output == STDIO or is_stream(args.output):  # written through: no partial, no summary beside it
-        if args.resume:
-            raise CommandError(
-                "--resume needs an output file: with --output - (or a device or FIFO) the records "
-                "go straight through, with no partial file to continue"
-            )
-        if args.summary_output is not None:
-            _check_writable(args.summary_output, "--summary-output")
-            if args.input != STDIO and _same_path(args.summary_output, args.input):
-                raise FileError(f"--summary-output {args.summary_output} is the --input file; choose another name")
-        return args.summary_output
-    summary_output = args.summary_output or summary_path_for(args.output)
-    _check_writable(args.output, "--output")
-    _check_writable(summary_output, "--summary-output")
-    if _same_path(args.output, summary_output):
-        raise FileError(
-            f"--summary-output {summary_output} is the --output file: the summary would "
-            "overwrite the scores; choose another name"
-        )
-    for path, flag in ((args.output, "--output"), (summary_output, "--summary-output")):
-        if args.input != STDIO and _same_path(path, args.input):
-            raise FileError(f"{flag} {path} is the --input file; choose another name")
-    return summary_output
 
 
 #: options that change how a run goes, never a score: a resumed run may change them

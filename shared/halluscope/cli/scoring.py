@@ -14,7 +14,8 @@ from .. import options as _options
 from ..errors import HalluscopeError
 from ..records import per_example_scores, row_parts, to_json
 from .command_errors import CommandError, LineError
-from .readers import Example, FieldNames, InputSource, _located_api_error
+from .input_examples import Example, FieldNames, _located_api_error
+from .readers import InputSource
 
 METRICS = _options.METRICS
 #: metrics whose API function takes ``device`` and ``batch_size``

@@ -1,5 +1,6 @@
-"""The report's HTML page: inline CSS and JS, charts as inline SVG (:mod:`.charts`),
-every example highlighted (docs/cli.md, "halluscope report")."""
+"""The report's HTML page: inline CSS and JS (read from ``page.css`` and
+``examples_table.js`` beside this module), charts as inline SVG (:mod:`.charts`), every
+example highlighted (docs/cli.md, "halluscope report")."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import html
 import json
 import math
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any
 
 from ..dimensions import names
@@ -44,6 +46,9 @@ from .stats import (
     score_range,
     shown_indices,
 )
+
+#: the folder of this package's page assets (``page.css``, ``examples_table.js``: package data)
+_ASSETS = resources.files(__package__)
 
 
 def _contradicted_words(record: Mapping[str, Any]) -> list[str]:
@@ -113,96 +118,13 @@ def _example_cell(record: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-_REPORT_CSS = """\
-body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #111827; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-table { border-collapse: collapse; }
-th, td { border-bottom: 1px solid #e5e7eb; padding: 4px 8px; text-align: left; vertical-align: top; }
-td.num, .num { font-variant-numeric: tabular-nums; }
-th[data-col] { cursor: pointer; user-select: none; white-space: nowrap; }
-th[data-col]::after { content: " \\2195"; color: #9ca3af; }
-th[aria-sort="ascending"]::after { content: " \\2191"; color: #111827; }
-th[aria-sort="descending"]::after { content: " \\2193"; color: #111827; }
-#examples td.text { max-width: 60rem; }
-.plots { display: flex; flex-wrap: wrap; gap: 8px; }
-.label { font-size: 0.8rem; color: #6b7280; }
-.badge { background: #fef3c7; border-radius: 3px; padding: 0 4px; }
-.unsupported { font-size: 0.85rem; color: #991b1b; margin: 2px 0; }
-.contradicted { font-size: 0.85rem; color: #6b21a8; margin: 2px 0; }
-.signature { font-family: monospace; font-size: 0.8rem; word-break: break-all; }
-details { margin: 2px 0; } summary { cursor: pointer; font-size: 0.85rem; color: #374151; }
-.controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 8px 0; }
-.controls input[type=search] { min-width: 18rem; padding: 3px 6px; }
-.confusions { display: flex; flex-wrap: wrap; gap: 16px; }
-.confusion caption { font-size: 0.85rem; font-weight: 600; text-align: left; }
-.confusion td.hit { background: #dcfce7; } .confusion td.miss { background: #fee2e2; }
-.note { background: #fef3c7; padding: 4px 8px; border-radius: 3px; }
-"""
+#: the page's own style sheet, after :data:`halluscope.highlight.CSS` (a file of this package)
+_REPORT_CSS = _ASSETS.joinpath("page.css").read_text(encoding="utf-8")
 
 #: the examples table: click a header with data-col to sort the rows by that cell's
 #: data-value (undefined last); the filter box and label menu select rows; pages of
 #: data-page-size rows
-_TABLE_JS = """\
-(function () {
-  var table = document.getElementById("examples");
-  var body = table.tBodies[0];
-  var rows = Array.prototype.slice.call(body.rows);
-  var pageSize = Number(table.dataset.pageSize);
-  var page = 0;
-  var filter = document.getElementById("filter");
-  var labelMenu = document.getElementById("label-filter");
-  var info = document.getElementById("page-info");
-  var previous = document.getElementById("page-previous");
-  var next = document.getElementById("page-next");
-  function matching() {
-    var query = filter.value.trim().toLowerCase();
-    var label = labelMenu ? labelMenu.value : "";
-    return rows.filter(function (row) {
-      if (label !== "" && row.dataset.label !== label) { return false; }
-      if (!query) { return true; }
-      if (row.searchText === undefined) { row.searchText = row.textContent.toLowerCase(); }
-      return row.searchText.indexOf(query) >= 0;
-    });
-  }
-  function render() {
-    var shown = matching();
-    var pages = Math.max(1, Math.ceil(shown.length / pageSize));
-    page = Math.max(0, Math.min(page, pages - 1));
-    var visible = new Set(shown.slice(page * pageSize, (page + 1) * pageSize));
-    rows.forEach(function (row) { row.hidden = !visible.has(row); });
-    info.textContent = "page " + (page + 1) + " of " + pages + " (" + shown.length + " of " + rows.length
-      + " examples match)";
-    previous.disabled = page === 0;
-    next.disabled = page >= pages - 1;
-  }
-  filter.addEventListener("input", function () { page = 0; render(); });
-  if (labelMenu) { labelMenu.addEventListener("change", function () { page = 0; render(); }); }
-  previous.addEventListener("click", function () { page -= 1; render(); });
-  next.addEventListener("click", function () { page += 1; render(); });
-  var headers = table.querySelectorAll("th[data-col]");
-  headers.forEach(function (header) {
-    header.addEventListener("click", function () {
-      var col = Number(header.dataset.col);
-      var ascending = header.getAttribute("aria-sort") !== "ascending";
-      headers.forEach(function (h) { h.removeAttribute("aria-sort"); });
-      header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-      var value = function (row) {
-        var text = row.cells[col].dataset.value;
-        return text === "" ? NaN : Number(text);
-      };
-      rows.sort(function (a, b) {
-        var x = value(a), y = value(b);
-        if (isNaN(x) || isNaN(y)) { return isNaN(x) - isNaN(y); }  /* undefined last */
-        return ascending ? x - y : y - x;
-      });
-      rows.forEach(function (row) { body.appendChild(row); });
-      page = 0;
-      render();
-    });
-  });
-  render();
-})();
-"""
+_TABLE_JS = _ASSETS.joinpath("examples_table.js").read_text(encoding="utf-8")
 
 
 def _labels(records: Sequence[Mapping[str, Any]], field: str) -> list[int | None]:

@@ -2,8 +2,8 @@
 
 Two layers, kept apart so that the logic is tested without a browser:
 
-* pure functions (:mod:`.display`) — :func:`~.display.score_for_display` (CHI family) and
-  :func:`~.display.acu_for_display`
+* pure functions (:mod:`.display`, :mod:`.acu_display`) — :func:`~.display.score_for_display`
+  (CHI family) and :func:`~.acu_display.acu_for_display`
   (dlsd_acu) take the texts and options and return plain dicts: score rows, chart
   rows, highlighted HTML and a ``message``. They never raise: bad input, a missing
   model or a failing scorer become a ``message`` for the page (the traceback goes

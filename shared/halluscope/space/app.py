@@ -12,17 +12,8 @@ from typing import Any
 from .. import highlight
 from ..examples import load_examples
 from ..options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
-from .display import (
-    LEGEND_HTML,
-    SPACE_DECOMPOSER,
-    acu_for_display,
-    acu_table_html,
-    allowed_nli_models,
-    format_score,
-    headline_markdown,
-    score_for_display,
-    score_table_html,
-)
+from .acu_display import SPACE_DECOMPOSER, acu_for_display, acu_table_html, allowed_nli_models
+from .display import LEGEND_HTML, format_score, headline_markdown, score_for_display, score_table_html
 from .limits import (
     CONCURRENCY_ENV,
     DEFAULT_CONCURRENCY,
