@@ -1,6 +1,7 @@
 """Input made of several files: ``--input`` naming a folder of JSONL/Parquet files (not a
-``save_to_disk`` folder) or a glob of them, for ``halluscope score --engine ray``; and the
-Parquet reader every engine uses for a ``.parquet`` file (docs/cli.md#scoring-on-ray).
+``save_to_disk`` folder) or a glob of them, for ``halluscope score --engine ray``; and
+:func:`read_examples`, the command's input whether one file or several
+(docs/cli.md#scoring-on-ray). Each format's reader is in :mod:`.readers`.
 
 Each file is read and checked as the local command reads one file
 (:func:`halluscope.cli.input_examples.collect_examples`), its rows numbered by ``line`` from 1
