@@ -42,7 +42,8 @@ import numpy as np
 
 from ..collector import fewer_collections
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
-from ..options import AGGREGATIONS, ALIGNMENTS, options_for  # noqa: F401 (declared in halluscope.options)
+from ..option_types import AGGREGATIONS, ALIGNMENTS  # noqa: F401 (declared in halluscope.option_types)
+from ..options import options_for
 from ..parsing import ParseCache
 from ..resources import get_parse_cache
 from ..signature_text import METRIC_FIELD, VERSION_FIELD, Field, number, write_fields

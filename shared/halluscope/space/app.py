@@ -11,7 +11,8 @@ from typing import Any
 
 from .. import highlight
 from ..examples import load_examples
-from ..options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
+from ..option_types import CHI_FAMILY, METRIC_SPECS, METRICS, Option
+from ..options import space_controls
 from .display import (
     LEGEND_HTML,
     SPACE_DECOMPOSER,
