@@ -427,3 +427,45 @@ def test_weights_that_fuse_as_none_sign_as_none(weights):
     assert _chi_signature(weights=weights) == _chi_signature() and "|w:" not in _chi_signature(weights=weights)
     assert "|w:ehi=1,rhi=1,qhi=2|" in _chi_signature(weights={"qhi": 2})
     assert "|w:ehi=3,rhi=3,qhi=3|" in _chi_signature(weights={"ehi": 3, "rhi": 3, "qhi": 3})
+
+
+#: each metric's options in declaration order: the order of the CLI's flags, the cards'
+#: tables, the API signatures and the Space's controls
+DECLARED_ORDER = {
+    "chi": "formula grounding normalize relation_matching similarity_threshold epsilon derived temporal "
+    "truecase attribution relation_slots intransitive wordnet lexical_weight threshold weights "
+    "entity_synonyms batch_size spacy_model sentence_model device encoder_dtype workers cache_mb",
+    "ehi": "formula grounding normalize truecase attribution entity_synonyms spacy_model workers cache_mb",
+    "rhi": "formula grounding variant normalize relation_matching similarity_threshold truecase attribution "
+    "relation_slots intransitive wordnet batch_size spacy_model sentence_model device encoder_dtype workers "
+    "cache_mb",
+    "qhi": "formula grounding normalize epsilon derived temporal truecase attribution spacy_model workers cache_mb",
+    "dlsd_acu": "host sd_acu top_k threshold aggregation alignment expansion expansion_threshold mix_weight "
+    "filter_acus coref decomposer decomposer_model dl_acu tau delta nli_model nli_scorer nli_engine dl_units "
+    "device dtype batch_size max_length cache_mb",
+}
+
+
+@pytest.mark.parametrize("metric", options.METRICS)
+def test_options_keep_their_declaration_order(metric):
+    assert tuple(options.options_for(metric)) == tuple(DECLARED_ORDER[metric].split())
+
+
+def test_the_option_table_is_assembled_from_its_row_modules_in_order():
+    from halluscope.chi_family_options import CHI_FAMILY_OPTIONS
+    from halluscope.dlsd_options import DLSD_OPTIONS
+
+    assert options.OPTIONS[: len(CHI_FAMILY_OPTIONS)] == CHI_FAMILY_OPTIONS
+    assert options.OPTIONS[len(CHI_FAMILY_OPTIONS) :][: len(DLSD_OPTIONS)] == DLSD_OPTIONS
+    assert [o.name for o in options.OPTIONS[len(CHI_FAMILY_OPTIONS) + len(DLSD_OPTIONS) :]] == ["workers", "cache_mb"]
+
+
+def test_option_types_import_none_of_the_table_modules():
+    import ast
+
+    import halluscope.option_types
+
+    with open(halluscope.option_types.__file__, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert not imported & {"options", "chi_family_options", "dlsd_options"}

@@ -23,7 +23,8 @@ from typing import Any
 
 from . import budget, dimension_registry
 from .errors import InputError
-from .options import METRIC_SPECS, api_signature, options_for
+from .option_types import METRIC_SPECS
+from .options import api_signature, options_for
 from .options import resolve as resolve_options
 from .pipeline import score
 from .resources import Resources

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .options import METRICS, card_with_table
+from .option_types import METRICS
+from .options import card_with_table
 
 
 def write_cards(root: str) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 
 from . import budget
 from .lru import LRU
-from .options import ENCODER_DTYPES
+from .option_types import ENCODER_DTYPES
 from .registry import MODELS, SENTENCE_ENCODER, ModelRegistry, default_device, load_sentence_encoder, resolve
 
 #: torch's CPU capability probes for native bfloat16 (private names: a torch without

@@ -175,7 +175,8 @@ def compute_signature(metric: str) -> inspect.Signature:
     signature is the :class:`halluscope.errors.OptionError` of
     :func:`halluscope.options.resolve`, naming it and listing the valid ones. A preset
     (``evaluate.load(path, "paper")``) changes the values the defaults stand for."""
-    from .options import METRIC_SPECS, options_for
+    from .option_types import METRIC_SPECS
+    from .options import options_for
 
     positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
     keyword = inspect.Parameter.KEYWORD_ONLY

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .options import METRIC_SPECS
+from .option_types import METRIC_SPECS
 from .signature import recorded_option
 
 #: (lowest, highest) value of a score

@@ -28,7 +28,8 @@ from typing import Any
 
 from . import api
 from .errors import InputError
-from .options import METRICS, resolve
+from .option_types import METRICS
+from .options import resolve
 from .resources import Resources
 from .results import ScoreResult
 from .validation import is_no_reference, warn_if_swapped

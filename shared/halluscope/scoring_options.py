@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import OptionError
 from .fusion import check_weights
-from .options import CHI_FAMILY, OPTIONS, Option
+from .option_types import CHI_FAMILY, Option
+from .options import OPTIONS
 from .options import fields as option_fields
 from .options import resolve as resolve_options
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .dimension_registry import names as dimension_names
-from .options import METRIC_SPECS
+from .option_types import METRIC_SPECS
 from .resources import Resources
 from .scoring_options import ScoringOptions
 from .signature_table import ScoringCall, chi_family_table, field_of

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from .distributed import PER_ROW_OPTIONS, process_group_active, rank_and_world_size, score_distributed
-from .options import METRICS
+from .option_types import METRICS
 from .scorer import Scorer
 
 #: metric names and their ``halluscope.api`` functions (the registry in halluscope.options)

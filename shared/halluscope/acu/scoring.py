@@ -42,7 +42,7 @@ import numpy as np
 
 from ..collector import fewer_collections
 from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
-from ..options import ALIGNMENTS
+from ..option_types import ALIGNMENTS
 from ..parsing import ParseCache
 from ..resources import get_parse_cache
 from .decompose import context_parses

@@ -107,7 +107,8 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``halluscope`` command (every option has help text;
     defaults are shown by the help formatter)."""
-    from ..options import DECOMPOSERS, HOSTS, PRESETS
+    from ..option_types import DECOMPOSERS, HOSTS
+    from ..options import PRESETS
     from ..version import __version__
 
     parser = _Parser(

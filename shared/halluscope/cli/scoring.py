@@ -10,16 +10,16 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from .. import options as _options
 from ..errors import HalluscopeError
+from ..option_types import METRIC_SPECS, METRICS
+from ..options import uses_device
 from ..records import per_example_scores, row_parts, to_json
 from .command_errors import CommandError, LineError
 from .input_examples import Example, FieldNames, _located_api_error
 from .readers import InputSource
 
-METRICS = _options.METRICS
 #: metrics whose API function takes ``device`` and ``batch_size``
-MODEL_METRICS = tuple(metric for metric in METRICS if _options.uses_device(metric))
+MODEL_METRICS = tuple(metric for metric in METRICS if uses_device(metric))
 DEFAULT_CHUNK_SIZE = 64
 #: the report's examples per page, and the most examples it writes into the page
 
@@ -58,7 +58,7 @@ def api_keywords(metric: str) -> frozenset[str]:
 @functools.cache
 def takes_dates(metric: str) -> bool:
     """Whether ``metric``'s API function takes ``publication_dates`` (qhi and chi)."""
-    return _options.METRIC_SPECS[metric].takes_dates
+    return METRIC_SPECS[metric].takes_dates
 
 
 def api_options(texts: Sequence[str], metrics: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
-from ..options import METRIC_SPECS
+from ..option_types import METRIC_SPECS
 from ..records import row_parts, to_json
 
 #: the columns a scored batch gains, each a JSON string per row (their shape varies per

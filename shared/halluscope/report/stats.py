@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..dimensions import names
-from ..options import CHI_FAMILY, METRIC_SPECS
+from ..option_types import CHI_FAMILY, METRIC_SPECS
 from ..ranges import Range, declared_range, options_in_signature, score_names, within
 
 #: a score column: (metric, score name), e.g. ("chi", "ehi") for ``scores.chi.ehi``

@@ -11,7 +11,8 @@ from typing import Any
 
 from .. import highlight
 from ..examples import load_examples
-from ..options import CHI_FAMILY, METRIC_SPECS, METRICS, Option, space_controls
+from ..option_types import CHI_FAMILY, METRIC_SPECS, METRICS, Option
+from ..options import space_controls
 from .acu_display import SPACE_DECOMPOSER, acu_for_display, acu_table_html, allowed_nli_models
 from .display import LEGEND_HTML, format_score, headline_markdown, score_for_display, score_table_html
 from .limits import (

@@ -12,7 +12,7 @@ from typing import Any
 from .. import highlight
 from ..dimensions import get as get_dimension
 from ..dimensions import names
-from ..options import CHI_FAMILY, METRIC_SPECS
+from ..option_types import CHI_FAMILY, METRIC_SPECS
 from ..signature import recorded_option
 from .limits import InputProblem, _problem_message, check_texts, run_with_budget
 from .metric_module import MetricModule
