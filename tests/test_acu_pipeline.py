@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from halluscope.acu.dlsd_options import AcuOptions
+from halluscope.acu.acu_options import AcuOptions
 from halluscope.acu.scoring import aggregate, alignment_scores, score_batch
 from halluscope.nli import NLIEngine
 

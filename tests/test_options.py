@@ -10,8 +10,8 @@ import os
 import evaluate
 import pytest
 from halluscope import api, options
+from halluscope.acu.acu_options import ACU_FIELDS, AcuOptions
 from halluscope.acu.discourse import DiscourseLinkUnits
-from halluscope.acu.dlsd_options import ACU_FIELDS, AcuOptions
 from halluscope.acu.dlsd_signature import dlsd_signature
 from halluscope.errors import OptionError
 from halluscope.scoring_options import ScoringOptions

@@ -15,8 +15,8 @@ this machine: ``@bf16`` or nothing) and ``{cal}`` (the shipped calibration's ver
 from __future__ import annotations
 
 import pytest
+from halluscope.acu.acu_options import AcuOptions
 from halluscope.acu.discourse import DiscourseLinkUnits
-from halluscope.acu.dlsd_options import AcuOptions
 from halluscope.acu.dlsd_signature import dlsd_signature
 from halluscope.embedding import encoder_dtype
 from halluscope.lexicon.wordnet import find_wordnet

@@ -296,8 +296,8 @@ def _score_dlsd_acu(
     """:func:`score_dlsd_acu` with the NLI engine and parse cache of ``resources``."""
     import math
 
+    from .acu.acu_options import ACU_FIELDS, AcuOptions
     from .acu.components import coreference_step, get_decomposer
-    from .acu.dlsd_options import ACU_FIELDS, AcuOptions
     from .acu.dlsd_signature import dlsd_signature
     from .acu.scoring import score_batch
     from .nli import NLIEngine

@@ -15,7 +15,7 @@ the Space shows it. From :data:`OPTIONS` come
 * the presets :data:`PRESETS`, which ``evaluate.load(path, config_name)`` selects.
 
 Adding an option is one declaration in the table plus its logic where it acts (a field
-of :class:`halluscope.pipeline.ScoringOptions` or :class:`halluscope.acu.dlsd_options.AcuOptions`
+of :class:`halluscope.pipeline.ScoringOptions` or :class:`halluscope.acu.acu_options.AcuOptions`
 of the same name, or of the name in ``Option.field``).
 
 The table is assembled here from its rows, in one fixed order (the CLI's flags, the

@@ -49,7 +49,7 @@ def _alignment(options: Mapping[str, Any]) -> str | None:
     if options.get("alignment"):
         return options["alignment"]
     if options.get("host"):
-        from .acu.dlsd_options import HOSTS
+        from .acu.acu_options import HOSTS
 
         return HOSTS[options["host"]].alignment
     return None

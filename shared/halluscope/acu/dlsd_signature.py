@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..signature_text import METRIC_FIELD, VERSION_FIELD, Field, number, write_fields
-from .dlsd_options import AcuOptions
+from .acu_options import AcuOptions
 
 
 @dataclass(frozen=True)

@@ -45,8 +45,8 @@ from ..nli import CONTRADICTION, ENTAILMENT, NEUTRAL, NLIEngine
 from ..option_types import ALIGNMENTS
 from ..parsing import ParseCache
 from ..resources import get_parse_cache
+from .acu_options import AcuOptions, HostPreset
 from .decompose import context_parses
-from .dlsd_options import AcuOptions, HostPreset
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc

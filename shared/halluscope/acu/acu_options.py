@@ -27,6 +27,8 @@ HOSTS: dict[str, HostPreset] = {
 
 
 _DECLARED = options_for("dlsd_acu")
+
+
 #: the AcuOptions fields (the other dlsd_acu options choose models and batching)
 ACU_FIELDS = (
     "host",
