@@ -50,7 +50,7 @@ def test_every_memoised_function_is_listed_once():
 
 def test_the_source_scan_sees_both_spellings(tmp_path):
     assert ("halluscope.text.index", "word_stem") in memoised_in_source()  # @functools.lru_cache(...)
-    assert ("halluscope.cli.scoring", "takes_dates") in memoised_in_source()  # @functools.cache
+    assert ("halluscope.cli.chunked_scoring", "takes_dates") in memoised_in_source()  # @functools.cache
 
 
 def test_every_listed_memo_is_a_memoised_function():

@@ -416,8 +416,8 @@ def _score_flags_naming_options():
 
 def test_every_option_with_its_own_flag_is_refused_by_option_naming_the_flag(data_jsonl, workdir, capsys):
     """One setting, one spelling: --option workers=2 beside --workers could disagree."""
+    from halluscope.cli.chunked_scoring import OWN_FLAGS, api_options
     from halluscope.cli.command_errors import CommandError
-    from halluscope.cli.scoring import OWN_FLAGS, api_options
 
     flags = _score_flags_naming_options()
     assert flags == OWN_FLAGS  # every flag that sets an option, and only those
@@ -599,7 +599,7 @@ def uninterrupted(workdir):
 
 def _interrupt_at(monkeypatch, call, exception=KeyboardInterrupt):
     """Make the ``call``-th API call of the command raise ``exception``."""
-    import halluscope.cli.scoring as cli
+    import halluscope.cli.chunked_scoring as cli
 
     real, calls = cli.metric_function, []
 
@@ -643,7 +643,7 @@ def test_a_sigterm_swallowed_by_a_finaliser_still_stops_the_run(uninterrupted, w
     kept and acted on after the chunk being written."""
     import signal
 
-    import halluscope.cli.scoring as cli
+    import halluscope.cli.chunked_scoring as cli
 
     real, calls = cli.metric_function, []
 
@@ -847,7 +847,7 @@ def test_sigterm_leaves_a_valid_partial_file_and_resume_matches(uninterrupted, w
 
 def _no_scoring(monkeypatch):
     """Record every API call the command makes (a check that fails first makes none)."""
-    import halluscope.cli.scoring as cli
+    import halluscope.cli.chunked_scoring as cli
 
     calls = []
     real = cli.metric_function
@@ -878,7 +878,7 @@ def test_cuda_on_a_torch_without_it_is_one_line(uninterrupted, workdir, monkeypa
 
 def test_device_auto_is_cuda_when_available_else_cpu(monkeypatch):
     import torch
-    from halluscope.cli.scoring import resolve_device
+    from halluscope.cli.chunked_scoring import resolve_device
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert resolve_device("auto", ["chi"]) == "cpu"

@@ -85,7 +85,7 @@ def test_every_module_compiles_without_a_warning(repo_root):
 def test_slow_model_loading_says_so_in_one_line_and_fast_loading_says_nothing(monkeypatch):
     import time
 
-    from halluscope.cli import scoring
+    from halluscope.cli import chunked_scoring as scoring
     from halluscope.scorer import Scorer
 
     def slow_load(self):
@@ -108,7 +108,7 @@ def test_no_progress_turns_off_the_bars_of_transformers_hub_and_datasets():
     import datasets.utils.logging as datasets_logging
     import huggingface_hub.utils as hub_utils
     import transformers.utils.logging as transformers_logging
-    from halluscope.cli.scoring import quiet_third_party_progress
+    from halluscope.cli.chunked_scoring import quiet_third_party_progress
 
     try:
         quiet_third_party_progress()

@@ -66,7 +66,7 @@ def _read(path):
 def _calls(monkeypatch, interrupt_at=None):
     """Count the command's API calls (one per chunk of one row); raise
     KeyboardInterrupt at call ``interrupt_at``."""
-    import halluscope.cli.scoring as cli
+    import halluscope.cli.chunked_scoring as cli
 
     real, calls = cli.metric_function, []
 

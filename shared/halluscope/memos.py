@@ -47,7 +47,7 @@ MEMOS: tuple[Memo, ...] = (
     Memo("halluscope.ehi.name_mentions", "_words_pattern"),
     Memo("halluscope.verdict", "_shipped", loaded_once=True),
     Memo("halluscope.verdict", "_warn_once"),
-    Memo("halluscope.cli.scoring", "takes_dates"),
+    Memo("halluscope.cli.chunked_scoring", "takes_dates"),
     Memo("halluscope.embedding", "native_bfloat16", loaded_once=True),
 )
 

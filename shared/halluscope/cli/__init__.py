@@ -32,7 +32,7 @@ file beside the output (``--summary-output``). ``-`` reads JSONL from stdin
 to stderr).
 
 ``--option NAME=VALUE`` passes any other keyword of the metrics' API functions
-(:func:`halluscope.cli.scoring.api_options`).
+(:func:`halluscope.cli.chunked_scoring.api_options`).
 
 One module per job: :mod:`.readers` (the rows of a file, a folder or stdin),
 :mod:`.input_examples` (input rows to examples), :mod:`.scoring` (options, device, models,

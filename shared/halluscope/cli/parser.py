@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from .. import budget
 from ..options import MAX_WORKERS
+from .chunked_scoring import DEFAULT_CHUNK_SIZE, METRICS
 from .command_errors import CommandError, LineError
 from .ray_run import run_score_command
 from .report_run import run_report
 from .runs import REPORT_MAX_EXAMPLES, REPORT_PAGE_SIZE
-from .scoring import DEFAULT_CHUNK_SIZE, METRICS
 
 # ---------------------------------------------------------------------------- parser
 

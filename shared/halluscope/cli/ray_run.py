@@ -28,13 +28,13 @@ from typing import Any
 
 from ..errors import HalluscopeError
 from ..records import json_safe
+from .chunked_scoring import MetricTotals, api_options, load_models, metric_options, parse_keep_fields, parse_metrics
 from .command_errors import CommandError, FileError, LineError
 from .input_examples import Example, FieldNames, field_names
 from .input_files import read_examples
 from .output_dir import ShardWriter, record_key
 from .readers import STDIO, InputSource
 from .resume import record_digest
-from .scoring import MetricTotals, api_options, load_models, metric_options, parse_keep_fields, parse_metrics
 
 #: the options a Ray run refuses, and what to use instead (docs/cli.md#scoring-on-ray)
 REFUSED_ON_RAY: dict[str, str] = {

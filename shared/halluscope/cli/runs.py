@@ -18,13 +18,7 @@ from typing import Any, TextIO
 
 from ..records import json_safe
 from ..workers import available_cores, keep_from_workers
-from .command_errors import FileError
-from .input_examples import Example, FieldNames, field_names
-from .input_files import read_examples
-from .output_paths import OutputLock, check_output_paths, is_stream
-from .readers import STDIO, InputSource
-from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
-from .scoring import (
+from .chunked_scoring import (
     MetricTotals,
     api_options,
     load_models,
@@ -35,6 +29,12 @@ from .scoring import (
     resolve_device,
     score_examples,
 )
+from .command_errors import FileError
+from .input_examples import Example, FieldNames, field_names
+from .input_files import read_examples
+from .output_paths import OutputLock, check_output_paths, is_stream
+from .readers import STDIO, InputSource
+from .resume import finish_in_input_order, keep_only, plan_resume, record_digest, resume_note
 
 REPORT_PAGE_SIZE = 50
 REPORT_MAX_EXAMPLES = 1000

@@ -20,11 +20,9 @@ from .readers import InputSource
 
 #: metrics whose API function takes ``device`` and ``batch_size``
 MODEL_METRICS = tuple(metric for metric in METRICS if uses_device(metric))
+
+
 DEFAULT_CHUNK_SIZE = 64
-#: the report's examples per page, and the most examples it writes into the page
-
-
-# ------------------------------------------------------------------------- scoring
 
 
 def metric_function(metric: str) -> Callable[..., dict[str, Any]]:
