@@ -71,7 +71,7 @@ from .grounding import relation_in_sentence
 from .roles import widen
 
 if TYPE_CHECKING:
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
@@ -139,7 +139,7 @@ def acronym_link(query: list[str], pooled: list[str]) -> Link | None:
         or short.upper() not in initials(" ".join(long))
     ):
         return None
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
     q, p = " ".join(query), " ".join(pooled)
     return Link("acronym", q, p, f"{q} = {p} (acronym)")
@@ -176,7 +176,7 @@ def name_link(query: list[str], pooled: list[str]) -> Link | None:
     short, long = (query, pooled) if len(query) < len(pooled) else (pooled, query)
     if name_head(long) != short:
         return None
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
     q, p = " ".join(query), " ".join(pooled)
     return Link("name", q, p, f"{q} ~ {p} (a name and its head)")
