@@ -16,7 +16,8 @@ import zipfile
 
 import pytest
 from halluscope.lexicon import lexical, wordnet
-from halluscope.lexicon.lexical import Lexicon, Link, normalise_lemma
+from halluscope.lexicon.lexical import Lexicon
+from halluscope.lexicon.links import Link, normalise_lemma
 from halluscope.lexicon.wordnet import LEXNAMES, WordNetSource, find_wordnet
 from halluscope.resources import get_lexicon
 

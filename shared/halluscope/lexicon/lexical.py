@@ -21,120 +21,40 @@ by frequency), for every relation including antonymy; this keeps loose matches o
 of one word is WordNet's antonym of any lemma of a considered sense of the other (WordNet
 puts antonymy on lemmas: "purchase" contradicts "sell" through its synonym "buy").
 
-Where WordNet comes from and how it is read: :mod:`halluscope.lexicon.wordnet`.
+Where WordNet comes from and how it is read: :mod:`halluscope.lexicon.wordnet`. The Link,
+the supporter map and the hierarchy walks: :mod:`.links`; the name and place queries:
+:mod:`.name_senses`; the possession transfers: :mod:`.possession` (docs/lexical.md).
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections import deque
-from collections.abc import Callable, Iterator, KeysView, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .. import budget
 from ..lru import LRU
-from ..units import UNKNOWN_NAME
-from .wordnet import WORDNET_VERSION, SharedWordNet, WordNetSource, load_reader
-
-#: The parts of speech the queries take, and WordNet's letter for each.
-POS_TAGS: Mapping[str, str] = {"verb": "v", "noun": "n", "adj": "a", "adv": "r"}
-
-
-#: Relation names, in the order :meth:`Lexicon.link` checks them ("hyponym" is the name of
-#: "troponym" outside verbs).
-RELATIONS: tuple[str, ...] = (
-    "same",
-    "antonym",
-    "synonym",
-    "hypernym",
-    "troponym",
-    "hyponym",
-    "entailment",
-    "verb_group",
-    "derivation",
+from .links import (
+    Link,
+    Supporters,
+    _antonym_synsets,
+    _more_general,
+    _more_specific,
+    _tag,
+    _within,
+    make_link,
+    normalise_lemma,
 )
-
+from .name_senses import NameQueries
+from .possession import PossessionQueries
+from .wordnet import WORDNET_VERSION, SharedWordNet, WordNetSource, load_reader
 
 #: Senses per word of :meth:`Lexicon.widened` (more than any WordNet 3.0 verb has: all).
 WIDE_SENSES = 64
 
 
-@dataclass(frozen=True)
-class Link:
-    """How a source word relates to a summary word: ``relation`` (one of :data:`RELATIONS`;
-    ``"acronym"`` between two relation slots, :func:`halluscope.rhi.slot_links.acronym_link`),
-    both lemmas (lower case, words separated by spaces) and a readable ``text`` with the
-    summary word first, e.g. "buy ~ purchase (WordNet synonym)", "acquire ⊃ buy (WordNet
-    hypernym)", "buy ⊂ acquire (WordNet troponym)"."""
-
-    relation: str
-    summary: str
-    source: str
-    text: str
-
-
-_SYMBOLS = {
-    "same": ("=", "same lemma"),
-    "antonym": ("≠", "WordNet antonym"),
-    "synonym": ("~", "WordNet synonym"),
-    "hypernym": ("⊃", "WordNet hypernym"),
-    "troponym": ("⊂", "WordNet troponym"),
-    "hyponym": ("⊂", "WordNet hyponym"),
-    "entailment": ("⇐", "WordNet entailment"),
-    "verb_group": ("≈", "WordNet verb group"),
-    "derivation": ("↔", "WordNet derivation"),
-}
-
-
-def make_link(relation: str, summary: str, source: str) -> Link:
-    """A :class:`Link` with its text (summary word first)."""
-    symbol, name = _SYMBOLS[relation]
-    return Link(relation, summary, source, f"{summary} {symbol} {source} ({name})")
-
-
-def normalise_lemma(lemma: str) -> str:
-    """Lower case, surrounding space removed, runs of spaces and "_" as one space
-    ("Take_over" -> "take over"): the form of every lemma this module returns."""
-    return " ".join(str(lemma).replace("_", " ").lower().split())
-
-
-class Supporters(Mapping[str, Link]):
-    """Read-only mapping lemma -> :class:`Link` (see :meth:`Lexicon.supporters`); Links are
-    made on access, so a large mapping costs one string per lemma."""
-
-    __slots__ = ("summary", "_relations")
-
-    def __init__(self, summary: str, relations: Mapping[str, str]) -> None:
-        self.summary = summary
-        self._relations = dict(relations)
-
-    def __getitem__(self, lemma: str) -> Link:
-        return make_link(self._relations[lemma], self.summary, lemma)
-
-    def __contains__(self, lemma: object) -> bool:
-        return lemma in self._relations
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._relations)
-
-    def __len__(self) -> int:
-        return len(self._relations)
-
-    def keys(self) -> KeysView[str]:
-        """The lemmas, as a dict keys view: ``supporters.keys() & source_lemmas`` runs in C."""
-        return self._relations.keys()
-
-    def relation(self, lemma: str) -> str | None:
-        """The relation name for ``lemma`` without building a Link (None: no support)."""
-        return self._relations.get(lemma)
-
-    def __repr__(self) -> str:
-        return f"Supporters({self.summary!r}, {len(self)} lemmas)"
-
-
-class Lexicon:
+class Lexicon(NameQueries, PossessionQueries):
     """Relation queries over one WordNet reader (or none), with their caches.
 
     ``reader``: an NLTK ``WordNetCorpusReader`` (None: no WordNet, every query then answers
@@ -282,7 +202,7 @@ class Lexicon:
         """:meth:`link` restricted to the same lemma, a synonym (a shared considered sense)
         and a derivation (any POS), or None: the links that need no walk up or down
         WordNet's hierarchy, which for a noun such as "person" spans thousands of synsets.
-        The argument slots of relations (``match.relations``) and the nouns of nominal
+        The argument slots of relations (``rhi.match``) and the nouns of nominal
         triples (``match.grounding``) use it, many times per call."""
         return self._link(
             summary_lemma, source_lemma, pos, lambda summary, tag, source: self._close_map(summary, tag).get(source)
@@ -323,36 +243,6 @@ class Lexicon:
             return looked["supporters"].relation(source)
 
         return relation
-
-    def name_kind(self, word: str) -> str | None:
-        """What WordNet says a lower-case word names (docs/papers.md#ehi-names-in-lower-case-summaries):
-        ``"PERSON"``, ``"GPE"``, ``"ORG"`` or ``"LOC"`` when every WordNet lemma the word (or
-        its base form) stands for is written with a capital and its first (most frequent)
-        noun sense is a person, a place, a group or a natural object ("holmes", "galloway",
-        "samaritans", "delaware": the river);
-        :data:`halluscope.units.UNKNOWN_NAME` when WordNet has the word in no part of speech ("eamonn",
-        "kingsholm"); None for every other word (a common word in any sense, "china",
-        "sky"; a name whose first sense is a day, a language or a thing, "sunday",
-        "english") and always without WordNet."""
-        return self._answer("name_kind", normalise_lemma(word), self._name_kind)
-
-    def is_organisation(self, noun: str) -> bool:
-        """Whether a noun's first (most frequent) WordNet noun sense is an organisation, a
-        synset under organization.n.01 ("league", "party", "council", "agency",
-        "company"; not "group", whose first sense is an abstraction, nor "centre"); False
-        for any other word and without WordNet (docs/papers.md#ehi-names-in-lower-case-summaries)."""
-        return bool(self._answer("organisation", normalise_lemma(noun), self._is_organisation))
-
-    def places(self, name: str) -> frozenset[str]:
-        """The places WordNet says a name stands for (docs/papers.md#ehi-places-and-demonyms),
-        as synset names: the place senses (:data:`_PLACE_LEXNAMES`) of the name itself ("Kenya";
-        "Britain": united_kingdom.n.01) and of every place a lemma of it pertains to or
-        derives from ("Kenyan" -> Kenya; "British" -> Great_Britain, whose senses are the
-        island and the United Kingdom). Case and spaces are ignored ("south korean" ->
-        South_Korea). Empty for a name WordNet does not tie to a place, and without
-        WordNet."""
-        form = "_".join(name.split())
-        return self._answer("places", form.lower(), lambda _: self._places(form)) or frozenset()
 
     def antonyms(self, summary_lemma: str, pos: str) -> frozenset[str]:
         """The lemmas that contradict the summary word (WordNet antonymy between lemmas of
@@ -416,26 +306,6 @@ class Lexicon:
         found.discard(summary)
         return frozenset(found)
 
-    def transfers_possession(self, verb_lemma: str) -> bool:
-        """Whether one of the verb's considered senses is in WordNet's ``verb.possession``
-        lexicographer file (buy, sell, lend, borrow, win, lose, import, export): the
-        verbs whose antonyms are converses, one transfer seen from either party
-        ("Lakeside sold the warehouse to DHX" = "DHX bought the warehouse"). False
-        without WordNet."""
-        lemma = normalise_lemma(verb_lemma)
-        if self.reader is None or not lemma:
-            return False
-        return any(synset.lexname() == "verb.possession" for synset in self._considered(lemma, "v"))
-
-    def transfer_direction(self, verb_lemma: str) -> str | None:
-        """Which party of a transfer the verb's subject is: "gives" when the first of its
-        considered senses that lies under a transfer root is under one of
-        :data:`_GIVING_ROOTS` (give, donate, award, sell, lend, pay, hand, offer, send,
-        ship, export: the receiver is its "to" argument), "receives" when that sense is under get.v.01
-        (receive, get, acquire, buy, borrow, accept, win, earn: the giver is its "from"
-        argument); None for any other verb and without WordNet (docs/lexical.md#transfers)."""
-        return self._answer("direction", normalise_lemma(verb_lemma), self._direction)
-
     def _answer(self, question: str, word: str, ask: Callable[[str], Any]) -> Any:
         """``ask(word)`` under the lock, once per (question, word) while cached; None
         without WordNet or without a word."""
@@ -447,15 +317,6 @@ class Lexicon:
             if hit is None:
                 hit = self._answers.put(key, (ask(word),))
             return hit[0]
-
-    def _direction(self, lemma: str) -> str | None:
-        for synset in self._considered(lemma, "v"):
-            above = {synset.name()} | {s.name() for s in synset.closure(lambda s: s.hypernyms())}
-            if above & _RECEIVING_ROOTS:
-                return "receives"
-            if above & _GIVING_ROOTS:
-                return "gives"
-        return None
 
     # -- internals: every reader access below runs under self._lock ----------------------
 
@@ -508,40 +369,6 @@ class Lexicon:
             for per_pos in cache.values():
                 for offset in list(itertools.islice(per_pos, len(per_pos) // 2 + 1)):
                     del per_pos[offset]
-
-    def _name_kind(self, word: str) -> str | None:
-        synsets = self.reader.synsets(word)
-        self._trim_reader()
-        if not synsets:
-            return UNKNOWN_NAME
-        for synset in synsets:
-            base = self.reader.morphy(word, synset.pos()) or word
-            if any(name.lower() in (word, base) and not name[0].isupper() for name in synset.lemma_names()):
-                return None
-        first_noun = next((synset for synset in synsets if synset.pos() == "n"), None)
-        return None if first_noun is None else _PROPER_NOUN_KINDS.get(first_noun.lexname())
-
-    def _is_organisation(self, noun: str) -> bool:
-        senses = self.reader.synsets(noun, "n")
-        found = bool(senses) and any(
-            synset.name() == _ORGANISATION for synset in [senses[0], *senses[0].closure(_more_general)]
-        )
-        self._trim_reader()
-        return found
-
-    def _places(self, form: str) -> frozenset[str]:
-        def located(lemma_name: str) -> list[str]:
-            return [s.name() for s in self.reader.synsets(lemma_name, "n") if s.lexname() in _PLACE_LEXNAMES]
-
-        found = set(located(form))
-        base = self.reader.morphy(form.lower(), "n") or form  # "Kenyans" -> "kenyan"
-        # a list: NLTK's lemmas compare equal by name alone, so a set keeps one "Welsh" of five
-        lemmas = self.reader.lemmas(form) + (self.reader.lemmas(base) if base.lower() != form.lower() else [])
-        for lemma in lemmas:
-            for target in lemma.pertainyms() + lemma.derivationally_related_forms():
-                found.update(located(target.name()))
-        self._trim_reader()
-        return frozenset(found)
 
     def _lemmas_considering(self, synset: Any, tag: str) -> Iterator[str]:
         """The lemmas of ``synset`` for which it is one of their considered senses."""
@@ -635,73 +462,9 @@ class Lexicon:
             return self._entailed_by
 
 
-def _more_specific(synset: Any) -> list[Any]:
-    return synset.hyponyms() + synset.instance_hyponyms()
-
-
-def _more_general(synset: Any) -> list[Any]:
-    return synset.hypernyms() + synset.instance_hypernyms()
-
-
-def _within(start: tuple[Any, ...], step: Callable[[Any], list[Any]], depth: int) -> list[Any]:
-    """Synsets 1..``depth`` steps of ``step`` from ``start`` (breadth first, each once)."""
-    seen = set(start)
-    found: list[Any] = []
-    frontier = deque(start)
-    for _ in range(depth):
-        following: deque = deque()
-        for synset in frontier:
-            for neighbour in step(synset):
-                if neighbour not in seen:
-                    seen.add(neighbour)
-                    found.append(neighbour)
-                    following.append(neighbour)
-        frontier = following
-    return found
-
-
-def _antonym_synsets(synset: Any) -> list[Any]:
-    """The synsets holding an antonym of one of ``synset``'s lemmas."""
-    return [antonym.synset() for lemma in synset.lemmas() for antonym in lemma.antonyms()]
-
-
-def _tag(pos: str) -> str:
-    try:
-        return POS_TAGS[pos]
-    except (KeyError, TypeError):
-        raise ValueError(f"pos must be one of {', '.join(POS_TAGS)}; got {pos!r}") from None
-
-
 #: NLTK's reader keeps every synset it parses (about 2.7 KB each, measured: 20,000 noun
 #: synsets, +53 MB of RSS); past this many a Lexicon drops the older half of that cache
 #: (:meth:`Lexicon._trim_reader`, docs/scaling.md#memory). 24,000 (about 65 MB) holds the
 #: synsets one call over 400 FRANK rows with references reads (16,200; 400 SummEval rows:
 #: 11,900), which a cap of 10,000 made it parse 19,600 times (session 17)
 READER_SYNSET_CAP = 24_000
-
-
-#: the entity label of a WordNet proper noun by the lexicographer file of its sense; a
-#: name WordNet files as a natural object is a river, a mountain, an island or a continent
-#: ("Delaware": the river first, then the state; "Thames", "Europe")
-_PROPER_NOUN_KINDS = {"noun.person": "PERSON", "noun.location": "GPE", "noun.group": "ORG", "noun.object": "LOC"}
-
-
-#: the synset every organisation noun's first sense lies under (:meth:`Lexicon.is_organisation`)
-_ORGANISATION = "organization.n.01"
-
-
-#: the lexicographer files of the senses :meth:`Lexicon.places` counts as places: regions,
-#: countries and cities, and the continents WordNet files as objects ("Europe")
-_PLACE_LEXNAMES = frozenset({"noun.location", "noun.object"})
-
-
-#: WordNet synsets under which a verb's subject receives (get.v.01: "come into the
-#: possession of something") or gives or sends (give.v.01, give.v.03, give.v.08,
-#: transfer.v.05: "cause to change ownership"; send.v.01, transport.v.04 "ship",
-#: transfer.v.02 "move from one place to another"): :meth:`Lexicon.transfer_direction`
-_RECEIVING_ROOTS = frozenset({"get.v.01"})
-
-
-_GIVING_ROOTS = frozenset(
-    {"give.v.01", "give.v.03", "give.v.08", "transfer.v.05", "send.v.01", "transport.v.04", "transfer.v.02"}
-)

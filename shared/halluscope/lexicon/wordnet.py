@@ -242,7 +242,7 @@ def _nltk_installed() -> bool:
 
 
 def _nltk_wordnet() -> Any:
-    """NLTK's path pointer to its WordNet (a folder, or the folder inside wordnet.zip)."""
+    """NLTK's path pointer to its WordNet (a folder, or the folder inside lexicon/wordnet.zip)."""
     try:
         import nltk.data
     except ImportError:

@@ -60,7 +60,7 @@ from .grounding import relation_in_sentence
 from .roles import widen
 
 if TYPE_CHECKING:
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("rhi")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..text.names import initials
 
 if TYPE_CHECKING:
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
 
 #: the fewest letters of a one-word slot read as an acronym of another slot ("UN")
@@ -39,7 +39,7 @@ def acronym_link(query: list[str], pooled: list[str]) -> Link | None:
         or short.upper() not in initials(" ".join(long))
     ):
         return None
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
     q, p = " ".join(query), " ".join(pooled)
     return Link("acronym", q, p, f"{q} = {p} (acronym)")
@@ -76,7 +76,7 @@ def name_link(query: list[str], pooled: list[str]) -> Link | None:
     short, long = (query, pooled) if len(query) < len(pooled) else (pooled, query)
     if name_head(long) != short:
         return None
-    from ..lexicon.lexical import Link
+    from ..lexicon.links import Link
 
     q, p = " ".join(query), " ".join(pooled)
     return Link("name", q, p, f"{q} ~ {p} (a name and its head)")
