@@ -31,7 +31,7 @@ RELATIONS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class Link:
     """How a source word relates to a summary word: ``relation`` (one of :data:`RELATIONS`;
-    ``"acronym"`` between two relation slots, :func:`halluscope.rhi.match.acronym_link`),
+    ``"acronym"`` between two relation slots, :func:`halluscope.rhi.slot_links.acronym_link`),
     both lemmas (lower case, words separated by spaces) and a readable ``text`` with the
     summary word first, e.g. "buy ~ purchase (WordNet synonym)", "acquire ⊃ buy (WordNet
     hypernym)", "buy ⊂ acquire (WordNet troponym)"."""
