@@ -41,7 +41,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc, tune_threshold
+from benchmarks.lodo import lodo_threshold
+from benchmarks.measures import balanced_accuracy, roc_auc, tune_threshold
 from benchmarks.studies.calibration import ece, reliability
 from benchmarks.studies.fusion_evidence import balanced_weights, fit_logistic
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load

@@ -39,8 +39,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from benchmarks._common import CHI_SCORES, HALVES, alnum_precision, alnum_tokens, load_dataset, percent
-from benchmarks.harness import json_safe
 from benchmarks.measures import roc_auc
+from benchmarks.result_files import json_safe
 
 #: the FRANK error types compared (``has_<T>``); ``any`` = every inconsistent summary
 TYPES = ("EntE", "CircE", "RelE", "OutE")

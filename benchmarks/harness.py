@@ -34,58 +34,29 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
-import math
 import os
-import re
 import subprocess
 import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
-
-from halluscope.options import METRIC_SPECS
 
 from benchmarks._common import (
     HALVES,
-    SUMMAC_FOLDS,
-    Dataset,
     alnum_precision,
-    dataset_name,
     fold_exclusions,
-    fold_indices,
-    fold_name,
-    load_dataset,
     load_folds,
     resolve_nli_model,
     shared_pair_counts,
     unigram_precision,
 )
-from benchmarks.measures import (
-    error_type_rates,
-    half_split_balanced_accuracy,
-    held_out_predictions,
-    rank_pseudo_systems,
-    roc_auc,
-    summary_level_correlation,
-    system_level_correlation,
-    transfer_balanced_accuracy,
-    tune_threshold,
-    undefined_as_top,
-)
+from benchmarks.configurations import BASELINE, NAMED_CONFIGS, MetricConfig, parse_configs
+from benchmarks.evaluation import Protocol, evaluate_dimension
+from benchmarks.jobs import Job, build_jobs, fold_data, missing_lodo_files
+from benchmarks.pseudo_systems import document_ids, pseudo_rows, rank_pseudo_scores
+from benchmarks.result_files import write_results
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-#: the pseudo-systems of the empty-summary check: name -> the summary written for every document
-PSEUDO_SUMMARIES = {"empty": "", "content-free": "The article discusses the topic."}
-#: per-example score lists each metric's api result carries (``<dimension>_scores``): chi's
-#: own and the dimensions of each metric's spec (halluscope.options.METRIC_SPECS, which a
-#: test checks against the dimension registry), dlsd_acu's own
-METRIC_DIMENSIONS = {
-    name: (("chi",) if name == "chi" else ()) + (spec.dimensions or (name,)) for name, spec in METRIC_SPECS.items()
-}
-BASELINE = "baseline"
 #: "<dataset>/<configuration>: <error>" of every configuration that raised in this process
 FAILURES: list[str] = []
 #: baseline dimensions: unigram precision over distinct whitespace tokens (types), over
@@ -102,119 +73,6 @@ BASELINE_READINGS: dict[str, tuple[Callable[[str, str], float], str]] = {
     ),
     "alnum-types": (alnum_precision, "baseline:unigram-precision|lower|alnum-tokens|types"),
 }
-
-
-@dataclass(frozen=True)
-class MetricConfig:
-    """A named configuration: ``halluscope.api.score_<metric>(..., **kwargs)``."""
-
-    name: str
-    metric: str
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def dimensions(self) -> tuple[str, ...]:
-        return METRIC_DIMENSIONS[self.metric]
-
-
-#: the papers exactly: their formulas, unit-against-unit matching (halluscope >= the
-#: `formula`/`grounding` options; older checkouts had only these behaviours)
-SEED_EXACT = {
-    "formula": "paper",
-    "grounding": "units",
-    "truecase": False,
-    "relation_slots": "head",
-    "intransitive": "none",
-}
-
-#: chi-family configurations by name. "chi" is the default configuration;
-#: "chi-units" the default without text grounding; "chi-no-attribution",
-#: "chi-no-truecase", "chi-head-slots", "chi-no-intransitive", "chi-no-lexical" and
-#: "chi-no-wordnet"
-#: the default with one step off ("chi-all-pairs": subject-verb pairs for every
-#: object-less verb); "-paper", "-minmax" and the rhi variants are the papers' formulas
-#: (chi-paper also with the CHI paper's sentence matching), as the issue asks to keep
-#: them reproducible (formula="paper" also turns the lexical weight off)
-NAMED_CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
-    "chi": ("chi", {}),
-    "chi-units": ("chi", {"grounding": "units"}),
-    # ablations of the default: one of its steps off
-    "chi-no-attribution": ("chi", {"attribution": False}),
-    "chi-no-truecase": ("chi", {"truecase": False}),
-    "chi-head-slots": ("chi", {"relation_slots": "head"}),
-    "chi-no-intransitive": ("chi", {"intransitive": "none"}),
-    "chi-all-pairs": ("chi", {"intransitive": "all"}),
-    "chi-no-lexical": ("chi", {"lexical_weight": 0.0}),
-    "chi-no-wordnet": ("chi", {"wordnet": False}),
-    "chi-paper": ("chi", {**SEED_EXACT, "normalize": "paper", "relation_matching": "sentence"}),
-    "chi-minmax": ("chi", {**SEED_EXACT, "normalize": "minmax"}),
-    "ehi": ("ehi", {}),
-    "qhi": ("qhi", {}),
-    "rhi-linear": ("rhi", {**SEED_EXACT, "variant": "linear"}),
-    "rhi-softmax": ("rhi", {**SEED_EXACT, "variant": "softmax"}),
-}
-#: dlsd_acu configurations per host: suffix -> (sd_acu, discourse links)
-DLSD_VARIANTS = {"": (False, False), "+SD": (True, False), "+DL": (False, True), "+SD+DL": (True, True)}
-
-
-def dlsd_config(host: str, variant: str, options: Mapping[str, Any]) -> MetricConfig:
-    """``<host><variant>`` (e.g. ``fizz+SD``) with the run's NLI/decomposer options;
-    +SD sets ``sd_acu`` (with ``top_k``), +DL sets ``dl_acu`` to the run's backend."""
-    sd_acu, links = DLSD_VARIANTS[variant]
-    kwargs = {"host": host, "sd_acu": sd_acu, "dl_acu": options.get("dl_acu", "auto") if links else "none"}
-    for key in ("nli_model", "decomposer", "decomposer_model", "coref", "device", "dtype", "batch_size"):
-        if options.get(key) is not None:
-            kwargs[key] = options[key]
-    if sd_acu and options.get("top_k") is not None:
-        kwargs["top_k"] = options["top_k"]
-    return MetricConfig(f"{host}{variant}", "dlsd_acu", kwargs)
-
-
-def _parse_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def parse_configs(specs: Sequence[str], options: Mapping[str, Any]) -> list[MetricConfig]:
-    """Configuration names to :class:`MetricConfig`: a name of :data:`NAMED_CONFIGS`;
-    ``fizz``/``fenice`` with ``+SD``/``+DL``/``+SD+DL``; ``dlsd`` (the four of
-    ``options["host"]``); or ``NAME=METRIC[:key=value,...]`` (values read as JSON when
-    they parse). ``device``/``batch_size`` of ``options`` go to chi-family metrics too."""
-    configs: list[MetricConfig] = []
-    for spec in specs:
-        if spec == "dlsd":
-            configs += [dlsd_config(options.get("host", "fizz"), v, options) for v in DLSD_VARIANTS]
-            continue
-        host = next((h for h in ("fizz", "fenice") if spec == h or spec.startswith(h + "+")), None)
-        if host is not None:
-            variant = spec[len(host) :]
-            if variant not in DLSD_VARIANTS:
-                raise ValueError(f"unknown dlsd configuration {spec!r}; variants: {list(DLSD_VARIANTS)}")
-            configs.append(dlsd_config(host, variant, options))
-            continue
-        if "=" in spec:
-            name, _, rest = spec.partition("=")
-            metric, _, arguments = rest.partition(":")
-            kwargs = {k: _parse_value(v) for k, _, v in (a.partition("=") for a in arguments.split(",") if a)}
-        elif spec in NAMED_CONFIGS:
-            name, (metric, kwargs) = spec, NAMED_CONFIGS[spec]
-        else:
-            raise ValueError(
-                f"unknown configuration {spec!r}; named: {sorted(NAMED_CONFIGS)}, fizz[+SD][+DL], "
-                "fenice[...], dlsd, or NAME=METRIC:key=value,..."
-            )
-        if metric not in METRIC_DIMENSIONS:
-            raise ValueError(f"unknown metric {metric!r} in {spec!r}; metrics: {sorted(METRIC_DIMENSIONS)}")
-        kwargs = dict(kwargs)
-        if metric != "dlsd_acu":
-            for key in ("device", "batch_size"):
-                if options.get(key) is not None:
-                    kwargs.setdefault(key, options[key])
-        configs.append(MetricConfig(name, metric, kwargs))
-    return configs
-
 
 # -------------------------------------------------------------------------------- scoring
 
@@ -254,170 +112,6 @@ def score_baseline(predictions: Sequence[str], sources: Sequence[str]) -> dict[s
     }
 
 
-# ------------------------------------------------------------------------ pseudo-systems
-
-
-def pseudo_rows(
-    sources: Sequence[str], references: Sequence[str] | None, pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES
-) -> list[tuple[str, int, str, str | None]]:
-    """(pseudo-system, document index, summary, reference) for every distinct source
-    (documents are numbered by first appearance) and pseudo-system; the reference is
-    the document's most frequent one."""
-    documents = document_ids(sources)
-    first_row: dict[int, int] = {}
-    references_of: dict[int, Counter] = {}
-    for row, document in enumerate(documents):
-        first_row.setdefault(document, row)
-        if references is not None:
-            references_of.setdefault(document, Counter())[references[row]] += 1
-    rows = []
-    for name, summary in pseudo_summaries.items():
-        for document in first_row:
-            reference = references_of[document].most_common(1)[0][0] if references is not None else None
-            rows.append((name, document, summary, reference))
-    return rows
-
-
-def document_ids(sources: Sequence[str]) -> list[int]:
-    """Each row's document number: equal sources, equal number (first appearance order)."""
-    numbers: dict[str, int] = {}
-    return [numbers.setdefault(s, len(numbers)) for s in sources]
-
-
-def empty_summary_check(
-    scorer: Callable[[list[str], list[str], list[str] | None], list[float]],
-    sources: Sequence[str],
-    predictions: Sequence[str],
-    references: Sequence[str] | None = None,
-    systems: Sequence[Hashable] | None = None,
-    pseudo_summaries: Mapping[str, str] = PSEUDO_SUMMARIES,
-) -> dict[str, dict[str, Any]]:
-    """Score an empty and a content-free summary for every distinct source as
-    pseudo-systems beside the real summaries (one ``scorer`` call over real and pseudo
-    rows) and rank them (:func:`measures.rank_pseudo_systems`: rank among the real
-    systems by mean score when ``systems`` is given, and the per-document win rate).
-
-    ``scorer(predictions, sources, references_or_None) -> scores`` (higher = more
-    consistent), e.g. ``lambda p, s, r: score_chi(p, s, r)["chi_scores"]``."""
-    pseudo = pseudo_rows(sources, references, pseudo_summaries)
-    all_predictions = list(predictions) + [summary for _, _, summary, _ in pseudo]
-    documents = document_ids(sources)
-    first_source = {d: s for d, s in zip(documents, sources, strict=True)}
-    all_sources = list(sources) + [first_source[document] for _, document, _, _ in pseudo]
-    all_references = None if references is None else list(references) + [r for _, _, _, r in pseudo]
-    scores = list(scorer(all_predictions, all_sources, all_references))
-    return rank_pseudo_scores(scores[: len(predictions)], scores[len(predictions) :], pseudo, documents, systems)
-
-
-def rank_pseudo_scores(
-    real_scores: Sequence[float],
-    pseudo_scores: Sequence[float],
-    pseudo: Sequence[tuple[str, int, str, str | None]],
-    documents: Sequence[int],
-    systems: Sequence[Hashable] | None,
-) -> dict[str, dict[str, Any]]:
-    """:func:`measures.rank_pseudo_systems` on scores laid out as :func:`pseudo_rows`."""
-    per_pseudo: dict[str, dict[int, float]] = {}
-    for (name, document, _, _), value in zip(pseudo, pseudo_scores, strict=True):
-        per_pseudo.setdefault(name, {})[document] = value
-    return rank_pseudo_systems(real_scores, systems, documents, per_pseudo)
-
-
-# ----------------------------------------------------------------------------- evaluation
-
-
-@dataclass
-class Protocol:
-    """How thresholds are tuned and intervals drawn. Without a test split: ``splits``
-    seeded half-splits (seeds ``seed`` .. ``seed+splits-1``), each tuned on one half and
-    tested on the other in both directions, averaged."""
-
-    splits: int = 10
-    seed: int = 0
-    resamples: int = 1000
-    bootstrap_seed: int = 0
-
-    def describe(self, has_test: bool) -> dict[str, Any]:
-        threshold = (
-            "tuned on the validation file, applied to the test file"
-            if has_test
-            else f"half-split: tuned on one seeded half, applied to the other, both directions, "
-            f"averaged over {self.splits} splits (random.Random(seed), seeds {self.seed}.."
-            f"{self.seed + self.splits - 1})"
-        )
-        return {
-            "threshold": threshold,
-            "prediction": "consistent iff score >= threshold",
-            "undefined_score": "consistent (ranked above every defined score)",
-            "splits": 0 if has_test else self.splits,
-            "seed": self.seed,
-            "bootstrap": {
-                "unit": "document",
-                "resamples": self.resamples,
-                "seed": self.bootstrap_seed,
-                "confidence": 0.95,
-            },
-        }
-
-
-def evaluate_dimension(
-    scores: Sequence[float],
-    data: Dataset,
-    protocol: Protocol,
-    test_scores: Sequence[float] | None = None,
-    test: Dataset | None = None,
-) -> dict[str, Any]:
-    """Balanced accuracy and ROC-AUC (%), the share of summaries predicted consistent
-    (%, held out), error-type rates (%) when the evaluated file
-    has ``has_<T>`` flags, and system- and summary-level correlations when it has
-    systems and human scores. Evaluated file: ``test`` when given (threshold tuned on
-    ``data``), else ``data`` with the half-split protocol."""
-    evaluated, evaluated_scores = (test, test_scores) if test is not None else (data, scores)
-    outcome: dict[str, Any] = {
-        "defined": sum(not math.isnan(s) for s in evaluated_scores),
-        "roc_auc_pct": 100 * roc_auc(evaluated_scores, evaluated.labels),
-    }
-    if test is not None:
-        value, threshold = transfer_balanced_accuracy(scores, data.labels, test_scores, test.labels)
-        outcome.update(balanced_accuracy_pct=100 * value, threshold=threshold, balanced_accuracy_splits_pct=None)
-        predictions_per_split = [[s >= threshold for s in undefined_as_top(test_scores)]]
-    else:
-        seeds = range(protocol.seed, protocol.seed + protocol.splits)
-        per_split = [100 * half_split_balanced_accuracy(scores, data.labels, seed) for seed in seeds]
-        outcome.update(
-            balanced_accuracy_pct=sum(per_split) / len(per_split),
-            balanced_accuracy_splits_pct=per_split,
-            threshold_all_rows=tune_threshold(scores, data.labels),
-        )
-        predictions_per_split = [held_out_predictions(scores, data.labels, seed) for seed in seeds]
-    outcome["predicted_consistent_pct"] = (
-        100 * sum(sum(p) / len(p) for p in predictions_per_split) / len(predictions_per_split)
-    )
-    if evaluated.error_flags:
-        rates_per_split = [error_type_rates(p, evaluated.error_flags) for p in predictions_per_split]
-        outcome["error_rates"] = {
-            error: {
-                "n": rates_per_split[0][error]["n"],
-                "fp_mean": sum(r[error]["fp"] for r in rates_per_split) / len(rates_per_split),
-                "rate_pct": 100 * sum(r[error]["rate"] for r in rates_per_split) / len(rates_per_split),
-            }
-            for error in evaluated.error_flags
-        }
-    if evaluated.systems is not None and evaluated.human_scores is not None:
-        outcome["system_level"] = system_level_correlation(
-            evaluated_scores,
-            evaluated.human_scores,
-            evaluated.systems,
-            document_ids(evaluated.sources),
-            resamples=protocol.resamples,
-            seed=protocol.bootstrap_seed,
-        )
-        outcome["system_level"]["human_column"] = evaluated.human_column
-        outcome["system_level"]["system_column"] = evaluated.system_column
-        outcome["summary_level"] = summary_level_correlation(evaluated_scores, evaluated.human_scores)
-    return outcome
-
-
 # ------------------------------------------------------------------------------- running
 
 
@@ -445,36 +139,6 @@ def halluscope_provenance() -> dict[str, Any]:
 
 def _print(message: str) -> None:
     print(message, flush=True)
-
-
-@dataclass
-class Job:
-    """One file to evaluate: its validation data, optional test data, whether to pass
-    references, whether to run the empty-summary check on it, and which rows of the
-    validation data form which LODO fold (None: the whole file, one fold named
-    :func:`_common.fold_name`) with, per fold, the folds excluded from its tuning set."""
-
-    data: Dataset
-    test: Dataset | None = None
-    with_references: bool = False
-    pseudo: bool = True
-    folds: dict[str, list[int]] | None = None
-    exclusions: Mapping[str, Sequence[str]] = field(default_factory=dict)
-
-
-def fold_data(values: Sequence[float], job: Job) -> dict[str, dict[str, Any]]:
-    """Per LODO fold of the job's validation rows: its rows, labels, per-example scores
-    and the folds excluded from its tuning set (what ``render`` recomputes LODO from)."""
-    folds = job.folds if job.folds is not None else {fold_name(job.data.name): list(range(len(job.data)))}
-    return {
-        name: {
-            "rows": len(indices),
-            "labels": [job.data.labels[i] for i in indices],
-            "scores": [values[i] for i in indices],
-            "excluded_when_held_out": list(job.exclusions.get(name, [])),
-        }
-        for name, indices in folds.items()
-    }
 
 
 def run_job(
@@ -554,68 +218,6 @@ def run_job(
     return results
 
 
-def json_safe(value: Any) -> Any:
-    """NaN and ±inf -> None (strict JSON), floats rounded to 6 decimals, recursively."""
-    if isinstance(value, float):
-        return round(value, 6) if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    return value
-
-
-def result_path(folder: str, tag: str, config: str) -> str:
-    """``<folder>/run-<tag>-<config>.json`` (characters unsafe in file names -> ``_``)."""
-    safe = "".join(c if c.isalnum() or c in "+-_." else "_" for c in f"run-{tag}-{config}")
-    return os.path.join(folder, safe + ".json")
-
-
-def write_results(
-    folder: str, tag: str, config: MetricConfig | None, rows: list[dict[str, Any]], meta: Mapping[str, Any]
-) -> str:
-    """Write (merge into) the JSON file of (tag, configuration): rows of the same
-    dataset are replaced, rows of other datasets kept."""
-    os.makedirs(folder, exist_ok=True)
-    name = config.name if config is not None else BASELINE
-    path = result_path(folder, tag, name)
-    kept: list[dict[str, Any]] = []
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            previous = json.load(handle)
-        fresh = {r["dataset"] for r in rows}
-        kept = [r for r in previous.get("rows", []) if r["dataset"] not in fresh]
-    document = {
-        "tag": tag,
-        "config": {
-            "name": name,
-            "metric": config.metric if config else "unigram_precision",
-            "kwargs": dict(config.kwargs) if config else {},
-        },
-        **meta,
-        "rows": kept
-        + [
-            {**r, "created": meta["created"], "halluscope": meta["halluscope"], "half": meta.get("half", "all")}
-            for r in rows
-        ],
-    }
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(compact_number_lists(json.dumps(json_safe(document), indent=1, sort_keys=False)))
-        handle.write("\n")
-    return path
-
-
-_NUMBER_LIST = re.compile(r"\[[\s0-9.eE+\-,nul]*\]")
-
-
-def compact_number_lists(text: str) -> str:
-    """Indented JSON with every list of numbers/nulls on one line (the per-example
-    fold scores would otherwise take a line per value)."""
-    return _NUMBER_LIST.sub(
-        lambda m: "[" + ", ".join(v.strip() for v in m.group(0)[1:-1].split(",") if v.strip()) + "]", text
-    )
-
-
 def run(
     jobs: Sequence[Job],
     configs: Sequence[MetricConfig],
@@ -648,44 +250,6 @@ def run(
     return paths
 
 
-# ------------------------------------------------------------------------------------ CLI
-
-
-def build_jobs(
-    summac: Sequence[str],
-    frank: str | None,
-    tests: Sequence[Sequence[str]],
-    limit: int | None,
-    references: str,
-    pseudo: bool,
-    exclusions: Mapping[str, Sequence[str]] | None = None,
-    half: str | None = None,
-) -> list[Job]:
-    """SummaC files reference-free, the FRANK file with its references (unless
-    ``references == "none"``), each paired with its ``--test`` file if any. ``limit``:
-    the first N rows of every fold (FRANK: of each of its ``dataset`` parts). ``half``
-    (``all``/None, ``design``, ``lockbox``; :func:`_common.lockbox_half`): which rows of
-    the validation files, chosen before ``limit``; a ``--test`` file is not split. Each
-    job knows its LODO folds (:func:`_common.fold_indices`) and their ``exclusions``."""
-    test_of = {os.path.abspath(val): test for val, test in tests}
-    jobs = []
-    for path, name, is_frank in [(p, None, False) for p in summac] + ([(frank, "FRANK", True)] if frank else []):
-        data = load_dataset(path, limit, name, limit_per_group=is_frank, half=half)
-        test_path = test_of.get(os.path.abspath(path))
-        test = load_dataset(test_path, limit, data.name, limit_per_group=is_frank) if test_path else None
-        jobs.append(
-            Job(
-                data,
-                test,
-                with_references=is_frank and references == "auto",
-                pseudo=pseudo,
-                folds=fold_indices(data, frank=is_frank),
-                exclusions=exclusions or {},
-            )
-        )
-    return jobs
-
-
 def lodo_exclusions(
     summac: Sequence[str], frank: str | None, log: Callable[[str], None] = _print
 ) -> dict[str, list[str]]:
@@ -700,14 +264,6 @@ def lodo_exclusions(
     for (a, b), shared in shared_pair_counts(folds).items():
         log(f"LODO: {a} and {b} share {shared} (source, summary) pairs: neither tunes the other's threshold")
     return fold_exclusions(folds)
-
-
-def missing_lodo_files(summac: Sequence[str], frank: str | None) -> list[str]:
-    """What ``run --lodo`` lacks of the eight folds: SummaC files by name, and FRANK."""
-    present = {dataset_name(p) for p in summac}
-    return [f"--summac {name}_val.jsonl" for name in SUMMAC_FOLDS if name not in present] + (
-        [] if frank else ["--frank frank_val.jsonl"]
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -809,7 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {path}")
         return 0
     if args.command == "lodo-table":
-        from benchmarks.report import load_results, lodo_markdown
+        from benchmarks.lodo_tables import lodo_markdown
+        from benchmarks.result_rows import load_results
 
         text = lodo_markdown(load_results(args.results), args.tag, choices=[c.split(",") for c in args.choose])
         if not text:
@@ -862,7 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in paths:
         print(f"wrote {path}")
     if args.lodo:
-        from benchmarks.report import load_results, lodo_markdown
+        from benchmarks.lodo_tables import lodo_markdown
+        from benchmarks.result_rows import load_results
 
         print("\n" + lodo_markdown(load_results(args.out), args.tag))
     if FAILURES:

@@ -26,7 +26,7 @@ The dumps (:data:`DUMPS`):
 * ``perturb`` -- ``perturb.py --json`` (design half, ``--per-type`` cases of each edit
   type, seed 0, without the paraphrase part); ``paraphrase`` -- ``paraphrase.py
   --json`` (the whole suite). Both tools write their own JSON: perturb rounds floats
-  to 6 decimals (``harness.json_safe``), paraphrase keeps them exact.
+  to 6 decimals (``result_files.json_safe``), paraphrase keeps them exact.
 * ``repr-seed0``, ``repr-seed1`` -- ``repr`` of every result of ``score_chi``,
   ``score_ehi``, ``score_rhi`` and ``score_qhi`` with ``return_details=True`` on every
   row of every validation fold (FRANK with its references), under
@@ -181,7 +181,7 @@ def one_torch_thread() -> None:
 
 def dump_harness_chi(out: str, args: argparse.Namespace) -> None:
     """Item 1: every named configuration through ``harness.run_job``."""
-    from benchmarks.harness import NAMED_CONFIGS, parse_configs
+    from benchmarks.configurations import NAMED_CONFIGS, parse_configs
 
     seed_parses(args.parse_store)
     write_lines(out, harness_lines(args.data, parse_configs(list(NAMED_CONFIGS), {}), args.harness_limit))
@@ -190,12 +190,13 @@ def dump_harness_chi(out: str, args: argparse.Namespace) -> None:
 def dump_harness_dlsd(out: str, args: argparse.Namespace) -> None:
     """Item 1, dlsd_acu: fizz and fenice with every variant, the tiny NLI model."""
     from benchmarks import harness
+    from benchmarks.configurations import parse_configs
 
     one_torch_thread()
     configs = [
         config
         for host in ("fizz", "fenice")
-        for config in harness.parse_configs(["dlsd"], {"host": host, "nli_model": "tiny", "decomposer": "rules"})
+        for config in parse_configs(["dlsd"], {"host": host, "nli_model": "tiny", "decomposer": "rules"})
     ]
     folder = harness.tiny_nli_folder()
     lines = harness_lines(args.data, configs, args.dlsd_limit)
@@ -206,7 +207,9 @@ def harness_lines(data: str, configs, limit: int) -> Iterator[str]:
     """Per file, configuration and dimension: the signature and each fold's scores, as
     ``harness.run_job`` computes them (pseudo-system rows in the same call)."""
     from benchmarks._common import SUMMAC_FOLDS
-    from benchmarks.harness import FAILURES, Protocol, build_jobs, run_job
+    from benchmarks.evaluation import Protocol
+    from benchmarks.harness import FAILURES, run_job
+    from benchmarks.jobs import build_jobs
 
     summac = [os.path.join(data, "summac", f"{name}_val.jsonl") for name in SUMMAC_FOLDS]
     jobs = build_jobs(summac, os.path.join(data, "frank", "frank_val.jsonl"), [], limit, "auto", True)

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 pytest.importorskip("sklearn", reason="the fit uses scikit-learn (pip install scikit-learn); the package does not")
 
 from benchmarks.calibrate import CUT, END_SLOPE, centred_isotonic, fit_knots, interpolate  # noqa: E402
-from benchmarks.measures import lodo_threshold, mean_fold_balanced_accuracy, roc_auc  # noqa: E402
+from benchmarks.lodo import lodo_threshold, mean_fold_balanced_accuracy  # noqa: E402
+from benchmarks.measures import roc_auc  # noqa: E402
 from benchmarks.studies.fusion_evidence import balanced_weights  # noqa: E402
 
 

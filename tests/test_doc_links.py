@@ -20,8 +20,12 @@ USER_FACING = sorted(
     + list((ROOT / "spaces").rglob("*.py"))
     + list((ROOT / "shared" / "halluscope").rglob("*.py"))
 )
-# the pointers of the benchmarks and the tests are checked too
-LINKED = USER_FACING + sorted(list((ROOT / "benchmarks").rglob("*.py")) + list((ROOT / "tests").glob("*.py")))
+# the report's Markdown templates, whose links are read from docs/, where they are rendered
+TEMPLATES = sorted((ROOT / "benchmarks" / "templates").glob("*.md"))
+# the pointers of the benchmarks (their templates included) and the tests are checked too
+LINKED = (
+    USER_FACING + sorted(list((ROOT / "benchmarks").rglob("*.py")) + list((ROOT / "tests").glob("*.py"))) + TEMPLATES
+)
 # "docs/papers.md#softmax-index", "papers.md#ehi" (from inside docs/)
 ANCHOR_REF = re.compile(r"(?:docs/)?([a-z_]+\.md)#([a-z0-9_-]+)")
 MD_LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
@@ -71,8 +75,9 @@ def test_anchors_and_links_resolve(path):
         if target.exists() and not any(h == wanted or h.startswith(wanted + ":") for h in headings(target)):
             broken.append(f'{name}, "{section}"')
     if path.suffix == ".md":
+        folder = ROOT / "docs" if path in TEMPLATES else path.parent
         for link in MD_LINK.findall(text):
-            if not link.startswith("http") and not (path.parent / link).resolve().exists():
+            if not link.startswith("http") and not (folder / link).resolve().exists():
                 broken.append(link)
     assert broken == []
 

@@ -9,8 +9,20 @@ import os
 
 import pytest
 
-from benchmarks import harness, measures, report
+from benchmarks import (
+    configurations,
+    evaluation,
+    harness,
+    lodo,
+    lodo_tables,
+    measures,
+    pseudo_systems,
+    report,
+    result_files,
+    result_rows,
+)
 from benchmarks._common import unigram_precision
+from benchmarks.jobs import build_jobs
 
 NAN = math.nan
 
@@ -138,7 +150,9 @@ def test_empty_summary_check_scores_pseudo_rows_in_one_call():
         return [float(len(p)) for p in predictions]  # longer = "more consistent"
 
     sources = ["doc one", "doc one", "doc two", "doc two"]
-    result = harness.empty_summary_check(scorer, sources, ["ab", "abcd", "a", "abc"], systems=["X", "Y", "X", "Y"])
+    result = pseudo_systems.empty_summary_check(
+        scorer, sources, ["ab", "abcd", "a", "abc"], systems=["X", "Y", "X", "Y"]
+    )
     assert len(calls) == 1 and calls[0][0][4:] == [
         "",
         "",
@@ -176,9 +190,9 @@ def test_json_results_render_to_markdown(tmp_path):
             _result_row("b", 8, "unigram-types", 52.0),
             _result_row("b", 8, "unigram-tokens", 51.0),
         ]
-        harness.write_results(folder, tag, None, baseline, meta)
-        chi = harness.MetricConfig("chi", "chi", {"normalize": "paper"})
-        harness.write_results(
+        result_files.write_results(folder, tag, None, baseline, meta)
+        chi = configurations.MetricConfig("chi", "chi", {"normalize": "paper"})
+        result_files.write_results(
             folder,
             tag,
             chi,
@@ -204,8 +218,8 @@ def test_json_results_render_to_markdown(tmp_path):
     assert "- after / chi: `sig-chi`" in text
     # single-dimension configurations of one metric share a table, one column each
     for name, ba in (("fizz", 53.0), ("fizz+SD", 56.0)):
-        harness.write_results(
-            folder, "after", harness.MetricConfig(name, "dlsd_acu"), [_result_row("a", 10, "dlsd_acu", ba)], meta
+        result_files.write_results(
+            folder, "after", configurations.MetricConfig(name, "dlsd_acu"), [_result_row("a", 10, "dlsd_acu", ba)], meta
         )
     report.render_markdown(folder, out, tags=["after"], plots=False)
     text = open(out, encoding="utf-8").read()
@@ -213,13 +227,13 @@ def test_json_results_render_to_markdown(tmp_path):
     assert "| a | 10 | 55.0 | 54.0 | 53.0 | no | 56.0 | yes |" in text
     # a rerun of one dataset replaces that dataset's rows and keeps the others
     meta["created"] = "2026-01-03T00:00:00+00:00"
-    harness.write_results(folder, "after", chi, [_result_row("b", 8, "chi", 58.0)], meta)
+    result_files.write_results(folder, "after", chi, [_result_row("b", 8, "chi", 58.0)], meta)
     report.render_markdown(folder, out, tags=["after"], plots=False)
     assert "| b | 8 | 52.0 | 51.0 | 58.0 | yes |" in open(out, encoding="utf-8").read()
 
 
 def test_named_and_custom_configurations():
-    configs = harness.parse_configs(
+    configs = configurations.parse_configs(
         ["chi-paper", "rhi-linear", "dlsd", "mine=qhi:epsilon=0.1,derived=false"],
         {"host": "fenice", "nli_model": "tiny", "decomposer": "rules", "top_k": 2},
     )
@@ -230,7 +244,7 @@ def test_named_and_custom_configurations():
         "relation_slots": "head",
         "intransitive": "none",
     }
-    assert configs[0] == harness.MetricConfig(
+    assert configs[0] == configurations.MetricConfig(
         "chi-paper", "chi", {**seeds, "normalize": "paper", "relation_matching": "sentence"}
     )
     assert configs[1].kwargs == {**seeds, "variant": "linear"}
@@ -244,9 +258,9 @@ def test_named_and_custom_configurations():
         "top_k": 2,
     }
     assert configs[4].kwargs["dl_acu"] == "auto" and configs[4].kwargs["sd_acu"] is False
-    assert configs[6] == harness.MetricConfig("mine", "qhi", {"epsilon": 0.1, "derived": False})
+    assert configs[6] == configurations.MetricConfig("mine", "qhi", {"epsilon": 0.1, "derived": False})
     with pytest.raises(ValueError):
-        harness.parse_configs(["nope"], {})
+        configurations.parse_configs(["nope"], {})
 
 
 def test_smoke_run_of_chi_reference_free(tmp_path):
@@ -320,7 +334,7 @@ def test_evaluate_dimension_half_split_and_test_split():
         human_column="Factuality",
         error_flags={"LinkE": [0, 1, 1, 0, 0, 0]},
     )
-    outcome = harness.evaluate_dimension(SCORES, data, harness.Protocol(splits=1, resamples=10))
+    outcome = evaluation.evaluate_dimension(SCORES, data, evaluation.Protocol(splits=1, resamples=10))
     assert outcome["balanced_accuracy_pct"] == 75.0 and outcome["balanced_accuracy_splits_pct"] == [75.0]
     assert outcome["roc_auc_pct"] == pytest.approx(800 / 9)
     assert outcome["error_rates"]["LinkE"] == {"n": 2, "fp_mean": 1.0, "rate_pct": 50.0}
@@ -328,7 +342,7 @@ def test_evaluate_dimension_half_split_and_test_split():
     assert outcome["system_level"]["systems"] == 2 and outcome["summary_level"]["summaries"] == 6
     # with a test file: threshold tuned on all of `data`, applied unchanged to the test rows
     test = Dataset(name="d", path="t.jsonl", sources=["a", "b"], predictions=["p", "p"], labels=[1, 0])
-    outcome = harness.evaluate_dimension(SCORES, data, harness.Protocol(), [0.5, 0.35], test)
+    outcome = evaluation.evaluate_dimension(SCORES, data, evaluation.Protocol(), [0.5, 0.35], test)
     assert outcome["threshold"] == 0.4  # BA on data: 0.4 and 0.7 both 5/6; the lower wins
     assert outcome["balanced_accuracy_pct"] == 100.0 and outcome["roc_auc_pct"] == 100.0
     assert outcome["predicted_consistent_pct"] == 50.0
@@ -344,16 +358,16 @@ LODO_LABELS = {"A": [0, 0, 1, 1, 1, 1], "B": [0, 1]}
 def test_lodo_threshold_maximises_the_mean_fold_balanced_accuracy():
     # mean of the two folds' BA: 0.1 .5, 0.2 .625, 0.3 (1 + .5)/2 = .75, 0.4 (.875 + .5)/2,
     # 0.5 (.75 + 1)/2 = .875, 0.6 .8125, 0.8 .75, inf .5 -> 0.5
-    assert measures.lodo_threshold(LODO_SCORES, LODO_LABELS) == 0.5
-    assert measures.mean_fold_balanced_accuracy(LODO_SCORES, LODO_LABELS, 0.5) == 0.875
+    assert lodo.lodo_threshold(LODO_SCORES, LODO_LABELS) == 0.5
+    assert lodo.mean_fold_balanced_accuracy(LODO_SCORES, LODO_LABELS, 0.5) == 0.875
     # pooled rows weigh fold A 3x: 0.3 gives (5/5 + 2/3)/2 = .833 > 0.5's (3/5 + 3/3)/2 = .8
     pooled = LODO_SCORES["A"] + LODO_SCORES["B"]
     assert measures.tune_threshold(pooled, LODO_LABELS["A"] + LODO_LABELS["B"]) == 0.3
     # parallel sequences work too; one fold = tune_threshold (NaN on top, lowest of ties)
-    assert measures.lodo_threshold([LODO_SCORES["A"], LODO_SCORES["B"]], [LODO_LABELS["A"], LODO_LABELS["B"]]) == 0.5
-    assert measures.lodo_threshold([[0.1, 0.4, 0.35, 0.8]], [[0, 0, 1, 1]]) == 0.35
-    assert measures.lodo_threshold({"x": [NAN, 0.3, 0.1]}, {"x": [1, 1, 0]}) == 0.3
-    assert measures.lodo_threshold({"x": [0.5, 0.5]}, {"x": [0, 0]}) == math.inf
+    assert lodo.lodo_threshold([LODO_SCORES["A"], LODO_SCORES["B"]], [LODO_LABELS["A"], LODO_LABELS["B"]]) == 0.5
+    assert lodo.lodo_threshold([[0.1, 0.4, 0.35, 0.8]], [[0, 0, 1, 1]]) == 0.35
+    assert lodo.lodo_threshold({"x": [NAN, 0.3, 0.1]}, {"x": [1, 1, 0]}) == 0.3
+    assert lodo.lodo_threshold({"x": [0.5, 0.5]}, {"x": [0, 0]}) == math.inf
 
 
 def test_lodo_threshold_agrees_with_brute_force():
@@ -369,7 +383,7 @@ def test_lodo_threshold_agrees_with_brute_force():
             for t in candidates
         }
         best = max(mean.values())
-        assert measures.lodo_threshold(folds, labels) == next(t for t in candidates if mean[t] >= best - 1e-12)
+        assert lodo.lodo_threshold(folds, labels) == next(t for t in candidates if mean[t] >= best - 1e-12)
 
 
 # three folds of one inconsistent (first) and one consistent (second) summary
@@ -381,7 +395,7 @@ CHOICE_CANDIDATES = {
 
 
 def test_lodo_evaluate_chooses_a_candidate_per_held_out_fold():
-    result = measures.lodo_evaluate(CHOICE_CANDIDATES, CHOICE_LABELS, {})
+    result = lodo.lodo_evaluate(CHOICE_CANDIDATES, CHOICE_LABELS, {})
     a, b, c = result.folds["A"], result.folds["B"], result.folds["C"]
     # held out A: x on B, C best mean .75 at 0.4; y best 1.0 at 0.2 -> y; y on A at 0.2: all consistent
     assert (a.candidate, a.threshold, a.tuning_ba, a.ba, a.auc) == ("y", 0.2, 1.0, 0.5, 0.0)
@@ -394,11 +408,11 @@ def test_lodo_evaluate_chooses_a_candidate_per_held_out_fold():
     assert result.mean_in_sample_ba == pytest.approx(2 / 3) and result.gap == pytest.approx(0.0)
     assert (result.min_ba, result.min_fold) == (0.5, "A")
     # one candidate: the plain LODO of x (A: 0.4 from B, C -> 1.0; B: 0.4 -> 1.0; C: 0.7 -> 0.5)
-    plain = measures.lodo_evaluate({"x": CHOICE_CANDIDATES["x"]}, CHOICE_LABELS)
+    plain = lodo.lodo_evaluate({"x": CHOICE_CANDIDATES["x"]}, CHOICE_LABELS)
     assert plain.ba_by_fold() == {"A": 1.0, "B": 1.0, "C": 0.5}
     assert [f.threshold for f in plain.folds.values()] == [0.4, 0.4, 0.7]
     assert plain.mean_in_sample_ba == pytest.approx(5 / 6) and plain.gap == pytest.approx(0.0)
-    margin = measures.fold_margin(plain, result)
+    margin = lodo.fold_margin(plain, result)
     assert margin.differences == {"A": 0.5, "B": 0.0, "C": 0.0}
     assert (margin.wins, margin.losses, margin.ties, margin.folds, margin.every_fold) == (1, 0, 2, 3, False)
     assert margin.mean_difference == pytest.approx(1 / 6) and margin.min_difference == 0.0
@@ -406,12 +420,12 @@ def test_lodo_evaluate_chooses_a_candidate_per_held_out_fold():
 
 def test_lodo_evaluate_leaves_excluded_folds_out_of_tuning():
     # B held out without A: only C tunes; x's best on C is .5, y's 1.0 at 0.2 -> y, BA 1 on B
-    result = measures.lodo_evaluate(CHOICE_CANDIDATES, CHOICE_LABELS, {"B": ["A"]})
+    result = lodo.lodo_evaluate(CHOICE_CANDIDATES, CHOICE_LABELS, {"B": ["A"]})
     b = result.folds["B"]
     assert (b.candidate, b.threshold, b.tuning_folds, b.excluded_folds, b.ba) == ("y", 0.2, ("C",), ("A",), 1.0)
     assert result.folds["A"].excluded_folds == ()  # the rule's output is symmetric; lodo_evaluate takes it as given
     # nothing left to tune on: threshold and BA undefined, skipped by the means
-    alone = measures.lodo_evaluate({"x": CHOICE_CANDIDATES["x"]}, {"A": [0, 1], "B": [0, 1]}, {"A": ["B"]})
+    alone = lodo.lodo_evaluate({"x": CHOICE_CANDIDATES["x"]}, {"A": [0, 1], "B": [0, 1]}, {"A": ["B"]})
     assert math.isnan(alone.folds["A"].ba) and alone.mean_ba == alone.folds["B"].ba
 
 
@@ -548,7 +562,7 @@ def test_lockbox_split_by_source_document(tmp_path):
         "frank-cnndm": 2,
         "frank-bbc": 3,
     }
-    jobs = harness.build_jobs([str(path)], None, [], None, "auto", False, half="design")
+    jobs = build_jobs([str(path)], None, [], None, "auto", False, half="design")
     assert jobs[0].data.predictions == ["s1", "s3", "s5"]
 
 
@@ -584,11 +598,11 @@ def test_lodo_section_renders_first_and_lodo_table_cli(tmp_path, capsys):
     baseline += [
         _fold_row(f, d, [0.5, 0.5], CHOICE_LABELS[f]) for f in "ABC" for d in ("unigram-types", "unigram-tokens")
     ]
-    harness.write_results(folder, "t", None, baseline, meta)
-    harness.write_results(
+    result_files.write_results(folder, "t", None, baseline, meta)
+    result_files.write_results(
         folder,
         "t",
-        harness.MetricConfig("chi", "chi"),
+        configurations.MetricConfig("chi", "chi"),
         [_fold_row(f, "chi", CHOICE_CANDIDATES["x"][f], CHOICE_LABELS[f]) for f in "ABC"],
         meta,
     )
@@ -652,4 +666,4 @@ def test_old_json_without_fold_data_renders_as_before(tmp_path):
     text = open(out, encoding="utf-8").read()
     assert "Leave-one-dataset-out" not in text.split("## How these numbers")[0]
     assert "| a | 10 | 55.0 | 55.0 | 61.0 | yes |" in text
-    assert report.lodo_markdown(report.load_results(str(folder)), "old") == ""
+    assert lodo_tables.lodo_markdown(result_rows.load_results(str(folder)), "old") == ""

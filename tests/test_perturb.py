@@ -1,4 +1,4 @@
-"""The perturbation suite's edit functions (benchmarks/perturb.py) on hand-written
+"""The perturbation suite's edit functions (benchmarks/perturbations/) on hand-written
 summaries with hand-built parses (a blank spaCy pipeline, annotations set by hand: no
 model is loaded and nothing is scored)."""
 
@@ -11,7 +11,30 @@ import pytest
 spacy = pytest.importorskip("spacy")
 from spacy.tokens import Doc  # noqa: E402
 
-from benchmarks import perturb  # noqa: E402
+from benchmarks.perturbations.caught import record_of  # noqa: E402
+from benchmarks.perturbations.edit_types import EDITS, OWN_INDEX  # noqa: E402
+from benchmarks.perturbations.names import (  # noqa: E402
+    _clean_entity,
+    _same_referent,
+    _written_beside,
+    entity_swap_other,
+    entity_swap_source,
+    role_swap,
+)
+from benchmarks.perturbations.numbers import (  # noqa: E402
+    YEAR_SHIFTS,
+    amount_shift,
+    amount_x0_5,
+    amount_x2,
+    find_numbers,
+    number_swap_source,
+    ordinal_change,
+    ordinal_suffix,
+    year_shift,
+)
+from benchmarks.perturbations.text import changed_span  # noqa: E402
+from benchmarks.perturbations.units import unit_change  # noqa: E402
+from benchmarks.perturbations.words import antonym, negation  # noqa: E402
 
 VOCAB = spacy.blank("en").vocab
 
@@ -62,21 +85,21 @@ def doc(text, annotations):
 
 def test_amounts_doubled_halved_and_shifted_in_the_same_format():
     rng = FirstRng()
-    assert perturb.amount_x2("The deal was worth $400 million.", "", rng) == "The deal was worth $800 million."
-    assert perturb.amount_x0_5("The deal was worth $400 million.", "", rng) == "The deal was worth $200 million."
-    assert perturb.amount_x2("About 2,500 people came.", "", rng) == "About 5,000 people came."
-    assert perturb.amount_x0_5("Sales rose 25% in May.", "", rng) == "Sales rose 12.5% in May."
-    assert perturb.amount_x2("Prices rose 12.5 per cent.", "", rng) == "Prices rose 25.0 per cent."
-    assert perturb.amount_x2("It cost £1.2bn.", "", rng) == "It cost £2.4bn."
+    assert amount_x2("The deal was worth $400 million.", "", rng) == "The deal was worth $800 million."
+    assert amount_x0_5("The deal was worth $400 million.", "", rng) == "The deal was worth $200 million."
+    assert amount_x2("About 2,500 people came.", "", rng) == "About 5,000 people came."
+    assert amount_x0_5("Sales rose 25% in May.", "", rng) == "Sales rose 12.5% in May."
+    assert amount_x2("Prices rose 12.5 per cent.", "", rng) == "Prices rose 25.0 per cent."
+    assert amount_x2("It cost £1.2bn.", "", rng) == "It cost £2.4bn."
     # first amount (no shuffle), up (choice -> 1), by 7%: 400 * 1.07 = 428
-    assert perturb.amount_shift("The deal was worth $400 million.", "", rng) == "The deal was worth $428 million."
+    assert amount_shift("The deal was worth $400 million.", "", rng) == "The deal was worth $428 million."
     # last choice -> down: 2,500 * 0.93 = 2,325
-    assert perturb.amount_shift("About 2,500 people came.", "", LastRng()) == "About 2,325 people came."
+    assert amount_shift("About 2,500 people came.", "", LastRng()) == "About 2,325 people came."
     # 3 * 1.07 rounds back to 3: no edit; times, ranges, scores and ordinals are not amounts
-    assert perturb.amount_shift("He scored 3 goals.", "", rng) is None
+    assert amount_shift("He scored 3 goals.", "", rng) is None
     for text in ("It opened at 10:30 on 12/05.", "They won 3-1.", "The 2nd test.", "In the 2014-15 season."):
-        assert perturb.amount_x2(text, "", rng) is None, text
-    assert perturb.amount_x2("No numbers here.", "", rng) is None
+        assert amount_x2(text, "", rng) is None, text
+    assert amount_x2("No numbers here.", "", rng) is None
 
 
 def test_numbers_inside_dates_are_not_amounts_but_durations_are():
@@ -94,15 +117,15 @@ def test_numbers_inside_dates_are_not_amounts_but_durations_are():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert [n.start for n in perturb.find_numbers(text, parsed)] == [21]  # "5 years", not "March 5"
-    assert perturb.amount_x2(text, "", FirstRng(), parsed) == "On March 5 he served 10 years."
+    assert [n.start for n in find_numbers(text, parsed)] == [21]  # "5 years", not "March 5"
+    assert amount_x2(text, "", FirstRng(), parsed) == "On March 5 he served 10 years."
 
 
 def test_year_shift_prefers_a_year_the_source_does_not_write():
     rng = FirstRng()  # shifts in order -3, -2, ...
-    assert perturb.year_shift("He moved in 2012.", "", rng) == "He moved in 2009."
-    assert perturb.year_shift("He moved in 2012.", "In 2009 and 2010 he ...", rng) == "He moved in 2011."
-    assert perturb.year_shift("He paid $2012.", "", rng) is None  # money, not a year
+    assert year_shift("He moved in 2012.", "", rng) == "He moved in 2009."
+    assert year_shift("He moved in 2012.", "In 2009 and 2010 he ...", rng) == "He moved in 2011."
+    assert year_shift("He paid $2012.", "", rng) is None  # money, not a year
     # with a parse: a year only inside a DATE entity
     text = "In 2012, 2000 people came."
     parsed = doc(
@@ -117,19 +140,19 @@ def test_year_shift_prefers_a_year_the_source_does_not_write():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.year_shift(text, "", LastRng(), parsed) == "In 2009, 2000 people came."
-    assert perturb.amount_x2(text, "", rng, parsed) == "In 2012, 4000 people came."
-    shifted = perturb.year_shift("He moved in 2012.", "", random.Random(0))
-    assert shifted in {f"He moved in {2012 + s}." for s in perturb.YEAR_SHIFTS}
-    assert shifted == perturb.year_shift("He moved in 2012.", "", random.Random(0))  # seeded
+    assert year_shift(text, "", LastRng(), parsed) == "In 2009, 2000 people came."
+    assert amount_x2(text, "", rng, parsed) == "In 2012, 4000 people came."
+    shifted = year_shift("He moved in 2012.", "", random.Random(0))
+    assert shifted in {f"He moved in {2012 + s}." for s in YEAR_SHIFTS}
+    assert shifted == year_shift("He moved in 2012.", "", random.Random(0))  # seeded
 
 
 def test_number_swap_takes_a_source_number_of_the_same_kind():
     source = "The firm paid $5 million for 300 shares, 12% of the total, in 2010."
-    assert perturb.number_swap_source("It paid $2 million.", source, FirstRng()) == "It paid $5 million."
-    assert perturb.number_swap_source("It bought 400 shares.", source, FirstRng()) == "It bought 300 shares."
-    assert perturb.number_swap_source("It holds 12%.", source, FirstRng()) is None  # the only per cent is equal
-    assert perturb.number_swap_source("It happened in 2011.", source, FirstRng()) == "It happened in 2010."
+    assert number_swap_source("It paid $2 million.", source, FirstRng()) == "It paid $5 million."
+    assert number_swap_source("It bought 400 shares.", source, FirstRng()) == "It bought 300 shares."
+    assert number_swap_source("It holds 12%.", source, FirstRng()) is None  # the only per cent is equal
+    assert number_swap_source("It happened in 2011.", source, FirstRng()) == "It happened in 2010."
 
 
 def test_entity_swaps_from_another_source_and_from_the_same_source():
@@ -169,8 +192,8 @@ def test_entity_swaps_from_another_source_and_from_the_same_source():
         ],
     )
     # same source: Jane Smith shares "smith" with John Smith -> Mary Jones
-    assert perturb.entity_swap_source(summary, source, FirstRng(), parsed, source_doc) == "Mary Jones visited Paris."
-    assert perturb.entity_swap_source(summary, source, LastRng(), parsed, source_doc) == "Mary Jones visited Paris."
+    assert entity_swap_source(summary, source, FirstRng(), parsed, source_doc) == "Mary Jones visited Paris."
+    assert entity_swap_source(summary, source, LastRng(), parsed, source_doc) == "Mary Jones visited Paris."
     other_text = "Angela Merkel spoke in Rome."
     other = doc(
         other_text,
@@ -183,14 +206,9 @@ def test_entity_swaps_from_another_source_and_from_the_same_source():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.entity_swap_other(summary, source, FirstRng(), parsed, source_doc, [source_doc, other]) is None
-    assert (
-        perturb.entity_swap_other(summary, source, FirstRng(), parsed, source_doc, [other])
-        == "Angela Merkel visited Paris."
-    )
-    assert (
-        perturb.entity_swap_other(summary, source, LastRng(), parsed, source_doc, [other]) == "John Smith visited Rome."
-    )
+    assert entity_swap_other(summary, source, FirstRng(), parsed, source_doc, [source_doc, other]) is None
+    assert entity_swap_other(summary, source, FirstRng(), parsed, source_doc, [other]) == "Angela Merkel visited Paris."
+    assert entity_swap_other(summary, source, LastRng(), parsed, source_doc, [other]) == "John Smith visited Rome."
     # an all-lower-case summary gets a lower-case name
     lower = doc(
         "john smith visited paris.",
@@ -203,27 +221,25 @@ def test_entity_swaps_from_another_source_and_from_the_same_source():
         ],
     )
     assert (
-        perturb.entity_swap_other("john smith visited paris.", source, FirstRng(), lower, source_doc, [other])
+        entity_swap_other("john smith visited paris.", source, FirstRng(), lower, source_doc, [other])
         == "angela merkel visited paris."
     )
-    assert perturb._same_referent("US", "the United States") and perturb._same_referent("Obama", "Barack Obama")
-    assert perturb._clean_entity("the Bank of England's") == "Bank of England"
-    assert perturb._same_referent("M&S", "Marks & Spencer") and perturb._same_referent(
-        "the BBC", "British Broadcasting Corporation"
-    )
-    assert not perturb._same_referent("MS", "Manchester City") and not perturb._same_referent("Libya", "Benghazi")
-    assert perturb._written_beside("Libya", "Benghazi", "an attack in Benghazi, Libya, last year")
-    assert not perturb._written_beside("Libya", "Benghazi", "Benghazi is a city in Libya.")
-    assert perturb._clean_entity("Chelsea, Arsenal") is None
-    assert perturb._clean_entity("Urbi et Orbi") is None and perturb._clean_entity("roy hodgson") is None
+    assert _same_referent("US", "the United States") and _same_referent("Obama", "Barack Obama")
+    assert _clean_entity("the Bank of England's") == "Bank of England"
+    assert _same_referent("M&S", "Marks & Spencer") and _same_referent("the BBC", "British Broadcasting Corporation")
+    assert not _same_referent("MS", "Manchester City") and not _same_referent("Libya", "Benghazi")
+    assert _written_beside("Libya", "Benghazi", "an attack in Benghazi, Libya, last year")
+    assert not _written_beside("Libya", "Benghazi", "Benghazi is a city in Libya.")
+    assert _clean_entity("Chelsea, Arsenal") is None
+    assert _clean_entity("Urbi et Orbi") is None and _clean_entity("roy hodgson") is None
 
 
 def test_antonyms_keep_inflection_and_case():
     rng = FirstRng()
-    assert perturb.antonym("Sales rose 5%", "", rng) == "Sales fell 5%"
-    assert perturb.antonym("Increased demand lifted prices.", "", rng) == "Decreased demand lifted prices."
-    assert perturb.antonym("The team won after the break.", "", rng) == "The team lost after the break."
-    assert perturb.antonym("The team won after the break.", "", LastRng()) == "The team won before the break."
+    assert antonym("Sales rose 5%", "", rng) == "Sales fell 5%"
+    assert antonym("Increased demand lifted prices.", "", rng) == "Decreased demand lifted prices."
+    assert antonym("The team won after the break.", "", rng) == "The team lost after the break."
+    assert antonym("The team won after the break.", "", LastRng()) == "The team won before the break."
     text = "More people came, Rose said."
     parsed = doc(
         text,
@@ -237,7 +253,7 @@ def test_antonyms_keep_inflection_and_case():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.antonym(text, "", LastRng(), parsed) == "Fewer people came, Rose said."  # Rose the name stays
+    assert antonym(text, "", LastRng(), parsed) == "Fewer people came, Rose said."  # Rose the name stays
     text = "It costs more money and prices went up to $5."
     parsed = doc(
         text,
@@ -256,8 +272,8 @@ def test_antonyms_keep_inflection_and_case():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.antonym(text, "", LastRng(), parsed) == "It costs less money and prices went up to $5."
-    assert perturb.antonym("Nothing to flip here.", "", rng) is None
+    assert antonym(text, "", LastRng(), parsed) == "It costs less money and prices went up to $5."
+    assert antonym("Nothing to flip here.", "", rng) is None
     text = "The show was picked up."
     parsed = doc(
         text,
@@ -270,7 +286,7 @@ def test_antonyms_keep_inflection_and_case():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.antonym(text, "", rng, parsed) is None  # a particle
+    assert antonym(text, "", rng, parsed) is None  # a particle
 
 
 def test_negation_inserted_after_the_first_auxiliary_or_removed():
@@ -289,7 +305,7 @@ def test_negation_inserted_after_the_first_auxiliary_or_removed():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.negation(text, "", FirstRng(), parsed) == "The bill was not passed and has been signed."
+    assert negation(text, "", FirstRng(), parsed) == "The bill was not passed and has been signed."
     text = "He did not win but can't stop."
     parsed = doc(
         text,
@@ -306,8 +322,8 @@ def test_negation_inserted_after_the_first_auxiliary_or_removed():
         ],
     )
     # first auxiliary already negated: the options are the two removals
-    assert perturb.negation(text, "", FirstRng(), parsed) == "He did win but can't stop."
-    assert perturb.negation(text, "", LastRng(), parsed) == "He did not win but can stop."
+    assert negation(text, "", FirstRng(), parsed) == "He did win but can't stop."
+    assert negation(text, "", LastRng(), parsed) == "He did not win but can stop."
     text = "She has never lost."
     parsed = doc(
         text,
@@ -319,34 +335,34 @@ def test_negation_inserted_after_the_first_auxiliary_or_removed():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.negation(text, "", LastRng(), parsed) == "She has lost."
-    assert perturb.negation(text, "", FirstRng(), None) is None  # needs a parse
+    assert negation(text, "", LastRng(), parsed) == "She has lost."
+    assert negation(text, "", FirstRng(), None) is None  # needs a parse
 
 
 def test_unit_change_keeps_the_number():
     rng = FirstRng()
-    assert perturb.unit_change("He ran 5 km on Sunday.", "", rng) == "He ran 5 miles on Sunday."
-    assert perturb.unit_change("He ran 1 mile.", "", rng) == "He ran 1 kilometre."
-    assert perturb.unit_change("It was 30°C outside.", "", rng) == "It was 30°F outside."
-    assert perturb.unit_change("It weighs 20kg.", "", rng) == "It weighs 20lbs."
-    assert perturb.unit_change("The deal was worth $400 million.", "", rng) == "The deal was worth $400 billion."
-    assert perturb.unit_change("He served a 5-year term.", "", rng) == "He served a 5-month term."
-    assert perturb.unit_change("Prices rose 5 per cent.", "", rng) is None
-    assert perturb.unit_change("It weighs 5 pounds.", "", rng) is None  # money or weight?
+    assert unit_change("He ran 5 km on Sunday.", "", rng) == "He ran 5 miles on Sunday."
+    assert unit_change("He ran 1 mile.", "", rng) == "He ran 1 kilometre."
+    assert unit_change("It was 30°C outside.", "", rng) == "It was 30°F outside."
+    assert unit_change("It weighs 20kg.", "", rng) == "It weighs 20lbs."
+    assert unit_change("The deal was worth $400 million.", "", rng) == "The deal was worth $400 billion."
+    assert unit_change("He served a 5-year term.", "", rng) == "He served a 5-month term."
+    assert unit_change("Prices rose 5 per cent.", "", rng) is None
+    assert unit_change("It weighs 5 pounds.", "", rng) is None  # money or weight?
 
 
 def test_ordinal_change():
     rng = FirstRng()
-    assert perturb.ordinal_change("It was her first win.", "", rng) == "It was her second win."
-    assert perturb.ordinal_change("He came 2nd in the race.", "", rng) == "He came 3rd in the race."
-    assert perturb.ordinal_change("He came 2nd in the race.", "", LastRng()) == "He came 4th in the race."
-    assert perturb.ordinal_change("The 21st century.", "", rng) == "The 22nd century."
+    assert ordinal_change("It was her first win.", "", rng) == "It was her second win."
+    assert ordinal_change("He came 2nd in the race.", "", rng) == "He came 3rd in the race."
+    assert ordinal_change("He came 2nd in the race.", "", LastRng()) == "He came 4th in the race."
+    assert ordinal_change("The 21st century.", "", rng) == "The 22nd century."
     text = "Wait a second."
     parsed = doc(
         text,
         [("Wait", "VERB", "VB", "O"), ("a", "DET", "DT", "O"), ("second", "NOUN", "NN", "O"), (".", "PUNCT", ".", "O")],
     )
-    assert perturb.ordinal_change(text, "", rng, parsed) is None  # the noun
+    assert ordinal_change(text, "", rng, parsed) is None  # the noun
     text = "She was first arrested."
     parsed = doc(
         text,
@@ -358,9 +374,9 @@ def test_ordinal_change():
             (".", "PUNCT", ".", "O"),
         ],
     )
-    assert perturb.ordinal_change(text, "", rng, parsed) is None  # the adverb
-    assert perturb.ordinal_change("A third of pupils.", "", rng) is None  # a fraction
-    assert [perturb.ordinal_suffix(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+    assert ordinal_change(text, "", rng, parsed) is None  # the adverb
+    assert ordinal_change("A third of pupils.", "", rng) is None  # a fraction
+    assert [ordinal_suffix(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
         "st",
         "nd",
         "rd",
@@ -377,10 +393,10 @@ def test_ordinal_change():
 
 
 def test_changed_span_and_registry():
-    assert perturb.changed_span("Sales rose 5%", "Sales fell 5%") == (6, 10, 10, "rose", "fell")
-    assert perturb.changed_span("his first race", "his last race") == (4, 9, 8, "first", "last")  # whole words
-    assert set(perturb.EDITS) == set(perturb.OWN_INDEX)
-    assert perturb.OWN_INDEX["entity_swap_other"] == "ehi" and perturb.OWN_INDEX["negation"] == "rhi"
+    assert changed_span("Sales rose 5%", "Sales fell 5%") == (6, 10, 10, "rose", "fell")
+    assert changed_span("his first race", "his last race") == (4, 9, 8, "first", "last")  # whole words
+    assert set(EDITS) == set(OWN_INDEX)
+    assert OWN_INDEX["entity_swap_other"] == "ehi" and OWN_INDEX["negation"] == "rhi"
 
 
 def parsed(text, annotations):
@@ -407,7 +423,7 @@ def test_role_swap_exchanges_the_subject_and_object_names():
             (".", "PUNCT", "punct", 2, "O"),
         ],
     )
-    assert perturb.role_swap(active, "", FirstRng(), doc_active) == "Porto beat Bayern Munich."
+    assert role_swap(active, "", FirstRng(), doc_active) == "Porto beat Bayern Munich."
     passive = "Porto were beaten by the Bavarians."
     doc_passive = parsed(
         passive,
@@ -422,7 +438,7 @@ def test_role_swap_exchanges_the_subject_and_object_names():
         ],
     )
     # the leading "the" stays where it was
-    assert perturb.role_swap(passive, "", FirstRng(), doc_passive) == "Bavarians were beaten by the Porto."
+    assert role_swap(passive, "", FirstRng(), doc_passive) == "Bavarians were beaten by the Porto."
     # a name that leaves out a word of its noun's compound, a coordinated object, one referent twice: no edit
     partial = parsed(
         "Rodgers reminded Raheem Sterling.",
@@ -434,7 +450,7 @@ def test_role_swap_exchanges_the_subject_and_object_names():
             (".", "PUNCT", "punct", 1, "O"),
         ],
     )
-    assert perturb.role_swap("Rodgers reminded Raheem Sterling.", "", FirstRng(), partial) is None
+    assert role_swap("Rodgers reminded Raheem Sterling.", "", FirstRng(), partial) is None
     coordinated = parsed(
         "Rodgers reminded Sterling and Ibe.",
         [
@@ -446,7 +462,7 @@ def test_role_swap_exchanges_the_subject_and_object_names():
             (".", "PUNCT", "punct", 1, "O"),
         ],
     )
-    assert perturb.role_swap("Rodgers reminded Sterling and Ibe.", "", FirstRng(), coordinated) is None
+    assert role_swap("Rodgers reminded Sterling and Ibe.", "", FirstRng(), coordinated) is None
     same = parsed(
         "Barack Obama thanked Obama.",
         [
@@ -457,8 +473,8 @@ def test_role_swap_exchanges_the_subject_and_object_names():
             (".", "PUNCT", "punct", 2, "O"),
         ],
     )
-    assert perturb.role_swap("Barack Obama thanked Obama.", "", FirstRng(), same) is None
-    assert perturb.OWN_INDEX["role_swap"] == "rhi"
+    assert role_swap("Barack Obama thanked Obama.", "", FirstRng(), same) is None
+    assert OWN_INDEX["role_swap"] == "rhi"
 
 
 def test_a_record_keeps_the_shares_and_none_of_the_datas_text():
@@ -482,7 +498,7 @@ def test_a_record_keeps_the_shares_and_none_of_the_datas_text():
             for caught, original in ((False, 0.0), (False, None), (True, 1.0))
         ],
     }
-    record = perturb.record_of(payload)
+    record = record_of(payload)
     assert list(record) == ["args", "git", "signature", "pool", "summary", "originals", "paraphrase"]
     assert record["summary"]["antonym"]["own_missed"] == {"n": 2, "at_zero": 1, "undefined": 1}
     assert not any(text in str(record) for text in ("A summary.", "An edit.", "A source text."))

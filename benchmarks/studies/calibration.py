@@ -8,7 +8,7 @@ the candidate chosen here.
 Per candidate (a set of features, every one of them computed by a scoring call itself),
 for every held-out fold: a logistic model fitted on its tuning folds only (the harness's
 exclusions; each tuning fold weighing the same, its rows at their own label balance),
-the cut on p chosen on the tuning folds (:func:`benchmarks.measures.lodo_threshold`),
+the cut on p chosen on the tuning folds (:func:`benchmarks.lodo.lodo_threshold`),
 and on the held-out fold: BA at that cut, the fold's own best BA (its in-fold optimum,
 the cut tuned on the fold itself), ROC-AUC and the expected calibration error (10 equal
 bins of p). Printed: per fold and the means, with ECE pooled over every held-out row.
@@ -24,7 +24,8 @@ import numpy as np
 from halluscope.report.stats import calibration_error, reliability_bins
 
 from benchmarks._common import DIMENSIONS
-from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc, tune_threshold
+from benchmarks.lodo import lodo_threshold
+from benchmarks.measures import balanced_accuracy, roc_auc, tune_threshold
 from benchmarks.studies.fusion_evidence import fit_logistic, logit
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load
 

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from benchmarks._common import DIMENSIONS
-from benchmarks.measures import balanced_accuracy, lodo_threshold, roc_auc
+from benchmarks.lodo import lodo_threshold
+from benchmarks.measures import balanced_accuracy, roc_auc
 from benchmarks.studies.fusion_lodo import FOLDS, Study, exclusions
 
 DIMS = DIMENSIONS

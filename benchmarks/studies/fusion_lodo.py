@@ -1,7 +1,7 @@
 """One-off study (session 6): candidate CHI fusions and matching variants over dumped
 features (``fusion_study.py dump``), compared by leave-one-dataset-out balanced accuracy
 and ROC-AUC beside the word-overlap baseline, with the harness's own LODO
-(:func:`measures.lodo_evaluate`) and fold exclusions (:func:`_common.fold_exclusions`).
+(:func:`lodo.lodo_evaluate`) and fold exclusions (:func:`_common.fold_exclusions`).
 
     python -m benchmarks.studies.fusion_lodo /tmp/feat.jsonl [/tmp/other.jsonl ...]
     python -m benchmarks.studies.fusion_lodo /tmp/feat-lockbox.jsonl --record docs/benchmarks/lodo-lockbox.json \
@@ -24,7 +24,8 @@ from collections import defaultdict
 import numpy as np
 
 from benchmarks._common import DIMENSIONS, fold_exclusions
-from benchmarks.measures import lodo_evaluate, roc_auc
+from benchmarks.lodo import lodo_evaluate
+from benchmarks.measures import roc_auc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -3,7 +3,7 @@ useful shipped cut, as it gives chi's labels (docs/benchmarks.md#p_consistent-an
 
 Over a feature dump of the DESIGN half (``fusion_study.py dump --half design``): per
 index, an undefined score ranked on top (as the harness ranks it), the cut that maximises
-the mean balanced accuracy of the tuning folds (``measures.lodo_threshold``, the
+the mean balanced accuracy of the tuning folds (``lodo.lodo_threshold``, the
 harness's exclusions), its balanced accuracy on the held-out fold beside that fold's own
 best cut, and the cut chosen on every fold. The criterion is issue 27's for chi's labels:
 the mean within 2 points of the mean in-fold optimum and no fold more than 5 below its own.
@@ -19,7 +19,8 @@ import sys
 import numpy as np
 
 from benchmarks._common import DIMENSIONS
-from benchmarks.measures import balanced_accuracy, lodo_threshold, tune_threshold, undefined_as_top
+from benchmarks.lodo import lodo_threshold
+from benchmarks.measures import balanced_accuracy, tune_threshold, undefined_as_top
 from benchmarks.studies.fusion_lodo import FOLDS, exclusions, load
 
 
