@@ -751,7 +751,7 @@ def test_what_wordnet_says_a_lower_case_word_names():
 def introduced(summary, source, rule="names"):
     """(text, span, label) of the names ``introduced_names`` (or, with ``rule="organisations"``,
     ``introduced_organisations``) finds in ``summary`` against ``source``."""
-    from halluscope.ehi import extract as entities
+    from halluscope.ehi import recovered_names as entities
     from halluscope.resources import get_lexicon
 
     lexicon = get_lexicon()

@@ -24,7 +24,7 @@ parenthesis between a letter or digit and a capital letter is a token of its own
 writes its dateline glued to the first word ("(CNN)Craig Hicks, who is charged ..."),
 which spaCy's English rules keep as one token "CNN)Craig", tagged with "Hicks" as an
 organisation; about 950 validation rows have a source that begins so
-(docs/architecture.md#parsing-parsingpy-casingpy-registrypy).
+(docs/architecture.md#parsing-parsingpy-textcasingpy-registrypy).
 """
 
 from __future__ import annotations

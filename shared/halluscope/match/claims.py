@@ -1,6 +1,6 @@
-"""Which source sentence states a summary sentence's claim: alignment by shared content words
-(idf-weighted), and whether two predicates share an argument (docs/lexical.md#sentence-
-contradictions)."""
+"""Which source sentence states a summary sentence's claim: alignment by shared content
+words (idf-weighted), and whether two predicates share an argument
+(docs/lexical.md#sentence-contradictions)."""
 
 from __future__ import annotations
 
