@@ -5,7 +5,7 @@ Rules:
 * **Which entities.** spaCy NER mentions (``doc.ents``) with a non-numeric label
   (:data:`NON_NUMERIC_LABELS`); numeric labels (CARDINAL, MONEY, DATE, ...) are
   quantities and belong to QHI.
-* **Identity.** A mention's ``key`` is :func:`canonical_entity` of its text (NFKC,
+* **Identity.** A mention's ``key`` is :func:`~halluscope.text.names.canonical_entity` of its text (NFKC,
   casefold, leading "the", possessive 's, spacing, surrounding punctuation; for
   PERSON also a leading honorific such as "Mr"/"Dr"). Mentions with the same key
   are one unit whatever their labels (spaCy's GPE/ORG/PERSON labels are noisy), as
@@ -57,8 +57,9 @@ Rules:
   (by 0.003) and no perturbation case (session 26).
 * Mentions whose canonical form is empty are dropped.
 * Names a lower-cased summary writes that its parse missed are added by EHI after
-  extraction (``Dimension.complete``): the source's (:func:`named_in_lowercase`) and, with
-  WordNet, those the source never writes (:func:`introduced_names`).
+  extraction (``Dimension.complete``): the source's
+  (:func:`~halluscope.ehi.recovered_names.named_in_lowercase`) and, with
+  WordNet, those the source never writes (:func:`~halluscope.ehi.recovered_names.introduced_names`).
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ A query entity is found in a pool when one of these holds, tried in order
         the mention (for extra words before the shared ones) or right after it
         (for extra words after them) may not be a proper noun (PROPN, or
         capitalised and not sentence-initial) that is none of the query's words
-        and no title (:data:`TITLE_WORDS`: "Mr Corbyn", "President Obama").
+        and no title (:data:`~halluscope.ehi.name_mentions.TITLE_WORDS`: "Mr Corbyn", "President Obama").
 
       So "Atletico Madrid" is supported neither by "Real Madrid beat Barcelona"
       (no "Atletico"; "Real" stands before "Madrid") nor by "The match in Madrid

@@ -1,6 +1,6 @@
 """Units swapped within the source: a summary name or number the source has, said where
 the source says another one (docs/papers.md#ehi-entities-swapped-within-the-source;
-numbers: :func:`swapped_quantity`, docs/papers.md#qhi-what-the-words-around-a-number-say).
+numbers: :func:`~halluscope.qhi.swaps.swapped_quantity`, docs/papers.md#qhi-what-the-words-around-a-number-say).
 
 Word overlap cannot see "Clarence House" replaced by "the Royal Household" when the
 source names both, and name matching finds the summary's name in the source and calls
@@ -31,7 +31,7 @@ sentence stands between the same two words, one of them a content word, and the 
 nowhere writes the summary's name there. When the aligned sentence states ``E`` too (a
 run-on sentence naming it in another role), only the words around it are read, and all
 of them must agree (the two words on each side). Numbers are read both ways too
-(:func:`swapped_quantity`).
+(:func:`~halluscope.qhi.swaps.swapped_quantity`).
 
 The swap is a contradiction (status ``contradicted``, mode ``swapped``): the source
 states the same fact of another entity. Not caught: a swap that neither the parse nor

@@ -302,7 +302,7 @@ _READ_ON_POS = frozenset({"ADJ", "ADV", "ADP", "SCONJ"})
 
 
 #: how a flip's detail names the n-th aligned sentence it was found in (n >= 1, up to
-#: :data:`OPPOSITE_SENTENCES` - 1)
+#: :data:`~halluscope.match.polarity.OPPOSITE_SENTENCES` - 1)
 _ORDINALS = ("first", "second", "third", "fourth")
 
 

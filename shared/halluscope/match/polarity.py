@@ -6,7 +6,7 @@ anywhere; a summary that writes "before" where its source sentence says "after",
 "was not" where it says "was", keeps every word the source has. This module compares
 each summary sentence with the source sentence that holds the most of its content
 (the idf-weighted overlap of :mod:`halluscope.match.attribution`, at least
-:data:`MIN_SHARED` content words in common) and reports, as a :class:`Flip`:
+:data:`~halluscope.match.claims.MIN_SHARED` content words in common) and reports, as a :class:`Flip`:
 
 * ``negation``: a verb, copula or preposition of the summary sentence whose lemma the
   aligned sentence also has with a subject or object word, or a content word of a
@@ -14,8 +14,8 @@ each summary sentence with the source sentence that holds the most of its conten
   with the summary's of the same claim ("has not used" against "has used", "was not in
   fine form" against "was in fine form"; polarity as the relation extractor reads it,
   :func:`halluscope.text.syntax.effective_negation`), unless a negative word
-  negates either predicate in a way that reading misses (:data:`NEGATIVE_WORDS`,
-  :func:`negated_by_word`: "has no plans to close" is "does not plan to close");
+  negates either predicate in a way that reading misses (:data:`~halluscope.match.negation.NEGATIVE_WORDS`,
+  :func:`~halluscope.match.negation.negated_by_word`: "has no plans to close" is "does not plan to close");
 * ``negation`` too, when the source never makes it (:func:`_negation_unsaid`): a negated
   summary predicate whose aligned sentence denies nothing and whose lemma no source
   sentence negates ("was not on board" against "everyone on board was evacuated");
@@ -33,7 +33,7 @@ each summary sentence with the source sentence that holds the most of its conten
   "higher", "victory" against "defeat"). Two verbs that may be one transfer seen from
   its two parties ("sold"/"bought", :func:`halluscope.match.opposites.may_be_converse`) are opposites only
   said of the same subject ("Huber has bought copies" against "Huber has sold copies"),
-  an infinitive's being the subject of the verb above it (:func:`_controller`), or, with
+  an infinitive's being the subject of the verb above it (:func:`~halluscope.match.opposites._controller`), or, with
   no subject on either side, when they share an object.
 
 A flip is evidence against the summary: CHI is multiplied by the contradiction factor

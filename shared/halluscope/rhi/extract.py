@@ -23,14 +23,14 @@ in one pass per sentence (no re-parsing, no model calls):
 * **Clausal propagation** (lines 35-38): an ``xcomp``/``ccomp`` verb with no
   subject of its own inherits the subjects of the verb governing it ("The company
   wants to buy the startup" -> ``(company, buy, startup)``), except that the
-  infinitive of an object-control verb (:data:`OBJECT_CONTROL_VERBS`: "told",
+  infinitive of an object-control verb (:data:`~halluscope.text.clause_words.OBJECT_CONTROL_VERBS`: "told",
   "urged", "ordered", "asked", ...) with a direct object takes that object, and in the
   passive the verb's subject ("police told residents to leave", "residents were told by
   police to leave" -> ``(resident, leave, ...)``, never ``(police, leave, ...)``; the
   paper does not say). An inner clause with
   its own subject is extracted with that subject (never the outer one). Polarity
   propagates into an ``xcomp``: a negated governor, or one of
-  :data:`NEGATIVE_GOVERNORS`, flips it ("did not agree to sell", "refused to sell"
+  :data:`~halluscope.text.clause_words.NEGATIVE_GOVERNORS`, flips it ("did not agree to sell", "refused to sell"
   -> ``not_sell``); the paper does not say, and dropping it would turn a refusal
   into the act. The governor may also be a copula, which Algorithm 2 reads only with an
   attribute: "Tevez is on course to win a second title" -> ``(tevez, win, title)``, "a
@@ -81,7 +81,7 @@ an ``nsubjpass`` or ``auxpass`` child): their verb names the event ("arrested",
 ("the search has widened", "output grew"); active verbs are often worded differently
 in a faithful summary ("output grew" for "output rose"), and on the validation sets
 they cost balanced accuracy (``docs/benchmarks.md``). Never paired: the light verbs of
-:data:`LIGHT_VERBS`, and a verb with a clausal complement (``xcomp``/``ccomp``:
+:data:`~halluscope.text.clause_words.LIGHT_VERBS`, and a verb with a clausal complement (``xcomp``/``ccomp``:
 "glaciers continue to retreat", "the study found that ..."), whose content is the
 complement's own relation. A pair from an agentless passive has source
 ``passive-intransitive`` and its subject is the verb's **patient**, not its agent:
@@ -166,8 +166,8 @@ class TripleExtractor(ClauseReader):
     ) -> None:
         """Under ``claims``, the triple of ``subject`` and ``obj`` ((token, slot key, slot
         tokens); ``obj`` None for a pair) once more for each apposition of either argument
-        (:meth:`appositions`), in that argument's place: ``RelationUnit.appositive``
-        restatements, kept apart until :meth:`run` appends them."""
+        (:meth:`~halluscope.text.clauses.ClauseReader.appositions`), in that argument's place:
+        ``RelationUnit.appositive`` restatements, kept apart until :meth:`run` appends them."""
         if not self.claims:
             return
         s, s_key, s_toks = subject

@@ -29,7 +29,7 @@ def _same_kind(queries: Sequence[RelationUnit], pool: Sequence[RelationUnit]) ->
 
 @dataclass(frozen=True)
 class _VerbPlan:
-    """One job's verbs for the slots mode (:meth:`RelationMatcher._verb_plan`): the
+    """One job's verbs for the slots mode (:meth:`~halluscope.rhi.match.RelationMatcher._verb_plan`): the
     distinct query and pool verbs, each unit's index into them, and which (query verb,
     pool verb) pairs a MiniLM cosine compares."""
 

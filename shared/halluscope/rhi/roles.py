@@ -32,7 +32,7 @@ def _another_controls(predicate: _Predicate, subject: list[str], index: TextInde
 
 
 def _object_acts(predicate: _Predicate, subject: list[str], obj: list[str], index: TextIndex) -> bool:
-    """Whether a directed triple's (:func:`_directed`, which the caller asks once per
+    """Whether a directed triple's (:func:`~halluscope.rhi.transfers._directed`, which the caller asks once per
     triple) object is the predicate's agent as the relation extractor reads it, its head
     word among the agents and not among the patients, while the subject's head is no
     agent: the source does what the triple says is done to it.

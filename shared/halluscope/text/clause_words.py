@@ -45,7 +45,7 @@ REPORTING_VERBS: frozenset[str] = frozenset(
 
 
 #: subject pronouns that stand for whoever says what their clause says
-#: (:meth:`ClauseReader.speaker`): "Arsenal said they would appeal"
+#: (:meth:`~halluscope.text.clauses.ClauseReader.speaker`): "Arsenal said they would appeal"
 REPORTED_PRONOUNS: frozenset[str] = frozenset({"he", "she", "they", "it"})
 
 
@@ -191,7 +191,7 @@ _CLAUSAL_DEPS = frozenset({"xcomp", "ccomp"})
 
 
 #: dependencies that join a name's words other than as compounds ("Bank of England",
-#: "Aeronautics and Space"): such a name is one slot (:meth:`ClauseReader.joined_name`)
+#: "Aeronautics and Space"): such a name is one slot (:meth:`~halluscope.text.clauses.ClauseReader.joined_name`)
 _JOINING_DEPS = frozenset({"prep", "pobj", "cc", "conj"})
 
 
@@ -238,7 +238,7 @@ _NEGATIVE_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj"})
 _COMPARED = frozenset({"less", "more", "fewer", "than"})
 
 
-#: the most governors :func:`effective_negation` reads up a chain of infinitives
+#: the most governors :func:`~halluscope.text.syntax.effective_negation` reads up a chain of infinitives
 XCOMP_DEPTH = 8
 
 

@@ -14,7 +14,7 @@ package: ``ehi/grounding.py``, ``qhi/grounding.py`` and ``rhi/grounding.py``.
 
 Evidence is a :class:`~halluscope.units.TextEvidence` with the span found (the
 entity's words, or the whole sentence). The rules read a pool through its
-:class:`TextIndex`, which the pipeline gets from its resources' :class:`TextIndexCache`
+:class:`TextIndex`, which the pipeline gets from its resources' :class:`~halluscope.text.index_cache.TextIndexCache`
 (each ``Doc`` indexed once while cached) and hands to the matchers in the
 :class:`~halluscope.match.MatchJob` (docs/architecture.md#resources).
 """
@@ -87,7 +87,7 @@ class IndexedSentence:
     content: frozenset[str]  # the same, of tokens neither stop words nor punctuation
     predicates: tuple[_Predicate, ...]
     # nouns with a prepositional argument ("its acquisition of X"), the words of their
-    # prepositional phrases on the object side (:func:`_nominalisation`)
+    # prepositional phrases on the object side (:func:`~halluscope.rhi.transfers._nominalisation`)
     nominals: tuple[_Predicate, ...] = ()
 
 

@@ -18,7 +18,7 @@ def predicate_arguments(doc: Doc, *, compound: bool = True) -> dict[int, tuple[l
     patient keys) as the extractor reads them: subjects with clausal and conjunct
     inheritance, passive agents, relative-clause antecedents and subject grounding;
     an agentless passive's subjects, every verb's objects and the noun a past participle
-    modifies (:func:`_participle_of`) are patients. Text
+    modifies (:func:`~halluscope.text.syntax._participle_of`) are patients. Text
     grounding uses it to check that a summary's subject-verb pair has its subject in
     the same role in the source (:func:`halluscope.rhi.grounding.relation_in_sentence`)."""
     arguments = PredicateArguments(doc, compound=compound)
