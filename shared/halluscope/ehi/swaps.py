@@ -1,6 +1,7 @@
-"""Units swapped within the source: a summary name or number the source has, said where
-the source says another one (docs/papers.md#ehi-entities-swapped-within-the-source;
-numbers: :func:`~halluscope.qhi.swaps.swapped_quantity`, docs/papers.md#qhi-what-the-words-around-a-number-say).
+"""Names swapped within the source: a summary name the source has, said where the source
+says another one (docs/papers.md#ehi-entities-swapped-within-the-source). Numbers are read
+the same way by QHI (:func:`~halluscope.qhi.swaps.swapped_quantity`,
+docs/papers.md#qhi-what-the-words-around-a-number-say).
 
 Word overlap cannot see "Clarence House" replaced by "the Royal Household" when the
 source names both, and name matching finds the summary's name in the source and calls
