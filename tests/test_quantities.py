@@ -6,8 +6,10 @@ import sys
 
 import pytest
 from halluscope.match import MatchJob
-from halluscope.qhi.extract import extract_quantities, parse_date, resolve_relative, words_to_number
+from halluscope.qhi.dates import parse_date, resolve_relative
+from halluscope.qhi.extract import extract_quantities
 from halluscope.qhi.match import QuantityMatcher
+from halluscope.qhi.numbers import words_to_number
 from halluscope.units import QuantityUnit
 from parsed import parse
 

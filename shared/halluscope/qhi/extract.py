@@ -52,24 +52,8 @@ from collections import deque
 from collections.abc import Sequence
 
 from ..text.number_words import (
-    APPROXIMATE,
-    CURRENCY_CODES,
-    CURRENCY_SYMBOLS,
-    CURRENCY_WORDS,
     FRACTION_WORDS,
     GLUED_SCALE,
-    LOWER_BOUND,
-    MULTIPLY_VERBS,
-    NUMERIC_LABELS,
-    ORDINAL_WORDS,
-    SCALE_WORDS,
-    SMALL_NUMBERS,
-    SUBUNIT_WORDS,
-    TEMPERATURE_SCALES,
-    TIME_UNITS,
-    UNIT_SCALE,
-    UPPER_BOUND,
-    VAGUE_PLURALS,
     temperature_scale,
 )
 from ..text.token_table import doc_text
@@ -79,13 +63,9 @@ from .context import derivations_of, direction_of
 from .dates import (
     _date_readings,
     _time_readings,
-    canonical_date_expression,
     names_no_day,
-    parse_date,
-    resolve_relative,
-    year_interval,
 )
-from .measures import _measure_readings, race_time, unit_lexicon
+from .measures import _measure_readings, race_time
 from .mentions import _candidates, _modifiers_before, _multiplication_verbs, _year_like_cardinal, is_year_token
 from .numbers import (
     _HAS_DIGIT,
@@ -97,7 +77,6 @@ from .numbers import (
     _Reading,
     uses_decimal_comma,
     words_to_number,
-    written_value,
 )
 
 #: where a temperature's unit begins after its number ("80 °F", "30 degrees Celsius")
@@ -270,33 +249,4 @@ def extract_quantities(doc) -> list[QuantityUnit]:
     return dedupe(units)
 
 
-__all__ = [
-    "extract_quantities",
-    "anchor_of",
-    "parse_date",
-    "resolve_relative",
-    "words_to_number",
-    "UNIT_SCALE",
-    "TIME_UNITS",
-    "NUMERIC_LABELS",
-    "TEMPERATURE_SCALES",
-    # the lexicon and helpers, public names of the module this package replaces
-    "APPROXIMATE",
-    "CURRENCY_CODES",
-    "CURRENCY_SYMBOLS",
-    "CURRENCY_WORDS",
-    "FRACTION_WORDS",
-    "LOWER_BOUND",
-    "MULTIPLY_VERBS",
-    "ORDINAL_WORDS",
-    "SCALE_WORDS",
-    "SMALL_NUMBERS",
-    "SUBUNIT_WORDS",
-    "UPPER_BOUND",
-    "VAGUE_PLURALS",
-    "canonical_date_expression",
-    "year_interval",
-    "unit_lexicon",
-    "uses_decimal_comma",
-    "written_value",
-]
+__all__ = ["extract_quantities"]

@@ -90,7 +90,6 @@ from halluscope.qhi.values import (
     _result,
     base_value,
     fmt,
-    kind_class,
     opposed,
     show,
     stated,
@@ -101,8 +100,8 @@ from ..match.copies import copied_match, copied_span
 from ..options import options_for
 from ..text.index import TextIndex
 from ..units import Match, QuantityUnit
-from .dates import MONTH_NAMES
-from .extract import resolve_relative, written_value
+from .dates import MONTH_NAMES, resolve_relative
+from .numbers import written_value
 
 #: the declarations of the options this matcher takes (its defaults and bounds)
 _OPTIONS = options_for("qhi")
@@ -452,7 +451,7 @@ class QuantityMatcher:
         return Match("temporal", (unit,), 1.0, detail)
 
 
-__all__ = ["QuantityMatcher", "kind_class", "fmt", "DERIVED_CAP"]
+__all__ = ["QuantityMatcher", "DERIVED_CAP"]
 
 
 def quantity_copied(unit: QuantityUnit, summary: TextIndex, source: TextIndex) -> Match | None:

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..units import QuantityUnit
-from .extract import resolve_relative, written_value
+from .dates import resolve_relative
+from .numbers import written_value
 from .values import SMALL_MULTIPLES, base_value
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as _dt
 import math
 
+from ..text.number_words import TEMPERATURE_SCALES, UNIT_SCALE
 from ..units import QuantityUnit
-from .extract import TEMPERATURE_SCALES, UNIT_SCALE
 
 SMALL_MULTIPLES = ((2.0, "x2"), (3.0, "x3"), (4.0, "x4"), (0.5, "x0.5"))
 
