@@ -254,6 +254,9 @@ def test_an_error_in_a_worker_stops_the_others_at_once():
 
 def test_ctrl_c_in_the_caller_stops_its_workers_at_once():
     columns = dict(COLUMNS, predictions=["sleep"] * 16)
+    # Ctrl-C as a user's process has it (Python's default handler), whatever handler an
+    # earlier test in this process left in force
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     before = set(_children(os.getpid()))
     started = time.monotonic()
@@ -263,6 +266,7 @@ def test_ctrl_c_in_the_caller_stops_its_workers_at_once():
             score_in_workers(fail_first_shard_sleep_in_others, 2, columns, {}, None, loaded=True)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 1.0 + LIMIT_S
     assert _new_children_alive(before) == []
 
